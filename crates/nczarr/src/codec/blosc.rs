@@ -1,0 +1,130 @@
+//! `blosc` through c-blosc 1.x (`blosc-src`, built from source, byte-compatible with
+//! numcodecs). Config: `{"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1,
+//! "blocksize": 0}`; shuffle 0 = none, 1 = byte, 2 = bit, -1 = automatic (bit for
+//! 1-byte items, else byte). The type size for shuffling is the dtype's item size.
+
+use std::ffi::{c_int, c_void, CString};
+
+use super::{int_param, num, obj, ChunkInfo, Codec};
+use crate::json::Json;
+
+/// The compressors our c-blosc build includes (snappy needs C++ and is left out).
+pub(crate) const CNAMES: &[&str] = &["blosclz", "lz4", "lz4hc", "zlib", "zstd"];
+
+/// The c-blosc internal header is 16 bytes.
+const HEADER: usize = 16;
+
+/// blosc meta-compression.
+#[derive(Debug, Clone)]
+pub(crate) struct Blosc {
+    pub(crate) cname: String,
+    pub(crate) clevel: i64,
+    pub(crate) shuffle: i64,
+    pub(crate) blocksize: i64,
+}
+
+impl Blosc {
+    pub(crate) fn from_config(config: &Json) -> Result<Blosc, String> {
+        let cname = match config.get("cname") {
+            None => "lz4".to_string(),
+            Some(Json::String(s)) if CNAMES.contains(&s.as_str()) => s.clone(),
+            Some(Json::String(s)) => return Err(format!("blosc compressor \"{s}\" is not available (have {})", CNAMES.join(", "))),
+            Some(other) => return Err(format!("\"cname\" must be a string, found {}", other.to_text())),
+        };
+        Ok(Blosc {
+            cname,
+            clevel: int_param(config, "clevel", 5, 0..=9)?,
+            shuffle: int_param(config, "shuffle", 1, -1..=2)?,
+            blocksize: int_param(config, "blocksize", 0, 0..=i64::from(i32::MAX))?,
+        })
+    }
+
+    /// The compressor's code in netCDF's HDF5 blosc filter parameters.
+    pub(crate) fn compcode(&self) -> u32 {
+        match self.cname.as_str() {
+            "blosclz" => 0,
+            "lz4" => 1,
+            "lz4hc" => 2,
+            "zlib" => 4,
+            "zstd" => 5,
+            _ => 1,
+        }
+    }
+}
+
+impl Codec for Blosc {
+    fn id(&self) -> &'static str {
+        "blosc"
+    }
+
+    fn decode(&self, input: Vec<u8>, info: &ChunkInfo) -> Result<Vec<u8>, String> {
+        if input.len() < HEADER {
+            return Err("blosc buffer shorter than its 16-byte header".into());
+        }
+        let mut nbytes: usize = 0;
+        // SAFETY: `input` is a live buffer of `input.len()` bytes; validate reads only
+        // within it and writes one usize through a valid pointer.
+        let ok = unsafe { blosc_src::blosc_cbuffer_validate(input.as_ptr().cast::<c_void>(), input.len(), &mut nbytes) };
+        if ok != 0 {
+            return Err("corrupt blosc buffer (header does not validate)".into());
+        }
+        if nbytes > info.max_decoded {
+            return Err(format!("blosc header claims {nbytes} bytes, more than a chunk holds"));
+        }
+        let mut out = vec![0u8; nbytes];
+        if nbytes == 0 {
+            return Ok(out);
+        }
+        // SAFETY: the buffer was validated above; `out` has exactly `nbytes` bytes and
+        // c-blosc never writes beyond `destsize`.
+        let n = unsafe {
+            blosc_src::blosc_decompress_ctx(input.as_ptr().cast::<c_void>(), out.as_mut_ptr().cast::<c_void>(), out.len(), 1)
+        };
+        if n < 0 || n as usize != nbytes {
+            return Err(format!("corrupt blosc data (decompressor returned {n})"));
+        }
+        Ok(out)
+    }
+
+    fn encode(&self, input: Vec<u8>, info: &ChunkInfo) -> Result<Vec<u8>, String> {
+        let typesize = info.item_size.clamp(1, 255);
+        let shuffle = match self.shuffle {
+            -1 if typesize == 1 => 2,
+            -1 => 1,
+            s => s,
+        } as c_int;
+        let cname = CString::new(self.cname.as_str()).map_err(|e| e.to_string())?;
+        let mut out = vec![0u8; input.len() + HEADER + 16];
+        // SAFETY: `input` and `out` are live buffers with the lengths passed; `cname` is
+        // a NUL-terminated string that outlives the call; one internal thread.
+        let n = unsafe {
+            blosc_src::blosc_compress_ctx(
+                self.clevel as c_int,
+                shuffle,
+                typesize,
+                input.len(),
+                input.as_ptr().cast::<c_void>(),
+                out.as_mut_ptr().cast::<c_void>(),
+                out.len(),
+                cname.as_ptr(),
+                self.blocksize as usize,
+                1,
+            )
+        };
+        if n <= 0 {
+            return Err(format!("blosc compression failed ({n})"));
+        }
+        out.truncate(n as usize);
+        Ok(out)
+    }
+
+    fn config(&self) -> Json {
+        obj(vec![
+            ("id", Json::String("blosc".into())),
+            ("cname", Json::String(self.cname.clone())),
+            ("clevel", num(self.clevel)),
+            ("shuffle", num(self.shuffle)),
+            ("blocksize", num(self.blocksize)),
+        ])
+    }
+}

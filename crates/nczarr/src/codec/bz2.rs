@@ -1,0 +1,39 @@
+//! `bz2` (numcodecs `BZ2`, HDF5 filter 307). Config: `{"id": "bz2", "level": 1..9}`.
+
+use std::io::Write;
+
+use super::{int_param, num, obj, read_bounded, ChunkInfo, Codec};
+use crate::json::Json;
+
+/// bzip2 compression.
+#[derive(Debug, Clone)]
+pub(crate) struct Bz2 {
+    level: u32,
+}
+
+impl Bz2 {
+    pub(crate) fn from_config(config: &Json) -> Result<Bz2, String> {
+        Ok(Bz2 { level: int_param(config, "level", 9, 1..=9)? as u32 })
+    }
+}
+
+impl Codec for Bz2 {
+    fn id(&self) -> &'static str {
+        "bz2"
+    }
+
+    fn decode(&self, input: Vec<u8>, info: &ChunkInfo) -> Result<Vec<u8>, String> {
+        read_bounded(bzip2::read::MultiBzDecoder::new(&input[..]), info.max_decoded)
+            .map_err(|e| format!("corrupt bzip2 data: {e}"))
+    }
+
+    fn encode(&self, input: Vec<u8>, _: &ChunkInfo) -> Result<Vec<u8>, String> {
+        let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::new(self.level));
+        e.write_all(&input).map_err(|e| e.to_string())?;
+        e.finish().map_err(|e| e.to_string())
+    }
+
+    fn config(&self) -> Json {
+        obj(vec![("id", Json::String("bz2".into())), ("level", num(i64::from(self.level)))])
+    }
+}

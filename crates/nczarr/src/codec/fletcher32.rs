@@ -1,0 +1,65 @@
+//! `fletcher32`: HDF5's Fletcher-32 checksum over big-endian 16-bit words, appended
+//! as a little-endian u32 (numcodecs `Fletcher32`, HDF5 filter 3).
+
+use super::{obj, ChunkInfo, Codec};
+use crate::json::Json;
+
+/// Fletcher-32 checksum.
+#[derive(Debug, Clone)]
+pub(crate) struct Fletcher32;
+
+/// HDF5's `H5_checksum_fletcher32`. An odd last byte counts as a high byte.
+pub(crate) fn fletcher32(data: &[u8]) -> u32 {
+    let mut sum1: u32 = 0;
+    let mut sum2: u32 = 0;
+    let words = data.chunks_exact(2);
+    let odd = words.remainder().first().copied();
+    let words: Vec<&[u8]> = words.collect();
+    for block in words.chunks(360) {
+        for w in block {
+            sum1 += (u32::from(w[0]) << 8) | u32::from(w[1]);
+            sum2 += sum1;
+        }
+        sum1 = (sum1 & 0xffff) + (sum1 >> 16);
+        sum2 = (sum2 & 0xffff) + (sum2 >> 16);
+    }
+    if let Some(b) = odd {
+        sum1 += u32::from(b) << 8;
+        sum2 += sum1;
+        sum1 = (sum1 & 0xffff) + (sum1 >> 16);
+        sum2 = (sum2 & 0xffff) + (sum2 >> 16);
+    }
+    sum1 = (sum1 & 0xffff) + (sum1 >> 16);
+    sum2 = (sum2 & 0xffff) + (sum2 >> 16);
+    (sum2 << 16) | sum1
+}
+
+impl Codec for Fletcher32 {
+    fn id(&self) -> &'static str {
+        "fletcher32"
+    }
+
+    fn decode(&self, mut input: Vec<u8>, _: &ChunkInfo) -> Result<Vec<u8>, String> {
+        if input.len() < 4 {
+            return Err("chunk too short to hold a fletcher32 checksum".into());
+        }
+        let at = input.len() - 4;
+        let stored = u32::from_le_bytes([input[at], input[at + 1], input[at + 2], input[at + 3]]);
+        input.truncate(at);
+        let computed = fletcher32(&input);
+        if stored != computed {
+            return Err(format!("fletcher32 checksum mismatch (stored {stored:#010x}, computed {computed:#010x})"));
+        }
+        Ok(input)
+    }
+
+    fn encode(&self, mut input: Vec<u8>, _: &ChunkInfo) -> Result<Vec<u8>, String> {
+        let c = fletcher32(&input);
+        input.extend_from_slice(&c.to_le_bytes());
+        Ok(input)
+    }
+
+    fn config(&self) -> Json {
+        obj(vec![("id", Json::String("fletcher32".into()))])
+    }
+}

@@ -1,0 +1,106 @@
+//! The HDF5 filter ids netCDF uses in `_Filter` and their Zarr codec equivalents
+//! (netcdf-c's `NCZhdf5filters` plugin table).
+//!
+//! | HDF5 id | codec | visible parameters |
+//! |---|---|---|
+//! | 1 | zlib | level |
+//! | 2 | shuffle | (none) |
+//! | 3 | fletcher32 | (none) |
+//! | 4 | szip | mask, pixels-per-block |
+//! | 307 | bz2 | level |
+//! | 32001 | blosc | 0, 0, 0, blocksize, clevel, shuffle, compressor code |
+//! | 32015 | zstd | level |
+
+use super::blosc::Blosc;
+use super::{num, obj};
+use crate::json::Json;
+
+/// HDF5 deflate.
+pub const DEFLATE: u32 = 1;
+/// HDF5 shuffle.
+pub const SHUFFLE: u32 = 2;
+/// HDF5 Fletcher-32.
+pub const FLETCHER32: u32 = 3;
+/// HDF5 szip.
+pub const SZIP: u32 = 4;
+/// bzip2 (registered HDF5 filter).
+pub const BZIP2: u32 = 307;
+/// blosc (registered HDF5 filter).
+pub const BLOSC: u32 = 32001;
+/// zstd (registered HDF5 filter).
+pub const ZSTD: u32 = 32015;
+
+/// The HDF5 filter id and visible parameters of a codec, as ncdump's `_Filter` shows
+/// them; `None` for codecs with no HDF5 equivalent (gzip, lz4, delta, ...).
+pub fn filter_of(config: &Json) -> Option<(u32, Vec<u32>)> {
+    let id = config.get("id")?.as_str()?;
+    let param = |name: &str, default: i64| -> u32 {
+        config.get(name).and_then(Json::as_i64_lenient).unwrap_or(default) as u32
+    };
+    Some(match id {
+        "zlib" => (DEFLATE, vec![param("level", 1)]),
+        "shuffle" => (SHUFFLE, vec![]),
+        "fletcher32" => (FLETCHER32, vec![]),
+        "szip" => (SZIP, vec![param("mask", 0), param("pixels-per-block", 0)]),
+        "bz2" => (BZIP2, vec![param("level", 9)]),
+        "zstd" => (ZSTD, vec![param("level", 0)]),
+        "blosc" => {
+            let b = Blosc::from_config(config).ok()?;
+            (BLOSC, vec![0, 0, 0, b.blocksize as u32, b.clevel as u32, b.shuffle as u32, b.compcode()])
+        }
+        _ => return None,
+    })
+}
+
+/// The codec JSON for HDF5 filter `id` with parameters `params` (for `_Filter` in CDL).
+///
+/// # Errors
+/// A message for unknown ids and wrong parameter counts.
+pub fn codec_of(id: u32, params: &[u32]) -> Result<Json, String> {
+    let idj = |s: &str| ("id", Json::String(s.to_string()));
+    let level = |default: i64| params.first().map_or(default, |&p| i64::from(p));
+    Ok(match id {
+        DEFLATE => obj(vec![idj("zlib"), ("level", num(level(1).clamp(0, 9)))]),
+        SHUFFLE => obj(vec![idj("shuffle"), ("elementsize", num(0))]),
+        FLETCHER32 => obj(vec![idj("fletcher32")]),
+        BZIP2 => obj(vec![idj("bz2"), ("level", num(level(9).clamp(1, 9)))]),
+        ZSTD => obj(vec![idj("zstd"), ("level", num(level(3)))]),
+        BLOSC => {
+            let p = |i: usize, d: u32| params.get(i).copied().unwrap_or(d);
+            let cname = match p(6, 0) {
+                0 => "blosclz",
+                1 => "lz4",
+                2 => "lz4hc",
+                4 => "zlib",
+                5 => "zstd",
+                other => return Err(format!("blosc compressor code {other} is not available")),
+            };
+            obj(vec![
+                idj("blosc"),
+                ("clevel", num(i64::from(p(4, 5)))),
+                ("blocksize", num(i64::from(p(3, 0)))),
+                ("cname", Json::String(cname.into())),
+                ("shuffle", num(i64::from(p(5, 1)))),
+            ])
+        }
+        SZIP => return Err("the szip filter (4) is not available: no szip encoder is bundled".into()),
+        other => return Err(format!("HDF5 filter {other} has no Zarr codec in this build")),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::parse_str;
+
+    #[test]
+    fn netcdf_examples() {
+        let b = parse_str(r#"{"id": "blosc", "clevel": 5, "blocksize": 0, "cname": "lz4", "shuffle": 1}"#).unwrap();
+        assert_eq!(filter_of(&b), Some((32001, vec![0, 0, 0, 0, 5, 1, 1])));
+        assert_eq!(codec_of(32001, &[0, 0, 0, 0, 5, 1, 1]).unwrap(), b);
+        assert_eq!(filter_of(&parse_str(r#"{"id": "zlib", "level": "5"}"#).unwrap()), Some((1, vec![5])));
+        assert_eq!(filter_of(&parse_str(r#"{"id": "lz4"}"#).unwrap()), None);
+        assert!(codec_of(4, &[4, 8]).is_err());
+        assert!(codec_of(99, &[]).is_err());
+    }
+}

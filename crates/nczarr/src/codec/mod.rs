@@ -1,0 +1,122 @@
+//! Codecs: the numcodecs-compatible transforms between a chunk's raw bytes and the
+//! bytes in the store.
+//!
+//! One file per codec; [`registry`] builds a codec from its Zarr v2 JSON (`{"id": ...}`),
+//! [`Pipeline`] applies a variable's chain (filters, then the compressor) and
+//! [`hdf5`] maps codecs to the HDF5 filter ids netCDF's `_Filter` attribute uses.
+//!
+//! Building a codec from metadata ([`CodecError::Create`]) and a codec failing on a
+//! chunk ([`CodecError::Failed`]) are separate errors: the first is found when a
+//! dataset opens, the second names the chunk.
+
+mod blosc;
+mod bz2;
+mod checksum;
+mod delta;
+mod fletcher32;
+mod gzip;
+pub mod hdf5;
+mod lz4;
+mod pipeline;
+pub mod registry;
+mod shuffle;
+mod vlen;
+mod zlib;
+mod zstd;
+
+pub use pipeline::{Decoded, Pipeline};
+
+use std::fmt;
+
+use crate::json::Json;
+
+/// What a codec needs to know about the chunk it transforms.
+#[derive(Debug, Clone, Copy)]
+pub struct ChunkInfo {
+    /// Bytes per element of the array's dtype (shuffle and blosc need it).
+    pub item_size: usize,
+    /// The upper bound on decoded bytes: codecs refuse to inflate beyond it, so a
+    /// damaged or hostile chunk cannot exhaust memory.
+    pub max_decoded: usize,
+}
+
+/// A codec error.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CodecError {
+    /// The codec cannot be built from its configuration (unknown id, bad parameter).
+    #[error("codec {config}: {message}")]
+    Create {
+        /// The codec JSON as written.
+        config: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The codec failed on a chunk.
+    #[error("codec '{codec}' failed on chunk '{key}': {message}")]
+    Failed {
+        /// The codec id.
+        codec: String,
+        /// The chunk key.
+        key: String,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+/// A bytes-to-bytes codec.
+pub trait Codec: Send + Sync + fmt::Debug {
+    /// The Zarr v2 codec id (`zlib`, `blosc`, ...).
+    fn id(&self) -> &'static str;
+
+    /// Undo the codec: stored bytes to raw bytes.
+    ///
+    /// # Errors
+    /// A message saying why the input cannot be decoded.
+    fn decode(&self, input: Vec<u8>, info: &ChunkInfo) -> Result<Vec<u8>, String>;
+
+    /// Apply the codec: raw bytes to stored bytes.
+    ///
+    /// # Errors
+    /// A message saying why the input cannot be encoded.
+    fn encode(&self, input: Vec<u8>, info: &ChunkInfo) -> Result<Vec<u8>, String>;
+
+    /// The codec's Zarr v2 JSON configuration.
+    fn config(&self) -> Json;
+}
+
+/// Read an optional integer member of a codec config, with a range check.
+pub(crate) fn int_param(config: &Json, name: &str, default: i64, range: std::ops::RangeInclusive<i64>) -> Result<i64, String> {
+    match config.get(name) {
+        None | Some(Json::Null) => Ok(default),
+        Some(v) => {
+            let n = v.as_i64_lenient().ok_or_else(|| format!("\"{name}\" must be an integer, found {}", v.to_text()))?;
+            if range.contains(&n) {
+                Ok(n)
+            } else {
+                Err(format!("\"{name}\" = {n} is outside {}..={}", range.start(), range.end()))
+            }
+        }
+    }
+}
+
+/// Build a JSON object from members.
+pub(crate) fn obj(members: Vec<(&str, Json)>) -> Json {
+    Json::Object(members.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+}
+
+/// A JSON integer.
+pub(crate) fn num(v: i64) -> Json {
+    Json::Number(crate::json::Number::from_i64(v))
+}
+
+/// Read from `reader` to the end, refusing more than `max` bytes.
+pub(crate) fn read_bounded(reader: impl std::io::Read, max: usize) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    let limit = u64::try_from(max).unwrap_or(u64::MAX).saturating_add(1);
+    std::io::Read::read_to_end(&mut std::io::Read::take(reader, limit), &mut out).map_err(|e| e.to_string())?;
+    if out.len() > max {
+        return Err(format!("decodes to more than the {max} bytes a chunk of this array can hold"));
+    }
+    Ok(out)
+}

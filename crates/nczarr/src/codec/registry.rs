@@ -1,0 +1,72 @@
+//! Build a codec from its Zarr v2 JSON. A `match` on the id: our set is closed.
+
+use super::blosc::Blosc;
+use super::bz2::Bz2;
+use super::checksum::{Checksum, Kind};
+use super::delta::Delta;
+use super::fletcher32::Fletcher32;
+use super::gzip::Gzip;
+use super::lz4::Lz4;
+use super::shuffle::Shuffle;
+use super::zlib::Zlib;
+use super::zstd::Zstd;
+use super::{Codec, CodecError};
+use crate::json::Json;
+
+/// Every codec id this build can read and write (plus the `vlen-*` object codecs).
+pub const KNOWN_IDS: &[&str] = &[
+    "zlib", "gzip", "blosc", "zstd", "lz4", "bz2", "shuffle", "fletcher32", "delta", "crc32", "crc32c", "adler32",
+    "vlen-utf8", "vlen-bytes",
+];
+
+/// Build the bytes codec `config` describes. The object codecs (`vlen-utf8`,
+/// `vlen-bytes`) are not bytes codecs and are handled by the pipeline.
+///
+/// # Errors
+/// [`CodecError::Create`] for a missing or unknown id and for bad parameters.
+pub fn build(config: &Json) -> Result<Box<dyn Codec>, CodecError> {
+    let fail = |message: String| CodecError::Create { config: config.to_text(), message };
+    let id = config
+        .get("id")
+        .and_then(Json::as_str)
+        .ok_or_else(|| fail("has no \"id\"".into()))?;
+    let codec: Result<Box<dyn Codec>, String> = match id {
+        "zlib" => Zlib::from_config(config).map(|c| Box::new(c) as _),
+        "gzip" => Gzip::from_config(config).map(|c| Box::new(c) as _),
+        "blosc" => Blosc::from_config(config).map(|c| Box::new(c) as _),
+        "zstd" => Zstd::from_config(config).map(|c| Box::new(c) as _),
+        "lz4" => Lz4::from_config(config).map(|c| Box::new(c) as _),
+        "bz2" => Bz2::from_config(config).map(|c| Box::new(c) as _),
+        "shuffle" => Shuffle::from_config(config).map(|c| Box::new(c) as _),
+        "fletcher32" => Ok(Box::new(Fletcher32) as _),
+        "delta" => Delta::from_config(config).map(|c| Box::new(c) as _),
+        "crc32" => Checksum::from_config(Kind::Crc32, config).map(|c| Box::new(c) as _),
+        "crc32c" => Checksum::from_config(Kind::Crc32c, config).map(|c| Box::new(c) as _),
+        "adler32" => Checksum::from_config(Kind::Adler32, config).map(|c| Box::new(c) as _),
+        other => Err(format!(
+            "unknown codec '{other}' (this build knows {})",
+            KNOWN_IDS.join(", ")
+        )),
+    };
+    codec.map_err(fail)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::parse_str;
+
+    #[test]
+    fn unknown_and_bad_configs() {
+        let e = build(&parse_str(r#"{"id": "szip", "mask": 4}"#).unwrap()).unwrap_err();
+        assert!(e.to_string().starts_with(r#"codec {"id": "szip", "mask": 4}: unknown codec 'szip'"#), "{e}");
+        let e = build(&parse_str(r#"{"level": 4}"#).unwrap()).unwrap_err();
+        assert!(e.to_string().contains("has no \"id\""));
+        let e = build(&parse_str(r#"{"id": "zlib", "level": 12}"#).unwrap()).unwrap_err();
+        assert!(e.to_string().contains("\"level\" = 12 is outside 0..=9"));
+        let e = build(&parse_str(r#"{"id": "blosc", "cname": "snappy"}"#).unwrap()).unwrap_err();
+        assert!(e.to_string().contains("not available"));
+        // netcdf-c 4.9.2 quotes numbers.
+        assert!(build(&parse_str(r#"{"id": "zlib", "level": "5"}"#).unwrap()).is_ok());
+    }
+}

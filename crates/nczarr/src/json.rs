@@ -1,0 +1,658 @@
+//! A small JSON reader and writer tuned for Zarr v2 / NCZarr metadata.
+//!
+//! Why not serde_json: the stores we read are written by tools that bend JSON.
+//! netcdf-c 4.9.0 writes bare `NaN`, zarr-python writes bare `NaN`/`Infinity`
+//! (Python's `json` allows them), netcdf-c leaves control bytes raw inside strings,
+//! and numbers must keep their exact text (an `uint64` fill of
+//! `18446744073709551614` or a float attribute must not pass through `f64`
+//! unless asked). Object members keep their order, because attribute order is
+//! part of a netCDF dataset.
+//!
+//! The writer produces netcdf-c's layout (`{"k": v, "k2": v2}`, arrays without
+//! spaces), which keeps our output byte-comparable with netcdf-c's.
+
+use std::fmt::Write as _;
+
+/// A parsed JSON value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Json {
+    /// `null`
+    Null,
+    /// `true` / `false`
+    Bool(bool),
+    /// A number, kept as text; includes the non-standard `NaN`, `Infinity`, `-Infinity`.
+    Number(Number),
+    /// A string (always valid UTF-8).
+    String(String),
+    /// An array.
+    Array(Vec<Json>),
+    /// An object, members in document order.
+    Object(Vec<(String, Json)>),
+}
+
+/// A JSON number kept as its source text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Number(String);
+
+/// Why a JSON text could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message} at line {line} column {column}")]
+pub struct JsonError {
+    /// 1-based line of the fault.
+    pub line: usize,
+    /// 1-based column (in bytes) of the fault.
+    pub column: usize,
+    /// What was wrong.
+    pub message: String,
+}
+
+impl Number {
+    /// Make a number from an integer.
+    pub fn from_i64(v: i64) -> Number {
+        Number(v.to_string())
+    }
+
+    /// Make a number from an unsigned integer.
+    pub fn from_u64(v: u64) -> Number {
+        Number(v.to_string())
+    }
+
+    /// Make a number from a double, shortest text that reads back to the same value;
+    /// non-finite values become `NaN`, `Infinity` or `-Infinity`.
+    pub fn from_f64(v: f64) -> Number {
+        if v.is_nan() {
+            Number("NaN".into())
+        } else if v.is_infinite() {
+            Number(if v < 0.0 { "-Infinity" } else { "Infinity" }.into())
+        } else {
+            Number(shortest_f64(v))
+        }
+    }
+
+    /// Make a number from a float, shortest text that reads back to the same `f32`.
+    pub fn from_f32(v: f32) -> Number {
+        if !v.is_finite() {
+            return Number::from_f64(f64::from(v));
+        }
+        Number(pick_shorter(format!("{v}"), format!("{v:e}")))
+    }
+
+    /// The number's text as written.
+    pub fn text(&self) -> &str {
+        &self.0
+    }
+
+    /// True when the text has no fraction or exponent (and is not NaN/Infinity).
+    pub fn is_integer(&self) -> bool {
+        !self.0.contains(['.', 'e', 'E', 'N', 'I', 'n', 'i'])
+    }
+
+    /// The value as `i64` when it is an integer in range, or a float with an integral value in range.
+    pub fn as_i64(&self) -> Option<i64> {
+        if self.is_integer() {
+            return self.0.parse().ok();
+        }
+        let f = self.as_f64()?;
+        (f.fract() == 0.0 && f >= -9.223_372_036_854_776e18 && f < 9.223_372_036_854_776e18)
+            .then_some(f as i64)
+    }
+
+    /// The value as `u64` when it is a non-negative integer in range, or an integral float in range.
+    pub fn as_u64(&self) -> Option<u64> {
+        if self.is_integer() {
+            return self.0.parse().ok();
+        }
+        let f = self.as_f64()?;
+        (f.fract() == 0.0 && f >= 0.0 && f < 1.844_674_407_370_955_2e19).then_some(f as u64)
+    }
+
+    /// The value as `f64` (NaN and infinities included).
+    pub fn as_f64(&self) -> Option<f64> {
+        parse_float_text(&self.0)
+    }
+}
+
+/// Parse a float, accepting netcdf-c's spellings of the special values.
+pub(crate) fn parse_float_text(s: &str) -> Option<f64> {
+    let t = s.trim();
+    let lower = t.to_ascii_lowercase();
+    let lower = lower.strip_suffix('f').unwrap_or(&lower);
+    match lower {
+        "nan" | "+nan" | "-nan" => Some(f64::NAN),
+        "infinity" | "+infinity" | "inf" | "+inf" => Some(f64::INFINITY),
+        "-infinity" | "-inf" => Some(f64::NEG_INFINITY),
+        _ => t.parse::<f64>().ok(),
+    }
+}
+
+/// Shortest round-trip text for a finite double, in a JSON-compatible spelling.
+fn shortest_f64(v: f64) -> String {
+    pick_shorter(format!("{v}"), format!("{v:e}"))
+}
+
+/// Rust's `Display` and `LowerExp` both give the shortest round-trip digits; keep the
+/// shorter spelling, and give integral values a ".0" so they read back as floats.
+fn pick_shorter(plain: String, sci: String) -> String {
+    let plain = if plain.contains(['.', 'e', 'E']) {
+        plain
+    } else {
+        format!("{plain}.0")
+    };
+    if sci.len() < plain.len() {
+        sci
+    } else {
+        plain
+    }
+}
+
+impl Json {
+    /// The member `key` of an object.
+    pub fn get(&self, key: &str) -> Option<&Json> {
+        match self {
+            Json::Object(members) => members.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// The first member found among `keys` (for netcdf-c's alternate key spellings).
+    pub fn get_any(&self, keys: &[&str]) -> Option<&Json> {
+        keys.iter().find_map(|k| self.get(k))
+    }
+
+    /// The string value, if this is a string.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Json::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The elements, if this is an array.
+    pub fn as_array(&self) -> Option<&[Json]> {
+        match self {
+            Json::Array(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// The members, if this is an object.
+    pub fn as_object(&self) -> Option<&[(String, Json)]> {
+        match self {
+            Json::Object(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The number, if this is a number.
+    pub fn as_number(&self) -> Option<&Number> {
+        match self {
+            Json::Number(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// An integer value; also accepts a string holding an integer (netcdf-c 4.9.2
+    /// quoted codec parameters such as `"level": "5"`).
+    pub fn as_i64_lenient(&self) -> Option<i64> {
+        match self {
+            Json::Number(n) => n.as_i64(),
+            Json::String(s) => s.trim().parse().ok(),
+            Json::Bool(b) => Some(i64::from(*b)),
+            _ => None,
+        }
+    }
+
+    /// A short name of the JSON kind, for error messages.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Json::Null => "null",
+            Json::Bool(_) => "boolean",
+            Json::Number(_) => "number",
+            Json::String(_) => "string",
+            Json::Array(_) => "array",
+            Json::Object(_) => "object",
+        }
+    }
+
+    /// Serialize in netcdf-c's layout: `{"k": v, "k2": v2}`, `[1,2,3]`, no newline.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        self.write_text(&mut out);
+        out
+    }
+
+    fn write_text(&self, out: &mut String) {
+        match self {
+            Json::Null => out.push_str("null"),
+            Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Json::Number(n) => {
+                // Non-finite numbers are written as strings, the way netcdf-c 4.9.2+
+                // and zarr-python's fill_value spell them, so every JSON reader copes.
+                if n.as_f64().is_some_and(|f| !f.is_finite()) {
+                    let name = if n.as_f64().is_some_and(f64::is_nan) {
+                        "NaN"
+                    } else if n.text().starts_with('-') {
+                        "-Infinity"
+                    } else {
+                        "Infinity"
+                    };
+                    write_string(name, out);
+                } else {
+                    out.push_str(n.text());
+                }
+            }
+            Json::String(s) => write_string(s, out),
+            Json::Array(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    item.write_text(out);
+                }
+                out.push(']');
+            }
+            Json::Object(members) => {
+                out.push('{');
+                for (i, (k, v)) in members.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    write_string(k, out);
+                    out.push_str(": ");
+                    v.write_text(out);
+                }
+                out.push('}');
+            }
+        }
+    }
+}
+
+fn write_string(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// Parse a JSON document.
+///
+/// # Errors
+/// A [`JsonError`] with the line and column of the first fault: invalid UTF-8,
+/// bad syntax, or trailing characters after the value.
+pub fn parse(bytes: &[u8]) -> Result<Json, JsonError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let mut p = Parser { s: bytes, pos: 0, depth: 0 };
+    p.skip_ws();
+    let value = p.value()?;
+    p.skip_ws();
+    // netcdf-c's file map could leave stale bytes after a shorter rewrite; NUL padding
+    // is tolerated, anything else is an error.
+    while p.pos < p.s.len() && p.s[p.pos] == 0 {
+        p.pos += 1;
+    }
+    if p.pos < p.s.len() {
+        return Err(p.error("unexpected characters after the JSON value"));
+    }
+    Ok(value)
+}
+
+/// Parse a JSON document from text.
+///
+/// # Errors
+/// As [`parse`].
+pub fn parse_str(text: &str) -> Result<Json, JsonError> {
+    parse(text.as_bytes())
+}
+
+const MAX_DEPTH: usize = 256;
+
+struct Parser<'a> {
+    s: &'a [u8],
+    pos: usize,
+    depth: usize,
+}
+
+impl Parser<'_> {
+    fn error(&self, message: &str) -> JsonError {
+        let upto = &self.s[..self.pos.min(self.s.len())];
+        let line = upto.iter().filter(|&&b| b == b'\n').count() + 1;
+        let column = self.pos - upto.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1) + 1;
+        JsonError { line, column, message: message.to_string() }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.s.get(self.pos).copied()
+    }
+
+    fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    fn expect(&mut self, b: u8, what: &str) -> Result<(), JsonError> {
+        if self.peek() == Some(b) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            Err(self.error(&format!("expected {what}")))
+        }
+    }
+
+    fn value(&mut self) -> Result<Json, JsonError> {
+        match self.peek() {
+            None => Err(self.error("unexpected end of JSON text")),
+            Some(b'{') => self.object(),
+            Some(b'[') => self.array(),
+            Some(b'"') => Ok(Json::String(self.string()?)),
+            Some(b'-' | b'+' | b'0'..=b'9' | b'.') => self.number(),
+            Some(c) if c.is_ascii_alphabetic() => self.word(),
+            Some(_) => Err(self.error("expected a JSON value")),
+        }
+    }
+
+    fn nest(&mut self) -> Result<(), JsonError> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(self.error("JSON nested too deeply"));
+        }
+        Ok(())
+    }
+
+    fn object(&mut self) -> Result<Json, JsonError> {
+        self.nest()?;
+        self.pos += 1;
+        let mut members = Vec::new();
+        self.skip_ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            self.depth -= 1;
+            return Ok(Json::Object(members));
+        }
+        loop {
+            self.skip_ws();
+            if self.peek() != Some(b'"') {
+                return Err(self.error("expected a string key"));
+            }
+            let key = self.string()?;
+            self.skip_ws();
+            self.expect(b':', "':'")?;
+            self.skip_ws();
+            let value = self.value()?;
+            // A repeated key replaces the earlier value but keeps its position.
+            if let Some(slot) = members.iter_mut().find(|(k, _)| *k == key) {
+                slot.1 = value;
+            } else {
+                members.push((key, value));
+            }
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    break;
+                }
+                _ => return Err(self.error("expected ',' or '}'")),
+            }
+        }
+        self.depth -= 1;
+        Ok(Json::Object(members))
+    }
+
+    fn array(&mut self) -> Result<Json, JsonError> {
+        self.nest()?;
+        self.pos += 1;
+        let mut items = Vec::new();
+        self.skip_ws();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            self.depth -= 1;
+            return Ok(Json::Array(items));
+        }
+        loop {
+            self.skip_ws();
+            items.push(self.value()?);
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    break;
+                }
+                _ => return Err(self.error("expected ',' or ']'")),
+            }
+        }
+        self.depth -= 1;
+        Ok(Json::Array(items))
+    }
+
+    fn hex4(&mut self) -> Result<u32, JsonError> {
+        let digits = self
+            .s
+            .get(self.pos..self.pos + 4)
+            .ok_or_else(|| self.error("truncated \\u escape"))?;
+        let text = std::str::from_utf8(digits).map_err(|_| self.error("bad \\u escape"))?;
+        let v = u32::from_str_radix(text, 16).map_err(|_| self.error("bad \\u escape"))?;
+        self.pos += 4;
+        Ok(v)
+    }
+
+    fn string(&mut self) -> Result<String, JsonError> {
+        self.pos += 1; // opening quote
+        let mut out: Vec<u8> = Vec::new();
+        loop {
+            let Some(b) = self.peek() else {
+                return Err(self.error("unterminated string"));
+            };
+            self.pos += 1;
+            match b {
+                b'"' => break,
+                b'\\' => {
+                    let Some(e) = self.peek() else {
+                        return Err(self.error("unterminated string"));
+                    };
+                    self.pos += 1;
+                    match e {
+                        b'"' => out.push(b'"'),
+                        b'\\' => out.push(b'\\'),
+                        b'/' => out.push(b'/'),
+                        b'b' => out.push(8),
+                        b'f' => out.push(12),
+                        b'n' => out.push(b'\n'),
+                        b'r' => out.push(b'\r'),
+                        b't' => out.push(b'\t'),
+                        b'u' => {
+                            let mut cp = self.hex4()?;
+                            if (0xD800..0xDC00).contains(&cp)
+                                && self.s.get(self.pos..self.pos + 2) == Some(b"\\u")
+                            {
+                                let save = self.pos;
+                                self.pos += 2;
+                                let lo = self.hex4()?;
+                                if (0xDC00..0xE000).contains(&lo) {
+                                    cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                                } else {
+                                    self.pos = save;
+                                }
+                            }
+                            let c = char::from_u32(cp).unwrap_or('\u{FFFD}');
+                            let mut buf = [0u8; 4];
+                            out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+                        }
+                        // netcdf-c's writer never emits other escapes; keep the character.
+                        other => out.push(other),
+                    }
+                }
+                other => out.push(other),
+            }
+        }
+        String::from_utf8(out).map_err(|_| self.error("string is not valid UTF-8"))
+    }
+
+    fn number(&mut self) -> Result<Json, JsonError> {
+        let start = self.pos;
+        if let Some(b'-' | b'+') = self.peek() {
+            self.pos += 1;
+        }
+        // -Infinity / -NaN spelled as words after a sign.
+        if self.peek().is_some_and(|c| c.is_ascii_alphabetic()) {
+            let word = self.take_word();
+            let text = format!("{}{}", &self.text(start, start + 1), word);
+            return self.special_number(&text);
+        }
+        while let Some(b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-') = self.peek() {
+            self.pos += 1;
+        }
+        let text = self.text(start, self.pos);
+        let valid = text
+            .trim_start_matches('+')
+            .parse::<f64>()
+            .is_ok_and(|_| text.bytes().any(|b| b.is_ascii_digit()));
+        if !valid {
+            self.pos = start;
+            return Err(self.error(&format!("malformed number '{text}'")));
+        }
+        Ok(Json::Number(Number(text.trim_start_matches('+').to_string())))
+    }
+
+    fn text(&self, from: usize, to: usize) -> String {
+        String::from_utf8_lossy(&self.s[from..to]).into_owned()
+    }
+
+    fn take_word(&mut self) -> String {
+        let start = self.pos;
+        while self.peek().is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_') {
+            self.pos += 1;
+        }
+        self.text(start, self.pos)
+    }
+
+    fn special_number(&mut self, text: &str) -> Result<Json, JsonError> {
+        match parse_float_text(text) {
+            Some(f) if !f.is_finite() => Ok(Json::Number(Number::from_f64(f))),
+            _ => Err(self.error(&format!("unexpected word '{text}'"))),
+        }
+    }
+
+    fn word(&mut self) -> Result<Json, JsonError> {
+        let start = self.pos;
+        let word = self.take_word();
+        match word.to_ascii_lowercase().as_str() {
+            "true" => Ok(Json::Bool(true)),
+            "false" => Ok(Json::Bool(false)),
+            "null" => Ok(Json::Null),
+            _ => {
+                let r = self.special_number(&word);
+                if r.is_err() {
+                    self.pos = start;
+                }
+                r
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_netcdf_object_and_keeps_order() {
+        let j = parse_str(r#"{"b": 1, "a": [1,2.5], "c": {"x": null}}"#).unwrap();
+        let keys: Vec<_> = j.as_object().unwrap().iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["b", "a", "c"]);
+        assert_eq!(j.to_text(), r#"{"b": 1, "a": [1,2.5], "c": {"x": null}}"#);
+    }
+
+    #[test]
+    fn bare_nan_and_infinity_are_numbers() {
+        let j = parse_str("[NaN, -Infinity, Infinity, nan, NaNf, Infinityf]").unwrap();
+        let a = j.as_array().unwrap();
+        assert!(a[0].as_number().unwrap().as_f64().unwrap().is_nan());
+        assert_eq!(a[1].as_number().unwrap().as_f64(), Some(f64::NEG_INFINITY));
+        assert_eq!(a[2].as_number().unwrap().as_f64(), Some(f64::INFINITY));
+        assert!(a[3].as_number().unwrap().as_f64().unwrap().is_nan());
+        assert!(a[4].as_number().unwrap().as_f64().unwrap().is_nan());
+        assert_eq!(a[5].as_number().unwrap().as_f64(), Some(f64::INFINITY));
+    }
+
+    #[test]
+    fn numbers_keep_their_text() {
+        let j = parse_str("18446744073709551614").unwrap();
+        assert_eq!(j.as_number().unwrap().as_u64(), Some(18446744073709551614));
+        assert_eq!(j.to_text(), "18446744073709551614");
+        let j = parse_str("-2147483647").unwrap();
+        assert_eq!(j.as_number().unwrap().as_i64(), Some(-2147483647));
+        let j = parse_str("1.0").unwrap();
+        assert_eq!(j.as_number().unwrap().as_i64(), Some(1));
+        assert!(!j.as_number().unwrap().is_integer());
+    }
+
+    #[test]
+    fn unicode_escapes_are_decoded() {
+        let j = parse_str(r#""na\u00efve \u03a9 \ud83d\ude00""#).unwrap();
+        assert_eq!(j.as_str(), Some("naïve Ω 😀"));
+    }
+
+    #[test]
+    fn raw_control_characters_in_strings_are_accepted() {
+        let j = parse(b"\"a\x01b\"").unwrap();
+        assert_eq!(j.as_str(), Some("a\u{1}b"));
+    }
+
+    #[test]
+    fn errors_have_line_and_column() {
+        let e = parse_str("{\n  \"a\": 1,\n  \"b\" 2}").unwrap_err();
+        assert_eq!((e.line, e.column), (3, 7));
+        assert_eq!(e.message, "expected ':'");
+        let e = parse_str("{\"a\": 1} x").unwrap_err();
+        assert!(e.message.contains("after the JSON value"));
+        let e = parse_str("").unwrap_err();
+        assert!(e.message.contains("end"));
+        let e = parse_str("[1, 2").unwrap_err();
+        assert!(e.message.contains("expected ',' or ']'"));
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_stack_overflow() {
+        let text = "[".repeat(100_000);
+        assert!(parse_str(&text).unwrap_err().message.contains("deeply"));
+    }
+
+    #[test]
+    fn writer_escapes_and_spells_nonfinite_as_strings() {
+        let j = Json::Array(vec![
+            Json::String("a\"b\\c\nd\u{1}".into()),
+            Json::Number(Number::from_f64(f64::NAN)),
+            Json::Number(Number::from_f64(f64::NEG_INFINITY)),
+            Json::Number(Number::from_f64(0.1)),
+            Json::Number(Number::from_f64(1.0)),
+            Json::Number(Number::from_f32(0.1)),
+        ]);
+        assert_eq!(
+            j.to_text(),
+            r#"["a\"b\\c\nd\u0001","NaN","-Infinity",0.1,1.0,0.1]"#
+        );
+    }
+
+    #[test]
+    fn duplicate_keys_keep_the_last_value() {
+        let j = parse_str(r#"{"a": 1, "a": 2}"#).unwrap();
+        assert_eq!(j.get("a").unwrap().as_number().unwrap().as_i64(), Some(2));
+        assert_eq!(j.as_object().unwrap().len(), 1);
+    }
+}

@@ -1,0 +1,209 @@
+//! Groups, dimensions, variables and attributes.
+
+use super::{NcType, Values};
+use crate::json::Json;
+use crate::zarr::Dtype;
+
+/// An attribute: a name and typed values.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Attr {
+    /// Attribute name.
+    pub name: String,
+    /// Its values; the type is the attribute's type.
+    pub values: Values,
+}
+
+impl Attr {
+    /// Make an attribute.
+    pub fn new(name: impl Into<String>, values: Values) -> Attr {
+        Attr { name: name.into(), values }
+    }
+}
+
+/// A shared dimension.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dim {
+    /// Dimension name.
+    pub name: String,
+    /// Current length.
+    pub len: u64,
+    /// True for an UNLIMITED (record) dimension.
+    pub unlimited: bool,
+}
+
+/// A reference from a variable to a dimension: the dimension's group (path of
+/// group names from the root, empty for the root) and its name.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct DimRef {
+    /// Names of the groups from the root down to the dimension's group.
+    pub group: Vec<String>,
+    /// The dimension's name.
+    pub name: String,
+}
+
+impl DimRef {
+    /// Parse a fully qualified name such as `/g/sub/x` (netCDF's dimension reference form).
+    /// Returns `None` when the text is not absolute or has an empty segment.
+    pub fn parse_fqn(fqn: &str) -> Option<DimRef> {
+        let rest = fqn.strip_prefix('/')?;
+        let mut parts: Vec<String> = rest.split('/').map(str::to_string).collect();
+        let name = parts.pop()?;
+        if name.is_empty() || parts.iter().any(String::is_empty) {
+            return None;
+        }
+        Some(DimRef { group: parts, name })
+    }
+
+    /// The fully qualified name, `/g/x`.
+    pub fn fqn(&self) -> String {
+        let mut s = String::new();
+        for g in &self.group {
+            s.push('/');
+            s.push_str(g);
+        }
+        s.push('/');
+        s.push_str(&self.name);
+        s
+    }
+}
+
+/// How a variable's values are stored in Zarr: what nczdump -s shows and what the
+/// array reader needs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VarEncoding {
+    /// The Zarr dtype of the stored elements.
+    pub dtype: Dtype,
+    /// The stored array shape (`[1]` for an NCZarr scalar, `[]` for a pure-Zarr one).
+    pub shape: Vec<u64>,
+    /// Chunk shape, one entry per stored dimension.
+    pub chunks: Vec<u64>,
+    /// The fill value; `None` means no fill (`fill_value: null`, netCDF's NoFill).
+    pub fill: Option<Values>,
+    /// Codec chain in application order on write: the `filters`, then the `compressor`.
+    pub filters: Vec<Json>,
+    /// The Zarr `compressor`, if any.
+    pub compressor: Option<Json>,
+    /// True for Fortran (`"F"`) element order within chunks.
+    pub fortran_order: bool,
+    /// The chunk key separator, `.` or `/`.
+    pub separator: char,
+}
+
+impl VarEncoding {
+    /// The codec chain in encode order: filters, then the compressor.
+    pub fn codec_chain(&self) -> impl Iterator<Item = &Json> {
+        self.filters.iter().chain(self.compressor.iter())
+    }
+}
+
+/// A variable.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Var {
+    /// Variable name.
+    pub name: String,
+    /// Element type.
+    pub nc_type: NcType,
+    /// Dimensions, outermost first; empty for a scalar.
+    pub dims: Vec<DimRef>,
+    /// Attributes in order.
+    pub attrs: Vec<Attr>,
+    /// Storage encoding, when the variable lives in a store.
+    pub encoding: Option<VarEncoding>,
+    /// Remarks a reader made about how the variable was interpreted (printed as CDL comments).
+    pub notes: Vec<String>,
+}
+
+impl Var {
+    /// The attribute named `name`.
+    pub fn attr(&self, name: &str) -> Option<&Attr> {
+        self.attrs.iter().find(|a| a.name == name)
+    }
+}
+
+/// A group: its dimensions, variables, attributes and subgroups.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Group {
+    /// Group name (empty for the root).
+    pub name: String,
+    /// Dimensions defined in this group.
+    pub dims: Vec<Dim>,
+    /// Variables in definition order.
+    pub vars: Vec<Var>,
+    /// Group attributes.
+    pub attrs: Vec<Attr>,
+    /// Subgroups.
+    pub groups: Vec<Group>,
+}
+
+impl Group {
+    /// A new empty group.
+    pub fn new(name: impl Into<String>) -> Group {
+        Group { name: name.into(), ..Group::default() }
+    }
+
+    /// The dimension named `name` defined in this group.
+    pub fn dim(&self, name: &str) -> Option<&Dim> {
+        self.dims.iter().find(|d| d.name == name)
+    }
+
+    /// The variable named `name` in this group.
+    pub fn var(&self, name: &str) -> Option<&Var> {
+        self.vars.iter().find(|v| v.name == name)
+    }
+
+    /// The subgroup named `name`.
+    pub fn group(&self, name: &str) -> Option<&Group> {
+        self.groups.iter().find(|g| g.name == name)
+    }
+
+    /// The attribute named `name`.
+    pub fn attr(&self, name: &str) -> Option<&Attr> {
+        self.attrs.iter().find(|a| a.name == name)
+    }
+}
+
+/// A netCDF dataset (metadata only; data stays in its store).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Dataset {
+    /// The root group.
+    pub root: Group,
+}
+
+impl Dataset {
+    /// The group at `path` (group names from the root).
+    pub fn group(&self, path: &[String]) -> Option<&Group> {
+        let mut g = &self.root;
+        for name in path {
+            g = g.group(name)?;
+        }
+        Some(g)
+    }
+
+    /// The dimension a reference points at.
+    pub fn dim(&self, r: &DimRef) -> Option<&Dim> {
+        self.group(&r.group)?.dim(&r.name)
+    }
+
+    /// The lengths of a variable's dimensions (empty for a scalar); a dangling
+    /// reference counts as length 0.
+    pub fn var_shape(&self, var: &Var) -> Vec<u64> {
+        var.dims.iter().map(|d| self.dim(d).map_or(0, |d| d.len)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dimref_fqn_round_trip() {
+        let r = DimRef::parse_fqn("/g/sub/x").unwrap();
+        assert_eq!(r.group, ["g", "sub"]);
+        assert_eq!(r.name, "x");
+        assert_eq!(r.fqn(), "/g/sub/x");
+        assert_eq!(DimRef::parse_fqn("/x").unwrap().group.len(), 0);
+        assert!(DimRef::parse_fqn("x").is_none());
+        assert!(DimRef::parse_fqn("/g//x").is_none());
+        assert!(DimRef::parse_fqn("/").is_none());
+    }
+}

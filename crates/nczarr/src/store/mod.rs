@@ -1,0 +1,123 @@
+//! The zmap: a small key/value store interface and its backends.
+//!
+//! Capability traits rather than one trait with stubs: every backend can read
+//! ([`ReadableStore`]) and list ([`ListableStore`]); writing comes with the write path.
+//! A missing key is `Ok(None)`, never an error: in Zarr a missing chunk means "fill".
+//!
+//! Backends: [`DirStore`] (a directory tree, plain `std::fs`), [`ZipStore`] (a zip
+//! archive, entries read by offset), [`MemoryStore`] (tests). [`TracingStore`] wraps any
+//! of them to report requests when `NCTRACING` is set.
+
+mod dir;
+mod key;
+mod memory;
+mod open;
+mod trace;
+mod zip;
+
+#[cfg(test)]
+pub(crate) mod conformance;
+
+pub use dir::DirStore;
+pub use key::{KeyError, StoreKey, MAX_KEY_BYTES};
+pub use memory::MemoryStore;
+pub use open::{open_read, OpenedStore};
+pub use trace::{TraceSink, TracingStore};
+pub use zip::ZipStore;
+
+use std::fmt::Debug;
+
+/// An error from a store backend.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// A key breaks a key rule.
+    #[error(transparent)]
+    InvalidKey(#[from] KeyError),
+    /// The dataset itself does not exist.
+    #[error("{location}: no such file or directory")]
+    NotFound {
+        /// Path or URL of the dataset.
+        location: String,
+    },
+    /// An I/O error on a path.
+    #[error("{location}: {source}")]
+    Io {
+        /// The file or directory.
+        location: String,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// An archive that cannot be read.
+    #[error("{location}: {message}")]
+    Archive {
+        /// The archive path.
+        location: String,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// A stored object is damaged.
+    #[error("key '{key}': {message}")]
+    Corrupt {
+        /// The key.
+        key: String,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// Result of one read: the bytes, or `None` if the key does not exist.
+pub type GetResult = Result<Option<Vec<u8>>, StoreError>;
+
+/// A store whose values can be read.
+pub trait ReadableStore: Send + Sync + Debug {
+    /// Retrieve the value (bytes) associated with `key`.
+    /// Returns [`None`] if the key is not found.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the backend fails (I/O error, damaged archive).
+    fn get(&self, key: &StoreKey) -> GetResult;
+
+    /// Retrieve many values, results in the order of `keys`. Backends that can overlap
+    /// requests override this; the default reads one after another.
+    fn get_many(&self, keys: &[StoreKey]) -> Vec<GetResult> {
+        keys.iter().map(|k| self.get(k)).collect()
+    }
+
+    /// A short description of where the store is, for messages (`/data/x.zarr`).
+    fn location(&self) -> String;
+}
+
+/// A store whose keys can be listed.
+pub trait ListableStore: Send + Sync {
+    /// Every content-bearing key with its size in bytes, sorted by key.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the listing fails.
+    fn list(&self) -> Result<Vec<(StoreKey, u64)>, StoreError>;
+
+    /// The names `n` such that `prefix/n` leads to content (the immediate children of
+    /// `prefix`), sorted by byte order like netcdf-c's `nczmap_search`.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the listing fails.
+    fn search(&self, prefix: &StoreKey) -> Result<Vec<String>, StoreError>;
+}
+
+/// A store that can be read and listed: what a dataset reader needs.
+pub trait ReadStore: ReadableStore + ListableStore {}
+
+impl<T: ReadableStore + ListableStore> ReadStore for T {}
+
+/// Names of the immediate children of `prefix` among `keys` (shared by backends
+/// that hold a flat key list).
+pub(crate) fn children_of<'a>(keys: impl Iterator<Item = &'a StoreKey>, prefix: &StoreKey) -> Vec<String> {
+    let mut names: Vec<String> = keys
+        .filter_map(|k| k.strip_prefix(prefix))
+        .filter(|rest| !rest.is_empty())
+        .map(|rest| rest.split('/').next().unwrap_or(rest).to_string())
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}

@@ -1,0 +1,83 @@
+//! A store decorator that reports every request to a sink (`NCTRACING`).
+//!
+//! The library never prints: the sink is a callback the binary supplies.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::{GetResult, ListableStore, ReadStore, ReadableStore, StoreError, StoreKey};
+
+/// Where trace lines go.
+pub type TraceSink = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// Wraps a store and reports each request (key, size or miss, time) to a [`TraceSink`].
+pub struct TracingStore {
+    inner: Box<dyn ReadStore>,
+    sink: TraceSink,
+}
+
+impl std::fmt::Debug for TracingStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TracingStore").field("inner", &self.inner).finish()
+    }
+}
+
+impl TracingStore {
+    /// Wrap `inner`.
+    pub fn new(inner: Box<dyn ReadStore>, sink: TraceSink) -> TracingStore {
+        TracingStore { inner, sink }
+    }
+}
+
+fn describe(r: &GetResult) -> String {
+    match r {
+        Ok(Some(b)) => format!("{} bytes", b.len()),
+        Ok(None) => "missing".to_string(),
+        Err(e) => format!("error: {e}"),
+    }
+}
+
+impl ReadableStore for TracingStore {
+    fn get(&self, key: &StoreKey) -> GetResult {
+        let t = Instant::now();
+        let r = self.inner.get(key);
+        (self.sink)(&format!("get {} -> {} ({:.3} ms)", key, describe(&r), t.elapsed().as_secs_f64() * 1e3));
+        r
+    }
+
+    fn get_many(&self, keys: &[StoreKey]) -> Vec<GetResult> {
+        let t = Instant::now();
+        let r = self.inner.get_many(keys);
+        let found = r.iter().filter(|x| matches!(x, Ok(Some(_)))).count();
+        (self.sink)(&format!(
+            "get_many {} keys ({} found, first '{}') ({:.3} ms)",
+            keys.len(),
+            found,
+            keys.first().map(StoreKey::as_str).unwrap_or(""),
+            t.elapsed().as_secs_f64() * 1e3
+        ));
+        r
+    }
+
+    fn location(&self) -> String {
+        self.inner.location()
+    }
+}
+
+impl ListableStore for TracingStore {
+    fn list(&self) -> Result<Vec<(StoreKey, u64)>, StoreError> {
+        let r = self.inner.list();
+        (self.sink)(&format!("list -> {}", r.as_ref().map_or_else(|e| e.to_string(), |v| format!("{} keys", v.len()))));
+        r
+    }
+
+    fn search(&self, prefix: &StoreKey) -> Result<Vec<String>, StoreError> {
+        let r = self.inner.search(prefix);
+        (self.sink)(&format!(
+            "search '{}' -> {}",
+            prefix,
+            r.as_ref().map_or_else(|e| e.to_string(), |v| format!("{v:?}"))
+        ));
+        r
+    }
+}

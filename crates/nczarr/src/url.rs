@@ -1,0 +1,533 @@
+//! Dataset names: plain paths and netcdf-c style URLs with a `#mode=...` fragment.
+//!
+//! Recognised forms:
+//! - a plain path: a directory is a file store, a name ending in `.zip` a zip store;
+//! - `file:///abs/path#mode=nczarr,file` (netcdf-c's spelling; `file://rel/x` is relative);
+//! - `s3://bucket/key` (implies `mode=nczarr,s3`);
+//! - `https://host/...` with `mode=...,s3`, or any `*.amazonaws.com` host.
+//!
+//! The fragment is `key=value&key=value...`, keys case-insensitive; repeated keys merge
+//! (`mode=zarr&mode=file` is `mode=zarr,file`), and a key without a value is one of
+//! netcdf-c's macros (`#s3`, `#zarr`, `#xarray`, `#noxarray`). Mode flags then get
+//! netcdf-c's inferences (`zarr` adds `nczarr`, `xarray` adds `zarr`, `noxarray` adds
+//! `zarr` and removes `xarray`). Unknown mode flags are an error, not silently ignored.
+//!
+//! ```
+//! use nczarr::url::{DatasetUrl, StorageKind};
+//! let u = DatasetUrl::parse("file:///data/x.zarr#mode=zarr,file").unwrap();
+//! assert_eq!(u.storage, StorageKind::Dir);
+//! assert!(u.modes.pure_zarr());
+//! let u = DatasetUrl::parse("s3://bucket/a/b.zarr").unwrap();
+//! assert_eq!(u.storage, StorageKind::S3);
+//! ```
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Why a dataset name could not be understood.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum UrlError {
+    /// A mode flag netcdf-c does not define.
+    #[error("unknown mode flag '{flag}' (known: nczarr, zarr, xarray, noxarray, file, zip, s3, gs3, consolidated, v2)")]
+    UnknownMode {
+        /// The flag as given.
+        flag: String,
+    },
+    /// A mode netcdf-c defines but that is not about Zarr storage.
+    #[error("mode '{flag}' is not a Zarr mode; nczarr-tools reads and writes NCZarr and Zarr only")]
+    UnsupportedMode {
+        /// The flag as given.
+        flag: String,
+    },
+    /// Two storage kinds requested at once.
+    #[error("conflicting storage modes '{a}' and '{b}'")]
+    ConflictingStorage {
+        /// First kind.
+        a: String,
+        /// Second kind.
+        b: String,
+    },
+    /// A URL scheme we do not handle.
+    #[error("unsupported URL scheme '{scheme}' (use a path, file://, s3:// or https://)")]
+    UnsupportedScheme {
+        /// The scheme as given.
+        scheme: String,
+    },
+    /// A URL that is not well formed.
+    #[error("malformed URL: {reason}")]
+    Malformed {
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// Where the dataset's bytes live.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StorageKind {
+    /// A directory tree (`mode=file`).
+    Dir,
+    /// A zip archive (`mode=zip`).
+    Zip,
+    /// An S3 (or S3-compatible) bucket (`mode=s3`, `mode=gs3`).
+    S3,
+}
+
+/// The location part of a dataset name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Location {
+    /// A local path (from a plain path or a `file://` URL).
+    Path(PathBuf),
+    /// A remote URL (`s3://`, `gs3://`, `http://`, `https://`).
+    Remote {
+        /// Lower-case scheme.
+        scheme: String,
+        /// Host with optional `:port` (for `s3://bucket/key` this is the bucket).
+        host: String,
+        /// Path after the host, percent-decoded, without a leading `/`.
+        path: String,
+    },
+}
+
+/// The set of mode flags after netcdf-c's inferences.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ModeSet {
+    flags: Vec<String>,
+}
+
+impl ModeSet {
+    /// True if `flag` is set.
+    pub fn has(&self, flag: &str) -> bool {
+        self.flags.iter().any(|f| f == flag)
+    }
+
+    fn add(&mut self, flag: &str) -> bool {
+        if self.has(flag) {
+            false
+        } else {
+            self.flags.push(flag.to_string());
+            true
+        }
+    }
+
+    fn remove(&mut self, flag: &str) {
+        self.flags.retain(|f| f != flag);
+    }
+
+    /// The flags in the order they were given or inferred.
+    pub fn flags(&self) -> &[String] {
+        &self.flags
+    }
+
+    /// True when the user asked for pure Zarr (`mode=zarr`, `xarray` or `noxarray`).
+    pub fn pure_zarr(&self) -> bool {
+        self.has("zarr")
+    }
+
+    /// False when `_ARRAY_DIMENSIONS` must be neither read nor written (`noxarray`).
+    pub fn xarray_dims(&self) -> bool {
+        !self.has("noxarray")
+    }
+}
+
+/// A parsed dataset name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DatasetUrl {
+    /// The text the user gave.
+    pub original: String,
+    /// Where the bytes are.
+    pub location: Location,
+    /// Storage kind, given or inferred.
+    pub storage: StorageKind,
+    /// Mode flags after inference.
+    pub modes: ModeSet,
+    /// Other fragment keys (lower-cased) with their values, e.g. `aws.profile`, `log`.
+    pub params: Vec<(String, String)>,
+    /// True when the name was a URL (has a scheme), false for a plain path.
+    pub is_url: bool,
+}
+
+/// Mode flags netcdf-c defines for NCZarr.
+const ZARR_FLAGS: &[&str] = &[
+    "nczarr",
+    "zarr",
+    "xarray",
+    "noxarray",
+    "file",
+    "zip",
+    "s3",
+    "gs3",
+    "consolidated",
+    "v2",
+];
+/// Mode flags netcdf-c defines for other dispatchers.
+const OTHER_FLAGS: &[&str] = &["dap2", "dap4", "bytes", "zoh", "v3", "zarr3"];
+
+impl DatasetUrl {
+    /// Parse a dataset name.
+    ///
+    /// # Errors
+    /// [`UrlError`] for unknown or unsupported mode flags, conflicting storage modes,
+    /// unsupported schemes and malformed URLs.
+    pub fn parse(text: &str) -> Result<DatasetUrl, UrlError> {
+        let (before, fragment) = match text.find('#') {
+            Some(i) if has_scheme(text) => (&text[..i], Some(&text[i + 1..])),
+            _ => (text, None),
+        };
+        let (location, is_url) = parse_location(before)?;
+        let (mut modes, params) = parse_fragment(fragment.unwrap_or(""))?;
+        if let Location::Remote { scheme, host, .. } = &location {
+            match scheme.as_str() {
+                "s3" => {
+                    modes.add("s3");
+                    modes.add("nczarr");
+                }
+                "gs3" => {
+                    modes.add("gs3");
+                    modes.add("nczarr");
+                }
+                "http" | "https" => {
+                    let h = host.split(':').next().unwrap_or("");
+                    if h.ends_with(".amazonaws.com") || h == "storage.googleapis.com" {
+                        modes.add("s3");
+                    }
+                }
+                _ => {}
+            }
+        }
+        infer_modes(&mut modes);
+        let storage = decide_storage(&modes, &location)?;
+        if storage != StorageKind::S3 {
+            if let Location::Remote { scheme, .. } = &location {
+                return Err(UrlError::Malformed {
+                    reason: format!(
+                        "a {scheme}:// dataset must be on S3; add '#mode=nczarr,s3' for an S3-compatible server"
+                    ),
+                });
+            }
+        }
+        Ok(DatasetUrl { original: text.to_string(), location, storage, modes, params, is_url })
+    }
+
+    /// The local path, for directory and zip stores.
+    pub fn path(&self) -> Option<&Path> {
+        match &self.location {
+            Location::Path(p) => Some(p),
+            Location::Remote { .. } => None,
+        }
+    }
+
+    /// The value of fragment key `key` (lower-case), if given.
+    pub fn param(&self, key: &str) -> Option<&str> {
+        self.params.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+    }
+
+    /// The dataset's base name as ncdump derives it: last path segment without its
+    /// last extension (`g1.file` gives `g1`, `zp.zarr` gives `zp`).
+    pub fn base_name(&self) -> String {
+        let last = match &self.location {
+            Location::Path(p) => {
+                let s = p.to_string_lossy().trim_end_matches('/').to_string();
+                s.rsplit('/').next().unwrap_or("").to_string()
+            }
+            Location::Remote { host, path, .. } => {
+                let p = path.trim_end_matches('/');
+                if p.is_empty() {
+                    host.clone()
+                } else {
+                    p.rsplit('/').next().unwrap_or("").to_string()
+                }
+            }
+        };
+        match last.rfind('.') {
+            Some(i) => last[..i].to_string(),
+            None => last,
+        }
+    }
+}
+
+impl fmt::Display for DatasetUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.original)
+    }
+}
+
+fn has_scheme(text: &str) -> bool {
+    scheme_of(text).is_some()
+}
+
+fn scheme_of(text: &str) -> Option<&str> {
+    let i = text.find("://")?;
+    let scheme = &text[..i];
+    let ok = !scheme.is_empty()
+        && scheme.as_bytes()[0].is_ascii_alphabetic()
+        && scheme.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'));
+    ok.then_some(scheme)
+}
+
+fn parse_location(text: &str) -> Result<(Location, bool), UrlError> {
+    let Some(scheme) = scheme_of(text) else {
+        if text.is_empty() {
+            return Err(UrlError::Malformed { reason: "empty dataset name".into() });
+        }
+        return Ok((Location::Path(PathBuf::from(text)), false));
+    };
+    let lower = scheme.to_ascii_lowercase();
+    let rest = &text[scheme.len() + 3..];
+    // Drop a query string: netcdf-c keeps it for DAP, Zarr stores have no use for it.
+    let rest = rest.split('?').next().unwrap_or("");
+    match lower.as_str() {
+        "file" => {
+            let (host, path) = match rest.find('/') {
+                Some(i) => (&rest[..i], &rest[i..]),
+                None => (rest, ""),
+            };
+            let path = percent_decode(path)?;
+            let path = if host.is_empty() || host.eq_ignore_ascii_case("localhost") {
+                path
+            } else {
+                // netcdf-c: file://rel/x is the relative path rel/x.
+                format!("{}{}", percent_decode(host)?, path)
+            };
+            if path.is_empty() {
+                return Err(UrlError::Malformed { reason: "file URL without a path".into() });
+            }
+            Ok((Location::Path(PathBuf::from(path)), true))
+        }
+        "s3" | "gs3" | "http" | "https" => {
+            let (host, path) = match rest.find('/') {
+                Some(i) => (&rest[..i], &rest[i + 1..]),
+                None => (rest, ""),
+            };
+            if host.is_empty() {
+                return Err(UrlError::Malformed { reason: format!("{lower}:// URL without a host or bucket") });
+            }
+            let path = percent_decode(path)?;
+            Ok((Location::Remote { scheme: lower, host: host.to_string(), path }, true))
+        }
+        _ => Err(UrlError::UnsupportedScheme { scheme: scheme.to_string() }),
+    }
+}
+
+fn percent_decode(s: &str) -> Result<String, UrlError> {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let hex = b
+                .get(i + 1..i + 3)
+                .and_then(|h| std::str::from_utf8(h).ok())
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+                .ok_or_else(|| UrlError::Malformed { reason: format!("bad percent escape in '{s}'") })?;
+            out.push(hex);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).map_err(|_| UrlError::Malformed { reason: format!("'{s}' is not UTF-8") })
+}
+
+fn parse_fragment(fragment: &str) -> Result<(ModeSet, Vec<(String, String)>), UrlError> {
+    let mut modes = ModeSet::default();
+    let mut params: Vec<(String, String)> = Vec::new();
+    for item in fragment.split('&').filter(|s| !s.is_empty()) {
+        let (key, value) = match item.find('=') {
+            Some(i) => (item[..i].to_ascii_lowercase(), Some(&item[i + 1..])),
+            None => (item.to_ascii_lowercase(), None),
+        };
+        match (key.as_str(), value) {
+            ("mode", Some(v)) => {
+                for flag in v.split(',').map(str::trim).filter(|f| !f.is_empty()) {
+                    let flag = flag.to_ascii_lowercase();
+                    if OTHER_FLAGS.contains(&flag.as_str()) {
+                        return Err(UrlError::UnsupportedMode { flag });
+                    }
+                    if !ZARR_FLAGS.contains(&flag.as_str()) {
+                        return Err(UrlError::UnknownMode { flag });
+                    }
+                    modes.add(&flag);
+                }
+            }
+            // netcdf-c's singleton macros.
+            (m, None) if ZARR_FLAGS.contains(&m) || OTHER_FLAGS.contains(&m) => {
+                if OTHER_FLAGS.contains(&m) {
+                    return Err(UrlError::UnsupportedMode { flag: m.to_string() });
+                }
+                match m {
+                    "s3" | "gs3" => {
+                        modes.add(m);
+                        modes.add("nczarr");
+                    }
+                    "xarray" => {
+                        modes.add("zarr");
+                    }
+                    "noxarray" => {
+                        modes.add("nczarr");
+                        modes.add("noxarray");
+                    }
+                    "zarr" => {
+                        modes.add("nczarr");
+                        modes.add("zarr");
+                    }
+                    other => {
+                        modes.add(other);
+                    }
+                }
+            }
+            (k, v) => {
+                let v = v.unwrap_or("").to_string();
+                match params.iter_mut().find(|(pk, _)| pk == k) {
+                    Some(slot) => {
+                        slot.1.push(',');
+                        slot.1.push_str(&v);
+                    }
+                    None => params.push((k.to_string(), v)),
+                }
+            }
+        }
+    }
+    Ok((modes, params))
+}
+
+fn infer_modes(modes: &mut ModeSet) {
+    loop {
+        let mut changed = false;
+        if modes.has("zarr") {
+            changed |= modes.add("nczarr");
+        }
+        if modes.has("xarray") {
+            changed |= modes.add("zarr");
+        }
+        if modes.has("noxarray") {
+            changed |= modes.add("nczarr");
+            changed |= modes.add("zarr");
+        }
+        if !changed {
+            break;
+        }
+    }
+    if modes.has("noxarray") {
+        modes.remove("xarray");
+    }
+}
+
+fn decide_storage(modes: &ModeSet, location: &Location) -> Result<StorageKind, UrlError> {
+    let mut chosen: Option<(&str, StorageKind)> = None;
+    for (flag, kind) in [
+        ("file", StorageKind::Dir),
+        ("zip", StorageKind::Zip),
+        ("s3", StorageKind::S3),
+        ("gs3", StorageKind::S3),
+    ] {
+        if modes.has(flag) {
+            match chosen {
+                Some((a, k)) if k != kind => {
+                    return Err(UrlError::ConflictingStorage { a: a.to_string(), b: flag.to_string() });
+                }
+                _ => chosen = Some((flag, kind)),
+            }
+        }
+    }
+    if let Some((_, kind)) = chosen {
+        return Ok(kind);
+    }
+    Ok(match location {
+        Location::Path(p) if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("zip")) => StorageKind::Zip,
+        Location::Path(_) => StorageKind::Dir,
+        Location::Remote { scheme, .. } => {
+            return Err(UrlError::Malformed {
+                reason: format!(
+                    "a {scheme}:// dataset must be on S3; add '#mode=nczarr,s3' for an S3-compatible server"
+                ),
+            })
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn flags(u: &DatasetUrl) -> Vec<&str> {
+        u.modes.flags().iter().map(String::as_str).collect()
+    }
+
+    #[test]
+    fn decision_table() {
+        // (input, storage, flags after inference)
+        let cases: &[(&str, StorageKind, &[&str])] = &[
+            ("/data/x.zarr", StorageKind::Dir, &[]),
+            ("x.zip", StorageKind::Zip, &[]),
+            ("X.ZIP", StorageKind::Zip, &[]),
+            ("file:///data/x.file#mode=nczarr,file", StorageKind::Dir, &["nczarr", "file"]),
+            ("file:///data/x.zarr#mode=zarr,file", StorageKind::Dir, &["zarr", "file", "nczarr"]),
+            ("file:///data/x#mode=xarray", StorageKind::Dir, &["xarray", "zarr", "nczarr"]),
+            ("file:///d/x#mode=nczarr,noxarray,file&log", StorageKind::Dir, &["nczarr", "noxarray", "file", "zarr"]),
+            ("file:///d/x#mode=zarr&mode=file", StorageKind::Dir, &["zarr", "file", "nczarr"]),
+            ("file:///d/x.zip#mode=nczarr,zip", StorageKind::Zip, &["nczarr", "zip"]),
+            ("file:///d/x#MODE=NCZARR,FILE", StorageKind::Dir, &["nczarr", "file"]),
+            ("file:///d/x#zarr", StorageKind::Dir, &["nczarr", "zarr"]),
+            ("file:///d/x#noxarray", StorageKind::Dir, &["nczarr", "noxarray", "zarr"]),
+            ("s3://bucket/key", StorageKind::S3, &["s3", "nczarr"]),
+            ("s3://mybucket/key#mode=zarr&aws.region=eu-west-1", StorageKind::S3, &["zarr", "s3", "nczarr"]),
+            ("https://b.s3.us-west-2.amazonaws.com/a/b", StorageKind::S3, &["s3"]),
+            ("https://minio.example.com:9000/bkt/key#mode=nczarr,s3", StorageKind::S3, &["nczarr", "s3"]),
+        ];
+        for (input, storage, expect) in cases {
+            let u = DatasetUrl::parse(input).unwrap_or_else(|e| panic!("{input}: {e}"));
+            assert_eq!(u.storage, *storage, "{input}");
+            assert_eq!(flags(&u), *expect, "{input}");
+        }
+    }
+
+    #[test]
+    fn params_and_locations() {
+        let u = DatasetUrl::parse("s3://mybucket/a/b.zarr#mode=zarr&AWS.Profile=unidata&log").unwrap();
+        assert_eq!(u.param("aws.profile"), Some("unidata"));
+        assert_eq!(u.param("log"), Some(""));
+        assert_eq!(
+            u.location,
+            Location::Remote { scheme: "s3".into(), host: "mybucket".into(), path: "a/b.zarr".into() }
+        );
+        let u = DatasetUrl::parse("file:///a%20b/c.zarr#mode=nczarr,file").unwrap();
+        assert_eq!(u.path(), Some(Path::new("/a b/c.zarr")));
+        let u = DatasetUrl::parse("file://rel/x.file#mode=nczarr,file").unwrap();
+        assert_eq!(u.path(), Some(Path::new("rel/x.file")));
+        // A '#' in a plain path is part of the name, not a fragment.
+        let u = DatasetUrl::parse("/d/a#b").unwrap();
+        assert_eq!(u.path(), Some(Path::new("/d/a#b")));
+    }
+
+    #[test]
+    fn base_names() {
+        let base = |s: &str| DatasetUrl::parse(s).unwrap().base_name();
+        assert_eq!(base("file:///d/g1.file#mode=nczarr,file"), "g1");
+        assert_eq!(base("/d/zp.zarr/"), "zp");
+        assert_eq!(base("t1"), "t1");
+        assert_eq!(base("s3://bucket/a/b.zarr"), "b");
+        assert_eq!(base("a.b.zip"), "a.b");
+    }
+
+    #[test]
+    fn errors() {
+        let e = DatasetUrl::parse("file:///x#mode=nczarr,bogus").unwrap_err();
+        assert_eq!(e, UrlError::UnknownMode { flag: "bogus".into() });
+        assert!(e.to_string().starts_with("unknown mode flag 'bogus'"));
+        assert_eq!(
+            DatasetUrl::parse("file:///x#mode=dap2").unwrap_err(),
+            UrlError::UnsupportedMode { flag: "dap2".into() }
+        );
+        assert_eq!(
+            DatasetUrl::parse("file:///x#mode=zip,s3").unwrap_err(),
+            UrlError::ConflictingStorage { a: "zip".into(), b: "s3".into() }
+        );
+        assert!(matches!(DatasetUrl::parse("ftp://h/x"), Err(UrlError::UnsupportedScheme { .. })));
+        assert!(matches!(DatasetUrl::parse("s3:///key"), Err(UrlError::Malformed { .. })));
+        assert!(matches!(DatasetUrl::parse("file:///x%zz"), Err(UrlError::Malformed { .. })));
+        assert!(matches!(DatasetUrl::parse(""), Err(UrlError::Malformed { .. })));
+        assert!(matches!(DatasetUrl::parse("http://example.com/x"), Err(UrlError::Malformed { .. })));
+    }
+}
