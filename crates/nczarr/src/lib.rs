@@ -15,10 +15,13 @@
 //! - [`cdl`]: CDL text, printed exactly as ncdump prints it.
 #![warn(missing_docs, unreachable_pub, clippy::unwrap_used)]
 
+pub mod array;
+pub mod chunking;
 pub mod codec;
 mod error;
 pub mod json;
 pub mod model;
+pub mod nczarr;
 pub mod store;
 pub mod url;
 pub mod zarr;

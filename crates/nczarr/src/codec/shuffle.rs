@@ -18,10 +18,6 @@ impl Shuffle {
         Ok(Shuffle { element_size: int_param(config, "elementsize", 4, 0..=1 << 20)? as usize })
     }
 
-    pub(crate) fn with_element_size(element_size: usize) -> Shuffle {
-        Shuffle { element_size }
-    }
-
     fn size(&self, info: &ChunkInfo) -> usize {
         if self.element_size == 0 {
             info.item_size.max(1)

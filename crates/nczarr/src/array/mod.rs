@@ -1,0 +1,13 @@
+//! Reading variable data: store + codec pipeline + chunk grid.
+//!
+//! [`ArrayReader`] reads any hyperslab of a variable. The chunks a read touches are
+//! fetched with one batch request (backends overlap them), decoded in parallel
+//! (rayon), converted to host byte order and netCDF types, and copied into place;
+//! missing chunks and positions beyond the stored shape read as the fill value.
+//! Memory is bounded by the region asked for plus the chunks it touches: callers
+//! that stream a large variable read it slab by slab ([`crate::chunking::slabs`]).
+
+mod convert;
+mod reader;
+
+pub use reader::ArrayReader;

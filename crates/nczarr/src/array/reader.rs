@@ -1,0 +1,253 @@
+//! [`ArrayReader`]: hyperslab reads of one variable.
+
+use rayon::prelude::*;
+
+use super::convert::{convert, ChunkData};
+use crate::chunking::{ChunkGrid, ChunkPart, Region};
+use crate::codec::{ChunkInfo, Decoded, Pipeline};
+use crate::error::{Error, Result};
+use crate::model::{NcType, Values, Var, VarEncoding};
+use crate::store::{ReadableStore, StoreKey};
+use crate::zarr::Dtype;
+
+/// Reads a variable's values from its store.
+#[derive(Debug)]
+pub struct ArrayReader<'s> {
+    store: &'s dyn ReadableStore,
+    key: StoreKey,
+    name: String,
+    nc_type: NcType,
+    dtype: Dtype,
+    /// The netCDF shape (dimension lengths; may exceed the stored shape).
+    shape: Vec<u64>,
+    /// True when a netCDF scalar is stored as a one-element array.
+    scalar_as_1: bool,
+    grid: ChunkGrid,
+    fill: Option<Values>,
+    pipeline: Pipeline,
+    separator: char,
+    fortran: bool,
+}
+
+impl<'s> ArrayReader<'s> {
+    /// A reader for `var`, stored under `key`, whose dimensions have lengths `shape`.
+    /// `name` (the variable's full path) is used in error messages.
+    ///
+    /// # Errors
+    /// [`Error::Codec`] when the codec chain cannot be built; [`Error::Metadata`] when the
+    /// variable has no storage encoding or the stored rank differs from its dimensions.
+    pub fn new(store: &'s dyn ReadableStore, key: StoreKey, name: &str, var: &Var, shape: Vec<u64>) -> Result<ArrayReader<'s>> {
+        let enc: &VarEncoding = var
+            .encoding
+            .as_ref()
+            .ok_or_else(|| Error::Invalid(format!("variable '{name}' has no stored data")))?;
+        let pipeline = Pipeline::new(&enc.filters, enc.compressor.as_ref())
+            .map_err(|source| Error::Codec { var: name.to_string(), source })?;
+        let scalar_as_1 = shape.is_empty() && enc.shape.len() == 1;
+        if !scalar_as_1 && enc.shape.len() != shape.len() {
+            return Err(Error::metadata(
+                key.join(".zarray")?,
+                format!("stored rank {} differs from the variable's {} dimensions", enc.shape.len(), shape.len()),
+            ));
+        }
+        if matches!(enc.dtype, Dtype::Object) != pipeline.is_object() {
+            return Err(Error::metadata(
+                key.join(".zarray")?,
+                "dtype |O needs a vlen-utf8 or vlen-bytes filter (and only |O may have one)".to_string(),
+            ));
+        }
+        Ok(ArrayReader {
+            store,
+            key,
+            name: name.to_string(),
+            nc_type: var.nc_type,
+            dtype: enc.dtype.clone(),
+            shape,
+            scalar_as_1,
+            grid: ChunkGrid::new(enc.shape.clone(), enc.chunks.clone()),
+            fill: enc.fill.clone(),
+            pipeline,
+            separator: enc.separator,
+            fortran: enc.fortran_order,
+        })
+    }
+
+    /// The netCDF shape.
+    pub fn shape(&self) -> &[u64] {
+        &self.shape
+    }
+
+    /// The store key of chunk `index`.
+    ///
+    /// # Errors
+    /// When the key breaks a key rule.
+    pub fn chunk_key(&self, index: &[u64]) -> Result<StoreKey> {
+        Ok(self.key.join_path(&self.grid.chunk_key(index, self.separator))?)
+    }
+
+    /// The chunk grid of the stored array.
+    pub fn grid(&self) -> &ChunkGrid {
+        &self.grid
+    }
+
+    /// One fill element: the fill value, or zero when the variable has no fill.
+    fn fill_element(&self) -> Values {
+        match &self.fill {
+            Some(f) if f.len() == 1 => f.clone(),
+            _ => match self.nc_type {
+                NcType::String => Values::String(vec![Some(Vec::new())]),
+                t => Values::from_ne_bytes(t, &vec![0u8; t.size()]),
+            },
+        }
+    }
+
+    fn decode(&self, part: &ChunkPart, key: &StoreKey, stored: Vec<u8>) -> Result<ChunkData> {
+        let n = usize::try_from(self.grid.chunk_len().unwrap_or(u64::MAX))
+            .map_err(|_| self.chunk_error(key, "chunk too large for this machine".into()))?;
+        let item = self.dtype.item_size();
+        let max_decoded = if item == 0 { n.saturating_mul(1 << 16).min(1 << 31) } else { n.saturating_mul(item) };
+        let info = ChunkInfo { item_size: item.max(1), max_decoded };
+        let decoded = self
+            .pipeline
+            .decode(stored, key.as_str(), &info, n)
+            .map_err(|source| Error::Codec { var: self.name.clone(), source })?;
+        let _ = part;
+        match decoded {
+            Decoded::Bytes(b) => convert(b, &self.dtype, self.nc_type, n).map_err(|m| self.chunk_error(key, m)),
+            Decoded::Items(items) => Ok(ChunkData::Strings(items.into_iter().map(Some).collect())),
+        }
+    }
+
+    fn chunk_error(&self, key: &StoreKey, message: String) -> Error {
+        Error::Chunk { var: self.name.clone(), key: key.to_string(), message }
+    }
+
+    /// Read the values of `region` (in netCDF coordinates), in C order.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] for a region outside the variable; store, codec and chunk
+    /// errors naming the chunk.
+    pub fn read(&self, region: &Region) -> Result<Values> {
+        region.check(&self.shape).map_err(|m| Error::Invalid(format!("variable '{}': {m}", self.name)))?;
+        let len = usize::try_from(region.len().unwrap_or(u64::MAX))
+            .map_err(|_| Error::Invalid(format!("variable '{}': region {region} is too large", self.name)))?;
+        let stored_region = if self.scalar_as_1 { Region::whole(&[1]) } else { region.clone() };
+        let parts = self.grid.plan(&stored_region);
+        let keys: Vec<StoreKey> = parts.iter().map(|p| self.chunk_key(&p.index)).collect::<Result<_>>()?;
+        let fetched = self.store.get_many(&keys);
+        let decoded: Vec<Result<Option<ChunkData>>> = parts
+            .par_iter()
+            .zip(keys.par_iter())
+            .zip(fetched.into_par_iter())
+            .map(|((part, key), got)| match got? {
+                Some(bytes) => self.decode(part, key, bytes).map(Some),
+                None => Ok(None),
+            })
+            .collect();
+        let decoded: Vec<Option<ChunkData>> = decoded.into_iter().collect::<Result<_>>()?;
+
+        // Positions beyond the stored shape, and missing chunks, read as fill.
+        let beyond = stored_region.count.iter().zip(&stored_region.start).zip(&stored_region.stride).zip(&self.grid.shape)
+            .any(|(((c, s), st), shape)| *c > 0 && s + (c - 1) * st >= *shape);
+        let needs_fill = beyond || decoded.iter().any(Option::is_none);
+        let fill = self.fill_element();
+        let count = &stored_region.count;
+        match self.nc_type {
+            NcType::String => {
+                let fill_item = match &fill {
+                    Values::String(v) => v.first().cloned().flatten(),
+                    _ => None,
+                };
+                let mut out: Vec<Option<Vec<u8>>> = vec![fill_item; len];
+                for (part, data) in parts.iter().zip(decoded) {
+                    if let Some(ChunkData::Strings(items)) = data {
+                        self.copy_part(part, count, |src, dst, n, src_step| {
+                            for k in 0..n {
+                                out[dst + k] = items[src + k * src_step].clone();
+                            }
+                        });
+                    }
+                }
+                Ok(Values::String(out))
+            }
+            t => {
+                let es = t.size();
+                let mut out = vec![0u8; len * es];
+                let mut fill_bytes = Vec::new();
+                fill.extend_ne_bytes(&mut fill_bytes);
+                if needs_fill && fill_bytes.iter().any(|&b| b != 0) {
+                    for slot in out.chunks_exact_mut(es) {
+                        slot.copy_from_slice(&fill_bytes);
+                    }
+                }
+                for (part, data) in parts.iter().zip(decoded) {
+                    if let Some(ChunkData::Fixed(bytes)) = data {
+                        self.copy_part(part, count, |src, dst, n, src_step| {
+                            if src_step == 1 {
+                                out[dst * es..(dst + n) * es].copy_from_slice(&bytes[src * es..(src + n) * es]);
+                            } else {
+                                for k in 0..n {
+                                    let s = (src + k * src_step) * es;
+                                    out[(dst + k) * es..(dst + k + 1) * es].copy_from_slice(&bytes[s..s + es]);
+                                }
+                            }
+                        });
+                    }
+                }
+                Ok(Values::from_ne_bytes(t, &out))
+            }
+        }
+    }
+
+    /// Walk the runs of `part`, calling `copy(src_index, dst_index, n, src_step)` for each
+    /// innermost run (element indices into the chunk and into the output).
+    fn copy_part(&self, part: &ChunkPart, out_count: &[u64], mut copy: impl FnMut(usize, usize, usize, usize)) {
+        let rank = part.runs.len();
+        if rank == 0 {
+            copy(0, 0, 1, 1);
+            return;
+        }
+        let chunks = &self.grid.chunks;
+        // Element strides inside the chunk (C or Fortran order) and in the output.
+        let mut cstride = vec![1u64; rank];
+        let mut ostride = vec![1u64; rank];
+        for d in (0..rank - 1).rev() {
+            ostride[d] = ostride[d + 1] * out_count[d + 1];
+        }
+        if self.fortran {
+            for d in 1..rank {
+                cstride[d] = cstride[d - 1] * chunks[d - 1];
+            }
+        } else {
+            for d in (0..rank - 1).rev() {
+                cstride[d] = cstride[d + 1] * chunks[d + 1];
+            }
+        }
+        let last = rank - 1;
+        let run = part.runs[last];
+        let src_step = (run.step * cstride[last]) as usize;
+        let mut k = vec![0u64; last];
+        loop {
+            let mut src = run.in_chunk * cstride[last];
+            let mut dst = run.in_out * ostride[last];
+            for d in 0..last {
+                let r = part.runs[d];
+                src += (r.in_chunk + k[d] * r.step) * cstride[d];
+                dst += (r.in_out + k[d]) * ostride[d];
+            }
+            copy(src as usize, dst as usize, run.len as usize, src_step);
+            let mut d = last;
+            loop {
+                if d == 0 {
+                    return;
+                }
+                d -= 1;
+                k[d] += 1;
+                if k[d] < part.runs[d].len {
+                    break;
+                }
+                k[d] = 0;
+            }
+        }
+    }
+}

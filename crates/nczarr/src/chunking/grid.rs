@@ -1,0 +1,204 @@
+//! Chunk grids and the chunks a region touches.
+
+use super::Region;
+
+/// A regular chunk grid over an array.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChunkGrid {
+    /// The stored array shape.
+    pub shape: Vec<u64>,
+    /// The chunk shape.
+    pub chunks: Vec<u64>,
+}
+
+/// A run of selected positions along one dimension, inside one chunk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DimRun {
+    /// Index of the chunk along this dimension.
+    pub chunk: u64,
+    /// First position inside the chunk.
+    pub in_chunk: u64,
+    /// First position in the region's output.
+    pub in_out: u64,
+    /// Number of positions.
+    pub len: u64,
+    /// Step inside the chunk (the region's stride).
+    pub step: u64,
+}
+
+/// One chunk a region touches: its grid index and the selected runs per dimension.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChunkPart {
+    /// The chunk's index in the grid.
+    pub index: Vec<u64>,
+    /// Per dimension, the run inside this chunk.
+    pub runs: Vec<DimRun>,
+}
+
+impl ChunkGrid {
+    /// A grid; `chunks` must have the rank of `shape` and no zero entries.
+    pub fn new(shape: Vec<u64>, chunks: Vec<u64>) -> ChunkGrid {
+        ChunkGrid { shape, chunks }
+    }
+
+    /// Elements in one (full) chunk, or `None` on overflow.
+    pub fn chunk_len(&self) -> Option<u64> {
+        self.chunks.iter().try_fold(1u64, |acc, &c| acc.checked_mul(c))
+    }
+
+    /// The chunk key for `index`: indices joined by `separator`, `0` for a scalar.
+    ///
+    /// ```
+    /// use nczarr::chunking::ChunkGrid;
+    /// let g = ChunkGrid::new(vec![4, 6], vec![2, 3]);
+    /// assert_eq!(g.chunk_key(&[1, 0], '.'), "1.0");
+    /// assert_eq!(g.chunk_key(&[1, 0], '/'), "1/0");
+    /// assert_eq!(ChunkGrid::new(vec![], vec![]).chunk_key(&[], '.'), "0");
+    /// ```
+    pub fn chunk_key(&self, index: &[u64], separator: char) -> String {
+        if index.is_empty() {
+            return "0".to_string();
+        }
+        let mut s = String::new();
+        for (i, x) in index.iter().enumerate() {
+            if i > 0 {
+                s.push(separator);
+            }
+            s.push_str(&x.to_string());
+        }
+        s
+    }
+
+    /// The runs along dimension `d` for a region's selection `(start, count, stride)`,
+    /// restricted to positions below `limit` (the stored extent).
+    fn dim_runs(&self, d: usize, start: u64, count: u64, stride: u64, limit: u64) -> Vec<DimRun> {
+        let cs = self.chunks[d];
+        let mut runs = Vec::new();
+        let mut k = 0u64;
+        while k < count {
+            let pos = start + k * stride;
+            if pos >= limit {
+                break;
+            }
+            let chunk = pos / cs;
+            let chunk_end = ((chunk + 1) * cs).min(limit);
+            // Positions k.. that stay inside this chunk.
+            let last_k = ((chunk_end - 1 - start) / stride).min(count - 1);
+            let len = last_k - k + 1;
+            runs.push(DimRun { chunk, in_chunk: pos - chunk * cs, in_out: k, len, step: stride });
+            k = last_k + 1;
+        }
+        runs
+    }
+
+    /// The chunks `region` touches inside the stored shape, in C order, each with its
+    /// runs. Positions of the region beyond the stored shape touch no chunk (they read
+    /// as fill).
+    pub fn plan(&self, region: &Region) -> Vec<ChunkPart> {
+        let rank = self.shape.len();
+        if rank == 0 {
+            return vec![ChunkPart { index: vec![], runs: vec![] }];
+        }
+        if region.is_empty() {
+            return Vec::new();
+        }
+        let per_dim: Vec<Vec<DimRun>> = (0..rank)
+            .map(|d| self.dim_runs(d, region.start[d], region.count[d], region.stride[d], self.shape[d]))
+            .collect();
+        if per_dim.iter().any(Vec::is_empty) {
+            return Vec::new();
+        }
+        let mut parts = Vec::new();
+        let mut odometer = vec![0usize; rank];
+        loop {
+            let runs: Vec<DimRun> = (0..rank).map(|d| per_dim[d][odometer[d]]).collect();
+            parts.push(ChunkPart { index: runs.iter().map(|r| r.chunk).collect(), runs });
+            let mut d = rank;
+            loop {
+                if d == 0 {
+                    return parts;
+                }
+                d -= 1;
+                odometer[d] += 1;
+                if odometer[d] < per_dim[d].len() {
+                    break;
+                }
+                odometer[d] = 0;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn covered(grid: &ChunkGrid, region: &Region) -> Vec<Vec<u64>> {
+        // Every output position, in the order the plan covers them.
+        let mut seen = Vec::new();
+        for part in grid.plan(region) {
+            let mut idx = vec![0u64; part.runs.len()];
+            fn rec(part: &ChunkPart, d: usize, idx: &mut Vec<u64>, seen: &mut Vec<Vec<u64>>) {
+                if d == part.runs.len() {
+                    seen.push(idx.clone());
+                    return;
+                }
+                for k in 0..part.runs[d].len {
+                    idx[d] = part.runs[d].in_out + k;
+                    rec(part, d + 1, idx, seen);
+                }
+            }
+            rec(&part, 0, &mut idx, &mut seen);
+        }
+        seen.sort();
+        seen
+    }
+
+    fn all_positions(region: &Region) -> Vec<Vec<u64>> {
+        let mut out = vec![vec![]];
+        for d in 0..region.rank() {
+            out = out
+                .into_iter()
+                .flat_map(|p| (0..region.count[d]).map(move |k| [p.clone(), vec![k]].concat()))
+                .collect();
+        }
+        out
+    }
+
+    #[test]
+    fn chunks_of_a_region_partition_it() {
+        let grid = ChunkGrid::new(vec![8, 8], vec![3, 3]);
+        for region in [
+            Region::whole(&[8, 8]),
+            Region::block(vec![2, 1], vec![4, 7]),
+            Region { start: vec![1, 0], count: vec![3, 3], stride: vec![3, 4] },
+            Region { start: vec![0, 7], count: vec![8, 1], stride: vec![1, 1] },
+        ] {
+            assert_eq!(covered(&grid, &region), all_positions(&region), "{region}");
+        }
+    }
+
+    #[test]
+    fn strides_skip_chunks() {
+        let grid = ChunkGrid::new(vec![20], vec![2]);
+        let parts = grid.plan(&Region { start: vec![0], count: vec![4], stride: vec![5] });
+        let chunks: Vec<u64> = parts.iter().map(|p| p.index[0]).collect();
+        assert_eq!(chunks, [0, 2, 5, 7]);
+        assert_eq!(parts[1].runs[0], DimRun { chunk: 2, in_chunk: 1, in_out: 1, len: 1, step: 5 });
+    }
+
+    #[test]
+    fn positions_beyond_the_stored_shape_touch_no_chunk() {
+        // An unlimited dimension longer than this variable's stored records.
+        let grid = ChunkGrid::new(vec![3], vec![2]);
+        let parts = grid.plan(&Region::whole(&[5]));
+        assert_eq!(parts.len(), 2);
+        assert_eq!(parts[1].runs[0].len, 1);
+    }
+
+    #[test]
+    fn scalar_has_one_chunk() {
+        let grid = ChunkGrid::new(vec![], vec![]);
+        assert_eq!(grid.plan(&Region::whole(&[])).len(), 1);
+    }
+}

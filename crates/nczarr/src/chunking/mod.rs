@@ -1,0 +1,14 @@
+//! Regions and chunk grids: pure arithmetic, no I/O.
+//!
+//! A [`Region`] is a netCDF hyperslab (start, count, stride per dimension). A
+//! [`ChunkGrid`] cuts an array into chunks; [`ChunkGrid::plan`] says which chunks a
+//! region touches and, per dimension, which positions of each chunk go where in the
+//! region's output.
+
+mod grid;
+mod policy;
+mod region;
+
+pub use grid::{ChunkGrid, ChunkPart, DimRun};
+pub use policy::slabs;
+pub use region::Region;

@@ -1,0 +1,104 @@
+//! Hyperslabs.
+
+use std::fmt;
+
+/// A hyperslab: for each dimension the indices `start + k*stride`, `k < count`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Region {
+    /// First index per dimension.
+    pub start: Vec<u64>,
+    /// Number of indices per dimension.
+    pub count: Vec<u64>,
+    /// Step per dimension (at least 1).
+    pub stride: Vec<u64>,
+}
+
+impl Region {
+    /// The whole of an array of `shape`.
+    pub fn whole(shape: &[u64]) -> Region {
+        Region { start: vec![0; shape.len()], count: shape.to_vec(), stride: vec![1; shape.len()] }
+    }
+
+    /// A contiguous block.
+    pub fn block(start: Vec<u64>, count: Vec<u64>) -> Region {
+        let stride = vec![1; start.len()];
+        Region { start, count, stride }
+    }
+
+    /// Number of dimensions.
+    pub fn rank(&self) -> usize {
+        self.start.len()
+    }
+
+    /// Number of elements selected (1 for a scalar), or `None` on overflow.
+    pub fn len(&self) -> Option<u64> {
+        self.count.iter().try_fold(1u64, |acc, &c| acc.checked_mul(c))
+    }
+
+    /// True when the region selects nothing.
+    pub fn is_empty(&self) -> bool {
+        self.count.contains(&0)
+    }
+
+    /// Check the region against an array of `shape`: ranks agree, strides are
+    /// positive and every selected index is inside the shape.
+    ///
+    /// # Errors
+    /// A message naming the first dimension that is out of bounds.
+    pub fn check(&self, shape: &[u64]) -> Result<(), String> {
+        if self.count.len() != self.rank() || self.stride.len() != self.rank() || self.rank() != shape.len() {
+            return Err(format!("region of rank {} does not fit an array of rank {}", self.rank(), shape.len()));
+        }
+        for d in 0..self.rank() {
+            if self.stride[d] == 0 {
+                return Err(format!("stride 0 in dimension {d}"));
+            }
+            if self.count[d] == 0 {
+                continue;
+            }
+            let last = (self.count[d] - 1)
+                .checked_mul(self.stride[d])
+                .and_then(|x| x.checked_add(self.start[d]))
+                .ok_or_else(|| format!("region overflows in dimension {d}"))?;
+            if last >= shape[d] {
+                return Err(format!(
+                    "index {last} is outside dimension {d} of length {} (start {}, count {}, stride {})",
+                    shape[d], self.start[d], self.count[d], self.stride[d]
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Region {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("[")?;
+        for d in 0..self.rank() {
+            if d > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{}:{}", self.start[d], self.start[d] + self.count[d] * self.stride[d])?;
+            if self.stride[d] != 1 {
+                write!(f, ":{}", self.stride[d])?;
+            }
+        }
+        f.write_str("]")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn check_bounds() {
+        assert!(Region::whole(&[3, 4]).check(&[3, 4]).is_ok());
+        let r = Region { start: vec![1], count: vec![3], stride: vec![2] };
+        assert_eq!(r.check(&[6]), Ok(()));
+        assert!(r.check(&[5]).unwrap_err().contains("index 5 is outside dimension 0 of length 5"));
+        assert!(Region::whole(&[]).check(&[]).is_ok());
+        assert_eq!(Region::whole(&[]).len(), Some(1));
+        assert_eq!(r.to_string(), "[1:7:2]");
+    }
+}

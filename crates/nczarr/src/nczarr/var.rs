@@ -1,0 +1,168 @@
+//! Building a variable from its `.zarray` and `.zattrs`.
+
+use super::attrs::{self, TypeHint};
+use super::Generation;
+use crate::error::{Error, Result};
+use crate::json::Json;
+use crate::model::{Attr, DimRef, NcType, Values, Var, VarEncoding};
+use crate::store::StoreKey;
+use crate::zarr::{parse_fill_value, ArrayMeta, Dtype, Endian};
+
+/// The netCDF type of stored elements, and a remark when the mapping is not exact.
+///
+/// # Errors
+/// A message for dtypes with no netCDF type.
+pub(crate) fn nc_type_of(dtype: &Dtype, nczarr: bool) -> std::result::Result<(NcType, Option<String>), String> {
+    Ok(match dtype {
+        Dtype::Bool => (NcType::UByte, Some("Zarr dtype |b1 (boolean) shown as ubyte 0/1".into())),
+        Dtype::Int { bytes, signed, .. } => (
+            match (bytes, signed) {
+                (1, true) => NcType::Byte,
+                (1, false) => NcType::UByte,
+                (2, true) => NcType::Short,
+                (2, false) => NcType::UShort,
+                (4, true) => NcType::Int,
+                (4, false) => NcType::UInt,
+                (8, true) => NcType::Int64,
+                _ => NcType::UInt64,
+            },
+            None,
+        ),
+        Dtype::Float { bytes: 2, .. } => (NcType::Float, Some(format!("Zarr dtype {dtype} (half precision) shown as float"))),
+        Dtype::Float { bytes: 4, .. } => (NcType::Float, None),
+        Dtype::Float { .. } => (NcType::Double, None),
+        // NCZarr marks char with '>S1'; a pure Zarr |S1 array is text one byte per element too.
+        Dtype::Bytes { len: 1, endian } if !nczarr || *endian == Endian::Big => (NcType::Char, None),
+        Dtype::Bytes { .. } => (NcType::String, None),
+        Dtype::Unicode { .. } => (NcType::String, Some(format!("Zarr dtype {dtype} (fixed-length UTF-32) shown as string"))),
+        Dtype::Object => (NcType::String, None),
+        Dtype::DateTime { unit, .. } => (
+            NcType::Int64,
+            Some(format!("Zarr dtype {dtype}: values are datetime64 counts of '{unit}' since 1970-01-01T00:00:00")),
+        ),
+        Dtype::TimeDelta { unit, .. } => {
+            (NcType::Int64, Some(format!("Zarr dtype {dtype}: values are timedelta64 counts of '{unit}'")))
+        }
+    })
+}
+
+/// The inputs for one variable.
+pub(crate) struct VarSource<'a> {
+    pub(crate) name: &'a str,
+    pub(crate) key: &'a StoreKey,
+    pub(crate) zarray: Option<&'a Json>,
+    pub(crate) zattrs: Option<&'a Json>,
+    /// Attribute types (`_nczarr_attr.types` or V1 `.nczattr`), if any.
+    pub(crate) types: Option<&'a Json>,
+    pub(crate) dims: Vec<DimRef>,
+    /// True when the NCZarr metadata marks the variable as a netCDF scalar.
+    pub(crate) scalar: bool,
+    pub(crate) generation: Generation,
+}
+
+/// Build the variable. Attribute problems are pushed to `problems` and the attribute
+/// skipped; a bad `.zarray` is an error.
+///
+/// # Errors
+/// [`Error::Metadata`] naming `.zarray` for a missing or invalid array description.
+pub(crate) fn build(src: VarSource<'_>, problems: &mut Vec<String>) -> Result<Var> {
+    let zarray_key = src.key.join(".zarray")?;
+    let zarray = src.zarray.ok_or_else(|| Error::metadata(&zarray_key, "missing: the variable has no .zarray"))?;
+    let mut meta = ArrayMeta::from_json(zarray, zarray_key.as_str())?;
+    let nczarr = src.generation != Generation::PureZarr;
+    if src.generation == Generation::UpperKeys {
+        // netcdf-c 4.9.0 labelled char as '<U1' but stored one byte per char, and
+        // wrote host (little-endian) bytes whatever the dtype's byte order said.
+        meta.dtype = match meta.dtype {
+            Dtype::Unicode { chars: 1, .. } => Dtype::Bytes { len: 1, endian: Endian::Big },
+            Dtype::Int { bytes, signed, endian: Endian::Big } => Dtype::Int { bytes, signed, endian: Endian::Little },
+            Dtype::Float { bytes, endian: Endian::Big } => Dtype::Float { bytes, endian: Endian::Little },
+            other => other,
+        };
+    }
+    let (nc_type, note) = nc_type_of(&meta.dtype, nczarr).map_err(|m| Error::metadata(&zarray_key, m))?;
+    let mut fill = parse_fill_value(&meta.fill_value, &meta.dtype, nc_type, !nczarr)
+        .map_err(|e| Error::metadata(&zarray_key, e.to_string()))?;
+    if nczarr {
+        // netcdf-c writes doubles with %g: the default fill 9.969209968386869e36 becomes
+        // 9.96921e+36, which is no longer the default. Restore it.
+        if let Some(Values::Double(v)) = &mut fill {
+            if v.first() == Some(&9.96921e36) {
+                v[0] = 9.969_209_968_386_869e36;
+            }
+        }
+    }
+    let mut attrs = read_attrs(src.zattrs, src.types, Some(nc_type), src.key, problems);
+    if !nczarr && fill.is_some() && attrs.iter().all(|a| a.name != "_FillValue") && nc_type.is_numeric() {
+        // Zarr keeps the fill in .zarray; netCDF readers (and xarray) show it as _FillValue.
+        if let Some(f) = &fill {
+            attrs.insert(0, Attr::new("_FillValue", f.clone()));
+        }
+    }
+    let shape = meta.shape.clone();
+    if !src.scalar && shape.len() != src.dims.len() {
+        return Err(Error::metadata(
+            &zarray_key,
+            format!("shape {:?} has {} dimensions but the variable has {} dimension names", shape, shape.len(), src.dims.len()),
+        ));
+    }
+    if src.scalar && shape.iter().product::<u64>() != 1 {
+        return Err(Error::metadata(&zarray_key, format!("a scalar must hold one element, shape is {shape:?}")));
+    }
+    Ok(Var {
+        name: src.name.to_string(),
+        nc_type,
+        dims: if src.scalar { Vec::new() } else { src.dims },
+        attrs,
+        encoding: Some(VarEncoding {
+            dtype: meta.dtype,
+            shape,
+            chunks: meta.chunks,
+            fill,
+            filters: meta.filters,
+            compressor: meta.compressor,
+            fortran_order: meta.fortran_order,
+            separator: meta.separator,
+        }),
+        notes: note.into_iter().collect(),
+    })
+}
+
+/// The visible attributes of a `.zattrs` object, typed by `types` where it has an entry.
+/// `fill_type` types an untyped `_FillValue` (the variable's type).
+pub(crate) fn read_attrs(
+    zattrs: Option<&Json>,
+    types: Option<&Json>,
+    fill_type: Option<NcType>,
+    key: &StoreKey,
+    problems: &mut Vec<String>,
+) -> Vec<Attr> {
+    let Some(members) = zattrs.and_then(Json::as_object) else {
+        if let Some(z) = zattrs {
+            problems.push(format!("key '{}': .zattrs is {}, not an object; attributes ignored", key_of(key), z.kind()));
+        }
+        return Vec::new();
+    };
+    let mut out = Vec::with_capacity(members.len());
+    for (name, value) in members {
+        if attrs::is_hidden(name) || (key.is_root() && name == "_NCProperties") {
+            continue;
+        }
+        let hint = types.and_then(|t| t.get(name)).and_then(attrs::type_hint);
+        let hint = match hint {
+            Some(TypeHint::Internal) => continue,
+            Some(TypeHint::Nc(t)) => Some(t),
+            None if name == "_FillValue" => fill_type,
+            None => None,
+        };
+        match attrs::convert(name, value, hint) {
+            Ok(a) => out.push(a),
+            Err(m) => problems.push(format!("key '{}': {m}; attribute skipped", key_of(key))),
+        }
+    }
+    out
+}
+
+fn key_of(prefix: &StoreKey) -> String {
+    prefix.join(".zattrs").map(|k| k.to_string()).unwrap_or_else(|_| ".zattrs".into())
+}

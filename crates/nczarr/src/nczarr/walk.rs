@@ -1,0 +1,234 @@
+//! Reading the NCZarr generations (V1, 4.9.0, 4.9.1–4.9.2, 4.9.3+): the group tree
+//! comes from each group's `_nczarr_group` (or `.nczgroup`), dimensions are shared and
+//! named, variables reference them by full path, attributes are typed.
+//!
+//! One tolerant reader serves every generation: each place netcdf-c has ever kept a
+//! piece of metadata is looked at, newest first, and both key spellings are accepted
+//! (`dimensions`/`dims`, `arrays`/`vars`, `dimension_references`/`dimrefs`).
+
+use super::var::{self, VarSource};
+use super::{Generation, MetaSource};
+use crate::error::{Error, Result};
+use crate::json::Json;
+use crate::model::{Dim, DimRef, Group};
+use crate::store::StoreKey;
+
+/// Read the whole tree. Returns the root group and the root's `_NCProperties`.
+pub(crate) fn read(
+    src: &MetaSource<'_>,
+    root: &StoreKey,
+    generation: Generation,
+    zgroup: Option<Json>,
+    zattrs: Option<Json>,
+    problems: &mut Vec<String>,
+) -> Result<(Group, Option<String>)> {
+    let nc_properties = zattrs
+        .as_ref()
+        .and_then(|a| a.get("_NCProperties"))
+        .and_then(Json::as_str)
+        .map(str::to_string);
+    let mut group = read_group(src, root, String::new(), &[], generation, zgroup, zattrs, problems)?;
+    check_dims(&mut group, problems)?;
+    Ok((group, nc_properties))
+}
+
+/// A member of the NCZarr metadata, wherever this generation kept it.
+fn member<'a>(docs: &[Option<&'a Json>], names: &[&str]) -> Option<&'a Json> {
+    docs.iter().flatten().find_map(|d| d.get_any(names))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn read_group(
+    src: &MetaSource<'_>,
+    key: &StoreKey,
+    name: String,
+    path: &[String],
+    generation: Generation,
+    zgroup: Option<Json>,
+    zattrs: Option<Json>,
+    problems: &mut Vec<String>,
+) -> Result<Group> {
+    let v1 = if generation == Generation::V1 {
+        let [g, a, a2] = src.docs(&[key.join(".nczgroup")?, key.join(".nczattr")?, key.join(".nczattrs")?])?;
+        [g, a.or(a2)]
+    } else {
+        [None, None]
+    };
+    let docs = [zattrs.as_ref(), zgroup.as_ref()];
+    let ginfo = member(&docs, &["_nczarr_group", "_NCZARR_GROUP"]).or(v1[0].as_ref()).ok_or_else(|| {
+        Error::metadata(
+            key.join(if generation == Generation::Attributes { ".zattrs" } else { ".zgroup" }).unwrap_or_default(),
+            "group has no NCZarr group metadata (_nczarr_group); open with mode=zarr to read it as pure Zarr",
+        )
+    })?;
+    let types = member(&docs, &["_nczarr_attr", "_NCZARR_ATTR"]).or(v1[1].as_ref()).and_then(|a| a.get("types"));
+
+    let mut group = Group::new(name);
+    group.attrs = var::read_attrs(zattrs.as_ref(), types, None, key, problems);
+
+    let where_ = || key.join(".zgroup").map(|k| k.to_string()).unwrap_or_default();
+    if let Some(dims) = ginfo.get_any(&["dimensions", "dims"]) {
+        let members = dims.as_object().ok_or_else(|| Error::metadata(where_(), "group \"dimensions\" is not an object"))?;
+        for (dname, d) in members {
+            let (len, unlimited) = match d {
+                Json::Object(_) => (
+                    d.get("size").and_then(Json::as_i64_lenient),
+                    d.get("unlimited").and_then(Json::as_i64_lenient).unwrap_or(0) != 0,
+                ),
+                other => (other.as_i64_lenient(), false),
+            };
+            let len = len
+                .and_then(|l| u64::try_from(l).ok())
+                .ok_or_else(|| Error::metadata(where_(), format!("dimension '{dname}' has no valid size: {}", d.to_text())))?;
+            group.dims.push(Dim { name: dname.clone(), len, unlimited });
+        }
+    }
+    let names = |field: &[&str]| -> Result<Vec<String>> {
+        match ginfo.get_any(field) {
+            None | Some(Json::Null) => Ok(Vec::new()),
+            Some(Json::Array(a)) => a
+                .iter()
+                .map(|v| v.as_str().map(str::to_string).ok_or_else(|| Error::metadata(where_(), format!("\"{}\" lists a non-string", field[0]))))
+                .collect(),
+            Some(_) => Err(Error::metadata(where_(), format!("\"{}\" is not an array", field[0]))),
+        }
+    };
+    let var_names = names(&["arrays", "vars"])?;
+    let group_names = names(&["groups"])?;
+
+    // All variables' documents in one batch.
+    let mut keys = Vec::new();
+    for v in &var_names {
+        let vk = key.join(v)?;
+        keys.push(vk.join(".zarray")?);
+        keys.push(vk.join(".zattrs")?);
+        if generation == Generation::V1 {
+            keys.push(vk.join(".nczarray")?);
+            keys.push(vk.join(".nczattr")?);
+        }
+    }
+    let mut docs_iter = src.docs_vec(&keys)?.into_iter();
+    for v in &var_names {
+        let vk = key.join(v)?;
+        let zarray = docs_iter.next().flatten();
+        let vattrs = docs_iter.next().flatten();
+        let (nczarray, nczattr) = if generation == Generation::V1 {
+            (docs_iter.next().flatten(), docs_iter.next().flatten())
+        } else {
+            (None, None)
+        };
+        let vdocs = [vattrs.as_ref(), zarray.as_ref()];
+        let ainfo = member(&vdocs, &["_nczarr_array", "_NCZARR_ARRAY"]).or(nczarray.as_ref());
+        let vtypes = member(&[vattrs.as_ref()], &["_nczarr_attr", "_NCZARR_ATTR"]).or(nczattr.as_ref()).and_then(|a| a.get("types"));
+        let refs: Vec<String> = match ainfo.and_then(|a| a.get_any(&["dimension_references", "dimrefs"])) {
+            Some(Json::Array(a)) => a.iter().filter_map(|r| r.as_str().map(str::to_string)).collect(),
+            _ => Vec::new(),
+        };
+        let mut dims = Vec::with_capacity(refs.len());
+        for r in &refs {
+            let d = DimRef::parse_fqn(r)
+                .or_else(|| (!r.contains('/') && !r.is_empty()).then(|| DimRef { group: path.to_vec(), name: r.clone() }))
+                .ok_or_else(|| Error::metadata(vk.join(".zarray").unwrap_or_default(), format!("bad dimension reference '{r}'")))?;
+            dims.push(d);
+        }
+        let scalar = dims.is_empty()
+            && zarray.as_ref().and_then(|z| z.get("shape")).and_then(Json::as_array).is_some_and(|s| s.len() <= 1);
+        let built = var::build(
+            VarSource {
+                name: v,
+                key: &vk,
+                zarray: zarray.as_ref(),
+                zattrs: vattrs.as_ref(),
+                types: vtypes,
+                dims,
+                scalar,
+                generation,
+            },
+            problems,
+        );
+        match built {
+            Ok(var) => group.vars.push(var),
+            Err(e @ Error::Metadata { .. }) if zarray.is_some() => {
+                problems.push(format!("{e}; variable skipped"));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+
+    // Subgroups, their documents in one batch.
+    let mut keys = Vec::new();
+    for g in &group_names {
+        let gk = key.join(g)?;
+        keys.push(gk.join(".zgroup")?);
+        keys.push(gk.join(".zattrs")?);
+    }
+    let mut docs_iter = src.docs_vec(&keys)?.into_iter();
+    for g in group_names {
+        let gk = key.join(&g)?;
+        let zg = docs_iter.next().flatten();
+        let za = docs_iter.next().flatten();
+        if zg.is_none() && generation != Generation::V1 {
+            return Err(Error::metadata(gk.join(".zgroup")?, "missing: the group is listed in its parent's _nczarr_group"));
+        }
+        let mut child_path = path.to_vec();
+        child_path.push(g.clone());
+        group.groups.push(read_group(src, &gk, g, &child_path, generation, zg, za, problems)?);
+    }
+    Ok(group)
+}
+
+/// Resolve every variable's dimension references: create dimensions that are
+/// referenced but not declared, and check stored shapes against dimension lengths.
+fn check_dims(root: &mut Group, problems: &mut Vec<String>) -> Result<()> {
+    // Collect (reference, stored length, variable path) first, then fix the tree.
+    let mut uses: Vec<(DimRef, u64, String)> = Vec::new();
+    fn collect(g: &Group, path: &str, uses: &mut Vec<(DimRef, u64, String)>) {
+        for v in &g.vars {
+            if let Some(enc) = &v.encoding {
+                for (d, len) in v.dims.iter().zip(&enc.shape) {
+                    uses.push((d.clone(), *len, format!("{path}/{}", v.name)));
+                }
+            }
+        }
+        for c in &g.groups {
+            collect(c, &format!("{path}/{}", c.name), uses);
+        }
+    }
+    collect(root, "", &mut uses);
+    for (dref, len, var_path) in uses {
+        let Some(group) = group_mut(root, &dref.group) else {
+            return Err(Error::Invalid(format!(
+                "variable '{var_path}': dimension reference '{}' names a group that does not exist",
+                dref.fqn()
+            )));
+        };
+        match group.dims.iter_mut().find(|d| d.name == dref.name) {
+            None => {
+                problems.push(format!(
+                    "variable '{var_path}': dimension '{}' is not declared; created with length {len}",
+                    dref.fqn()
+                ));
+                group.dims.push(Dim { name: dref.name.clone(), len, unlimited: false });
+            }
+            Some(d) if d.unlimited && len > d.len => d.len = len,
+            Some(d) if !d.unlimited && d.len != len => {
+                return Err(Error::Invalid(format!(
+                    "variable '{var_path}': its array has length {len} along dimension '{}', which has length {}",
+                    dref.fqn(),
+                    d.len
+                )));
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(())
+}
+
+fn group_mut<'a>(root: &'a mut Group, path: &[String]) -> Option<&'a mut Group> {
+    let mut g = root;
+    for name in path {
+        g = g.groups.iter_mut().find(|c| &c.name == name)?;
+    }
+    Some(g)
+}
+
