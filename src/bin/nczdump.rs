@@ -1,1 +1,176 @@
-fn main() {}
+//! nczdump: print an NCZarr or Zarr dataset as CDL, like ncdump.
+
+use std::io::{self, BufWriter, Write};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context as _};
+use clap::Parser;
+use nczarr::array::StoreSource;
+use nczarr::cdl::print::{check_selection, print_cdl, IndexStyle, PrintOptions};
+use nczarr_tools::cli;
+
+/// Print a netCDF dataset stored as NCZarr or Zarr v2 as CDL text, byte-identical to
+/// ncdump's output. DATASET is a path (directory or .zip) or a URL such as
+/// file:///data/x.zarr#mode=nczarr,file.
+#[derive(Parser, Debug)]
+#[command(name = "nczdump", version, disable_help_flag = true, disable_version_flag = true)]
+struct Args {
+    /// Header only, no data.
+    #[arg(short = 'h')]
+    header_only: bool,
+    /// Header, and data of coordinate variables only.
+    #[arg(short = 'c')]
+    coords: bool,
+    /// Data only for these variables (comma-separated; group-qualified names like g/v allowed).
+    #[arg(short = 'v', value_name = "VAR,...")]
+    vars: Option<String>,
+    /// Brief annotation of each data row with C (c) or Fortran (f) indices.
+    #[arg(short = 'b', value_name = "c|f")]
+    brief: Option<String>,
+    /// Full annotation of every data value with C (c) or Fortran (f) indices.
+    #[arg(short = 'f', value_name = "c|f")]
+    full: Option<String>,
+    /// Maximum line length in the data section (default 80, at least 10).
+    #[arg(short = 'l', value_name = "LEN")]
+    line_len: Option<String>,
+    /// Name for the dataset in `netcdf NAME {` (default: file name without extension).
+    #[arg(short = 'n', value_name = "NAME")]
+    name: Option<String>,
+    /// Significant digits for float and double values: FLOAT[,DOUBLE].
+    #[arg(short = 'p', value_name = "F[,D]")]
+    precision: Option<String>,
+    /// Deprecated spelling of -p that does not override C_format attributes.
+    #[arg(short = 'd', value_name = "F[,D]", hide = true)]
+    digits: Option<String>,
+    /// Print the kind of file (always netCDF-4 for NCZarr) and exit.
+    #[arg(short = 'k')]
+    kind: bool,
+    /// Print the storage format in detail (NCZarr generation or pure Zarr) and exit.
+    #[arg(short = 'K')]
+    kind_extended: bool,
+    /// Print special virtual attributes (_Storage, _ChunkSizes, _Filter, _Codecs, ...).
+    #[arg(short = 's')]
+    special: bool,
+    /// Data only for these groups (comma-separated).
+    #[arg(short = 'g', value_name = "GROUP,...")]
+    groups: Option<String>,
+    /// NcML output (refused for netCDF-4 data, as ncdump does).
+    #[arg(short = 'x')]
+    xml: bool,
+    /// Show _Filter/_Codecs instead of _Fletcher32/_Shuffle/_DeflateLevel with -s.
+    #[arg(short = 'F')]
+    filters: bool,
+    /// Extra options: -XF prints the type of _FillValue; -Xp and -Xm are accepted and ignored.
+    #[arg(short = 'X', value_name = "F|p|m")]
+    extra: Option<String>,
+    /// Log level (accepted for ncdump compatibility; use NCTRACING=1 for tracing).
+    #[arg(short = 'L', value_name = "N")]
+    log_level: Option<String>,
+    /// DAP client cache (accepted for ncdump compatibility; no effect).
+    #[arg(short = 'w')]
+    dap_cache: bool,
+    /// Print help.
+    #[arg(long = "help", action = clap::ArgAction::Help)]
+    help: Option<bool>,
+    /// Print version.
+    #[arg(long = "version", action = clap::ArgAction::Version)]
+    version: Option<bool>,
+    /// The dataset.
+    dataset: String,
+}
+
+fn index_style(flag: &str, value: &str) -> anyhow::Result<IndexStyle> {
+    match value.chars().next().map(|c| c.to_ascii_lowercase()) {
+        Some('c') => Ok(IndexStyle::C),
+        Some('f') => Ok(IndexStyle::Fortran),
+        _ => bail!("invalid value for -{flag} option: {value}"),
+    }
+}
+
+fn digits(value: &str) -> anyhow::Result<(Option<usize>, Option<usize>)> {
+    let (f, d) = match value.split_once(',') {
+        Some((f, d)) => (f, Some(d)),
+        None => (value, None),
+    };
+    let parse = |s: &str, what: &str| -> anyhow::Result<usize> {
+        match s.trim().parse::<usize>() {
+            Ok(n) if (1..=20).contains(&n) => Ok(n),
+            _ => bail!("unreasonable value for {what} significant digits: {s}"),
+        }
+    };
+    let f = if f.is_empty() { None } else { Some(parse(f, "float")?) };
+    let d = d.map(|d| parse(d, "double")).transpose()?;
+    Ok((f, d))
+}
+
+fn list(s: &Option<String>) -> Vec<String> {
+    s.as_deref().map(|s| s.split(',').filter(|x| !x.is_empty()).map(str::to_string).collect()).unwrap_or_default()
+}
+
+fn options(args: &Args, default_name: String) -> anyhow::Result<PrintOptions> {
+    let mut o = PrintOptions { name: args.name.clone().unwrap_or(default_name), ..PrintOptions::default() };
+    o.header_only = args.header_only;
+    o.coords_only = args.coords;
+    o.vars = list(&args.vars);
+    o.groups = list(&args.groups);
+    o.brief = args.brief.as_deref().map(|v| index_style("b", v)).transpose()?;
+    o.full = args.full.as_deref().map(|v| index_style("f", v)).transpose()?;
+    if let Some(l) = &args.line_len {
+        let n: i64 = l.trim().parse().unwrap_or(0);
+        if n < 10 {
+            bail!("unreasonably small line length specified: {n}");
+        }
+        o.max_line_len = usize::try_from(n)?;
+    }
+    if let Some(p) = args.precision.as_deref().or(args.digits.as_deref()) {
+        let (f, d) = digits(p)?;
+        o.float_digits = f;
+        o.double_digits = d;
+    }
+    o.special = args.special;
+    o.filter_atts = args.filters;
+    match args.extra.as_deref().map(|x| x.chars().next().map(|c| c.to_ascii_lowercase())) {
+        None | Some(Some('p' | 'm')) => {}
+        Some(Some('f')) => o.fill_type = true,
+        Some(_) => bail!("invalid value for -X option: {}", args.extra.as_deref().unwrap_or("")),
+    }
+    Ok(o)
+}
+
+fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let trace = cli::trace_sink("nczdump");
+    let opened = cli::open_dataset(&args.dataset, trace)?;
+    let name = &args.dataset;
+    let mut stdout = BufWriter::with_capacity(1 << 20, io::stdout().lock());
+    if args.kind {
+        writeln!(stdout, "netCDF-4")?;
+        stdout.flush()?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.kind_extended {
+        writeln!(stdout, "{}", opened.info.generation.describe())?;
+        stdout.flush()?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let opts = options(&args, opened.url.base_name())?;
+    if args.xml {
+        bail!("NcML output (-x) currently only permitted for netCDF classic model");
+    }
+    check_selection(&opened.info.dataset, &opts).map_err(anyhow::Error::msg)?;
+    let source = StoreSource::new(opened.store.store.as_ref(), &opened.info.dataset);
+    print_cdl(&mut stdout, &opened.info, &source, &opts).with_context(|| name.clone())?;
+    stdout.flush()?;
+    if opened.info.problems.is_empty() {
+        Ok(ExitCode::SUCCESS)
+    } else {
+        for p in &opened.info.problems {
+            eprintln!("nczdump: {name}: {}", cli::one_line(p));
+        }
+        Ok(ExitCode::FAILURE)
+    }
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    cli::run("nczdump", || run(args))
+}

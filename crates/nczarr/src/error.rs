@@ -23,12 +23,12 @@ pub enum Error {
     #[error(transparent)]
     Key(#[from] KeyError),
     /// A metadata object is not valid JSON.
-    #[error("key '{key}': {source}")]
+    #[error("key '{key}': {error}")]
     Json {
         /// The key of the object.
         key: String,
         /// The parse error (line, column).
-        source: JsonError,
+        error: JsonError,
     },
     /// Metadata is valid JSON but not valid Zarr/NCZarr.
     #[error("key '{key}': {message}")]
@@ -39,18 +39,18 @@ pub enum Error {
         message: String,
     },
     /// The location holds no Zarr dataset.
-    #[error("{location}: not a Zarr dataset (no .zgroup, .zarray, .zmetadata or .nczarr at its root)")]
+    #[error("not a Zarr dataset (no .zgroup, .zarray, .zmetadata or .nczarr at its root)")]
     NotZarr {
         /// Path or URL.
         location: String,
     },
     /// A codec could not be built or failed on a chunk.
-    #[error("variable '{var}': {source}")]
+    #[error("variable '{var}': {error}")]
     Codec {
         /// The variable (full path).
         var: String,
         /// What went wrong.
-        source: CodecError,
+        error: CodecError,
     },
     /// A chunk's bytes do not fit its array.
     #[error("variable '{var}', chunk '{key}': {message}")]

@@ -16,6 +16,7 @@
 #![warn(missing_docs, unreachable_pub, clippy::unwrap_used)]
 
 pub mod array;
+pub mod cdl;
 pub mod chunking;
 pub mod codec;
 mod error;

@@ -11,3 +11,6 @@ mod convert;
 mod reader;
 
 pub use reader::ArrayReader;
+
+mod source;
+pub use source::StoreSource;

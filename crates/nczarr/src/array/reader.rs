@@ -42,7 +42,7 @@ impl<'s> ArrayReader<'s> {
             .as_ref()
             .ok_or_else(|| Error::Invalid(format!("variable '{name}' has no stored data")))?;
         let pipeline = Pipeline::new(&enc.filters, enc.compressor.as_ref())
-            .map_err(|source| Error::Codec { var: name.to_string(), source })?;
+            .map_err(|error| Error::Codec { var: name.to_string(), error })?;
         let scalar_as_1 = shape.is_empty() && enc.shape.len() == 1;
         if !scalar_as_1 && enc.shape.len() != shape.len() {
             return Err(Error::metadata(
@@ -110,7 +110,7 @@ impl<'s> ArrayReader<'s> {
         let decoded = self
             .pipeline
             .decode(stored, key.as_str(), &info, n)
-            .map_err(|source| Error::Codec { var: self.name.clone(), source })?;
+            .map_err(|error| Error::Codec { var: self.name.clone(), error })?;
         let _ = part;
         match decoded {
             Decoded::Bytes(b) => convert(b, &self.dtype, self.nc_type, n).map_err(|m| self.chunk_error(key, m)),

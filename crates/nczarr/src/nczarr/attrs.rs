@@ -83,7 +83,6 @@ fn typed(json: &Json, t: NcType) -> Result<Values, String> {
     match t {
         NcType::Char => Ok(Values::Char(match json {
             Json::String(s) => s.as_bytes().to_vec(),
-            Json::Null => Vec::new(),
             // netCDF's JSON convention: text that parsed as JSON was stored as JSON.
             // netcdf-c reads it back as its first character; we give back the text.
             other => other.to_text().into_bytes(),

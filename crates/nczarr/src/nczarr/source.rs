@@ -18,7 +18,7 @@ impl<'s> MetaSource<'s> {
         let key = StoreKey::new(".zmetadata")?;
         let consolidated = match store.get(&key)? {
             Some(bytes) => {
-                let doc = json::parse(&bytes).map_err(|source| Error::Json { key: key.to_string(), source })?;
+                let doc = json::parse(&bytes).map_err(|error| Error::Json { key: key.to_string(), error })?;
                 let c = Consolidated::from_json(&doc);
                 if let Some(t) = &trace {
                     t(if c.is_some() { "using consolidated metadata (.zmetadata)" } else { "ignoring unusable .zmetadata" });
@@ -63,7 +63,7 @@ impl<'s> MetaSource<'s> {
             let fetch: Vec<StoreKey> = missing.iter().map(|&i| keys[i].clone()).collect();
             for (i, got) in missing.into_iter().zip(self.store.get_many(&fetch)) {
                 if let Some(bytes) = got? {
-                    let doc = json::parse(&bytes).map_err(|source| Error::Json { key: keys[i].to_string(), source })?;
+                    let doc = json::parse(&bytes).map_err(|error| Error::Json { key: keys[i].to_string(), error })?;
                     out[i] = Some(doc);
                 }
             }

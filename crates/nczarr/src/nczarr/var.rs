@@ -93,9 +93,10 @@ pub(crate) fn build(src: VarSource<'_>, problems: &mut Vec<String>) -> Result<Va
         }
     }
     let mut attrs = read_attrs(src.zattrs, src.types, Some(nc_type), src.key, problems);
-    if !nczarr && fill.is_some() && attrs.iter().all(|a| a.name != "_FillValue") && nc_type.is_numeric() {
-        // Zarr keeps the fill in .zarray; netCDF readers (and xarray) show it as _FillValue.
-        if let Some(f) = &fill {
+    if !nczarr && attrs.iter().all(|a| a.name != "_FillValue") && nc_type.is_numeric() {
+        // Zarr keeps the fill in .zarray; netCDF readers (and xarray) show it as
+        // _FillValue. netCDF's own default fill needs no attribute.
+        if let Some(f) = fill.as_ref().filter(|f| !is_default_fill(f)) {
             attrs.insert(0, Attr::new("_FillValue", f.clone()));
         }
     }
@@ -126,6 +127,15 @@ pub(crate) fn build(src: VarSource<'_>, problems: &mut Vec<String>) -> Result<Va
         }),
         notes: note.into_iter().collect(),
     })
+}
+
+/// True when `fill` is netCDF's default fill for its type (doubles also in netcdf-c's
+/// 6-digit spelling).
+fn is_default_fill(fill: &Values) -> bool {
+    match fill {
+        Values::Double(v) => v.first().is_some_and(|&x| x == 9.969_209_968_386_869e36 || x == 9.96921e36),
+        f => *f == Values::default_fill(f.nc_type()),
+    }
 }
 
 /// The visible attributes of a `.zattrs` object, typed by `types` where it has an entry.

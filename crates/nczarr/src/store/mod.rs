@@ -35,7 +35,7 @@ pub enum StoreError {
     #[error(transparent)]
     InvalidKey(#[from] KeyError),
     /// The dataset itself does not exist.
-    #[error("{location}: no such file or directory")]
+    #[error("no such file or directory")]
     NotFound {
         /// Path or URL of the dataset.
         location: String,
@@ -48,8 +48,8 @@ pub enum StoreError {
         /// The OS error.
         source: std::io::Error,
     },
-    /// An archive that cannot be read.
-    #[error("{location}: {message}")]
+    /// An archive (or remote dataset) that cannot be read.
+    #[error("{message}")]
     Archive {
         /// The archive path.
         location: String,

@@ -1,0 +1,3 @@
+//! CDL, the text form of a netCDF dataset: printing exactly as ncdump prints it.
+
+pub mod print;

@@ -1,0 +1,449 @@
+//! The data section: `vardata`/`print_rows`/`lput` from ncdump's `vardata.c`.
+//!
+//! Values are read slab by slab (bounded memory) on a second thread while the
+//! previous slab is printed; numbers are formatted in parallel, then laid out on
+//! lines by one sequential pass that reproduces `lput`'s wrapping exactly.
+
+use std::fmt::Write as _;
+use std::io::Write;
+use std::sync::mpsc;
+
+use rayon::prelude::*;
+
+use super::escape::{self, ByteWriter};
+use super::number::{self, CFormat};
+use super::{IndexStyle, PrintOptions};
+use crate::chunking::{slabs, Region};
+use crate::error::Result;
+use crate::model::{NcType, Values, Var};
+
+/// Where the printer gets variable data.
+pub trait DataSource: Sync {
+    /// Read `region` of `var` in group `group` (names from the root), in C order.
+    ///
+    /// # Errors
+    /// Store, codec and chunk errors.
+    fn read(&self, group: &[String], var: &Var, region: &Region) -> Result<Values>;
+}
+
+/// How one value becomes text.
+#[derive(Debug, Clone)]
+enum ValueFormat {
+    Default { float_digits: usize, double_digits: usize },
+    C(CFormat),
+}
+
+/// The fill value ncdump compares against (`get_fill_info`): the `_FillValue`
+/// attribute if it has the variable's type and one value, else the type's default,
+/// except for byte and ubyte which get none.
+fn fill_for(var: &Var) -> Option<Values> {
+    if let Some(a) = var.attr("_FillValue") {
+        if a.values.nc_type() == var.nc_type && a.values.len() == 1 {
+            return Some(a.values.clone());
+        }
+    }
+    match var.nc_type {
+        NcType::Byte | NcType::UByte => None,
+        t => Some(Values::default_fill(t)),
+    }
+}
+
+fn format_for(var: &Var, opts: &PrintOptions) -> ValueFormat {
+    let default = ValueFormat::Default {
+        float_digits: opts.float_digits.unwrap_or(7),
+        double_digits: opts.double_digits.unwrap_or(15),
+    };
+    if (var.nc_type == NcType::Float && opts.float_digits.is_some())
+        || (var.nc_type == NcType::Double && opts.double_digits.is_some())
+    {
+        return default;
+    }
+    match var.attr("C_format").map(|a| &a.values) {
+        Some(Values::Char(text)) if !text.is_empty() && text.len() < 100 && var.nc_type.is_numeric() => {
+            std::str::from_utf8(text).ok().and_then(CFormat::parse).map_or(default, ValueFormat::C)
+        }
+        _ => default,
+    }
+}
+
+/// ncdump's `*_val_equals` against the fill value.
+fn is_fill(fill: &Values, values: &Values, i: usize) -> bool {
+    match (fill, values) {
+        (Values::Float(f), Values::Float(v)) => {
+            let (a, b) = (f[0], v[i]);
+            if (a > 0.0) != (b > 0.0) {
+                return false;
+            }
+            if a.is_finite() && b.is_finite() {
+                return (a - b).abs() <= (f32::EPSILON * b).abs();
+            }
+            (a.is_nan() && b.is_nan()) || (a.is_infinite() && b.is_infinite())
+        }
+        (Values::Double(f), Values::Double(v)) => {
+            let (a, b) = (f[0], v[i]);
+            if (a > 0.0) != (b > 0.0) {
+                return false;
+            }
+            if a.is_finite() && b.is_finite() {
+                return (a - b).abs() <= (f64::EPSILON * b).abs();
+            }
+            (a.is_nan() && b.is_nan()) || (a.is_infinite() && b.is_infinite())
+        }
+        (Values::String(f), Values::String(v)) => {
+            let cut = |s: &Option<Vec<u8>>| s.as_ref().map(|s| s[..s.iter().position(|&b| b == 0).unwrap_or(s.len())].to_vec());
+            cut(&f[0]) == cut(&v[i])
+        }
+        (f, v) => f.get_i128(0).is_some() && f.get_i128(0) == v.get_i128(i),
+    }
+}
+
+/// Append value `i` (or `_` for fill) to `out`.
+fn format_value(out: &mut Vec<u8>, values: &Values, i: usize, fmt: &ValueFormat, fill: Option<&Values>, scratch: &mut String) {
+    if fill.is_some_and(|f| is_fill(f, values, i)) {
+        out.push(b'_');
+        return;
+    }
+    scratch.clear();
+    match (values, fmt) {
+        (Values::String(v), _) => {
+            escape::string_value(out, v[i].as_deref());
+            return;
+        }
+        (Values::Float(v), _) if !v[i].is_finite() => {
+            let f = v[i];
+            scratch.push_str(if f.is_nan() { "NaNf" } else if f < 0.0 { "-Infinityf" } else { "Infinityf" });
+        }
+        (Values::Double(v), _) if !v[i].is_finite() => {
+            let f = v[i];
+            scratch.push_str(if f.is_nan() { "NaN" } else if f < 0.0 { "-Infinity" } else { "Infinity" });
+        }
+        (_, ValueFormat::C(c)) => c.format(scratch, values.get_i128(i), values.get_f64(i)),
+        (Values::Float(v), ValueFormat::Default { float_digits, .. }) => {
+            number::format_g(scratch, f64::from(v[i]), *float_digits, false, false);
+        }
+        (Values::Double(v), ValueFormat::Default { double_digits, .. }) => {
+            number::format_g(scratch, v[i], *double_digits, false, false);
+        }
+        (Values::Byte(v), _) => drop(write!(scratch, "{}", v[i])),
+        (Values::Char(v), _) => drop(write!(scratch, "{}", v[i] as char)),
+        (Values::Short(v), _) => drop(write!(scratch, "{}", v[i])),
+        (Values::Int(v), _) => drop(write!(scratch, "{}", v[i])),
+        (Values::UByte(v), _) => drop(write!(scratch, "{}", v[i])),
+        (Values::UShort(v), _) => drop(write!(scratch, "{}", v[i])),
+        (Values::UInt(v), _) => drop(write!(scratch, "{}", v[i])),
+        (Values::Int64(v), _) => drop(write!(scratch, "{}", v[i])),
+        (Values::UInt64(v), _) => drop(write!(scratch, "{}", v[i])),
+    }
+    out.extend_from_slice(scratch.as_bytes());
+}
+
+/// Formatted values of one slab: all texts back to back, and where each ends.
+struct Texts {
+    text: Vec<u8>,
+    ends: Vec<usize>,
+}
+
+fn format_slab(values: &Values, fmt: &ValueFormat, fill: Option<&Values>) -> Vec<Texts> {
+    const PIECE: usize = 1 << 14;
+    let n = values.len();
+    let pieces: Vec<std::ops::Range<usize>> = (0..n).step_by(PIECE).map(|s| s..(s + PIECE).min(n)).collect();
+    pieces
+        .into_par_iter()
+        .map(|r| {
+            let mut t = Texts { text: Vec::with_capacity(r.len() * 10), ends: Vec::with_capacity(r.len()) };
+            let mut scratch = String::new();
+            for i in r {
+                format_value(&mut t.text, values, i, fmt, fill, &mut scratch);
+                t.ends.push(t.text.len());
+            }
+            t
+        })
+        .collect()
+}
+
+/// Output with ncdump's line-position bookkeeping.
+struct Emitter<'o> {
+    out: &'o mut dyn Write,
+    buf: Vec<u8>,
+    linep: i64,
+    max: i64,
+    indent: usize,
+}
+
+const LINEPIND: &[u8] = b"    ";
+
+impl Emitter<'_> {
+    /// `lput`: wrap before `s` if it would pass the line limit.
+    fn lput(&mut self, s: &[u8]) {
+        let nn = s.len() as i64;
+        if nn + self.linep > self.max && nn > 2 {
+            self.buf.push(b'\n');
+            self.buf.extend(std::iter::repeat_n(b' ', self.indent));
+            self.buf.extend_from_slice(LINEPIND);
+            self.linep = LINEPIND.len() as i64 + self.indent as i64;
+        }
+        self.buf.extend_from_slice(s);
+        if s.last() == Some(&b'\n') {
+            self.linep = self.indent as i64;
+        } else {
+            self.linep += nn;
+        }
+    }
+
+    /// `printf`: no line bookkeeping.
+    fn raw(&mut self, s: &[u8]) {
+        self.buf.extend_from_slice(s);
+    }
+
+    fn flush_if_big(&mut self) -> Result<()> {
+        if self.buf.len() > 1 << 20 {
+            self.out.write_all(&self.buf)?;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self) -> Result<()> {
+        self.out.write_all(&self.buf)?;
+        self.buf.clear();
+        Ok(())
+    }
+}
+
+/// Per-variable layout facts for the row walk.
+struct Layout<'a> {
+    var: &'a Var,
+    shape: &'a [u64],
+    unlimited: &'a [bool],
+    opts: &'a PrintOptions,
+    rank: usize,
+    ncols: u64,
+}
+
+impl Layout<'_> {
+    /// Multi-index of row `r` (dimensions before the last), last index 0.
+    fn corner(&self, row: u64) -> Vec<u64> {
+        let mut cor = vec![0u64; self.rank.max(1)];
+        let mut r = row;
+        for d in (0..self.rank.saturating_sub(1)).rev() {
+            cor[d] = r % self.shape[d];
+            r /= self.shape[d];
+        }
+        cor
+    }
+
+    fn lastrow(&self, cor: &[u64]) -> bool {
+        (0..self.rank.saturating_sub(1)).all(|j| cor[j] == self.shape[j] - 1)
+    }
+
+    /// `{` opened before this row: levels 1.. with an unlimited dimension whose inner
+    /// indices (before the last dimension) are all zero.
+    fn opens(&self, cor: &[u64]) -> usize {
+        (1..self.rank).filter(|&l| self.unlimited[l] && (l..self.rank - 1).all(|j| cor[j] == 0)).count()
+    }
+
+    /// `}` closed after this row.
+    fn closes(&self, cor: &[u64]) -> usize {
+        (1..self.rank)
+            .filter(|&l| self.unlimited[l] && (l..self.rank - 1).all(|j| cor[j] == self.shape[j] - 1))
+            .count()
+    }
+
+    fn name(&self) -> String {
+        escape::escaped_name(&self.var.name)
+    }
+
+    fn annotate_brief(&self, e: &mut Emitter<'_>, cor: &[u64], style: IndexStyle) {
+        let mut s = format!("// {}(", self.name());
+        let last = self.shape[self.rank - 1];
+        match style {
+            IndexStyle::C => {
+                for c in &cor[..self.rank - 1] {
+                    let _ = write!(s, "{c},");
+                }
+                if last == 1 {
+                    s.push('0');
+                } else {
+                    let _ = write!(s, " 0-{}", last - 1);
+                }
+            }
+            IndexStyle::Fortran => {
+                if last == 1 {
+                    s.push('1');
+                } else {
+                    let _ = write!(s, "1-{} ", last);
+                }
+                for d in (0..self.rank - 1).rev() {
+                    let _ = write!(s, ",{}", 1 + cor[d]);
+                }
+            }
+        }
+        s.push_str(")\n");
+        e.raw(s.as_bytes());
+        e.raw(" ".repeat(e.indent).as_bytes());
+        e.raw(b"    ");
+        e.linep = 4 + e.indent as i64;
+    }
+
+    fn annotate(&self, e: &mut Emitter<'_>, cor: &[u64], iel: u64, style: IndexStyle) {
+        let mut s = format!("  // {}(", self.name());
+        match style {
+            IndexStyle::C => {
+                for c in &cor[..self.rank.saturating_sub(1)] {
+                    let _ = write!(s, "{c},");
+                }
+                let _ = write!(s, "{}", cor[self.rank.saturating_sub(1)] + iel);
+            }
+            IndexStyle::Fortran => {
+                let _ = write!(s, "{}", cor[self.rank.saturating_sub(1)] + iel + 1);
+                for d in (0..self.rank.saturating_sub(1)).rev() {
+                    let _ = write!(s, ",{}", 1 + cor[d]);
+                }
+            }
+        }
+        s.push_str(")\n    ");
+        e.raw(s.as_bytes());
+    }
+
+    /// Everything printed before the first value of row `row`.
+    fn row_start(&self, e: &mut Emitter<'_>, row: u64) {
+        let cor = self.corner(row);
+        for _ in 0..self.opens(&cor) {
+            e.lput(b"{");
+        }
+        if let Some(style) = self.opts.brief {
+            if self.rank > 1 && self.ncols > 0 {
+                self.annotate_brief(e, &cor, style);
+            }
+        }
+    }
+
+    /// The last value of row `row` (already formatted in `last`) and the row's end.
+    fn row_end(&self, e: &mut Emitter<'_>, row: u64, last: &[u8]) {
+        let cor = self.corner(row);
+        let lastrow = self.lastrow(&cor);
+        let mut sb = last.to_vec();
+        sb.extend(std::iter::repeat_n(b'}', self.closes(&cor)));
+        if let Some(style) = self.opts.full {
+            e.raw(&sb);
+            e.raw(if lastrow { b";" } else { b"," });
+            self.annotate(e, &cor, self.ncols.saturating_sub(1), style);
+        } else {
+            e.lput(&sb);
+            if lastrow {
+                e.lput(b" ;");
+                e.lput(b"\n");
+            } else {
+                e.lput(b",\n");
+                e.lput(b"  ");
+            }
+        }
+    }
+}
+
+/// Print the data of one variable.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn print_var(
+    out: &mut dyn Write,
+    path: &[String],
+    var: &Var,
+    shape: &[u64],
+    unlimited: &[bool],
+    indent: usize,
+    opts: &PrintOptions,
+    source: &dyn DataSource,
+) -> Result<()> {
+    let rank = shape.len();
+    let mut e = Emitter { out, buf: Vec::with_capacity(1 << 16), linep: 0, max: opts.max_line_len as i64 - 2, indent };
+    e.raw(b"\n");
+    e.raw(" ".repeat(indent).as_bytes());
+    e.raw(b" ");
+    e.raw(escape::escaped_name(&var.name).as_bytes());
+    if rank <= 1 {
+        e.raw(b" = ");
+        e.linep = var.name.len() as i64 + 4 + indent as i64;
+    } else {
+        e.raw(b" =\n  ");
+        e.linep = 2 + indent as i64;
+    }
+    let layout = Layout { var, shape, unlimited, opts, rank, ncols: if rank == 0 { 1 } else { shape[rank - 1] } };
+    let fill = fill_for(var);
+    let fmt = format_for(var, opts);
+    let chunks: Vec<u64> = match &var.encoding {
+        Some(enc) if enc.chunks.len() == rank => enc.chunks.clone(),
+        _ => shape.to_vec(),
+    };
+    let regions = slabs(shape, &chunks, opts.slab_elements);
+    let text_mode = var.nc_type == NcType::Char;
+
+    std::thread::scope(|scope| -> Result<()> {
+        let (tx, rx) = mpsc::sync_channel::<Result<Values>>(1);
+        let reader = scope.spawn(move || {
+            for r in &regions {
+                if tx.send(source.read(path, var, r)).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut element: u64 = 0;
+        let mut row_text: Vec<u8> = Vec::new();
+        let mut piece = Vec::with_capacity(32);
+        for values in rx {
+            let values = values?;
+            if text_mode {
+                let Values::Char(bytes) = &values else { continue };
+                for &b in bytes {
+                    let col = element % layout.ncols;
+                    let row = element / layout.ncols;
+                    if col == 0 {
+                        layout.row_start(&mut e, row);
+                        row_text.clear();
+                    }
+                    row_text.push(b);
+                    if col == layout.ncols - 1 {
+                        let mut quoted = Vec::with_capacity(row_text.len() + 2);
+                        escape::char_row(&mut quoted, &row_text);
+                        e.raw(&quoted);
+                        layout.row_end(&mut e, row, b"");
+                    }
+                    element += 1;
+                }
+            } else {
+                let texts = format_slab(&values, &fmt, fill.as_ref());
+                for t in &texts {
+                    let mut start = 0;
+                    for &end in &t.ends {
+                        let v = &t.text[start..end];
+                        start = end;
+                        let col = element % layout.ncols;
+                        let row = element / layout.ncols;
+                        if col == 0 {
+                            layout.row_start(&mut e, row);
+                        }
+                        if col + 1 < layout.ncols {
+                            if let Some(style) = opts.full {
+                                e.raw(v);
+                                e.raw(b", ");
+                                layout.annotate(&mut e, &layout.corner(row), col, style);
+                            } else {
+                                piece.clear();
+                                piece.extend_from_slice(v);
+                                piece.extend_from_slice(b", ");
+                                e.lput(&piece);
+                            }
+                        } else {
+                            layout.row_end(&mut e, row, v);
+                        }
+                        element += 1;
+                    }
+                    e.flush_if_big()?;
+                }
+            }
+            e.flush_if_big()?;
+        }
+        let _ = reader.join();
+        e.finish()
+    })?;
+    let _ = ByteWriter;
+    Ok(())
+}

@@ -1,0 +1,183 @@
+//! ncdump's escapes for names, char attributes, char data and strings.
+
+use std::fmt::Write as _;
+
+/// CDL keywords after which ncdump puts a space before `:` in `var :att`.
+pub(crate) const KEYWORDS: &[&str] = &["variables", "dimensions", "data", "group", "types"];
+
+/// ncdump's `escaped_name`: a leading digit gets `\`, control bytes become `\%xx`,
+/// and `` !"#$&'()*,:;<=>?[]\^`{|}~`` (and space) get a backslash. `/` and bytes
+/// ≥ 0x80 are kept.
+pub fn escaped_name(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 2);
+    if name.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+        out.push('\\');
+    }
+    for c in name.chars() {
+        match c {
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                let _ = write!(out, "\\%{:02x}", c as u32);
+            }
+            ' ' | '!' | '"' | '#' | '$' | '&' | '\'' | '(' | ')' | '*' | ',' | ':' | ';' | '<' | '=' | '>' | '?'
+            | '[' | ']' | '\\' | '^' | '`' | '{' | '|' | '}' | '~' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Push a byte that is not valid UTF-8 on its own: bytes are written as-is by ncdump,
+/// and we keep output valid UTF-8 only when the input was.
+fn push_raw(out: &mut Vec<u8>, b: u8) {
+    out.push(b);
+}
+
+/// A char attribute's text, quoted (`pr_att_string` for netCDF-4): trailing NULs
+/// dropped, `\b \f \n \r \t \v \\ \' \"` escaped, other control bytes as `\ooo`,
+/// bytes ≥ 0x80 raw.
+pub fn char_attr(out: &mut Vec<u8>, bytes: &[u8]) {
+    let end = bytes.iter().rposition(|&b| b != 0).map_or(0, |p| p + 1);
+    out.push(b'"');
+    for &b in &bytes[..end] {
+        match b {
+            8 => out.extend_from_slice(b"\\b"),
+            12 => out.extend_from_slice(b"\\f"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            11 => out.extend_from_slice(b"\\v"),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'\'' => out.extend_from_slice(b"\\'"),
+            b'"' => out.extend_from_slice(b"\\\""),
+            b if b < 0x20 || b == 0x7f => {
+                let _ = write!(ByteWriter(out), "\\{b:03o}");
+            }
+            b => push_raw(out, b),
+        }
+    }
+    out.push(b'"');
+}
+
+/// A row of char data (`pr_tvals`): as [`char_attr`] but bytes ≥ 0x80 (not printable
+/// in the C locale) are `\ooo`, and a newline also ends the quoted string and starts
+/// a new one on the next line.
+pub fn char_row(out: &mut Vec<u8>, bytes: &[u8]) {
+    let end = bytes.iter().rposition(|&b| b != 0).map_or(0, |p| p + 1);
+    out.push(b'"');
+    for &b in &bytes[..end] {
+        match b {
+            8 => out.extend_from_slice(b"\\b"),
+            12 => out.extend_from_slice(b"\\f"),
+            b'\n' => out.extend_from_slice(b"\\n\",\n    \""),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            11 => out.extend_from_slice(b"\\v"),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'\'' => out.extend_from_slice(b"\\'"),
+            b'"' => out.extend_from_slice(b"\\\""),
+            0x20..=0x7e => out.push(b),
+            b => {
+                let _ = write!(ByteWriter(out), "\\{b:03o}");
+            }
+        }
+    }
+    out.push(b'"');
+}
+
+/// A string value (`ncstring_typ_tostring`): quoted, `\b \f \n \r \t \\ \' \"` escaped,
+/// `\v` printed as `\n` (ncdump's bug, kept for byte-identical output), other control
+/// bytes as `\ooo`, bytes ≥ 0x80 raw; `None` is `NIL`.
+pub fn string_value(out: &mut Vec<u8>, s: Option<&[u8]>) {
+    let Some(s) = s else {
+        out.extend_from_slice(b"NIL");
+        return;
+    };
+    // A C string ends at its first NUL.
+    let s = &s[..s.iter().position(|&b| b == 0).unwrap_or(s.len())];
+    out.push(b'"');
+    for &b in s {
+        match b {
+            8 => out.extend_from_slice(b"\\b"),
+            12 => out.extend_from_slice(b"\\f"),
+            b'\n' | 11 => out.extend_from_slice(b"\\n"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'\'' => out.extend_from_slice(b"\\'"),
+            b'"' => out.extend_from_slice(b"\\\""),
+            b if b < 0x20 || b == 0x7f => {
+                let _ = write!(ByteWriter(out), "\\{b:03o}");
+            }
+            b => out.push(b),
+        }
+    }
+    out.push(b'"');
+}
+
+/// A string attribute value (`pr_att_string` on each string): as [`char_attr`].
+pub fn string_attr(out: &mut Vec<u8>, s: Option<&[u8]>) {
+    match s {
+        Some(s) => char_attr(out, &s[..s.iter().position(|&b| b == 0).unwrap_or(s.len())]),
+        None => out.extend_from_slice(b"NIL"),
+    }
+}
+
+/// ncdump's `escaped_string` (used for `_Codecs`): `"` gets a backslash, control
+/// characters become `\%xx`.
+pub fn escaped_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                let _ = write!(out, "\\%{:02x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `fmt::Write` into a byte vector.
+pub(crate) struct ByteWriter<'a>(pub(crate) &'a mut Vec<u8>);
+
+impl std::fmt::Write for ByteWriter<'_> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.0.extend_from_slice(s.as_bytes());
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(f: impl Fn(&mut Vec<u8>)) -> String {
+        let mut v = Vec::new();
+        f(&mut v);
+        String::from_utf8_lossy(&v).into_owned()
+    }
+
+    #[test]
+    fn names() {
+        assert_eq!(escaped_name("a b"), "a\\ b");
+        assert_eq!(escaped_name("1x"), "\\1x");
+        assert_eq!(escaped_name("a/b:c"), "a/b\\:c");
+        assert_eq!(escaped_name("tab\there"), "tab\\%09here");
+        assert_eq!(escaped_name("é"), "é");
+    }
+
+    #[test]
+    fn texts() {
+        assert_eq!(s(|v| char_attr(v, b"tab\there \"q\" back\\slash\nnl\0\0")), r#""tab\there \"q\" back\\slash\nnl""#);
+        assert_eq!(s(|v| char_attr(v, b"\x01")), r#""\001""#);
+        assert_eq!(s(|v| char_row(v, b"a\nb")), "\"a\\n\",\n    \"b\"");
+        assert_eq!(s(|v| char_row(v, b"ab\x01\x80")), r#""ab\001\200""#);
+        assert_eq!(s(|v| string_value(v, Some(b"x\x01\x0by"))), r#""x\001\ny""#);
+        assert_eq!(s(|v| string_value(v, None)), "NIL");
+        assert_eq!(escaped_string(r#"[{"id": "zlib"}]"#), r#"[{\"id\": \"zlib\"}]"#);
+    }
+}

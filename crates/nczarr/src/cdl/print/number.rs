@@ -1,0 +1,375 @@
+//! C `printf` number formats, reproduced exactly: ncdump's `%.7g`/`%.15g` for data,
+//! `%#.7g`/`%#.15g` trimmed by `tztrim` for attributes, and the single conversion a
+//! `C_format` attribute may ask for.
+
+use std::fmt::Write as _;
+
+/// Append C's `%.{prec}g` (with `#` when `alt`) of a finite `v` to `out`.
+pub fn format_g(out: &mut String, v: f64, prec: usize, alt: bool, upper: bool) {
+    let p = prec.max(1);
+    let mut sci = String::with_capacity(32);
+    let _ = write!(sci, "{:.*e}", p - 1, v.abs());
+    let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let x: i32 = exp.parse().unwrap_or(0);
+    let digits: String = mant.chars().filter(char::is_ascii_digit).collect();
+    if v.is_sign_negative() {
+        out.push('-');
+    }
+    if x < -4 || x >= p as i32 {
+        out.push_str(&digits[..1]);
+        let mut frac = &digits[1..];
+        if !alt {
+            frac = frac.trim_end_matches('0');
+        }
+        if !frac.is_empty() || alt {
+            out.push('.');
+            out.push_str(frac);
+        }
+        out.push(if upper { 'E' } else { 'e' });
+        out.push(if x < 0 { '-' } else { '+' });
+        let _ = write!(out, "{:02}", x.unsigned_abs());
+    } else {
+        let (int_part, frac_part) = if x >= 0 {
+            let split = (x as usize + 1).min(digits.len());
+            (digits[..split].to_string(), digits[split..].to_string())
+        } else {
+            ("0".to_string(), format!("{}{}", "0".repeat((-x - 1) as usize), digits))
+        };
+        out.push_str(&int_part);
+        let frac = if alt { frac_part.as_str() } else { frac_part.trim_end_matches('0') };
+        if !frac.is_empty() || alt {
+            out.push('.');
+            out.push_str(frac);
+        }
+    }
+}
+
+/// Append C's `%.{prec}e` of a finite `v`.
+pub fn format_e(out: &mut String, v: f64, prec: usize, alt: bool, upper: bool) {
+    let mut sci = String::new();
+    let _ = write!(sci, "{:.*e}", prec, v.abs());
+    let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let x: i32 = exp.parse().unwrap_or(0);
+    if v.is_sign_negative() {
+        out.push('-');
+    }
+    out.push_str(mant);
+    if alt && prec == 0 {
+        out.push('.');
+    }
+    out.push(if upper { 'E' } else { 'e' });
+    out.push(if x < 0 { '-' } else { '+' });
+    let _ = write!(out, "{:02}", x.unsigned_abs());
+}
+
+/// Append C's `%.{prec}f` of a finite `v`.
+pub fn format_f(out: &mut String, v: f64, prec: usize, alt: bool) {
+    let _ = write!(out, "{:.*}", prec, v);
+    if alt && prec == 0 {
+        out.push('.');
+    }
+}
+
+/// ncdump's `tztrim`: drop trailing zeros after the decimal point (keeping the point),
+/// also before an exponent: `1.000000` gives `1.`, `1.500000e+10` gives `1.5e+10`.
+pub fn tztrim(s: &mut String) {
+    let bytes = s.as_bytes();
+    let mut cp = usize::from(bytes.first() == Some(&b'-'));
+    while cp < bytes.len() && (bytes[cp].is_ascii_digit() || bytes[cp] == b'.') {
+        cp += 1;
+    }
+    // cp is one past the mantissa.
+    if cp == 0 || bytes[cp - 1] == b'.' {
+        return;
+    }
+    let ep = cp;
+    let mut z = cp - 1;
+    while z > 0 && bytes[z] == b'0' {
+        z -= 1;
+    }
+    let keep = z + 1;
+    if keep == ep {
+        return;
+    }
+    // Only trim when the mantissa has a decimal point (C's %#g always has one).
+    if !s[..ep].contains('.') {
+        return;
+    }
+    s.replace_range(keep..ep, "");
+}
+
+/// A float attribute value the way ncdump prints it: `1.5f`, `1.f`, `NaNf`, `-Infinityf`.
+pub fn float_attr(out: &mut String, v: f32, digits: usize) {
+    if v.is_nan() {
+        out.push_str("NaNf");
+    } else if v.is_infinite() {
+        out.push_str(if v < 0.0 { "-Infinityf" } else { "Infinityf" });
+    } else {
+        let mut s = String::new();
+        format_g(&mut s, f64::from(v), digits, true, false);
+        tztrim(&mut s);
+        out.push_str(&s);
+        out.push('f');
+    }
+}
+
+/// A double attribute value the way ncdump prints it: `2.5`, `1.`, `NaN`, `-Infinity`.
+pub fn double_attr(out: &mut String, v: f64, digits: usize) {
+    if v.is_nan() {
+        out.push_str("NaN");
+    } else if v.is_infinite() {
+        out.push_str(if v < 0.0 { "-Infinity" } else { "Infinity" });
+    } else {
+        let mut s = String::new();
+        format_g(&mut s, v, digits, true, false);
+        tztrim(&mut s);
+        out.push_str(&s);
+    }
+}
+
+/// One conversion of a `C_format` attribute: `prefix %[flags][width][.prec]conv suffix`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CFormat {
+    prefix: String,
+    suffix: String,
+    left: bool,
+    plus: bool,
+    space: bool,
+    alt: bool,
+    zero: bool,
+    width: usize,
+    prec: Option<usize>,
+    conv: char,
+}
+
+impl CFormat {
+    /// Parse a format with exactly one numeric conversion; `None` if it has none,
+    /// several, or one this printer does not support (then ncdump's default is used).
+    pub fn parse(fmt: &str) -> Option<CFormat> {
+        let b = fmt.as_bytes();
+        let mut i = 0;
+        let mut prefix = String::new();
+        loop {
+            let c = *b.get(i)?;
+            if c == b'%' {
+                if b.get(i + 1) == Some(&b'%') {
+                    prefix.push('%');
+                    i += 2;
+                    continue;
+                }
+                break;
+            }
+            prefix.push(c as char);
+            i += 1;
+        }
+        i += 1;
+        let mut f = CFormat {
+            prefix,
+            suffix: String::new(),
+            left: false,
+            plus: false,
+            space: false,
+            alt: false,
+            zero: false,
+            width: 0,
+            prec: None,
+            conv: 'g',
+        };
+        while let Some(&c) = b.get(i) {
+            match c {
+                b'-' => f.left = true,
+                b'+' => f.plus = true,
+                b' ' => f.space = true,
+                b'#' => f.alt = true,
+                b'0' => f.zero = true,
+                _ => break,
+            }
+            i += 1;
+        }
+        while let Some(&c) = b.get(i).filter(|c| c.is_ascii_digit()) {
+            f.width = f.width * 10 + usize::from(c - b'0');
+            i += 1;
+        }
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            let mut p = 0;
+            while let Some(&c) = b.get(i).filter(|c| c.is_ascii_digit()) {
+                p = p * 10 + usize::from(c - b'0');
+                i += 1;
+            }
+            f.prec = Some(p);
+        }
+        while let Some(b'h' | b'l' | b'L' | b'q' | b'j' | b'z' | b't') = b.get(i) {
+            i += 1;
+        }
+        let conv = *b.get(i)? as char;
+        if !"diouxXeEfFgG".contains(conv) {
+            return None;
+        }
+        f.conv = conv;
+        let rest = std::str::from_utf8(&b[i + 1..]).ok()?;
+        if rest.replace("%%", "").contains('%') {
+            return None;
+        }
+        f.suffix = rest.replace("%%", "%");
+        Some(f)
+    }
+
+    /// Format a number (integers exactly, floats as doubles).
+    pub fn format(&self, out: &mut String, int: Option<i128>, v: f64) {
+        let mut body = String::new();
+        let neg;
+        match self.conv {
+            'd' | 'i' | 'u' | 'o' | 'x' | 'X' => {
+                let n = int.unwrap_or(v as i128);
+                neg = n < 0 && matches!(self.conv, 'd' | 'i');
+                let mag = if matches!(self.conv, 'd' | 'i') { n.unsigned_abs() } else { n as u128 & u128::from(u64::MAX) };
+                let digits = match self.conv {
+                    'o' => format!("{mag:o}"),
+                    'x' => format!("{mag:x}"),
+                    'X' => format!("{mag:X}"),
+                    _ => mag.to_string(),
+                };
+                let min = self.prec.unwrap_or(1);
+                if digits.len() < min {
+                    body.push_str(&"0".repeat(min - digits.len()));
+                }
+                if !(min == 0 && mag == 0) {
+                    body.push_str(&digits);
+                }
+            }
+            c => {
+                neg = v.is_sign_negative() && !v.is_nan();
+                let a = v.abs();
+                let upper = c.is_ascii_uppercase();
+                if !a.is_finite() {
+                    body.push_str(match (a.is_nan(), upper) {
+                        (true, false) => "nan",
+                        (true, true) => "NAN",
+                        (false, false) => "inf",
+                        (false, true) => "INF",
+                    });
+                } else {
+                    let p = self.prec.unwrap_or(6);
+                    match c.to_ascii_lowercase() {
+                        'e' => format_e(&mut body, a, p, self.alt, upper),
+                        'f' => format_f(&mut body, a, p, self.alt),
+                        _ => format_g(&mut body, a, p, self.alt, upper),
+                    }
+                }
+            }
+        }
+        let sign = if neg {
+            "-"
+        } else if self.plus {
+            "+"
+        } else if self.space {
+            " "
+        } else {
+            ""
+        };
+        out.push_str(&self.prefix);
+        let len = sign.len() + body.len();
+        let pad = self.width.saturating_sub(len);
+        if self.left {
+            out.push_str(sign);
+            out.push_str(&body);
+            out.push_str(&" ".repeat(pad));
+        } else if self.zero && (self.prec.is_none() || !"dioxXu".contains(self.conv)) {
+            out.push_str(sign);
+            out.push_str(&"0".repeat(pad));
+            out.push_str(&body);
+        } else {
+            out.push_str(&" ".repeat(pad));
+            out.push_str(sign);
+            out.push_str(&body);
+        }
+        out.push_str(&self.suffix);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn g(v: f64, p: usize) -> String {
+        let mut s = String::new();
+        format_g(&mut s, v, p, false, false);
+        s
+    }
+
+    fn ga(v: f64, p: usize) -> String {
+        let mut s = String::new();
+        format_g(&mut s, v, p, true, false);
+        s
+    }
+
+    #[test]
+    fn percent_g_matches_c() {
+        // Values checked against glibc printf.
+        assert_eq!(g(30.123456789, 7), "30.12346");
+        assert_eq!(g(-90.0, 7), "-90");
+        assert_eq!(g(1.5, 15), "1.5");
+        assert_eq!(g(9.969209968386869e36, 7), "9.96921e+36");
+        assert_eq!(g(1e-5, 7), "1e-05");
+        assert_eq!(g(0.0001, 7), "0.0001");
+        assert_eq!(g(123456789.0, 7), "1.234568e+08");
+        assert_eq!(g(1234567.0, 7), "1234567");
+        assert_eq!(g(0.0, 7), "0");
+        assert_eq!(g(-0.0, 7), "-0");
+        assert_eq!(g(100.0, 1), "1e+02");
+        assert_eq!(g(0.1, 15), "0.1");
+        assert_eq!(g(f64::from(0.1f32), 7), "0.1");
+        assert_eq!(g(1e100, 15), "1e+100");
+        assert_eq!(g(3.14159265358979, 15), "3.14159265358979");
+        assert_eq!(g(2.5e-310, 15), "2.5e-310");
+    }
+
+    #[test]
+    fn attribute_forms() {
+        let f = |v: f32| {
+            let mut s = String::new();
+            float_attr(&mut s, v, 7);
+            s
+        };
+        let d = |v: f64| {
+            let mut s = String::new();
+            double_attr(&mut s, v, 15);
+            s
+        };
+        assert_eq!(f(1.5), "1.5f");
+        assert_eq!(f(1.0), "1.f");
+        assert_eq!(f(3.14159265358979), "3.141593f");
+        assert_eq!(f(-0.5), "-0.5f");
+        assert_eq!(f(1.5e10), "1.5e+10f");
+        assert_eq!(f(1e10), "1.e+10f");
+        assert_eq!(f(f32::NAN), "NaNf");
+        assert_eq!(f(f32::NEG_INFINITY), "-Infinityf");
+        assert_eq!(d(1.0), "1.");
+        assert_eq!(d(2.5), "2.5");
+        assert_eq!(d(3.14159265358979), "3.14159265358979");
+        assert_eq!(d(9.969209968386869e36), "9.96920996838687e+36");
+        assert_eq!(d(100.0), "100.");
+        assert_eq!(d(0.0), "0.");
+        assert_eq!(ga(123.0, 3), "123.");
+    }
+
+    #[test]
+    fn c_format() {
+        let fmt = |f: &str, i: Option<i128>, v: f64| {
+            let mut s = String::new();
+            CFormat::parse(f).unwrap().format(&mut s, i, v);
+            s
+        };
+        assert_eq!(fmt("%.2f", None, 3.14159), "3.14");
+        assert_eq!(fmt("%8.3e", None, 1234.5), "1.234e+03");
+        assert_eq!(fmt("%5d", Some(42), 42.0), "   42");
+        assert_eq!(fmt("%-5dx", Some(-4), -4.0), "-4   x");
+        assert_eq!(fmt("%06.1f", None, -2.25), "-002.2");
+        assert_eq!(fmt("%g", None, 0.5), "0.5");
+        assert_eq!(fmt("%x", Some(255), 255.0), "ff");
+        assert!(CFormat::parse("%s").is_none());
+        assert!(CFormat::parse("%d %d").is_none());
+        assert!(CFormat::parse("plain").is_none());
+    }
+}

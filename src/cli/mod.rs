@@ -1,0 +1,74 @@
+//! What every binary does the same way.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use nczarr::nczarr::{read_dataset, DatasetInfo, ReadOptions};
+use nczarr::store::{open_read, OpenedStore, TraceSink};
+use nczarr::url::DatasetUrl;
+
+/// A dataset opened for reading.
+pub struct Opened {
+    /// The parsed name.
+    pub url: DatasetUrl,
+    /// The store.
+    pub store: OpenedStore,
+    /// Its metadata.
+    pub info: DatasetInfo,
+}
+
+/// The trace sink `NCTRACING=n` (n > 0) asks for: lines on stderr prefixed with the tool.
+pub fn trace_sink(tool: &'static str) -> Option<TraceSink> {
+    let level: i64 = std::env::var("NCTRACING").ok()?.trim().parse().ok()?;
+    (level > 0).then(|| {
+        Arc::new(move |msg: &str| {
+            let _ = writeln!(io::stderr().lock(), "{tool}: trace: {msg}");
+        }) as TraceSink
+    })
+}
+
+/// Parse `name`, open its store and read its metadata.
+///
+/// # Errors
+/// Anything that stops the open, with the dataset name as context.
+pub fn open_dataset(name: &str, trace: Option<TraceSink>) -> anyhow::Result<Opened> {
+    let url = DatasetUrl::parse(name).with_context(|| name.to_string())?;
+    let store = open_read(&url, trace.clone()).with_context(|| name.to_string())?;
+    let options = ReadOptions {
+        force_pure_zarr: url.modes.has("zarr") && !url.modes.has("noxarray") || url.modes.has("xarray"),
+        ignore_xarray_dims: !url.modes.xarray_dims(),
+        trace,
+    };
+    let info = read_dataset(store.store.as_ref(), &options).with_context(|| name.to_string())?;
+    Ok(Opened { url, store, info })
+}
+
+/// True when `err` (or what caused it) is a broken pipe.
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|c| {
+        c.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+            || c.downcast_ref::<nczarr::Error>().is_some_and(|e| matches!(e, nczarr::Error::Io(io) if io.kind() == io::ErrorKind::BrokenPipe))
+    })
+}
+
+/// Run a tool's body and turn its result into an exit code: errors print as one
+/// line `tool: cause: cause...` and exit 1.
+pub fn run(tool: &str, body: impl FnOnce() -> anyhow::Result<ExitCode>) -> ExitCode {
+    match body() {
+        Ok(code) => code,
+        // `nczdump big | head` closes the pipe early: that is the reader's choice,
+        // not a failure, so exit quietly with success like other Unix filters.
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(io::stderr().lock(), "{tool}: {}", one_line(&format!("{e:#}")));
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Keep an error on one line: newlines inside messages become spaces.
+pub fn one_line(s: &str) -> String {
+    s.replace(['\n', '\r'], " ")
+}
