@@ -171,7 +171,7 @@ mod tests {
         for region in [
             Region::whole(&[8, 8]),
             Region::block(vec![2, 1], vec![4, 7]),
-            Region { start: vec![1, 0], count: vec![3, 3], stride: vec![3, 4] },
+            Region { start: vec![1, 0], count: vec![3, 2], stride: vec![3, 4] },
             Region { start: vec![0, 7], count: vec![8, 1], stride: vec![1, 1] },
         ] {
             assert_eq!(covered(&grid, &region), all_positions(&region), "{region}");
