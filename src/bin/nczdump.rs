@@ -13,7 +13,12 @@ use nczarr_tools::cli;
 /// ncdump's output. DATASET is a path (directory or .zip) or a URL such as
 /// file:///data/x.zarr#mode=nczarr,file.
 #[derive(Parser, Debug)]
-#[command(name = "nczdump", version, disable_help_flag = true, disable_version_flag = true)]
+#[command(
+    name = "nczdump",
+    version,
+    disable_help_flag = true,
+    disable_version_flag = true
+)]
 struct Args {
     /// Header only, no data.
     #[arg(short = 'h')]
@@ -98,23 +103,45 @@ fn digits(value: &str) -> anyhow::Result<(Option<usize>, Option<usize>)> {
             _ => bail!("unreasonable value for {what} significant digits: {s}"),
         }
     };
-    let f = if f.is_empty() { None } else { Some(parse(f, "float")?) };
+    let f = if f.is_empty() {
+        None
+    } else {
+        Some(parse(f, "float")?)
+    };
     let d = d.map(|d| parse(d, "double")).transpose()?;
     Ok((f, d))
 }
 
 fn list(s: &Option<String>) -> Vec<String> {
-    s.as_deref().map(|s| s.split(',').filter(|x| !x.is_empty()).map(str::to_string).collect()).unwrap_or_default()
+    s.as_deref()
+        .map(|s| {
+            s.split(',')
+                .filter(|x| !x.is_empty())
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 fn options(args: &Args, default_name: String) -> anyhow::Result<PrintOptions> {
-    let mut o = PrintOptions { name: args.name.clone().unwrap_or(default_name), ..PrintOptions::default() };
+    let mut o = PrintOptions {
+        name: args.name.clone().unwrap_or(default_name),
+        ..PrintOptions::default()
+    };
     o.header_only = args.header_only;
     o.coords_only = args.coords;
     o.vars = list(&args.vars);
     o.groups = list(&args.groups);
-    o.brief = args.brief.as_deref().map(|v| index_style("b", v)).transpose()?;
-    o.full = args.full.as_deref().map(|v| index_style("f", v)).transpose()?;
+    o.brief = args
+        .brief
+        .as_deref()
+        .map(|v| index_style("b", v))
+        .transpose()?;
+    o.full = args
+        .full
+        .as_deref()
+        .map(|v| index_style("f", v))
+        .transpose()?;
     if let Some(l) = &args.line_len {
         let n: i64 = l.trim().parse().unwrap_or(0);
         if n < 10 {
@@ -129,10 +156,17 @@ fn options(args: &Args, default_name: String) -> anyhow::Result<PrintOptions> {
     }
     o.special = args.special;
     o.filter_atts = args.filters;
-    match args.extra.as_deref().map(|x| x.chars().next().map(|c| c.to_ascii_lowercase())) {
+    match args
+        .extra
+        .as_deref()
+        .map(|x| x.chars().next().map(|c| c.to_ascii_lowercase()))
+    {
         None | Some(Some('p' | 'm')) => {}
         Some(Some('f')) => o.fill_type = true,
-        Some(_) => bail!("invalid value for -X option: {}", args.extra.as_deref().unwrap_or("")),
+        Some(_) => bail!(
+            "invalid value for -X option: {}",
+            args.extra.as_deref().unwrap_or("")
+        ),
     }
     Ok(o)
 }

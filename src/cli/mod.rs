@@ -37,7 +37,8 @@ pub fn open_dataset(name: &str, trace: Option<TraceSink>) -> anyhow::Result<Open
     let url = DatasetUrl::parse(name).with_context(|| name.to_string())?;
     let store = open_read(&url, trace.clone()).with_context(|| name.to_string())?;
     let options = ReadOptions {
-        force_pure_zarr: url.modes.has("zarr") && !url.modes.has("noxarray") || url.modes.has("xarray"),
+        force_pure_zarr: url.modes.has("zarr") && !url.modes.has("noxarray")
+            || url.modes.has("xarray"),
         ignore_xarray_dims: !url.modes.xarray_dims(),
         trace,
     };
@@ -48,8 +49,11 @@ pub fn open_dataset(name: &str, trace: Option<TraceSink>) -> anyhow::Result<Open
 /// True when `err` (or what caused it) is a broken pipe.
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|c| {
-        c.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
-            || c.downcast_ref::<nczarr::Error>().is_some_and(|e| matches!(e, nczarr::Error::Io(io) if io.kind() == io::ErrorKind::BrokenPipe))
+        c.downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+            || c.downcast_ref::<nczarr::Error>().is_some_and(
+                |e| matches!(e, nczarr::Error::Io(io) if io.kind() == io::ErrorKind::BrokenPipe),
+            )
     })
 }
 
@@ -62,7 +66,11 @@ pub fn run(tool: &str, body: impl FnOnce() -> anyhow::Result<ExitCode>) -> ExitC
         // not a failure, so exit quietly with success like other Unix filters.
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            let _ = writeln!(io::stderr().lock(), "{tool}: {}", one_line(&format!("{e:#}")));
+            let _ = writeln!(
+                io::stderr().lock(),
+                "{tool}: {}",
+                one_line(&format!("{e:#}"))
+            );
             ExitCode::FAILURE
         }
     }

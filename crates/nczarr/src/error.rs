@@ -73,6 +73,9 @@ pub enum Error {
 impl Error {
     /// A metadata error for `key`.
     pub fn metadata(key: impl ToString, message: impl Into<String>) -> Error {
-        Error::Metadata { key: key.to_string(), message: message.into() }
+        Error::Metadata {
+            key: key.to_string(),
+            message: message.into(),
+        }
     }
 }

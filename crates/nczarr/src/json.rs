@@ -295,7 +295,11 @@ fn write_string(s: &str, out: &mut String) {
 /// bad syntax, or trailing characters after the value.
 pub fn parse(bytes: &[u8]) -> Result<Json, JsonError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let mut p = Parser { s: bytes, pos: 0, depth: 0 };
+    let mut p = Parser {
+        s: bytes,
+        pos: 0,
+        depth: 0,
+    };
     p.skip_ws();
     let value = p.value()?;
     p.skip_ws();
@@ -331,7 +335,11 @@ impl Parser<'_> {
         let upto = &self.s[..self.pos.min(self.s.len())];
         let line = upto.iter().filter(|&&b| b == b'\n').count() + 1;
         let column = self.pos - upto.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1) + 1;
-        JsonError { line, column, message: message.to_string() }
+        JsonError {
+            line,
+            column,
+            message: message.to_string(),
+        }
     }
 
     fn peek(&self) -> Option<u8> {
@@ -526,7 +534,9 @@ impl Parser<'_> {
             self.pos = start;
             return Err(self.error(&format!("malformed number '{text}'")));
         }
-        Ok(Json::Number(Number(text.trim_start_matches('+').to_string())))
+        Ok(Json::Number(Number(
+            text.trim_start_matches('+').to_string(),
+        )))
     }
 
     fn text(&self, from: usize, to: usize) -> String {
@@ -535,7 +545,10 @@ impl Parser<'_> {
 
     fn take_word(&mut self) -> String {
         let start = self.pos;
-        while self.peek().is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_') {
+        while self
+            .peek()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_')
+        {
             self.pos += 1;
         }
         self.text(start, self.pos)
@@ -573,7 +586,12 @@ mod tests {
     #[test]
     fn parses_netcdf_object_and_keeps_order() {
         let j = parse_str(r#"{"b": 1, "a": [1,2.5], "c": {"x": null}}"#).unwrap();
-        let keys: Vec<_> = j.as_object().unwrap().iter().map(|(k, _)| k.as_str()).collect();
+        let keys: Vec<_> = j
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(k, _)| k.as_str())
+            .collect();
         assert_eq!(keys, ["b", "a", "c"]);
         assert_eq!(j.to_text(), r#"{"b": 1, "a": [1,2.5], "c": {"x": null}}"#);
     }

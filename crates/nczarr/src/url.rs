@@ -35,7 +35,9 @@ pub enum UrlError {
         flag: String,
     },
     /// A mode netcdf-c defines but that is not about Zarr storage.
-    #[error("mode '{flag}' is not a Zarr mode; nczarr-tools reads and writes NCZarr and Zarr only")]
+    #[error(
+        "mode '{flag}' is not a Zarr mode; nczarr-tools reads and writes NCZarr and Zarr only"
+    )]
     UnsupportedMode {
         /// The flag as given.
         flag: String,
@@ -206,7 +208,14 @@ impl DatasetUrl {
                 });
             }
         }
-        Ok(DatasetUrl { original: text.to_string(), location, storage, modes, params, is_url })
+        Ok(DatasetUrl {
+            original: text.to_string(),
+            location,
+            storage,
+            modes,
+            params,
+            is_url,
+        })
     }
 
     /// The local path, for directory and zip stores.
@@ -219,7 +228,10 @@ impl DatasetUrl {
 
     /// The value of fragment key `key` (lower-case), if given.
     pub fn param(&self, key: &str) -> Option<&str> {
-        self.params.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+        self.params
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
     }
 
     /// The dataset's base name as ncdump derives it: last path segment without its
@@ -261,14 +273,18 @@ fn scheme_of(text: &str) -> Option<&str> {
     let scheme = &text[..i];
     let ok = !scheme.is_empty()
         && scheme.as_bytes()[0].is_ascii_alphabetic()
-        && scheme.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'));
+        && scheme
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'));
     ok.then_some(scheme)
 }
 
 fn parse_location(text: &str) -> Result<(Location, bool), UrlError> {
     let Some(scheme) = scheme_of(text) else {
         if text.is_empty() {
-            return Err(UrlError::Malformed { reason: "empty dataset name".into() });
+            return Err(UrlError::Malformed {
+                reason: "empty dataset name".into(),
+            });
         }
         return Ok((Location::Path(PathBuf::from(text)), false));
     };
@@ -290,7 +306,9 @@ fn parse_location(text: &str) -> Result<(Location, bool), UrlError> {
                 format!("{}{}", percent_decode(host)?, path)
             };
             if path.is_empty() {
-                return Err(UrlError::Malformed { reason: "file URL without a path".into() });
+                return Err(UrlError::Malformed {
+                    reason: "file URL without a path".into(),
+                });
             }
             Ok((Location::Path(PathBuf::from(path)), true))
         }
@@ -300,12 +318,23 @@ fn parse_location(text: &str) -> Result<(Location, bool), UrlError> {
                 None => (rest, ""),
             };
             if host.is_empty() {
-                return Err(UrlError::Malformed { reason: format!("{lower}:// URL without a host or bucket") });
+                return Err(UrlError::Malformed {
+                    reason: format!("{lower}:// URL without a host or bucket"),
+                });
             }
             let path = percent_decode(path)?;
-            Ok((Location::Remote { scheme: lower, host: host.to_string(), path }, true))
+            Ok((
+                Location::Remote {
+                    scheme: lower,
+                    host: host.to_string(),
+                    path,
+                },
+                true,
+            ))
         }
-        _ => Err(UrlError::UnsupportedScheme { scheme: scheme.to_string() }),
+        _ => Err(UrlError::UnsupportedScheme {
+            scheme: scheme.to_string(),
+        }),
     }
 }
 
@@ -319,7 +348,9 @@ fn percent_decode(s: &str) -> Result<String, UrlError> {
                 .get(i + 1..i + 3)
                 .and_then(|h| std::str::from_utf8(h).ok())
                 .and_then(|h| u8::from_str_radix(h, 16).ok())
-                .ok_or_else(|| UrlError::Malformed { reason: format!("bad percent escape in '{s}'") })?;
+                .ok_or_else(|| UrlError::Malformed {
+                    reason: format!("bad percent escape in '{s}'"),
+                })?;
             out.push(hex);
             i += 3;
         } else {
@@ -327,7 +358,9 @@ fn percent_decode(s: &str) -> Result<String, UrlError> {
             i += 1;
         }
     }
-    String::from_utf8(out).map_err(|_| UrlError::Malformed { reason: format!("'{s}' is not UTF-8") })
+    String::from_utf8(out).map_err(|_| UrlError::Malformed {
+        reason: format!("'{s}' is not UTF-8"),
+    })
 }
 
 fn parse_fragment(fragment: &str) -> Result<(ModeSet, Vec<(String, String)>), UrlError> {
@@ -354,7 +387,9 @@ fn parse_fragment(fragment: &str) -> Result<(ModeSet, Vec<(String, String)>), Ur
             // netcdf-c's singleton macros.
             (m, None) if ZARR_FLAGS.contains(&m) || OTHER_FLAGS.contains(&m) => {
                 if OTHER_FLAGS.contains(&m) {
-                    return Err(UrlError::UnsupportedMode { flag: m.to_string() });
+                    return Err(UrlError::UnsupportedMode {
+                        flag: m.to_string(),
+                    });
                 }
                 match m {
                     "s3" | "gs3" => {
@@ -425,7 +460,10 @@ fn decide_storage(modes: &ModeSet, location: &Location) -> Result<StorageKind, U
         if modes.has(flag) {
             match chosen {
                 Some((a, k)) if k != kind => {
-                    return Err(UrlError::ConflictingStorage { a: a.to_string(), b: flag.to_string() });
+                    return Err(UrlError::ConflictingStorage {
+                        a: a.to_string(),
+                        b: flag.to_string(),
+                    });
                 }
                 _ => chosen = Some((flag, kind)),
             }
@@ -462,19 +500,63 @@ mod tests {
             ("/data/x.zarr", StorageKind::Dir, &[]),
             ("x.zip", StorageKind::Zip, &[]),
             ("X.ZIP", StorageKind::Zip, &[]),
-            ("file:///data/x.file#mode=nczarr,file", StorageKind::Dir, &["nczarr", "file"]),
-            ("file:///data/x.zarr#mode=zarr,file", StorageKind::Dir, &["zarr", "file", "nczarr"]),
-            ("file:///data/x#mode=xarray", StorageKind::Dir, &["xarray", "zarr", "nczarr"]),
-            ("file:///d/x#mode=nczarr,noxarray,file&log", StorageKind::Dir, &["nczarr", "noxarray", "file", "zarr"]),
-            ("file:///d/x#mode=zarr&mode=file", StorageKind::Dir, &["zarr", "file", "nczarr"]),
-            ("file:///d/x.zip#mode=nczarr,zip", StorageKind::Zip, &["nczarr", "zip"]),
-            ("file:///d/x#MODE=NCZARR,FILE", StorageKind::Dir, &["nczarr", "file"]),
+            (
+                "file:///data/x.file#mode=nczarr,file",
+                StorageKind::Dir,
+                &["nczarr", "file"],
+            ),
+            (
+                "file:///data/x.zarr#mode=zarr,file",
+                StorageKind::Dir,
+                &["zarr", "file", "nczarr"],
+            ),
+            (
+                "file:///data/x#mode=xarray",
+                StorageKind::Dir,
+                &["xarray", "zarr", "nczarr"],
+            ),
+            (
+                "file:///d/x#mode=nczarr,noxarray,file&log",
+                StorageKind::Dir,
+                &["nczarr", "noxarray", "file", "zarr"],
+            ),
+            (
+                "file:///d/x#mode=zarr&mode=file",
+                StorageKind::Dir,
+                &["zarr", "file", "nczarr"],
+            ),
+            (
+                "file:///d/x.zip#mode=nczarr,zip",
+                StorageKind::Zip,
+                &["nczarr", "zip"],
+            ),
+            (
+                "file:///d/x#MODE=NCZARR,FILE",
+                StorageKind::Dir,
+                &["nczarr", "file"],
+            ),
             ("file:///d/x#zarr", StorageKind::Dir, &["nczarr", "zarr"]),
-            ("file:///d/x#noxarray", StorageKind::Dir, &["nczarr", "noxarray", "zarr"]),
+            (
+                "file:///d/x#noxarray",
+                StorageKind::Dir,
+                &["nczarr", "noxarray", "zarr"],
+            ),
             ("s3://bucket/key", StorageKind::S3, &["s3", "nczarr"]),
-            ("s3://mybucket/key#mode=zarr&aws.region=eu-west-1", StorageKind::S3, &["zarr", "s3", "nczarr"]),
-            ("https://b.s3.us-west-2.amazonaws.com/a/b", StorageKind::S3, &["s3"]),
-            ("https://minio.example.com:9000/bkt/key#mode=nczarr,s3", StorageKind::S3, &["nczarr", "s3"]),
+            (
+                "s3://mybucket/key#mode=zarr&aws.region=eu-west-1",
+                StorageKind::S3,
+                &["zarr", "s3", "nczarr"],
+            ),
+            (
+                "https://b.s3.us-west-2.amazonaws.com/a/b",
+                StorageKind::S3,
+                &["s3"],
+            ),
+            (
+                "https://minio.example.com:9000/bkt/key#mode=nczarr,s3",
+                StorageKind::S3,
+                &["nczarr", "s3"],
+            ),
         ];
         for (input, storage, expect) in cases {
             let u = DatasetUrl::parse(input).unwrap_or_else(|e| panic!("{input}: {e}"));
@@ -485,12 +567,17 @@ mod tests {
 
     #[test]
     fn params_and_locations() {
-        let u = DatasetUrl::parse("s3://mybucket/a/b.zarr#mode=zarr&AWS.Profile=unidata&log").unwrap();
+        let u =
+            DatasetUrl::parse("s3://mybucket/a/b.zarr#mode=zarr&AWS.Profile=unidata&log").unwrap();
         assert_eq!(u.param("aws.profile"), Some("unidata"));
         assert_eq!(u.param("log"), Some(""));
         assert_eq!(
             u.location,
-            Location::Remote { scheme: "s3".into(), host: "mybucket".into(), path: "a/b.zarr".into() }
+            Location::Remote {
+                scheme: "s3".into(),
+                host: "mybucket".into(),
+                path: "a/b.zarr".into()
+            }
         );
         let u = DatasetUrl::parse("file:///a%20b/c.zarr#mode=nczarr,file").unwrap();
         assert_eq!(u.path(), Some(Path::new("/a b/c.zarr")));
@@ -514,20 +601,45 @@ mod tests {
     #[test]
     fn errors() {
         let e = DatasetUrl::parse("file:///x#mode=nczarr,bogus").unwrap_err();
-        assert_eq!(e, UrlError::UnknownMode { flag: "bogus".into() });
+        assert_eq!(
+            e,
+            UrlError::UnknownMode {
+                flag: "bogus".into()
+            }
+        );
         assert!(e.to_string().starts_with("unknown mode flag 'bogus'"));
         assert_eq!(
             DatasetUrl::parse("file:///x#mode=dap2").unwrap_err(),
-            UrlError::UnsupportedMode { flag: "dap2".into() }
+            UrlError::UnsupportedMode {
+                flag: "dap2".into()
+            }
         );
         assert_eq!(
             DatasetUrl::parse("file:///x#mode=zip,s3").unwrap_err(),
-            UrlError::ConflictingStorage { a: "zip".into(), b: "s3".into() }
+            UrlError::ConflictingStorage {
+                a: "zip".into(),
+                b: "s3".into()
+            }
         );
-        assert!(matches!(DatasetUrl::parse("ftp://h/x"), Err(UrlError::UnsupportedScheme { .. })));
-        assert!(matches!(DatasetUrl::parse("s3:///key"), Err(UrlError::Malformed { .. })));
-        assert!(matches!(DatasetUrl::parse("file:///x%zz"), Err(UrlError::Malformed { .. })));
-        assert!(matches!(DatasetUrl::parse(""), Err(UrlError::Malformed { .. })));
-        assert!(matches!(DatasetUrl::parse("http://example.com/x"), Err(UrlError::Malformed { .. })));
+        assert!(matches!(
+            DatasetUrl::parse("ftp://h/x"),
+            Err(UrlError::UnsupportedScheme { .. })
+        ));
+        assert!(matches!(
+            DatasetUrl::parse("s3:///key"),
+            Err(UrlError::Malformed { .. })
+        ));
+        assert!(matches!(
+            DatasetUrl::parse("file:///x%zz"),
+            Err(UrlError::Malformed { .. })
+        ));
+        assert!(matches!(
+            DatasetUrl::parse(""),
+            Err(UrlError::Malformed { .. })
+        ));
+        assert!(matches!(
+            DatasetUrl::parse("http://example.com/x"),
+            Err(UrlError::Malformed { .. })
+        ));
     }
 }

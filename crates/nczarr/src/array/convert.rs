@@ -16,7 +16,12 @@ pub(crate) enum ChunkData {
 ///
 /// # Errors
 /// A message when the byte count does not match `n` elements.
-pub(crate) fn convert(bytes: Vec<u8>, dtype: &Dtype, nc_type: NcType, n: usize) -> Result<ChunkData, String> {
+pub(crate) fn convert(
+    bytes: Vec<u8>,
+    dtype: &Dtype,
+    nc_type: NcType,
+    n: usize,
+) -> Result<ChunkData, String> {
     let size = dtype.item_size();
     let expect = n.checked_mul(size).ok_or("chunk size overflows")?;
     if bytes.len() != expect {
@@ -29,15 +34,26 @@ pub(crate) fn convert(bytes: Vec<u8>, dtype: &Dtype, nc_type: NcType, n: usize) 
         ));
     }
     Ok(match dtype {
-        Dtype::Int { .. } | Dtype::Float { bytes: 4 | 8, .. } | Dtype::DateTime { .. } | Dtype::TimeDelta { .. }
+        Dtype::Int { .. }
+        | Dtype::Float { bytes: 4 | 8, .. }
+        | Dtype::DateTime { .. }
+        | Dtype::TimeDelta { .. }
             if nc_type.size() == size =>
         {
-            ChunkData::Fixed(if dtype.endian().needs_swap() { swap(bytes, size) } else { bytes })
+            ChunkData::Fixed(if dtype.endian().needs_swap() {
+                swap(bytes, size)
+            } else {
+                bytes
+            })
         }
         Dtype::Float { bytes: 2, endian } => {
             let mut out = Vec::with_capacity(n * 4);
             for c in bytes.chunks_exact(2) {
-                let h = if *endian == Endian::Big { u16::from_be_bytes([c[0], c[1]]) } else { u16::from_le_bytes([c[0], c[1]]) };
+                let h = if *endian == Endian::Big {
+                    u16::from_be_bytes([c[0], c[1]])
+                } else {
+                    u16::from_le_bytes([c[0], c[1]])
+                };
                 out.extend_from_slice(&half_to_f32(h).to_ne_bytes());
             }
             ChunkData::Fixed(out)
@@ -59,7 +75,13 @@ pub(crate) fn convert(bytes: Vec<u8>, dtype: &Dtype, nc_type: NcType, n: usize) 
                 .map(|s| {
                     let text: String = s
                         .chunks_exact(4)
-                        .map(|u| if *endian == Endian::Big { u32::from_be_bytes([u[0], u[1], u[2], u[3]]) } else { u32::from_le_bytes([u[0], u[1], u[2], u[3]]) })
+                        .map(|u| {
+                            if *endian == Endian::Big {
+                                u32::from_be_bytes([u[0], u[1], u[2], u[3]])
+                            } else {
+                                u32::from_le_bytes([u[0], u[1], u[2], u[3]])
+                            }
+                        })
                         .take_while(|&cp| cp != 0)
                         .map(|cp| char::from_u32(cp).unwrap_or('\u{FFFD}'))
                         .collect();
@@ -111,10 +133,15 @@ mod tests {
     #[test]
     fn big_endian_ints_are_swapped() {
         let d = Dtype::parse(">i4").unwrap();
-        let ChunkData::Fixed(b) = convert(vec![0, 0, 0, 1, 0xff, 0xff, 0xff, 0xfe], &d, NcType::Int, 2).unwrap() else {
+        let ChunkData::Fixed(b) =
+            convert(vec![0, 0, 0, 1, 0xff, 0xff, 0xff, 0xfe], &d, NcType::Int, 2).unwrap()
+        else {
             panic!()
         };
-        assert_eq!(crate::model::Values::from_ne_bytes(NcType::Int, &b), crate::model::Values::Int(vec![1, -2]));
+        assert_eq!(
+            crate::model::Values::from_ne_bytes(NcType::Int, &b),
+            crate::model::Values::Int(vec![1, -2])
+        );
     }
 
     #[test]
@@ -129,11 +156,23 @@ mod tests {
     #[test]
     fn strings_strip_nul_padding_and_unicode_decodes() {
         let d = Dtype::parse("|S3").unwrap();
-        let ChunkData::Strings(s) = convert(b"ab\0xyz\0\0\0".to_vec(), &d, NcType::String, 3).unwrap() else { panic!() };
-        assert_eq!(s, vec![Some(b"ab".to_vec()), Some(b"xyz".to_vec()), Some(vec![])]);
+        let ChunkData::Strings(s) =
+            convert(b"ab\0xyz\0\0\0".to_vec(), &d, NcType::String, 3).unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(
+            s,
+            vec![Some(b"ab".to_vec()), Some(b"xyz".to_vec()), Some(vec![])]
+        );
         let d = Dtype::parse("<U2").unwrap();
-        let bytes: Vec<u8> = [0x3a9u32, 0x61, 0x62, 0].iter().flat_map(|c| c.to_le_bytes()).collect();
-        let ChunkData::Strings(s) = convert(bytes, &d, NcType::String, 2).unwrap() else { panic!() };
+        let bytes: Vec<u8> = [0x3a9u32, 0x61, 0x62, 0]
+            .iter()
+            .flat_map(|c| c.to_le_bytes())
+            .collect();
+        let ChunkData::Strings(s) = convert(bytes, &d, NcType::String, 2).unwrap() else {
+            panic!()
+        };
         assert_eq!(s, vec![Some("Ωa".as_bytes().to_vec()), Some(b"b".to_vec())]);
     }
 

@@ -36,24 +36,38 @@ impl<'s> ArrayReader<'s> {
     /// # Errors
     /// [`Error::Codec`] when the codec chain cannot be built; [`Error::Metadata`] when the
     /// variable has no storage encoding or the stored rank differs from its dimensions.
-    pub fn new(store: &'s dyn ReadableStore, key: StoreKey, name: &str, var: &Var, shape: Vec<u64>) -> Result<ArrayReader<'s>> {
+    pub fn new(
+        store: &'s dyn ReadableStore,
+        key: StoreKey,
+        name: &str,
+        var: &Var,
+        shape: Vec<u64>,
+    ) -> Result<ArrayReader<'s>> {
         let enc: &VarEncoding = var
             .encoding
             .as_ref()
             .ok_or_else(|| Error::Invalid(format!("variable '{name}' has no stored data")))?;
-        let pipeline = Pipeline::new(&enc.filters, enc.compressor.as_ref())
-            .map_err(|error| Error::Codec { var: name.to_string(), error })?;
+        let pipeline =
+            Pipeline::new(&enc.filters, enc.compressor.as_ref()).map_err(|error| Error::Codec {
+                var: name.to_string(),
+                error,
+            })?;
         let scalar_as_1 = shape.is_empty() && enc.shape.len() == 1;
         if !scalar_as_1 && enc.shape.len() != shape.len() {
             return Err(Error::metadata(
                 key.join(".zarray")?,
-                format!("stored rank {} differs from the variable's {} dimensions", enc.shape.len(), shape.len()),
+                format!(
+                    "stored rank {} differs from the variable's {} dimensions",
+                    enc.shape.len(),
+                    shape.len()
+                ),
             ));
         }
         if matches!(enc.dtype, Dtype::Object) != pipeline.is_object() {
             return Err(Error::metadata(
                 key.join(".zarray")?,
-                "dtype |O needs a vlen-utf8 or vlen-bytes filter (and only |O may have one)".to_string(),
+                "dtype |O needs a vlen-utf8 or vlen-bytes filter (and only |O may have one)"
+                    .to_string(),
             ));
         }
         Ok(ArrayReader {
@@ -82,7 +96,9 @@ impl<'s> ArrayReader<'s> {
     /// # Errors
     /// When the key breaks a key rule.
     pub fn chunk_key(&self, index: &[u64]) -> Result<StoreKey> {
-        Ok(self.key.join_path(&self.grid.chunk_key(index, self.separator))?)
+        Ok(self
+            .key
+            .join_path(&self.grid.chunk_key(index, self.separator))?)
     }
 
     /// The chunk grid of the stored array.
@@ -105,21 +121,37 @@ impl<'s> ArrayReader<'s> {
         let n = usize::try_from(self.grid.chunk_len().unwrap_or(u64::MAX))
             .map_err(|_| self.chunk_error(key, "chunk too large for this machine".into()))?;
         let item = self.dtype.item_size();
-        let max_decoded = if item == 0 { n.saturating_mul(1 << 16).min(1 << 31) } else { n.saturating_mul(item) };
-        let info = ChunkInfo { item_size: item.max(1), max_decoded };
+        let max_decoded = if item == 0 {
+            n.saturating_mul(1 << 16).min(1 << 31)
+        } else {
+            n.saturating_mul(item)
+        };
+        let info = ChunkInfo {
+            item_size: item.max(1),
+            max_decoded,
+        };
         let decoded = self
             .pipeline
             .decode(stored, key.as_str(), &info, n)
-            .map_err(|error| Error::Codec { var: self.name.clone(), error })?;
+            .map_err(|error| Error::Codec {
+                var: self.name.clone(),
+                error,
+            })?;
         let _ = part;
         match decoded {
-            Decoded::Bytes(b) => convert(b, &self.dtype, self.nc_type, n).map_err(|m| self.chunk_error(key, m)),
+            Decoded::Bytes(b) => {
+                convert(b, &self.dtype, self.nc_type, n).map_err(|m| self.chunk_error(key, m))
+            }
             Decoded::Items(items) => Ok(ChunkData::Strings(items.into_iter().map(Some).collect())),
         }
     }
 
     fn chunk_error(&self, key: &StoreKey, message: String) -> Error {
-        Error::Chunk { var: self.name.clone(), key: key.to_string(), message }
+        Error::Chunk {
+            var: self.name.clone(),
+            key: key.to_string(),
+            message,
+        }
     }
 
     /// Read the values of `region` (in netCDF coordinates), in C order.
@@ -128,12 +160,25 @@ impl<'s> ArrayReader<'s> {
     /// [`Error::Invalid`] for a region outside the variable; store, codec and chunk
     /// errors naming the chunk.
     pub fn read(&self, region: &Region) -> Result<Values> {
-        region.check(&self.shape).map_err(|m| Error::Invalid(format!("variable '{}': {m}", self.name)))?;
-        let len = usize::try_from(region.len().unwrap_or(u64::MAX))
-            .map_err(|_| Error::Invalid(format!("variable '{}': region {region} is too large", self.name)))?;
-        let stored_region = if self.scalar_as_1 { Region::whole(&[1]) } else { region.clone() };
+        region
+            .check(&self.shape)
+            .map_err(|m| Error::Invalid(format!("variable '{}': {m}", self.name)))?;
+        let len = usize::try_from(region.len().unwrap_or(u64::MAX)).map_err(|_| {
+            Error::Invalid(format!(
+                "variable '{}': region {region} is too large",
+                self.name
+            ))
+        })?;
+        let stored_region = if self.scalar_as_1 {
+            Region::whole(&[1])
+        } else {
+            region.clone()
+        };
         let parts = self.grid.plan(&stored_region);
-        let keys: Vec<StoreKey> = parts.iter().map(|p| self.chunk_key(&p.index)).collect::<Result<_>>()?;
+        let keys: Vec<StoreKey> = parts
+            .iter()
+            .map(|p| self.chunk_key(&p.index))
+            .collect::<Result<_>>()?;
         let fetched = self.store.get_many(&keys);
         let decoded: Vec<Result<Option<ChunkData>>> = parts
             .par_iter()
@@ -147,7 +192,12 @@ impl<'s> ArrayReader<'s> {
         let decoded: Vec<Option<ChunkData>> = decoded.into_iter().collect::<Result<_>>()?;
 
         // Positions beyond the stored shape, and missing chunks, read as fill.
-        let beyond = stored_region.count.iter().zip(&stored_region.start).zip(&stored_region.stride).zip(&self.grid.shape)
+        let beyond = stored_region
+            .count
+            .iter()
+            .zip(&stored_region.start)
+            .zip(&stored_region.stride)
+            .zip(&self.grid.shape)
             .any(|(((c, s), st), shape)| *c > 0 && s + (c - 1) * st >= *shape);
         let needs_fill = beyond || decoded.iter().any(Option::is_none);
         let fill = self.fill_element();
@@ -184,11 +234,13 @@ impl<'s> ArrayReader<'s> {
                     if let Some(ChunkData::Fixed(bytes)) = data {
                         self.copy_part(part, count, |src, dst, n, src_step| {
                             if src_step == 1 {
-                                out[dst * es..(dst + n) * es].copy_from_slice(&bytes[src * es..(src + n) * es]);
+                                out[dst * es..(dst + n) * es]
+                                    .copy_from_slice(&bytes[src * es..(src + n) * es]);
                             } else {
                                 for k in 0..n {
                                     let s = (src + k * src_step) * es;
-                                    out[(dst + k) * es..(dst + k + 1) * es].copy_from_slice(&bytes[s..s + es]);
+                                    out[(dst + k) * es..(dst + k + 1) * es]
+                                        .copy_from_slice(&bytes[s..s + es]);
                                 }
                             }
                         });
@@ -201,7 +253,12 @@ impl<'s> ArrayReader<'s> {
 
     /// Walk the runs of `part`, calling `copy(src_index, dst_index, n, src_step)` for each
     /// innermost run (element indices into the chunk and into the output).
-    fn copy_part(&self, part: &ChunkPart, out_count: &[u64], mut copy: impl FnMut(usize, usize, usize, usize)) {
+    fn copy_part(
+        &self,
+        part: &ChunkPart,
+        out_count: &[u64],
+        mut copy: impl FnMut(usize, usize, usize, usize),
+    ) {
         let rank = part.runs.len();
         if rank == 0 {
             copy(0, 0, 1, 1);

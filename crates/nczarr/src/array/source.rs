@@ -29,7 +29,11 @@ impl<'a> StoreSource<'a> {
             key = key.join(g)?;
         }
         let key = key.join(&var.name)?;
-        let name = format!("{}/{}", group.iter().map(|g| format!("/{g}")).collect::<String>(), var.name);
+        let name = format!(
+            "{}/{}",
+            group.iter().map(|g| format!("/{g}")).collect::<String>(),
+            var.name
+        );
         ArrayReader::new(self.store, key, &name, var, self.dataset.var_shape(var))
     }
 }

@@ -43,7 +43,9 @@ impl ChunkGrid {
 
     /// Elements in one (full) chunk, or `None` on overflow.
     pub fn chunk_len(&self) -> Option<u64> {
-        self.chunks.iter().try_fold(1u64, |acc, &c| acc.checked_mul(c))
+        self.chunks
+            .iter()
+            .try_fold(1u64, |acc, &c| acc.checked_mul(c))
     }
 
     /// The chunk key for `index`: indices joined by `separator`, `0` for a scalar.
@@ -85,7 +87,13 @@ impl ChunkGrid {
             // Positions k.. that stay inside this chunk.
             let last_k = ((chunk_end - 1 - start) / stride).min(count - 1);
             let len = last_k - k + 1;
-            runs.push(DimRun { chunk, in_chunk: pos - chunk * cs, in_out: k, len, step: stride });
+            runs.push(DimRun {
+                chunk,
+                in_chunk: pos - chunk * cs,
+                in_out: k,
+                len,
+                step: stride,
+            });
             k = last_k + 1;
         }
         runs
@@ -97,13 +105,24 @@ impl ChunkGrid {
     pub fn plan(&self, region: &Region) -> Vec<ChunkPart> {
         let rank = self.shape.len();
         if rank == 0 {
-            return vec![ChunkPart { index: vec![], runs: vec![] }];
+            return vec![ChunkPart {
+                index: vec![],
+                runs: vec![],
+            }];
         }
         if region.is_empty() {
             return Vec::new();
         }
         let per_dim: Vec<Vec<DimRun>> = (0..rank)
-            .map(|d| self.dim_runs(d, region.start[d], region.count[d], region.stride[d], self.shape[d]))
+            .map(|d| {
+                self.dim_runs(
+                    d,
+                    region.start[d],
+                    region.count[d],
+                    region.stride[d],
+                    self.shape[d],
+                )
+            })
             .collect();
         if per_dim.iter().any(Vec::is_empty) {
             return Vec::new();
@@ -112,7 +131,10 @@ impl ChunkGrid {
         let mut odometer = vec![0usize; rank];
         loop {
             let runs: Vec<DimRun> = (0..rank).map(|d| per_dim[d][odometer[d]]).collect();
-            parts.push(ChunkPart { index: runs.iter().map(|r| r.chunk).collect(), runs });
+            parts.push(ChunkPart {
+                index: runs.iter().map(|r| r.chunk).collect(),
+                runs,
+            });
             let mut d = rank;
             loop {
                 if d == 0 {
@@ -171,8 +193,16 @@ mod tests {
         for region in [
             Region::whole(&[8, 8]),
             Region::block(vec![2, 1], vec![4, 7]),
-            Region { start: vec![1, 0], count: vec![3, 2], stride: vec![3, 4] },
-            Region { start: vec![0, 7], count: vec![8, 1], stride: vec![1, 1] },
+            Region {
+                start: vec![1, 0],
+                count: vec![3, 2],
+                stride: vec![3, 4],
+            },
+            Region {
+                start: vec![0, 7],
+                count: vec![8, 1],
+                stride: vec![1, 1],
+            },
         ] {
             assert_eq!(covered(&grid, &region), all_positions(&region), "{region}");
         }
@@ -181,10 +211,23 @@ mod tests {
     #[test]
     fn strides_skip_chunks() {
         let grid = ChunkGrid::new(vec![20], vec![2]);
-        let parts = grid.plan(&Region { start: vec![0], count: vec![4], stride: vec![5] });
+        let parts = grid.plan(&Region {
+            start: vec![0],
+            count: vec![4],
+            stride: vec![5],
+        });
         let chunks: Vec<u64> = parts.iter().map(|p| p.index[0]).collect();
         assert_eq!(chunks, [0, 2, 5, 7]);
-        assert_eq!(parts[1].runs[0], DimRun { chunk: 2, in_chunk: 1, in_out: 1, len: 1, step: 5 });
+        assert_eq!(
+            parts[1].runs[0],
+            DimRun {
+                chunk: 2,
+                in_chunk: 1,
+                in_out: 1,
+                len: 1,
+                step: 5
+            }
+        );
     }
 
     #[test]

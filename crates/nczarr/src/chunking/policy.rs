@@ -15,9 +15,15 @@ pub fn slabs(shape: &[u64], chunks: &[u64], budget: u64) -> Vec<Region> {
     }
     let budget = budget.max(1);
     // Elements in one index of dimension d with everything after it full.
-    let inner = |d: usize| shape[d + 1..].iter().fold(1u64, |a, &b| a.saturating_mul(b));
+    let inner = |d: usize| {
+        shape[d + 1..]
+            .iter()
+            .fold(1u64, |a, &b| a.saturating_mul(b))
+    };
     // The outermost dimension whose chunk-aligned range fits the budget.
-    let split = (0..rank).find(|&d| inner(d).saturating_mul(chunks[d].clamp(1, shape[d])) <= budget).unwrap_or(rank - 1);
+    let split = (0..rank)
+        .find(|&d| inner(d).saturating_mul(chunks[d].clamp(1, shape[d])) <= budget)
+        .unwrap_or(rank - 1);
     let step = {
         let per_index = inner(split).max(1);
         let fit = (budget / per_index).max(1);

@@ -16,13 +16,21 @@ pub struct Region {
 impl Region {
     /// The whole of an array of `shape`.
     pub fn whole(shape: &[u64]) -> Region {
-        Region { start: vec![0; shape.len()], count: shape.to_vec(), stride: vec![1; shape.len()] }
+        Region {
+            start: vec![0; shape.len()],
+            count: shape.to_vec(),
+            stride: vec![1; shape.len()],
+        }
     }
 
     /// A contiguous block.
     pub fn block(start: Vec<u64>, count: Vec<u64>) -> Region {
         let stride = vec![1; start.len()];
-        Region { start, count, stride }
+        Region {
+            start,
+            count,
+            stride,
+        }
     }
 
     /// Number of dimensions.
@@ -32,7 +40,9 @@ impl Region {
 
     /// Number of elements selected (1 for a scalar), or `None` on overflow.
     pub fn len(&self) -> Option<u64> {
-        self.count.iter().try_fold(1u64, |acc, &c| acc.checked_mul(c))
+        self.count
+            .iter()
+            .try_fold(1u64, |acc, &c| acc.checked_mul(c))
     }
 
     /// True when the region selects nothing.
@@ -46,8 +56,15 @@ impl Region {
     /// # Errors
     /// A message naming the first dimension that is out of bounds.
     pub fn check(&self, shape: &[u64]) -> Result<(), String> {
-        if self.count.len() != self.rank() || self.stride.len() != self.rank() || self.rank() != shape.len() {
-            return Err(format!("region of rank {} does not fit an array of rank {}", self.rank(), shape.len()));
+        if self.count.len() != self.rank()
+            || self.stride.len() != self.rank()
+            || self.rank() != shape.len()
+        {
+            return Err(format!(
+                "region of rank {} does not fit an array of rank {}",
+                self.rank(),
+                shape.len()
+            ));
         }
         for d in 0..self.rank() {
             if self.stride[d] == 0 {
@@ -78,7 +95,12 @@ impl fmt::Display for Region {
             if d > 0 {
                 f.write_str(", ")?;
             }
-            write!(f, "{}:{}", self.start[d], self.start[d] + self.count[d] * self.stride[d])?;
+            write!(
+                f,
+                "{}:{}",
+                self.start[d],
+                self.start[d] + self.count[d] * self.stride[d]
+            )?;
             if self.stride[d] != 1 {
                 write!(f, ":{}", self.stride[d])?;
             }
@@ -94,9 +116,16 @@ mod tests {
     #[test]
     fn check_bounds() {
         assert!(Region::whole(&[3, 4]).check(&[3, 4]).is_ok());
-        let r = Region { start: vec![1], count: vec![3], stride: vec![2] };
+        let r = Region {
+            start: vec![1],
+            count: vec![3],
+            stride: vec![2],
+        };
         assert_eq!(r.check(&[6]), Ok(()));
-        assert!(r.check(&[5]).unwrap_err().contains("index 5 is outside dimension 0 of length 5"));
+        assert!(r
+            .check(&[5])
+            .unwrap_err()
+            .contains("index 5 is outside dimension 0 of length 5"));
         assert!(Region::whole(&[]).check(&[]).is_ok());
         assert_eq!(Region::whole(&[]).len(), Some(1));
         assert_eq!(r.to_string(), "[1:7:2]");

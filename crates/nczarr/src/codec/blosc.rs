@@ -28,8 +28,18 @@ impl Blosc {
         let cname = match config.get("cname") {
             None => "lz4".to_string(),
             Some(Json::String(s)) if CNAMES.contains(&s.as_str()) => s.clone(),
-            Some(Json::String(s)) => return Err(format!("blosc compressor \"{s}\" is not available (have {})", CNAMES.join(", "))),
-            Some(other) => return Err(format!("\"cname\" must be a string, found {}", other.to_text())),
+            Some(Json::String(s)) => {
+                return Err(format!(
+                    "blosc compressor \"{s}\" is not available (have {})",
+                    CNAMES.join(", ")
+                ))
+            }
+            Some(other) => {
+                return Err(format!(
+                    "\"cname\" must be a string, found {}",
+                    other.to_text()
+                ))
+            }
         };
         Ok(Blosc {
             cname,
@@ -64,12 +74,20 @@ impl Codec for Blosc {
         let mut nbytes: usize = 0;
         // SAFETY: `input` is a live buffer of `input.len()` bytes; validate reads only
         // within it and writes one usize through a valid pointer.
-        let ok = unsafe { blosc_src::blosc_cbuffer_validate(input.as_ptr().cast::<c_void>(), input.len(), &mut nbytes) };
+        let ok = unsafe {
+            blosc_src::blosc_cbuffer_validate(
+                input.as_ptr().cast::<c_void>(),
+                input.len(),
+                &mut nbytes,
+            )
+        };
         if ok != 0 {
             return Err("corrupt blosc buffer (header does not validate)".into());
         }
         if nbytes > info.max_decoded {
-            return Err(format!("blosc header claims {nbytes} bytes, more than a chunk holds"));
+            return Err(format!(
+                "blosc header claims {nbytes} bytes, more than a chunk holds"
+            ));
         }
         let mut out = vec![0u8; nbytes];
         if nbytes == 0 {
@@ -78,7 +96,12 @@ impl Codec for Blosc {
         // SAFETY: the buffer was validated above; `out` has exactly `nbytes` bytes and
         // c-blosc never writes beyond `destsize`.
         let n = unsafe {
-            blosc_src::blosc_decompress_ctx(input.as_ptr().cast::<c_void>(), out.as_mut_ptr().cast::<c_void>(), out.len(), 1)
+            blosc_src::blosc_decompress_ctx(
+                input.as_ptr().cast::<c_void>(),
+                out.as_mut_ptr().cast::<c_void>(),
+                out.len(),
+                1,
+            )
         };
         if n < 0 || n as usize != nbytes {
             return Err(format!("corrupt blosc data (decompressor returned {n})"));

@@ -13,7 +13,9 @@ pub(crate) struct Bz2 {
 
 impl Bz2 {
     pub(crate) fn from_config(config: &Json) -> Result<Bz2, String> {
-        Ok(Bz2 { level: int_param(config, "level", 9, 1..=9)? as u32 })
+        Ok(Bz2 {
+            level: int_param(config, "level", 9, 1..=9)? as u32,
+        })
     }
 }
 
@@ -23,8 +25,11 @@ impl Codec for Bz2 {
     }
 
     fn decode(&self, input: Vec<u8>, info: &ChunkInfo) -> Result<Vec<u8>, String> {
-        read_bounded(bzip2::read::MultiBzDecoder::new(&input[..]), info.max_decoded)
-            .map_err(|e| format!("corrupt bzip2 data: {e}"))
+        read_bounded(
+            bzip2::read::MultiBzDecoder::new(&input[..]),
+            info.max_decoded,
+        )
+        .map_err(|e| format!("corrupt bzip2 data: {e}"))
     }
 
     fn encode(&self, input: Vec<u8>, _: &ChunkInfo) -> Result<Vec<u8>, String> {
@@ -34,6 +39,9 @@ impl Codec for Bz2 {
     }
 
     fn config(&self) -> Json {
-        obj(vec![("id", Json::String("bz2".into())), ("level", num(i64::from(self.level)))])
+        obj(vec![
+            ("id", Json::String("bz2".into())),
+            ("level", num(i64::from(self.level))),
+        ])
     }
 }

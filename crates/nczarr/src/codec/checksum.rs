@@ -24,7 +24,11 @@ impl Checksum {
             None => kind == Kind::Crc32c,
             Some("start") => false,
             Some("end") => true,
-            Some(other) => return Err(format!("\"location\" must be \"start\" or \"end\", found \"{other}\"")),
+            Some(other) => {
+                return Err(format!(
+                    "\"location\" must be \"start\" or \"end\", found \"{other}\""
+                ))
+            }
         };
         Ok(Checksum { kind, at_end })
     }
@@ -66,13 +70,19 @@ fn crc32c(data: &[u8]) -> u32 {
         for (i, slot) in t.iter_mut().enumerate() {
             let mut c = i as u32;
             for _ in 0..8 {
-                c = if c & 1 != 0 { 0x82F6_3B78 ^ (c >> 1) } else { c >> 1 };
+                c = if c & 1 != 0 {
+                    0x82F6_3B78 ^ (c >> 1)
+                } else {
+                    c >> 1
+                };
             }
             *slot = c;
         }
         t
     });
-    !data.iter().fold(!0u32, |c, &b| table[((c ^ u32::from(b)) & 0xff) as usize] ^ (c >> 8))
+    !data.iter().fold(!0u32, |c, &b| {
+        table[((c ^ u32::from(b)) & 0xff) as usize] ^ (c >> 8)
+    })
 }
 
 impl Codec for Checksum {
@@ -82,7 +92,10 @@ impl Codec for Checksum {
 
     fn decode(&self, input: Vec<u8>, _: &ChunkInfo) -> Result<Vec<u8>, String> {
         if input.len() < 4 {
-            return Err(format!("chunk too short to hold a {} checksum", self.name()));
+            return Err(format!(
+                "chunk too short to hold a {} checksum",
+                self.name()
+            ));
         }
         let (data, sum) = if self.at_end {
             let at = input.len() - 4;
@@ -113,7 +126,10 @@ impl Codec for Checksum {
     fn config(&self) -> Json {
         let mut m = vec![("id", Json::String(self.name().into()))];
         if self.at_end != (self.kind == Kind::Crc32c) {
-            m.push(("location", Json::String(if self.at_end { "end" } else { "start" }.into())));
+            m.push((
+                "location",
+                Json::String(if self.at_end { "end" } else { "start" }.into()),
+            ));
         }
         obj(m)
     }

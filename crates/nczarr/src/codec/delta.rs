@@ -34,9 +34,15 @@ fn read(d: &Dtype, b: &[u8]) -> Num {
         buf[..n].reverse();
     }
     match d {
-        Dtype::Float { bytes: 4, .. } => Num::F(f64::from(f32::from_le_bytes([buf[0], buf[1], buf[2], buf[3]]))),
+        Dtype::Float { bytes: 4, .. } => Num::F(f64::from(f32::from_le_bytes([
+            buf[0], buf[1], buf[2], buf[3],
+        ]))),
         Dtype::Float { .. } => Num::F(f64::from_le_bytes(buf)),
-        Dtype::Int { signed: true, bytes, .. } => {
+        Dtype::Int {
+            signed: true,
+            bytes,
+            ..
+        } => {
             let raw = u64::from_le_bytes(buf);
             let shift = 64 - 8 * bytes;
             Num::I(i128::from(((raw << shift) as i64) >> shift))
@@ -73,7 +79,10 @@ fn wrap(d: &Dtype, v: i128) -> i128 {
 impl Delta {
     pub(crate) fn from_config(config: &Json) -> Result<Delta, String> {
         let get = |name: &str| -> Result<Dtype, String> {
-            let t = config.get(name).and_then(Json::as_str).ok_or_else(|| format!("missing \"{name}\""))?;
+            let t = config
+                .get(name)
+                .and_then(Json::as_str)
+                .ok_or_else(|| format!("missing \"{name}\""))?;
             Dtype::parse(t).map_err(|e| e.to_string())
         };
         let dtype = get("dtype")?;
@@ -86,10 +95,19 @@ impl Delta {
         Ok(Delta { dtype, astype })
     }
 
-    fn apply(&self, input: &[u8], from: &Dtype, to: &Dtype, decode: bool) -> Result<Vec<u8>, String> {
+    fn apply(
+        &self,
+        input: &[u8],
+        from: &Dtype,
+        to: &Dtype,
+        decode: bool,
+    ) -> Result<Vec<u8>, String> {
         let size = from.item_size();
         if input.len() % size != 0 {
-            return Err(format!("{} bytes is not a whole number of {from} values", input.len()));
+            return Err(format!(
+                "{} bytes is not a whole number of {from} values",
+                input.len()
+            ));
         }
         let mut out = Vec::with_capacity(input.len() / size * to.item_size());
         let mut prev = Num::I(0);

@@ -48,7 +48,9 @@ impl Codec for Fletcher32 {
         input.truncate(at);
         let computed = fletcher32(&input);
         if stored != computed {
-            return Err(format!("fletcher32 checksum mismatch (stored {stored:#010x}, computed {computed:#010x})"));
+            return Err(format!(
+                "fletcher32 checksum mismatch (stored {stored:#010x}, computed {computed:#010x})"
+            ));
         }
         Ok(input)
     }

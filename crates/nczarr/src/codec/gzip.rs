@@ -13,7 +13,9 @@ pub(crate) struct Gzip {
 
 impl Gzip {
     pub(crate) fn from_config(config: &Json) -> Result<Gzip, String> {
-        Ok(Gzip { level: int_param(config, "level", 1, 0..=9)? as u32 })
+        Ok(Gzip {
+            level: int_param(config, "level", 1, 0..=9)? as u32,
+        })
     }
 }
 
@@ -24,18 +26,26 @@ impl Codec for Gzip {
 
     fn decode(&self, input: Vec<u8>, info: &ChunkInfo) -> Result<Vec<u8>, String> {
         // numcodecs may write several members; read them all.
-        read_bounded(flate2::read::MultiGzDecoder::new(&input[..]), info.max_decoded)
-            .map_err(|e| format!("corrupt gzip data: {e}"))
+        read_bounded(
+            flate2::read::MultiGzDecoder::new(&input[..]),
+            info.max_decoded,
+        )
+        .map_err(|e| format!("corrupt gzip data: {e}"))
     }
 
     fn encode(&self, input: Vec<u8>, _: &ChunkInfo) -> Result<Vec<u8>, String> {
         // mtime 0 so the same chunk always encodes to the same bytes.
-        let mut e = flate2::GzBuilder::new().mtime(0).write(Vec::new(), flate2::Compression::new(self.level));
+        let mut e = flate2::GzBuilder::new()
+            .mtime(0)
+            .write(Vec::new(), flate2::Compression::new(self.level));
         e.write_all(&input).map_err(|e| e.to_string())?;
         e.finish().map_err(|e| e.to_string())
     }
 
     fn config(&self) -> Json {
-        obj(vec![("id", Json::String("gzip".into())), ("level", num(i64::from(self.level)))])
+        obj(vec![
+            ("id", Json::String("gzip".into())),
+            ("level", num(i64::from(self.level))),
+        ])
     }
 }

@@ -35,7 +35,10 @@ pub const ZSTD: u32 = 32015;
 pub fn filter_of(config: &Json) -> Option<(u32, Vec<u32>)> {
     let id = config.get("id")?.as_str()?;
     let param = |name: &str, default: i64| -> u32 {
-        config.get(name).and_then(Json::as_i64_lenient).unwrap_or(default) as u32
+        config
+            .get(name)
+            .and_then(Json::as_i64_lenient)
+            .unwrap_or(default) as u32
     };
     Some(match id {
         "zlib" => (DEFLATE, vec![param("level", 1)]),
@@ -46,7 +49,18 @@ pub fn filter_of(config: &Json) -> Option<(u32, Vec<u32>)> {
         "zstd" => (ZSTD, vec![param("level", 0)]),
         "blosc" => {
             let b = Blosc::from_config(config).ok()?;
-            (BLOSC, vec![0, 0, 0, b.blocksize as u32, b.clevel as u32, b.shuffle as u32, b.compcode()])
+            (
+                BLOSC,
+                vec![
+                    0,
+                    0,
+                    0,
+                    b.blocksize as u32,
+                    b.clevel as u32,
+                    b.shuffle as u32,
+                    b.compcode(),
+                ],
+            )
         }
         _ => return None,
     })
@@ -83,8 +97,14 @@ pub fn codec_of(id: u32, params: &[u32]) -> Result<Json, String> {
                 ("shuffle", num(i64::from(p(5, 1)))),
             ])
         }
-        SZIP => return Err("the szip filter (4) is not available: no szip encoder is bundled".into()),
-        other => return Err(format!("HDF5 filter {other} has no Zarr codec in this build")),
+        SZIP => {
+            return Err("the szip filter (4) is not available: no szip encoder is bundled".into())
+        }
+        other => {
+            return Err(format!(
+                "HDF5 filter {other} has no Zarr codec in this build"
+            ))
+        }
     })
 }
 
@@ -95,10 +115,16 @@ mod tests {
 
     #[test]
     fn netcdf_examples() {
-        let b = parse_str(r#"{"id": "blosc", "clevel": 5, "blocksize": 0, "cname": "lz4", "shuffle": 1}"#).unwrap();
+        let b = parse_str(
+            r#"{"id": "blosc", "clevel": 5, "blocksize": 0, "cname": "lz4", "shuffle": 1}"#,
+        )
+        .unwrap();
         assert_eq!(filter_of(&b), Some((32001, vec![0, 0, 0, 0, 5, 1, 1])));
         assert_eq!(codec_of(32001, &[0, 0, 0, 0, 5, 1, 1]).unwrap(), b);
-        assert_eq!(filter_of(&parse_str(r#"{"id": "zlib", "level": "5"}"#).unwrap()), Some((1, vec![5])));
+        assert_eq!(
+            filter_of(&parse_str(r#"{"id": "zlib", "level": "5"}"#).unwrap()),
+            Some((1, vec![5]))
+        );
         assert_eq!(filter_of(&parse_str(r#"{"id": "lz4"}"#).unwrap()), None);
         assert!(codec_of(4, &[4, 8]).is_err());
         assert!(codec_of(99, &[]).is_err());

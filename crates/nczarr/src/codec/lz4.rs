@@ -12,7 +12,9 @@ pub(crate) struct Lz4 {
 
 impl Lz4 {
     pub(crate) fn from_config(config: &Json) -> Result<Lz4, String> {
-        Ok(Lz4 { acceleration: int_param(config, "acceleration", 1, i64::MIN..=i64::MAX)? })
+        Ok(Lz4 {
+            acceleration: int_param(config, "acceleration", 1, i64::MIN..=i64::MAX)?,
+        })
     }
 }
 
@@ -22,12 +24,18 @@ impl Codec for Lz4 {
     }
 
     fn decode(&self, input: Vec<u8>, info: &ChunkInfo) -> Result<Vec<u8>, String> {
-        let head: [u8; 4] = input.get(..4).and_then(|h| h.try_into().ok()).ok_or("truncated lz4 header")?;
+        let head: [u8; 4] = input
+            .get(..4)
+            .and_then(|h| h.try_into().ok())
+            .ok_or("truncated lz4 header")?;
         let size = u32::from_le_bytes(head) as usize;
         if size > info.max_decoded {
-            return Err(format!("lz4 header claims {size} bytes, more than a chunk holds"));
+            return Err(format!(
+                "lz4 header claims {size} bytes, more than a chunk holds"
+            ));
         }
-        lz4_flex::block::decompress(&input[4..], size).map_err(|e| format!("corrupt lz4 block: {e}"))
+        lz4_flex::block::decompress(&input[4..], size)
+            .map_err(|e| format!("corrupt lz4 block: {e}"))
     }
 
     fn encode(&self, input: Vec<u8>, _: &ChunkInfo) -> Result<Vec<u8>, String> {
@@ -35,6 +43,9 @@ impl Codec for Lz4 {
     }
 
     fn config(&self) -> Json {
-        obj(vec![("id", Json::String("lz4".into())), ("acceleration", num(self.acceleration))])
+        obj(vec![
+            ("id", Json::String("lz4".into())),
+            ("acceleration", num(self.acceleration)),
+        ])
     }
 }

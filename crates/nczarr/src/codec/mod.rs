@@ -86,15 +86,26 @@ pub trait Codec: Send + Sync + fmt::Debug {
 }
 
 /// Read an optional integer member of a codec config, with a range check.
-pub(crate) fn int_param(config: &Json, name: &str, default: i64, range: std::ops::RangeInclusive<i64>) -> Result<i64, String> {
+pub(crate) fn int_param(
+    config: &Json,
+    name: &str,
+    default: i64,
+    range: std::ops::RangeInclusive<i64>,
+) -> Result<i64, String> {
     match config.get(name) {
         None | Some(Json::Null) => Ok(default),
         Some(v) => {
-            let n = v.as_i64_lenient().ok_or_else(|| format!("\"{name}\" must be an integer, found {}", v.to_text()))?;
+            let n = v
+                .as_i64_lenient()
+                .ok_or_else(|| format!("\"{name}\" must be an integer, found {}", v.to_text()))?;
             if range.contains(&n) {
                 Ok(n)
             } else {
-                Err(format!("\"{name}\" = {n} is outside {}..={}", range.start(), range.end()))
+                Err(format!(
+                    "\"{name}\" = {n} is outside {}..={}",
+                    range.start(),
+                    range.end()
+                ))
             }
         }
     }
@@ -102,7 +113,12 @@ pub(crate) fn int_param(config: &Json, name: &str, default: i64, range: std::ops
 
 /// Build a JSON object from members.
 pub(crate) fn obj(members: Vec<(&str, Json)>) -> Json {
-    Json::Object(members.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+    Json::Object(
+        members
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+    )
 }
 
 /// A JSON integer.
@@ -114,9 +130,12 @@ pub(crate) fn num(v: i64) -> Json {
 pub(crate) fn read_bounded(reader: impl std::io::Read, max: usize) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
     let limit = u64::try_from(max).unwrap_or(u64::MAX).saturating_add(1);
-    std::io::Read::read_to_end(&mut std::io::Read::take(reader, limit), &mut out).map_err(|e| e.to_string())?;
+    std::io::Read::read_to_end(&mut std::io::Read::take(reader, limit), &mut out)
+        .map_err(|e| e.to_string())?;
     if out.len() > max {
-        return Err(format!("decodes to more than the {max} bytes a chunk of this array can hold"));
+        return Err(format!(
+            "decodes to more than the {max} bytes a chunk of this array can hold"
+        ));
     }
     Ok(out)
 }

@@ -39,7 +39,11 @@ impl Pipeline {
                             message: "an object codec must be the first filter".into(),
                         });
                     }
-                    vlen = Some(if id == "vlen-utf8" { "vlen-utf8" } else { "vlen-bytes" });
+                    vlen = Some(if id == "vlen-utf8" {
+                        "vlen-utf8"
+                    } else {
+                        "vlen-bytes"
+                    });
                 }
                 _ => codecs.push(registry::build(config)?),
             }
@@ -61,14 +65,26 @@ impl Pipeline {
     ///
     /// # Errors
     /// [`CodecError::Failed`] naming the codec and the chunk.
-    pub fn decode(&self, stored: Vec<u8>, key: &str, info: &ChunkInfo, items: usize) -> Result<Decoded, CodecError> {
+    pub fn decode(
+        &self,
+        stored: Vec<u8>,
+        key: &str,
+        info: &ChunkInfo,
+        items: usize,
+    ) -> Result<Decoded, CodecError> {
         let mut data = stored;
-        let fail = |codec: &str, message: String| CodecError::Failed { codec: codec.to_string(), key: key.to_string(), message };
+        let fail = |codec: &str, message: String| CodecError::Failed {
+            codec: codec.to_string(),
+            key: key.to_string(),
+            message,
+        };
         for codec in self.codecs.iter().rev() {
             data = codec.decode(data, info).map_err(|m| fail(codec.id(), m))?;
         }
         match self.vlen {
-            Some(id) => Ok(Decoded::Items(vlen::decode(&data, items).map_err(|m| fail(id, m))?)),
+            Some(id) => Ok(Decoded::Items(
+                vlen::decode(&data, items).map_err(|m| fail(id, m))?,
+            )),
             None => Ok(Decoded::Bytes(data)),
         }
     }
@@ -77,8 +93,17 @@ impl Pipeline {
     ///
     /// # Errors
     /// [`CodecError::Failed`] naming the codec and the chunk.
-    pub fn encode(&self, chunk: Decoded, key: &str, info: &ChunkInfo) -> Result<Vec<u8>, CodecError> {
-        let fail = |codec: &str, message: String| CodecError::Failed { codec: codec.to_string(), key: key.to_string(), message };
+    pub fn encode(
+        &self,
+        chunk: Decoded,
+        key: &str,
+        info: &ChunkInfo,
+    ) -> Result<Vec<u8>, CodecError> {
+        let fail = |codec: &str, message: String| CodecError::Failed {
+            codec: codec.to_string(),
+            key: key.to_string(),
+            message,
+        };
         let mut data = match (chunk, self.vlen) {
             (Decoded::Items(items), Some(_)) => {
                 let refs: Vec<&[u8]> = items.iter().map(Vec::as_slice).collect();
@@ -86,7 +111,9 @@ impl Pipeline {
             }
             (Decoded::Bytes(b), None) => b,
             (_, Some(id)) => return Err(fail(id, "an object chain needs items, not bytes".into())),
-            (Decoded::Items(_), None) => return Err(fail("pipeline", "items need an object codec".into())),
+            (Decoded::Items(_), None) => {
+                return Err(fail("pipeline", "items need an object codec".into()))
+            }
         };
         for codec in &self.codecs {
             data = codec.encode(data, info).map_err(|m| fail(codec.id(), m))?;
@@ -101,17 +128,30 @@ mod tests {
     use crate::json::parse_str;
 
     fn info() -> ChunkInfo {
-        ChunkInfo { item_size: 4, max_decoded: 1 << 20 }
+        ChunkInfo {
+            item_size: 4,
+            max_decoded: 1 << 20,
+        }
     }
 
     fn chain(filters: &str, compressor: &str) -> Pipeline {
         let f = parse_str(filters).unwrap();
         let c = parse_str(compressor).unwrap();
-        Pipeline::new(f.as_array().unwrap_or(&[]), if matches!(c, Json::Null) { None } else { Some(&c) }).unwrap()
+        Pipeline::new(
+            f.as_array().unwrap_or(&[]),
+            if matches!(c, Json::Null) {
+                None
+            } else {
+                Some(&c)
+            },
+        )
+        .unwrap()
     }
 
     fn sample() -> Vec<u8> {
-        (0..1000u32).flat_map(|i| (i * 7 % 13).to_le_bytes()).collect()
+        (0..1000u32)
+            .flat_map(|i| (i * 7 % 13).to_le_bytes())
+            .collect()
     }
 
     #[test]
@@ -145,21 +185,36 @@ mod tests {
         // Empty chunks too.
         for c in configs {
             let p = chain("null", c);
-            let enc = p.encode(Decoded::Bytes(Vec::new()), "v/0", &info()).unwrap();
-            assert_eq!(p.decode(enc, "v/0", &info(), 0).unwrap(), Decoded::Bytes(Vec::new()), "{c}");
+            let enc = p
+                .encode(Decoded::Bytes(Vec::new()), "v/0", &info())
+                .unwrap();
+            assert_eq!(
+                p.decode(enc, "v/0", &info(), 0).unwrap(),
+                Decoded::Bytes(Vec::new()),
+                "{c}"
+            );
         }
     }
 
     #[test]
     fn filters_then_compressor() {
-        let p = chain(r#"[{"id": "shuffle", "elementsize": 4}]"#, r#"{"id": "zlib", "level": 5}"#);
+        let p = chain(
+            r#"[{"id": "shuffle", "elementsize": 4}]"#,
+            r#"{"id": "zlib", "level": 5}"#,
+        );
         let enc = p.encode(Decoded::Bytes(sample()), "v/0", &info()).unwrap();
         let shuffled = chain("null", r#"{"id": "shuffle", "elementsize": 4}"#)
             .encode(Decoded::Bytes(sample()), "k", &info())
             .unwrap();
         let zlib_only = chain("null", r#"{"id": "zlib", "level": 5}"#);
-        assert_eq!(zlib_only.decode(enc.clone(), "k", &info(), 0).unwrap(), Decoded::Bytes(shuffled));
-        assert_eq!(p.decode(enc, "k", &info(), 1000).unwrap(), Decoded::Bytes(sample()));
+        assert_eq!(
+            zlib_only.decode(enc.clone(), "k", &info(), 0).unwrap(),
+            Decoded::Bytes(shuffled)
+        );
+        assert_eq!(
+            p.decode(enc, "k", &info(), 1000).unwrap(),
+            Decoded::Bytes(sample())
+        );
     }
 
     #[test]
@@ -174,8 +229,18 @@ mod tests {
             r#"{"id": "fletcher32"}"#,
         ] {
             let p = chain("null", c);
-            let e = p.decode(b"garbage!garbage!garbage!".to_vec(), "tas/0.1", &info(), 100).unwrap_err();
-            assert!(e.to_string().contains("failed on chunk 'tas/0.1'"), "{c}: {e}");
+            let e = p
+                .decode(
+                    b"garbage!garbage!garbage!".to_vec(),
+                    "tas/0.1",
+                    &info(),
+                    100,
+                )
+                .unwrap_err();
+            assert!(
+                e.to_string().contains("failed on chunk 'tas/0.1'"),
+                "{c}: {e}"
+            );
         }
     }
 
@@ -184,16 +249,28 @@ mod tests {
         let p = chain("null", r#"{"id": "zlib", "level": 9}"#);
         let big = vec![0u8; 1 << 20];
         let enc = p.encode(Decoded::Bytes(big), "k", &info()).unwrap();
-        let small = ChunkInfo { item_size: 4, max_decoded: 1000 };
-        assert!(p.decode(enc, "k", &small, 250).unwrap_err().to_string().contains("more than"));
+        let small = ChunkInfo {
+            item_size: 4,
+            max_decoded: 1000,
+        };
+        assert!(p
+            .decode(enc, "k", &small, 250)
+            .unwrap_err()
+            .to_string()
+            .contains("more than"));
     }
 
     #[test]
     fn vlen_first_only() {
         let p = chain(r#"[{"id": "vlen-utf8"}]"#, "null");
         assert!(p.is_object());
-        let enc = p.encode(Decoded::Items(vec![b"a".to_vec()]), "k", &info()).unwrap();
-        assert_eq!(p.decode(enc, "k", &info(), 1).unwrap(), Decoded::Items(vec![b"a".to_vec()]));
+        let enc = p
+            .encode(Decoded::Items(vec![b"a".to_vec()]), "k", &info())
+            .unwrap();
+        assert_eq!(
+            p.decode(enc, "k", &info(), 1).unwrap(),
+            Decoded::Items(vec![b"a".to_vec()])
+        );
         let f = parse_str(r#"[{"id": "zlib"}, {"id": "vlen-utf8"}]"#).unwrap();
         assert!(Pipeline::new(f.as_array().unwrap(), None).is_err());
     }

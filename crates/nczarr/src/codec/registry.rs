@@ -15,8 +15,20 @@ use crate::json::Json;
 
 /// Every codec id this build can read and write (plus the `vlen-*` object codecs).
 pub const KNOWN_IDS: &[&str] = &[
-    "zlib", "gzip", "blosc", "zstd", "lz4", "bz2", "shuffle", "fletcher32", "delta", "crc32", "crc32c", "adler32",
-    "vlen-utf8", "vlen-bytes",
+    "zlib",
+    "gzip",
+    "blosc",
+    "zstd",
+    "lz4",
+    "bz2",
+    "shuffle",
+    "fletcher32",
+    "delta",
+    "crc32",
+    "crc32c",
+    "adler32",
+    "vlen-utf8",
+    "vlen-bytes",
 ];
 
 /// Build the bytes codec `config` describes. The object codecs (`vlen-utf8`,
@@ -25,7 +37,10 @@ pub const KNOWN_IDS: &[&str] = &[
 /// # Errors
 /// [`CodecError::Create`] for a missing or unknown id and for bad parameters.
 pub fn build(config: &Json) -> Result<Box<dyn Codec>, CodecError> {
-    let fail = |message: String| CodecError::Create { config: config.to_text(), message };
+    let fail = |message: String| CodecError::Create {
+        config: config.to_text(),
+        message,
+    };
     let id = config
         .get("id")
         .and_then(Json::as_str)
@@ -59,7 +74,11 @@ mod tests {
     #[test]
     fn unknown_and_bad_configs() {
         let e = build(&parse_str(r#"{"id": "szip", "mask": 4}"#).unwrap()).unwrap_err();
-        assert!(e.to_string().starts_with(r#"codec {"id": "szip", "mask": 4}: unknown codec 'szip'"#), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with(r#"codec {"id": "szip", "mask": 4}: unknown codec 'szip'"#),
+            "{e}"
+        );
         let e = build(&parse_str(r#"{"level": 4}"#).unwrap()).unwrap_err();
         assert!(e.to_string().contains("has no \"id\""));
         let e = build(&parse_str(r#"{"id": "zlib", "level": 12}"#).unwrap()).unwrap_err();

@@ -15,7 +15,9 @@ pub(crate) struct Shuffle {
 
 impl Shuffle {
     pub(crate) fn from_config(config: &Json) -> Result<Shuffle, String> {
-        Ok(Shuffle { element_size: int_param(config, "elementsize", 4, 0..=1 << 20)? as usize })
+        Ok(Shuffle {
+            element_size: int_param(config, "elementsize", 4, 0..=1 << 20)? as usize,
+        })
     }
 
     fn size(&self, info: &ChunkInfo) -> usize {

@@ -15,7 +15,9 @@ pub(crate) fn decode(input: &[u8], expected: usize) -> Result<Vec<Vec<u8>>, Stri
     };
     let n = u32_at(0)?;
     if n != expected {
-        return Err(format!("vlen buffer holds {n} items, the chunk has {expected}"));
+        return Err(format!(
+            "vlen buffer holds {n} items, the chunk has {expected}"
+        ));
     }
     let mut items = Vec::with_capacity(n);
     let mut at = 4;
@@ -45,7 +47,10 @@ mod tests {
     #[test]
     fn round_trip() {
         let b = super::encode(&[b"ab", b"", "Ω".as_bytes()]);
-        assert_eq!(super::decode(&b, 3).unwrap(), vec![b"ab".to_vec(), vec![], "Ω".as_bytes().to_vec()]);
+        assert_eq!(
+            super::decode(&b, 3).unwrap(),
+            vec![b"ab".to_vec(), vec![], "Ω".as_bytes().to_vec()]
+        );
         assert!(super::decode(&b[..b.len() - 1], 3).is_err());
         assert!(super::decode(&b, 2).is_err());
     }

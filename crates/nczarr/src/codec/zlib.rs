@@ -14,7 +14,9 @@ pub(crate) struct Zlib {
 
 impl Zlib {
     pub(crate) fn from_config(config: &Json) -> Result<Zlib, String> {
-        Ok(Zlib { level: int_param(config, "level", 1, 0..=9)? as u32 })
+        Ok(Zlib {
+            level: int_param(config, "level", 1, 0..=9)? as u32,
+        })
     }
 }
 
@@ -29,12 +31,16 @@ impl Codec for Zlib {
     }
 
     fn encode(&self, input: Vec<u8>, _: &ChunkInfo) -> Result<Vec<u8>, String> {
-        let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::new(self.level));
+        let mut e =
+            flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::new(self.level));
         e.write_all(&input).map_err(|e| e.to_string())?;
         e.finish().map_err(|e| e.to_string())
     }
 
     fn config(&self) -> Json {
-        obj(vec![("id", Json::String("zlib".into())), ("level", num(i64::from(self.level)))])
+        obj(vec![
+            ("id", Json::String("zlib".into())),
+            ("level", num(i64::from(self.level))),
+        ])
     }
 }

@@ -25,19 +25,24 @@ impl Codec for Zstd {
     }
 
     fn decode(&self, input: Vec<u8>, info: &ChunkInfo) -> Result<Vec<u8>, String> {
-        let decoder = zstd::stream::read::Decoder::new(&input[..]).map_err(|e| format!("corrupt zstd data: {e}"))?;
+        let decoder = zstd::stream::read::Decoder::new(&input[..])
+            .map_err(|e| format!("corrupt zstd data: {e}"))?;
         read_bounded(decoder, info.max_decoded).map_err(|e| format!("corrupt zstd data: {e}"))
     }
 
     fn encode(&self, input: Vec<u8>, _: &ChunkInfo) -> Result<Vec<u8>, String> {
         let mut c = zstd::bulk::Compressor::new(self.level).map_err(|e| e.to_string())?;
-        c.include_checksum(self.checksum).map_err(|e| e.to_string())?;
+        c.include_checksum(self.checksum)
+            .map_err(|e| e.to_string())?;
         c.include_contentsize(true).map_err(|e| e.to_string())?;
         c.compress(&input).map_err(|e| e.to_string())
     }
 
     fn config(&self) -> Json {
-        let mut m = vec![("id", Json::String("zstd".into())), ("level", num(i64::from(self.level)))];
+        let mut m = vec![
+            ("id", Json::String("zstd".into())),
+            ("level", num(i64::from(self.level))),
+        ];
         if self.checksum {
             m.push(("checksum", Json::Bool(true)));
         }

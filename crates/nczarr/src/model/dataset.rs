@@ -16,7 +16,10 @@ pub struct Attr {
 impl Attr {
     /// Make an attribute.
     pub fn new(name: impl Into<String>, values: Values) -> Attr {
-        Attr { name: name.into(), values }
+        Attr {
+            name: name.into(),
+            values,
+        }
     }
 }
 
@@ -138,7 +141,10 @@ pub struct Group {
 impl Group {
     /// A new empty group.
     pub fn new(name: impl Into<String>) -> Group {
-        Group { name: name.into(), ..Group::default() }
+        Group {
+            name: name.into(),
+            ..Group::default()
+        }
     }
 
     /// The dimension named `name` defined in this group.
@@ -187,7 +193,10 @@ impl Dataset {
     /// The lengths of a variable's dimensions (empty for a scalar); a dangling
     /// reference counts as length 0.
     pub fn var_shape(&self, var: &Var) -> Vec<u64> {
-        var.dims.iter().map(|d| self.dim(d).map_or(0, |d| d.len)).collect()
+        var.dims
+            .iter()
+            .map(|d| self.dim(d).map_or(0, |d| d.len))
+            .collect()
     }
 }
 

@@ -203,14 +203,30 @@ impl Values {
         match self {
             Values::Byte(v) => out.extend(v.iter().map(|&x| x as u8)),
             Values::Char(v) | Values::UByte(v) => out.extend_from_slice(v),
-            Values::Short(v) => v.iter().for_each(|x| out.extend_from_slice(&x.to_ne_bytes())),
-            Values::UShort(v) => v.iter().for_each(|x| out.extend_from_slice(&x.to_ne_bytes())),
-            Values::Int(v) => v.iter().for_each(|x| out.extend_from_slice(&x.to_ne_bytes())),
-            Values::UInt(v) => v.iter().for_each(|x| out.extend_from_slice(&x.to_ne_bytes())),
-            Values::Float(v) => v.iter().for_each(|x| out.extend_from_slice(&x.to_ne_bytes())),
-            Values::Double(v) => v.iter().for_each(|x| out.extend_from_slice(&x.to_ne_bytes())),
-            Values::Int64(v) => v.iter().for_each(|x| out.extend_from_slice(&x.to_ne_bytes())),
-            Values::UInt64(v) => v.iter().for_each(|x| out.extend_from_slice(&x.to_ne_bytes())),
+            Values::Short(v) => v
+                .iter()
+                .for_each(|x| out.extend_from_slice(&x.to_ne_bytes())),
+            Values::UShort(v) => v
+                .iter()
+                .for_each(|x| out.extend_from_slice(&x.to_ne_bytes())),
+            Values::Int(v) => v
+                .iter()
+                .for_each(|x| out.extend_from_slice(&x.to_ne_bytes())),
+            Values::UInt(v) => v
+                .iter()
+                .for_each(|x| out.extend_from_slice(&x.to_ne_bytes())),
+            Values::Float(v) => v
+                .iter()
+                .for_each(|x| out.extend_from_slice(&x.to_ne_bytes())),
+            Values::Double(v) => v
+                .iter()
+                .for_each(|x| out.extend_from_slice(&x.to_ne_bytes())),
+            Values::Int64(v) => v
+                .iter()
+                .for_each(|x| out.extend_from_slice(&x.to_ne_bytes())),
+            Values::UInt64(v) => v
+                .iter()
+                .for_each(|x| out.extend_from_slice(&x.to_ne_bytes())),
             Values::String(_) => {}
         }
     }

@@ -56,7 +56,8 @@ pub(crate) fn type_hint(entry: &Json) -> Option<TypeHint> {
 /// True for attribute names that hold NCZarr or xarray bookkeeping, never shown.
 pub(crate) fn is_hidden(name: &str) -> bool {
     name == "_ARRAY_DIMENSIONS"
-        || name.starts_with("_nczarr_") && !matches!(name, "_nczarr_maxstrlen" | "_nczarr_default_maxstrlen")
+        || name.starts_with("_nczarr_")
+            && !matches!(name, "_nczarr_maxstrlen" | "_nczarr_default_maxstrlen")
         || name.starts_with("_NCZARR_")
 }
 
@@ -120,7 +121,10 @@ fn number(j: &Json, t: NcType) -> Result<Values, String> {
     };
     let out_of_range = || format!("{} does not fit {t}", n.text());
     let int = || -> Result<i128, String> {
-        n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from)).ok_or_else(|| format!("{} is not an integer", n.text()))
+        n.as_i64()
+            .map(i128::from)
+            .or_else(|| n.as_u64().map(i128::from))
+            .ok_or_else(|| format!("{} is not an integer", n.text()))
     };
     Ok(match t {
         NcType::Float => Values::Float(vec![n.as_f64().ok_or_else(out_of_range)? as f32]),
@@ -141,11 +145,21 @@ fn number(j: &Json, t: NcType) -> Result<Values, String> {
 fn infer(json: &Json) -> Values {
     match json {
         Json::String(s) => Values::Char(s.as_bytes().to_vec()),
-        Json::Number(_) | Json::Bool(_) => numbers(&[json]).unwrap_or_else(|| Values::text(&json.to_text())),
-        Json::Array(a) if !a.is_empty() && a.iter().all(|j| matches!(j, Json::String(_))) => {
-            Values::String(a.iter().map(|j| j.as_str().map(|s| s.as_bytes().to_vec())).collect())
+        Json::Number(_) | Json::Bool(_) => {
+            numbers(&[json]).unwrap_or_else(|| Values::text(&json.to_text()))
         }
-        Json::Array(a) if !a.is_empty() && a.iter().all(|j| matches!(j, Json::Number(_) | Json::Bool(_))) => {
+        Json::Array(a) if !a.is_empty() && a.iter().all(|j| matches!(j, Json::String(_))) => {
+            Values::String(
+                a.iter()
+                    .map(|j| j.as_str().map(|s| s.as_bytes().to_vec()))
+                    .collect(),
+            )
+        }
+        Json::Array(a)
+            if !a.is_empty()
+                && a.iter()
+                    .all(|j| matches!(j, Json::Number(_) | Json::Bool(_))) =>
+        {
             let refs: Vec<&Json> = a.iter().collect();
             numbers(&refs).unwrap_or_else(|| Values::text(&json.to_text()))
         }
@@ -159,7 +173,12 @@ fn infer(json: &Json) -> Values {
 /// ubyte when all are booleans.
 fn numbers(items: &[&Json]) -> Option<Values> {
     if items.iter().all(|j| matches!(j, Json::Bool(_))) {
-        return Some(Values::UByte(items.iter().map(|j| u8::from(matches!(j, Json::Bool(true)))).collect()));
+        return Some(Values::UByte(
+            items
+                .iter()
+                .map(|j| u8::from(matches!(j, Json::Bool(true))))
+                .collect(),
+        ));
     }
     let nums: Vec<crate::json::Number> = items
         .iter()
@@ -171,10 +190,22 @@ fn numbers(items: &[&Json]) -> Option<Values> {
         .collect();
     let ints: Option<Vec<i128>> = nums
         .iter()
-        .map(|n| if n.is_integer() { n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from)) } else { None })
+        .map(|n| {
+            if n.is_integer() {
+                n.as_i64()
+                    .map(i128::from)
+                    .or_else(|| n.as_u64().map(i128::from))
+            } else {
+                None
+            }
+        })
         .collect();
     let Some(ints) = ints else {
-        return Some(Values::Double(nums.iter().map(|n| n.as_f64().unwrap_or(f64::NAN)).collect()));
+        return Some(Values::Double(
+            nums.iter()
+                .map(|n| n.as_f64().unwrap_or(f64::NAN))
+                .collect(),
+        ));
     };
     let (lo, hi) = (ints.iter().min().copied()?, ints.iter().max().copied()?);
     let fits = |a: i128, b: i128| lo >= a && hi <= b;
@@ -209,8 +240,14 @@ mod tests {
         assert_eq!(inf("18446744073709551615"), Values::UInt64(vec![u64::MAX]));
         assert_eq!(inf("true"), Values::UByte(vec![1]));
         assert_eq!(inf("\"K\""), Values::text("K"));
-        assert_eq!(inf(r#"["a", "b"]"#), Values::String(vec![Some(b"a".to_vec()), Some(b"b".to_vec())]));
-        assert_eq!(inf(r#"{"a": 1, "b": [1,2]}"#), Values::text(r#"{"a": 1, "b": [1,2]}"#));
+        assert_eq!(
+            inf(r#"["a", "b"]"#),
+            Values::String(vec![Some(b"a".to_vec()), Some(b"b".to_vec())])
+        );
+        assert_eq!(
+            inf(r#"{"a": 1, "b": [1,2]}"#),
+            Values::text(r#"{"a": 1, "b": [1,2]}"#)
+        );
         assert_eq!(inf("[]"), Values::text("[]"));
         assert_eq!(inf("null"), Values::text("null"));
         assert!(matches!(inf("NaN"), Values::Double(v) if v[0].is_nan()));
@@ -219,12 +256,17 @@ mod tests {
     #[test]
     fn typed_conversion() {
         let c = |s: &str, t| typed(&parse_str(s).unwrap(), t);
-        assert_eq!(c("[1,2]", NcType::UByte).unwrap(), Values::UByte(vec![1, 2]));
+        assert_eq!(
+            c("[1,2]", NcType::UByte).unwrap(),
+            Values::UByte(vec![1, 2])
+        );
         assert_eq!(c("1.5", NcType::Float).unwrap(), Values::Float(vec![1.5]));
         assert_eq!(c("\"NaN\"", NcType::Double).unwrap().len(), 1);
         assert_eq!(c("123", NcType::Char).unwrap(), Values::text("123"));
         assert_eq!(c("[1,2]", NcType::Char).unwrap(), Values::text("[1,2]"));
-        assert!(c("300", NcType::UByte).unwrap_err().contains("300 does not fit ubyte"));
+        assert!(c("300", NcType::UByte)
+            .unwrap_err()
+            .contains("300 does not fit ubyte"));
         assert!(c("1.5", NcType::Int).is_err());
     }
 
@@ -239,6 +281,10 @@ mod tests {
         assert_eq!(h("<u8"), Some(TypeHint::Nc(NcType::UInt64)));
         assert_eq!(h("2"), Some(TypeHint::Nc(NcType::Char)));
         assert_eq!(h("<c8"), None);
-        assert!(is_hidden("_nczarr_attr") && is_hidden("_ARRAY_DIMENSIONS") && !is_hidden("_nczarr_maxstrlen"));
+        assert!(
+            is_hidden("_nczarr_attr")
+                && is_hidden("_ARRAY_DIMENSIONS")
+                && !is_hidden("_nczarr_maxstrlen")
+        );
     }
 }

@@ -32,7 +32,11 @@ impl Generation {
 
 /// Decide the generation from the root `.zgroup`, root `.zattrs` and whether a
 /// `.nczarr` object exists. Newest layouts are checked first.
-pub(crate) fn detect(zgroup: Option<&Json>, zattrs: Option<&Json>, has_nczarr_object: bool) -> Generation {
+pub(crate) fn detect(
+    zgroup: Option<&Json>,
+    zattrs: Option<&Json>,
+    has_nczarr_object: bool,
+) -> Generation {
     if zattrs.and_then(|a| a.get("_nczarr_superblock")).is_some() {
         Generation::Attributes
     } else if zgroup.and_then(|g| g.get("_nczarr_superblock")).is_some() {
@@ -54,10 +58,37 @@ mod tests {
     #[test]
     fn each_generation() {
         let j = |s: &str| parse_str(s).unwrap();
-        assert_eq!(detect(Some(&j(r#"{"zarr_format": 2}"#)), Some(&j(r#"{"_nczarr_superblock": {"version": "2.0.0"}}"#)), false), Generation::Attributes);
-        assert_eq!(detect(Some(&j(r#"{"zarr_format": 2, "_nczarr_superblock": {}}"#)), None, false), Generation::LowerKeys);
-        assert_eq!(detect(Some(&j(r#"{"zarr_format": 2, "_NCZARR_SUPERBLOCK": {}}"#)), None, false), Generation::UpperKeys);
-        assert_eq!(detect(Some(&j(r#"{"zarr_format": 2}"#)), None, true), Generation::V1);
-        assert_eq!(detect(Some(&j(r#"{"zarr_format": 2}"#)), Some(&j("{}")), false), Generation::PureZarr);
+        assert_eq!(
+            detect(
+                Some(&j(r#"{"zarr_format": 2}"#)),
+                Some(&j(r#"{"_nczarr_superblock": {"version": "2.0.0"}}"#)),
+                false
+            ),
+            Generation::Attributes
+        );
+        assert_eq!(
+            detect(
+                Some(&j(r#"{"zarr_format": 2, "_nczarr_superblock": {}}"#)),
+                None,
+                false
+            ),
+            Generation::LowerKeys
+        );
+        assert_eq!(
+            detect(
+                Some(&j(r#"{"zarr_format": 2, "_NCZARR_SUPERBLOCK": {}}"#)),
+                None,
+                false
+            ),
+            Generation::UpperKeys
+        );
+        assert_eq!(
+            detect(Some(&j(r#"{"zarr_format": 2}"#)), None, true),
+            Generation::V1
+        );
+        assert_eq!(
+            detect(Some(&j(r#"{"zarr_format": 2}"#)), Some(&j("{}")), false),
+            Generation::PureZarr
+        );
     }
 }

@@ -76,7 +76,8 @@ pub fn read_dataset(store: &dyn ReadStore, options: &ReadOptions) -> Result<Data
     };
     let root = StoreKey::root();
     let src = MetaSource::open(store, options.trace.clone())?;
-    let probe = [".zgroup", ".zattrs", ".nczarr", ".zarray"].map(|n| StoreKey::new(n).expect("static key"));
+    let probe =
+        [".zgroup", ".zattrs", ".nczarr", ".zarray"].map(|n| StoreKey::new(n).expect("static key"));
     let docs = src.docs(&probe)?;
     let [zgroup, zattrs, nczarr, zarray] = docs;
     if zgroup.is_none() && nczarr.is_none() && !src.is_consolidated() {
@@ -86,19 +87,34 @@ pub fn read_dataset(store: &dyn ReadStore, options: &ReadOptions) -> Result<Data
                 "the store's root is a single array, not a group; netCDF datasets are groups",
             ));
         }
-        return Err(Error::NotZarr { location: store.location() });
+        return Err(Error::NotZarr {
+            location: store.location(),
+        });
     }
     let detected = detect::detect(zgroup.as_ref(), zattrs.as_ref(), nczarr.is_some());
-    let generation = if options.force_pure_zarr { Generation::PureZarr } else { detected };
+    let generation = if options.force_pure_zarr {
+        Generation::PureZarr
+    } else {
+        detected
+    };
     trace(&format!(
         "metadata generation: {}{}",
         detected.describe(),
-        if options.force_pure_zarr && detected != Generation::PureZarr { " (read as pure Zarr: mode=zarr)" } else { "" }
+        if options.force_pure_zarr && detected != Generation::PureZarr {
+            " (read as pure Zarr: mode=zarr)"
+        } else {
+            ""
+        }
     ));
     let mut problems = Vec::new();
     let (root_group, nc_properties) = match generation {
         Generation::PureZarr => pure::read(&src, &root, zattrs, options, &mut problems)?,
         g => walk::read(&src, &root, g, zgroup, zattrs, &mut problems)?,
     };
-    Ok(DatasetInfo { dataset: Dataset { root: root_group }, generation, nc_properties, problems })
+    Ok(DatasetInfo {
+        dataset: Dataset { root: root_group },
+        generation,
+        nc_properties,
+        problems,
+    })
 }

@@ -38,7 +38,15 @@ pub(crate) fn read(
         .and_then(Json::as_str)
         .map(str::to_string);
     let listing = src.consolidated_keys();
-    let pending = read_group(src, root, String::new(), zattrs, listing.as_deref(), options, problems)?;
+    let pending = read_group(
+        src,
+        root,
+        String::new(),
+        zattrs,
+        listing.as_deref(),
+        options,
+        problems,
+    )?;
     let mut dims: BTreeMap<Vec<String>, Vec<Dim>> = BTreeMap::new();
     let mut group = resolve(pending, &[], &mut dims, problems);
     attach_dims(&mut group, &[], &mut dims);
@@ -46,12 +54,19 @@ pub(crate) fn read(
 }
 
 /// The names directly under `prefix`, from `.zmetadata` keys or by listing.
-fn children(src: &MetaSource<'_>, prefix: &StoreKey, listing: Option<&[String]>) -> Result<Vec<String>> {
+fn children(
+    src: &MetaSource<'_>,
+    prefix: &StoreKey,
+    listing: Option<&[String]>,
+) -> Result<Vec<String>> {
     let mut names: Vec<String> = match listing {
         Some(keys) => keys
             .iter()
             .filter_map(|k| StoreKey::new(k).ok())
-            .filter_map(|k| k.strip_prefix(prefix).map(|rest| rest.split('/').next().unwrap_or("").to_string()))
+            .filter_map(|k| {
+                k.strip_prefix(prefix)
+                    .map(|rest| rest.split('/').next().unwrap_or("").to_string())
+            })
             .filter(|n| !n.is_empty())
             .collect(),
         None => src.store.search(prefix)?,
@@ -72,7 +87,11 @@ fn read_group(
     options: &ReadOptions,
     problems: &mut Vec<String>,
 ) -> Result<Pending> {
-    let types = zattrs.as_ref().and_then(|a| a.get("_nczarr_attr")).and_then(|a| a.get("types")).cloned();
+    let types = zattrs
+        .as_ref()
+        .and_then(|a| a.get("_nczarr_attr"))
+        .and_then(|a| a.get("types"))
+        .cloned();
     let mut group = Group::new(name);
     group.attrs = var::read_attrs(zattrs.as_ref(), types.as_ref(), None, key, problems);
 
@@ -107,7 +126,11 @@ fn read_group(
     for (n, ck, cattrs) in subgroups {
         kids.push(read_group(src, &ck, n, cattrs, listing, options, problems)?);
     }
-    Ok(Pending { group, dim_names, children: kids })
+    Ok(Pending {
+        group,
+        dim_names,
+        children: kids,
+    })
 }
 
 fn read_array(
@@ -118,20 +141,32 @@ fn read_array(
     options: &ReadOptions,
     problems: &mut Vec<String>,
 ) -> Result<(Var, Vec<Option<String>>)> {
-    let rank = zarray.get("shape").and_then(Json::as_array).map_or(0, <[Json]>::len);
+    let rank = zarray
+        .get("shape")
+        .and_then(Json::as_array)
+        .map_or(0, <[Json]>::len);
     let xdims: Option<Vec<String>> = if options.ignore_xarray_dims {
         None
     } else {
-        zattrs.and_then(|a| a.get("_ARRAY_DIMENSIONS")).and_then(|d| {
-            let names: Option<Vec<String>> = d.as_array()?.iter().map(|n| n.as_str().map(str::to_string)).collect();
-            names
-        })
+        zattrs
+            .and_then(|a| a.get("_ARRAY_DIMENSIONS"))
+            .and_then(|d| {
+                let names: Option<Vec<String>> = d
+                    .as_array()?
+                    .iter()
+                    .map(|n| n.as_str().map(str::to_string))
+                    .collect();
+                names
+            })
     };
     // netcdf-c writes a scalar in pure mode as shape [1] on a dimension named "_scalar_".
-    let scalar = rank == 0 || (rank == 1 && xdims.as_deref() == Some(&["_scalar_".to_string()][..]));
+    let scalar =
+        rank == 0 || (rank == 1 && xdims.as_deref() == Some(&["_scalar_".to_string()][..]));
     let names: Vec<Option<String>> = match xdims {
         _ if scalar => Vec::new(),
-        Some(d) if d.len() == rank && d.iter().all(|n| !n.is_empty() && !n.contains('/')) => d.into_iter().map(Some).collect(),
+        Some(d) if d.len() == rank && d.iter().all(|n| !n.is_empty() && !n.contains('/')) => {
+            d.into_iter().map(Some).collect()
+        }
         Some(d) => {
             problems.push(format!(
                 "key '{}': _ARRAY_DIMENSIONS {:?} does not match the array's {} dimensions; anonymous dimensions used",
@@ -143,8 +178,16 @@ fn read_array(
         }
         None => vec![None; rank],
     };
-    let types = zattrs.and_then(|a| a.get("_nczarr_attr")).and_then(|a| a.get("types"));
-    let placeholder = vec![DimRef { group: Vec::new(), name: String::new() }; names.len()];
+    let types = zattrs
+        .and_then(|a| a.get("_nczarr_attr"))
+        .and_then(|a| a.get("types"));
+    let placeholder = vec![
+        DimRef {
+            group: Vec::new(),
+            name: String::new()
+        };
+        names.len()
+    ];
     let v = var::build(
         VarSource {
             name,
@@ -168,10 +211,18 @@ fn resolve(
     dims: &mut BTreeMap<Vec<String>, Vec<Dim>>,
     problems: &mut Vec<String>,
 ) -> Group {
-    let Pending { mut group, dim_names, children } = pending;
+    let Pending {
+        mut group,
+        dim_names,
+        children,
+    } = pending;
     let mut kept = Vec::with_capacity(group.vars.len());
     for (mut v, names) in std::mem::take(&mut group.vars).into_iter().zip(dim_names) {
-        let shape = v.encoding.as_ref().map(|e| e.shape.clone()).unwrap_or_default();
+        let shape = v
+            .encoding
+            .as_ref()
+            .map(|e| e.shape.clone())
+            .unwrap_or_default();
         let mut refs = Vec::with_capacity(names.len());
         let mut conflict = None;
         for (name, &len) in names.iter().zip(&shape) {
@@ -180,9 +231,16 @@ fn resolve(
                     let anon = format!("_Anonymous_Dim_{len}");
                     let root = dims.entry(Vec::new()).or_default();
                     if !root.iter().any(|d| d.name == anon) {
-                        root.push(Dim { name: anon.clone(), len, unlimited: false });
+                        root.push(Dim {
+                            name: anon.clone(),
+                            len,
+                            unlimited: false,
+                        });
                     }
-                    refs.push(DimRef { group: Vec::new(), name: anon });
+                    refs.push(DimRef {
+                        group: Vec::new(),
+                        name: anon,
+                    });
                 }
                 Some(n) => {
                     let own = dims.entry(path.to_vec()).or_default();
@@ -195,18 +253,32 @@ fn resolve(
                             ));
                             break;
                         }
-                        refs.push(DimRef { group: path.to_vec(), name: n.clone() });
+                        refs.push(DimRef {
+                            group: path.to_vec(),
+                            name: n.clone(),
+                        });
                         continue;
                     }
                     // An ancestor's dimension with the same name and length is the one meant.
-                    let inherited = (0..path.len())
-                        .rev()
-                        .find(|&i| dims.get(&path[..i]).is_some_and(|ds| ds.iter().any(|d| &d.name == n && d.len == len)));
+                    let inherited = (0..path.len()).rev().find(|&i| {
+                        dims.get(&path[..i])
+                            .is_some_and(|ds| ds.iter().any(|d| &d.name == n && d.len == len))
+                    });
                     match inherited {
-                        Some(i) => refs.push(DimRef { group: path[..i].to_vec(), name: n.clone() }),
+                        Some(i) => refs.push(DimRef {
+                            group: path[..i].to_vec(),
+                            name: n.clone(),
+                        }),
                         None => {
-                            dims.entry(path.to_vec()).or_default().push(Dim { name: n.clone(), len, unlimited: false });
-                            refs.push(DimRef { group: path.to_vec(), name: n.clone() });
+                            dims.entry(path.to_vec()).or_default().push(Dim {
+                                name: n.clone(),
+                                len,
+                                unlimited: false,
+                            });
+                            refs.push(DimRef {
+                                group: path.to_vec(),
+                                name: n.clone(),
+                            });
                         }
                     }
                 }

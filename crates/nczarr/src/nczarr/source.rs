@@ -14,20 +14,33 @@ pub(crate) struct MetaSource<'s> {
 
 impl<'s> MetaSource<'s> {
     /// Look for `.zmetadata` and remember it when usable.
-    pub(crate) fn open(store: &'s dyn ReadStore, trace: Option<TraceSink>) -> Result<MetaSource<'s>> {
+    pub(crate) fn open(
+        store: &'s dyn ReadStore,
+        trace: Option<TraceSink>,
+    ) -> Result<MetaSource<'s>> {
         let key = StoreKey::new(".zmetadata")?;
         let consolidated = match store.get(&key)? {
             Some(bytes) => {
-                let doc = json::parse(&bytes).map_err(|error| Error::Json { key: key.to_string(), error })?;
+                let doc = json::parse(&bytes).map_err(|error| Error::Json {
+                    key: key.to_string(),
+                    error,
+                })?;
                 let c = Consolidated::from_json(&doc);
                 if let Some(t) = &trace {
-                    t(if c.is_some() { "using consolidated metadata (.zmetadata)" } else { "ignoring unusable .zmetadata" });
+                    t(if c.is_some() {
+                        "using consolidated metadata (.zmetadata)"
+                    } else {
+                        "ignoring unusable .zmetadata"
+                    });
                 }
                 c
             }
             None => None,
         };
-        Ok(MetaSource { store, consolidated })
+        Ok(MetaSource {
+            store,
+            consolidated,
+        })
     }
 
     /// True when documents come from `.zmetadata`.
@@ -37,14 +50,17 @@ impl<'s> MetaSource<'s> {
 
     /// The keys `.zmetadata` lists, if consolidated.
     pub(crate) fn consolidated_keys(&self) -> Option<Vec<String>> {
-        self.consolidated.as_ref().map(|c| c.keys().map(str::to_string).collect())
+        self.consolidated
+            .as_ref()
+            .map(|c| c.keys().map(str::to_string).collect())
     }
 
     /// Fetch and parse documents; `None` for missing keys. One batch request for
     /// whatever `.zmetadata` does not hold.
     pub(crate) fn docs<const N: usize>(&self, keys: &[StoreKey; N]) -> Result<[Option<Json>; N]> {
         let v = self.docs_vec(keys)?;
-        Ok(v.try_into().unwrap_or_else(|_| std::array::from_fn(|_| None)))
+        Ok(v.try_into()
+            .unwrap_or_else(|_| std::array::from_fn(|_| None)))
     }
 
     /// As [`MetaSource::docs`] for any number of keys.
@@ -63,7 +79,10 @@ impl<'s> MetaSource<'s> {
             let fetch: Vec<StoreKey> = missing.iter().map(|&i| keys[i].clone()).collect();
             for (i, got) in missing.into_iter().zip(self.store.get_many(&fetch)) {
                 if let Some(bytes) = got? {
-                    let doc = json::parse(&bytes).map_err(|error| Error::Json { key: keys[i].to_string(), error })?;
+                    let doc = json::parse(&bytes).map_err(|error| Error::Json {
+                        key: keys[i].to_string(),
+                        error,
+                    })?;
                     out[i] = Some(doc);
                 }
             }

@@ -12,7 +12,10 @@ use crate::zarr::{parse_fill_value, ArrayMeta, Dtype, Endian};
 ///
 /// # Errors
 /// A message for dtypes with no netCDF type.
-pub(crate) fn nc_type_of(dtype: &Dtype, nczarr: bool) -> std::result::Result<(NcType, Option<String>), String> {
+pub(crate) fn nc_type_of(
+    dtype: &Dtype,
+    nczarr: bool,
+) -> std::result::Result<(NcType, Option<String>), String> {
     Ok(match dtype {
         Dtype::Bool => (NcType::UByte, Some("Zarr dtype |b1 (boolean) shown as ubyte 0/1".into())),
         Dtype::Int { bytes, signed, .. } => (
@@ -67,20 +70,40 @@ pub(crate) struct VarSource<'a> {
 /// [`Error::Metadata`] naming `.zarray` for a missing or invalid array description.
 pub(crate) fn build(src: VarSource<'_>, problems: &mut Vec<String>) -> Result<Var> {
     let zarray_key = src.key.join(".zarray")?;
-    let zarray = src.zarray.ok_or_else(|| Error::metadata(&zarray_key, "missing: the variable has no .zarray"))?;
+    let zarray = src
+        .zarray
+        .ok_or_else(|| Error::metadata(&zarray_key, "missing: the variable has no .zarray"))?;
     let mut meta = ArrayMeta::from_json(zarray, zarray_key.as_str())?;
     let nczarr = src.generation != Generation::PureZarr;
     if src.generation == Generation::UpperKeys {
         // netcdf-c 4.9.0 labelled char as '<U1' but stored one byte per char, and
         // wrote host (little-endian) bytes whatever the dtype's byte order said.
         meta.dtype = match meta.dtype {
-            Dtype::Unicode { chars: 1, .. } => Dtype::Bytes { len: 1, endian: Endian::Big },
-            Dtype::Int { bytes, signed, endian: Endian::Big } => Dtype::Int { bytes, signed, endian: Endian::Little },
-            Dtype::Float { bytes, endian: Endian::Big } => Dtype::Float { bytes, endian: Endian::Little },
+            Dtype::Unicode { chars: 1, .. } => Dtype::Bytes {
+                len: 1,
+                endian: Endian::Big,
+            },
+            Dtype::Int {
+                bytes,
+                signed,
+                endian: Endian::Big,
+            } => Dtype::Int {
+                bytes,
+                signed,
+                endian: Endian::Little,
+            },
+            Dtype::Float {
+                bytes,
+                endian: Endian::Big,
+            } => Dtype::Float {
+                bytes,
+                endian: Endian::Little,
+            },
             other => other,
         };
     }
-    let (nc_type, note) = nc_type_of(&meta.dtype, nczarr).map_err(|m| Error::metadata(&zarray_key, m))?;
+    let (nc_type, note) =
+        nc_type_of(&meta.dtype, nczarr).map_err(|m| Error::metadata(&zarray_key, m))?;
     let mut fill = parse_fill_value(&meta.fill_value, &meta.dtype, nc_type, !nczarr)
         .map_err(|e| Error::metadata(&zarray_key, e.to_string()))?;
     if nczarr {
@@ -104,11 +127,19 @@ pub(crate) fn build(src: VarSource<'_>, problems: &mut Vec<String>) -> Result<Va
     if !src.scalar && shape.len() != src.dims.len() {
         return Err(Error::metadata(
             &zarray_key,
-            format!("shape {:?} has {} dimensions but the variable has {} dimension names", shape, shape.len(), src.dims.len()),
+            format!(
+                "shape {:?} has {} dimensions but the variable has {} dimension names",
+                shape,
+                shape.len(),
+                src.dims.len()
+            ),
         ));
     }
     if src.scalar && shape.iter().product::<u64>() != 1 {
-        return Err(Error::metadata(&zarray_key, format!("a scalar must hold one element, shape is {shape:?}")));
+        return Err(Error::metadata(
+            &zarray_key,
+            format!("a scalar must hold one element, shape is {shape:?}"),
+        ));
     }
     Ok(Var {
         name: src.name.to_string(),
@@ -133,7 +164,9 @@ pub(crate) fn build(src: VarSource<'_>, problems: &mut Vec<String>) -> Result<Va
 /// 6-digit spelling).
 fn is_default_fill(fill: &Values) -> bool {
     match fill {
-        Values::Double(v) => v.first().is_some_and(|&x| x == 9.969_209_968_386_869e36 || x == 9.96921e36),
+        Values::Double(v) => v
+            .first()
+            .is_some_and(|&x| x == 9.969_209_968_386_869e36 || x == 9.96921e36),
         f => *f == Values::default_fill(f.nc_type()),
     }
 }
@@ -149,7 +182,11 @@ pub(crate) fn read_attrs(
 ) -> Vec<Attr> {
     let Some(members) = zattrs.and_then(Json::as_object) else {
         if let Some(z) = zattrs {
-            problems.push(format!("key '{}': .zattrs is {}, not an object; attributes ignored", key_of(key), z.kind()));
+            problems.push(format!(
+                "key '{}': .zattrs is {}, not an object; attributes ignored",
+                key_of(key),
+                z.kind()
+            ));
         }
         return Vec::new();
     };
@@ -174,5 +211,8 @@ pub(crate) fn read_attrs(
 }
 
 fn key_of(prefix: &StoreKey) -> String {
-    prefix.join(".zattrs").map(|k| k.to_string()).unwrap_or_else(|_| ".zattrs".into())
+    prefix
+        .join(".zattrs")
+        .map(|k| k.to_string())
+        .unwrap_or_else(|_| ".zattrs".into())
 }

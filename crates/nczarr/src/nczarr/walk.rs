@@ -27,7 +27,16 @@ pub(crate) fn read(
         .and_then(|a| a.get("_NCProperties"))
         .and_then(Json::as_str)
         .map(str::to_string);
-    let mut group = read_group(src, root, String::new(), &[], generation, zgroup, zattrs, problems)?;
+    let mut group = read_group(
+        src,
+        root,
+        String::new(),
+        &[],
+        generation,
+        zgroup,
+        zattrs,
+        problems,
+    )?;
     check_dims(&mut group, problems)?;
     Ok((group, nc_properties))
 }
@@ -49,7 +58,11 @@ fn read_group(
     problems: &mut Vec<String>,
 ) -> Result<Group> {
     let v1 = if generation == Generation::V1 {
-        let [g, a, a2] = src.docs(&[key.join(".nczgroup")?, key.join(".nczattr")?, key.join(".nczattrs")?])?;
+        let [g, a, a2] = src.docs(&[
+            key.join(".nczgroup")?,
+            key.join(".nczattr")?,
+            key.join(".nczattrs")?,
+        ])?;
         [g, a.or(a2)]
     } else {
         [None, None]
@@ -61,26 +74,44 @@ fn read_group(
             "group has no NCZarr group metadata (_nczarr_group); open with mode=zarr to read it as pure Zarr",
         )
     })?;
-    let types = member(&docs, &["_nczarr_attr", "_NCZARR_ATTR"]).or(v1[1].as_ref()).and_then(|a| a.get("types"));
+    let types = member(&docs, &["_nczarr_attr", "_NCZARR_ATTR"])
+        .or(v1[1].as_ref())
+        .and_then(|a| a.get("types"));
 
     let mut group = Group::new(name);
     group.attrs = var::read_attrs(zattrs.as_ref(), types, None, key, problems);
 
-    let where_ = || key.join(".zgroup").map(|k| k.to_string()).unwrap_or_default();
+    let where_ = || {
+        key.join(".zgroup")
+            .map(|k| k.to_string())
+            .unwrap_or_default()
+    };
     if let Some(dims) = ginfo.get_any(&["dimensions", "dims"]) {
-        let members = dims.as_object().ok_or_else(|| Error::metadata(where_(), "group \"dimensions\" is not an object"))?;
+        let members = dims
+            .as_object()
+            .ok_or_else(|| Error::metadata(where_(), "group \"dimensions\" is not an object"))?;
         for (dname, d) in members {
             let (len, unlimited) = match d {
                 Json::Object(_) => (
                     d.get("size").and_then(Json::as_i64_lenient),
-                    d.get("unlimited").and_then(Json::as_i64_lenient).unwrap_or(0) != 0,
+                    d.get("unlimited")
+                        .and_then(Json::as_i64_lenient)
+                        .unwrap_or(0)
+                        != 0,
                 ),
                 other => (other.as_i64_lenient(), false),
             };
-            let len = len
-                .and_then(|l| u64::try_from(l).ok())
-                .ok_or_else(|| Error::metadata(where_(), format!("dimension '{dname}' has no valid size: {}", d.to_text())))?;
-            group.dims.push(Dim { name: dname.clone(), len, unlimited });
+            let len = len.and_then(|l| u64::try_from(l).ok()).ok_or_else(|| {
+                Error::metadata(
+                    where_(),
+                    format!("dimension '{dname}' has no valid size: {}", d.to_text()),
+                )
+            })?;
+            group.dims.push(Dim {
+                name: dname.clone(),
+                len,
+                unlimited,
+            });
         }
     }
     let names = |field: &[&str]| -> Result<Vec<String>> {
@@ -88,9 +119,16 @@ fn read_group(
             None | Some(Json::Null) => Ok(Vec::new()),
             Some(Json::Array(a)) => a
                 .iter()
-                .map(|v| v.as_str().map(str::to_string).ok_or_else(|| Error::metadata(where_(), format!("\"{}\" lists a non-string", field[0]))))
+                .map(|v| {
+                    v.as_str().map(str::to_string).ok_or_else(|| {
+                        Error::metadata(where_(), format!("\"{}\" lists a non-string", field[0]))
+                    })
+                })
                 .collect(),
-            Some(_) => Err(Error::metadata(where_(), format!("\"{}\" is not an array", field[0]))),
+            Some(_) => Err(Error::metadata(
+                where_(),
+                format!("\"{}\" is not an array", field[0]),
+            )),
         }
     };
     let var_names = names(&["arrays", "vars"])?;
@@ -119,20 +157,40 @@ fn read_group(
         };
         let vdocs = [vattrs.as_ref(), zarray.as_ref()];
         let ainfo = member(&vdocs, &["_nczarr_array", "_NCZARR_ARRAY"]).or(nczarray.as_ref());
-        let vtypes = member(&[vattrs.as_ref()], &["_nczarr_attr", "_NCZARR_ATTR"]).or(nczattr.as_ref()).and_then(|a| a.get("types"));
-        let refs: Vec<String> = match ainfo.and_then(|a| a.get_any(&["dimension_references", "dimrefs"])) {
-            Some(Json::Array(a)) => a.iter().filter_map(|r| r.as_str().map(str::to_string)).collect(),
-            _ => Vec::new(),
-        };
+        let vtypes = member(&[vattrs.as_ref()], &["_nczarr_attr", "_NCZARR_ATTR"])
+            .or(nczattr.as_ref())
+            .and_then(|a| a.get("types"));
+        let refs: Vec<String> =
+            match ainfo.and_then(|a| a.get_any(&["dimension_references", "dimrefs"])) {
+                Some(Json::Array(a)) => a
+                    .iter()
+                    .filter_map(|r| r.as_str().map(str::to_string))
+                    .collect(),
+                _ => Vec::new(),
+            };
         let mut dims = Vec::with_capacity(refs.len());
         for r in &refs {
             let d = DimRef::parse_fqn(r)
-                .or_else(|| (!r.contains('/') && !r.is_empty()).then(|| DimRef { group: path.to_vec(), name: r.clone() }))
-                .ok_or_else(|| Error::metadata(vk.join(".zarray").unwrap_or_default(), format!("bad dimension reference '{r}'")))?;
+                .or_else(|| {
+                    (!r.contains('/') && !r.is_empty()).then(|| DimRef {
+                        group: path.to_vec(),
+                        name: r.clone(),
+                    })
+                })
+                .ok_or_else(|| {
+                    Error::metadata(
+                        vk.join(".zarray").unwrap_or_default(),
+                        format!("bad dimension reference '{r}'"),
+                    )
+                })?;
             dims.push(d);
         }
         let scalar = dims.is_empty()
-            && zarray.as_ref().and_then(|z| z.get("shape")).and_then(Json::as_array).is_some_and(|s| s.len() <= 1);
+            && zarray
+                .as_ref()
+                .and_then(|z| z.get("shape"))
+                .and_then(Json::as_array)
+                .is_some_and(|s| s.len() <= 1);
         let built = var::build(
             VarSource {
                 name: v,
@@ -168,11 +226,23 @@ fn read_group(
         let zg = docs_iter.next().flatten();
         let za = docs_iter.next().flatten();
         if zg.is_none() && generation != Generation::V1 {
-            return Err(Error::metadata(gk.join(".zgroup")?, "missing: the group is listed in its parent's _nczarr_group"));
+            return Err(Error::metadata(
+                gk.join(".zgroup")?,
+                "missing: the group is listed in its parent's _nczarr_group",
+            ));
         }
         let mut child_path = path.to_vec();
         child_path.push(g.clone());
-        group.groups.push(read_group(src, &gk, g, &child_path, generation, zg, za, problems)?);
+        group.groups.push(read_group(
+            src,
+            &gk,
+            g,
+            &child_path,
+            generation,
+            zg,
+            za,
+            problems,
+        )?);
     }
     Ok(group)
 }
@@ -208,7 +278,11 @@ fn check_dims(root: &mut Group, problems: &mut Vec<String>) -> Result<()> {
                     "variable '{var_path}': dimension '{}' is not declared; created with length {len}",
                     dref.fqn()
                 ));
-                group.dims.push(Dim { name: dref.name.clone(), len, unlimited: false });
+                group.dims.push(Dim {
+                    name: dref.name.clone(),
+                    len,
+                    unlimited: false,
+                });
             }
             Some(d) if d.unlimited && len > d.len => d.len = len,
             Some(d) if !d.unlimited && d.len != len => {
@@ -231,4 +305,3 @@ fn group_mut<'a>(root: &'a mut Group, path: &[String]) -> Option<&'a mut Group> 
     }
     Some(g)
 }
-

@@ -21,11 +21,20 @@ fn k(s: &str) -> StoreKey {
 /// Check get, get_many, list and search on a store loaded with [`FIXTURE`].
 pub(crate) fn check_read_store(store: &dyn ReadStore) {
     // get: present, empty, missing, and a prefix (not content) is missing too.
-    assert_eq!(store.get(&k("data1/0")).unwrap().as_deref(), Some(&b"\x01\x02"[..]));
-    assert_eq!(store.get(&k("g/sub/v/0.0")).unwrap().as_deref(), Some(&b""[..]));
+    assert_eq!(
+        store.get(&k("data1/0")).unwrap().as_deref(),
+        Some(&b"\x01\x02"[..])
+    );
+    assert_eq!(
+        store.get(&k("g/sub/v/0.0")).unwrap().as_deref(),
+        Some(&b""[..])
+    );
     assert_eq!(store.get(&k("nope")).unwrap(), None);
     assert_eq!(store.get(&k("g/sub")).unwrap(), None);
-    assert_eq!(store.get(&k("odd name#1/x[2]")).unwrap().as_deref(), Some(&b"ok"[..]));
+    assert_eq!(
+        store.get(&k("odd name#1/x[2]")).unwrap().as_deref(),
+        Some(&b"ok"[..])
+    );
 
     let many = store.get_many(&[k("g/sub/v/1.0"), k("missing/0"), k(".zattrs")]);
     assert_eq!(many.len(), 3);
@@ -33,14 +42,23 @@ pub(crate) fn check_read_store(store: &dyn ReadStore) {
     assert_eq!(many[1].as_ref().unwrap().as_deref(), None);
     assert_eq!(many[2].as_ref().unwrap().as_deref(), Some(&b"{}"[..]));
 
-    let listed: Vec<(String, u64)> =
-        store.list().unwrap().into_iter().map(|(k, n)| (k.as_str().to_string(), n)).collect();
-    let mut expect: Vec<(String, u64)> =
-        FIXTURE.iter().map(|(k, v)| ((*k).to_string(), v.len() as u64)).collect();
+    let listed: Vec<(String, u64)> = store
+        .list()
+        .unwrap()
+        .into_iter()
+        .map(|(k, n)| (k.as_str().to_string(), n))
+        .collect();
+    let mut expect: Vec<(String, u64)> = FIXTURE
+        .iter()
+        .map(|(k, v)| ((*k).to_string(), v.len() as u64))
+        .collect();
     expect.sort();
     assert_eq!(listed, expect);
 
-    assert_eq!(store.search(&StoreKey::root()).unwrap(), [".zattrs", ".zgroup", "data1", "g", "odd name#1"]);
+    assert_eq!(
+        store.search(&StoreKey::root()).unwrap(),
+        [".zattrs", ".zgroup", "data1", "g", "odd name#1"]
+    );
     assert_eq!(store.search(&k("g")).unwrap(), [".zgroup", "sub"]);
     assert_eq!(store.search(&k("g/sub/v")).unwrap(), ["0.0", "1.0"]);
     assert!(store.search(&k("data1/0")).unwrap().is_empty());

@@ -25,21 +25,28 @@ impl DirStore {
     /// directory or cannot be read.
     pub fn open(root: &Path) -> Result<DirStore, StoreError> {
         match fs::metadata(root) {
-            Ok(m) if m.is_dir() => Ok(DirStore { root: root.to_path_buf() }),
+            Ok(m) if m.is_dir() => Ok(DirStore {
+                root: root.to_path_buf(),
+            }),
             Ok(_) => Err(StoreError::Io {
                 location: root.display().to_string(),
                 source: std::io::Error::new(ErrorKind::NotADirectory, "not a directory"),
             }),
-            Err(e) if e.kind() == ErrorKind::NotFound => {
-                Err(StoreError::NotFound { location: root.display().to_string() })
-            }
-            Err(e) => Err(StoreError::Io { location: root.display().to_string(), source: e }),
+            Err(e) if e.kind() == ErrorKind::NotFound => Err(StoreError::NotFound {
+                location: root.display().to_string(),
+            }),
+            Err(e) => Err(StoreError::Io {
+                location: root.display().to_string(),
+                source: e,
+            }),
         }
     }
 
     /// A store at `root` that need not exist yet (for writers).
     pub fn at(root: &Path) -> DirStore {
-        DirStore { root: root.to_path_buf() }
+        DirStore {
+            root: root.to_path_buf(),
+        }
     }
 
     /// The directory this store is rooted at.
@@ -57,10 +64,18 @@ impl DirStore {
     }
 
     fn io_error(&self, path: &Path, source: std::io::Error) -> StoreError {
-        StoreError::Io { location: path.display().to_string(), source }
+        StoreError::Io {
+            location: path.display().to_string(),
+            source,
+        }
     }
 
-    fn walk(&self, dir: &Path, prefix: &str, out: &mut Vec<(StoreKey, u64)>) -> Result<(), StoreError> {
+    fn walk(
+        &self,
+        dir: &Path,
+        prefix: &str,
+        out: &mut Vec<(StoreKey, u64)>,
+    ) -> Result<(), StoreError> {
         let entries = fs::read_dir(dir).map_err(|e| self.io_error(dir, e))?;
         for entry in entries {
             let entry = entry.map_err(|e| self.io_error(dir, e))?;
@@ -68,10 +83,17 @@ impl DirStore {
             let Some(name) = entry.file_name().to_str().map(str::to_string) else {
                 return Err(self.io_error(
                     &path,
-                    std::io::Error::new(ErrorKind::InvalidData, "file name is not UTF-8, so it cannot be a key"),
+                    std::io::Error::new(
+                        ErrorKind::InvalidData,
+                        "file name is not UTF-8, so it cannot be a key",
+                    ),
                 ));
             };
-            let key_text = if prefix.is_empty() { name } else { format!("{prefix}/{name}") };
+            let key_text = if prefix.is_empty() {
+                name
+            } else {
+                format!("{prefix}/{name}")
+            };
             let meta = fs::metadata(&path).map_err(|e| self.io_error(&path, e))?;
             if meta.is_dir() {
                 self.walk(&path, &key_text, out)?;
@@ -85,7 +107,9 @@ impl DirStore {
 
 /// True when `dir` holds at least one file somewhere below it.
 fn has_content(dir: &Path) -> bool {
-    let Ok(entries) = fs::read_dir(dir) else { return false };
+    let Ok(entries) = fs::read_dir(dir) else {
+        return false;
+    };
     entries.flatten().any(|e| match fs::metadata(e.path()) {
         Ok(m) if m.is_dir() => has_content(&e.path()),
         Ok(_) => true,
@@ -101,7 +125,9 @@ impl ReadableStore for DirStore {
         let path = self.path_of(key);
         let mut file = match fs::File::open(&path) {
             Ok(f) => f,
-            Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => return Ok(None),
+            Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
+                return Ok(None)
+            }
             Err(e) => return Err(self.io_error(&path, e)),
         };
         let mut buf = Vec::new();
@@ -133,13 +159,17 @@ impl ListableStore for DirStore {
         let dir = self.path_of(prefix);
         let entries = match fs::read_dir(&dir) {
             Ok(e) => e,
-            Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => return Ok(Vec::new()),
+            Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
+                return Ok(Vec::new())
+            }
             Err(e) => return Err(self.io_error(&dir, e)),
         };
         let mut names = Vec::new();
         for entry in entries {
             let entry = entry.map_err(|e| self.io_error(&dir, e))?;
-            let Some(name) = entry.file_name().to_str().map(str::to_string) else { continue };
+            let Some(name) = entry.file_name().to_str().map(str::to_string) else {
+                continue;
+            };
             let path = entry.path();
             let is_dir = fs::metadata(&path).map(|m| m.is_dir()).unwrap_or(false);
             if !is_dir || has_content(&path) {
@@ -173,7 +203,10 @@ mod tests {
     fn open_errors() {
         let tmp = tempfile::tempdir().unwrap();
         let missing = tmp.path().join("nope");
-        assert!(matches!(DirStore::open(&missing), Err(StoreError::NotFound { .. })));
+        assert!(matches!(
+            DirStore::open(&missing),
+            Err(StoreError::NotFound { .. })
+        ));
         let file = tmp.path().join("f");
         fs::write(&file, b"x").unwrap();
         assert!(matches!(DirStore::open(&file), Err(StoreError::Io { .. })));

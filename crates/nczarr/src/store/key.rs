@@ -41,7 +41,10 @@ impl StoreKey {
     /// [`KeyError`] naming the rule the key breaks.
     pub fn new(key: &str) -> Result<StoreKey, KeyError> {
         let k = key.strip_prefix('/').unwrap_or(key);
-        let err = |reason| KeyError { key: key.escape_default().to_string(), reason };
+        let err = |reason| KeyError {
+            key: key.escape_default().to_string(),
+            reason,
+        };
         if k.len() > MAX_KEY_BYTES {
             return Err(err("longer than S3's 1024-byte limit"));
         }
@@ -129,7 +132,8 @@ impl StoreKey {
     pub fn starts_with(&self, prefix: &StoreKey) -> bool {
         prefix.is_root()
             || self.0 == prefix.0
-            || (self.0.starts_with(&prefix.0) && self.0.as_bytes().get(prefix.0.len()) == Some(&b'/'))
+            || (self.0.starts_with(&prefix.0)
+                && self.0.as_bytes().get(prefix.0.len()) == Some(&b'/'))
     }
 
     /// The part of `self` below `prefix`, if `self` lies under it.
@@ -155,8 +159,14 @@ mod tests {
     fn rules() {
         assert_eq!(StoreKey::new("a/b").unwrap().as_str(), "a/b");
         assert_eq!(StoreKey::new("/").unwrap(), StoreKey::root());
-        assert_eq!(StoreKey::new("a//b").unwrap_err().reason, "empty path segment");
-        assert_eq!(StoreKey::new("a/b/").unwrap_err().reason, "empty path segment");
+        assert_eq!(
+            StoreKey::new("a//b").unwrap_err().reason,
+            "empty path segment"
+        );
+        assert_eq!(
+            StoreKey::new("a/b/").unwrap_err().reason,
+            "empty path segment"
+        );
         assert!(StoreKey::new("../x").is_err());
         assert!(StoreKey::new("a/./x").is_err());
         assert!(StoreKey::new("a\u{1}b").is_err());
@@ -164,7 +174,10 @@ mod tests {
         assert!(StoreKey::new(&"k".repeat(1025)).is_err());
         assert!(StoreKey::new(&"k".repeat(1024)).is_ok());
         // Names that object_store would percent-encode are kept byte-exact.
-        assert_eq!(StoreKey::new("a[1]/x{2}#3 y").unwrap().as_str(), "a[1]/x{2}#3 y");
+        assert_eq!(
+            StoreKey::new("a[1]/x{2}#3 y").unwrap().as_str(),
+            "a[1]/x{2}#3 y"
+        );
         assert!(StoreKey::new(".zgroup").is_ok());
     }
 

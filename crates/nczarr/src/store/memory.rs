@@ -19,7 +19,10 @@ impl MemoryStore {
 
     /// Store `value` under `key`, replacing any previous value.
     pub fn insert(&self, key: StoreKey, value: Vec<u8>) {
-        self.map.write().unwrap_or_else(std::sync::PoisonError::into_inner).insert(key, value);
+        self.map
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(key, value);
     }
 
     /// Store `value` under the key text `key`.
@@ -33,13 +36,21 @@ impl MemoryStore {
 
     /// Remove `key`.
     pub fn remove(&self, key: &StoreKey) {
-        self.map.write().unwrap_or_else(std::sync::PoisonError::into_inner).remove(key);
+        self.map
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(key);
     }
 }
 
 impl ReadableStore for MemoryStore {
     fn get(&self, key: &StoreKey) -> GetResult {
-        Ok(self.map.read().unwrap_or_else(std::sync::PoisonError::into_inner).get(key).cloned())
+        Ok(self
+            .map
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(key)
+            .cloned())
     }
 
     fn location(&self) -> String {
@@ -49,12 +60,21 @@ impl ReadableStore for MemoryStore {
 
 impl ListableStore for MemoryStore {
     fn list(&self) -> Result<Vec<(StoreKey, u64)>, StoreError> {
-        let map = self.map.read().unwrap_or_else(std::sync::PoisonError::into_inner);
-        Ok(map.iter().map(|(k, v)| (k.clone(), v.len() as u64)).collect())
+        let map = self
+            .map
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        Ok(map
+            .iter()
+            .map(|(k, v)| (k.clone(), v.len() as u64))
+            .collect())
     }
 
     fn search(&self, prefix: &StoreKey) -> Result<Vec<String>, StoreError> {
-        let map = self.map.read().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let map = self
+            .map
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         Ok(children_of(map.keys(), prefix))
     }
 }

@@ -111,7 +111,10 @@ impl<T: ReadableStore + ListableStore> ReadStore for T {}
 
 /// Names of the immediate children of `prefix` among `keys` (shared by backends
 /// that hold a flat key list).
-pub(crate) fn children_of<'a>(keys: impl Iterator<Item = &'a StoreKey>, prefix: &StoreKey) -> Vec<String> {
+pub(crate) fn children_of<'a>(
+    keys: impl Iterator<Item = &'a StoreKey>,
+    prefix: &StoreKey,
+) -> Vec<String> {
     let mut names: Vec<String> = keys
         .filter_map(|k| k.strip_prefix(prefix))
         .filter(|rest| !rest.is_empty())

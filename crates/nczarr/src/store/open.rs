@@ -26,7 +26,11 @@ pub fn open_read(url: &DatasetUrl, trace: Option<TraceSink>) -> Result<OpenedSto
     };
     let store = match trace {
         Some(sink) => {
-            sink(&format!("open {:?} store at {}", url.storage, store.location()));
+            sink(&format!(
+                "open {:?} store at {}",
+                url.storage,
+                store.location()
+            ));
             Box::new(TracingStore::new(store, sink)) as Box<dyn ReadStore>
         }
         None => store,

@@ -18,7 +18,9 @@ pub struct TracingStore {
 
 impl std::fmt::Debug for TracingStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TracingStore").field("inner", &self.inner).finish()
+        f.debug_struct("TracingStore")
+            .field("inner", &self.inner)
+            .finish()
     }
 }
 
@@ -41,7 +43,12 @@ impl ReadableStore for TracingStore {
     fn get(&self, key: &StoreKey) -> GetResult {
         let t = Instant::now();
         let r = self.inner.get(key);
-        (self.sink)(&format!("get {} -> {} ({:.3} ms)", key, describe(&r), t.elapsed().as_secs_f64() * 1e3));
+        (self.sink)(&format!(
+            "get {} -> {} ({:.3} ms)",
+            key,
+            describe(&r),
+            t.elapsed().as_secs_f64() * 1e3
+        ));
         r
     }
 
@@ -67,7 +74,11 @@ impl ReadableStore for TracingStore {
 impl ListableStore for TracingStore {
     fn list(&self) -> Result<Vec<(StoreKey, u64)>, StoreError> {
         let r = self.inner.list();
-        (self.sink)(&format!("list -> {}", r.as_ref().map_or_else(|e| e.to_string(), |v| format!("{} keys", v.len()))));
+        (self.sink)(&format!(
+            "list -> {}",
+            r.as_ref()
+                .map_or_else(|e| e.to_string(), |v| format!("{} keys", v.len()))
+        ));
         r
     }
 
@@ -76,7 +87,8 @@ impl ListableStore for TracingStore {
         (self.sink)(&format!(
             "search '{}' -> {}",
             prefix,
-            r.as_ref().map_or_else(|e| e.to_string(), |v| format!("{v:?}"))
+            r.as_ref()
+                .map_or_else(|e| e.to_string(), |v| format!("{v:?}"))
         ));
         r
     }

@@ -56,13 +56,22 @@ impl ZipStore {
     pub fn open(path: &Path) -> Result<ZipStore, StoreError> {
         let location = path.display().to_string();
         let file = File::open(path).map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => StoreError::NotFound { location: location.clone() },
-            _ => StoreError::Io { location: location.clone(), source: e },
+            std::io::ErrorKind::NotFound => StoreError::NotFound {
+                location: location.clone(),
+            },
+            _ => StoreError::Io {
+                location: location.clone(),
+                source: e,
+            },
         })?;
-        let archive_err = |message: String| StoreError::Archive { location: location.clone(), message };
-        let archive = zip::ZipArchive::new(
-            file.try_clone().map_err(|e| StoreError::Io { location: location.clone(), source: e })?,
-        )
+        let archive_err = |message: String| StoreError::Archive {
+            location: location.clone(),
+            message,
+        };
+        let archive = zip::ZipArchive::new(file.try_clone().map_err(|e| StoreError::Io {
+            location: location.clone(),
+            source: e,
+        })?)
         .map_err(|e| archive_err(format!("not a readable zip archive: {e}")))?;
 
         let mut all: Vec<(String, Entry)> = Vec::new();
@@ -101,7 +110,9 @@ impl ZipStore {
             .ok_or_else(|| archive_err("not a Zarr dataset: no .zgroup, .zarray or .zmetadata at the archive root or under a single top-level directory".into()))?;
         let mut entries = BTreeMap::new();
         for (name, entry) in all {
-            let Some(rest) = name.strip_prefix(&prefix) else { continue };
+            let Some(rest) = name.strip_prefix(&prefix) else {
+                continue;
+            };
             // Entries whose names are not valid keys (e.g. with '..') cannot be addressed; skip them.
             if let Ok(key) = StoreKey::new(rest) {
                 if !key.is_root() {
@@ -109,7 +120,12 @@ impl ZipStore {
                 }
             }
         }
-        Ok(ZipStore { path: path.to_path_buf(), file, entries, prefix })
+        Ok(ZipStore {
+            path: path.to_path_buf(),
+            file,
+            entries,
+            prefix,
+        })
     }
 
     /// The directory inside the archive that holds the dataset (`""` for the root).
@@ -118,11 +134,19 @@ impl ZipStore {
     }
 
     fn read_entry(&self, key: &StoreKey, e: &Entry) -> Result<Vec<u8>, StoreError> {
-        let corrupt = |message: String| StoreError::Corrupt { key: key.to_string(), message };
+        let corrupt = |message: String| StoreError::Corrupt {
+            key: key.to_string(),
+            message,
+        };
         let method = e.method.clone().map_err(corrupt)?;
-        let io = |source| StoreError::Io { location: self.path.display().to_string(), source };
+        let io = |source| StoreError::Io {
+            location: self.path.display().to_string(),
+            source,
+        };
         let mut header = [0u8; 30];
-        self.file.read_exact_at(&mut header, e.header_start).map_err(io)?;
+        self.file
+            .read_exact_at(&mut header, e.header_start)
+            .map_err(io)?;
         if header[..4] != [0x50, 0x4b, 0x03, 0x04] {
             return Err(corrupt("bad local file header in the zip archive".into()));
         }
@@ -133,7 +157,9 @@ impl ZipStore {
             .map_err(|_| corrupt(format!("entry of {} bytes is too large", e.compressed_size)))?;
         let file_len = self.file.metadata().map_err(io)?.len();
         if data_start.saturating_add(e.compressed_size) > file_len {
-            return Err(corrupt("zip entry extends past the end of the archive (truncated file?)".into()));
+            return Err(corrupt(
+                "zip entry extends past the end of the archive (truncated file?)".into(),
+            ));
         }
         let mut raw = vec![0u8; compressed_len];
         self.file.read_exact_at(&mut raw, data_start).map_err(io)?;
@@ -150,10 +176,16 @@ impl ZipStore {
             }
         };
         if data.len() as u64 != e.size {
-            return Err(corrupt(format!("zip entry holds {} bytes, its header says {}", data.len(), e.size)));
+            return Err(corrupt(format!(
+                "zip entry holds {} bytes, its header says {}",
+                data.len(),
+                e.size
+            )));
         }
         if crc32fast::hash(&data) != e.crc32 {
-            return Err(corrupt("CRC-32 mismatch in zip entry (damaged archive)".into()));
+            return Err(corrupt(
+                "CRC-32 mismatch in zip entry (damaged archive)".into(),
+            ));
         }
         Ok(data)
     }
@@ -164,7 +196,9 @@ fn find_root<'a>(names: impl Iterator<Item = &'a str> + Clone) -> Option<String>
     if names.clone().any(|n| ROOT_MARKERS.contains(&n)) {
         return Some(String::new());
     }
-    let mut tops = names.clone().filter_map(|n| n.split_once('/').map(|(top, _)| top));
+    let mut tops = names
+        .clone()
+        .filter_map(|n| n.split_once('/').map(|(top, _)| top));
     let first = tops.next()?;
     if tops.any(|t| t != first) || names.clone().any(|n| !n.contains('/')) {
         return None;
@@ -172,7 +206,10 @@ fn find_root<'a>(names: impl Iterator<Item = &'a str> + Clone) -> Option<String>
     let prefix = format!("{first}/");
     names
         .clone()
-        .any(|n| n.strip_prefix(&prefix).is_some_and(|rest| ROOT_MARKERS.contains(&rest)))
+        .any(|n| {
+            n.strip_prefix(&prefix)
+                .is_some_and(|rest| ROOT_MARKERS.contains(&rest))
+        })
         .then_some(prefix)
 }
 
@@ -195,7 +232,11 @@ impl ReadableStore for ZipStore {
 
 impl ListableStore for ZipStore {
     fn list(&self) -> Result<Vec<(StoreKey, u64)>, StoreError> {
-        Ok(self.entries.iter().map(|(k, e)| (k.clone(), e.size)).collect())
+        Ok(self
+            .entries
+            .iter()
+            .map(|(k, e)| (k.clone(), e.size))
+            .collect())
     }
 
     fn search(&self, prefix: &StoreKey) -> Result<Vec<String>, StoreError> {
@@ -246,24 +287,49 @@ mod tests {
         make_zip(&p, "", zip::CompressionMethod::Stored, &[]);
         let e = ZipStore::open(&p).unwrap_err().to_string();
         assert!(e.ends_with("empty zip archive: it holds no files"), "{e}");
-        make_zip(&p, "", zip::CompressionMethod::Stored, &[("a.txt", b"x"), ("b/c", b"y")]);
-        assert!(ZipStore::open(&p).unwrap_err().to_string().contains("not a Zarr dataset"));
+        make_zip(
+            &p,
+            "",
+            zip::CompressionMethod::Stored,
+            &[("a.txt", b"x"), ("b/c", b"y")],
+        );
+        assert!(ZipStore::open(&p)
+            .unwrap_err()
+            .to_string()
+            .contains("not a Zarr dataset"));
         std::fs::write(&p, b"this is not a zip").unwrap();
-        assert!(ZipStore::open(&p).unwrap_err().to_string().contains("not a readable zip"));
-        assert!(matches!(ZipStore::open(&tmp.path().join("none.zip")), Err(StoreError::NotFound { .. })));
+        assert!(ZipStore::open(&p)
+            .unwrap_err()
+            .to_string()
+            .contains("not a readable zip"));
+        assert!(matches!(
+            ZipStore::open(&tmp.path().join("none.zip")),
+            Err(StoreError::NotFound { .. })
+        ));
     }
 
     #[test]
     fn damaged_entry_is_reported_with_its_key() {
         let tmp = tempfile::tempdir().unwrap();
         let p = tmp.path().join("d.zip");
-        make_zip(&p, "", zip::CompressionMethod::Stored, &[(".zgroup", b"{\"zarr_format\": 2}"), ("v/0", b"ABCDEFGH")]);
+        make_zip(
+            &p,
+            "",
+            zip::CompressionMethod::Stored,
+            &[(".zgroup", b"{\"zarr_format\": 2}"), ("v/0", b"ABCDEFGH")],
+        );
         let mut bytes = std::fs::read(&p).unwrap();
         let at = bytes.windows(8).position(|w| w == b"ABCDEFGH").unwrap();
         bytes[at] = b'Z';
         std::fs::write(&p, bytes).unwrap();
         let s = ZipStore::open(&p).unwrap();
-        let e = s.get(&StoreKey::new("v/0").unwrap()).unwrap_err().to_string();
-        assert_eq!(e, "key 'v/0': CRC-32 mismatch in zip entry (damaged archive)");
+        let e = s
+            .get(&StoreKey::new("v/0").unwrap())
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "key 'v/0': CRC-32 mismatch in zip entry (damaged archive)"
+        );
     }
 }

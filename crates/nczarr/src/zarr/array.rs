@@ -46,11 +46,18 @@ impl ArrayMeta {
     pub fn from_json(json: &Json, key: &str) -> Result<ArrayMeta> {
         let bad = |m: String| Error::metadata(key, m);
         if json.as_object().is_none() {
-            return Err(bad(format!("expected a JSON object, found {}", json.kind())));
+            return Err(bad(format!(
+                "expected a JSON object, found {}",
+                json.kind()
+            )));
         }
         match json.get("zarr_format").and_then(Json::as_i64_lenient) {
             Some(2) => {}
-            Some(v) => return Err(bad(format!("zarr_format {v} is not supported (only Zarr version 2)"))),
+            Some(v) => {
+                return Err(bad(format!(
+                    "zarr_format {v} is not supported (only Zarr version 2)"
+                )))
+            }
             None => return Err(bad("missing or non-integer \"zarr_format\"".into())),
         }
         let dims = |name: &str| -> Result<Vec<u64>> {
@@ -60,9 +67,12 @@ impl ArrayMeta {
                 .ok_or_else(|| bad(format!("missing or non-array \"{name}\"")))?;
             arr.iter()
                 .map(|v| {
-                    v.as_number()
-                        .and_then(|n| n.as_u64())
-                        .ok_or_else(|| bad(format!("\"{name}\" holds {}, not a non-negative integer", v.to_text())))
+                    v.as_number().and_then(|n| n.as_u64()).ok_or_else(|| {
+                        bad(format!(
+                            "\"{name}\" holds {}, not a non-negative integer",
+                            v.to_text()
+                        ))
+                    })
                 })
                 .collect()
         };
@@ -94,43 +104,72 @@ impl ArrayMeta {
             .try_fold(1u128, |acc, n| acc.checked_mul(n))
             .unwrap_or(u128::MAX);
         if nchunks > MAX_CHUNKS {
-            return Err(bad(format!("shape {shape:?} with chunks {chunks:?} means more than 2^48 chunks")));
+            return Err(bad(format!(
+                "shape {shape:?} with chunks {chunks:?} means more than 2^48 chunks"
+            )));
         }
-        let dtype_text = json
-            .get("dtype")
-            .and_then(Json::as_str)
-            .ok_or_else(|| match json.get("dtype") {
-                Some(Json::Array(_)) => bad("structured dtypes have no netCDF type".into()),
-                _ => bad("missing or non-string \"dtype\"".into()),
-            })?;
+        let dtype_text =
+            json.get("dtype")
+                .and_then(Json::as_str)
+                .ok_or_else(|| match json.get("dtype") {
+                    Some(Json::Array(_)) => bad("structured dtypes have no netCDF type".into()),
+                    _ => bad("missing or non-string \"dtype\"".into()),
+                })?;
         let dtype = Dtype::parse(dtype_text).map_err(|e| bad(e.to_string()))?;
         let fill_value = json.get("fill_value").cloned().unwrap_or(Json::Null);
         let fortran_order = match json.get("order") {
             None | Some(Json::Null) => false,
             Some(Json::String(s)) if s == "C" => false,
             Some(Json::String(s)) if s == "F" => true,
-            Some(other) => return Err(bad(format!("\"order\" must be \"C\" or \"F\", found {}", other.to_text()))),
+            Some(other) => {
+                return Err(bad(format!(
+                    "\"order\" must be \"C\" or \"F\", found {}",
+                    other.to_text()
+                )))
+            }
         };
         let compressor = match json.get("compressor") {
             None | Some(Json::Null) => None,
             Some(c @ Json::Object(_)) => Some(c.clone()),
-            Some(other) => return Err(bad(format!("\"compressor\" must be an object or null, found {}", other.kind()))),
+            Some(other) => {
+                return Err(bad(format!(
+                    "\"compressor\" must be an object or null, found {}",
+                    other.kind()
+                )))
+            }
         };
         let filters = match json.get("filters") {
             None | Some(Json::Null) => Vec::new(),
             Some(Json::Array(a)) => a.clone(),
-            Some(other) => return Err(bad(format!("\"filters\" must be an array or null, found {}", other.kind()))),
+            Some(other) => {
+                return Err(bad(format!(
+                    "\"filters\" must be an array or null, found {}",
+                    other.kind()
+                )))
+            }
         };
         let separator = match json.get("dimension_separator") {
             None | Some(Json::Null) => '.',
             Some(Json::String(s)) if s == "." => '.',
             Some(Json::String(s)) if s == "/" => '/',
             Some(other) => {
-                return Err(bad(format!("\"dimension_separator\" must be \".\" or \"/\", found {}", other.to_text())))
+                return Err(bad(format!(
+                    "\"dimension_separator\" must be \".\" or \"/\", found {}",
+                    other.to_text()
+                )))
             }
         };
-        const KNOWN: &[&str] =
-            &["zarr_format", "shape", "chunks", "dtype", "fill_value", "order", "compressor", "filters", "dimension_separator"];
+        const KNOWN: &[&str] = &[
+            "zarr_format",
+            "shape",
+            "chunks",
+            "dtype",
+            "fill_value",
+            "order",
+            "compressor",
+            "filters",
+            "dimension_separator",
+        ];
         let extra = json
             .as_object()
             .unwrap_or(&[])
@@ -138,7 +177,17 @@ impl ArrayMeta {
             .filter(|(k, _)| !KNOWN.contains(&k.as_str()))
             .cloned()
             .collect();
-        Ok(ArrayMeta { shape, chunks, dtype, fill_value, fortran_order, compressor, filters, separator, extra })
+        Ok(ArrayMeta {
+            shape,
+            chunks,
+            dtype,
+            fill_value,
+            fortran_order,
+            compressor,
+            filters,
+            separator,
+            extra,
+        })
     }
 
     /// The member `name` among the ones this type does not interpret.
@@ -166,18 +215,24 @@ mod tests {
 
     #[test]
     fn errors_name_the_key() {
-        let e = parse(r#"{"zarr_format": 2, "shape": [2,3], "dtype": "<i4", "chunks": [2], "fill_value": 0}"#).unwrap_err();
+        let e = parse(
+            r#"{"zarr_format": 2, "shape": [2,3], "dtype": "<i4", "chunks": [2], "fill_value": 0}"#,
+        )
+        .unwrap_err();
         assert_eq!(
             e.to_string(),
             "key 'v/.zarray': shape [2, 3] has 2 dimensions but chunks [2] has 1"
         );
         let e = parse(r#"{"zarr_format": 3}"#).unwrap_err();
         assert!(e.to_string().contains("zarr_format 3 is not supported"));
-        let e = parse(r#"{"zarr_format": 2, "shape": [2], "dtype": "<c8", "chunks": [2]}"#).unwrap_err();
+        let e = parse(r#"{"zarr_format": 2, "shape": [2], "dtype": "<c8", "chunks": [2]}"#)
+            .unwrap_err();
         assert!(e.to_string().contains("unsupported Zarr dtype '<c8'"));
-        let e = parse(r#"{"zarr_format": 2, "shape": [2], "dtype": "<i4", "chunks": [0]}"#).unwrap_err();
+        let e = parse(r#"{"zarr_format": 2, "shape": [2], "dtype": "<i4", "chunks": [0]}"#)
+            .unwrap_err();
         assert!(e.to_string().contains("chunk size 0"));
-        let e = parse(r#"{"zarr_format": 2, "shape": [-2], "dtype": "<i4", "chunks": [1]}"#).unwrap_err();
+        let e = parse(r#"{"zarr_format": 2, "shape": [-2], "dtype": "<i4", "chunks": [1]}"#)
+            .unwrap_err();
         assert!(e.to_string().contains("not a non-negative integer"));
         let e = parse(r#"{"zarr_format": 2, "shape": [4294967296, 4294967296], "dtype": "<i4", "chunks": [1, 1]}"#).unwrap_err();
         assert!(e.to_string().contains("2^48"));

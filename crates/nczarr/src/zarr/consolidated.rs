@@ -19,7 +19,11 @@ impl Consolidated {
     /// document (wrong format number, no `metadata` object). A `.zmetadata` that
     /// cannot be used is ignored, like netcdf-c and zarr-python do.
     pub fn from_json(json: &Json) -> Option<Consolidated> {
-        if json.get("zarr_consolidated_format").and_then(Json::as_i64_lenient) != Some(1) {
+        if json
+            .get("zarr_consolidated_format")
+            .and_then(Json::as_i64_lenient)
+            != Some(1)
+        {
             return None;
         }
         let members = json.get("metadata")?.as_object()?;

@@ -102,13 +102,20 @@ impl Dtype {
     /// [`DtypeError`] for malformed strings and for kinds netCDF cannot hold
     /// (complex, structured, void, Python objects other than strings).
     pub fn parse(text: &str) -> Result<Dtype, DtypeError> {
-        let err = |reason| DtypeError { text: text.to_string(), reason };
+        let err = |reason| DtypeError {
+            text: text.to_string(),
+            reason,
+        };
         let (endian, rest) = match text.chars().next() {
             Some('<') => (Endian::Little, &text[1..]),
             Some('>') => (Endian::Big, &text[1..]),
             Some('|') => (Endian::NotApplicable, &text[1..]),
             Some('=') => (
-                if cfg!(target_endian = "little") { Endian::Little } else { Endian::Big },
+                if cfg!(target_endian = "little") {
+                    Endian::Little
+                } else {
+                    Endian::Big
+                },
                 &text[1..],
             ),
             _ => (Endian::NotApplicable, text),
@@ -118,7 +125,10 @@ impl Dtype {
         let tail = chars.as_str();
         let size = || tail.parse::<usize>().map_err(|_| err("bad size"));
         let unit = |t: &str| -> Result<String, DtypeError> {
-            let u = t.strip_prefix('[').and_then(|t| t.strip_suffix(']')).ok_or_else(|| err("missing [unit]"))?;
+            let u = t
+                .strip_prefix('[')
+                .and_then(|t| t.strip_suffix(']'))
+                .ok_or_else(|| err("missing [unit]"))?;
             if u.is_empty() || !u.chars().all(|c| c.is_ascii_alphanumeric()) {
                 return Err(err("bad datetime unit"));
             }
@@ -133,7 +143,11 @@ impl Dtype {
                 n @ (1 | 2 | 4 | 8) => Ok(Dtype::Int {
                     bytes: n,
                     signed: kind == 'i',
-                    endian: if n == 1 { Endian::NotApplicable } else { endian },
+                    endian: if n == 1 {
+                        Endian::NotApplicable
+                    } else {
+                        endian
+                    },
                 }),
                 _ => Err(err("integer size must be 1, 2, 4 or 8")),
             },
@@ -150,8 +164,14 @@ impl Dtype {
                 n => Ok(Dtype::Unicode { chars: n, endian }),
             },
             'O' if tail.is_empty() => Ok(Dtype::Object),
-            'M' if tail.starts_with('8') => Ok(Dtype::DateTime { unit: unit(&tail[1..])?, endian }),
-            'm' if tail.starts_with('8') => Ok(Dtype::TimeDelta { unit: unit(&tail[1..])?, endian }),
+            'M' if tail.starts_with('8') => Ok(Dtype::DateTime {
+                unit: unit(&tail[1..])?,
+                endian,
+            }),
+            'm' if tail.starts_with('8') => Ok(Dtype::TimeDelta {
+                unit: unit(&tail[1..])?,
+                endian,
+            }),
             'c' => Err(err("complex numbers have no netCDF type")),
             'V' => Err(err("raw void/structured data has no netCDF type")),
             _ => Err(err("unknown kind")),
@@ -187,8 +207,18 @@ impl fmt::Display for Dtype {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Dtype::Bool => f.write_str("|b1"),
-            Dtype::Int { bytes, signed, endian } => {
-                write!(f, "{}{}{}", endian.prefix(), if *signed { 'i' } else { 'u' }, bytes)
+            Dtype::Int {
+                bytes,
+                signed,
+                endian,
+            } => {
+                write!(
+                    f,
+                    "{}{}{}",
+                    endian.prefix(),
+                    if *signed { 'i' } else { 'u' },
+                    bytes
+                )
             }
             Dtype::Float { bytes, endian } => write!(f, "{}f{}", endian.prefix(), bytes),
             Dtype::Bytes { len, endian } => write!(f, "{}S{}", endian.prefix(), len),
@@ -206,12 +236,22 @@ mod tests {
 
     #[test]
     fn parse_and_print() {
-        for t in ["<i4", ">f8", "|u1", "|b1", ">S1", "|S128", "<U8", "|O", "<M8[ns]", ">m8[D]", "<f2", "<u8"] {
+        for t in [
+            "<i4", ">f8", "|u1", "|b1", ">S1", "|S128", "<U8", "|O", "<M8[ns]", ">m8[D]", "<f2",
+            "<u8",
+        ] {
             assert_eq!(Dtype::parse(t).unwrap().to_string(), t, "{t}");
         }
         // netcdf-c writes "<i1"; one-byte integers have no byte order.
         assert_eq!(Dtype::parse("<i1").unwrap(), Dtype::parse("|i1").unwrap());
-        assert_eq!(Dtype::parse("i4").unwrap(), Dtype::Int { bytes: 4, signed: true, endian: Endian::NotApplicable });
+        assert_eq!(
+            Dtype::parse("i4").unwrap(),
+            Dtype::Int {
+                bytes: 4,
+                signed: true,
+                endian: Endian::NotApplicable
+            }
+        );
         assert_eq!(Dtype::parse("<U1").unwrap().item_size(), 4);
     }
 
@@ -229,7 +269,9 @@ mod tests {
         ] {
             let e = Dtype::parse(t).unwrap_err();
             assert!(e.reason.contains(why), "{t}: {}", e.reason);
-            assert!(e.to_string().starts_with(&format!("unsupported Zarr dtype '{t}'")));
+            assert!(e
+                .to_string()
+                .starts_with(&format!("unsupported Zarr dtype '{t}'")));
         }
     }
 }

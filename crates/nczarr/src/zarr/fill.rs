@@ -39,7 +39,10 @@ pub fn parse_fill_value(
         return Ok(None);
     }
     let values = match nc_type {
-        NcType::Char => Values::Char(vec![text_fill(json, text_is_base64).first().copied().unwrap_or(0)]),
+        NcType::Char => Values::Char(vec![text_fill(json, text_is_base64)
+            .first()
+            .copied()
+            .unwrap_or(0)]),
         NcType::String => {
             let mut bytes = text_fill(json, text_is_base64);
             while bytes.last() == Some(&0) {
@@ -78,7 +81,10 @@ pub fn parse_fill_value(
                 Json::Bool(b) => i128::from(*b),
                 // datetime64 "NaT"
                 Json::String(s) if s == "NaT" => i128::from(i64::MIN),
-                Json::String(s) => s.trim().parse::<i128>().map_err(|_| fail("not an integer"))?,
+                Json::String(s) => s
+                    .trim()
+                    .parse::<i128>()
+                    .map_err(|_| fail("not an integer"))?,
                 _ => return Err(fail("not an integer")),
             };
             int_values(nc_type, v).ok_or_else(|| fail("out of range"))?
@@ -91,7 +97,10 @@ fn text_fill(json: &Json, base64: bool) -> Vec<u8> {
     match json {
         Json::String(s) if base64 => decode_base64(s).unwrap_or_else(|| s.as_bytes().to_vec()),
         Json::String(s) => s.as_bytes().to_vec(),
-        Json::Number(n) => n.as_u64().and_then(|v| u8::try_from(v).ok()).map_or_else(Vec::new, |b| vec![b]),
+        Json::Number(n) => n
+            .as_u64()
+            .and_then(|v| u8::try_from(v).ok())
+            .map_or_else(Vec::new, |b| vec![b]),
         _ => Vec::new(),
     }
 }
@@ -146,37 +155,76 @@ mod tests {
     use crate::json::parse_str;
 
     fn fill(j: &str, dtype: &str, t: NcType, b64: bool) -> Result<Option<Values>, FillError> {
-        parse_fill_value(&parse_str(j).unwrap(), &Dtype::parse(dtype).unwrap(), t, b64)
+        parse_fill_value(
+            &parse_str(j).unwrap(),
+            &Dtype::parse(dtype).unwrap(),
+            t,
+            b64,
+        )
     }
 
     #[test]
     fn numbers_and_specials() {
         assert_eq!(fill("null", "<i4", NcType::Int, false).unwrap(), None);
-        assert_eq!(fill("-2147483647", "<i4", NcType::Int, false).unwrap(), Some(Values::Int(vec![-2147483647])));
+        assert_eq!(
+            fill("-2147483647", "<i4", NcType::Int, false).unwrap(),
+            Some(Values::Int(vec![-2147483647]))
+        );
         assert_eq!(
             fill("18446744073709551614", "<u8", NcType::UInt64, false).unwrap(),
             Some(Values::UInt64(vec![18446744073709551614]))
         );
-        assert!(matches!(fill("\"NaN\"", "<f4", NcType::Float, false).unwrap(), Some(Values::Float(v)) if v[0].is_nan()));
-        assert!(matches!(fill("NaN", "<f8", NcType::Double, false).unwrap(), Some(Values::Double(v)) if v[0].is_nan()));
-        assert_eq!(fill("\"-Infinity\"", "<f8", NcType::Double, false).unwrap(), Some(Values::Double(vec![f64::NEG_INFINITY])));
-        assert_eq!(fill("9.96921e+36", "<f8", NcType::Double, false).unwrap(), Some(Values::Double(vec![9.96921e36])));
-        assert_eq!(fill("0.0", "<i2", NcType::Short, false).unwrap(), Some(Values::Short(vec![0])));
-        assert_eq!(fill("true", "|b1", NcType::UByte, false).unwrap(), Some(Values::UByte(vec![1])));
+        assert!(
+            matches!(fill("\"NaN\"", "<f4", NcType::Float, false).unwrap(), Some(Values::Float(v)) if v[0].is_nan())
+        );
+        assert!(
+            matches!(fill("NaN", "<f8", NcType::Double, false).unwrap(), Some(Values::Double(v)) if v[0].is_nan())
+        );
+        assert_eq!(
+            fill("\"-Infinity\"", "<f8", NcType::Double, false).unwrap(),
+            Some(Values::Double(vec![f64::NEG_INFINITY]))
+        );
+        assert_eq!(
+            fill("9.96921e+36", "<f8", NcType::Double, false).unwrap(),
+            Some(Values::Double(vec![9.96921e36]))
+        );
+        assert_eq!(
+            fill("0.0", "<i2", NcType::Short, false).unwrap(),
+            Some(Values::Short(vec![0]))
+        );
+        assert_eq!(
+            fill("true", "|b1", NcType::UByte, false).unwrap(),
+            Some(Values::UByte(vec![1]))
+        );
     }
 
     #[test]
     fn text_fills() {
-        assert_eq!(fill("\"\"", ">S1", NcType::Char, false).unwrap(), Some(Values::Char(vec![0])));
-        assert_eq!(fill("\"x\"", ">S1", NcType::Char, false).unwrap(), Some(Values::Char(vec![b'x'])));
-        assert_eq!(fill("\"eA==\"", "|S1", NcType::Char, true).unwrap(), Some(Values::Char(vec![b'x'])));
-        assert_eq!(fill("\"\"", "|S128", NcType::String, false).unwrap(), Some(Values::String(vec![Some(vec![])])));
+        assert_eq!(
+            fill("\"\"", ">S1", NcType::Char, false).unwrap(),
+            Some(Values::Char(vec![0]))
+        );
+        assert_eq!(
+            fill("\"x\"", ">S1", NcType::Char, false).unwrap(),
+            Some(Values::Char(vec![b'x']))
+        );
+        assert_eq!(
+            fill("\"eA==\"", "|S1", NcType::Char, true).unwrap(),
+            Some(Values::Char(vec![b'x']))
+        );
+        assert_eq!(
+            fill("\"\"", "|S128", NcType::String, false).unwrap(),
+            Some(Values::String(vec![Some(vec![])]))
+        );
     }
 
     #[test]
     fn errors() {
         let e = fill("300", "|u1", NcType::UByte, false).unwrap_err();
-        assert_eq!(e.to_string(), "fill_value 300 does not fit dtype |u1: out of range");
+        assert_eq!(
+            e.to_string(),
+            "fill_value 300 does not fit dtype |u1: out of range"
+        );
         assert!(fill("1.5", "<i4", NcType::Int, false).is_err());
         assert!(fill("[1]", "<f4", NcType::Float, false).is_err());
     }

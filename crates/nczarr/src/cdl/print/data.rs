@@ -10,7 +10,7 @@ use std::sync::mpsc;
 
 use rayon::prelude::*;
 
-use super::escape::{self, ByteWriter};
+use super::escape;
 use super::number::{self, CFormat};
 use super::{IndexStyle, PrintOptions};
 use crate::chunking::{slabs, Region};
@@ -29,7 +29,10 @@ pub trait DataSource: Sync {
 /// How one value becomes text.
 #[derive(Debug, Clone)]
 enum ValueFormat {
-    Default { float_digits: usize, double_digits: usize },
+    Default {
+        float_digits: usize,
+        double_digits: usize,
+    },
     C(CFormat),
 }
 
@@ -59,8 +62,13 @@ fn format_for(var: &Var, opts: &PrintOptions) -> ValueFormat {
         return default;
     }
     match var.attr("C_format").map(|a| &a.values) {
-        Some(Values::Char(text)) if !text.is_empty() && text.len() < 100 && var.nc_type.is_numeric() => {
-            std::str::from_utf8(text).ok().and_then(CFormat::parse).map_or(default, ValueFormat::C)
+        Some(Values::Char(text))
+            if !text.is_empty() && text.len() < 100 && var.nc_type.is_numeric() =>
+        {
+            std::str::from_utf8(text)
+                .ok()
+                .and_then(CFormat::parse)
+                .map_or(default, ValueFormat::C)
         }
         _ => default,
     }
@@ -90,7 +98,10 @@ fn is_fill(fill: &Values, values: &Values, i: usize) -> bool {
             (a.is_nan() && b.is_nan()) || (a.is_infinite() && b.is_infinite())
         }
         (Values::String(f), Values::String(v)) => {
-            let cut = |s: &Option<Vec<u8>>| s.as_ref().map(|s| s[..s.iter().position(|&b| b == 0).unwrap_or(s.len())].to_vec());
+            let cut = |s: &Option<Vec<u8>>| {
+                s.as_ref()
+                    .map(|s| s[..s.iter().position(|&b| b == 0).unwrap_or(s.len())].to_vec())
+            };
             cut(&f[0]) == cut(&v[i])
         }
         (f, v) => f.get_i128(0).is_some() && f.get_i128(0) == v.get_i128(i),
@@ -98,7 +109,14 @@ fn is_fill(fill: &Values, values: &Values, i: usize) -> bool {
 }
 
 /// Append value `i` (or `_` for fill) to `out`.
-fn format_value(out: &mut Vec<u8>, values: &Values, i: usize, fmt: &ValueFormat, fill: Option<&Values>, scratch: &mut String) {
+fn format_value(
+    out: &mut Vec<u8>,
+    values: &Values,
+    i: usize,
+    fmt: &ValueFormat,
+    fill: Option<&Values>,
+    scratch: &mut String,
+) {
     if fill.is_some_and(|f| is_fill(f, values, i)) {
         out.push(b'_');
         return;
@@ -111,18 +129,32 @@ fn format_value(out: &mut Vec<u8>, values: &Values, i: usize, fmt: &ValueFormat,
         }
         (Values::Float(v), _) if !v[i].is_finite() => {
             let f = v[i];
-            scratch.push_str(if f.is_nan() { "NaNf" } else if f < 0.0 { "-Infinityf" } else { "Infinityf" });
+            scratch.push_str(if f.is_nan() {
+                "NaNf"
+            } else if f < 0.0 {
+                "-Infinityf"
+            } else {
+                "Infinityf"
+            });
         }
         (Values::Double(v), _) if !v[i].is_finite() => {
             let f = v[i];
-            scratch.push_str(if f.is_nan() { "NaN" } else if f < 0.0 { "-Infinity" } else { "Infinity" });
+            scratch.push_str(if f.is_nan() {
+                "NaN"
+            } else if f < 0.0 {
+                "-Infinity"
+            } else {
+                "Infinity"
+            });
         }
         (_, ValueFormat::C(c)) => c.format(scratch, values.get_i128(i), values.get_f64(i)),
         (Values::Float(v), ValueFormat::Default { float_digits, .. }) => {
-            number::format_g(scratch, f64::from(v[i]), *float_digits, false, false);
+            number::format_g_bytes(out, f64::from(v[i]), *float_digits);
+            return;
         }
         (Values::Double(v), ValueFormat::Default { double_digits, .. }) => {
-            number::format_g(scratch, v[i], *double_digits, false, false);
+            number::format_g_bytes(out, v[i], *double_digits);
+            return;
         }
         (Values::Byte(v), _) => drop(write!(scratch, "{}", v[i])),
         (Values::Char(v), _) => drop(write!(scratch, "{}", v[i] as char)),
@@ -146,11 +178,17 @@ struct Texts {
 fn format_slab(values: &Values, fmt: &ValueFormat, fill: Option<&Values>) -> Vec<Texts> {
     const PIECE: usize = 1 << 14;
     let n = values.len();
-    let pieces: Vec<std::ops::Range<usize>> = (0..n).step_by(PIECE).map(|s| s..(s + PIECE).min(n)).collect();
+    let pieces: Vec<std::ops::Range<usize>> = (0..n)
+        .step_by(PIECE)
+        .map(|s| s..(s + PIECE).min(n))
+        .collect();
     pieces
         .into_par_iter()
         .map(|r| {
-            let mut t = Texts { text: Vec::with_capacity(r.len() * 10), ends: Vec::with_capacity(r.len()) };
+            let mut t = Texts {
+                text: Vec::with_capacity(r.len() * 10),
+                ends: Vec::with_capacity(r.len()),
+            };
             let mut scratch = String::new();
             for i in r {
                 format_value(&mut t.text, values, i, fmt, fill, &mut scratch);
@@ -161,9 +199,8 @@ fn format_slab(values: &Values, fmt: &ValueFormat, fill: Option<&Values>) -> Vec
         .collect()
 }
 
-/// Output with ncdump's line-position bookkeeping.
-struct Emitter<'o> {
-    out: &'o mut dyn Write,
+/// Text with ncdump's line-position bookkeeping.
+struct Line {
     buf: Vec<u8>,
     linep: i64,
     max: i64,
@@ -172,7 +209,16 @@ struct Emitter<'o> {
 
 const LINEPIND: &[u8] = b"    ";
 
-impl Emitter<'_> {
+impl Line {
+    fn new(linep: i64, max: i64, indent: usize, capacity: usize) -> Line {
+        Line {
+            buf: Vec::with_capacity(capacity),
+            linep,
+            max,
+            indent,
+        }
+    }
+
     /// `lput`: wrap before `s` if it would pass the line limit.
     fn lput(&mut self, s: &[u8]) {
         let nn = s.len() as i64;
@@ -190,23 +236,23 @@ impl Emitter<'_> {
         }
     }
 
+    /// `lput` of a value followed by `", "`, without building the joined string.
+    fn lput_comma(&mut self, v: &[u8]) {
+        let nn = v.len() as i64 + 2;
+        if nn + self.linep > self.max && nn > 2 {
+            self.buf.push(b'\n');
+            self.buf.extend(std::iter::repeat_n(b' ', self.indent));
+            self.buf.extend_from_slice(LINEPIND);
+            self.linep = LINEPIND.len() as i64 + self.indent as i64;
+        }
+        self.buf.extend_from_slice(v);
+        self.buf.extend_from_slice(b", ");
+        self.linep += nn;
+    }
+
     /// `printf`: no line bookkeeping.
     fn raw(&mut self, s: &[u8]) {
         self.buf.extend_from_slice(s);
-    }
-
-    fn flush_if_big(&mut self) -> Result<()> {
-        if self.buf.len() > 1 << 20 {
-            self.out.write_all(&self.buf)?;
-            self.buf.clear();
-        }
-        Ok(())
-    }
-
-    fn finish(&mut self) -> Result<()> {
-        self.out.write_all(&self.buf)?;
-        self.buf.clear();
-        Ok(())
     }
 }
 
@@ -239,13 +285,17 @@ impl Layout<'_> {
     /// `{` opened before this row: levels 1.. with an unlimited dimension whose inner
     /// indices (before the last dimension) are all zero.
     fn opens(&self, cor: &[u64]) -> usize {
-        (1..self.rank).filter(|&l| self.unlimited[l] && (l..self.rank - 1).all(|j| cor[j] == 0)).count()
+        (1..self.rank)
+            .filter(|&l| self.unlimited[l] && (l..self.rank - 1).all(|j| cor[j] == 0))
+            .count()
     }
 
     /// `}` closed after this row.
     fn closes(&self, cor: &[u64]) -> usize {
         (1..self.rank)
-            .filter(|&l| self.unlimited[l] && (l..self.rank - 1).all(|j| cor[j] == self.shape[j] - 1))
+            .filter(|&l| {
+                self.unlimited[l] && (l..self.rank - 1).all(|j| cor[j] == self.shape[j] - 1)
+            })
             .count()
     }
 
@@ -253,7 +303,7 @@ impl Layout<'_> {
         escape::escaped_name(&self.var.name)
     }
 
-    fn annotate_brief(&self, e: &mut Emitter<'_>, cor: &[u64], style: IndexStyle) {
+    fn annotate_brief(&self, e: &mut Line, cor: &[u64], style: IndexStyle) {
         let mut s = format!("// {}(", self.name());
         let last = self.shape[self.rank - 1];
         match style {
@@ -285,7 +335,7 @@ impl Layout<'_> {
         e.linep = 4 + e.indent as i64;
     }
 
-    fn annotate(&self, e: &mut Emitter<'_>, cor: &[u64], iel: u64, style: IndexStyle) {
+    fn annotate(&self, e: &mut Line, cor: &[u64], iel: u64, style: IndexStyle) {
         let mut s = format!("  // {}(", self.name());
         match style {
             IndexStyle::C => {
@@ -306,7 +356,7 @@ impl Layout<'_> {
     }
 
     /// Everything printed before the first value of row `row`.
-    fn row_start(&self, e: &mut Emitter<'_>, row: u64) {
+    fn row_start(&self, e: &mut Line, row: u64) {
         let cor = self.corner(row);
         for _ in 0..self.opens(&cor) {
             e.lput(b"{");
@@ -319,7 +369,7 @@ impl Layout<'_> {
     }
 
     /// The last value of row `row` (already formatted in `last`) and the row's end.
-    fn row_end(&self, e: &mut Emitter<'_>, row: u64, last: &[u8]) {
+    fn row_end(&self, e: &mut Line, row: u64, last: &[u8]) {
         let cor = self.corner(row);
         let lastrow = self.lastrow(&cor);
         let mut sb = last.to_vec();
@@ -341,6 +391,57 @@ impl Layout<'_> {
     }
 }
 
+impl Layout<'_> {
+    /// One value that is not the last of its row.
+    fn value(&self, e: &mut Line, row: u64, col: u64, v: &[u8]) {
+        match self.opts.full {
+            Some(style) => {
+                e.raw(v);
+                e.raw(b", ");
+                self.annotate(e, &self.corner(row), col, style);
+            }
+            None => e.lput_comma(v),
+        }
+    }
+
+    /// Whole rows `first..first + n` of `values` (starting at `offset`), each laid out
+    /// from the line position a row always starts at.
+    fn rows(
+        &self,
+        values: &Values,
+        offset: usize,
+        first: u64,
+        n: u64,
+        fmt: &ValueFormat,
+        fill: Option<&Values>,
+        start: (i64, i64, usize),
+    ) -> Vec<u8> {
+        let ncols = self.ncols as usize;
+        let mut line = Line::new(start.0, start.1, start.2, n as usize * ncols * 12);
+        let mut text = Vec::with_capacity(32);
+        let mut scratch = String::new();
+        for r in 0..n {
+            let row = first + r;
+            if r > 0 {
+                // After ",\n" and "  ": where every row but the first starts.
+                line.linep = 2 + start.2 as i64;
+            }
+            self.row_start(&mut line, row);
+            let base = offset + r as usize * ncols;
+            for c in 0..ncols {
+                text.clear();
+                format_value(&mut text, values, base + c, fmt, fill, &mut scratch);
+                if c + 1 < ncols {
+                    self.value(&mut line, row, c as u64, &text);
+                } else {
+                    self.row_end(&mut line, row, &text);
+                }
+            }
+        }
+        line.buf
+    }
+}
+
 /// Print the data of one variable.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn print_var(
@@ -354,7 +455,8 @@ pub(crate) fn print_var(
     source: &dyn DataSource,
 ) -> Result<()> {
     let rank = shape.len();
-    let mut e = Emitter { out, buf: Vec::with_capacity(1 << 16), linep: 0, max: opts.max_line_len as i64 - 2, indent };
+    let max = opts.max_line_len as i64 - 2;
+    let mut e = Line::new(0, max, indent, 1 << 16);
     e.raw(b"\n");
     e.raw(" ".repeat(indent).as_bytes());
     e.raw(b" ");
@@ -366,7 +468,14 @@ pub(crate) fn print_var(
         e.raw(b" =\n  ");
         e.linep = 2 + indent as i64;
     }
-    let layout = Layout { var, shape, unlimited, opts, rank, ncols: if rank == 0 { 1 } else { shape[rank - 1] } };
+    let layout = Layout {
+        var,
+        shape,
+        unlimited,
+        opts,
+        rank,
+        ncols: if rank == 0 { 1 } else { shape[rank - 1] },
+    };
     let fill = fill_for(var);
     let fmt = format_for(var, opts);
     let chunks: Vec<u64> = match &var.encoding {
@@ -375,6 +484,7 @@ pub(crate) fn print_var(
     };
     let regions = slabs(shape, &chunks, opts.slab_elements);
     let text_mode = var.nc_type == NcType::Char;
+    let ncols = layout.ncols;
 
     std::thread::scope(|scope| -> Result<()> {
         let (tx, rx) = mpsc::sync_channel::<Result<Values>>(1);
@@ -387,20 +497,22 @@ pub(crate) fn print_var(
         });
         let mut element: u64 = 0;
         let mut row_text: Vec<u8> = Vec::new();
-        let mut piece = Vec::with_capacity(32);
         for values in rx {
             let values = values?;
+            let n = values.len() as u64;
             if text_mode {
-                let Values::Char(bytes) = &values else { continue };
+                let Values::Char(bytes) = &values else {
+                    continue;
+                };
                 for &b in bytes {
-                    let col = element % layout.ncols;
-                    let row = element / layout.ncols;
+                    let col = element % ncols;
+                    let row = element / ncols;
                     if col == 0 {
                         layout.row_start(&mut e, row);
                         row_text.clear();
                     }
                     row_text.push(b);
-                    if col == layout.ncols - 1 {
+                    if col == ncols - 1 {
                         let mut quoted = Vec::with_capacity(row_text.len() + 2);
                         escape::char_row(&mut quoted, &row_text);
                         e.raw(&quoted);
@@ -408,42 +520,91 @@ pub(crate) fn print_var(
                     }
                     element += 1;
                 }
+            } else if rank >= 2 && element % ncols == 0 && n % ncols == 0 {
+                // Whole rows: each row starts from a known line position, so rows are
+                // laid out in parallel, in batches of about 16k values.
+                let first_row = element / ncols;
+                let rows = n / ncols;
+                let per = (16_384 / ncols).max(1);
+                let start = (
+                    if first_row == 0 {
+                        e.linep
+                    } else {
+                        2 + indent as i64
+                    },
+                    max,
+                    indent,
+                );
+                let batches: Vec<(u64, u64)> = (0..rows)
+                    .step_by(per as usize)
+                    .map(|r| (r, per.min(rows - r)))
+                    .collect();
+                let texts: Vec<Vec<u8>> = batches
+                    .par_iter()
+                    .map(|&(r, k)| {
+                        let st = if r == 0 {
+                            start
+                        } else {
+                            (2 + indent as i64, max, indent)
+                        };
+                        layout.rows(
+                            &values,
+                            (r * ncols) as usize,
+                            first_row + r,
+                            k,
+                            &fmt,
+                            fill.as_ref(),
+                            st,
+                        )
+                    })
+                    .collect();
+                e.out_flush(out)?;
+                for t in &texts {
+                    out.write_all(t)?;
+                }
+                e.linep = indent as i64;
+                element += n;
             } else {
+                // A single row (rank 0 or 1) or rows cut by a slab: values are formatted
+                // in parallel, then laid out in order.
                 let texts = format_slab(&values, &fmt, fill.as_ref());
+                let mut col = element % ncols;
+                let mut row = element / ncols;
                 for t in &texts {
                     let mut start = 0;
                     for &end in &t.ends {
                         let v = &t.text[start..end];
                         start = end;
-                        let col = element % layout.ncols;
-                        let row = element / layout.ncols;
                         if col == 0 {
                             layout.row_start(&mut e, row);
                         }
-                        if col + 1 < layout.ncols {
-                            if let Some(style) = opts.full {
-                                e.raw(v);
-                                e.raw(b", ");
-                                layout.annotate(&mut e, &layout.corner(row), col, style);
-                            } else {
-                                piece.clear();
-                                piece.extend_from_slice(v);
-                                piece.extend_from_slice(b", ");
-                                e.lput(&piece);
-                            }
+                        if col + 1 < ncols {
+                            layout.value(&mut e, row, col, v);
+                            col += 1;
                         } else {
                             layout.row_end(&mut e, row, v);
+                            col = 0;
+                            row += 1;
                         }
-                        element += 1;
                     }
-                    e.flush_if_big()?;
+                    if e.buf.len() > 1 << 20 {
+                        e.out_flush(out)?;
+                    }
                 }
+                element += n;
             }
-            e.flush_if_big()?;
+            e.out_flush(out)?;
         }
         let _ = reader.join();
-        e.finish()
+        e.out_flush(out)
     })?;
-    let _ = ByteWriter;
     Ok(())
+}
+
+impl Line {
+    fn out_flush(&mut self, out: &mut dyn Write) -> Result<()> {
+        out.write_all(&self.buf)?;
+        self.buf.clear();
+        Ok(())
+    }
 }

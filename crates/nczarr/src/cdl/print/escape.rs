@@ -18,8 +18,8 @@ pub fn escaped_name(name: &str) -> String {
             c if (c as u32) < 0x20 || c as u32 == 0x7f => {
                 let _ = write!(out, "\\%{:02x}", c as u32);
             }
-            ' ' | '!' | '"' | '#' | '$' | '&' | '\'' | '(' | ')' | '*' | ',' | ':' | ';' | '<' | '=' | '>' | '?'
-            | '[' | ']' | '\\' | '^' | '`' | '{' | '|' | '}' | '~' => {
+            ' ' | '!' | '"' | '#' | '$' | '&' | '\'' | '(' | ')' | '*' | ',' | ':' | ';' | '<'
+            | '=' | '>' | '?' | '[' | ']' | '\\' | '^' | '`' | '{' | '|' | '}' | '~' => {
                 out.push('\\');
                 out.push(c);
             }
@@ -172,12 +172,18 @@ mod tests {
 
     #[test]
     fn texts() {
-        assert_eq!(s(|v| char_attr(v, b"tab\there \"q\" back\\slash\nnl\0\0")), r#""tab\there \"q\" back\\slash\nnl""#);
+        assert_eq!(
+            s(|v| char_attr(v, b"tab\there \"q\" back\\slash\nnl\0\0")),
+            r#""tab\there \"q\" back\\slash\nnl""#
+        );
         assert_eq!(s(|v| char_attr(v, b"\x01")), r#""\001""#);
         assert_eq!(s(|v| char_row(v, b"a\nb")), "\"a\\n\",\n    \"b\"");
         assert_eq!(s(|v| char_row(v, b"ab\x01\x80")), r#""ab\001\200""#);
         assert_eq!(s(|v| string_value(v, Some(b"x\x01\x0by"))), r#""x\001\ny""#);
         assert_eq!(s(|v| string_value(v, None)), "NIL");
-        assert_eq!(escaped_string(r#"[{"id": "zlib"}]"#), r#"[{\"id\": \"zlib\"}]"#);
+        assert_eq!(
+            escaped_string(r#"[{"id": "zlib"}]"#),
+            r#"[{\"id\": \"zlib\"}]"#
+        );
     }
 }

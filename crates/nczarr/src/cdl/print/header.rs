@@ -36,14 +36,23 @@ impl Printer<'_> {
         Ok(())
     }
 
-    pub(crate) fn group(&mut self, g: &Group, path: &mut Vec<String>, source: &dyn DataSource) -> Result<()> {
+    pub(crate) fn group(
+        &mut self,
+        g: &Group,
+        path: &mut Vec<String>,
+        source: &dyn DataSource,
+    ) -> Result<()> {
         let is_root = path.is_empty();
         if !g.dims.is_empty() {
             self.line("dimensions:")?;
         }
         for d in &g.dims {
             let text = if d.unlimited {
-                format!("\t{} = UNLIMITED ; // ({} currently)", escape::escaped_name(&d.name), d.len)
+                format!(
+                    "\t{} = UNLIMITED ; // ({} currently)",
+                    escape::escaped_name(&d.name),
+                    d.len
+                )
             } else {
                 format!("\t{} = {} ;", escape::escaped_name(&d.name), d.len)
             };
@@ -53,7 +62,11 @@ impl Printer<'_> {
             self.line("variables:")?;
         }
         for v in &g.vars {
-            let mut decl = format!("\t{} {}", v.nc_type.cdl_name(), escape::escaped_name(&v.name));
+            let mut decl = format!(
+                "\t{} {}",
+                v.nc_type.cdl_name(),
+                escape::escaped_name(&v.name)
+            );
             if !v.dims.is_empty() {
                 decl.push('(');
                 for (i, d) in v.dims.iter().enumerate() {
@@ -78,7 +91,11 @@ impl Printer<'_> {
         }
         if !g.attrs.is_empty() || self.opts.special {
             self.out.write_all(b"\n")?;
-            self.line(if is_root { "// global attributes:" } else { "// group attributes:" })?;
+            self.line(if is_root {
+                "// global attributes:"
+            } else {
+                "// group attributes:"
+            })?;
         }
         for a in &g.attrs {
             self.attr("", a, NcType::Char)?;
@@ -87,17 +104,23 @@ impl Printer<'_> {
             if let Some(p) = &self.info.nc_properties {
                 self.line(&format!("\t\t:_NCProperties = \"{p}\" ;"))?;
             }
-            self.line(&format!("\t\t:_SuperblockVersion = {} ;", self.info.superblock_version()))?;
+            self.line(&format!(
+                "\t\t:_SuperblockVersion = {} ;",
+                self.info.superblock_version()
+            ))?;
             self.line("\t\t:_IsNetcdf4 = 1 ;")?;
             self.line("\t\t:_Format = \"netCDF-4\" ;")?;
         }
-        let group_wanted = self.opts.groups.is_empty() || self.opts.groups.iter().any(|s| group_matches(s, path));
+        let group_wanted =
+            self.opts.groups.is_empty() || self.opts.groups.iter().any(|s| group_matches(s, path));
         if !self.opts.header_only && group_wanted {
             if !g.vars.is_empty() {
                 self.line("data:")?;
             }
             for v in &g.vars {
-                if !self.opts.vars.is_empty() && !self.opts.vars.iter().any(|s| var_matches(s, path, &v.name)) {
+                if !self.opts.vars.is_empty()
+                    && !self.opts.vars.iter().any(|s| var_matches(s, path, &v.name))
+                {
                     continue;
                 }
                 if self.opts.coords_only && !self.is_coord(g, path, v) {
@@ -107,9 +130,21 @@ impl Printer<'_> {
                 if shape.contains(&0) {
                     continue;
                 }
-                let unlimited: Vec<bool> =
-                    v.dims.iter().map(|d| self.info.dataset.dim(d).is_some_and(|d| d.unlimited)).collect();
-                data::print_var(self.out, path, v, &shape, &unlimited, self.indent, self.opts, source)?;
+                let unlimited: Vec<bool> = v
+                    .dims
+                    .iter()
+                    .map(|d| self.info.dataset.dim(d).is_some_and(|d| d.unlimited))
+                    .collect();
+                data::print_var(
+                    self.out,
+                    path,
+                    v,
+                    &shape,
+                    &unlimited,
+                    self.indent,
+                    self.opts,
+                    source,
+                )?;
             }
         }
         for c in &g.groups {
@@ -134,7 +169,11 @@ impl Printer<'_> {
             let ancestor = &path[..depth];
             if ds.group(ancestor).is_some_and(|g| g.dim(&d.name).is_some()) {
                 if ancestor == d.group.as_slice() {
-                    return if duplicate { fqn_escaped(d) } else { escape::escaped_name(&d.name) };
+                    return if duplicate {
+                        fqn_escaped(d)
+                    } else {
+                        escape::escaped_name(&d.name)
+                    };
                 }
                 duplicate = true;
             }
@@ -146,7 +185,12 @@ impl Printer<'_> {
     fn is_coord(&self, g: &Group, path: &[String], v: &Var) -> bool {
         let _ = g;
         v.dims.len() == 1
-            && (0..=path.len()).any(|depth| self.info.dataset.group(&path[..depth]).is_some_and(|g| g.dim(&v.name).is_some()))
+            && (0..=path.len()).any(|depth| {
+                self.info
+                    .dataset
+                    .group(&path[..depth])
+                    .is_some_and(|g| g.dim(&v.name).is_some())
+            })
     }
 
     fn attr(&mut self, var_name: &str, a: &Attr, var_type: NcType) -> Result<()> {
@@ -174,12 +218,17 @@ impl Printer<'_> {
     }
 
     fn special(&mut self, var: &str, name: &str, value: &str) -> Result<()> {
-        self.line(&format!("\t\t{}:{name} = {value} ;", escape::escaped_name(var)))
+        self.line(&format!(
+            "\t\t{}:{name} = {value} ;",
+            escape::escaped_name(var)
+        ))
     }
 
     /// `pr_att_specials` for an NCZarr variable.
     fn specials(&mut self, v: &Var) -> Result<()> {
-        let Some(enc) = &v.encoding else { return Ok(()) };
+        let Some(enc) = &v.encoding else {
+            return Ok(());
+        };
         self.special(&v.name, "_Storage", "\"chunked\"")?;
         if !v.dims.is_empty() {
             let sizes: Vec<String> = enc.chunks.iter().map(u64::to_string).collect();
@@ -202,7 +251,10 @@ impl Printer<'_> {
         let filters: Vec<String> = chain
             .iter()
             .filter_map(|c| hdf5::filter_of(c))
-            .filter(|(id, _)| self.opts.filter_atts || !matches!(*id, hdf5::DEFLATE | hdf5::SHUFFLE | hdf5::FLETCHER32))
+            .filter(|(id, _)| {
+                self.opts.filter_atts
+                    || !matches!(*id, hdf5::DEFLATE | hdf5::SHUFFLE | hdf5::FLETCHER32)
+            })
             .map(|(id, params)| {
                 let mut s = id.to_string();
                 for p in params {
@@ -218,7 +270,11 @@ impl Printer<'_> {
         if !chain.is_empty() {
             let json: Vec<String> = chain.iter().map(|c| c.to_text()).collect();
             let text = format!("[{}]", json.join(","));
-            self.special(&v.name, "_Codecs", &format!("\"{}\"", escape::escaped_string(&text)))?;
+            self.special(
+                &v.name,
+                "_Codecs",
+                &format!("\"{}\"", escape::escaped_string(&text)),
+            )?;
         }
         if v.nc_type.size() > 1 {
             match enc.dtype.endian() {

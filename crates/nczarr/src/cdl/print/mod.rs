@@ -89,12 +89,16 @@ impl Default for PrintOptions {
 /// A variable name the dataset does not have (`-v`) or a group it does not have (`-g`).
 pub fn check_selection(dataset: &Dataset, opts: &PrintOptions) -> std::result::Result<(), String> {
     for v in &opts.vars {
-        if !any_group(&dataset.root, &mut Vec::new(), &mut |path, g| g.vars.iter().any(|var| var_matches(v, path, &var.name))) {
+        if !any_group(&dataset.root, &mut Vec::new(), &mut |path, g| {
+            g.vars.iter().any(|var| var_matches(v, path, &var.name))
+        }) {
             return Err(format!("{v}: No such variable"));
         }
     }
     for g in &opts.groups {
-        if !any_group(&dataset.root, &mut Vec::new(), &mut |path, _| group_matches(g, path)) {
+        if !any_group(&dataset.root, &mut Vec::new(), &mut |path, _| {
+            group_matches(g, path)
+        }) {
             return Err(format!("{g}: No such group"));
         }
     }
@@ -170,8 +174,18 @@ pub(crate) fn group_fqn(path: &[String]) -> String {
 ///
 /// # Errors
 /// Data read errors, and I/O errors writing `out`.
-pub fn print_cdl(out: &mut dyn Write, info: &DatasetInfo, source: &dyn DataSource, opts: &PrintOptions) -> Result<()> {
-    let mut p = header::Printer { out, info, opts, indent: 0 };
+pub fn print_cdl(
+    out: &mut dyn Write,
+    info: &DatasetInfo,
+    source: &dyn DataSource,
+    opts: &PrintOptions,
+) -> Result<()> {
+    let mut p = header::Printer {
+        out,
+        info,
+        opts,
+        indent: 0,
+    };
     p.line(&format!("netcdf {} {{", escape::escaped_name(&opts.name)))?;
     p.group(&info.dataset.root, &mut Vec::new(), source)?;
     p.out.write_all(b"}\n")?;
@@ -182,6 +196,11 @@ pub fn print_cdl(out: &mut dyn Write, info: &DatasetInfo, source: &dyn DataSourc
 ///
 /// # Errors
 /// As [`DataSource::read`].
-pub fn read_all(source: &dyn DataSource, path: &[String], var: &Var, shape: &[u64]) -> Result<Values> {
+pub fn read_all(
+    source: &dyn DataSource,
+    path: &[String],
+    var: &Var,
+    shape: &[u64],
+) -> Result<Values> {
     source.read(path, var, &Region::whole(shape))
 }

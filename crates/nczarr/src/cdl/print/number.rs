@@ -4,6 +4,179 @@
 
 use std::fmt::Write as _;
 
+/// Powers of ten as doubles (correctly rounded), 10^-350 ..= 10^350 by index - 350.
+fn pow10(k: i32) -> f64 {
+    static TABLE: std::sync::OnceLock<Vec<f64>> = std::sync::OnceLock::new();
+    let t = TABLE.get_or_init(|| {
+        (-350..=350)
+            .map(|e: i32| format!("1e{e}").parse::<f64>().unwrap_or(0.0))
+            .collect()
+    });
+    t[(k + 350).clamp(0, 700) as usize]
+}
+
+/// The `p` significant decimal digits of finite, non-zero `a` (> 0), correctly rounded
+/// (ties to even, as glibc), and the decimal exponent of the first digit. `None` when
+/// the fast computation cannot guarantee the rounding (then use the exact path).
+fn digits_fast(a: f64, p: usize) -> Option<(u64, i32)> {
+    if p > 9 || !(1e-300..1e300).contains(&a) {
+        return None;
+    }
+    let p = p as i32;
+    // floor(log10(a)) from the binary exponent: off by at most one, corrected below.
+    let b = ((a.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    let mut e = (f64::from(b) * std::f64::consts::LOG10_2).floor() as i32;
+    let lo = pow10(p - 1) as u64;
+    for _ in 0..3 {
+        let k = p - 1 - e;
+        // y has at most 10 integer digits; its error is a few ulps (< 1e-5 absolute).
+        let y = if k >= 0 { a * pow10(k) } else { a / pow10(-k) };
+        let t = y as u64;
+        let frac = y - t as f64;
+        if (frac - 0.5).abs() < 1e-5 {
+            return None;
+        }
+        let r = t + u64::from(frac > 0.5);
+        if r >= lo * 10 {
+            e += 1;
+            continue;
+        }
+        if r < lo {
+            e -= 1;
+            continue;
+        }
+        return Some((r, e));
+    }
+    None
+}
+
+/// The shortest round-trip digits of `a` (> 0) and the exponent of the first digit.
+fn digits_shortest(a: f64) -> (u64, usize, i32) {
+    let mut buf = StackBuf::new();
+    let _ = write!(buf, "{a:e}");
+    let s = buf.as_str();
+    let (mant, exp) = s.split_once('e').unwrap_or((s, "0"));
+    let mut d: u64 = 0;
+    let mut n = 0usize;
+    for c in mant.bytes().filter(u8::is_ascii_digit) {
+        d = d.wrapping_mul(10).wrapping_add(u64::from(c - b'0'));
+        n += 1;
+    }
+    (d, n, exp.parse().unwrap_or(0))
+}
+
+/// A small fixed buffer for formatting without allocation.
+struct StackBuf {
+    buf: [u8; 64],
+    len: usize,
+}
+
+impl StackBuf {
+    fn new() -> StackBuf {
+        StackBuf {
+            buf: [0; 64],
+            len: 0,
+        }
+    }
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.buf[..self.len]).unwrap_or("")
+    }
+}
+
+impl std::fmt::Write for StackBuf {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let b = s.as_bytes();
+        let end = (self.len + b.len()).min(self.buf.len());
+        self.buf[self.len..end].copy_from_slice(&b[..end - self.len]);
+        self.len = end;
+        Ok(())
+    }
+}
+
+/// Lay out `%g` from `n` significant digits `d` (first digit at exponent `e`).
+fn render_g(out: &mut Vec<u8>, neg: bool, mut d: u64, mut n: usize, e: i32, p: usize) {
+    while n > 1 && d % 10 == 0 {
+        d /= 10;
+        n -= 1;
+    }
+    let mut digits = [0u8; 20];
+    let mut i = n;
+    while i >= 2 {
+        let pair = (d % 100) as usize;
+        d /= 100;
+        digits[i - 2] = b'0' + (pair / 10) as u8;
+        digits[i - 1] = b'0' + (pair % 10) as u8;
+        i -= 2;
+    }
+    if i == 1 {
+        digits[0] = b'0' + (d % 10) as u8;
+    }
+    let digits = &digits[..n];
+    if neg {
+        out.push(b'-');
+    }
+    if e < -4 || e >= p as i32 {
+        out.push(digits[0]);
+        if n > 1 {
+            out.push(b'.');
+            out.extend_from_slice(&digits[1..]);
+        }
+        out.push(b'e');
+        out.push(if e < 0 { b'-' } else { b'+' });
+        let x = e.unsigned_abs();
+        if x < 10 {
+            out.push(b'0');
+        }
+        let mut eb = StackBuf::new();
+        let _ = write!(eb, "{x}");
+        out.extend_from_slice(eb.as_str().as_bytes());
+    } else if e >= 0 {
+        let int_len = e as usize + 1;
+        if n <= int_len {
+            out.extend_from_slice(digits);
+            out.extend(std::iter::repeat_n(b'0', int_len - n));
+        } else {
+            out.extend_from_slice(&digits[..int_len]);
+            out.push(b'.');
+            out.extend_from_slice(&digits[int_len..]);
+        }
+    } else {
+        out.extend_from_slice(b"0.");
+        out.extend(std::iter::repeat_n(b'0', (-e - 1) as usize));
+        out.extend_from_slice(digits);
+    }
+}
+
+/// C's `%.{prec}g` of a finite `v`, appended as bytes: the fast path for data.
+pub fn format_g_bytes(out: &mut Vec<u8>, v: f64, prec: usize) {
+    let p = prec.max(1);
+    let neg = v.is_sign_negative();
+    let a = v.abs();
+    if a == 0.0 {
+        if neg {
+            out.push(b'-');
+        }
+        out.push(b'0');
+        return;
+    }
+    if let Some((d, e)) = digits_fast(a, p) {
+        render_g(out, neg, d, p, e, p);
+        return;
+    }
+    if p <= 15 && a >= f64::MIN_POSITIVE {
+        // Shortest digits that fit in p digits are the correctly rounded p digits:
+        // a normal double's rounding interval is narrower than the spacing of 15-digit decimals.
+        let (d, n, e) = digits_shortest(a);
+        if n <= p {
+            render_g(out, neg, d, n, e, p);
+            return;
+        }
+    }
+    let mut s = String::new();
+    format_g(&mut s, v, p, false, false);
+    out.extend_from_slice(s.as_bytes());
+}
+
 /// Append C's `%.{prec}g` (with `#` when `alt`) of a finite `v` to `out`.
 pub fn format_g(out: &mut String, v: f64, prec: usize, alt: bool, upper: bool) {
     let p = prec.max(1);
@@ -33,10 +206,17 @@ pub fn format_g(out: &mut String, v: f64, prec: usize, alt: bool, upper: bool) {
             let split = (x as usize + 1).min(digits.len());
             (digits[..split].to_string(), digits[split..].to_string())
         } else {
-            ("0".to_string(), format!("{}{}", "0".repeat((-x - 1) as usize), digits))
+            (
+                "0".to_string(),
+                format!("{}{}", "0".repeat((-x - 1) as usize), digits),
+            )
         };
         out.push_str(&int_part);
-        let frac = if alt { frac_part.as_str() } else { frac_part.trim_end_matches('0') };
+        let frac = if alt {
+            frac_part.as_str()
+        } else {
+            frac_part.trim_end_matches('0')
+        };
         if !frac.is_empty() || alt {
             out.push('.');
             out.push_str(frac);
@@ -223,7 +403,11 @@ impl CFormat {
             'd' | 'i' | 'u' | 'o' | 'x' | 'X' => {
                 let n = int.unwrap_or(v as i128);
                 neg = n < 0 && matches!(self.conv, 'd' | 'i');
-                let mag = if matches!(self.conv, 'd' | 'i') { n.unsigned_abs() } else { n as u128 & u128::from(u64::MAX) };
+                let mag = if matches!(self.conv, 'd' | 'i') {
+                    n.unsigned_abs()
+                } else {
+                    n as u128 & u128::from(u64::MAX)
+                };
                 let digits = match self.conv {
                     'o' => format!("{mag:o}"),
                     'x' => format!("{mag:x}"),
@@ -323,6 +507,43 @@ mod tests {
         assert_eq!(g(1e100, 15), "1e+100");
         assert_eq!(g(3.14159265358979, 15), "3.14159265358979");
         assert_eq!(g(2.5e-310, 15), "2.50000000000002e-310");
+    }
+
+    #[test]
+    fn fast_path_agrees_with_exact_path() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for i in 0..200_000 {
+            let bits = next();
+            let v = if i % 2 == 0 {
+                f64::from(f32::from_bits(bits as u32))
+            } else {
+                f64::from_bits(bits)
+            };
+            if !v.is_finite() {
+                continue;
+            }
+            for p in [7, 15, 3, 9, 17] {
+                let mut a = Vec::new();
+                format_g_bytes(&mut a, v, p);
+                let b = g(v, p);
+                assert_eq!(String::from_utf8(a).unwrap(), b, "{v:e} p={p}");
+            }
+        }
+        for v in [
+            1.0, 0.5, 1e7, 9999999.5, 0.00001, 123456.75, 9.96921e36, -0.0, 1e-320, 2.5, 0.15,
+        ] {
+            for p in [1, 2, 7, 15] {
+                let mut a = Vec::new();
+                format_g_bytes(&mut a, v, p);
+                assert_eq!(String::from_utf8(a).unwrap(), g(v, p), "{v} p={p}");
+            }
+        }
     }
 
     #[test]
