@@ -221,6 +221,52 @@ impl Json {
         out
     }
 
+    /// Serialize with two-space indentation, one member or element per line (for people).
+    pub fn to_pretty(&self) -> String {
+        let mut out = String::new();
+        self.write_pretty(&mut out, 0);
+        out
+    }
+
+    fn write_pretty(&self, out: &mut String, depth: usize) {
+        let pad = |out: &mut String, d: usize| out.extend(std::iter::repeat_n(' ', 2 * d));
+        match self {
+            Json::Array(items) if !items.is_empty() => {
+                if items.iter().all(|i| !matches!(i, Json::Array(_) | Json::Object(_))) {
+                    self.write_text(out);
+                    return;
+                }
+                out.push_str("[\n");
+                for (i, item) in items.iter().enumerate() {
+                    pad(out, depth + 1);
+                    item.write_pretty(out, depth + 1);
+                    if i + 1 < items.len() {
+                        out.push(',');
+                    }
+                    out.push('\n');
+                }
+                pad(out, depth);
+                out.push(']');
+            }
+            Json::Object(members) if !members.is_empty() => {
+                out.push_str("{\n");
+                for (i, (k, v)) in members.iter().enumerate() {
+                    pad(out, depth + 1);
+                    write_string(k, out);
+                    out.push_str(": ");
+                    v.write_pretty(out, depth + 1);
+                    if i + 1 < members.len() {
+                        out.push(',');
+                    }
+                    out.push('\n');
+                }
+                pad(out, depth);
+                out.push('}');
+            }
+            other => other.write_text(out),
+        }
+    }
+
     fn write_text(&self, out: &mut String) {
         match self {
             Json::Null => out.push_str("null"),

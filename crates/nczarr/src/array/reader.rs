@@ -154,6 +154,57 @@ impl<'s> ArrayReader<'s> {
         }
     }
 
+    /// Read one whole stored chunk (including any padding past the array's edge) as
+    /// values in C order. `Ok(None)` when the chunk is not stored.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] for an index outside the grid; store, codec and chunk errors.
+    pub fn read_chunk(&self, index: &[u64]) -> Result<Option<Values>> {
+        let grid_shape: Vec<u64> = self.grid.shape.iter().zip(&self.grid.chunks).map(|(s, c)| s.div_ceil(*c)).collect();
+        if index.len() != grid_shape.len() || index.iter().zip(&grid_shape).any(|(i, n)| i >= n) {
+            return Err(Error::Invalid(format!(
+                "variable '{}': chunk index {index:?} is outside the chunk grid {grid_shape:?}",
+                self.name
+            )));
+        }
+        let key = self.chunk_key(index)?;
+        let Some(bytes) = self.store.get(&key)? else { return Ok(None) };
+        let part = ChunkPart { index: index.to_vec(), runs: Vec::new() };
+        let data = self.decode(&part, &key, bytes)?;
+        let values = match data {
+            ChunkData::Fixed(b) => Values::from_ne_bytes(self.nc_type, &b),
+            ChunkData::Strings(s) => Values::String(s),
+        };
+        if !self.fortran || self.grid.chunks.len() < 2 {
+            return Ok(Some(values));
+        }
+        // Give the values in C order: element (i0, .., in) of an F-order chunk sits at
+        // offset i0 + c0*(i1 + c1*(...)).
+        let c = &self.grid.chunks;
+        let n = values.len();
+        let mut order = Vec::with_capacity(n);
+        let mut idx = vec![0u64; c.len()];
+        for _ in 0..n {
+            let mut off = 0u64;
+            for d in (0..c.len()).rev() {
+                off = off * c[d] + idx[d];
+            }
+            order.push(off as usize);
+            for d in (0..c.len()).rev() {
+                idx[d] += 1;
+                if idx[d] < c[d] {
+                    break;
+                }
+                idx[d] = 0;
+            }
+        }
+        let mut out = Values::with_capacity(values.nc_type(), n);
+        for o in order {
+            out.append(values.slice(o..o + 1));
+        }
+        Ok(Some(out))
+    }
+
     /// Read the values of `region` (in netCDF coordinates), in C order.
     ///
     /// # Errors

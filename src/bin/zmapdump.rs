@@ -1,0 +1,219 @@
+//! zmapdump: look inside an NCZarr/Zarr store below the netCDF level: keys, objects,
+//! chunks, and which metadata generation wrote it. The tool to reach for when a
+//! dataset will not open.
+
+use std::io::{self, BufWriter, Write};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context as _};
+use clap::{Parser, Subcommand};
+use nczarr::array::StoreSource;
+use nczarr::json;
+use nczarr::model::{Group, Values, Var};
+use nczarr::nczarr::{read_dataset, ReadOptions};
+use nczarr::store::{open_read, StoreKey};
+use nczarr::url::DatasetUrl;
+use nczarr_tools::cli;
+
+/// Inspect the raw keys and objects of an NCZarr or Zarr v2 store.
+#[derive(Parser, Debug)]
+#[command(name = "zmapdump", version)]
+struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// List every key with its size in bytes.
+    List {
+        /// The dataset (path, .zip, or URL).
+        dataset: String,
+    },
+    /// List the names directly under PREFIX that lead to content (netcdf-c's zmap search).
+    Search {
+        /// The dataset.
+        dataset: String,
+        /// A key prefix such as `g1/v`; the root if omitted.
+        #[arg(default_value = "")]
+        prefix: String,
+    },
+    /// Print one object: JSON pretty-printed, anything else as a hex dump.
+    Object {
+        /// The dataset.
+        dataset: String,
+        /// The key, e.g. `v/.zarray` or `v/0.0`.
+        key: String,
+    },
+    /// Decode one chunk of a variable and print its values, one row per line.
+    Chunk {
+        /// The dataset.
+        dataset: String,
+        /// The variable, group-qualified if needed (`g/v`).
+        var: String,
+        /// The chunk index, e.g. `0.1`, `0/1` or `0,1` (`0` for a scalar).
+        index: String,
+    },
+    /// Say which NCZarr metadata generation (or pure Zarr) the dataset uses.
+    Format {
+        /// The dataset.
+        dataset: String,
+    },
+}
+
+fn open_store(name: &str) -> anyhow::Result<(DatasetUrl, nczarr::store::OpenedStore)> {
+    let url = DatasetUrl::parse(name).with_context(|| name.to_string())?;
+    let store = open_read(&url, cli::trace_sink("zmapdump")).with_context(|| name.to_string())?;
+    Ok((url, store))
+}
+
+fn hex_dump(out: &mut dyn Write, bytes: &[u8]) -> io::Result<()> {
+    for (i, line) in bytes.chunks(16).enumerate() {
+        write!(out, "{:08x}  ", i * 16)?;
+        for j in 0..16 {
+            match line.get(j) {
+                Some(b) => write!(out, "{b:02x} ")?,
+                None => write!(out, "   ")?,
+            }
+            if j == 7 {
+                write!(out, " ")?;
+            }
+        }
+        let ascii: String = line.iter().map(|&b| if (0x20..0x7f).contains(&b) { b as char } else { '.' }).collect();
+        writeln!(out, " |{ascii}|")?;
+    }
+    writeln!(out, "{:08x}", bytes.len())
+}
+
+fn find_var<'a>(g: &'a Group, path: &mut Vec<String>, spec: &str) -> Option<(Vec<String>, &'a Var)> {
+    let (groups, name) = match spec.trim_start_matches('/').rsplit_once('/') {
+        Some((gs, n)) => (gs.split('/').map(str::to_string).collect::<Vec<_>>(), n),
+        None => (Vec::new(), spec.trim_start_matches('/')),
+    };
+    let _ = path;
+    let mut grp = g;
+    for gname in &groups {
+        grp = grp.group(gname)?;
+    }
+    grp.var(name).map(|v| (groups, v))
+}
+
+fn value_text(values: &Values, i: usize) -> String {
+    let mut s = String::new();
+    match values {
+        Values::Float(v) => {
+            let mut b = Vec::new();
+            nczarr::cdl::print::number::format_g_bytes(&mut b, f64::from(v[i]), 7);
+            s = String::from_utf8_lossy(&b).into_owned();
+        }
+        Values::Double(v) => {
+            let mut b = Vec::new();
+            nczarr::cdl::print::number::format_g_bytes(&mut b, v[i], 15);
+            s = String::from_utf8_lossy(&b).into_owned();
+        }
+        Values::String(v) => {
+            let mut b = Vec::new();
+            nczarr::cdl::print::escape::string_value(&mut b, v[i].as_deref());
+            s = String::from_utf8_lossy(&b).into_owned();
+        }
+        Values::Char(v) => {
+            let mut b = Vec::new();
+            nczarr::cdl::print::escape::char_row(&mut b, &v[i..=i]);
+            s = String::from_utf8_lossy(&b).into_owned();
+        }
+        other => {
+            if let Some(x) = other.get_i128(i) {
+                s = x.to_string();
+            }
+        }
+    }
+    s
+}
+
+fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let mut out = BufWriter::new(io::stdout().lock());
+    match args.command {
+        Command::List { dataset } => {
+            let (_, s) = open_store(&dataset)?;
+            for (key, size) in s.store.list().with_context(|| dataset.clone())? {
+                writeln!(out, "{size:>12}  {key}")?;
+            }
+        }
+        Command::Search { dataset, prefix } => {
+            let (_, s) = open_store(&dataset)?;
+            let key = StoreKey::new(&prefix).with_context(|| dataset.clone())?;
+            for name in s.store.search(&key).with_context(|| dataset.clone())? {
+                writeln!(out, "{name}")?;
+            }
+        }
+        Command::Object { dataset, key } => {
+            let (_, s) = open_store(&dataset)?;
+            let k = StoreKey::new(&key).with_context(|| dataset.clone())?;
+            let Some(bytes) = s.store.get(&k).with_context(|| dataset.clone())? else {
+                bail!("{dataset}: key '{key}' does not exist");
+            };
+            let looks_json = k.name().starts_with('.') || bytes.first().is_some_and(|b| *b == b'{' || *b == b'[');
+            match json::parse(&bytes) {
+                Ok(doc) if looks_json => writeln!(out, "{}", doc.to_pretty())?,
+                Err(e) if k.name().starts_with(".z") => {
+                    bail!("{dataset}: key '{key}': not valid JSON: {e}");
+                }
+                _ => hex_dump(&mut out, &bytes)?,
+            }
+        }
+        Command::Chunk { dataset, var, index } => {
+            let opened = cli::open_dataset(&dataset, cli::trace_sink("zmapdump"))?;
+            let (path, v) = find_var(&opened.info.dataset.root, &mut Vec::new(), &var)
+                .ok_or_else(|| anyhow::anyhow!("{dataset}: no variable '{var}'"))?;
+            let source = StoreSource::new(opened.store.store.as_ref(), &opened.info.dataset);
+            let reader = source.reader(&path, v).with_context(|| dataset.clone())?;
+            let idx: Vec<u64> = index
+                .split(['.', '/', ','])
+                .map(|p| p.trim().parse::<u64>())
+                .collect::<Result<_, _>>()
+                .with_context(|| format!("chunk index '{index}' is not a list of integers"))?;
+            let idx = if v.dims.is_empty() && reader.grid().shape.is_empty() { Vec::new() } else { idx };
+            let key = reader.chunk_key(&idx).with_context(|| dataset.clone())?;
+            let enc = v.encoding.as_ref().ok_or_else(|| anyhow::anyhow!("{var} has no storage"))?;
+            writeln!(out, "key: {key}")?;
+            writeln!(out, "variable: {} {}", v.nc_type, var)?;
+            writeln!(out, "dtype: {}", enc.dtype)?;
+            writeln!(out, "chunk shape: {:?}", enc.chunks)?;
+            let chain: Vec<String> = enc.codec_chain().map(json::Json::to_text).collect();
+            writeln!(out, "codecs: [{}]", chain.join(", "))?;
+            match reader.read_chunk(&idx).with_context(|| dataset.clone())? {
+                None => {
+                    let fill = enc.fill.as_ref().map_or_else(|| "none (no fill: reads as zeros)".to_string(), |f| value_text(f, 0));
+                    writeln!(out, "not stored: reads as the fill value {fill}")?;
+                }
+                Some(values) => {
+                    let row = enc.chunks.last().copied().unwrap_or(1).max(1) as usize;
+                    writeln!(out, "values:")?;
+                    for start in (0..values.len()).step_by(row) {
+                        let texts: Vec<String> = (start..(start + row).min(values.len())).map(|i| value_text(&values, i)).collect();
+                        writeln!(out, "  {}", texts.join(", "))?;
+                    }
+                }
+            }
+        }
+        Command::Format { dataset } => {
+            let (url, s) = open_store(&dataset)?;
+            let info = read_dataset(s.store.as_ref(), &ReadOptions::default()).with_context(|| dataset.clone())?;
+            writeln!(out, "{}", info.generation.describe())?;
+            writeln!(out, "storage: {:?} at {}", url.storage, s.store.location())?;
+            if let Some(p) = &info.nc_properties {
+                writeln!(out, "_NCProperties: {p}")?;
+            }
+            if s.store.get(&StoreKey::new(".zmetadata")?)?.is_some() {
+                writeln!(out, "consolidated metadata: .zmetadata")?;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    cli::run("zmapdump", || run(args))
+}
