@@ -16,6 +16,13 @@ use crate::json::Json;
 use crate::model::{Dim, DimRef, Group, Var};
 use crate::store::StoreKey;
 
+/// What every group of one read shares.
+struct Ctx<'a> {
+    listing: Option<&'a [String]>,
+    options: &'a ReadOptions,
+    netcdf_490: bool,
+}
+
 /// A group before dimensions are resolved.
 struct Pending {
     group: Group,
@@ -38,15 +45,10 @@ pub(crate) fn read(
         .and_then(Json::as_str)
         .map(str::to_string);
     let listing = src.consolidated_keys();
-    let pending = read_group(
-        src,
-        root,
-        String::new(),
-        zattrs,
-        listing.as_deref(),
-        options,
-        problems,
-    )?;
+    // netcdf-c 4.9.0's pure-Zarr output has its byte-order and char quirks too.
+    let netcdf_490 = nc_properties.as_deref().is_some_and(|p| p.contains("netcdf=4.9.0") || p.contains("netcdf=4.8."));
+    let ctx = Ctx { listing: listing.as_deref(), options, netcdf_490 };
+    let pending = read_group(src, root, String::new(), zattrs, &ctx, problems)?;
     let mut dims: BTreeMap<Vec<String>, Vec<Dim>> = BTreeMap::new();
     let mut group = resolve(pending, &[], &mut dims, problems);
     attach_dims(&mut group, &[], &mut dims);
@@ -77,25 +79,23 @@ fn children(
     Ok(names)
 }
 
-#[allow(clippy::too_many_arguments)]
 fn read_group(
     src: &MetaSource<'_>,
     key: &StoreKey,
     name: String,
     zattrs: Option<Json>,
-    listing: Option<&[String]>,
-    options: &ReadOptions,
+    ctx: &Ctx<'_>,
     problems: &mut Vec<String>,
 ) -> Result<Pending> {
     let types = zattrs
         .as_ref()
-        .and_then(|a| a.get("_nczarr_attr"))
+        .and_then(|a| a.get_any(&["_nczarr_attr", "_NCZARR_ATTR"]))
         .and_then(|a| a.get("types"))
         .cloned();
     let mut group = Group::new(name);
     group.attrs = var::read_attrs(zattrs.as_ref(), types.as_ref(), None, key, problems);
 
-    let names = children(src, key, listing)?;
+    let names = children(src, key, ctx.listing)?;
     let mut keys = Vec::with_capacity(names.len() * 3);
     for n in &names {
         let ck = key.join(n)?;
@@ -110,7 +110,7 @@ fn read_group(
         let (zarray, cattrs, zgroup) = (&docs[3 * i], &docs[3 * i + 1], &docs[3 * i + 2]);
         let ck = key.join(n)?;
         if let Some(zarray) = zarray {
-            match read_array(n, &ck, zarray, cattrs.as_ref(), options, problems) {
+            match read_array(n, &ck, zarray, cattrs.as_ref(), ctx, problems) {
                 Ok((v, names)) => {
                     group.vars.push(v);
                     dim_names.push(names);
@@ -124,7 +124,7 @@ fn read_group(
     }
     let mut kids = Vec::new();
     for (n, ck, cattrs) in subgroups {
-        kids.push(read_group(src, &ck, n, cattrs, listing, options, problems)?);
+        kids.push(read_group(src, &ck, n, cattrs, ctx, problems)?);
     }
     Ok(Pending {
         group,
@@ -138,9 +138,10 @@ fn read_array(
     key: &StoreKey,
     zarray: &Json,
     zattrs: Option<&Json>,
-    options: &ReadOptions,
+    ctx: &Ctx<'_>,
     problems: &mut Vec<String>,
 ) -> Result<(Var, Vec<Option<String>>)> {
+    let options = ctx.options;
     let rank = zarray
         .get("shape")
         .and_then(Json::as_array)
@@ -159,9 +160,11 @@ fn read_array(
                 names
             })
     };
-    // netcdf-c writes a scalar in pure mode as shape [1] on a dimension named "_scalar_".
-    let scalar =
-        rank == 0 || (rank == 1 && xdims.as_deref() == Some(&["_scalar_".to_string()][..]));
+    // netcdf-c writes a scalar in pure mode as shape [1] on a dimension named "_scalar_"
+    // (4.9.1+) or with no dimension names at all (4.9.0).
+    let scalar = rank == 0
+        || (rank == 1 && matches!(xdims.as_deref(), Some([only]) if only == "_scalar_"))
+        || (rank == 1 && xdims.as_ref().is_some_and(Vec::is_empty) && ctx.netcdf_490);
     let names: Vec<Option<String>> = match xdims {
         _ if scalar => Vec::new(),
         Some(d) if d.len() == rank && d.iter().all(|n| !n.is_empty() && !n.contains('/')) => {
@@ -179,7 +182,7 @@ fn read_array(
         None => vec![None; rank],
     };
     let types = zattrs
-        .and_then(|a| a.get("_nczarr_attr"))
+        .and_then(|a| a.get_any(&["_nczarr_attr", "_NCZARR_ATTR"]))
         .and_then(|a| a.get("types"));
     let placeholder = vec![
         DimRef {
@@ -198,6 +201,7 @@ fn read_array(
             dims: placeholder,
             scalar,
             generation: Generation::PureZarr,
+            netcdf_490: ctx.netcdf_490,
         },
         problems,
     )?;

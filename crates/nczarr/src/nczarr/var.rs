@@ -61,6 +61,10 @@ pub(crate) struct VarSource<'a> {
     /// True when the NCZarr metadata marks the variable as a netCDF scalar.
     pub(crate) scalar: bool,
     pub(crate) generation: Generation,
+    /// netcdf-c 4.9.0 wrote this dataset (also in pure Zarr mode): '<U1' char arrays
+    /// hold one byte per char, and data is in host (little-endian) order whatever the
+    /// dtype says.
+    pub(crate) netcdf_490: bool,
 }
 
 /// Build the variable. Attribute problems are pushed to `problems` and the attribute
@@ -75,7 +79,7 @@ pub(crate) fn build(src: VarSource<'_>, problems: &mut Vec<String>) -> Result<Va
         .ok_or_else(|| Error::metadata(&zarray_key, "missing: the variable has no .zarray"))?;
     let mut meta = ArrayMeta::from_json(zarray, zarray_key.as_str())?;
     let nczarr = src.generation != Generation::PureZarr;
-    if src.generation == Generation::UpperKeys {
+    if src.netcdf_490 {
         // netcdf-c 4.9.0 labelled char as '<U1' but stored one byte per char, and
         // wrote host (little-endian) bytes whatever the dtype's byte order said.
         meta.dtype = match meta.dtype {

@@ -201,6 +201,7 @@ fn read_group(
                 dims,
                 scalar,
                 generation,
+                netcdf_490: generation == Generation::UpperKeys,
             },
             problems,
         );
