@@ -79,13 +79,26 @@ fn hex_dump(out: &mut dyn Write, bytes: &[u8]) -> io::Result<()> {
                 write!(out, " ")?;
             }
         }
-        let ascii: String = line.iter().map(|&b| if (0x20..0x7f).contains(&b) { b as char } else { '.' }).collect();
+        let ascii: String = line
+            .iter()
+            .map(|&b| {
+                if (0x20..0x7f).contains(&b) {
+                    b as char
+                } else {
+                    '.'
+                }
+            })
+            .collect();
         writeln!(out, " |{ascii}|")?;
     }
     writeln!(out, "{:08x}", bytes.len())
 }
 
-fn find_var<'a>(g: &'a Group, path: &mut Vec<String>, spec: &str) -> Option<(Vec<String>, &'a Var)> {
+fn find_var<'a>(
+    g: &'a Group,
+    path: &mut Vec<String>,
+    spec: &str,
+) -> Option<(Vec<String>, &'a Var)> {
     let (groups, name) = match spec.trim_start_matches('/').rsplit_once('/') {
         Some((gs, n)) => (gs.split('/').map(str::to_string).collect::<Vec<_>>(), n),
         None => (Vec::new(), spec.trim_start_matches('/')),
@@ -152,7 +165,8 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
             let Some(bytes) = s.store.get(&k).with_context(|| dataset.clone())? else {
                 bail!("{dataset}: key '{key}' does not exist");
             };
-            let looks_json = k.name().starts_with('.') || bytes.first().is_some_and(|b| *b == b'{' || *b == b'[');
+            let looks_json = k.name().starts_with('.')
+                || bytes.first().is_some_and(|b| *b == b'{' || *b == b'[');
             match json::parse(&bytes) {
                 Ok(doc) if looks_json => writeln!(out, "{}", doc.to_pretty())?,
                 Err(e) if k.name().starts_with(".z") => {
@@ -161,7 +175,11 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
                 _ => hex_dump(&mut out, &bytes)?,
             }
         }
-        Command::Chunk { dataset, var, index } => {
+        Command::Chunk {
+            dataset,
+            var,
+            index,
+        } => {
             let opened = cli::open_dataset(&dataset, cli::trace_sink("zmapdump"))?;
             let (path, v) = find_var(&opened.info.dataset.root, &mut Vec::new(), &var)
                 .ok_or_else(|| anyhow::anyhow!("{dataset}: no variable '{var}'"))?;
@@ -172,9 +190,16 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .map(|p| p.trim().parse::<u64>())
                 .collect::<Result<_, _>>()
                 .with_context(|| format!("chunk index '{index}' is not a list of integers"))?;
-            let idx = if v.dims.is_empty() && reader.grid().shape.is_empty() { Vec::new() } else { idx };
+            let idx = if v.dims.is_empty() && reader.grid().shape.is_empty() {
+                Vec::new()
+            } else {
+                idx
+            };
             let key = reader.chunk_key(&idx).with_context(|| dataset.clone())?;
-            let enc = v.encoding.as_ref().ok_or_else(|| anyhow::anyhow!("{var} has no storage"))?;
+            let enc = v
+                .encoding
+                .as_ref()
+                .ok_or_else(|| anyhow::anyhow!("{var} has no storage"))?;
             writeln!(out, "key: {key}")?;
             writeln!(out, "variable: {} {}", v.nc_type, var)?;
             writeln!(out, "dtype: {}", enc.dtype)?;
@@ -183,14 +208,19 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
             writeln!(out, "codecs: [{}]", chain.join(", "))?;
             match reader.read_chunk(&idx).with_context(|| dataset.clone())? {
                 None => {
-                    let fill = enc.fill.as_ref().map_or_else(|| "none (no fill: reads as zeros)".to_string(), |f| value_text(f, 0));
+                    let fill = enc.fill.as_ref().map_or_else(
+                        || "none (no fill: reads as zeros)".to_string(),
+                        |f| value_text(f, 0),
+                    );
                     writeln!(out, "not stored: reads as the fill value {fill}")?;
                 }
                 Some(values) => {
                     let row = enc.chunks.last().copied().unwrap_or(1).max(1) as usize;
                     writeln!(out, "values:")?;
                     for start in (0..values.len()).step_by(row) {
-                        let texts: Vec<String> = (start..(start + row).min(values.len())).map(|i| value_text(&values, i)).collect();
+                        let texts: Vec<String> = (start..(start + row).min(values.len()))
+                            .map(|i| value_text(&values, i))
+                            .collect();
                         writeln!(out, "  {}", texts.join(", "))?;
                     }
                 }
@@ -198,7 +228,8 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         Command::Format { dataset } => {
             let (url, s) = open_store(&dataset)?;
-            let info = read_dataset(s.store.as_ref(), &ReadOptions::default()).with_context(|| dataset.clone())?;
+            let info = read_dataset(s.store.as_ref(), &ReadOptions::default())
+                .with_context(|| dataset.clone())?;
             writeln!(out, "{}", info.generation.describe())?;
             writeln!(out, "storage: {:?} at {}", url.storage, s.store.location())?;
             if let Some(p) = &info.nc_properties {

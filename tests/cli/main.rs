@@ -1,1 +1,15 @@
+//! Command-line tests, one module per tool.
 
+/// Test helpers: temporary stores, running a tool, asserting on its output.
+mod util;
+
+/// nczdump on malformed and damaged datasets: one clear line, non-zero exit.
+mod bad_inputs;
+/// netcdf-c's own fixtures, when ../shared/conformance is present.
+mod conformance;
+/// nczdump against ncdump's output for datasets written by the peers.
+mod golden;
+/// nczdump: options, output layout, exit codes.
+mod nczdump;
+/// zmapdump subcommands.
+mod zmapdump;

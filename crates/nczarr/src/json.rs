@@ -232,7 +232,10 @@ impl Json {
         let pad = |out: &mut String, d: usize| out.extend(std::iter::repeat_n(' ', 2 * d));
         match self {
             Json::Array(items) if !items.is_empty() => {
-                if items.iter().all(|i| !matches!(i, Json::Array(_) | Json::Object(_))) {
+                if items
+                    .iter()
+                    .all(|i| !matches!(i, Json::Array(_) | Json::Object(_)))
+                {
                     self.write_text(out);
                     return;
                 }

@@ -160,7 +160,13 @@ impl<'s> ArrayReader<'s> {
     /// # Errors
     /// [`Error::Invalid`] for an index outside the grid; store, codec and chunk errors.
     pub fn read_chunk(&self, index: &[u64]) -> Result<Option<Values>> {
-        let grid_shape: Vec<u64> = self.grid.shape.iter().zip(&self.grid.chunks).map(|(s, c)| s.div_ceil(*c)).collect();
+        let grid_shape: Vec<u64> = self
+            .grid
+            .shape
+            .iter()
+            .zip(&self.grid.chunks)
+            .map(|(s, c)| s.div_ceil(*c))
+            .collect();
         if index.len() != grid_shape.len() || index.iter().zip(&grid_shape).any(|(i, n)| i >= n) {
             return Err(Error::Invalid(format!(
                 "variable '{}': chunk index {index:?} is outside the chunk grid {grid_shape:?}",
@@ -168,8 +174,13 @@ impl<'s> ArrayReader<'s> {
             )));
         }
         let key = self.chunk_key(index)?;
-        let Some(bytes) = self.store.get(&key)? else { return Ok(None) };
-        let part = ChunkPart { index: index.to_vec(), runs: Vec::new() };
+        let Some(bytes) = self.store.get(&key)? else {
+            return Ok(None);
+        };
+        let part = ChunkPart {
+            index: index.to_vec(),
+            runs: Vec::new(),
+        };
         let data = self.decode(&part, &key, bytes)?;
         let values = match data {
             ChunkData::Fixed(b) => Values::from_ne_bytes(self.nc_type, &b),

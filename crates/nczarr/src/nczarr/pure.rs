@@ -46,8 +46,14 @@ pub(crate) fn read(
         .map(str::to_string);
     let listing = src.consolidated_keys();
     // netcdf-c 4.9.0's pure-Zarr output has its byte-order and char quirks too.
-    let netcdf_490 = nc_properties.as_deref().is_some_and(|p| p.contains("netcdf=4.9.0") || p.contains("netcdf=4.8."));
-    let ctx = Ctx { listing: listing.as_deref(), options, netcdf_490 };
+    let netcdf_490 = nc_properties
+        .as_deref()
+        .is_some_and(|p| p.contains("netcdf=4.9.0") || p.contains("netcdf=4.8."));
+    let ctx = Ctx {
+        listing: listing.as_deref(),
+        options,
+        netcdf_490,
+    };
     let pending = read_group(src, root, String::new(), zattrs, &ctx, problems)?;
     let mut dims: BTreeMap<Vec<String>, Vec<Dim>> = BTreeMap::new();
     let mut group = resolve(pending, &[], &mut dims, problems);

@@ -55,13 +55,13 @@ impl ReadableStore for TracingStore {
     fn get_many(&self, keys: &[StoreKey]) -> Vec<GetResult> {
         let t = Instant::now();
         let r = self.inner.get_many(keys);
-        let found = r.iter().filter(|x| matches!(x, Ok(Some(_)))).count();
+        let ms = t.elapsed().as_secs_f64() * 1e3;
+        for (k, got) in keys.iter().zip(&r) {
+            (self.sink)(&format!("get {} -> {}", k, describe(got)));
+        }
         (self.sink)(&format!(
-            "get_many {} keys ({} found, first '{}') ({:.3} ms)",
-            keys.len(),
-            found,
-            keys.first().map(StoreKey::as_str).unwrap_or(""),
-            t.elapsed().as_secs_f64() * 1e3
+            "  ({} requests in one batch, {ms:.3} ms)",
+            keys.len()
         ));
         r
     }

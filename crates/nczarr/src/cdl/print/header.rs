@@ -229,8 +229,12 @@ impl Printer<'_> {
         let Some(enc) = &v.encoding else {
             return Ok(());
         };
-        self.special(&v.name, "_Storage", "\"chunked\"")?;
-        if !v.dims.is_empty() {
+        if v.dims.is_empty() {
+            // A scalar is one value in one chunk: netcdf-c 4.9.2 and HDF5 call that
+            // contiguous (HEAD prints a broken, empty _ChunkSizes line instead).
+            self.special(&v.name, "_Storage", "\"contiguous\"")?;
+        } else {
+            self.special(&v.name, "_Storage", "\"chunked\"")?;
             let sizes: Vec<String> = enc.chunks.iter().map(u64::to_string).collect();
             self.special(&v.name, "_ChunkSizes", &sizes.join(", "))?;
         }

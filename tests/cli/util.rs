@@ -1,0 +1,186 @@
+//! Helpers for the CLI tests.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The output of one tool run.
+pub struct Run {
+    pub desc: String,
+    pub output: Output,
+}
+
+impl Run {
+    pub fn stdout(&self) -> String {
+        String::from_utf8_lossy(&self.output.stdout).into_owned()
+    }
+
+    pub fn stderr(&self) -> String {
+        String::from_utf8_lossy(&self.output.stderr).into_owned()
+    }
+
+    pub fn code(&self) -> i32 {
+        self.output.status.code().unwrap_or(-1)
+    }
+
+    fn report(&self) -> String {
+        format!(
+            "command: {}\nstatus: {:?}\n--- stdout ---\n{}\n--- stderr ---\n{}",
+            self.desc,
+            self.output.status,
+            self.stdout(),
+            self.stderr()
+        )
+    }
+
+    /// Exit 0 and nothing on stderr.
+    pub fn success(&self) -> &Run {
+        assert!(
+            self.output.status.success() && self.output.stderr.is_empty(),
+            "expected success\n{}",
+            self.report()
+        );
+        self
+    }
+
+    /// Exit with `code`, and stderr is exactly one line.
+    pub fn fails_with_one_line(&self, code: i32) -> String {
+        assert_eq!(self.code(), code, "wrong exit code\n{}", self.report());
+        let err = self.stderr();
+        assert_eq!(
+            err.lines().count(),
+            1,
+            "expected one stderr line\n{}",
+            self.report()
+        );
+        assert!(!err.contains("panicked"), "panic\n{}", self.report());
+        err.trim_end().to_string()
+    }
+
+    pub fn stdout_is(&self, expected: &str) -> &Run {
+        if self.stdout() != expected {
+            panic!(
+                "stdout differs\n{}\n--- expected ---\n{}\n--- diff (first difference) ---\n{}",
+                self.report(),
+                expected,
+                first_diff(&self.stdout(), expected)
+            );
+        }
+        self
+    }
+}
+
+pub fn first_diff(a: &str, b: &str) -> String {
+    for (i, (x, y)) in a.lines().zip(b.lines()).enumerate() {
+        if x != y {
+            return format!("line {}:\n  got:      {x:?}\n  expected: {y:?}", i + 1);
+        }
+    }
+    format!(
+        "lengths differ: {} vs {} lines",
+        a.lines().count(),
+        b.lines().count()
+    )
+}
+
+/// Run a tool binary with arguments in `cwd`.
+pub fn run_in(tool: &str, cwd: &Path, args: &[&str]) -> Run {
+    let exe = match tool {
+        "nczdump" => env!("CARGO_BIN_EXE_nczdump"),
+        "zmapdump" => env!("CARGO_BIN_EXE_zmapdump"),
+        other => panic!("unknown tool {other}"),
+    };
+    let output = Command::new(exe)
+        .args(args)
+        .current_dir(cwd)
+        .env_remove("NCTRACING")
+        .output()
+        .expect("run tool");
+    Run {
+        desc: format!("{tool} {}", args.join(" ")),
+        output,
+    }
+}
+
+/// Run a tool in the crate directory.
+pub fn run(tool: &str, args: &[&str]) -> Run {
+    run_in(tool, Path::new(env!("CARGO_MANIFEST_DIR")), args)
+}
+
+/// Data files of the CLI tests.
+pub fn data_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli/data")
+}
+
+/// netcdf-c's corpus beside the project, if present.
+pub fn shared_conformance() -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/netcdf-c");
+    p.is_dir().then_some(p)
+}
+
+/// A store written file by file into a temporary directory.
+pub struct TempStore {
+    pub dir: tempfile::TempDir,
+    pub name: String,
+}
+
+impl TempStore {
+    /// An empty store directory `<tmp>/<name>`.
+    pub fn new(name: &str) -> TempStore {
+        let dir = tempfile::tempdir().expect("tempdir");
+        fs::create_dir_all(dir.path().join(name)).expect("mkdir");
+        TempStore {
+            dir,
+            name: name.to_string(),
+        }
+    }
+
+    pub fn path(&self) -> PathBuf {
+        self.dir.path().join(&self.name)
+    }
+
+    pub fn path_str(&self) -> String {
+        self.path().to_string_lossy().into_owned()
+    }
+
+    pub fn put(&self, key: &str, content: impl AsRef<[u8]>) -> &TempStore {
+        let p = self.path().join(key);
+        fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        fs::write(p, content).expect("write");
+        self
+    }
+
+    pub fn remove(&self, key: &str) -> &TempStore {
+        fs::remove_file(self.path().join(key)).expect("remove");
+        self
+    }
+
+    /// A small NCZarr (netcdf-c 4.10 layout) dataset: int v(x=2, y=3) = 1..6 in one
+    /// uncompressed chunk, with a units attribute.
+    pub fn nczarr_sample(name: &str) -> TempStore {
+        let s = TempStore::new(name);
+        s.put(".zgroup", r#"{"zarr_format": 2}"#);
+        s.put(
+            ".zattrs",
+            r#"{"title": "sample", "_nczarr_group": {"dimensions": {"x": 2, "y": 3}, "arrays": ["v"], "groups": []}, "_nczarr_superblock": {"version": "2.0.0"}, "_nczarr_attr": {"types": {"title": ">S1", "_nczarr_group": "|J0", "_nczarr_superblock": "|J0", "_nczarr_attr": "|J0"}}}"#,
+        );
+        s.put(
+            "v/.zarray",
+            r#"{"zarr_format": 2, "shape": [2,3], "dtype": "<i4", "chunks": [2,3], "fill_value": -2147483647, "order": "C", "compressor": null, "filters": null}"#,
+        );
+        s.put(
+            "v/.zattrs",
+            r#"{"units": "m", "_ARRAY_DIMENSIONS": ["x","y"], "_nczarr_array": {"dimension_references": ["/x","/y"], "storage": "chunked"}, "_nczarr_attr": {"types": {"units": ">S1", "_nczarr_array": "|J0", "_nczarr_attr": "|J0"}}}"#,
+        );
+        let data: Vec<u8> = (1..=6i32).flat_map(|v| v.to_le_bytes()).collect();
+        s.put("v/0.0", data);
+        s
+    }
+}
+
+/// The dump of [`TempStore::nczarr_sample`] named `name`.
+pub fn sample_dump(name: &str) -> String {
+    format!(
+        "netcdf {name} {{\ndimensions:\n\tx = 2 ;\n\ty = 3 ;\nvariables:\n\tint v(x, y) ;\n\t\tv:units = \"m\" ;\n\n// global attributes:\n\t\t:title = \"sample\" ;\ndata:\n\n v =\n  1, 2, 3,\n  4, 5, 6 ;\n}}\n"
+    )
+}
