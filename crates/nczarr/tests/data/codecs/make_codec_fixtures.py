@@ -130,6 +130,10 @@ def _write(path, data):
 
 def _meta(config, data):
     meta = dict(config)
+    # Delta has its own "dtype" parameter; it must agree with the data's dtype, or the
+    # fixture's "dtype" member would overwrite the codec's.
+    if "dtype" in meta and np.dtype(meta["dtype"]).str != data.dtype.str:
+        raise ValueError(f"codec dtype {meta['dtype']} differs from data dtype {data.dtype.str}")
     meta["dtype"] = data.dtype.str
     meta["shape"] = int(data.size)
     return json.dumps(meta, indent=1, ensure_ascii=False) + "\n"
@@ -261,7 +265,7 @@ def main():
     attempt("adler32", lambda: fixture("adler32", Adler32(), F4))
     if CRC32C is None:
         refused.append("crc32c: numcodecs.CRC32C not importable (skipped)")
-        print("crc32c                   SKIPPED: not importable")
+        print(f"{'crc32c':34s} SKIPPED: not importable")
     else:
         attempt("crc32c", lambda: fixture("crc32c", CRC32C(), I4))
 
