@@ -93,7 +93,7 @@ impl Number {
             return self.0.parse().ok();
         }
         let f = self.as_f64()?;
-        (f.fract() == 0.0 && f >= -9.223_372_036_854_776e18 && f < 9.223_372_036_854_776e18)
+        (f.fract() == 0.0 && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&f))
             .then_some(f as i64)
     }
 
@@ -103,7 +103,7 @@ impl Number {
             return self.0.parse().ok();
         }
         let f = self.as_f64()?;
-        (f.fract() == 0.0 && f >= 0.0 && f < 1.844_674_407_370_955_2e19).then_some(f as u64)
+        (f.fract() == 0.0 && (0.0..1.844_674_407_370_955_2e19).contains(&f)).then_some(f as u64)
     }
 
     /// The value as `f64` (NaN and infinities included).

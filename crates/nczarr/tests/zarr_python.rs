@@ -22,17 +22,28 @@ fn expected_number(j: &Json) -> f64 {
 #[test]
 fn zarr_python_arrays_read_as_zarr_python_reads_them() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/zarr_python");
-    let expected = parse_str(&std::fs::read_to_string(dir.join("expected_values.json")).unwrap()).unwrap();
+    let expected =
+        parse_str(&std::fs::read_to_string(dir.join("expected_values.json")).unwrap()).unwrap();
     let store = DirStore::open(&dir.join("arrays.zarr")).unwrap();
     let info = read_dataset(&store, &ReadOptions::default()).unwrap();
     assert!(info.problems.is_empty(), "{:?}", info.problems);
     let source = StoreSource::new(&store, &info.dataset);
     let mut checked = 0;
     for (name, exp) in expected.as_object().unwrap() {
-        let var = info.dataset.root.var(name).unwrap_or_else(|| panic!("no variable {name}"));
+        let var = info
+            .dataset
+            .root
+            .var(name)
+            .unwrap_or_else(|| panic!("no variable {name}"));
         let shape = info.dataset.var_shape(var);
-        let want_shape: Vec<u64> =
-            exp.get("shape").unwrap().as_array().unwrap().iter().map(|v| v.as_number().unwrap().as_u64().unwrap()).collect();
+        let want_shape: Vec<u64> = exp
+            .get("shape")
+            .unwrap()
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_number().unwrap().as_u64().unwrap())
+            .collect();
         assert_eq!(shape, want_shape, "{name}");
         let reader = source.reader(&[], var).unwrap();
         let values = reader.read(&Region::whole(&shape)).unwrap();
@@ -43,17 +54,28 @@ fn zarr_python_arrays_read_as_zarr_python_reads_them() {
             match &values {
                 Values::String(items) => {
                     let text = w.as_str().unwrap();
-                    let bytes: Vec<u8> = if latin1 { text.chars().map(|c| c as u8).collect() } else { text.as_bytes().to_vec() };
+                    let bytes: Vec<u8> = if latin1 {
+                        text.chars().map(|c| c as u8).collect()
+                    } else {
+                        text.as_bytes().to_vec()
+                    };
                     assert_eq!(items[i].as_deref(), Some(&bytes[..]), "{name}[{i}]");
                 }
                 Values::Char(b) => {
                     let text = w.as_str().unwrap();
-                    assert_eq!(b[i], text.chars().next().map_or(0, |c| c as u8), "{name}[{i}]");
+                    assert_eq!(
+                        b[i],
+                        text.chars().next().map_or(0, |c| c as u8),
+                        "{name}[{i}]"
+                    );
                 }
                 v => {
                     let got = v.get_f64(i);
                     let w = expected_number(w);
-                    assert!(got == w || (got.is_nan() && w.is_nan()), "{name}[{i}]: {got} != {w}");
+                    assert!(
+                        got == w || (got.is_nan() && w.is_nan()),
+                        "{name}[{i}]: {got} != {w}"
+                    );
                 }
             }
         }

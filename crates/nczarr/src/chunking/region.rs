@@ -66,7 +66,7 @@ impl Region {
                 shape.len()
             ));
         }
-        for d in 0..self.rank() {
+        for (d, &len) in shape.iter().enumerate() {
             if self.stride[d] == 0 {
                 return Err(format!("stride 0 in dimension {d}"));
             }
@@ -77,10 +77,10 @@ impl Region {
                 .checked_mul(self.stride[d])
                 .and_then(|x| x.checked_add(self.start[d]))
                 .ok_or_else(|| format!("region overflows in dimension {d}"))?;
-            if last >= shape[d] {
+            if last >= len {
                 return Err(format!(
-                    "index {last} is outside dimension {d} of length {} (start {}, count {}, stride {})",
-                    shape[d], self.start[d], self.count[d], self.stride[d]
+                    "index {last} is outside dimension {d} of length {len} (start {}, count {}, stride {})",
+                    self.start[d], self.count[d], self.stride[d]
                 ));
             }
         }

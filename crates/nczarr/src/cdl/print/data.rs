@@ -406,6 +406,7 @@ impl Layout<'_> {
 
     /// Whole rows `first..first + n` of `values` (starting at `offset`), each laid out
     /// from the line position a row always starts at.
+    #[allow(clippy::too_many_arguments)]
     fn rows(
         &self,
         values: &Values,
