@@ -41,7 +41,7 @@ struct Args {
     /// Name for the dataset in `netcdf NAME {` (default: file name without extension).
     #[arg(short = 'n', value_name = "NAME")]
     name: Option<String>,
-    /// Significant digits for float and double values: FLOAT[,DOUBLE].
+    /// Significant digits for float and double values: `FLOAT[,DOUBLE]`.
     #[arg(short = 'p', value_name = "F[,D]")]
     precision: Option<String>,
     /// Deprecated spelling of -p that does not override C_format attributes.

@@ -11,7 +11,7 @@
 //! - [`nczarr`]: reading NCZarr and pure-Zarr metadata into the model;
 //! - [`codec`]: numcodecs-compatible codecs and their chains;
 //! - [`chunking`]: regions and chunk grids (pure arithmetic);
-//! - [`array`]: reading variable data through store, codecs and chunk grid;
+//! - [`mod@array`]: reading variable data through store, codecs and chunk grid;
 //! - [`cdl`]: CDL text, printed exactly as ncdump prints it.
 #![warn(missing_docs, unreachable_pub, clippy::unwrap_used)]
 

@@ -9,9 +9,9 @@
 //! | [`Generation::Attributes`] | `_nczarr_*` attributes in `.zattrs` | netcdf-c 4.9.3, 4.10 |
 //! | [`Generation::PureZarr`] | none: groups by listing, dims from `_ARRAY_DIMENSIONS` | zarr-python, xarray |
 //!
-//! [`detect`] picks the generation from the root objects; one tolerant walker reads all
+//! `detect` picks the generation from the root objects; one tolerant walker reads all
 //! NCZarr generations (each accepts the others' key spellings, as netcdf-c's readers
-//! partly do), [`pure`] reads pure Zarr. Deliberate differences from netcdf-c are
+//! partly do), `pure` reads pure Zarr. Deliberate differences from netcdf-c are
 //! listed in `docs/formats.md`.
 
 mod attrs;
