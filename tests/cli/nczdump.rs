@@ -179,7 +179,7 @@ fn pure_zarr_with_groups_and_inherited_dims() {
     s.put("g/w/.zattrs", r#"{"_ARRAY_DIMENSIONS": ["lat"]}"#);
     s.put("g/w/0", [0u8, 7]);
     s.put("g/w/1", [1u8, 0]);
-    let expected = "netcdf pz {\ndimensions:\n\tlat = 2 ;\nvariables:\n\tfloat lat(lat) ;\n\t\tlat:_FillValue = NaNf ;\n\n// global attributes:\n\t\t:title = \"p\" ;\n\t\t:n = 3 ;\n\t\t:vals = 1., 2.5 ;\n\t\t:flags = 1UB, 0UB ;\n\t\tstring :names = \"a\", \"b\" ;\n\t\t:meta = \"{\\\"k\\\": [1,2]}\" ;\ndata:\n\n lat = 1.5, -2 ;\n\ngroup: g {\n  variables:\n  \tshort w(lat) ;\n  data:\n\n   w = 7, 256 ;\n  } // group g\n}\n";
+    let expected = "netcdf pz {\ndimensions:\n\tlat = 2 ;\nvariables:\n\tfloat lat(lat) ;\n\t\tlat:_FillValue = NaNf ;\n\n// global attributes:\n\t\t:title = \"p\" ;\n\t\t:n = 3 ;\n\t\t:vals = 1., 2.5 ;\n\t\t:flags = 1UB, 0UB ;\n\t\tstring :names = \"a\", \"b\" ;\n\t\t:meta = \"{\\\"k\\\": [1, 2]}\" ;\ndata:\n\n lat = 1.5, -2 ;\n\ngroup: g {\n  variables:\n  \tshort w(lat) ;\n  data:\n\n   w = 7, 256 ;\n  } // group g\n}\n";
     run("nczdump", &[&s.path_str()])
         .success()
         .stdout_is(expected);

@@ -221,6 +221,43 @@ impl Json {
         out
     }
 
+    /// Serialize the way Python's `json.dumps` does by default (`[1, 2]`,
+    /// `{"a": 1, "b": 2}`): the most common spelling of JSON text typed by people, so
+    /// the best guess at the text a JSON-valued char attribute was written from.
+    pub fn to_python_text(&self) -> String {
+        let mut out = String::new();
+        self.write_python(&mut out);
+        out
+    }
+
+    fn write_python(&self, out: &mut String) {
+        match self {
+            Json::Array(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    item.write_python(out);
+                }
+                out.push(']');
+            }
+            Json::Object(members) => {
+                out.push('{');
+                for (i, (k, v)) in members.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    write_string(k, out);
+                    out.push_str(": ");
+                    v.write_python(out);
+                }
+                out.push('}');
+            }
+            other => other.write_text(out),
+        }
+    }
+
     /// Serialize with two-space indentation, one member or element per line (for people).
     pub fn to_pretty(&self) -> String {
         let mut out = String::new();

@@ -86,7 +86,7 @@ fn typed(json: &Json, t: NcType) -> Result<Values, String> {
             Json::String(s) => s.as_bytes().to_vec(),
             // netCDF's JSON convention: text that parsed as JSON was stored as JSON.
             // netcdf-c reads it back as its first character; we give back the text.
-            other => other.to_text().into_bytes(),
+            other => other.to_python_text().into_bytes(),
         })),
         NcType::String => Ok(Values::String(
             items(json)
@@ -94,7 +94,7 @@ fn typed(json: &Json, t: NcType) -> Result<Values, String> {
                 .map(|j| match j {
                     Json::String(s) => Some(s.as_bytes().to_vec()),
                     Json::Null => None,
-                    other => Some(other.to_text().into_bytes()),
+                    other => Some(other.to_python_text().into_bytes()),
                 })
                 .collect(),
         )),
@@ -146,7 +146,7 @@ fn infer(json: &Json) -> Values {
     match json {
         Json::String(s) => Values::Char(s.as_bytes().to_vec()),
         Json::Number(_) | Json::Bool(_) => {
-            numbers(&[json]).unwrap_or_else(|| Values::text(&json.to_text()))
+            numbers(&[json]).unwrap_or_else(|| Values::text(&json.to_python_text()))
         }
         Json::Array(a) if !a.is_empty() && a.iter().all(|j| matches!(j, Json::String(_))) => {
             Values::String(
@@ -161,10 +161,10 @@ fn infer(json: &Json) -> Values {
                     .all(|j| matches!(j, Json::Number(_) | Json::Bool(_))) =>
         {
             let refs: Vec<&Json> = a.iter().collect();
-            numbers(&refs).unwrap_or_else(|| Values::text(&json.to_text()))
+            numbers(&refs).unwrap_or_else(|| Values::text(&json.to_python_text()))
         }
         // Objects, null, nested or mixed arrays: the JSON text, as a char attribute.
-        other => Values::text(&other.to_text()),
+        other => Values::text(&other.to_python_text()),
     }
 }
 
@@ -246,7 +246,7 @@ mod tests {
         );
         assert_eq!(
             inf(r#"{"a": 1, "b": [1,2]}"#),
-            Values::text(r#"{"a": 1, "b": [1,2]}"#)
+            Values::text(r#"{"a": 1, "b": [1, 2]}"#)
         );
         assert_eq!(inf("[]"), Values::text("[]"));
         assert_eq!(inf("null"), Values::text("null"));
@@ -263,7 +263,7 @@ mod tests {
         assert_eq!(c("1.5", NcType::Float).unwrap(), Values::Float(vec![1.5]));
         assert_eq!(c("\"NaN\"", NcType::Double).unwrap().len(), 1);
         assert_eq!(c("123", NcType::Char).unwrap(), Values::text("123"));
-        assert_eq!(c("[1,2]", NcType::Char).unwrap(), Values::text("[1,2]"));
+        assert_eq!(c("[1,2]", NcType::Char).unwrap(), Values::text("[1, 2]"));
         assert!(c("300", NcType::UByte)
             .unwrap_err()
             .contains("300 does not fit ubyte"));

@@ -120,7 +120,7 @@ pub(crate) fn build(src: VarSource<'_>, problems: &mut Vec<String>) -> Result<Va
         }
     }
     let mut attrs = read_attrs(src.zattrs, src.types, Some(nc_type), src.key, problems);
-    if !nczarr && attrs.iter().all(|a| a.name != "_FillValue") && nc_type.is_numeric() {
+    if !nczarr && attrs.iter().all(|a| a.name != "_FillValue") && nc_type != NcType::String {
         // Zarr keeps the fill in .zarray; netCDF readers (and xarray) show it as
         // _FillValue. netCDF's own default fill needs no attribute.
         if let Some(f) = fill.as_ref().filter(|f| !is_default_fill(f)) {
@@ -168,6 +168,8 @@ pub(crate) fn build(src: VarSource<'_>, problems: &mut Vec<String>) -> Result<Va
 /// 6-digit spelling).
 fn is_default_fill(fill: &Values) -> bool {
     match fill {
+        // A char fill of NUL is how Zarr writers say "no particular fill".
+        Values::Char(v) => v.first().is_none_or(|&c| c == 0),
         Values::Double(v) => v
             .first()
             .is_some_and(|&x| x == 9.969_209_968_386_869e36 || x == 9.96921e36),

@@ -36,7 +36,7 @@ fn digits_fast(a: f64, p: usize) -> Option<(u64, i32)> {
         if (frac - 0.5).abs() < 1e-5 {
             return None;
         }
-        let r = t + u64::from(frac > 0.5);
+        let r = t.saturating_add(u64::from(frac > 0.5));
         if r >= lo * 10 {
             e += 1;
             continue;
