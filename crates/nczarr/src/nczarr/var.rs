@@ -37,7 +37,8 @@ pub(crate) fn nc_type_of(
         // NCZarr marks char with '>S1'; a pure Zarr |S1 array is text one byte per element too.
         Dtype::Bytes { len: 1, endian } if !nczarr || *endian == Endian::Big => (NcType::Char, None),
         Dtype::Bytes { .. } => (NcType::String, None),
-        Dtype::Unicode { .. } => (NcType::String, Some(format!("Zarr dtype {dtype} (fixed-length UTF-32) shown as string"))),
+        // UTF-32 text decodes to the same strings: nothing to remark.
+        Dtype::Unicode { .. } => (NcType::String, None),
         Dtype::Object => (NcType::String, None),
         Dtype::DateTime { unit, .. } => (
             NcType::Int64,
