@@ -112,10 +112,17 @@ pub fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli/data")
 }
 
-/// netcdf-c's corpus beside the project, if present.
+/// netcdf-c's corpus in the workplace's shared folder, if present: `$NCZARR_SHARED_DIR`,
+/// or `shared/` beside the project.
 pub fn shared_conformance() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/netcdf-c");
-    p.is_dir().then_some(p)
+    let mut candidates = Vec::new();
+    if let Ok(d) = std::env::var("NCZARR_SHARED_DIR") {
+        if !d.is_empty() {
+            candidates.push(PathBuf::from(d));
+        }
+    }
+    candidates.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"));
+    candidates.into_iter().map(|d| d.join("conformance/netcdf-c")).find(|p| p.is_dir())
 }
 
 /// A store written file by file into a temporary directory.

@@ -1,0 +1,164 @@
+//! The syntax tree of a CDL file, as parsed; positions are byte offsets into the text.
+
+use crate::model::NcType;
+
+/// A parsed CDL file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CdlFile {
+    /// The name after `netcdf` (whitespace removed, as ncgen does).
+    pub name: String,
+    /// The root group.
+    pub root: GroupDecl,
+}
+
+/// A group: its declarations in order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GroupDecl {
+    /// Group name (empty for the root).
+    pub name: String,
+    /// Where the group starts.
+    pub pos: usize,
+    /// Declarations in source order.
+    pub items: Vec<Item>,
+    /// Subgroups in source order.
+    pub groups: Vec<GroupDecl>,
+}
+
+/// One declaration inside a group.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Item {
+    /// A user-defined type (outside NCZarr's model; kept to report it clearly).
+    Type(TypeDecl),
+    /// A dimension.
+    Dim(DimDecl),
+    /// A variable.
+    Var(VarDecl),
+    /// An attribute (global or of a variable).
+    Attr(AttrDecl),
+    /// Data for a variable.
+    Data(DataDecl),
+}
+
+/// A user-defined type declaration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TypeDecl {
+    /// `enum`, `compound`, `vlen` or `opaque`.
+    pub kind: &'static str,
+    /// The type's name.
+    pub name: String,
+    /// Where it starts.
+    pub pos: usize,
+}
+
+/// `name = size` or `name = UNLIMITED`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DimDecl {
+    /// Dimension name.
+    pub name: String,
+    /// Length; `None` for UNLIMITED.
+    pub size: Option<u64>,
+    /// Where it starts.
+    pub pos: usize,
+}
+
+/// A name, or an absolute path `/g/sub/name`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ref {
+    /// Group names for an absolute path (`None` for a plain name).
+    pub groups: Option<Vec<String>>,
+    /// The last name.
+    pub name: String,
+    /// Where it starts.
+    pub pos: usize,
+}
+
+/// A type named in a declaration: atomic, or a user-defined type's name.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TypeRef {
+    /// An atomic type keyword.
+    Atomic(NcType),
+    /// A name (a user-defined type).
+    Named(Ref),
+}
+
+/// `type name(dim, ...)`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VarDecl {
+    /// The element type.
+    pub typ: TypeRef,
+    /// Variable name.
+    pub name: String,
+    /// Dimension references.
+    pub dims: Vec<Ref>,
+    /// Where it starts.
+    pub pos: usize,
+}
+
+/// An attribute declaration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AttrDecl {
+    /// An explicit type (`string v:a = ...`).
+    pub typ: Option<TypeRef>,
+    /// The variable (`None` for a global/group attribute).
+    pub var: Option<Ref>,
+    /// Attribute name.
+    pub name: String,
+    /// The values.
+    pub values: Vec<Datum>,
+    /// Where it starts.
+    pub pos: usize,
+    /// Where the attribute name is.
+    pub name_pos: usize,
+}
+
+/// `var = values ;` in the data section.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DataDecl {
+    /// The variable.
+    pub var: Ref,
+    /// The values.
+    pub values: Vec<Datum>,
+    /// Where it starts.
+    pub pos: usize,
+}
+
+/// One item of a data list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Datum {
+    /// What it is.
+    pub value: Value,
+    /// Where it is.
+    pub pos: usize,
+}
+
+/// A constant, a fill marker, or a braced sub-list.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// An integer with the type its tag (or its size) gives it.
+    Int {
+        /// The value.
+        value: i128,
+        /// Its type.
+        typ: NcType,
+    },
+    /// A `float` constant (`1.5f`, `NaNf`).
+    Float(f32),
+    /// A `double` constant (`1.5`, `1e3`, `NaN`).
+    Double(f64),
+    /// A single-quoted character constant: a byte.
+    Char(u8),
+    /// A double-quoted string, escapes removed.
+    Text(Vec<u8>),
+    /// `0x...`: an opaque constant (hex digits).
+    Opaque(String),
+    /// `_`: the fill value.
+    Fill,
+    /// `NIL`: a null string.
+    Nil,
+    /// An identifier (an enum constant in netCDF-4 CDL).
+    Ident(Ref),
+    /// `name(args)`: a function call.
+    Call(String, Vec<Datum>),
+    /// `{ ... }`.
+    List(Vec<Datum>),
+}

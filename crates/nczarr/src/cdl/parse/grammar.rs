@@ -1,0 +1,481 @@
+//! CDL productions, one function per production of `cdl-grammar/cdl.ebnf` (ncgen's
+//! `ncgen.y`). Each takes the remaining input and returns the rest and its node;
+//! once a production has seen enough to be sure it applies, later faults are
+//! failures (nom's `cut`), so errors point at the real fault.
+
+use super::lex::{
+    atomic_type, attr_name, char_const, dataset_header, ident, keyword, number, path, peek_word, section, string, sym,
+    ws, Number, PError, PResult,
+};
+use crate::cdl::ast::{AttrDecl, CdlFile, DataDecl, Datum, DimDecl, GroupDecl, Item, Ref, TypeDecl, TypeRef, Value, VarDecl};
+
+/// Turn a recoverable error into a failure: the production is committed.
+fn cut<'a, T>(r: PResult<'a, T>) -> PResult<'a, T> {
+    r.map_err(|e| match e {
+        nom::Err::Error(e) => nom::Err::Failure(e),
+        other => other,
+    })
+}
+
+/// `file = "netcdf" dataset_id "{" group_body { named_group } "}"`.
+pub(crate) fn file(text: &str) -> PResult<'_, CdlFile> {
+    let total = text.len();
+    let pos = |rem: usize| total - rem;
+    let (i, name) = dataset_header(text)?;
+    let (i, open) = cut(sym('{', "'{'")(i))?;
+    let (i, root) = group_contents(i, String::new(), pos(open), total)?;
+    let (i, _) = cut(sym('}', "'}' or a declaration")(i))?;
+    let (i, ()) = ws(i)?;
+    if !i.is_empty() {
+        return Err(nom::Err::Failure(PError { at: i, expected: vec!["end of input"], message: None }));
+    }
+    Ok((i, CdlFile { name, root }))
+}
+
+/// `group_body { named_group }`: declarations of one group, then its subgroups.
+fn group_contents(i: &str, name: String, pos: usize, total: usize) -> PResult<'_, GroupDecl> {
+    let (mut i, mut items) = group_body(i, total)?;
+    let mut groups = Vec::new();
+    loop {
+        match named_group(i, total) {
+            Ok((rest, (g, trailing))) => {
+                groups.push(g);
+                // Attributes after a subgroup's '}' belong to the enclosing group.
+                items.extend(trailing);
+                i = rest;
+            }
+            Err(nom::Err::Error(_)) => break,
+            Err(e) => return Err(e),
+        }
+    }
+    Ok((i, GroupDecl { name, pos, items, groups }))
+}
+
+/// `group_body = attr_list [types_section] [dims_section] [vars_section] [data_section]`.
+fn group_body(i: &str, total: usize) -> PResult<'_, Vec<Item>> {
+    let (i, mut items) = attr_list(i, total)?;
+    let (i, types) = opt_section(i, total, types_section)?;
+    let (i, dims) = opt_section(i, total, dims_section)?;
+    let (i, vars) = opt_section(i, total, vars_section)?;
+    let (i, data) = opt_section(i, total, data_section)?;
+    items.extend(types);
+    items.extend(dims);
+    items.extend(vars);
+    items.extend(data);
+    Ok((i, items))
+}
+
+type SectionFn = for<'a> fn(&'a str, usize) -> PResult<'a, Vec<Item>>;
+
+fn opt_section(i: &str, total: usize, f: SectionFn) -> PResult<'_, Vec<Item>> {
+    match f(i, total) {
+        Ok(r) => Ok(r),
+        Err(nom::Err::Error(e)) if e.at.len() == ws(i).map(|(r, ())| r.len()).unwrap_or(i.len()) => Ok((i, Vec::new())),
+        Err(e) => Err(e),
+    }
+}
+
+/// `attr_list = { attr_decl ";" }`.
+fn attr_list(mut i: &str, total: usize) -> PResult<'_, Vec<Item>> {
+    let mut items = Vec::new();
+    loop {
+        match attr_decl(i, total) {
+            Ok((rest, a)) => {
+                let (rest, _) = cut(sym(';', "';'")(rest))?;
+                items.push(Item::Attr(a));
+                i = rest;
+            }
+            Err(nom::Err::Error(_)) => return Ok((i, items)),
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// `named_group = "group:" ident "{" group_body { named_group } "}" attr_list`.
+fn named_group(i: &str, total: usize) -> PResult<'_, (GroupDecl, Vec<Item>)> {
+    let (i, p) = section("group", "'group:'")(i)?;
+    let (i, (name, _)) = cut(ident(i))?;
+    let (i, _) = cut(sym('{', "'{'")(i))?;
+    let (i, g) = group_contents(i, name, total - p, total)?;
+    let (i, _) = cut(sym('}', "'}' or a declaration")(i))?;
+    let (i, trailing) = attr_list(i, total)?;
+    Ok((i, (g, trailing)))
+}
+
+/// `types_section = "types:" { type_decl | attr_decl ";" }`.
+fn types_section(i: &str, total: usize) -> PResult<'_, Vec<Item>> {
+    let (mut i, _) = section("types", "'types:'")(i)?;
+    let mut items = Vec::new();
+    loop {
+        if let Ok((rest, t)) = type_decl(i, total) {
+            items.push(Item::Type(t));
+            i = rest;
+            if let Ok((rest, _)) = sym(';', "';'")(i) {
+                i = rest;
+            }
+            continue;
+        }
+        match attr_decl(i, total) {
+            Ok((rest, a)) => {
+                let (rest, _) = cut(sym(';', "';'")(rest))?;
+                items.push(Item::Attr(a));
+                i = rest;
+            }
+            Err(nom::Err::Error(_)) => return Ok((i, items)),
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// `type_decl = enum_decl | compound_decl | vlen_decl | opaque_decl`. Parsed so that a
+/// file using them gets a clear error about user-defined types, not a syntax error.
+fn type_decl(i: &str, total: usize) -> PResult<'_, TypeDecl> {
+    let (j, ()) = ws(i)?;
+    let pos = total - j.len();
+    // compound NAME { fields }
+    for kw in ["compound", "struct", "structure"] {
+        if let Ok((rest, _)) = keyword(kw)(j) {
+            let (rest, (name, _)) = cut(ident(rest))?;
+            let (rest, _) = cut(sym('{', "'{'")(rest))?;
+            let rest = skip_braced(rest)?;
+            return Ok((rest, TypeDecl { kind: "compound", name, pos }));
+        }
+    }
+    // opaque(N) NAME
+    if let Ok((rest, _)) = keyword("opaque")(j) {
+        let (rest, _) = cut(sym('(', "'('")(rest))?;
+        let (rest, _) = cut(number(rest))?;
+        let (rest, _) = cut(sym(')', "')'")(rest))?;
+        let (rest, (name, _)) = cut(ident(rest))?;
+        return Ok((rest, TypeDecl { kind: "opaque", name, pos }));
+    }
+    // TYPE enum NAME { ... }  or  TYPE(*) NAME
+    let (rest, _) = type_ref(j)?;
+    if let Ok((rest, _)) = keyword("enum")(rest) {
+        let (rest, (name, _)) = cut(ident(rest))?;
+        let (rest, _) = cut(sym('{', "'{'")(rest))?;
+        let rest = skip_braced(rest)?;
+        return Ok((rest, TypeDecl { kind: "enum", name, pos }));
+    }
+    let (rest, _) = sym('(', "'('")(rest)?;
+    let (rest, _) = sym('*', "'*'")(rest)?;
+    let (rest, _) = cut(sym(')', "')'")(rest))?;
+    let (rest, (name, _)) = cut(ident(rest))?;
+    Ok((rest, TypeDecl { kind: "vlen", name, pos }))
+}
+
+/// Skip to the `}` that closes an already opened `{`.
+fn skip_braced(mut i: &str) -> Result<&str, nom::Err<PError<'_>>> {
+    let mut depth = 1;
+    loop {
+        let (j, ()) = ws(i)?;
+        if j.starts_with('"') {
+            i = string(j)?.0;
+            continue;
+        }
+        let mut chars = j.chars();
+        match chars.next() {
+            None => return Err(PError::fail(j, "unterminated type declaration: expected '}'".into())),
+            Some('{') => depth += 1,
+            Some('}') => {
+                depth -= 1;
+                if depth == 0 {
+                    return Ok(chars.as_str());
+                }
+            }
+            Some(_) => {}
+        }
+        i = chars.as_str();
+    }
+}
+
+/// `dims_section = "dimensions:" { (dim_decl { "," dim_decl } | attr_decl) ";" }`.
+fn dims_section(i: &str, total: usize) -> PResult<'_, Vec<Item>> {
+    let (mut i, _) = section("dimensions", "'dimensions:'")(i)?;
+    let mut items = Vec::new();
+    loop {
+        // A dimension starts with a name followed by '='.
+        if let Ok((rest, _)) = ident(i) {
+            if sym('=', "'='")(rest).is_ok() {
+                let (mut rest, d) = dim_decl(i, total)?;
+                items.push(Item::Dim(d));
+                while let Ok((r, _)) = sym(',', "','")(rest) {
+                    let (r, d) = cut(dim_decl(r, total))?;
+                    items.push(Item::Dim(d));
+                    rest = r;
+                }
+                let (rest, _) = cut(sym(';', "',' or ';'")(rest))?;
+                i = rest;
+                continue;
+            }
+        }
+        match attr_decl(i, total) {
+            Ok((rest, a)) => {
+                let (rest, _) = cut(sym(';', "';'")(rest))?;
+                items.push(Item::Attr(a));
+                i = rest;
+            }
+            Err(nom::Err::Error(_)) => return Ok((i, items)),
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// `dim_decl = ident "=" (integer | "UNLIMITED")`.
+fn dim_decl(i: &str, total: usize) -> PResult<'_, DimDecl> {
+    let (i, (name, p)) = ident(i)?;
+    let (i, _) = cut(sym('=', "'='")(i))?;
+    if let Ok((rest, _)) = keyword("UNLIMITED")(i).or_else(|_| keyword("unlimited")(i)) {
+        return Ok((rest, DimDecl { name, size: None, pos: total - p }));
+    }
+    let (j, ()) = ws(i)?;
+    match number(j) {
+        Ok((rest, (Number::Int(v, _), _, _))) if v >= 0 => match u64::try_from(v) {
+            Ok(size) => Ok((rest, DimDecl { name, size: Some(size), pos: total - p })),
+            Err(_) => Err(PError::fail(j, "dimension size out of range".into())),
+        },
+        Ok((_, (Number::Int(..), _, _))) => Err(PError::fail(j, "a dimension size cannot be negative".into())),
+        _ => Err(nom::Err::Failure(PError { at: j, expected: vec!["a dimension size or UNLIMITED"], message: None })),
+    }
+}
+
+/// `vars_section = "variables:" { (var_decl | attr_decl) ";" }`.
+fn vars_section(i: &str, total: usize) -> PResult<'_, Vec<Item>> {
+    let (mut i, _) = section("variables", "'variables:'")(i)?;
+    let mut items = Vec::new();
+    loop {
+        match var_or_attr(i, total) {
+            Ok((rest, mut new)) => {
+                let (rest, _) = cut(sym(';', "';'")(rest))?;
+                items.append(&mut new);
+                i = rest;
+            }
+            Err(nom::Err::Error(_)) => return Ok((i, items)),
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// `var_decl | attr_decl`: a type followed by a name then `:` is a typed attribute.
+fn var_or_attr(i: &str, total: usize) -> PResult<'_, Vec<Item>> {
+    let (j, ()) = ws(i)?;
+    let pos = total - j.len();
+    if let Ok((rest, typ)) = type_ref(j) {
+        // `TYPE name :att = ...` (typed attribute) or `TYPE name(dims), ...` (variables).
+        if let Ok((after, var)) = var_ref(rest, total) {
+            if sym(':', "':'")(after).is_ok() {
+                let (after, _) = sym(':', "':'")(after)?;
+                let (after, a) = attr_tail(after, Some(typ), Some(var), pos, total)?;
+                return Ok((after, vec![Item::Attr(a)]));
+            }
+        }
+        if matches!(typ, TypeRef::Atomic(_)) || ident(rest).is_ok() {
+            let (rest, vars) = cut(var_list(rest, typ, total))?;
+            return Ok((rest, vars.into_iter().map(Item::Var).collect()));
+        }
+    }
+    let (rest, a) = attr_decl(j, total)?;
+    Ok((rest, vec![Item::Attr(a)]))
+}
+
+/// `var_list = var_spec { "," var_spec }`.
+fn var_list(i: &str, typ: TypeRef, total: usize) -> PResult<'_, Vec<VarDecl>> {
+    let (mut i, first) = var_spec(i, typ.clone(), total)?;
+    let mut out = vec![first];
+    while let Ok((rest, _)) = sym(',', "','")(i) {
+        let (rest, v) = cut(var_spec(rest, typ.clone(), total))?;
+        out.push(v);
+        i = rest;
+    }
+    Ok((i, out))
+}
+
+/// `var_spec = ident [ "(" dim_ref { "," dim_ref } ")" ]`.
+fn var_spec(i: &str, typ: TypeRef, total: usize) -> PResult<'_, VarDecl> {
+    let (i, (name, p)) = ident(i).map_err(|_| PError::expected(ws(i).map_or(i, |(r, ())| r), "a variable name"))?;
+    let mut dims = Vec::new();
+    let mut i = i;
+    if let Ok((rest, _)) = sym('(', "'('")(i) {
+        let (rest, d) = cut(dim_ref(rest, total))?;
+        dims.push(d);
+        let mut rest = rest;
+        while let Ok((r, _)) = sym(',', "','")(rest) {
+            let (r, d) = cut(dim_ref(r, total))?;
+            dims.push(d);
+            rest = r;
+        }
+        let (rest, _) = cut(sym(')', "',' or ')'")(rest))?;
+        i = rest;
+    }
+    Ok((i, VarDecl { typ, name, dims, pos: total - p }))
+}
+
+/// `dim_ref = ident | path`.
+fn dim_ref(i: &str, total: usize) -> PResult<'_, Ref> {
+    var_ref(i, total).map_err(|e| match e {
+        nom::Err::Error(mut e) => {
+            e.expected = vec!["a dimension name"];
+            nom::Err::Error(e)
+        }
+        other => other,
+    })
+}
+
+/// `type_ref = atomic_type | ident | path` (named types are user-defined types).
+fn type_ref(i: &str) -> PResult<'_, TypeRef> {
+    if let Ok((rest, (t, _))) = atomic_type(i) {
+        return Ok((rest, TypeRef::Atomic(t)));
+    }
+    Err(PError::expected(ws(i).map_or(i, |(r, ())| r), "a type"))
+}
+
+/// A reference to a variable, dimension or type: `ident | path`.
+fn var_ref(i: &str, total: usize) -> PResult<'_, Ref> {
+    if let Ok((rest, (parts, p))) = path(i) {
+        let mut parts = parts;
+        let name = parts.pop().unwrap_or_default();
+        return Ok((rest, Ref { groups: Some(parts), name, pos: total - p }));
+    }
+    let (rest, (name, p)) = ident(i)?;
+    Ok((rest, Ref { groups: None, name, pos: total - p }))
+}
+
+/// `attr_decl = ":" attr_name "=" data_list | [type_ref] var_ref ":" attr_name "=" data_list`.
+fn attr_decl(i: &str, total: usize) -> PResult<'_, AttrDecl> {
+    let (j, ()) = ws(i)?;
+    let pos = total - j.len();
+    if let Ok((rest, _)) = sym(':', "':'")(j) {
+        return cut(attr_tail(rest, None, None, pos, total));
+    }
+    let (rest, typ) = match type_ref(j) {
+        Ok((rest, t)) => (rest, Some(t)),
+        Err(_) => (j, None),
+    };
+    let (rest, var) = var_ref(rest, total).map_err(|_| PError::expected(j, "a declaration"))?;
+    let (rest, _) = if typ.is_some() {
+        cut(sym(':', "':'")(rest))?
+    } else {
+        sym(':', "':'")(rest).map_err(|_| PError::expected(ws(rest).map_or(rest, |(r, ())| r), "':' or '='"))?
+    };
+    cut(attr_tail(rest, typ, Some(var), pos, total))
+}
+
+/// The part of an attribute declaration after its `:`: `attr_name "=" data_list`.
+fn attr_tail<'a>(i: &'a str, typ: Option<TypeRef>, var: Option<Ref>, pos: usize, total: usize) -> PResult<'a, AttrDecl> {
+    let (i, (name, np)) = attr_name(i)?;
+    let (i, _) = sym('=', "'='")(i)?;
+    let (i, values) = data_list(i, total)?;
+    Ok((i, AttrDecl { typ, var, name, values, pos, name_pos: total - np }))
+}
+
+/// `data_section = "data:" { data_decl ";" }`.
+fn data_section(i: &str, total: usize) -> PResult<'_, Vec<Item>> {
+    let (mut i, _) = section("data", "'data:'")(i)?;
+    let mut items = Vec::new();
+    loop {
+        match data_decl(i, total) {
+            Ok((rest, d)) => {
+                let (rest, _) = cut(sym(';', "',' or ';'")(rest))?;
+                items.push(Item::Data(d));
+                i = rest;
+            }
+            Err(nom::Err::Error(_)) => return Ok((i, items)),
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// `data_decl = var_ref "=" data_list`.
+fn data_decl(i: &str, total: usize) -> PResult<'_, DataDecl> {
+    let (j, ()) = ws(i)?;
+    let pos = total - j.len();
+    let (rest, var) = var_ref(j, total)?;
+    let (rest, _) = cut(sym('=', "'='")(rest))?;
+    let (rest, values) = cut(data_list(rest, total))?;
+    Ok((rest, DataDecl { var, values, pos }))
+}
+
+/// `data_list = [ data_item { "," data_item } ]`.
+fn data_list(i: &str, total: usize) -> PResult<'_, Vec<Datum>> {
+    let mut out = Vec::new();
+    let (mut i, first) = match data_item(i, total) {
+        Ok((rest, d)) => (rest, d),
+        // An empty list (ncgen allows `att = ;`).
+        Err(nom::Err::Error(_)) if sym(';', "';'")(i).is_ok() || sym('}', "'}'")(i).is_ok() => return Ok((i, out)),
+        Err(e) => return Err(cut_err(e)),
+    };
+    out.push(first);
+    while let Ok((rest, _)) = sym(',', "','")(i) {
+        let (rest, d) = cut(data_item(rest, total))?;
+        out.push(d);
+        i = rest;
+    }
+    Ok((i, out))
+}
+
+fn cut_err(e: nom::Err<PError<'_>>) -> nom::Err<PError<'_>> {
+    match e {
+        nom::Err::Error(e) => nom::Err::Failure(e),
+        other => other,
+    }
+}
+
+/// `data_item = constant | "{" data_list "}"`.
+fn data_item(i: &str, total: usize) -> PResult<'_, Datum> {
+    let (j, ()) = ws(i)?;
+    let pos = total - j.len();
+    if let Ok((rest, _)) = sym('{', "'{'")(j) {
+        let (rest, inner) = data_list(rest, total)?;
+        let (rest, _) = cut(sym('}', "',' or '}'")(rest))?;
+        return Ok((rest, Datum { value: Value::List(inner), pos }));
+    }
+    let (rest, value) = constant(j, total)?;
+    Ok((rest, Datum { value, pos }))
+}
+
+/// `constant = number | string | char_const | "_" | "NIL" | ident ["(" args ")"] | path`.
+fn constant(i: &str, total: usize) -> PResult<'_, Value> {
+    let (j, ()) = ws(i)?;
+    if j.starts_with('"') {
+        let (rest, (s, _)) = string(j)?;
+        return Ok((rest, Value::Text(s)));
+    }
+    if j.starts_with('\'') {
+        let (rest, (c, _)) = char_const(j)?;
+        return Ok((rest, Value::Char(c)));
+    }
+    if let Some((w, rest)) = peek_word(j) {
+        match w {
+            "_" => return Ok((rest, Value::Fill)),
+            "NIL" | "nil" | "Nil" => return Ok((rest, Value::Nil)),
+            _ => {}
+        }
+    }
+    match number(j) {
+        Ok((rest, (n, _, text))) => {
+            return Ok((
+                rest,
+                match n {
+                    Number::Int(v, t) => Value::Int { value: v, typ: t },
+                    Number::Float(f) => Value::Float(f),
+                    Number::Double(d) => Value::Double(d),
+                    Number::Opaque => Value::Opaque(text.trim_start_matches(['+', '-']).to_string()),
+                },
+            ))
+        }
+        Err(nom::Err::Failure(e)) => return Err(nom::Err::Failure(e)),
+        Err(_) => {}
+    }
+    if let Ok((rest, r)) = var_ref(j, total) {
+        if r.groups.is_none() {
+            if let Ok((after, _)) = sym('(', "'('")(rest) {
+                let (after, args) = data_list(after, total)?;
+                let (after, _) = cut(sym(')', "',' or ')'")(after))?;
+                return Ok((after, Value::Call(r.name, args)));
+            }
+        }
+        return Ok((rest, Value::Ident(r)));
+    }
+    Err(PError::expected(j, "a value"))
+}
+
