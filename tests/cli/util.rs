@@ -122,7 +122,10 @@ pub fn shared_conformance() -> Option<PathBuf> {
         }
     }
     candidates.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"));
-    candidates.into_iter().map(|d| d.join("conformance/netcdf-c")).find(|p| p.is_dir())
+    candidates
+        .into_iter()
+        .map(|d| d.join("conformance/netcdf-c"))
+        .find(|p| p.is_dir())
 }
 
 /// A store written file by file into a temporary directory.

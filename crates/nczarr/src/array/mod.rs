@@ -7,7 +7,8 @@
 //! Memory is bounded by the region asked for plus the chunks it touches: callers
 //! that stream a large variable read it slab by slab ([`crate::chunking::slabs`]).
 
-mod convert;
+pub(crate) mod convert;
+pub(crate) mod convert_out;
 mod reader;
 
 pub use reader::ArrayReader;

@@ -155,7 +155,9 @@ impl Builder<'_> {
                     if g.dim(&d.name).is_some() {
                         return Err(self.err(d.pos, format!("duplicate dimension declaration for {}", d.name)));
                     }
-                    g.dims.push(Dim { name: d.name.clone(), len: d.size.unwrap_or(0), unlimited: d.size.is_none() });
+                    // As in netCDF's API, a dimension of length 0 is unlimited.
+                    let unlimited = matches!(d.size, None | Some(0));
+                    g.dims.push(Dim { name: d.name.clone(), len: d.size.unwrap_or(0), unlimited });
                 }
                 Item::Var(v) => {
                     let nc_type = match &v.typ {
@@ -185,7 +187,10 @@ impl Builder<'_> {
         for sub in &decl.groups {
             let parent = group_mut(&mut self.root, path);
             if parent.group(&sub.name).is_some() {
-                return Err(self.err(sub.pos, format!("duplicate group declaration for {}", sub.name)));
+                return Err(self.err(
+                    sub.pos,
+                    format!("duplicate group declaration for {}", sub.name),
+                ));
             }
             parent.groups.push(Group::new(sub.name.clone()));
             let mut p = path.to_vec();
@@ -199,16 +204,33 @@ impl Builder<'_> {
     fn resolve_dim(&self, path: &[String], r: &Ref) -> Result<DimRef, CdlError> {
         match &r.groups {
             Some(gs) => match group_ref(&self.root, gs).and_then(|g| g.dim(&r.name)) {
-                Some(_) => Ok(DimRef { group: gs.clone(), name: r.name.clone() }),
-                None => Err(self.err(r.pos, format!("undefined dimension {}", crate::cdl::print::escape::escaped_name(&r.name)))),
+                Some(_) => Ok(DimRef {
+                    group: gs.clone(),
+                    name: r.name.clone(),
+                }),
+                None => Err(self.err(
+                    r.pos,
+                    format!(
+                        "undefined dimension {}",
+                        crate::cdl::print::escape::escaped_name(&r.name)
+                    ),
+                )),
             },
             None => {
                 for depth in (0..=path.len()).rev() {
-                    if group_ref(&self.root, &path[..depth]).is_some_and(|g| g.dim(&r.name).is_some()) {
-                        return Ok(DimRef { group: path[..depth].to_vec(), name: r.name.clone() });
+                    if group_ref(&self.root, &path[..depth])
+                        .is_some_and(|g| g.dim(&r.name).is_some())
+                    {
+                        return Ok(DimRef {
+                            group: path[..depth].to_vec(),
+                            name: r.name.clone(),
+                        });
                     }
                 }
-                Err(self.err(r.pos, format!("undefined or forward referenced dimension: {}", r.name)))
+                Err(self.err(
+                    r.pos,
+                    format!("undefined or forward referenced dimension: {}", r.name),
+                ))
             }
         }
     }
@@ -218,7 +240,10 @@ impl Builder<'_> {
         let gpath = r.groups.clone().unwrap_or_else(|| path.to_vec());
         match group_ref(&self.root, &gpath).and_then(|g| g.var(&r.name)) {
             Some(_) => Ok((gpath, r.name.clone())),
-            None => Err(self.err(r.pos, format!("undefined or forward referenced variable: {}", r.name))),
+            None => Err(self.err(
+                r.pos,
+                format!("undefined or forward referenced variable: {}", r.name),
+            )),
         }
     }
 
@@ -226,14 +251,18 @@ impl Builder<'_> {
         let explicit = match &a.typ {
             None => None,
             Some(TypeRef::Atomic(t)) => Some(*t),
-            Some(TypeRef::Named(r)) => return Err(self.err(r.pos, format!("undefined type {}", r.name))),
+            Some(TypeRef::Named(r)) => {
+                return Err(self.err(r.pos, format!("undefined type {}", r.name)))
+            }
         };
         let Some(vref) = &a.var else {
             return self.global_attr(a, path, explicit);
         };
         let (gpath, vname) = self.resolve_var(path, vref)?;
         let key = var_key(&gpath, &vname);
-        let var_type = group_ref(&self.root, &gpath).and_then(|g| g.var(&vname)).map_or(NcType::Int, |v| v.nc_type);
+        let var_type = group_ref(&self.root, &gpath)
+            .and_then(|g| g.var(&vname))
+            .map_or(NcType::Int, |v| v.nc_type);
         let spec_result = self.special(a, &key, var_type, explicit)?;
         if spec_result {
             return Ok(());
@@ -247,20 +276,28 @@ impl Builder<'_> {
             if values.len() != 1 {
                 return Err(self.err(a.pos, "_FillValue must be a single value"));
             }
-            let fill = values.cast_to(var_type).or_else(|| (values.nc_type() == var_type).then(|| values.clone()));
+            let fill = values
+                .cast_to(var_type)
+                .or_else(|| (values.nc_type() == var_type).then(|| values.clone()));
             if let Some(plan) = self.vars.get_mut(&key) {
                 plan.spec.fill = fill;
             }
         }
         if a.name == "_nczarr_maxstrlen" {
-            let n = values.get_i128(0).and_then(|v| usize::try_from(v).ok()).filter(|&n| n > 0);
-            let n = n.ok_or_else(|| self.err(a.pos, "_nczarr_maxstrlen must be a positive integer"))?;
+            let n = values
+                .get_i128(0)
+                .and_then(|v| usize::try_from(v).ok())
+                .filter(|&n| n > 0);
+            let n =
+                n.ok_or_else(|| self.err(a.pos, "_nczarr_maxstrlen must be a positive integer"))?;
             if let Some(plan) = self.vars.get_mut(&key) {
                 plan.spec.maxstrlen = Some(n);
             }
         }
         let g = group_mut(&mut self.root, &gpath);
-        let Some(var) = g.vars.iter_mut().find(|v| v.name == vname) else { return Ok(()) };
+        let Some(var) = g.vars.iter_mut().find(|v| v.name == vname) else {
+            return Ok(());
+        };
         match var.attrs.iter_mut().find(|x| x.name == a.name) {
             // A repeated attribute replaces the earlier one (ncgen keeps the last).
             Some(existing) => existing.values = values,
@@ -269,7 +306,12 @@ impl Builder<'_> {
         Ok(())
     }
 
-    fn global_attr(&mut self, a: &AttrDecl, path: &[String], explicit: Option<NcType>) -> Result<(), CdlError> {
+    fn global_attr(
+        &mut self,
+        a: &AttrDecl,
+        path: &[String],
+        explicit: Option<NcType>,
+    ) -> Result<(), CdlError> {
         match a.name.as_str() {
             "_Format" => {
                 let text = self.text_value(a)?;
@@ -288,8 +330,16 @@ impl Builder<'_> {
             None => self.infer(a)?,
         };
         if a.name == "_nczarr_default_maxstrlen" && path.is_empty() {
-            let n = values.get_i128(0).and_then(|v| usize::try_from(v).ok()).filter(|&n| n > 0);
-            self.default_maxstrlen = Some(n.ok_or_else(|| self.err(a.pos, "_nczarr_default_maxstrlen must be a positive integer"))?);
+            let n = values
+                .get_i128(0)
+                .and_then(|v| usize::try_from(v).ok())
+                .filter(|&n| n > 0);
+            self.default_maxstrlen = Some(n.ok_or_else(|| {
+                self.err(
+                    a.pos,
+                    "_nczarr_default_maxstrlen must be a positive integer",
+                )
+            })?);
         }
         let g = group_mut(&mut self.root, path);
         match g.attrs.iter_mut().find(|x| x.name == a.name) {
@@ -302,7 +352,10 @@ impl Builder<'_> {
     /// The single string of a special attribute.
     fn text_value(&self, a: &AttrDecl) -> Result<String, CdlError> {
         match a.values.as_slice() {
-            [Datum { value: Value::Text(t), .. }] => Ok(String::from_utf8_lossy(t).into_owned()),
+            [Datum {
+                value: Value::Text(t),
+                ..
+            }] => Ok(String::from_utf8_lossy(t).into_owned()),
             _ => Err(self.err(a.name_pos, format!("{} must be a string", a.name))),
         }
     }
@@ -310,13 +363,25 @@ impl Builder<'_> {
     /// A boolean special (`"true"`, `"false"`, `"1"`, `"0"`, or an integer).
     fn bool_value(&self, a: &AttrDecl) -> Result<bool, CdlError> {
         match a.values.as_slice() {
-            [Datum { value: Value::Text(t), .. }] => match String::from_utf8_lossy(t).to_ascii_lowercase().as_str() {
+            [Datum {
+                value: Value::Text(t),
+                ..
+            }] => match String::from_utf8_lossy(t).to_ascii_lowercase().as_str() {
                 "true" | "1" => Ok(true),
                 "false" | "0" => Ok(false),
-                other => Err(self.err(a.name_pos, format!("{} must be \"true\" or \"false\", not \"{other}\"", a.name))),
+                other => Err(self.err(
+                    a.name_pos,
+                    format!("{} must be \"true\" or \"false\", not \"{other}\"", a.name),
+                )),
             },
-            [Datum { value: Value::Int { value, .. }, .. }] => Ok(*value != 0),
-            _ => Err(self.err(a.name_pos, format!("{} must be \"true\" or \"false\"", a.name))),
+            [Datum {
+                value: Value::Int { value, .. },
+                ..
+            }] => Ok(*value != 0),
+            _ => Err(self.err(
+                a.name_pos,
+                format!("{} must be \"true\" or \"false\"", a.name),
+            )),
         }
     }
 
@@ -332,16 +397,34 @@ impl Builder<'_> {
 
     /// Handle a special variable attribute; `Ok(true)` when it was one (and is not
     /// stored as an attribute).
-    fn special(&mut self, a: &AttrDecl, key: &str, var_type: NcType, _explicit: Option<NcType>) -> Result<bool, CdlError> {
+    fn special(
+        &mut self,
+        a: &AttrDecl,
+        key: &str,
+        var_type: NcType,
+        _explicit: Option<NcType>,
+    ) -> Result<bool, CdlError> {
         let name = a.name.as_str();
         if !matches!(
             name,
-            "_Storage" | "_ChunkSizes" | "_Fletcher32" | "_DeflateLevel" | "_Shuffle" | "_Endianness" | "_NoFill" | "_Filter" | "_Codecs"
+            "_Storage"
+                | "_ChunkSizes"
+                | "_Fletcher32"
+                | "_DeflateLevel"
+                | "_Shuffle"
+                | "_Endianness"
+                | "_NoFill"
+                | "_Filter"
+                | "_Codecs"
         ) && !name.starts_with("_Quantize")
         {
             return Ok(false);
         }
-        let mut spec = self.vars.get(key).map(|p| p.spec.clone()).unwrap_or_default();
+        let mut spec = self
+            .vars
+            .get(key)
+            .map(|p| p.spec.clone())
+            .unwrap_or_default();
         match name {
             "_Storage" => match self.text_value(a)?.as_str() {
                 "chunked" => spec.contiguous = false,
@@ -437,7 +520,11 @@ impl Builder<'_> {
         }
         if self.codecs_fixed.contains(key) {
             // _Codecs already fixed the chain; keep it.
-            let fixed = self.vars.get(key).map(|p| p.spec.codecs.clone()).unwrap_or_default();
+            let fixed = self
+                .vars
+                .get(key)
+                .map(|p| p.spec.codecs.clone())
+                .unwrap_or_default();
             spec.codecs = fixed;
         }
         self.vars.entry(key.to_string()).or_default().spec = spec;
@@ -456,7 +543,10 @@ fn push_codec(chain: &mut Vec<Json>, c: Json) {
     if id == "fletcher32" {
         chain.push(c);
     } else {
-        let at = chain.iter().position(|x| codec_id(x) == "fletcher32").unwrap_or(chain.len());
+        let at = chain
+            .iter()
+            .position(|x| codec_id(x) == "fletcher32")
+            .unwrap_or(chain.len());
         chain.insert(at, c);
     }
 }
@@ -474,7 +564,9 @@ fn parse_filter_spec(text: &str) -> Result<Vec<Json>, String> {
         let mut params = Vec::new();
         for f in fields {
             let digits = f.trim_end_matches(['b', 'B', 's', 'S', 'l', 'L', 'u', 'U']);
-            let v: i64 = digits.parse().map_err(|_| format!("filter parameter '{f}' is not an integer"))?;
+            let v: i64 = digits
+                .parse()
+                .map_err(|_| format!("filter parameter '{f}' is not an integer"))?;
             params.push(v as u32);
         }
         out.push(crate::codec::hdf5::codec_of(id, &params)?);
@@ -518,11 +610,21 @@ impl Builder<'_> {
                         Some(prior) => prior,
                     })
                 }
-                Value::Fill => return Err(self.err(d.pos, "'_' (fill) is not allowed in an attribute")),
-                Value::Nil => return Err(self.err(d.pos, "NIL is allowed only in string attributes; give the type: string var:att = NIL")),
-                Value::List(_) => return Err(self.err(d.pos, "braces are not allowed in an attribute")),
+                Value::Fill => {
+                    return Err(self.err(d.pos, "'_' (fill) is not allowed in an attribute"))
+                }
+                Value::Nil => return Err(self.err(
+                    d.pos,
+                    "NIL is allowed only in string attributes; give the type: string var:att = NIL",
+                )),
+                Value::List(_) => {
+                    return Err(self.err(d.pos, "braces are not allowed in an attribute"))
+                }
                 Value::Opaque(_) | Value::Ident(_) | Value::Call(..) => {
-                    return Err(self.err(d.pos, "opaque, enum and function values are outside the NCZarr data model"))
+                    return Err(self.err(
+                        d.pos,
+                        "opaque, enum and function values are outside the NCZarr data model",
+                    ))
                 }
             }
         }
@@ -556,13 +658,18 @@ impl Builder<'_> {
                     Value::Text(s) => bytes.extend_from_slice(s),
                     Value::Char(c) => bytes.push(*c),
                     Value::Int { value, .. } => bytes.push(*value as u8),
-                    _ => return Err(self.err(d.pos, "a char attribute takes strings or characters")),
+                    _ => {
+                        return Err(self.err(d.pos, "a char attribute takes strings or characters"))
+                    }
                 }
             }
             return Ok(Values::Char(bytes));
         }
         if list.is_empty() {
-            return Err(self.err(pos, format!("empty data list: only char attributes may be empty (this one is {t})")));
+            return Err(self.err(
+                pos,
+                format!("empty data list: only char attributes may be empty (this one is {t})"),
+            ));
         }
         let mut out = Values::with_capacity(t, list.len());
         for d in list {
@@ -583,7 +690,9 @@ impl Builder<'_> {
                     Some(Values::String(f)) => f.first().cloned().flatten(),
                     _ => Some(Vec::new()),
                 },
-                Value::Int { .. } | Value::Float(_) | Value::Double(_) => return Err(bad("a number")),
+                Value::Int { .. } | Value::Float(_) | Value::Double(_) => {
+                    return Err(bad("a number"))
+                }
                 _ => return Err(bad("this value")),
             }]));
         }
@@ -613,18 +722,32 @@ impl Builder<'_> {
                     _ => Values::default_fill(t),
                 })
             }
-            Value::Nil => return Err(self.err(d.pos, "NIL data can only be assigned to variables or attributes of type string")),
+            Value::Nil => {
+                return Err(self.err(
+                    d.pos,
+                    "NIL data can only be assigned to variables or attributes of type string",
+                ))
+            }
             Value::Text(_) => return Err(bad("a string")),
             Value::List(_) => return Err(self.err(d.pos, "unexpected braces")),
             Value::Opaque(_) | Value::Ident(_) | Value::Call(..) => {
-                return Err(self.err(d.pos, "opaque, enum and function values are outside the NCZarr data model"))
+                return Err(self.err(
+                    d.pos,
+                    "opaque, enum and function values are outside the NCZarr data model",
+                ))
             }
             _ => {}
         }
         Ok(match t {
-            NcType::Float => Values::Float(vec![as_f64(&d.value).ok_or_else(|| bad("this value"))? as f32]),
-            NcType::Double => Values::Double(vec![as_f64(&d.value).ok_or_else(|| bad("this value"))?]),
-            NcType::Char => Values::Char(vec![as_int(&d.value).ok_or_else(|| bad("this value"))? as u8]),
+            NcType::Float => Values::Float(vec![
+                as_f64(&d.value).ok_or_else(|| bad("this value"))? as f32,
+            ]),
+            NcType::Double => {
+                Values::Double(vec![as_f64(&d.value).ok_or_else(|| bad("this value"))?])
+            }
+            NcType::Char => Values::Char(vec![
+                as_int(&d.value).ok_or_else(|| bad("this value"))? as u8
+            ]),
             t => {
                 let v = as_int(&d.value).ok_or_else(|| bad("this value"))?;
                 // As ncgen (C casts): out-of-range values wrap.
@@ -660,7 +783,9 @@ impl Builder<'_> {
     }
 
     fn dim_of(&self, r: &DimRef) -> Option<Dim> {
-        group_ref(&self.root, &r.group).and_then(|g| g.dim(&r.name)).cloned()
+        group_ref(&self.root, &r.group)
+            .and_then(|g| g.dim(&r.name))
+            .cloned()
     }
 
     fn set_dim_len(&mut self, r: &DimRef, len: u64) {
@@ -675,20 +800,39 @@ impl Builder<'_> {
     fn unlimited_lengths(&mut self) -> Result<(), CdlError> {
         let data = std::mem::take(&mut self.data);
         for (gpath, name, list, pos) in &data {
-            let Some((t, dims)) = self.var_info(gpath, name) else { continue };
+            let Some((t, dims)) = self.var_info(gpath, name) else {
+                continue;
+            };
             if dims.is_empty() {
                 continue;
             }
             let dims: Vec<Dim> = dims.iter().filter_map(|d| self.dim_of(d)).collect();
-            let Some(first) = dims.iter().position(|d| d.unlimited) else { continue };
-            let refs = self.var_info(gpath, name).map(|(_, r)| r).unwrap_or_default();
+            let Some(first) = dims.iter().position(|d| d.unlimited) else {
+                continue;
+            };
+            let refs = self
+                .var_info(gpath, name)
+                .map(|(_, r)| r)
+                .unwrap_or_default();
             if first == 0 {
                 self.unlimited_sizes(&refs, &dims, 0, list, t == NcType::Char, *pos)?;
             } else {
                 for d in list {
                     match &d.value {
-                        Value::List(inner) => self.unlimited_sizes(&refs, &dims, first, inner, t == NcType::Char, d.pos)?,
-                        _ => return Err(self.err(d.pos, "UNLIMITED dimension (other than first) must be enclosed in {}")),
+                        Value::List(inner) => self.unlimited_sizes(
+                            &refs,
+                            &dims,
+                            first,
+                            inner,
+                            t == NcType::Char,
+                            d.pos,
+                        )?,
+                        _ => {
+                            return Err(self.err(
+                                d.pos,
+                                "UNLIMITED dimension (other than first) must be enclosed in {}",
+                            ))
+                        }
                     }
                 }
             }
@@ -697,17 +841,37 @@ impl Builder<'_> {
         Ok(())
     }
 
-    fn unlimited_sizes(&mut self, refs: &[DimRef], dims: &[Dim], at: usize, list: &[Datum], is_char: bool, pos: usize) -> Result<(), CdlError> {
-        let next = (at + 1..dims.len()).find(|&k| dims[k].unlimited).unwrap_or(dims.len());
+    fn unlimited_sizes(
+        &mut self,
+        refs: &[DimRef],
+        dims: &[Dim],
+        at: usize,
+        list: &[Datum],
+        is_char: bool,
+        pos: usize,
+    ) -> Result<(), CdlError> {
+        let next = (at + 1..dims.len())
+            .find(|&k| dims[k].unlimited)
+            .unwrap_or(dims.len());
         let current = |k: usize, b: &Builder<'_>| b.dim_of(&refs[k]).map_or(0, |d| d.len);
-        let xproduct: u64 = (at + 1..next).map(|k| current(k, self)).product::<u64>().max(1);
+        let xproduct: u64 = (at + 1..next)
+            .map(|k| current(k, self))
+            .product::<u64>()
+            .max(1);
         if next < dims.len() {
             let n = list.len() as u64;
             self.set_dim_len(&refs[at], n.div_ceil(xproduct));
             for d in list {
                 match &d.value {
-                    Value::List(inner) => self.unlimited_sizes(refs, dims, next, inner, is_char, d.pos)?,
-                    _ => return Err(self.err(d.pos, "UNLIMITED dimension (other than first) must be enclosed in {}")),
+                    Value::List(inner) => {
+                        self.unlimited_sizes(refs, dims, next, inner, is_char, d.pos)?
+                    }
+                    _ => {
+                        return Err(self.err(
+                            d.pos,
+                            "UNLIMITED dimension (other than first) must be enclosed in {}",
+                        ))
+                    }
                 }
             }
         } else {
@@ -733,13 +897,22 @@ impl Builder<'_> {
     fn place_data(&mut self) -> Result<(), CdlError> {
         let data = std::mem::take(&mut self.data);
         for (gpath, name, list, pos) in data {
-            let Some((t, refs)) = self.var_info(&gpath, &name) else { continue };
-            let shape: Vec<u64> = refs.iter().map(|r| self.dim_of(r).map_or(0, |d| d.len)).collect();
-            let unlimited: Vec<bool> = refs.iter().map(|r| self.dim_of(r).is_some_and(|d| d.unlimited)).collect();
+            let Some((t, refs)) = self.var_info(&gpath, &name) else {
+                continue;
+            };
+            let shape: Vec<u64> = refs
+                .iter()
+                .map(|r| self.dim_of(r).map_or(0, |d| d.len))
+                .collect();
+            let unlimited: Vec<bool> = refs
+                .iter()
+                .map(|r| self.dim_of(r).is_some_and(|d| d.unlimited))
+                .collect();
             let key = var_key(&gpath, &name);
             let fill = self.fill_of(&key, t);
             let total: u64 = shape.iter().product();
-            let total = usize::try_from(total).map_err(|_| self.err(pos, "variable too large for data in CDL"))?;
+            let total = usize::try_from(total)
+                .map_err(|_| self.err(pos, "variable too large for data in CDL"))?;
             let values = if t == NcType::Char {
                 self.char_data(&list, &shape, &unlimited, &fill, total, pos)?
             } else {
@@ -787,10 +960,21 @@ impl Builder<'_> {
             None => {
                 let mut flat = Vec::new();
                 flatten(list, &mut flat);
-                let room = if rank == 0 { 1 } else { shape[at..].iter().product::<u64>() as usize };
+                let room = if rank == 0 {
+                    1
+                } else {
+                    shape[at..].iter().product::<u64>() as usize
+                };
                 if flat.len() > room {
                     let p = flat[room].pos;
-                    self.warn(p, format!("too many values: {} given, {} fit; the rest are ignored", flat.len(), room));
+                    self.warn(
+                        p,
+                        format!(
+                            "too many values: {} given, {} fit; the rest are ignored",
+                            flat.len(),
+                            room
+                        ),
+                    );
                 }
                 for (k, d) in flat.iter().take(room).enumerate() {
                     out[base + k] = Some(self.convert_one(d, t, Some(fill))?);
@@ -806,7 +990,10 @@ impl Builder<'_> {
                         break;
                     }
                     let Value::List(inner) = &d.value else {
-                        return Err(self.err(d.pos, "UNLIMITED dimension (other than first) must be enclosed in {}"));
+                        return Err(self.err(
+                            d.pos,
+                            "UNLIMITED dimension (other than first) must be enclosed in {}",
+                        ));
                     };
                     // Index k over dims at..u → element offset.
                     let mut rem = k;
@@ -829,13 +1016,25 @@ impl Builder<'_> {
     /// last dimension (rank ≥ 2, fixed last dimension); the whole is padded or cut to
     /// the variable's size.
     #[allow(clippy::too_many_arguments)]
-    fn char_data(&mut self, list: &[Datum], shape: &[u64], unlimited: &[bool], fill: &Values, total: usize, pos: usize) -> Result<Values, CdlError> {
+    fn char_data(
+        &mut self,
+        list: &[Datum],
+        shape: &[u64],
+        unlimited: &[bool],
+        fill: &Values,
+        total: usize,
+        pos: usize,
+    ) -> Result<Values, CdlError> {
         let fillchar = match fill {
             Values::Char(c) => c.first().copied().unwrap_or(0),
             _ => 0,
         };
         let rank = shape.len();
-        let unit = if rank >= 2 && !unlimited[rank - 1] { shape[rank - 1] as usize } else { 1 };
+        let unit = if rank >= 2 && !unlimited[rank - 1] {
+            shape[rank - 1] as usize
+        } else {
+            1
+        };
         let mut flat = Vec::new();
         flatten(list, &mut flat);
         // Runs of character constants become one string.
@@ -844,9 +1043,13 @@ impl Builder<'_> {
         for d in &flat {
             match &d.value {
                 Value::Char(c) => run.get_or_insert_with(|| (Vec::new(), d.pos)).0.push(*c),
-                Value::Int { value, typ: NcType::Byte | NcType::UByte } => {
-                    run.get_or_insert_with(|| (Vec::new(), d.pos)).0.push(*value as u8)
-                }
+                Value::Int {
+                    value,
+                    typ: NcType::Byte | NcType::UByte,
+                } => run
+                    .get_or_insert_with(|| (Vec::new(), d.pos))
+                    .0
+                    .push(*value as u8),
                 other => {
                     if let Some(r) = run.take() {
                         strings.push(r);
@@ -854,7 +1057,10 @@ impl Builder<'_> {
                     match other {
                         Value::Text(s) => strings.push((s.clone(), d.pos)),
                         Value::Fill => strings.push((vec![fillchar], d.pos)),
-                        _ => self.warn(d.pos, "a char variable takes strings and characters; value ignored"),
+                        _ => self.warn(
+                            d.pos,
+                            "a char variable takes strings and characters; value ignored",
+                        ),
                     }
                 }
             }

@@ -110,3 +110,138 @@ mod tests {
         assert_eq!(slabs(&[0, 5], &[1, 5], 10), vec![Region::whole(&[0, 5])]);
     }
 }
+
+/// The chunk size nczgen aims for when a variable does not say (`_ChunkSizes`):
+/// large enough for object stores (1–16 MiB is the usual advice), small enough to
+/// decode in memory comfortably.
+pub const DEFAULT_CHUNK_BYTES: u64 = 4 << 20;
+
+/// Default chunk shape: the whole variable when it fits in `target_bytes`, otherwise
+/// Russ Rew's balanced shape ("Chunking Data: Choosing Shapes"): reading a series
+/// along the first dimension and reading a slice across the others touch about the
+/// same number of chunks, and the chunk is as large as fits in `target_bytes`.
+///
+/// Unlike netcdf-c this does not depend on how the library was built (4 or 16 MiB).
+///
+/// ```
+/// use nczarr::chunking::default_chunks;
+/// // The 38 GB NARR temperature variable of Rew's example, 4 MiB chunks.
+/// assert_eq!(default_chunks(&[98128, 277, 349], 4, 4 << 20), vec![1032, 29, 35]);
+/// assert_eq!(default_chunks(&[10, 20], 8, 4 << 20), vec![10, 20]);
+/// ```
+pub fn default_chunks(shape: &[u64], elem_bytes: u64, target_bytes: u64) -> Vec<u64> {
+    let rank = shape.len();
+    if rank == 0 {
+        return Vec::new();
+    }
+    // A dimension of length 0 (no records yet) still needs a chunk length of at least 1.
+    let l: Vec<u64> = shape.iter().map(|&x| x.max(1)).collect();
+    let elem = elem_bytes.max(1);
+    let per_chunk = (target_bytes / elem).max(1);
+    let total: f64 = l.iter().map(|&x| x as f64).product();
+    if total <= per_chunk as f64 {
+        return l;
+    }
+    if rank == 1 {
+        return vec![per_chunk.min(l[0])];
+    }
+    let d = per_chunk as f64;
+    let n = total / d; // ideal number of chunks
+    let mut c = vec![0f64; rank];
+    // First dimension: sqrt(N) chunks along it (at least one element per chunk).
+    let k0 = n.sqrt();
+    c[0] = (l[0] as f64 / k0).max(1.0);
+    let mut left = n / (l[0] as f64 / c[0]);
+    // The others share the rest equally; dimensions too short for their share get
+    // chunk length 1 and the rest is spread over the remaining ones.
+    let mut open: Vec<usize> = (1..rank).collect();
+    loop {
+        let k = left.powf(1.0 / open.len() as f64);
+        let short: Vec<usize> = open
+            .iter()
+            .copied()
+            .filter(|&i| (l[i] as f64) < k)
+            .collect();
+        if short.is_empty() || short.len() == open.len() {
+            for &i in &open {
+                c[i] = (l[i] as f64 / k).max(1.0);
+            }
+            break;
+        }
+        for &i in &short {
+            c[i] = 1.0;
+            left /= l[i] as f64;
+        }
+        open.retain(|i| !short.contains(i));
+    }
+    let base: Vec<u64> = c
+        .iter()
+        .zip(&l)
+        .map(|(&x, &len)| (x.floor() as u64).clamp(1, len))
+        .collect();
+    // The floors are a little small and all ceilings too big: of the 2^rank vectors
+    // "floor + 0 or 1 per dimension", take the largest that fits.
+    let bytes = |v: &[u64]| {
+        v.iter()
+            .try_fold(elem, |acc, &x| acc.checked_mul(x))
+            .unwrap_or(u64::MAX)
+    };
+    let mut best = base.clone();
+    if rank <= 12 {
+        for mask in 0u32..(1 << rank) {
+            let cand: Vec<u64> = base
+                .iter()
+                .enumerate()
+                .map(|(i, &b)| {
+                    if mask & (1 << i) != 0 {
+                        (b + 1).min(l[i])
+                    } else {
+                        b
+                    }
+                })
+                .collect();
+            let b = bytes(&cand);
+            if b <= target_bytes && b > bytes(&best) {
+                best = cand;
+            }
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod chunk_tests {
+    use super::*;
+
+    #[test]
+    fn rew_example_vectors() {
+        // Rew's table for the NARR variable (float, 98128 x 277 x 349).
+        assert_eq!(default_chunks(&[98128, 277, 349], 4, 4096), vec![33, 5, 6]);
+        assert_eq!(
+            default_chunks(&[98128, 277, 349], 4, 1 << 20),
+            vec![516, 20, 25]
+        );
+        assert_eq!(
+            default_chunks(&[98128, 277, 349], 4, 4 << 20),
+            vec![1032, 29, 35]
+        );
+    }
+
+    #[test]
+    fn small_and_degenerate() {
+        assert_eq!(default_chunks(&[], 4, 100), Vec::<u64>::new());
+        assert_eq!(default_chunks(&[0, 5], 4, 100), vec![1, 5]);
+        assert_eq!(default_chunks(&[1000], 8, 800), vec![100]);
+        let c = default_chunks(&[1, 1, 5000, 5000], 4, 4 << 20);
+        assert!(c
+            .iter()
+            .zip([1, 1, 5000, 5000])
+            .all(|(c, l)| *c >= 1 && *c <= l));
+        assert!(c.iter().product::<u64>() * 4 <= 4 << 20);
+        let c = default_chunks(&[365, 180, 360], 4, 4 << 20);
+        assert!(
+            c.iter().product::<u64>() * 4 <= 4 << 20 && c.iter().product::<u64>() * 4 > 2 << 20,
+            "{c:?}"
+        );
+    }
+}

@@ -20,6 +20,7 @@ mod pure;
 mod source;
 mod var;
 mod walk;
+pub mod write;
 
 pub use detect::Generation;
 

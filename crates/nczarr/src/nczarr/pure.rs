@@ -208,6 +208,7 @@ fn read_array(
             scalar,
             generation: Generation::PureZarr,
             netcdf_490: ctx.netcdf_490,
+            nctype: None,
         },
         problems,
     )?;

@@ -66,6 +66,9 @@ pub(crate) struct VarSource<'a> {
     /// hold one byte per char, and data is in host (little-endian) order whatever the
     /// dtype says.
     pub(crate) netcdf_490: bool,
+    /// `_nczarr_array.nctype` (nczarr-tools' marker): the netCDF type when the dtype
+    /// alone is ambiguous (`|S1` char).
+    pub(crate) nctype: Option<NcType>,
 }
 
 /// Build the variable. Attribute problems are pushed to `problems` and the attribute
@@ -107,8 +110,11 @@ pub(crate) fn build(src: VarSource<'_>, problems: &mut Vec<String>) -> Result<Va
             other => other,
         };
     }
-    let (nc_type, note) =
+    let (mut nc_type, note) =
         nc_type_of(&meta.dtype, nczarr).map_err(|m| Error::metadata(&zarray_key, m))?;
+    if src.nctype == Some(NcType::Char) && matches!(meta.dtype, Dtype::Bytes { len: 1, .. }) {
+        nc_type = NcType::Char;
+    }
     let mut fill = parse_fill_value(&meta.fill_value, &meta.dtype, nc_type, !nczarr)
         .map_err(|e| Error::metadata(&zarray_key, e.to_string()))?;
     if nczarr {

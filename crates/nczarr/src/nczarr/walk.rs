@@ -10,7 +10,7 @@ use super::var::{self, VarSource};
 use super::{Generation, MetaSource};
 use crate::error::{Error, Result};
 use crate::json::Json;
-use crate::model::{Dim, DimRef, Group};
+use crate::model::{Dim, DimRef, Group, NcType};
 use crate::store::StoreKey;
 
 /// Read the whole tree. Returns the root group and the root's `_NCProperties`.
@@ -202,6 +202,10 @@ fn read_group(
                 scalar,
                 generation,
                 netcdf_490: generation == Generation::UpperKeys,
+                nctype: ainfo
+                    .and_then(|a| a.get("nctype"))
+                    .and_then(Json::as_str)
+                    .and_then(NcType::from_cdl_name),
             },
             problems,
         );

@@ -8,21 +8,25 @@
 //! archive, entries read by offset), [`MemoryStore`] (tests). [`TracingStore`] wraps any
 //! of them to report requests when `NCTRACING` is set.
 
+mod create;
 mod dir;
 mod key;
 mod memory;
 mod open;
 mod trace;
+mod write;
 mod zip;
 
 #[cfg(test)]
 pub(crate) mod conformance;
 
+pub use create::{create_target, Target, ZipLayout};
 pub use dir::DirStore;
 pub use key::{KeyError, StoreKey, MAX_KEY_BYTES};
 pub use memory::MemoryStore;
 pub use open::{open_read, OpenedStore};
 pub use trace::{TraceSink, TracingStore};
+pub use write::{Staged, WritableStore, ZipWriterStore};
 pub use zip::ZipStore;
 
 use std::fmt::Debug;

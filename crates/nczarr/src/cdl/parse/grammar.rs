@@ -4,10 +4,13 @@
 //! failures (nom's `cut`), so errors point at the real fault.
 
 use super::lex::{
-    atomic_type, attr_name, char_const, dataset_header, ident, keyword, number, path, peek_word, section, string, sym,
-    ws, Number, PError, PResult,
+    atomic_type, attr_name, char_const, dataset_header, ident, keyword, number, path, peek_word,
+    section, string, sym, ws, Number, PError, PResult,
 };
-use crate::cdl::ast::{AttrDecl, CdlFile, DataDecl, Datum, DimDecl, GroupDecl, Item, Ref, TypeDecl, TypeRef, Value, VarDecl};
+use crate::cdl::ast::{
+    AttrDecl, CdlFile, DataDecl, Datum, DimDecl, GroupDecl, Item, Ref, TypeDecl, TypeRef, Value,
+    VarDecl,
+};
 
 /// Turn a recoverable error into a failure: the production is committed.
 fn cut<'a, T>(r: PResult<'a, T>) -> PResult<'a, T> {
@@ -27,7 +30,11 @@ pub(crate) fn file(text: &str) -> PResult<'_, CdlFile> {
     let (i, _) = cut(sym('}', "'}' or a declaration")(i))?;
     let (i, ()) = ws(i)?;
     if !i.is_empty() {
-        return Err(nom::Err::Failure(PError { at: i, expected: vec!["end of input"], message: None }));
+        return Err(nom::Err::Failure(PError {
+            at: i,
+            expected: vec!["end of input"],
+            message: None,
+        }));
     }
     Ok((i, CdlFile { name, root }))
 }
@@ -48,7 +55,15 @@ fn group_contents(i: &str, name: String, pos: usize, total: usize) -> PResult<'_
             Err(e) => return Err(e),
         }
     }
-    Ok((i, GroupDecl { name, pos, items, groups }))
+    Ok((
+        i,
+        GroupDecl {
+            name,
+            pos,
+            items,
+            groups,
+        },
+    ))
 }
 
 /// `group_body = attr_list [types_section] [dims_section] [vars_section] [data_section]`.
@@ -70,7 +85,11 @@ type SectionFn = for<'a> fn(&'a str, usize) -> PResult<'a, Vec<Item>>;
 fn opt_section(i: &str, total: usize, f: SectionFn) -> PResult<'_, Vec<Item>> {
     match f(i, total) {
         Ok(r) => Ok(r),
-        Err(nom::Err::Error(e)) if e.at.len() == ws(i).map(|(r, ())| r.len()).unwrap_or(i.len()) => Ok((i, Vec::new())),
+        Err(nom::Err::Error(e))
+            if e.at.len() == ws(i).map(|(r, ())| r.len()).unwrap_or(i.len()) =>
+        {
+            Ok((i, Vec::new()))
+        }
         Err(e) => Err(e),
     }
 }
@@ -138,7 +157,14 @@ fn type_decl(i: &str, total: usize) -> PResult<'_, TypeDecl> {
             let (rest, (name, _)) = cut(ident(rest))?;
             let (rest, _) = cut(sym('{', "'{'")(rest))?;
             let rest = skip_braced(rest)?;
-            return Ok((rest, TypeDecl { kind: "compound", name, pos }));
+            return Ok((
+                rest,
+                TypeDecl {
+                    kind: "compound",
+                    name,
+                    pos,
+                },
+            ));
         }
     }
     // opaque(N) NAME
@@ -147,7 +173,14 @@ fn type_decl(i: &str, total: usize) -> PResult<'_, TypeDecl> {
         let (rest, _) = cut(number(rest))?;
         let (rest, _) = cut(sym(')', "')'")(rest))?;
         let (rest, (name, _)) = cut(ident(rest))?;
-        return Ok((rest, TypeDecl { kind: "opaque", name, pos }));
+        return Ok((
+            rest,
+            TypeDecl {
+                kind: "opaque",
+                name,
+                pos,
+            },
+        ));
     }
     // TYPE enum NAME { ... }  or  TYPE(*) NAME
     let (rest, _) = type_ref(j)?;
@@ -155,13 +188,27 @@ fn type_decl(i: &str, total: usize) -> PResult<'_, TypeDecl> {
         let (rest, (name, _)) = cut(ident(rest))?;
         let (rest, _) = cut(sym('{', "'{'")(rest))?;
         let rest = skip_braced(rest)?;
-        return Ok((rest, TypeDecl { kind: "enum", name, pos }));
+        return Ok((
+            rest,
+            TypeDecl {
+                kind: "enum",
+                name,
+                pos,
+            },
+        ));
     }
     let (rest, _) = sym('(', "'('")(rest)?;
     let (rest, _) = sym('*', "'*'")(rest)?;
     let (rest, _) = cut(sym(')', "')'")(rest))?;
     let (rest, (name, _)) = cut(ident(rest))?;
-    Ok((rest, TypeDecl { kind: "vlen", name, pos }))
+    Ok((
+        rest,
+        TypeDecl {
+            kind: "vlen",
+            name,
+            pos,
+        },
+    ))
 }
 
 /// Skip to the `}` that closes an already opened `{`.
@@ -175,7 +222,12 @@ fn skip_braced(mut i: &str) -> Result<&str, nom::Err<PError<'_>>> {
         }
         let mut chars = j.chars();
         match chars.next() {
-            None => return Err(PError::fail(j, "unterminated type declaration: expected '}'".into())),
+            None => {
+                return Err(PError::fail(
+                    j,
+                    "unterminated type declaration: expected '}'".into(),
+                ))
+            }
             Some('{') => depth += 1,
             Some('}') => {
                 depth -= 1;
@@ -226,16 +278,37 @@ fn dim_decl(i: &str, total: usize) -> PResult<'_, DimDecl> {
     let (i, (name, p)) = ident(i)?;
     let (i, _) = cut(sym('=', "'='")(i))?;
     if let Ok((rest, _)) = keyword("UNLIMITED")(i).or_else(|_| keyword("unlimited")(i)) {
-        return Ok((rest, DimDecl { name, size: None, pos: total - p }));
+        return Ok((
+            rest,
+            DimDecl {
+                name,
+                size: None,
+                pos: total - p,
+            },
+        ));
     }
     let (j, ()) = ws(i)?;
     match number(j) {
         Ok((rest, (Number::Int(v, _), _, _))) if v >= 0 => match u64::try_from(v) {
-            Ok(size) => Ok((rest, DimDecl { name, size: Some(size), pos: total - p })),
+            Ok(size) => Ok((
+                rest,
+                DimDecl {
+                    name,
+                    size: Some(size),
+                    pos: total - p,
+                },
+            )),
             Err(_) => Err(PError::fail(j, "dimension size out of range".into())),
         },
-        Ok((_, (Number::Int(..), _, _))) => Err(PError::fail(j, "a dimension size cannot be negative".into())),
-        _ => Err(nom::Err::Failure(PError { at: j, expected: vec!["a dimension size or UNLIMITED"], message: None })),
+        Ok((_, (Number::Int(..), _, _))) => Err(PError::fail(
+            j,
+            "a dimension size cannot be negative".into(),
+        )),
+        _ => Err(nom::Err::Failure(PError {
+            at: j,
+            expected: vec!["a dimension size or UNLIMITED"],
+            message: None,
+        })),
     }
 }
 
@@ -261,6 +334,10 @@ fn var_or_attr(i: &str, total: usize) -> PResult<'_, Vec<Item>> {
     let (j, ()) = ws(i)?;
     let pos = total - j.len();
     if let Ok((rest, typ)) = type_ref(j) {
+        if let Ok((after, _)) = sym(':', "':'")(rest) {
+            let (after, a) = cut(attr_tail(after, Some(typ), None, pos, total))?;
+            return Ok((after, vec![Item::Attr(a)]));
+        }
         // `TYPE name :att = ...` (typed attribute) or `TYPE name(dims), ...` (variables).
         if let Ok((after, var)) = var_ref(rest, total) {
             if sym(':', "':'")(after).is_ok() {
@@ -292,7 +369,8 @@ fn var_list(i: &str, typ: TypeRef, total: usize) -> PResult<'_, Vec<VarDecl>> {
 
 /// `var_spec = ident [ "(" dim_ref { "," dim_ref } ")" ]`.
 fn var_spec(i: &str, typ: TypeRef, total: usize) -> PResult<'_, VarDecl> {
-    let (i, (name, p)) = ident(i).map_err(|_| PError::expected(ws(i).map_or(i, |(r, ())| r), "a variable name"))?;
+    let (i, (name, p)) =
+        ident(i).map_err(|_| PError::expected(ws(i).map_or(i, |(r, ())| r), "a variable name"))?;
     let mut dims = Vec::new();
     let mut i = i;
     if let Ok((rest, _)) = sym('(', "'('")(i) {
@@ -307,7 +385,15 @@ fn var_spec(i: &str, typ: TypeRef, total: usize) -> PResult<'_, VarDecl> {
         let (rest, _) = cut(sym(')', "',' or ')'")(rest))?;
         i = rest;
     }
-    Ok((i, VarDecl { typ, name, dims, pos: total - p }))
+    Ok((
+        i,
+        VarDecl {
+            typ,
+            name,
+            dims,
+            pos: total - p,
+        },
+    ))
 }
 
 /// `dim_ref = ident | path`.
@@ -334,10 +420,24 @@ fn var_ref(i: &str, total: usize) -> PResult<'_, Ref> {
     if let Ok((rest, (parts, p))) = path(i) {
         let mut parts = parts;
         let name = parts.pop().unwrap_or_default();
-        return Ok((rest, Ref { groups: Some(parts), name, pos: total - p }));
+        return Ok((
+            rest,
+            Ref {
+                groups: Some(parts),
+                name,
+                pos: total - p,
+            },
+        ));
     }
     let (rest, (name, p)) = ident(i)?;
-    Ok((rest, Ref { groups: None, name, pos: total - p }))
+    Ok((
+        rest,
+        Ref {
+            groups: None,
+            name,
+            pos: total - p,
+        },
+    ))
 }
 
 /// `attr_decl = ":" attr_name "=" data_list | [type_ref] var_ref ":" attr_name "=" data_list`.
@@ -351,21 +451,44 @@ fn attr_decl(i: &str, total: usize) -> PResult<'_, AttrDecl> {
         Ok((rest, t)) => (rest, Some(t)),
         Err(_) => (j, None),
     };
+    // `TYPE :att = ...`: a typed global attribute (ncgen's `ambiguous_ref` may be a type).
+    if typ.is_some() {
+        if let Ok((after, _)) = sym(':', "':'")(rest) {
+            return cut(attr_tail(after, typ, None, pos, total));
+        }
+    }
     let (rest, var) = var_ref(rest, total).map_err(|_| PError::expected(j, "a declaration"))?;
     let (rest, _) = if typ.is_some() {
         cut(sym(':', "':'")(rest))?
     } else {
-        sym(':', "':'")(rest).map_err(|_| PError::expected(ws(rest).map_or(rest, |(r, ())| r), "':' or '='"))?
+        sym(':', "':'")(rest)
+            .map_err(|_| PError::expected(ws(rest).map_or(rest, |(r, ())| r), "':' or '='"))?
     };
     cut(attr_tail(rest, typ, Some(var), pos, total))
 }
 
 /// The part of an attribute declaration after its `:`: `attr_name "=" data_list`.
-fn attr_tail<'a>(i: &'a str, typ: Option<TypeRef>, var: Option<Ref>, pos: usize, total: usize) -> PResult<'a, AttrDecl> {
+fn attr_tail<'a>(
+    i: &'a str,
+    typ: Option<TypeRef>,
+    var: Option<Ref>,
+    pos: usize,
+    total: usize,
+) -> PResult<'a, AttrDecl> {
     let (i, (name, np)) = attr_name(i)?;
     let (i, _) = sym('=', "'='")(i)?;
     let (i, values) = data_list(i, total)?;
-    Ok((i, AttrDecl { typ, var, name, values, pos, name_pos: total - np }))
+    Ok((
+        i,
+        AttrDecl {
+            typ,
+            var,
+            name,
+            values,
+            pos,
+            name_pos: total - np,
+        },
+    ))
 }
 
 /// `data_section = "data:" { data_decl ";" }`.
@@ -401,7 +524,9 @@ fn data_list(i: &str, total: usize) -> PResult<'_, Vec<Datum>> {
     let (mut i, first) = match data_item(i, total) {
         Ok((rest, d)) => (rest, d),
         // An empty list (ncgen allows `att = ;`).
-        Err(nom::Err::Error(_)) if sym(';', "';'")(i).is_ok() || sym('}', "'}'")(i).is_ok() => return Ok((i, out)),
+        Err(nom::Err::Error(_)) if sym(';', "';'")(i).is_ok() || sym('}', "'}'")(i).is_ok() => {
+            return Ok((i, out))
+        }
         Err(e) => return Err(cut_err(e)),
     };
     out.push(first);
@@ -427,7 +552,13 @@ fn data_item(i: &str, total: usize) -> PResult<'_, Datum> {
     if let Ok((rest, _)) = sym('{', "'{'")(j) {
         let (rest, inner) = data_list(rest, total)?;
         let (rest, _) = cut(sym('}', "',' or '}'")(rest))?;
-        return Ok((rest, Datum { value: Value::List(inner), pos }));
+        return Ok((
+            rest,
+            Datum {
+                value: Value::List(inner),
+                pos,
+            },
+        ));
     }
     let (rest, value) = constant(j, total)?;
     Ok((rest, Datum { value, pos }))
@@ -459,7 +590,9 @@ fn constant(i: &str, total: usize) -> PResult<'_, Value> {
                     Number::Int(v, t) => Value::Int { value: v, typ: t },
                     Number::Float(f) => Value::Float(f),
                     Number::Double(d) => Value::Double(d),
-                    Number::Opaque => Value::Opaque(text.trim_start_matches(['+', '-']).to_string()),
+                    Number::Opaque => {
+                        Value::Opaque(text.trim_start_matches(['+', '-']).to_string())
+                    }
                 },
             ))
         }
@@ -478,4 +611,3 @@ fn constant(i: &str, total: usize) -> PResult<'_, Value> {
     }
     Err(PError::expected(j, "a value"))
 }
-

@@ -22,11 +22,19 @@ pub(crate) type PResult<'a, T> = IResult<&'a str, T, PError<'a>>;
 
 impl<'a> PError<'a> {
     pub(crate) fn expected(at: &'a str, what: &'static str) -> nom::Err<PError<'a>> {
-        nom::Err::Error(PError { at, expected: vec![what], message: None })
+        nom::Err::Error(PError {
+            at,
+            expected: vec![what],
+            message: None,
+        })
     }
 
     pub(crate) fn fail(at: &'a str, message: String) -> nom::Err<PError<'a>> {
-        nom::Err::Failure(PError { at, expected: Vec::new(), message: Some(message) })
+        nom::Err::Failure(PError {
+            at,
+            expected: Vec::new(),
+            message: Some(message),
+        })
     }
 
     /// `expected X or Y, found Z`.
@@ -51,7 +59,11 @@ impl<'a> PError<'a> {
 
 impl<'a> ParseError<&'a str> for PError<'a> {
     fn from_error_kind(input: &'a str, _: ErrorKind) -> Self {
-        PError { at: input, expected: Vec::new(), message: None }
+        PError {
+            at: input,
+            expected: Vec::new(),
+            message: None,
+        }
     }
 
     fn append(_: &'a str, _: ErrorKind, other: Self) -> Self {
@@ -79,7 +91,10 @@ impl<'a> ContextError<&'a str> for PError<'a> {
     fn add_context(input: &'a str, ctx: &'static str, mut other: Self) -> Self {
         // The innermost description wins; an outer one applies only where nothing more
         // specific was said at the same place.
-        if other.expected.is_empty() && other.message.is_none() && other.at.len() == skip_ws_lenient(input).len() {
+        if other.expected.is_empty()
+            && other.message.is_none()
+            && other.at.len() == skip_ws_lenient(input).len()
+        {
             other.expected.push(ctx);
         }
         other
@@ -93,11 +108,19 @@ pub(crate) fn describe(at: &str) -> String {
         return "end of input".to_string();
     };
     if c == '"' {
-        let body: String = at[1..].chars().take_while(|&c| c != '"' && c != '\n').take(20).collect();
+        let body: String = at[1..]
+            .chars()
+            .take_while(|&c| c != '"' && c != '\n')
+            .take(20)
+            .collect();
         return format!("string \"{body}\"");
     }
     if is_ident_start(c) || c.is_ascii_digit() || c == '\\' {
-        let word: String = at.chars().take_while(|&c| is_ident_char(c) || c == '\\').take(40).collect();
+        let word: String = at
+            .chars()
+            .take_while(|&c| is_ident_char(c) || c == '\\')
+            .take(40)
+            .collect();
         return format!("'{word}'");
     }
     format!("'{c}'")
@@ -183,10 +206,46 @@ fn raw_word(i: &str) -> Option<(&str, &str)> {
 
 /// Words the lexer turns into tokens of their own, so they are never identifiers.
 const RESERVED: &[&str] = &[
-    "char", "byte", "short", "int", "float", "double", "ubyte", "ushort", "uint", "int64", "uint64", "string", "real",
-    "long", "integer", "ulong", "uinteger", "compound", "struct", "structure", "enum", "opaque", "unlimited",
-    "UNLIMITED", "netcdf", "NETCDF", "netCDF", "DoubleInf", "Infinity", "NaN", "nan", "FloatInf", "Infinityf", "Inff",
-    "NaNf", "nanf", "NIL", "nil", "Nil", "_",
+    "char",
+    "byte",
+    "short",
+    "int",
+    "float",
+    "double",
+    "ubyte",
+    "ushort",
+    "uint",
+    "int64",
+    "uint64",
+    "string",
+    "real",
+    "long",
+    "integer",
+    "ulong",
+    "uinteger",
+    "compound",
+    "struct",
+    "structure",
+    "enum",
+    "opaque",
+    "unlimited",
+    "UNLIMITED",
+    "netcdf",
+    "NETCDF",
+    "netCDF",
+    "DoubleInf",
+    "Infinity",
+    "NaN",
+    "nan",
+    "FloatInf",
+    "Infinityf",
+    "Inff",
+    "NaNf",
+    "nanf",
+    "NIL",
+    "nil",
+    "Nil",
+    "_",
 ];
 
 /// netCDF's special attribute names: tokens of their own in ncgen.
@@ -275,7 +334,10 @@ pub(crate) fn keyword<'a>(kw: &'static str) -> impl Fn(&'a str) -> PResult<'a, u
 }
 
 /// A section keyword with its colon attached (`dimensions:`).
-pub(crate) fn section<'a>(name: &'static str, what: &'static str) -> impl Fn(&'a str) -> PResult<'a, usize> {
+pub(crate) fn section<'a>(
+    name: &'static str,
+    what: &'static str,
+) -> impl Fn(&'a str) -> PResult<'a, usize> {
     move |i: &'a str| {
         let (i, ()) = ws(i)?;
         match raw_word(i) {
@@ -344,15 +406,26 @@ pub(crate) fn string(i: &str) -> PResult<'_, (Vec<u8>, usize)> {
                     b'v' => out.push(11),
                     b'?' => out.push(0x7f),
                     b'x' | b'X' => {
-                        let hex: String = body[k..].chars().take(2).take_while(char::is_ascii_hexdigit).collect();
+                        let hex: String = body[k..]
+                            .chars()
+                            .take(2)
+                            .take_while(char::is_ascii_hexdigit)
+                            .collect();
                         if hex.is_empty() {
-                            return Err(PError::fail(&body[k - 2..], "bad \\x escape: two hex digits must follow".into()));
+                            return Err(PError::fail(
+                                &body[k - 2..],
+                                "bad \\x escape: two hex digits must follow".into(),
+                            ));
                         }
                         k += hex.len();
                         out.push(u8::from_str_radix(&hex, 16).unwrap_or(0));
                     }
                     b'0'..=b'7' => {
-                        let oct: String = body[k - 1..].chars().take(3).take_while(|c| ('0'..='7').contains(c)).collect();
+                        let oct: String = body[k - 1..]
+                            .chars()
+                            .take(3)
+                            .take_while(|c| ('0'..='7').contains(c))
+                            .collect();
                         k += oct.len() - 1;
                         let v = u32::from_str_radix(&oct, 8).unwrap_or(0);
                         out.push((v & 0xff) as u8);
@@ -380,7 +453,9 @@ pub(crate) fn char_const(i: &str) -> PResult<'_, (u8, usize)> {
     let b = body.as_bytes();
     let (value, len) = match b.first() {
         Some(b'\\') => match b.get(1) {
-            Some(b'0'..=b'7') if b.len() >= 4 && b[1..4].iter().all(|c| (b'0'..=b'7').contains(c)) => {
+            Some(b'0'..=b'7')
+                if b.len() >= 4 && b[1..4].iter().all(|c| (b'0'..=b'7').contains(c)) =>
+            {
                 (u8::from_str_radix(&body[1..4], 8).map_err(|_| bad())?, 4)
             }
             Some(b'x' | b'X') if b.len() >= 4 && b[2..4].iter().all(u8::is_ascii_hexdigit) => {
@@ -453,7 +528,10 @@ pub(crate) fn number(i: &str) -> PResult<'_, (Number, usize, &str)> {
         k += 1;
     }
     // Hex: 0x... with an optional s, l or ll tag.
-    if b.get(k) == Some(&b'0') && matches!(b.get(k + 1), Some(b'x' | b'X')) && b.get(k + 2).is_some_and(u8::is_ascii_hexdigit) {
+    if b.get(k) == Some(&b'0')
+        && matches!(b.get(k + 1), Some(b'x' | b'X'))
+        && b.get(k + 2).is_some_and(u8::is_ascii_hexdigit)
+    {
         let digits_start = k + 2;
         let mut e = digits_start;
         while b.get(e).is_some_and(u8::is_ascii_hexdigit) {
@@ -472,8 +550,13 @@ pub(crate) fn number(i: &str) -> PResult<'_, (Number, usize, &str)> {
         if tag_len == 0 {
             return Ok((rest, (Number::Opaque, start, text)));
         }
-        let tail = if hex.len() > 16 { &hex[hex.len() - 16..] } else { hex };
-        let v = u64::from_str_radix(tail, 16).map_err(|_| PError::fail(i, format!("bad hex constant '{text}'")))?;
+        let tail = if hex.len() > 16 {
+            &hex[hex.len() - 16..]
+        } else {
+            hex
+        };
+        let v = u64::from_str_radix(tail, 16)
+            .map_err(|_| PError::fail(i, format!("bad hex constant '{text}'")))?;
         let t = match &i[e..e + tag_len] {
             "s" | "S" => NcType::UShort,
             "l" | "L" => NcType::UInt,
@@ -540,16 +623,27 @@ pub(crate) fn number(i: &str) -> PResult<'_, (Number, usize, &str)> {
         return Err(PError::fail(i, format!("bad number '{}'", &i[..t + 1])));
     }
     let negative = i.starts_with('-');
-    let radix = if digits.len() > 1 && digits.starts_with('0') { 8 } else { 10 };
+    let radix = if digits.len() > 1 && digits.starts_with('0') {
+        8
+    } else {
+        10
+    };
     let magnitude = u64::from_str_radix(digits, radix)
         .map_err(|_| PError::fail(i, format!("integer constant out of range: {text}")))?;
     let lower = tag.to_ascii_lowercase();
     let unsigned = lower.starts_with('u') || lower.ends_with('u');
     let core = lower.trim_matches('u');
     if unsigned && negative {
-        return Err(PError::fail(i, format!("unsigned integer cannot be negative: {text}")));
+        return Err(PError::fail(
+            i,
+            format!("unsigned integer cannot be negative: {text}"),
+        ));
     }
-    let value: i128 = if negative { -i128::from(magnitude) } else { i128::from(magnitude) };
+    let value: i128 = if negative {
+        -i128::from(magnitude)
+    } else {
+        i128::from(magnitude)
+    };
     let typ = match (core, unsigned) {
         ("", false) if tag.is_empty() => {
             // No tag: the smallest of int, uint, int64, uint64 that holds it (ncgen's rule).
@@ -572,10 +666,18 @@ pub(crate) fn number(i: &str) -> PResult<'_, (Number, usize, &str)> {
         ("l", true) => NcType::UInt,
         ("ll", false) => NcType::Int64,
         ("ll", true) => NcType::UInt64,
-        _ => return Err(PError::fail(i, format!("illegal integer suffix '{tag}' in '{text}'"))),
+        _ => {
+            return Err(PError::fail(
+                i,
+                format!("illegal integer suffix '{tag}' in '{text}'"),
+            ))
+        }
     };
     if typ == NcType::Int64 && i64::try_from(value).is_err() {
-        return Err(PError::fail(i, format!("integer constant out of range: {text}")));
+        return Err(PError::fail(
+            i,
+            format!("integer constant out of range: {text}"),
+        ));
     }
     Ok((rest, (Number::Int(value, typ), start, text)))
 }
@@ -585,7 +687,10 @@ pub(crate) fn dataset_header(i: &str) -> PResult<'_, String> {
     let (i, ()) = ws(i)?;
     let rest = ["netcdf", "NETCDF", "netCDF"]
         .iter()
-        .find_map(|kw| i.strip_prefix(kw).filter(|r| !r.starts_with(|c: char| is_ident_char(c))))
+        .find_map(|kw| {
+            i.strip_prefix(kw)
+                .filter(|r| !r.starts_with(|c: char| is_ident_char(c)))
+        })
         .ok_or_else(|| PError::expected(i, "'netcdf'"))?;
     match rest.find('{') {
         Some(p) => {

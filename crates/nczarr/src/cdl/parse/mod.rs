@@ -33,7 +33,11 @@ impl CdlError {
     /// An error at byte `offset` of `text`.
     pub fn at(text: &str, offset: usize, message: impl Into<String>) -> CdlError {
         let (line, column) = line_col(text, offset);
-        CdlError { line, column, message: message.into() }
+        CdlError {
+            line,
+            column,
+            message: message.into(),
+        }
     }
 }
 
@@ -42,7 +46,10 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(text.len());
     let before = &text.as_bytes()[..offset];
     let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let start = before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    let start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
     let column = String::from_utf8_lossy(&before[start..]).chars().count() + 1;
     (line, column)
 }
@@ -61,7 +68,9 @@ pub fn parse(text: &str) -> Result<CdlFile, CdlError> {
             let offset = skipped + body.len() - e.at.len();
             Err(CdlError::at(text, offset, e.message()))
         }
-        Err(nom::Err::Incomplete(_)) => Err(CdlError::at(text, text.len(), "unexpected end of input")),
+        Err(nom::Err::Incomplete(_)) => {
+            Err(CdlError::at(text, text.len(), "unexpected end of input"))
+        }
     }
 }
 

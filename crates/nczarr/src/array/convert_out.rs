@@ -1,0 +1,73 @@
+//! Host-order netCDF values to stored element bytes of a Zarr dtype (the inverse of
+//! `convert`).
+
+use crate::model::{NcType, Values};
+use crate::zarr::{Dtype, Endian};
+
+/// Encode `values` as elements of `dtype`: numbers in the dtype's byte order, chars
+/// one byte each, strings NUL-padded to the fixed width (longer strings are cut).
+///
+/// # Errors
+/// A message when the dtype cannot hold the values' type.
+pub(crate) fn to_stored(values: &Values, dtype: &Dtype) -> Result<Vec<u8>, String> {
+    let size = dtype.item_size();
+    let mut out = Vec::with_capacity(values.len() * size.max(1));
+    match (values, dtype) {
+        (Values::String(items), Dtype::Bytes { len, .. }) => {
+            for s in items {
+                let s = s.as_deref().unwrap_or(&[]);
+                let n = s.len().min(*len);
+                out.extend_from_slice(&s[..n]);
+                out.extend(std::iter::repeat_n(0u8, len - n));
+            }
+        }
+        (Values::Char(c), Dtype::Bytes { len: 1, .. }) => out.extend_from_slice(c),
+        (v, Dtype::Int { .. } | Dtype::Float { bytes: 4 | 8, .. })
+            if v.nc_type().size() == size && v.nc_type() != NcType::Char =>
+        {
+            v.extend_ne_bytes(&mut out);
+            if dtype.endian().needs_swap() && size > 1 {
+                for c in out.chunks_exact_mut(size) {
+                    c.reverse();
+                }
+            }
+        }
+        (v, d) => {
+            return Err(format!(
+                "cannot store {} values as Zarr dtype {d}",
+                v.nc_type()
+            ))
+        }
+    }
+    let _ = Endian::Little;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::array::convert::{convert, ChunkData};
+
+    #[test]
+    fn round_trips_through_convert() {
+        for (v, d) in [
+            (Values::Int(vec![1, -2, 3]), ">i4"),
+            (Values::Double(vec![1.5, f64::NAN]), "<f8"),
+            (Values::UShort(vec![1, 65535]), ">u2"),
+            (Values::Byte(vec![-1, 2]), "|i1"),
+        ] {
+            let dt = Dtype::parse(d).unwrap();
+            let b = to_stored(&v, &dt).unwrap();
+            let ChunkData::Fixed(back) = convert(b, &dt, v.nc_type(), v.len()).unwrap() else {
+                panic!()
+            };
+            let back = Values::from_ne_bytes(v.nc_type(), &back);
+            assert_eq!(format!("{back:?}"), format!("{v:?}"), "{d}");
+        }
+        let s = Values::String(vec![Some(b"abcdef".to_vec()), None, Some(b"x".to_vec())]);
+        assert_eq!(
+            to_stored(&s, &Dtype::parse("|S3").unwrap()).unwrap(),
+            b"abc\0\0\0x\0\0"
+        );
+    }
+}

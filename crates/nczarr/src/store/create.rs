@@ -1,0 +1,76 @@
+//! Opening a place to write a new dataset, staged beside its final location.
+
+use super::{DirStore, Staged, StoreError, WritableStore, ZipWriterStore};
+use crate::url::{DatasetUrl, StorageKind};
+
+/// A dataset being written: where to put keys, and how to put the result in place.
+pub struct Target {
+    /// The store to write into.
+    pub store: Box<dyn WritableStore>,
+    /// The staging that [`Target::commit`] completes.
+    staged: Option<Staged>,
+}
+
+impl Target {
+    /// Put the finished dataset in place (replacing what was there).
+    ///
+    /// # Errors
+    /// [`StoreError`] when the final rename fails; the old dataset is kept then.
+    pub fn commit(mut self) -> Result<(), StoreError> {
+        self.store.finish()?;
+        match self.staged.take() {
+            Some(s) => s.commit(),
+            None => Ok(()),
+        }
+    }
+}
+
+/// How a zip archive lays out its keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ZipLayout {
+    /// Keys at the archive root, as zarr-python's `ZipStore` writes and reads them.
+    #[default]
+    Root,
+    /// Keys under one top-level directory named after the zip file, as netcdf-c
+    /// requires.
+    TopDirectory,
+}
+
+/// Create the dataset `url` names, staged: nothing appears at the destination until
+/// [`Target::commit`].
+///
+/// # Errors
+/// [`StoreError`] when the staging place cannot be created.
+pub fn create_target(url: &DatasetUrl, zip_layout: ZipLayout) -> Result<Target, StoreError> {
+    let path = url.path().ok_or_else(|| StoreError::Archive {
+        location: url.original.clone(),
+        message: "writing to S3 or HTTP is not available in this build yet".into(),
+    })?;
+    let staged = Staged::beside(path)?;
+    let store: Box<dyn WritableStore> = match url.storage {
+        StorageKind::Dir => {
+            std::fs::create_dir_all(&staged.temp).map_err(|source| StoreError::Io {
+                location: staged.temp.display().to_string(),
+                source,
+            })?;
+            Box::new(DirStore::at(&staged.temp))
+        }
+        StorageKind::Zip => {
+            let top = match zip_layout {
+                ZipLayout::Root => None,
+                ZipLayout::TopDirectory => Some(url.base_name()),
+            };
+            Box::new(ZipWriterStore::create(&staged.temp, top.as_deref())?)
+        }
+        StorageKind::S3 => {
+            return Err(StoreError::Archive {
+                location: url.original.clone(),
+                message: "writing to S3 is not available in this build yet".into(),
+            })
+        }
+    };
+    Ok(Target {
+        store,
+        staged: Some(staged),
+    })
+}

@@ -1,0 +1,286 @@
+//! Writing: the [`WritableStore`] capability, and staging a new dataset beside its
+//! final place so that a failed run never leaves a half-written dataset there nor
+//! damages the one it replaces.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use rayon::prelude::*;
+
+use super::{DirStore, MemoryStore, StoreError, StoreKey};
+
+/// A store that can be written.
+pub trait WritableStore: Send + Sync {
+    /// Store `value` under `key`, replacing any previous value.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the backend fails.
+    fn put(&self, key: &StoreKey, value: &[u8]) -> Result<(), StoreError>;
+
+    /// Store many values; backends that can overlap requests override this.
+    ///
+    /// # Errors
+    /// The first [`StoreError`].
+    fn put_many(&self, items: &[(StoreKey, Vec<u8>)]) -> Result<(), StoreError> {
+        items.iter().try_for_each(|(k, v)| self.put(k, v))
+    }
+
+    /// Make everything written durable and readable (close an archive).
+    ///
+    /// # Errors
+    /// [`StoreError`] when the backend fails.
+    fn finish(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
+}
+
+impl WritableStore for MemoryStore {
+    fn put(&self, key: &StoreKey, value: &[u8]) -> Result<(), StoreError> {
+        self.insert(key.clone(), value.to_vec());
+        Ok(())
+    }
+}
+
+impl WritableStore for DirStore {
+    fn put(&self, key: &StoreKey, value: &[u8]) -> Result<(), StoreError> {
+        let path = self.path_of(key);
+        let io = |source| StoreError::Io {
+            location: path.display().to_string(),
+            source,
+        };
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent).map_err(io)?;
+        }
+        // Always truncate: netcdf-c's file map rewrote in place and left stale bytes.
+        let mut f = fs::File::create(&path).map_err(io)?;
+        f.write_all(value).map_err(io)?;
+        Ok(())
+    }
+
+    fn put_many(&self, items: &[(StoreKey, Vec<u8>)]) -> Result<(), StoreError> {
+        items.par_iter().try_for_each(|(k, v)| self.put(k, v))
+    }
+}
+
+/// A zip archive being written: entries are appended in order, stored uncompressed
+/// (chunks are compressed by their codecs already), under an optional top directory.
+pub struct ZipWriterStore {
+    writer: Mutex<Option<zip::ZipWriter<fs::File>>>,
+    prefix: String,
+    path: PathBuf,
+}
+
+impl ZipWriterStore {
+    /// Create the archive at `path`; keys go under `top/` when `top` is given
+    /// (netcdf-c's layout), else at the root (zarr-python's).
+    ///
+    /// # Errors
+    /// [`StoreError::Io`] when the file cannot be created.
+    pub fn create(path: &Path, top: Option<&str>) -> Result<ZipWriterStore, StoreError> {
+        let file = fs::File::create(path).map_err(|source| StoreError::Io {
+            location: path.display().to_string(),
+            source,
+        })?;
+        let mut w = zip::ZipWriter::new(file);
+        let prefix = match top {
+            Some(t) => {
+                let opts = zip::write::SimpleFileOptions::default();
+                w.add_directory(format!("{t}/"), opts)
+                    .map_err(|e| StoreError::Archive {
+                        location: path.display().to_string(),
+                        message: e.to_string(),
+                    })?;
+                format!("{t}/")
+            }
+            None => String::new(),
+        };
+        Ok(ZipWriterStore {
+            writer: Mutex::new(Some(w)),
+            prefix,
+            path: path.to_path_buf(),
+        })
+    }
+
+    fn fail(&self, e: impl std::fmt::Display) -> StoreError {
+        StoreError::Archive {
+            location: self.path.display().to_string(),
+            message: e.to_string(),
+        }
+    }
+}
+
+impl WritableStore for ZipWriterStore {
+    fn put(&self, key: &StoreKey, value: &[u8]) -> Result<(), StoreError> {
+        let mut guard = self
+            .writer
+            .lock()
+            .map_err(|_| self.fail("zip writer poisoned"))?;
+        let w = guard
+            .as_mut()
+            .ok_or_else(|| self.fail("zip archive already finished"))?;
+        let opts = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Stored)
+            .large_file(value.len() as u64 >= u64::from(u32::MAX));
+        w.start_file(format!("{}{}", self.prefix, key), opts)
+            .map_err(|e| self.fail(e))?;
+        w.write_all(value).map_err(|e| self.fail(e))?;
+        Ok(())
+    }
+
+    fn finish(&self) -> Result<(), StoreError> {
+        let mut guard = self
+            .writer
+            .lock()
+            .map_err(|_| self.fail("zip writer poisoned"))?;
+        if let Some(w) = guard.take() {
+            let file = w.finish().map_err(|e| self.fail(e))?;
+            file.sync_all().map_err(|e| self.fail(e))?;
+        }
+        Ok(())
+    }
+}
+
+/// A dataset being written beside its destination; [`Staged::commit`] puts it in place.
+#[derive(Debug)]
+pub struct Staged {
+    /// Where the dataset will be.
+    pub target: PathBuf,
+    /// Where it is being written.
+    pub temp: PathBuf,
+    committed: bool,
+}
+
+impl Staged {
+    /// A staging place next to `target` (same directory, so the final rename is
+    /// atomic), named `.<name>.tmp-<pid>`.
+    ///
+    /// # Errors
+    /// [`StoreError::Io`] when the parent directory does not exist.
+    pub fn beside(target: &Path) -> Result<Staged, StoreError> {
+        let parent = match target.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        if !parent.is_dir() {
+            return Err(StoreError::Io {
+                location: parent.display().to_string(),
+                source: std::io::Error::new(
+                    std::io::ErrorKind::NotFound,
+                    "output directory does not exist",
+                ),
+            });
+        }
+        let name = target
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "dataset".into());
+        let temp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&temp);
+        let _ = fs::remove_file(&temp);
+        Ok(Staged {
+            target: target.to_path_buf(),
+            temp,
+            committed: false,
+        })
+    }
+
+    /// Replace whatever is at the target with the staged dataset. The old dataset is
+    /// moved aside first and removed only after the new one is in place.
+    ///
+    /// # Errors
+    /// [`StoreError::Io`] naming the path when a rename fails; the old dataset is then
+    /// put back.
+    pub fn commit(mut self) -> Result<(), StoreError> {
+        let io = |p: &Path, source| StoreError::Io {
+            location: p.display().to_string(),
+            source,
+        };
+        let old = self.temp.with_file_name(format!(
+            ".{}.old-{}",
+            self.target
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            std::process::id()
+        ));
+        let existed = fs::symlink_metadata(&self.target).is_ok();
+        if existed {
+            fs::rename(&self.target, &old).map_err(|e| io(&self.target, e))?;
+        }
+        if let Err(e) = fs::rename(&self.temp, &self.target) {
+            if existed {
+                let _ = fs::rename(&old, &self.target);
+            }
+            return Err(io(&self.target, e));
+        }
+        self.committed = true;
+        if existed {
+            if fs::metadata(&old).map(|m| m.is_dir()).unwrap_or(false) {
+                let _ = fs::remove_dir_all(&old);
+            } else {
+                let _ = fs::remove_file(&old);
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if !self.committed {
+            // A failed or abandoned write leaves nothing behind.
+            let _ = fs::remove_dir_all(&self.temp);
+            let _ = fs::remove_file(&self.temp);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{ListableStore, ReadableStore, ZipStore};
+
+    #[test]
+    fn staged_directory_replaces_only_on_commit() {
+        let tmp = tempfile::tempdir().unwrap();
+        let target = tmp.path().join("d.zarr");
+        fs::create_dir_all(&target).unwrap();
+        fs::write(target.join("old"), b"1").unwrap();
+        {
+            let staged = Staged::beside(&target).unwrap();
+            let s = DirStore::at(&staged.temp);
+            s.put(&StoreKey::new("a/b").unwrap(), b"x").unwrap();
+            // Dropped without commit: the old dataset stays, the temp goes.
+        }
+        assert!(target.join("old").exists());
+        assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), 1);
+        let staged = Staged::beside(&target).unwrap();
+        let s = DirStore::at(&staged.temp);
+        s.put(&StoreKey::new("a/b").unwrap(), b"x").unwrap();
+        staged.commit().unwrap();
+        assert!(!target.join("old").exists());
+        assert_eq!(fs::read(target.join("a/b")).unwrap(), b"x");
+        assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn zip_writer_layouts_read_back() {
+        let tmp = tempfile::tempdir().unwrap();
+        for top in [None, Some("ds")] {
+            let p = tmp.path().join("x.zip");
+            let w = ZipWriterStore::create(&p, top).unwrap();
+            w.put(&StoreKey::new(".zgroup").unwrap(), b"{\"zarr_format\": 2}")
+                .unwrap();
+            w.put(&StoreKey::new("v/0").unwrap(), b"abc").unwrap();
+            w.finish().unwrap();
+            let r = ZipStore::open(&p).unwrap();
+            assert_eq!(
+                r.get(&StoreKey::new("v/0").unwrap()).unwrap().unwrap(),
+                b"abc"
+            );
+            assert_eq!(r.list().unwrap().len(), 2);
+        }
+    }
+}

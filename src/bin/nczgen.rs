@@ -1,0 +1,276 @@
+//! nczgen: compile CDL text into an NCZarr or Zarr v2 dataset, like `ncgen -4 -lb`.
+
+use std::collections::HashMap;
+use std::io::{self, Read};
+use std::process::ExitCode;
+
+use anyhow::{anyhow, bail, Context as _};
+use clap::{Parser, ValueEnum};
+use nczarr::cdl::{build, parse, CdlError};
+use nczarr::model::Values;
+use nczarr::nczarr::write::{
+    plan_encoding, write_dataset, CharDtype, EncodingRequest, MemoryData, ScalarShape, WriteOptions,
+};
+use nczarr::store::{create_target, ZipLayout};
+use nczarr::url::DatasetUrl;
+use nczarr_tools::cli;
+
+/// Compile CDL (netCDF's text form, as ncdump prints it and ncgen reads it) into an NCZarr
+/// or pure Zarr v2 dataset in a directory, a zip file, or (with a URL) a store.
+/// ncgen's own spelling (`-4 -lb -o URL`) works unchanged.
+#[derive(Parser, Debug)]
+#[command(name = "nczgen", version)]
+struct Args {
+    /// Output dataset: a directory, a .zip, or a URL such as file:///d/x.file#mode=nczarr,file
+    /// (default: the CDL file's name with .zarr).
+    #[arg(short = 'o', value_name = "OUTPUT")]
+    output: Option<String>,
+    /// Format: nczarr (default) or zarr (pure Zarr); ncgen's netCDF-4 kind names mean nczarr.
+    #[arg(short = 'k', value_name = "KIND")]
+    kind: Option<String>,
+    /// Output language; only b (binary, i.e. a dataset) is produced.
+    #[arg(short = 'l', value_name = "LANG")]
+    lang: Option<String>,
+    /// Same as -lb.
+    #[arg(short = 'b')]
+    binary: bool,
+    /// netCDF-4 format (accepted for ncgen compatibility: NCZarr is netCDF-4).
+    #[arg(short = '4')]
+    nc4: bool,
+    /// netCDF classic (accepted: the dataset is NCZarr, as with netcdf-c).
+    #[arg(short = '3')]
+    classic: bool,
+    /// netCDF-4 classic model (accepted: the dataset is NCZarr).
+    #[arg(short = '7')]
+    nc4_classic: bool,
+    /// Use no fill values for all variables (ncgen -x).
+    #[arg(short = 'x')]
+    no_fill: bool,
+    /// Header only: ignore the data section.
+    #[arg(short = 'H')]
+    header_only: bool,
+    /// How char variables are typed: zarr (|S1, readable by zarr-python/xarray) or netcdf (>S1,
+    /// netcdf-c's marking).
+    #[arg(long, value_enum, default_value_t = CharMode::Zarr)]
+    char_dtype: CharMode,
+    /// How scalars are stored in NCZarr: one (shape [1], netcdf-c) or 0d (shape [], Zarr).
+    #[arg(long, value_enum, default_value_t = ScalarMode::One)]
+    scalar: ScalarMode,
+    /// Zip layout: root (keys at the archive root, zarr-python) or dir (one top-level
+    /// directory named after the file, netcdf-c).
+    #[arg(long, value_enum, default_value_t = ZipMode::Root)]
+    zip_layout: ZipMode,
+    /// Chunk key separator: . or /.
+    #[arg(long, default_value = ".")]
+    separator: char,
+    /// The CDL file ('-' or nothing reads standard input).
+    input: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum CharMode {
+    Zarr,
+    Netcdf,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum ScalarMode {
+    One,
+    #[value(name = "0d")]
+    ZeroD,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum ZipMode {
+    Root,
+    Dir,
+}
+
+/// ncgen's kind names that mean netCDF-4 (NCZarr), and the formats NCZarr cannot be.
+fn pure_for_kind(kind: &str) -> anyhow::Result<bool> {
+    match kind.to_ascii_lowercase().as_str() {
+        "nczarr" => Ok(false),
+        "zarr" => Ok(true),
+        "netcdf-4"
+        | "nc4"
+        | "3"
+        | "netcdf4"
+        | "hdf5"
+        | "enhanced"
+        | "classic"
+        | "nc3"
+        | "1"
+        | "netcdf-4 classic model"
+        | "nc7"
+        | "4"
+        | "netcdf-4-classic"
+        | "netcdf-4_classic"
+        | "netcdf4_classic"
+        | "hdf5-nc3"
+        | "enhanced-nc3" => Ok(false),
+        "64-bit offset" | "nc6" | "2" | "64-bit-offset" | "5" | "64-bit-data" | "64-bit data"
+        | "nc5" | "cdf5" | "cdf-5" => {
+            bail!("format '{kind}' cannot be stored as NCZarr (use nczarr or zarr)")
+        }
+        other => bail!("unknown format kind '{other}' (use nczarr or zarr)"),
+    }
+}
+
+fn located(file: &str, e: &CdlError) -> String {
+    format!("{file}:{e}")
+}
+
+fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let Some(l) = &args.lang {
+        if !matches!(l.as_str(), "b" | "binary") {
+            bail!("-l {l}: only binary output (-lb) is produced; code generation is not supported");
+        }
+    }
+    let _ = (args.binary, args.nc4, args.classic, args.nc4_classic);
+    let (file_label, text) = match args.input.as_deref() {
+        None | Some("-") => {
+            let mut s = String::new();
+            io::stdin()
+                .read_to_string(&mut s)
+                .context("reading standard input")?;
+            ("<stdin>".to_string(), s)
+        }
+        Some(path) => {
+            let bytes = std::fs::read(path).with_context(|| path.to_string())?;
+            let text = String::from_utf8(bytes).map_err(|e| {
+                let offset = e.utf8_error().valid_up_to();
+                let s = String::from_utf8_lossy(e.as_bytes());
+                let (line, col) = nczarr::cdl::parse::line_col(&s, offset);
+                anyhow!("{path}:{line}:{col}: the file is not valid UTF-8")
+            })?;
+            (path.to_string(), text)
+        }
+    };
+    let ast = parse(&text).map_err(|e| anyhow!(located(&file_label, &e)))?;
+    let mut compiled = build::build(&text, &ast).map_err(|e| anyhow!(located(&file_label, &e)))?;
+    for w in &compiled.warnings {
+        eprintln!(
+            "nczgen: {}: warning: {}",
+            file_label,
+            cli::one_line(&w.to_string())
+        );
+    }
+
+    let output = match &args.output {
+        Some(o) => o.clone(),
+        None => {
+            let stem = match args.input.as_deref() {
+                None | Some("-") => compiled.name.clone(),
+                Some(p) => std::path::Path::new(p)
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or(compiled.name.clone()),
+            };
+            format!("{stem}.zarr")
+        }
+    };
+    let url = DatasetUrl::parse(&output).with_context(|| output.clone())?;
+    let mut opts = WriteOptions::default();
+    opts.pure_zarr = url.modes.pure_zarr();
+    if let Some(k) = &args.kind {
+        opts.pure_zarr = pure_for_kind(k)? || url.modes.pure_zarr();
+    }
+    opts.xarray_dims = url.modes.xarray_dims();
+    opts.char_dtype = match args.char_dtype {
+        CharMode::Zarr => CharDtype::Zarr,
+        CharMode::Netcdf => CharDtype::Netcdf,
+    };
+    opts.scalar_shape = match args.scalar {
+        ScalarMode::One => ScalarShape::One,
+        ScalarMode::ZeroD => ScalarShape::ZeroD,
+    };
+    if !matches!(args.separator, '.' | '/') {
+        bail!("--separator must be '.' or '/'");
+    }
+    opts.separator = args.separator;
+
+    // Decide every variable's encoding before writing anything.
+    let dataset = compiled.dataset.clone();
+    let mut paths = Vec::new();
+    collect(&dataset.root, &mut Vec::new(), &mut paths);
+    for (gpath, vname) in &paths {
+        let key = build::var_key(gpath, vname);
+        let plan = compiled.vars.get(&key).cloned().unwrap_or_default();
+        let g = group_mut(&mut compiled.dataset.root, gpath);
+        let Some(var) = g.vars.iter_mut().find(|v| &v.name == vname) else {
+            continue;
+        };
+        let shape = dataset.var_shape(var);
+        let req = EncodingRequest {
+            chunks: plan.spec.chunks.clone(),
+            contiguous: plan.spec.contiguous,
+            codecs: plan.spec.codecs.clone(),
+            endian: plan.spec.endian,
+            no_fill: plan.spec.no_fill || args.no_fill,
+            fill: plan.spec.fill.clone(),
+            maxstrlen: plan.spec.maxstrlen,
+        };
+        let enc = plan_encoding(
+            var,
+            &shape,
+            &req,
+            compiled.default_maxstrlen,
+            plan.data.as_ref(),
+            &opts,
+            &key,
+        )
+        .with_context(|| file_label.clone())?;
+        var.encoding = Some(enc);
+    }
+    let empty: HashMap<String, &Values> = HashMap::new();
+    let values: HashMap<String, &Values> = if args.header_only {
+        empty
+    } else {
+        compiled
+            .vars
+            .iter()
+            .filter_map(|(k, p)| p.data.as_ref().map(|d| (k.clone(), d)))
+            .collect()
+    };
+    let data = MemoryData {
+        values,
+        dataset: &compiled.dataset,
+    };
+    let zip_layout = match args.zip_layout {
+        ZipMode::Root => ZipLayout::Root,
+        ZipMode::Dir => ZipLayout::TopDirectory,
+    };
+    let target = create_target(&url, zip_layout).with_context(|| output.clone())?;
+    write_dataset(target.store.as_ref(), &compiled.dataset, &data, &opts)
+        .with_context(|| output.clone())?;
+    target.commit().with_context(|| output.clone())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn collect(g: &nczarr::model::Group, path: &mut Vec<String>, out: &mut Vec<(Vec<String>, String)>) {
+    for v in &g.vars {
+        out.push((path.clone(), v.name.clone()));
+    }
+    for c in &g.groups {
+        path.push(c.name.clone());
+        collect(c, path, out);
+        path.pop();
+    }
+}
+
+fn group_mut<'a>(
+    root: &'a mut nczarr::model::Group,
+    path: &[String],
+) -> &'a mut nczarr::model::Group {
+    let mut g = root;
+    for name in path {
+        let i = g.groups.iter().position(|c| &c.name == name).unwrap_or(0);
+        g = &mut g.groups[i];
+    }
+    g
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    cli::run("nczgen", || run(args))
+}
