@@ -599,7 +599,17 @@ impl Builder<'_> {
         let (mut any_double, mut any_float) = (false, false);
         for d in &a.values {
             match &d.value {
-                Value::Text(_) | Value::Char(_) => textual += 1,
+                Value::Text(_) => textual += 1,
+                // A quoted character is a byte constant in CDL ('\0' makes a byte attribute).
+                Value::Char(c) => {
+                    let typ = NcType::Byte;
+                    let _ = c;
+                    t = Some(match t {
+                        None => typ,
+                        Some(prior) if signed_rank(prior) <= signed_rank(typ) => typ,
+                        Some(prior) => prior,
+                    })
+                }
                 Value::Double(_) => any_double = true,
                 Value::Float(_) => any_float = true,
                 Value::Int { typ, .. } => {
@@ -701,14 +711,20 @@ impl Builder<'_> {
                 Value::Int { value, .. } => Some(*value as f64),
                 Value::Float(f) => Some(f64::from(*f)),
                 Value::Double(f) => Some(*f),
-                Value::Char(c) => Some(f64::from(*c)),
+                Value::Char(c) => Some(f64::from(*c as i8)),
                 _ => None,
             }
         };
         let as_int = |v: &Value| -> Option<i128> {
             match v {
                 Value::Int { value, .. } => Some(*value),
-                Value::Char(c) => Some(i128::from(*c)),
+                // A hex (opaque) constant in a numeric context: its value, as ncgen converts it.
+                Value::Opaque(hex) => {
+                    let digits = hex.trim_start_matches("0x").trim_start_matches("0X");
+                    let tail = &digits[digits.len().saturating_sub(16)..];
+                    u64::from_str_radix(tail, 16).ok().map(i128::from)
+                }
+                Value::Char(c) => Some(i128::from(*c as i8)),
                 // C's cast truncates toward zero; out-of-range values saturate here.
                 Value::Float(f) => Some(*f as i128),
                 Value::Double(f) => Some(*f as i128),
@@ -730,10 +746,13 @@ impl Builder<'_> {
             }
             Value::Text(_) => return Err(bad("a string")),
             Value::List(_) => return Err(self.err(d.pos, "unexpected braces")),
-            Value::Opaque(_) | Value::Ident(_) | Value::Call(..) => {
+            Value::Opaque(_) if matches!(t, NcType::Float | NcType::Double) => {
+                return Err(bad("a hex constant"))
+            }
+            Value::Ident(_) | Value::Call(..) => {
                 return Err(self.err(
                     d.pos,
-                    "opaque, enum and function values are outside the NCZarr data model",
+                    "enum constants and functions are outside the NCZarr data model",
                 ))
             }
             _ => {}

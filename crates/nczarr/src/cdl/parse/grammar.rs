@@ -182,8 +182,15 @@ fn type_decl(i: &str, total: usize) -> PResult<'_, TypeDecl> {
             },
         ));
     }
-    // TYPE enum NAME { ... }  or  TYPE(*) NAME
-    let (rest, _) = type_ref(j)?;
+    // TYPE enum NAME { ... }  or  TYPE(*) NAME  (TYPE may itself be a user type)
+    let rest = match type_ref(j) {
+        Ok((rest, _)) => rest,
+        Err(_) => {
+            let (rest, _) = var_ref(j, total)?;
+            sym('(', "'('")(rest)?;
+            rest
+        }
+    };
     if let Ok((rest, _)) = keyword("enum")(rest) {
         let (rest, (name, _)) = cut(ident(rest))?;
         let (rest, _) = cut(sym('{', "'{'")(rest))?;
@@ -347,6 +354,13 @@ fn var_or_attr(i: &str, total: usize) -> PResult<'_, Vec<Item>> {
             }
         }
         if matches!(typ, TypeRef::Atomic(_)) || ident(rest).is_ok() {
+            if let TypeRef::Named(r) = &typ {
+                // A user-defined type: NCZarr cannot hold it; say so where it is used.
+                return Err(PError::fail(
+                    j,
+                    format!("user-defined type {} is outside the NCZarr data model (NCZarr holds only atomic types)", r.name),
+                ));
+            }
             let (rest, vars) = cut(var_list(rest, typ, total))?;
             return Ok((rest, vars.into_iter().map(Item::Var).collect()));
         }
@@ -408,11 +422,20 @@ fn dim_ref(i: &str, total: usize) -> PResult<'_, Ref> {
 }
 
 /// `type_ref = atomic_type | ident | path` (named types are user-defined types).
+/// A name is taken as a type only when another name follows it, as in a declaration
+/// `obs_t obs(n)`; elsewhere a name is a variable.
 fn type_ref(i: &str) -> PResult<'_, TypeRef> {
     if let Ok((rest, (t, _))) = atomic_type(i) {
         return Ok((rest, TypeRef::Atomic(t)));
     }
-    Err(PError::expected(ws(i).map_or(i, |(r, ())| r), "a type"))
+    let (j, ()) = ws(i)?;
+    let total = j.len();
+    if let Ok((rest, r)) = var_ref(j, total) {
+        if ident(rest).is_ok() || path(rest).is_ok() {
+            return Ok((rest, TypeRef::Named(Ref { pos: 0, ..r })));
+        }
+    }
+    Err(PError::expected(j, "a type"))
 }
 
 /// A reference to a variable, dimension or type: `ident | path`.

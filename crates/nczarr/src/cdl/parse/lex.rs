@@ -562,10 +562,15 @@ pub(crate) fn number(i: &str) -> PResult<'_, (Number, usize, &str)> {
             "l" | "L" => NcType::UInt,
             _ => NcType::UInt64,
         };
+        // ncgen keeps all 64 bits of a hex constant except with the short tag.
         let v = match t {
             NcType::UShort => i128::from(v as u16),
-            NcType::UInt => i128::from(v as u32),
             _ => i128::from(v),
+        };
+        let t = if t == NcType::UInt && v > i128::from(u32::MAX) {
+            NcType::UInt64
+        } else {
+            t
         };
         return Ok((rest, (Number::Int(v, t), start, text)));
     }
