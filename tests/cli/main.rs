@@ -11,5 +11,7 @@ mod conformance;
 mod golden;
 /// nczdump: options, output layout, exit codes.
 mod nczdump;
+/// nczgen: CDL to datasets, errors, safe replacement.
+mod nczgen;
 /// zmapdump subcommands.
 mod zmapdump;

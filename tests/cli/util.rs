@@ -88,6 +88,7 @@ pub fn run_in(tool: &str, cwd: &Path, args: &[&str]) -> Run {
     let exe = match tool {
         "nczdump" => env!("CARGO_BIN_EXE_nczdump"),
         "zmapdump" => env!("CARGO_BIN_EXE_zmapdump"),
+        "nczgen" => env!("CARGO_BIN_EXE_nczgen"),
         other => panic!("unknown tool {other}"),
     };
     let output = Command::new(exe)

@@ -263,7 +263,10 @@ impl Builder<'_> {
         let var_type = group_ref(&self.root, &gpath)
             .and_then(|g| g.var(&vname))
             .map_or(NcType::Int, |v| v.nc_type);
-        let spec_result = self.special(a, &key, var_type, explicit)?;
+        let var_rank = group_ref(&self.root, &gpath)
+            .and_then(|g| g.var(&vname))
+            .map_or(0, |v| v.dims.len());
+        let spec_result = self.special(a, &key, var_type, var_rank)?;
         if spec_result {
             return Ok(());
         }
@@ -402,7 +405,7 @@ impl Builder<'_> {
         a: &AttrDecl,
         key: &str,
         var_type: NcType,
-        _explicit: Option<NcType>,
+        var_rank: usize,
     ) -> Result<bool, CdlError> {
         let name = a.name.as_str();
         if !matches!(
@@ -439,6 +442,12 @@ impl Builder<'_> {
                         Ok(v) if v > 0 => out.push(v),
                         _ => return Err(self.err(d.pos, "chunk sizes must be positive")),
                     }
+                }
+                if out.len() != var_rank {
+                    return Err(self.err(
+                        a.name_pos,
+                        format!("_ChunkSizes has {} values, the variable has {var_rank} dimensions", out.len()),
+                    ));
                 }
                 spec.chunks = Some(out);
                 spec.contiguous = false;
@@ -504,6 +513,9 @@ impl Builder<'_> {
                 let Json::Array(items) = parsed else {
                     return Err(self.err(a.name_pos, "_Codecs must be a JSON array of codec objects"));
                 };
+                if let Err(e) = crate::codec::Pipeline::new(&items, None) {
+                    return Err(self.err(a.name_pos, format!("_Codecs: {e}")));
+                }
                 for c in &items {
                     if c.get("id").and_then(Json::as_str).is_none() {
                         return Err(self.err(a.name_pos, format!("_Codecs entry {} has no \"id\"", c.to_text())));

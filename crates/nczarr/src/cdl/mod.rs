@@ -3,6 +3,7 @@
 
 pub mod ast;
 pub mod build;
+pub mod memory;
 pub mod parse;
 pub mod print;
 

@@ -625,7 +625,8 @@ pub(crate) fn number(i: &str) -> PResult<'_, (Number, usize, &str)> {
     let text = &i[..t];
     let rest = &i[t..];
     if b.get(t).is_some_and(|c| c.is_ascii_alphanumeric()) {
-        return Err(PError::fail(i, format!("bad number '{}'", &i[..t + 1])));
+        let end = t + i[t..].bytes().take_while(u8::is_ascii_alphanumeric).count();
+        return Err(PError::fail(i, format!("bad number '{}'", &i[..end])));
     }
     let negative = i.starts_with('-');
     let radix = if digits.len() > 1 && digits.starts_with('0') {

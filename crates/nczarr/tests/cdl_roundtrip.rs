@@ -1,0 +1,290 @@
+//! Parse → print → parse is an identity: a dataset printed as CDL by our printer and
+//! compiled again by our parser is the same dataset, with the same data
+//! (property test over random datasets, names that need escapes included).
+
+use std::collections::HashMap;
+
+use nczarr::cdl::build::{build, var_key, Compiled, VarPlan};
+use nczarr::cdl::memory::CompiledSource;
+use nczarr::cdl::parse;
+use nczarr::cdl::print::{print_cdl, PrintOptions};
+use nczarr::model::{Attr, Dataset, Dim, DimRef, Group, NcType, Values, Var};
+use nczarr::nczarr::{DatasetInfo, Generation};
+use proptest::prelude::*;
+
+const NAMES: &[&str] = &[
+    "a",
+    "b2",
+    "x_y",
+    "with space",
+    "1st",
+    "data",
+    "temp.k",
+    "Ω",
+    "p-q",
+    "c(d)",
+];
+
+fn values_of(t: NcType, n: usize) -> BoxedStrategy<Values> {
+    let text = prop::collection::vec(
+        prop_oneof![
+            Just(b'a'),
+            Just(b'Z'),
+            Just(b' '),
+            Just(b'"'),
+            Just(b'\\'),
+            Just(b'\t'),
+            Just(b'\n'),
+            Just(b'\''),
+            Just(0x01u8),
+            Just(b'7')
+        ],
+        0..6,
+    );
+    match t {
+        NcType::Byte => prop::collection::vec(any::<i8>(), n)
+            .prop_map(Values::Byte)
+            .boxed(),
+        NcType::UByte => prop::collection::vec(any::<u8>(), n)
+            .prop_map(Values::UByte)
+            .boxed(),
+        NcType::Short => prop::collection::vec(any::<i16>(), n)
+            .prop_map(Values::Short)
+            .boxed(),
+        NcType::UShort => prop::collection::vec(any::<u16>(), n)
+            .prop_map(Values::UShort)
+            .boxed(),
+        NcType::Int => prop::collection::vec(any::<i32>(), n)
+            .prop_map(Values::Int)
+            .boxed(),
+        NcType::UInt => prop::collection::vec(any::<u32>(), n)
+            .prop_map(Values::UInt)
+            .boxed(),
+        NcType::Int64 => prop::collection::vec(any::<i64>(), n)
+            .prop_map(Values::Int64)
+            .boxed(),
+        NcType::UInt64 => prop::collection::vec(any::<u64>(), n)
+            .prop_map(Values::UInt64)
+            .boxed(),
+        // Values with short decimal forms: %.7g and %.15g print them exactly.
+        NcType::Float => prop::collection::vec(any::<i16>().prop_map(|v| f32::from(v) / 8.0), n)
+            .prop_map(Values::Float)
+            .boxed(),
+        NcType::Double => prop::collection::vec(
+            any::<i32>().prop_map(|v| f64::from(v % 10_000_000) / 16.0),
+            n,
+        )
+        .prop_map(Values::Double)
+        .boxed(),
+        NcType::Char => prop::collection::vec(
+            prop_oneof![
+                Just(b'a'),
+                Just(b' '),
+                Just(b'"'),
+                Just(b'\\'),
+                Just(b'\t'),
+                Just(0x02u8)
+            ],
+            n,
+        )
+        .prop_map(Values::Char)
+        .boxed(),
+        NcType::String => prop::collection::vec(
+            prop_oneof![
+                text.prop_map(|b| Some(b)),
+                Just(None),
+                Just(Some("é日".as_bytes().to_vec()))
+            ],
+            n,
+        )
+        .prop_map(Values::String)
+        .boxed(),
+    }
+}
+
+fn arb_type() -> impl Strategy<Value = NcType> {
+    prop::sample::select(NcType::ALL.to_vec())
+}
+
+#[derive(Debug, Clone)]
+struct Spec {
+    dims: Vec<u64>,
+    vars: Vec<(NcType, Vec<usize>, Vec<(NcType, usize)>)>,
+    gattrs: Vec<(NcType, usize)>,
+}
+
+fn arb_spec() -> impl Strategy<Value = Spec> {
+    let dims = prop::collection::vec(1u64..4, 0..3);
+    dims.prop_flat_map(|dims| {
+        let nd = dims.len();
+        let var = (
+            arb_type(),
+            prop::collection::vec(0..nd.max(1), 0..=nd.min(2)),
+            prop::collection::vec((arb_type(), 1usize..3), 0..3),
+        );
+        (
+            Just(dims),
+            prop::collection::vec(var, 0..4),
+            prop::collection::vec((arb_type(), 1usize..3), 0..3),
+        )
+    })
+    .prop_map(|(dims, vars, gattrs)| {
+        let nd = dims.len();
+        let vars = vars
+            .into_iter()
+            .map(|(t, d, a)| (t, if nd == 0 { vec![] } else { d }, a))
+            .collect();
+        Spec { dims, vars, gattrs }
+    })
+}
+
+/// Materialise a spec with random values.
+fn arb_compiled() -> impl Strategy<Value = Compiled> {
+    arb_spec()
+        .prop_flat_map(|spec| {
+            let var_values: Vec<BoxedStrategy<Values>> = spec
+                .vars
+                .iter()
+                .map(|(t, d, _)| {
+                    let n: u64 = d.iter().map(|&i| spec.dims[i]).product();
+                    values_of(*t, n as usize)
+                })
+                .collect();
+            let attr_values: Vec<BoxedStrategy<Values>> = spec
+                .vars
+                .iter()
+                .flat_map(|(_, _, a)| {
+                    a.iter()
+                        .map(|&(t, n)| values_of(t, if t == NcType::Char { 3 } else { n }))
+                })
+                .chain(
+                    spec.gattrs
+                        .iter()
+                        .map(|&(t, n)| values_of(t, if t == NcType::Char { 3 } else { n })),
+                )
+                .collect();
+            (Just(spec), var_values, attr_values)
+        })
+        .prop_map(|(spec, var_values, attr_values)| {
+            let mut root = Group::new("");
+            for (i, &len) in spec.dims.iter().enumerate() {
+                root.dims.push(Dim {
+                    name: format!("d{i}"),
+                    len,
+                    unlimited: false,
+                });
+            }
+            let mut attr_iter = attr_values.into_iter();
+            let mut plans = HashMap::new();
+            for (k, ((t, dims, attrs), data)) in spec.vars.iter().zip(var_values).enumerate() {
+                let name = NAMES[k % NAMES.len()].to_string();
+                let mut var = Var {
+                    name: name.clone(),
+                    nc_type: *t,
+                    dims: dims
+                        .iter()
+                        .map(|&i| DimRef {
+                            group: vec![],
+                            name: format!("d{i}"),
+                        })
+                        .collect(),
+                    attrs: Vec::new(),
+                    encoding: None,
+                    notes: Vec::new(),
+                };
+                for (j, _) in attrs.iter().enumerate() {
+                    let v = attr_iter.next().expect("attr values");
+                    var.attrs.push(Attr::new(format!("att{j}"), v));
+                }
+                plans.insert(
+                    var_key(&[], &name),
+                    VarPlan {
+                        spec: Default::default(),
+                        data: Some(data),
+                    },
+                );
+                root.vars.push(var);
+            }
+            for (j, _) in spec.gattrs.iter().enumerate() {
+                let v = attr_iter.next().expect("attr values");
+                root.attrs
+                    .push(Attr::new(NAMES[(j + 3) % NAMES.len()].to_string(), v));
+            }
+            Compiled {
+                name: "rt".into(),
+                dataset: Dataset { root },
+                vars: plans,
+                format: None,
+                default_maxstrlen: None,
+                warnings: Vec::new(),
+            }
+        })
+}
+
+fn print(c: &Compiled) -> String {
+    let info = DatasetInfo {
+        dataset: c.dataset.clone(),
+        generation: Generation::Attributes,
+        nc_properties: None,
+        problems: vec![],
+    };
+    let mut out = Vec::new();
+    let opts = PrintOptions {
+        name: c.name.clone(),
+        ..PrintOptions::default()
+    };
+    print_cdl(&mut out, &info, &CompiledSource { compiled: c }, &opts).expect("print");
+    String::from_utf8(out).expect("utf-8 output")
+}
+
+/// What a reader can tell apart: a string attribute of one value prints like a char
+/// attribute would not; empty strings print as the fill, which reads back as "".
+fn normalise(v: &Values) -> Values {
+    match v {
+        Values::Char(b) => {
+            Values::Char(b[..b.iter().rposition(|&c| c != 0).map_or(0, |p| p + 1)].to_vec())
+        }
+        other => other.clone(),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+    #[test]
+    fn parse_print_parse_is_identity(c in arb_compiled()) {
+        let text = print(&c);
+        let ast = parse(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        let back = build(&text, &ast).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        prop_assert_eq!(&back.dataset.root.dims, &c.dataset.root.dims, "{}", text);
+        prop_assert_eq!(back.dataset.root.vars.len(), c.dataset.root.vars.len());
+        for (a, b) in back.dataset.root.vars.iter().zip(&c.dataset.root.vars) {
+            prop_assert_eq!(&a.name, &b.name);
+            prop_assert_eq!(a.nc_type, b.nc_type);
+            prop_assert_eq!(&a.dims, &b.dims);
+            prop_assert_eq!(a.attrs.len(), b.attrs.len(), "{}", text);
+            for (x, y) in a.attrs.iter().zip(&b.attrs) {
+                prop_assert_eq!(&x.name, &y.name);
+                prop_assert_eq!(normalise(&x.values), normalise(&y.values), "{}", text);
+            }
+            let key = var_key(&[], &a.name);
+            let got = back.vars.get(&key).and_then(|p| p.data.clone());
+            let want = c.vars.get(&key).and_then(|p| p.data.clone());
+            let got = got.map(|v| match v {
+                Values::String(s) => Values::String(s),
+                other => other,
+            });
+            let want = want.map(|v| match v {
+                // "" prints as `_` (the default string fill) and reads back as "".
+                Values::String(s) => Values::String(s),
+                other => other,
+            });
+            prop_assert_eq!(got, want, "{}", text);
+        }
+        for (x, y) in back.dataset.root.attrs.iter().zip(&c.dataset.root.attrs) {
+            prop_assert_eq!(&x.name, &y.name);
+            prop_assert_eq!(normalise(&x.values), normalise(&y.values), "{}", text);
+        }
+        // And printing again gives the same text.
+        prop_assert_eq!(print(&back), text);
+    }
+}

@@ -1,0 +1,215 @@
+//! nczgen: CDL to datasets that dump back exactly, errors with file:line:col, safe
+//! replacement, ncgen's spellings.
+
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+use crate::util::{data_dir, first_diff, run, run_in};
+
+fn nczgen(args: &[&str]) -> crate::util::Run {
+    run("nczgen", args)
+}
+
+#[test]
+fn golden_cases_compile_and_dump_like_ncdump() {
+    let golden = data_dir().join("golden");
+    let tmp = tempfile::tempdir().unwrap();
+    let mut failures = Vec::new();
+    let mut n = 0;
+    for entry in fs::read_dir(golden.join("cases")).unwrap() {
+        let cdl = entry.unwrap().path();
+        let case = cdl.file_stem().unwrap().to_string_lossy().into_owned();
+        let expected =
+            fs::read_to_string(golden.join("expected").join(format!("{case}.cdl"))).unwrap();
+        for (out_name, extra) in [
+            (format!("{case}.file"), vec![]),
+            (format!("{case}.zip"), vec![]),
+            (format!("{case}.z2.zip"), vec!["--zip-layout", "dir"]),
+        ] {
+            let out = tmp.path().join(&out_name);
+            let mut args: Vec<&str> = extra.clone();
+            let out_s = out.to_string_lossy().into_owned();
+            let cdl_s = cdl.to_string_lossy().into_owned();
+            args.extend(["-o", &out_s, &cdl_s]);
+            nczgen(&args).success();
+            let dump = run("nczdump", &["-n", &case, &out_s]);
+            n += 1;
+            if dump.stdout() != expected || !dump.output.status.success() {
+                failures.push(format!(
+                    "{out_name}: {}\n{}",
+                    dump.stderr(),
+                    first_diff(&dump.stdout(), &expected)
+                ));
+            }
+        }
+    }
+    assert!(n >= 3 * 15, "only {n} cases");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn errors_are_one_line_with_file_line_and_column() {
+    let dir = data_dir().join("cdl_errors");
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out.zarr");
+    let out_s = out.to_string_lossy().into_owned();
+    let mut n = 0;
+    for entry in fs::read_dir(&dir).unwrap() {
+        let p = entry.unwrap().path();
+        if p.extension().is_none_or(|e| e != "cdl") {
+            continue;
+        }
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        let expected = fs::read_to_string(p.with_extension("err")).unwrap();
+        let got = run_in("nczgen", &dir, &["-o", &out_s, &name]).fails_with_one_line(1);
+        assert_eq!(got, expected.trim_end(), "{name}");
+        assert!(!out.exists(), "{name}: a failed run left {out_s}");
+        n += 1;
+    }
+    assert!(n >= 15);
+}
+
+#[test]
+fn a_failed_run_leaves_the_existing_dataset_intact() {
+    let tmp = tempfile::tempdir().unwrap();
+    let good = tmp.path().join("good.cdl");
+    fs::write(
+        &good,
+        "netcdf g {\ndimensions:\n\tx = 2 ;\nvariables:\n\tint v(x) ;\ndata:\n v = 1, 2 ;\n}\n",
+    )
+    .unwrap();
+    let bad = tmp.path().join("bad.cdl");
+    fs::write(&bad, "netcdf g {\nvariables:\n\tint v(nodim) ;\n}\n").unwrap();
+    let out = tmp.path().join("g.zarr");
+    let out_s = out.to_string_lossy().into_owned();
+    nczgen(&["-o", &out_s, &good.to_string_lossy()]).success();
+    let before = run("nczdump", &[&out_s]).stdout();
+    assert!(before.contains(" v = 1, 2 ;"));
+    nczgen(&["-o", &out_s, &bad.to_string_lossy()]).fails_with_one_line(1);
+    assert_eq!(run("nczdump", &[&out_s]).stdout(), before);
+    // Nothing left behind beside it.
+    let names: Vec<String> = fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 3, "{names:?}");
+    // A good run replaces it completely.
+    fs::write(
+        &good,
+        "netcdf g {\nvariables:\n\tdouble w ;\ndata:\n w = 2.5 ;\n}\n",
+    )
+    .unwrap();
+    nczgen(&["-o", &out_s, &good.to_string_lossy()]).success();
+    let after = run("nczdump", &[&out_s]).stdout();
+    assert!(
+        after.contains(" w = 2.5 ;") && !after.contains(" v ="),
+        "{after}"
+    );
+}
+
+#[test]
+fn ncgen_spelling_and_urls() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cdl = tmp.path().join("s.cdl");
+    fs::write(&cdl, "netcdf s {\ndimensions:\n\tn = 3 ;\nvariables:\n\tfloat t(n) ;\n\t\tt:units = \"K\" ;\ndata:\n t = 1.5, _, 3 ;\n}\n").unwrap();
+    let url = format!(
+        "file://{}#mode=nczarr,file",
+        tmp.path().join("s.file").display()
+    );
+    nczgen(&["-4", "-lb", "-o", &url, &cdl.to_string_lossy()]).success();
+    let out = run("nczdump", &[&url]);
+    out.success();
+    assert!(
+        out.stdout().contains(" t = 1.5, _, 3 ;"),
+        "{}",
+        out.stdout()
+    );
+    let err = nczgen(&["-lc", "-o", &url, &cdl.to_string_lossy()]).fails_with_one_line(1);
+    assert!(err.contains("only binary output"), "{err}");
+    let err = nczgen(&["-k", "cdf5", "-o", &url, &cdl.to_string_lossy()]).fails_with_one_line(1);
+    assert!(err.contains("cannot be stored as NCZarr"), "{err}");
+}
+
+#[test]
+fn pure_zarr_has_no_nczarr_metadata_and_keeps_the_data() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cdl = tmp.path().join("p.cdl");
+    fs::write(&cdl, "netcdf p {\ndimensions:\n\tn = 2 ;\nvariables:\n\tshort v(n) ;\n\t\tv:_FillValue = -1s ;\n\t\tv:scale = 0.5 ;\n\tint s ;\ndata:\n v = 7, _ ;\n s = 3 ;\n}\n").unwrap();
+    for (out, args) in [("p1.zarr", vec!["-k", "zarr"]), ("p2.zarr", vec![])] {
+        let path = tmp.path().join(out);
+        let target = if args.is_empty() {
+            format!("file://{}#mode=zarr,file", path.display())
+        } else {
+            path.to_string_lossy().into_owned()
+        };
+        let mut a = args.clone();
+        let cdl_s = cdl.to_string_lossy().into_owned();
+        a.extend(["-o", &target, &cdl_s]);
+        nczgen(&a).success();
+        for e in walk(&path) {
+            let text = fs::read(&e).unwrap();
+            assert!(
+                !String::from_utf8_lossy(&text).contains("_nczarr"),
+                "{}",
+                e.display()
+            );
+        }
+        let zarray = fs::read_to_string(path.join("v/.zarray")).unwrap();
+        assert!(
+            zarray.contains("\"dtype\": \"<i2\"") && zarray.contains("\"fill_value\": -1"),
+            "{zarray}"
+        );
+        assert!(fs::read_to_string(path.join("s/.zarray"))
+            .unwrap()
+            .contains("\"shape\": []"));
+        let out = run("nczdump", &[&path.to_string_lossy()]);
+        out.success();
+        assert!(
+            out.stdout().contains(" v = 7, _ ;") && out.stdout().contains(" s = 3 ;"),
+            "{}",
+            out.stdout()
+        );
+    }
+}
+
+fn walk(p: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in fs::read_dir(p).unwrap() {
+        let e = e.unwrap().path();
+        if e.is_dir() {
+            out.extend(walk(&e));
+        } else {
+            out.push(e);
+        }
+    }
+    out
+}
+
+#[test]
+fn reads_standard_input_and_reports_warnings() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("w.zarr");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nczgen"))
+        .args(["-o", &out.to_string_lossy()])
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"netcdf w {\ndimensions:\n\tn = 2 ;\nvariables:\n\tint v(n) ;\ndata:\n v = 1, 2, 3 ;\n}\n")
+        .unwrap();
+    let res = child.wait_with_output().unwrap();
+    assert!(res.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&res.stderr),
+        "nczgen: <stdin>:7:12: warning: too many values: 3 given, 2 fit; the rest are ignored\n"
+    );
+    assert!(run("nczdump", &[&out.to_string_lossy()])
+        .stdout()
+        .contains(" v = 1, 2 ;"));
+}
