@@ -149,11 +149,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     let ast = parse(&text).map_err(|e| anyhow!(located(&file_label, &e)))?;
     let mut compiled = build::build(&text, &ast).map_err(|e| anyhow!(located(&file_label, &e)))?;
     for w in &compiled.warnings {
-        eprintln!(
-            "nczgen: {}: warning: {}",
-            file_label,
-            cli::one_line(&w.to_string())
-        );
+        eprintln!("nczgen: {file_label}:{}:{}: warning: {}", w.line, w.column, cli::one_line(&w.message));
     }
 
     let output = match &args.output {
