@@ -149,7 +149,12 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     let ast = parse(&text).map_err(|e| anyhow!(located(&file_label, &e)))?;
     let mut compiled = build::build(&text, &ast).map_err(|e| anyhow!(located(&file_label, &e)))?;
     for w in &compiled.warnings {
-        eprintln!("nczgen: {file_label}:{}:{}: warning: {}", w.line, w.column, cli::one_line(&w.message));
+        eprintln!(
+            "nczgen: {file_label}:{}:{}: warning: {}",
+            w.line,
+            w.column,
+            cli::one_line(&w.message)
+        );
     }
 
     let output = match &args.output {
@@ -166,24 +171,27 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     };
     let url = DatasetUrl::parse(&output).with_context(|| output.clone())?;
-    let mut opts = WriteOptions::default();
-    opts.pure_zarr = url.modes.pure_zarr();
-    if let Some(k) = &args.kind {
-        opts.pure_zarr = pure_for_kind(k)? || url.modes.pure_zarr();
-    }
-    opts.xarray_dims = url.modes.xarray_dims();
-    opts.char_dtype = match args.char_dtype {
-        CharMode::Zarr => CharDtype::Zarr,
-        CharMode::Netcdf => CharDtype::Netcdf,
-    };
-    opts.scalar_shape = match args.scalar {
-        ScalarMode::One => ScalarShape::One,
-        ScalarMode::ZeroD => ScalarShape::ZeroD,
-    };
     if !matches!(args.separator, '.' | '/') {
         bail!("--separator must be '.' or '/'");
     }
-    opts.separator = args.separator;
+    let pure_zarr = match &args.kind {
+        Some(k) => pure_for_kind(k)? || url.modes.pure_zarr(),
+        None => url.modes.pure_zarr(),
+    };
+    let opts = WriteOptions {
+        pure_zarr,
+        xarray_dims: url.modes.xarray_dims(),
+        char_dtype: match args.char_dtype {
+            CharMode::Zarr => CharDtype::Zarr,
+            CharMode::Netcdf => CharDtype::Netcdf,
+        },
+        scalar_shape: match args.scalar {
+            ScalarMode::One => ScalarShape::One,
+            ScalarMode::ZeroD => ScalarShape::ZeroD,
+        },
+        separator: args.separator,
+        ..WriteOptions::default()
+    };
 
     // Decide every variable's encoding before writing anything.
     let dataset = compiled.dataset.clone();

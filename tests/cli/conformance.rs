@@ -136,16 +136,24 @@ fn netcdf_c_cdl_corpus_round_trips() {
     let mut failures = Vec::new();
     let mut compared = 0;
     let tmp = tempfile::tempdir().unwrap();
-    let mut entries: Vec<_> = std::fs::read_dir(&cdl_dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut entries: Vec<_> = std::fs::read_dir(&cdl_dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     entries.sort();
     for cdl in entries {
         if cdl.extension().is_none_or(|e| e != "cdl") {
             continue;
         }
         let name = cdl.file_stem().unwrap().to_string_lossy().into_owned();
-        let Ok(expected) = std::fs::read_to_string(expected_dir.join(format!("{name}.dmp"))) else { continue };
+        let Ok(expected) = std::fs::read_to_string(expected_dir.join(format!("{name}.dmp"))) else {
+            continue;
+        };
         let out = tmp.path().join(format!("{name}.file"));
-        let gen = run("nczgen", &["-o", &out.to_string_lossy(), &cdl.to_string_lossy()]);
+        let gen = run(
+            "nczgen",
+            &["-o", &out.to_string_lossy(), &cdl.to_string_lossy()],
+        );
         let text = std::fs::read_to_string(&cdl).unwrap();
         let uses_types = text.contains("types:");
         if !gen.output.status.success() {
@@ -166,7 +174,10 @@ fn netcdf_c_cdl_corpus_round_trips() {
                 }
             }
             Some(_) => {}
-            None if !same => failures.push(format!("{name}: {}", crate::util::first_diff(&dump.stdout(), &expected))),
+            None if !same => failures.push(format!(
+                "{name}: {}",
+                crate::util::first_diff(&dump.stdout(), &expected)
+            )),
             None => {}
         }
     }

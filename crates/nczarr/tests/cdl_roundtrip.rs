@@ -91,7 +91,7 @@ fn values_of(t: NcType, n: usize) -> BoxedStrategy<Values> {
         .boxed(),
         NcType::String => prop::collection::vec(
             prop_oneof![
-                text.prop_map(|b| Some(b)),
+                text.prop_map(Some),
                 Just(None),
                 Just(Some("é日".as_bytes().to_vec()))
             ],
@@ -106,11 +106,16 @@ fn arb_type() -> impl Strategy<Value = NcType> {
     prop::sample::select(NcType::ALL.to_vec())
 }
 
+/// An attribute to generate: its type and number of values.
+type AttrSpec = (NcType, usize);
+/// A variable to generate: type, indexes of its dimensions, attributes.
+type VarSpec = (NcType, Vec<usize>, Vec<AttrSpec>);
+
 #[derive(Debug, Clone)]
 struct Spec {
     dims: Vec<u64>,
-    vars: Vec<(NcType, Vec<usize>, Vec<(NcType, usize)>)>,
-    gattrs: Vec<(NcType, usize)>,
+    vars: Vec<VarSpec>,
+    gattrs: Vec<AttrSpec>,
 }
 
 fn arb_spec() -> impl Strategy<Value = Spec> {

@@ -757,6 +757,45 @@ fn write_group(
     Ok(())
 }
 
+/// Write data held in memory: whole variables in C order, by path (`/g/v`).
+pub struct MemoryData<'a> {
+    /// Values by variable path.
+    pub values: std::collections::HashMap<String, &'a Values>,
+    /// The dataset the variables belong to (for shapes).
+    pub dataset: &'a Dataset,
+}
+
+impl WriteData for MemoryData<'_> {
+    fn region(&self, group: &[String], var: &Var, region: &Region) -> Result<Option<Values>> {
+        let key = crate::cdl::build::var_key(group, &var.name);
+        let Some(v) = self.values.get(&key) else {
+            return Ok(None);
+        };
+        let shape = self.dataset.var_shape(var);
+        if shape.is_empty() {
+            return Ok(Some((*v).clone()));
+        }
+        // Regions asked for are runs of whole rows along the first dimension.
+        let row: u64 = shape[1..].iter().product();
+        let inner_full =
+            region.count[1..] == shape[1..] && region.start[1..].iter().all(|&s| s == 0);
+        if !inner_full {
+            return Err(Error::Invalid(
+                "in-memory data supports row ranges only".into(),
+            ));
+        }
+        let from = usize::try_from(region.start[0] * row).unwrap_or(usize::MAX);
+        let to = usize::try_from((region.start[0] + region.count[0]) * row).unwrap_or(usize::MAX);
+        if to > v.len() {
+            return Err(Error::Invalid(format!(
+                "variable '{key}': data holds {} values, {to} needed",
+                v.len()
+            )));
+        }
+        Ok(Some(v.slice(from..to)))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -798,44 +837,5 @@ mod tests {
             attr_json(&Values::UInt64(vec![u64::MAX])).to_text(),
             "18446744073709551615"
         );
-    }
-}
-
-/// Write data held in memory: whole variables in C order, by path (`/g/v`).
-pub struct MemoryData<'a> {
-    /// Values by variable path.
-    pub values: std::collections::HashMap<String, &'a Values>,
-    /// The dataset the variables belong to (for shapes).
-    pub dataset: &'a Dataset,
-}
-
-impl WriteData for MemoryData<'_> {
-    fn region(&self, group: &[String], var: &Var, region: &Region) -> Result<Option<Values>> {
-        let key = crate::cdl::build::var_key(group, &var.name);
-        let Some(v) = self.values.get(&key) else {
-            return Ok(None);
-        };
-        let shape = self.dataset.var_shape(var);
-        if shape.is_empty() {
-            return Ok(Some((*v).clone()));
-        }
-        // Regions asked for are runs of whole rows along the first dimension.
-        let row: u64 = shape[1..].iter().product();
-        let inner_full =
-            region.count[1..] == shape[1..] && region.start[1..].iter().all(|&s| s == 0);
-        if !inner_full {
-            return Err(Error::Invalid(
-                "in-memory data supports row ranges only".into(),
-            ));
-        }
-        let from = usize::try_from(region.start[0] * row).unwrap_or(usize::MAX);
-        let to = usize::try_from((region.start[0] + region.count[0]) * row).unwrap_or(usize::MAX);
-        if to > v.len() {
-            return Err(Error::Invalid(format!(
-                "variable '{key}': data holds {} values, {to} needed",
-                v.len()
-            )));
-        }
-        Ok(Some(v.slice(from..to)))
     }
 }
