@@ -213,3 +213,28 @@ fn reads_standard_input_and_reports_warnings() {
         .stdout()
         .contains(" v = 1, 2 ;"));
 }
+
+#[test]
+fn out_of_range_integers_are_stored_as_ncgen_stores_them_and_reported() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cdl = tmp.path().join("rng.cdl");
+    fs::write(
+        &cdl,
+        "netcdf rng {\ndimensions: n = 3;\nvariables: byte b(n); short s;\ndata: b = 300, -1, 255; s = 70000.5;\n}\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("rng.zarr");
+    let r = nczgen(&["-o", &out.to_string_lossy(), &cdl.to_string_lossy()]);
+    let label = cdl.to_string_lossy();
+    assert_eq!(r.code(), 0);
+    assert_eq!(
+        r.stderr(),
+        format!(
+            "nczgen: {label}:4:11: warning: 300 is out of range for byte; stored as 44 (as ncgen)\n\
+             nczgen: {label}:4:29: warning: 70000 is out of range for short; stored as 4464 (as ncgen)\n"
+        )
+    );
+    let dump = run("nczdump", &[&out.to_string_lossy()]).stdout();
+    assert!(dump.contains(" b = 44, -1, -1 ;"), "{dump}");
+    assert!(dump.contains(" s = 4464 ;"), "{dump}");
+}

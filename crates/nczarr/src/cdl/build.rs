@@ -77,7 +77,10 @@ struct Builder<'t> {
     data: Vec<(Vec<String>, String, Vec<Datum>, usize)>,
     format: Option<String>,
     default_maxstrlen: Option<usize>,
-    warnings: Vec<CdlError>,
+    /// Interior mutability so value conversion (which only reads) can warn.
+    warnings: std::cell::RefCell<Vec<CdlError>>,
+    /// Out-of-range values reported so far (reports stop after a few).
+    wrapped: std::cell::Cell<usize>,
     /// Variables whose codec chain `_Codecs` gave exactly.
     codecs_fixed: std::collections::HashSet<String>,
 }
@@ -95,7 +98,8 @@ pub fn build(text: &str, file: &CdlFile) -> Result<Compiled, CdlError> {
         data: Vec::new(),
         format: None,
         default_maxstrlen: None,
-        warnings: Vec::new(),
+        warnings: std::cell::RefCell::new(Vec::new()),
+        wrapped: std::cell::Cell::new(0),
         codecs_fixed: std::collections::HashSet::new(),
     };
     b.group(&file.root, &[])?;
@@ -107,7 +111,7 @@ pub fn build(text: &str, file: &CdlFile) -> Result<Compiled, CdlError> {
         vars: b.vars,
         format: b.format,
         default_maxstrlen: b.default_maxstrlen,
-        warnings: b.warnings,
+        warnings: b.warnings.into_inner(),
     })
 }
 
@@ -133,9 +137,37 @@ impl Builder<'_> {
         CdlError::at(self.text, pos, message)
     }
 
-    fn warn(&mut self, pos: usize, message: impl Into<String>) {
+    fn warn(&self, pos: usize, message: impl Into<String>) {
         let w = self.err(pos, message);
-        self.warnings.push(w);
+        self.warnings.borrow_mut().push(w);
+    }
+
+    /// Report an integer that does not fit its type (ncgen stores it wrapped, as a C
+    /// cast does, without a word; the value is kept the same here but said aloud).
+    fn warn_wrapped(&self, pos: usize, value: i128, t: NcType, stored: &Values) {
+        const REPORTED: usize = 10;
+        let n = self.wrapped.get() + 1;
+        self.wrapped.set(n);
+        if n <= REPORTED {
+            let shown = match stored {
+                Values::Byte(v) => v[0].to_string(),
+                Values::UByte(v) => v[0].to_string(),
+                Values::Short(v) => v[0].to_string(),
+                Values::UShort(v) => v[0].to_string(),
+                Values::Int(v) => v[0].to_string(),
+                Values::UInt(v) => v[0].to_string(),
+                Values::Int64(v) => v[0].to_string(),
+                Values::UInt64(v) => v[0].to_string(),
+                Values::Char(v) => v[0].to_string(),
+                _ => String::new(),
+            };
+            self.warn(
+                pos,
+                format!("{value} is out of range for {t}; stored as {shown} (as ncgen)"),
+            );
+        } else if n == REPORTED + 1 {
+            self.warn(pos, "more values out of range; not reported");
+        }
     }
 
     fn group(&mut self, decl: &GroupDecl, path: &[String]) -> Result<(), CdlError> {
@@ -782,7 +814,7 @@ impl Builder<'_> {
             t => {
                 let v = as_int(&d.value).ok_or_else(|| bad("this value"))?;
                 // As ncgen (C casts): out-of-range values wrap.
-                match t {
+                let stored = match t {
                     NcType::Byte => Values::Byte(vec![v as i8]),
                     NcType::UByte => Values::UByte(vec![v as u8]),
                     NcType::Short => Values::Short(vec![v as i16]),
@@ -791,10 +823,27 @@ impl Builder<'_> {
                     NcType::UInt => Values::UInt(vec![v as u32]),
                     NcType::Int64 => Values::Int64(vec![v as i64]),
                     _ => Values::UInt64(vec![v as u64]),
+                };
+                if !fits(v, t) {
+                    self.warn_wrapped(d.pos, v, t, &stored);
                 }
+                stored
             }
         })
     }
+}
+
+/// Whether integer `v` keeps its bits in integer type `t`: either signedness of the
+/// type's width counts, because CDL routinely writes bit patterns such as 255 or
+/// 0xFFFF into signed variables and means exactly the stored bits.
+fn fits(v: i128, t: NcType) -> bool {
+    let (lo, hi): (i128, i128) = match t {
+        NcType::Byte | NcType::UByte => (i128::from(i8::MIN), i128::from(u8::MAX)),
+        NcType::Short | NcType::UShort => (i128::from(i16::MIN), i128::from(u16::MAX)),
+        NcType::Int | NcType::UInt => (i128::from(i32::MIN), i128::from(u32::MAX)),
+        _ => (i128::from(i64::MIN), i128::from(u64::MAX)),
+    };
+    (lo..=hi).contains(&v)
 }
 
 /// Flatten braces (data lists whose braces carry no meaning).
