@@ -9,7 +9,8 @@ use clap::{Parser, ValueEnum};
 use nczarr::cdl::{build, parse, CdlError};
 use nczarr::model::Values;
 use nczarr::nczarr::write::{
-    plan_encoding, write_dataset, CharDtype, EncodingRequest, MemoryData, ScalarShape, WriteOptions,
+    fit_request, generation_limits, plan_encoding, write_dataset, CharDtype, EncodingRequest,
+    Generation, MemoryData, ScalarShape, WriteOptions,
 };
 use nczarr::store::{create_target, ZipLayout};
 use nczarr::url::DatasetUrl;
@@ -56,6 +57,11 @@ struct Args {
     /// How scalars are stored in NCZarr: one (shape [1], netcdf-c) or 0d (shape [], Zarr).
     #[arg(long, value_enum, default_value_t = ScalarMode::One)]
     scalar: ScalarMode,
+    /// NCZarr metadata generation: current (netcdf-c 4.9.3+/4.10; read by netcdf-c 4.10,
+    /// zarr-python and xarray) or 4.9.0 (for ncdump/ncgen 4.9.0, which crash on the current
+    /// layout's char, string and scalar arrays; no strings, no unlimited dimensions).
+    #[arg(long, value_enum, default_value_t = LayoutMode::Current)]
+    nczarr_layout: LayoutMode,
     /// Zip layout: root (keys at the archive root, zarr-python) or dir (one top-level
     /// directory named after the file, netcdf-c).
     #[arg(long, value_enum, default_value_t = ZipMode::Root)]
@@ -78,6 +84,13 @@ enum ScalarMode {
     One,
     #[value(name = "0d")]
     ZeroD,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum LayoutMode {
+    Current,
+    #[value(name = "4.9.0")]
+    V490,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -190,8 +203,15 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
             ScalarMode::ZeroD => ScalarShape::ZeroD,
         },
         separator: args.separator,
+        generation: match args.nczarr_layout {
+            LayoutMode::Current => Generation::Current,
+            LayoutMode::V490 => Generation::Netcdf490,
+        },
         ..WriteOptions::default()
     };
+    if pure_zarr && matches!(args.nczarr_layout, LayoutMode::V490) {
+        bail!("--nczarr-layout 4.9.0 writes NCZarr metadata; it cannot be combined with pure Zarr output");
+    }
 
     // Decide every variable's encoding before writing anything.
     let dataset = compiled.dataset.clone();
@@ -205,7 +225,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
             continue;
         };
         let shape = dataset.var_shape(var);
-        let req = EncodingRequest {
+        let mut req = EncodingRequest {
             chunks: plan.spec.chunks.clone(),
             contiguous: plan.spec.contiguous,
             codecs: plan.spec.codecs.clone(),
@@ -214,6 +234,9 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
             fill: plan.spec.fill.clone(),
             maxstrlen: plan.spec.maxstrlen,
         };
+        for change in fit_request(&mut req, &opts) {
+            eprintln!("nczgen: {output}: warning: variable {key} is {change}");
+        }
         let enc = plan_encoding(
             var,
             &shape,
@@ -225,6 +248,9 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         )
         .with_context(|| file_label.clone())?;
         var.encoding = Some(enc);
+    }
+    for w in generation_limits(&compiled.dataset, &opts).with_context(|| output.clone())? {
+        eprintln!("nczgen: {output}: warning: {w}");
     }
     let empty: HashMap<String, &Values> = HashMap::new();
     let values: HashMap<String, &Values> = if args.header_only {

@@ -238,3 +238,128 @@ fn out_of_range_integers_are_stored_as_ncgen_stores_them_and_reported() {
     assert!(dump.contains(" b = 44, -1, -1 ;"), "{dump}");
     assert!(dump.contains(" s = 4464 ;"), "{dump}");
 }
+
+/// The netcdf-c 4.9.0 layout holds every golden case without strings, and dumps back
+/// the same, except that unlimited dimensions become fixed (4.9.0 has none).
+#[test]
+fn netcdf_490_layout_round_trips_what_it_can_hold() {
+    let golden = data_dir().join("golden");
+    let tmp = tempfile::tempdir().unwrap();
+    let (mut written, mut refused) = (0, 0);
+    for entry in fs::read_dir(golden.join("cases")).unwrap() {
+        let cdl = entry.unwrap().path();
+        let case = cdl.file_stem().unwrap().to_string_lossy().into_owned();
+        let expected =
+            fs::read_to_string(golden.join("expected").join(format!("{case}.cdl"))).unwrap();
+        let out = tmp.path().join(format!("{case}.490"));
+        let out_s = out.to_string_lossy().into_owned();
+        let r = nczgen(&[
+            "--nczarr-layout",
+            "4.9.0",
+            "-o",
+            &out_s,
+            &cdl.to_string_lossy(),
+        ]);
+        if expected.contains("\tstring ") || expected.contains(" string ") {
+            let err = r.fails_with_one_line(1);
+            assert!(
+                err.contains("netcdf-c 4.9.0 cannot read strings"),
+                "{case}: {err}"
+            );
+            assert!(!out.exists(), "{case}: a refused write left {out_s}");
+            refused += 1;
+            continue;
+        }
+        assert_eq!(r.code(), 0, "{case}: {}", r.stderr());
+        // The same values, with unlimited lengths fixed.
+        let fixed: String = expected
+            .lines()
+            .map(|l| match l.split_once(" = UNLIMITED ; // (") {
+                Some((name, rest)) => {
+                    format!("{name} = {} ;\n", rest.trim_end_matches(" currently)"))
+                }
+                None => format!("{l}\n"),
+            })
+            .collect();
+        let dump = run("nczdump", &["-n", &case, &out_s]);
+        assert_eq!(
+            dump.stdout(),
+            fixed,
+            "{case}: {}",
+            first_diff(&dump.stdout(), &fixed)
+        );
+        if fixed != expected {
+            assert!(
+                r.stderr().contains("is written as fixed"),
+                "{case}: {}",
+                r.stderr()
+            );
+        }
+        // The metadata is where 4.9.0 keeps it, and char arrays are typed as it types them.
+        let zgroup = fs::read_to_string(out.join(".zgroup")).unwrap();
+        assert!(
+            zgroup.contains("\"_NCZARR_SUPERBLOCK\""),
+            "{case}: {zgroup}"
+        );
+        assert!(!fs::read_to_string(out.join(".zattrs"))
+            .unwrap()
+            .contains("_nczarr_"));
+        written += 1;
+    }
+    assert!(
+        written >= 10 && refused >= 1,
+        "{written} written, {refused} refused"
+    );
+}
+
+#[test]
+fn netcdf_490_layout_stores_scalars_chars_and_byte_order_as_490_reads_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cdl = tmp.path().join("l.cdl");
+    fs::write(
+        &cdl,
+        "netcdf l {\ndimensions: x = 3;\nvariables: char c(x); int sc; int be(x); be:_Endianness = \"big\"; be:_DeflateLevel = 1;\ndata: c = \"ab\"; sc = 7; be = 1, 2, 3;\n}\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("l.zarr");
+    let out_s = out.to_string_lossy().into_owned();
+    let r = nczgen(&[
+        "--nczarr-layout",
+        "4.9.0",
+        "-o",
+        &out_s,
+        &cdl.to_string_lossy(),
+    ]);
+    assert_eq!(r.code(), 0);
+    let err = r.stderr();
+    assert!(
+        err.contains("variable /be is written little-endian"),
+        "{err}"
+    );
+    assert!(
+        err.contains("variable /be is written without its codecs (zlib)"),
+        "{err}"
+    );
+    let zarray = |v: &str| fs::read_to_string(out.join(v).join(".zarray")).unwrap();
+    assert!(zarray("c").contains("\"dtype\": \"<U1\""));
+    assert_eq!(fs::read(out.join("c/0")).unwrap(), b"ab\0");
+    assert!(zarray("sc").contains("\"dimrefs\": [\"/_scalar_\"]"));
+    assert!(zarray("be").contains("\"dtype\": \"<i4\""));
+    assert!(zarray("be").contains("\"compressor\": null"));
+    let dump = run("nczdump", &[&out_s]).stdout();
+    assert!(dump.contains("\tint sc ;\n"), "{dump}");
+    assert!(!dump.contains("_scalar_"), "{dump}");
+    assert!(dump.contains(" c = \"ab\" ;"), "{dump}");
+    assert!(dump.contains(" be = 1, 2, 3 ;"), "{dump}");
+    // Pure Zarr has no NCZarr generation to choose.
+    nczgen(&[
+        "--nczarr-layout",
+        "4.9.0",
+        "-k",
+        "zarr",
+        "-o",
+        &tmp.path().join("p.zarr").to_string_lossy(),
+        &cdl.to_string_lossy(),
+    ])
+    .fails_with_one_line(1);
+}

@@ -38,7 +38,20 @@ pub(crate) fn read(
         problems,
     )?;
     check_dims(&mut group, problems)?;
+    if generation == Generation::UpperKeys && !uses_dim(&group, crate::nczarr::write::SCALAR_DIM) {
+        group
+            .dims
+            .retain(|d| !(d.name == crate::nczarr::write::SCALAR_DIM && d.len == 1));
+    }
     Ok((group, nc_properties))
+}
+
+/// Whether any variable in the tree uses the root dimension `name`.
+fn uses_dim(g: &Group, name: &str) -> bool {
+    g.vars
+        .iter()
+        .any(|v| v.dims.iter().any(|d| d.group.is_empty() && d.name == name))
+        || g.groups.iter().any(|c| uses_dim(c, name))
 }
 
 /// A member of the NCZarr metadata, wherever this generation kept it.
@@ -184,6 +197,15 @@ fn read_group(
                     )
                 })?;
             dims.push(d);
+        }
+        // nczgen's 4.9.0 layout writes a scalar over the root dimension `_scalar_`
+        // (4.9.0 crashes on arrays without dimensions): it is a scalar.
+        if generation == Generation::UpperKeys
+            && dims.len() == 1
+            && dims[0].group.is_empty()
+            && dims[0].name == crate::nczarr::write::SCALAR_DIM
+        {
+            dims.clear();
         }
         let scalar = dims.is_empty()
             && zarray

@@ -10,6 +10,9 @@
 //! - shuffle records its real element size (netcdf-c writes 0, which numcodecs misreads);
 //! - numbers are written with full precision (netcdf-c writes `%g`, 6 digits).
 //!
+//! [`Generation::Netcdf490`] writes netcdf-c 4.9.0's layout instead, for the ncdump and
+//! ncgen 4.9.0 that Debian 12 and Ubuntu 22.04 ship, which crash on the current one.
+//!
 //! Pure Zarr (`mode=zarr`) is the same without `_nczarr_*` attributes; `_ARRAY_DIMENSIONS`
 //! is written unless `noxarray`. Chunks are written first and the metadata that makes
 //! the dataset openable last, the root `.zgroup` at the very end.
@@ -45,9 +48,26 @@ pub enum ScalarShape {
     ZeroD,
 }
 
+/// Which generation of NCZarr metadata to write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Generation {
+    /// netcdf-c 4.9.3+/4.10: `_nczarr_*` attributes in `.zattrs`. Read by netcdf-c
+    /// 4.9.3 and later, zarr-python and xarray.
+    #[default]
+    Current,
+    /// netcdf-c 4.9.0: upper-case `_NCZARR_*` keys inside `.zgroup`/`.zarray`/`.zattrs`,
+    /// char as `<U1` holding one byte per character (as 4.9.0 writes and reads it), no
+    /// strings, no unlimited dimensions, little-endian only. For ncdump/ncgen 4.9.0
+    /// (Debian 12, Ubuntu 22.04), which crash on the current layout's char, string and
+    /// scalar arrays; zarr-python misreads its char arrays.
+    Netcdf490,
+}
+
 /// Options for writing.
 #[derive(Debug, Clone)]
 pub struct WriteOptions {
+    /// The NCZarr metadata generation (ignored for pure Zarr).
+    pub generation: Generation,
     /// Pure Zarr: no NCZarr metadata (`mode=zarr`).
     pub pure_zarr: bool,
     /// Write xarray's `_ARRAY_DIMENSIONS` (off with `noxarray`).
@@ -67,6 +87,7 @@ pub struct WriteOptions {
 impl Default for WriteOptions {
     fn default() -> Self {
         WriteOptions {
+            generation: Generation::default(),
             pure_zarr: false,
             xarray_dims: true,
             char_dtype: CharDtype::default(),
@@ -172,6 +193,96 @@ pub fn dtype_for(
     }
 }
 
+/// What the chosen generation cannot hold, checked before anything is written.
+/// Returns warnings for what is written differently (unlimited dimensions become
+/// fixed, big-endian variables little-endian: the values are kept, the property is
+/// not); errors for what cannot be written at all.
+///
+/// # Errors
+/// [`Error::Invalid`] naming the first string variable or attribute when writing the
+/// netcdf-c 4.9.0 generation (4.9.0 crashes on string arrays).
+pub fn generation_limits(ds: &Dataset, opts: &WriteOptions) -> Result<Vec<String>> {
+    let mut warnings = Vec::new();
+    if opts.pure_zarr || opts.generation != Generation::Netcdf490 {
+        return Ok(warnings);
+    }
+    fn walk(g: &Group, path: &str, warnings: &mut Vec<String>) -> Result<()> {
+        let here = |name: &str| format!("{path}/{name}");
+        let no_strings = |what: String| {
+            Err(Error::Invalid(format!(
+                "{what} is a string; netcdf-c 4.9.0 cannot read strings in NCZarr (it crashes), so the 4.9.0 layout cannot hold it"
+            )))
+        };
+        for a in &g.attrs {
+            if a.values.nc_type() == NcType::String {
+                return no_strings(format!(
+                    "attribute {}:{}",
+                    if path.is_empty() { "/" } else { path },
+                    a.name
+                ));
+            }
+        }
+        for d in &g.dims {
+            if d.unlimited {
+                warnings.push(format!(
+                    "dimension {} is written as fixed (length {}): netcdf-c 4.9.0 has no unlimited dimensions in NCZarr",
+                    here(&d.name),
+                    d.len
+                ));
+            }
+        }
+        for v in &g.vars {
+            if v.nc_type == NcType::String {
+                return no_strings(format!("variable {}", here(&v.name)));
+            }
+            for a in &v.attrs {
+                if a.values.nc_type() == NcType::String {
+                    return no_strings(format!("attribute {}:{}", here(&v.name), a.name));
+                }
+            }
+        }
+        for c in &g.groups {
+            walk(c, &here(&c.name), warnings)?;
+        }
+        Ok(())
+    }
+    walk(&ds.root, "", &mut warnings)?;
+    Ok(warnings)
+}
+
+/// Change a variable's request to what the chosen generation can hold; returns what
+/// was changed, for a warning. The values are always kept.
+///
+/// For the netcdf-c 4.9.0 layout: byte order becomes little-endian (4.9.0 reads stored
+/// bytes in host order whatever the dtype says, so big-endian data came back
+/// swapped), and codecs are dropped (Debian's 4.9.0 has no NCZarr filters and reads
+/// compressed chunks as raw bytes, silently).
+pub fn fit_request(req: &mut EncodingRequest, opts: &WriteOptions) -> Vec<String> {
+    let mut changed = Vec::new();
+    if opts.pure_zarr || opts.generation != Generation::Netcdf490 {
+        return changed;
+    }
+    if req.endian == Some(Endian::Big) {
+        req.endian = None;
+        changed.push(
+            "written little-endian: netcdf-c 4.9.0 ignores the byte order of stored data".into(),
+        );
+    }
+    if !req.codecs.is_empty() {
+        let ids: Vec<&str> = req
+            .codecs
+            .iter()
+            .filter_map(|c| c.get("id").and_then(Json::as_str))
+            .collect();
+        changed.push(format!(
+            "written without its codecs ({}): netcdf-c 4.9.0 reads encoded chunks as raw bytes",
+            ids.join(", ")
+        ));
+        req.codecs.clear();
+    }
+    changed
+}
+
 /// Decide a variable's encoding: dtype, stored shape, chunks, fill, codecs.
 ///
 /// `shape` is the variable's dimension lengths; `data` (when known) sizes string
@@ -199,7 +310,9 @@ pub fn plan_encoding(
     };
     let dtype = dtype_for(var.nc_type, req.endian, maxstrlen, opts.char_dtype);
     let (stored_shape, chunks) = if scalar {
-        if opts.pure_zarr || opts.scalar_shape == ScalarShape::ZeroD {
+        if opts.pure_zarr
+            || (opts.scalar_shape == ScalarShape::ZeroD && opts.generation == Generation::Current)
+        {
             (Vec::new(), Vec::new())
         } else {
             (vec![1], vec![1])
@@ -312,6 +425,9 @@ fn attrs_object(
     nczarr_block: Option<(&str, Json)>,
     opts: &WriteOptions,
 ) -> Json {
+    let v490 = opts.generation == Generation::Netcdf490;
+    // 4.9.0 types char attributes as '<U1' (and reads '>S1' as a string).
+    let char_type = if v490 { "<U1" } else { ">S1" };
     let mut members: Vec<(String, Json)> = Vec::new();
     let mut types: Vec<(String, Json)> = Vec::new();
     for a in attrs {
@@ -320,10 +436,11 @@ fn attrs_object(
             continue;
         }
         members.push((a.name.clone(), attr_json(&a.values)));
-        types.push((
-            a.name.clone(),
-            Json::String(attr_dtype(&a.values, opts.char_dtype)),
-        ));
+        let t = match &a.values {
+            Values::Char(_) => char_type.to_string(),
+            v => attr_dtype(v, opts.char_dtype),
+        };
+        types.push((a.name.clone(), Json::String(t)));
     }
     for (k, v) in extra {
         let internal = k.starts_with("_nczarr_");
@@ -331,7 +448,7 @@ fn attrs_object(
         if internal {
             types.push((k, Json::String("|J0".into())));
         } else if k == "_NCProperties" {
-            types.push((k, Json::String(">S1".into())));
+            types.push((k, Json::String(char_type.into())));
         }
     }
     if let Some((k, v)) = nczarr_block {
@@ -339,13 +456,43 @@ fn attrs_object(
         types.push((k.to_string(), Json::String("|J0".into())));
     }
     if !opts.pure_zarr {
-        types.push(("_nczarr_attr".into(), Json::String("|J0".into())));
+        let key = if v490 { "_NCZARR_ATTR" } else { "_nczarr_attr" };
+        if !v490 {
+            types.push((key.into(), Json::String("|J0".into())));
+        }
         members.push((
-            "_nczarr_attr".into(),
+            key.into(),
             Json::Object(vec![("types".into(), Json::Object(types))]),
         ));
     }
     Json::Object(members)
+}
+
+/// The root dimension that stands for "no dimensions" in the netcdf-c 4.9.0 layout.
+pub const SCALAR_DIM: &str = "_scalar_";
+
+fn has_scalar(g: &Group) -> bool {
+    g.vars.iter().any(|v| v.dims.is_empty()) || g.groups.iter().any(has_scalar)
+}
+
+/// Add members to a JSON object (the `.zgroup`/`.zarray` documents of 4.9.0).
+fn with_members(doc: Json, more: Vec<(String, Json)>) -> Json {
+    match doc {
+        Json::Object(mut m) => {
+            m.extend(more);
+            Json::Object(m)
+        }
+        other => other,
+    }
+}
+
+/// Replace the value of member `key` of a JSON object.
+fn set_member(doc: &mut Json, key: &str, value: Json) {
+    if let Json::Object(m) = doc {
+        if let Some(slot) = m.iter_mut().find(|(k, _)| k == key) {
+            slot.1 = value;
+        }
+    }
 }
 
 /// The `.zarray` document of an encoding; `base64_fill` for pure Zarr's spelling of
@@ -647,6 +794,7 @@ fn write_group(
             .ok_or_else(|| Error::Invalid(format!("variable '{}' has no encoding", v.name)))?;
         let mut extra = Vec::new();
         let scalar = v.dims.is_empty();
+        let v490 = !opts.pure_zarr && opts.generation == Generation::Netcdf490;
         if opts.xarray_dims {
             let names: Vec<Json> = if scalar {
                 if enc.shape.is_empty() {
@@ -662,13 +810,42 @@ fn write_group(
             };
             extra.push(("_ARRAY_DIMENSIONS".to_string(), Json::Array(names)));
         }
+        let refs = Json::Array(v.dims.iter().map(|d| Json::String(d.fqn())).collect());
+        if v490 {
+            // 4.9.0 crashes on any variable without dimensions (even its own), so a
+            // scalar is a 1-element array over the root dimension `_scalar_`, netcdf-c's
+            // own name for it; this reader turns it back into a scalar.
+            let refs = if scalar {
+                Json::Array(vec![Json::String(format!("/{SCALAR_DIM}"))])
+            } else {
+                refs
+            };
+            let mut zarray = with_members(
+                zarray_json(enc, false),
+                vec![(
+                    "_NCZARR_ARRAY".into(),
+                    Json::Object(vec![
+                        ("dimrefs".into(), refs),
+                        ("storage".into(), Json::String("chunked".into())),
+                    ]),
+                )],
+            );
+            if v.nc_type == NcType::Char {
+                // What 4.9.0 writes and expects: '<U1' over one byte per character.
+                set_member(&mut zarray, "dtype", Json::String("<U1".into()));
+            }
+            put_json(
+                store,
+                &vkey.join(".zattrs")?,
+                &attrs_object(&v.attrs, extra, None, opts),
+            )?;
+            put_json(store, &vkey.join(".zarray")?, &zarray)?;
+            continue;
+        }
         let block = if opts.pure_zarr {
             None
         } else {
-            let mut m = vec![(
-                "dimension_references".to_string(),
-                Json::Array(v.dims.iter().map(|d| Json::String(d.fqn())).collect()),
-            )];
+            let mut m = vec![("dimension_references".to_string(), refs)];
             if scalar {
                 m.push(("scalar".into(), num_i(1)));
             }
@@ -700,6 +877,7 @@ fn write_group(
             Json::String(opts.nc_properties.clone()),
         ));
     }
+    let v490 = !opts.pure_zarr && opts.generation == Generation::Netcdf490;
     let block = if opts.pure_zarr {
         None
     } else {
@@ -707,7 +885,7 @@ fn write_group(
             g.dims
                 .iter()
                 .map(|d| {
-                    let v = if d.unlimited {
+                    let v = if d.unlimited && !v490 {
                         Json::Object(vec![
                             ("size".into(), Json::Number(Number::from_u64(d.len))),
                             ("unlimited".into(), num_i(1)),
@@ -731,6 +909,41 @@ fn write_group(
                 .map(|c| Json::String(c.name.clone()))
                 .collect(),
         );
+        if v490 {
+            // 4.9.0 keeps the group's contents (short key names) and the superblock
+            // in .zgroup; .zattrs holds only attributes and their types.
+            let dims = match dims {
+                Json::Object(mut m)
+                    if root && has_scalar(&ds.root) && !m.iter().any(|(k, _)| k == SCALAR_DIM) =>
+                {
+                    m.push((SCALAR_DIM.into(), num_i(1)));
+                    Json::Object(m)
+                }
+                other => other,
+            };
+            let mut zgroup = vec![("zarr_format".to_string(), num_i(2))];
+            if root {
+                zgroup.push((
+                    "_NCZARR_SUPERBLOCK".into(),
+                    Json::Object(vec![("version".into(), Json::String("2.0.0".into()))]),
+                ));
+            }
+            zgroup.push((
+                "_NCZARR_GROUP".into(),
+                Json::Object(vec![
+                    ("dims".into(), dims),
+                    ("vars".into(), arrays),
+                    ("groups".into(), groups),
+                ]),
+            ));
+            put_json(
+                store,
+                &gkey.join(".zattrs")?,
+                &attrs_object(&g.attrs, extra, None, opts),
+            )?;
+            put_json(store, &gkey.join(".zgroup")?, &Json::Object(zgroup))?;
+            return Ok(());
+        }
         let ginfo = Json::Object(vec![
             ("dimensions".into(), dims),
             ("arrays".into(), arrays),
