@@ -1,19 +1,28 @@
-"""Check the interop report for nczarr-tools' row and column.
+"""Check the interop reports for nczarr-tools' row (writer) and column (reader).
 
-Usage: check_interop.py REPORT.json
+Usage: check_interop.py REPORT.json [LABEL=ALT_REPORT.json ...]
 
-Our reader ("ours" column) must read every dataset a writer produced at least as well
-as the best peer reader does. Differences that come from a documented nczdump
-convention are allowed (docs/formats.md):
+REPORT.json is a full run (every writer, every reader) with nczgen's default layout as
+writer "ours". Each ALT report is a run of writer "ours" alone with one of nczgen's
+documented layout options (LABEL names it, e.g. "--char-dtype netcdf").
+
+Reader rule: our reader reads every dataset a writer produced at least as well as the
+best peer reader does. Differences that come from a documented nczdump convention are
+allowed (docs/formats.md):
   * a pure-Zarr fill_value is shown as a _FillValue attribute (as xarray reads it), so
     xarray's NaN fill for float variables appears as `_FillValue = NaN`.
-Exit status 1 lists every cell that breaks the rule.
+
+Writer rule: for every reader and case, some layout of ours (the default or one of the
+options) is read at least as well as that reader reads the best peer writer's dataset
+of the case; and our reader reads back every dataset we wrote, in every layout.
+Exit status 1 lists every cell that breaks a rule.
 """
 import json
 import re
 import sys
 
 ALLOWED = [re.compile(r"unexpected attribute _FillValue = \[\"NaN\"\]")]
+RANK = {"PASS": 3, "PARTIAL": 2, "FAIL": 1}
 
 
 def allowed(cell):
@@ -21,38 +30,86 @@ def allowed(cell):
     return bool(diffs) and all(any(p.search(d) for p in ALLOWED) for d in diffs)
 
 
-def main(path):
-    report = json.load(open(path))
-    rank = {"PASS": 3, "PARTIAL": 2, "FAIL": 1}
-    problems, shown = [], []
+def rank(cell):
+    return RANK.get((cell or {}).get("status"), 0)
+
+
+def check_reader(report, problems):
+    shown = []
     for case, data in sorted(report["cases"].items()):
         for writer, cells in (data.get("cells") or {}).items():
             ours = cells.get("ours")
             if ours is None or ours["status"] in ("WRITE-FAIL", "n/a"):
                 continue
-            best = max((rank.get(c["status"], 0) for r, c in cells.items() if r != "ours"), default=0)
-            mine = rank.get(ours["status"], 0)
+            best = max((rank(c) for r, c in cells.items() if r != "ours"), default=0)
             if ours["status"] != "PASS":
                 shown.append(f"  {case} / {writer}: {ours['status']}: {ours.get('reason')}")
-            if mine < best and not allowed(ours):
-                problems.append(f"  {case} / {writer}: ours {ours['status']} but a peer reader does better: {ours.get('reason')}")
+            if rank(ours) < best and not allowed(ours):
+                problems.append(f"  reader: {case} / {writer}: ours {ours['status']} but a peer reader does better: {ours.get('reason')}")
+    return shown
+
+
+def check_writer(report, alternatives, problems):
+    """Which layout serves each reader best, per case; problems where none is enough."""
+    layouts = [("default", report)] + alternatives
+    served = {}
+    for case, data in sorted(report["cases"].items()):
+        cells = data.get("cells") or {}
+        readers = sorted({r for w, row in cells.items() for r in row})
+        for reader in readers:
+            best_peer = max((rank(row.get(reader)) for w, row in cells.items() if w != "ours"), default=0)
+            options = []
+            for label, rep in layouts:
+                cell = ((rep["cases"].get(case) or {}).get("cells") or {}).get("ours", {}).get(reader)
+                options.append((rank(cell), label, cell))
+            top = max(o[0] for o in options)
+            winners = [label for r, label, _ in options if r == top]
+            served.setdefault(reader, {}).setdefault(winners[0], 0)
+            served[reader][winners[0]] += 1
+            if top < best_peer:
+                reasons = "; ".join(f"{label}: {(c or {}).get('status')} {(c or {}).get('reason') or ''}"[:160] for _, label, c in options)
+                problems.append(f"  writer: {case} / reader {reader}: no layout of ours reads as well as the best peer writer's ({reasons})")
+    for label, rep in layouts:
+        for case, data in sorted(rep["cases"].items()):
+            cell = (data.get("cells") or {}).get("ours", {}).get("ours")
+            if cell and cell["status"] not in ("PASS", "WRITE-FAIL"):
+                problems.append(f"  writer: {case} ({label}): our reader does not read our own dataset: {cell.get('reason')}")
+    return served
+
+
+def summary_line(c):
+    return (f"{c.get('PASS', 0)}/{c.get('applicable', 0)} PASS, {c.get('PARTIAL', 0)} PARTIAL, "
+            f"{c.get('FAIL', 0)} FAIL, {c.get('WRITE-FAIL', 0)} WRITE-FAIL")
+
+
+def main(argv):
+    report = json.load(open(argv[0]))
+    alternatives = []
+    for arg in argv[1:]:
+        label, _, path = arg.partition("=")
+        alternatives.append((label, json.load(open(path))))
+    problems = []
+    shown = check_reader(report, problems)
+    served = check_writer(report, alternatives, problems)
     summary = report.get("summary", {})
     print("ours as reader, per writer:")
     for writer, s in summary.items():
         c = s.get("cells", {}).get("ours")
         if c:
-            print(f"  {writer}: {c.get('PASS', 0)}/{c.get('applicable', 0)} PASS, "
-                  f"{c.get('PARTIAL', 0)} PARTIAL, {c.get('FAIL', 0)} FAIL, {c.get('WRITE-FAIL', 0)} WRITE-FAIL")
-    if "ours" in summary:
-        print("ours as writer, per reader:")
-        for reader, c in summary["ours"].get("cells", {}).items():
-            print(f"  {reader}: {c.get('PASS', 0)}/{c.get('applicable', 0)} PASS, "
-                  f"{c.get('PARTIAL', 0)} PARTIAL, {c.get('FAIL', 0)} FAIL")
+            print(f"  {writer}: {summary_line(c)}")
+    for label, rep in [("default", report)] + alternatives:
+        if "ours" in rep.get("summary", {}):
+            print(f"ours as writer ({label}), per reader:")
+            for reader, c in rep["summary"]["ours"].get("cells", {}).items():
+                print(f"  {reader}: {summary_line(c)}")
+    print("layout that serves each reader best (cases):")
+    for reader, counts in sorted(served.items()):
+        print(f"  {reader}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items(), key=lambda kv: -kv[1])))
     if shown:
-        print("our cells that are not PASS (writer losses or documented conventions):")
+        print("our reader's cells that are not PASS (writer losses or documented conventions):")
         print("\n".join(shown))
     if problems:
-        print("FAILED: our reader does worse than a peer on:")
+        print("FAILED:")
         print("\n".join(problems))
         return 1
     print("interop check passed")
@@ -60,4 +117,4 @@ def main(path):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1]))
+    sys.exit(main(sys.argv[1:]))
