@@ -161,6 +161,9 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let ast = parse(&text).map_err(|e| anyhow!(located(&file_label, &e)))?;
     let mut compiled = build::build(&text, &ast).map_err(|e| anyhow!(located(&file_label, &e)))?;
+    // A large data section makes a syntax tree of millions of nodes; freeing it takes a
+    // while and nothing needs it any more, so it is freed beside the writing.
+    let freeing = std::thread::spawn(move || drop(ast));
     for w in &compiled.warnings {
         eprintln!(
             "nczgen: {file_label}:{}:{}: warning: {}",
@@ -274,6 +277,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     write_dataset(target.store.as_ref(), &compiled.dataset, &data, &opts)
         .with_context(|| output.clone())?;
     target.commit().with_context(|| output.clone())?;
+    let _ = freeing.join();
     Ok(ExitCode::SUCCESS)
 }
 

@@ -363,3 +363,43 @@ fn netcdf_490_layout_stores_scalars_chars_and_byte_order_as_490_reads_them() {
     ])
     .fails_with_one_line(1);
 }
+
+/// A data section large enough to be parsed in parallel pieces, including records of a
+/// second unlimited dimension in braces, lands exactly where a small one would.
+#[test]
+fn large_data_sections_compile_exactly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let n = 700_000;
+    let values: Vec<String> = (0..n).map(|k| format!("{}.5", k as i64 - 1000)).collect();
+    let records: Vec<String> = (0..300_000)
+        .map(|r| format!("{{{}, {}}}", r, r + 1))
+        .collect();
+    let cdl = format!(
+        "netcdf big {{\ndimensions:\n\tn = {n} ;\n\tr = UNLIMITED ;\n\tu = UNLIMITED ;\nvariables:\n\tdouble v(n) ;\n\tint w(r, u) ;\ndata:\n v = {} ;\n w = {} ;\n}}\n",
+        values.join(", "),
+        records.join(",\n ")
+    );
+    assert!(cdl.len() > 6 << 20);
+    let path = tmp.path().join("big.cdl");
+    fs::write(&path, &cdl).unwrap();
+    let out = tmp.path().join("big.zarr");
+    nczgen(&["-o", &out.to_string_lossy(), &path.to_string_lossy()]).success();
+    let dump = run("nczdump", &["-v", "w", &out.to_string_lossy()]).stdout();
+    assert!(
+        dump.contains("\tr = UNLIMITED ; // (300000 currently)\n"),
+        "{}",
+        &dump[..300]
+    );
+    assert!(dump.contains("\tu = UNLIMITED ; // (2 currently)\n"));
+    assert!(dump.contains(" w =\n  {0, 1},\n  {1, 2},\n"));
+    assert!(dump.contains("  {299999, 300000} ;\n}"));
+    let dump = run("nczdump", &["-v", "v", &out.to_string_lossy()]).stdout();
+    let data = &dump[dump.find(" v = ").unwrap() + 5..];
+    let got: Vec<&str> = data
+        .split(|c: char| c == ',' || c == ';' || c.is_whitespace())
+        .filter(|s| !s.is_empty() && *s != "}")
+        .collect();
+    assert_eq!(got.len(), n);
+    assert_eq!(got[0], "-1000.5");
+    assert_eq!(got[n - 1], format!("{}.5", n as i64 - 1001));
+}

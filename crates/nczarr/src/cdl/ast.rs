@@ -122,6 +122,30 @@ pub struct DataDecl {
     pub pos: usize,
 }
 
+/// An integer constant's value. CDL integers span `i64::MIN..=u64::MAX`; kept as two
+/// 8-byte halves rather than an `i128` (16-byte aligned), which would make every datum
+/// of a data section twice as large.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Wide {
+    hi: i64,
+    lo: u64,
+}
+
+impl Wide {
+    /// Hold `v`.
+    pub fn new(v: i128) -> Wide {
+        Wide {
+            hi: (v >> 64) as i64,
+            lo: v as u64,
+        }
+    }
+
+    /// The value.
+    pub fn get(self) -> i128 {
+        (i128::from(self.hi) << 64) | i128::from(self.lo)
+    }
+}
+
 /// One item of a data list.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Datum {
@@ -137,7 +161,7 @@ pub enum Value {
     /// An integer with the type its tag (or its size) gives it.
     Int {
         /// The value.
-        value: i128,
+        value: Wide,
         /// Its type.
         typ: NcType,
     },
@@ -156,9 +180,31 @@ pub enum Value {
     /// `NIL`: a null string.
     Nil,
     /// An identifier (an enum constant in netCDF-4 CDL).
-    Ident(Ref),
+    Ident(Box<Ref>),
     /// `name(args)`: a function call.
-    Call(String, Vec<Datum>),
+    Call(Box<(String, Vec<Datum>)>),
     /// `{ ... }`.
     List(Vec<Datum>),
+    /// Consecutive items of the enclosing list, kept together as they were parsed (a
+    /// large list is parsed in pieces, in parallel, and not copied into one). Not a
+    /// brace level: [`items`] yields its items in its place.
+    Run(Vec<Datum>),
+}
+
+/// The items of a list, with [`Value::Run`]s replaced by their items.
+pub fn items(list: &[Datum]) -> impl Iterator<Item = &Datum> {
+    list.iter().flat_map(|d| match &d.value {
+        Value::Run(inner) => inner.as_slice(),
+        _ => std::slice::from_ref(d),
+    })
+}
+
+/// How many items [`items`] yields.
+pub fn item_count(list: &[Datum]) -> usize {
+    list.iter()
+        .map(|d| match &d.value {
+            Value::Run(inner) => inner.len(),
+            _ => 1,
+        })
+        .sum()
 }

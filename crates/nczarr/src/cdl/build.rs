@@ -4,7 +4,9 @@
 
 use std::collections::HashMap;
 
-use super::ast::{AttrDecl, CdlFile, Datum, GroupDecl, Item, Ref, TypeRef, Value};
+use super::ast::{
+    item_count, items, AttrDecl, CdlFile, Datum, GroupDecl, Item, Ref, TypeRef, Value,
+};
 use super::parse::CdlError;
 use crate::json::{self, Json};
 use crate::model::{Attr, Dataset, Dim, DimRef, Group, NcType, Values, Var};
@@ -74,7 +76,7 @@ struct Builder<'t> {
     root: Group,
     vars: HashMap<String, VarPlan>,
     /// Data lists, by variable path, in source order.
-    data: Vec<(Vec<String>, String, Vec<Datum>, usize)>,
+    data: Vec<(Vec<String>, String, &'t [Datum], usize)>,
     format: Option<String>,
     default_maxstrlen: Option<usize>,
     /// Interior mutability so value conversion (which only reads) can warn.
@@ -90,7 +92,7 @@ struct Builder<'t> {
 /// # Errors
 /// The first semantic error: undefined or duplicate names, user-defined types, values
 /// that do not fit their type, malformed special attributes.
-pub fn build(text: &str, file: &CdlFile) -> Result<Compiled, CdlError> {
+pub fn build<'t>(text: &'t str, file: &'t CdlFile) -> Result<Compiled, CdlError> {
     let mut b = Builder {
         text,
         root: Group::new(""),
@@ -132,7 +134,7 @@ fn group_ref<'a>(root: &'a Group, path: &[String]) -> Option<&'a Group> {
     Some(g)
 }
 
-impl Builder<'_> {
+impl<'t> Builder<'t> {
     fn err(&self, pos: usize, message: impl Into<String>) -> CdlError {
         CdlError::at(self.text, pos, message)
     }
@@ -170,7 +172,7 @@ impl Builder<'_> {
         }
     }
 
-    fn group(&mut self, decl: &GroupDecl, path: &[String]) -> Result<(), CdlError> {
+    fn group(&mut self, decl: &'t GroupDecl, path: &[String]) -> Result<(), CdlError> {
         for item in &decl.items {
             match item {
                 Item::Type(t) => {
@@ -212,7 +214,7 @@ impl Builder<'_> {
                 Item::Attr(a) => self.attr(a, path)?,
                 Item::Data(d) => {
                     let (gpath, name) = self.resolve_var(path, &d.var)?;
-                    self.data.push((gpath, name, d.values.clone(), d.pos));
+                    self.data.push((gpath, name, &d.values, d.pos));
                 }
             }
         }
@@ -412,7 +414,7 @@ impl Builder<'_> {
             [Datum {
                 value: Value::Int { value, .. },
                 ..
-            }] => Ok(*value != 0),
+            }] => Ok(value.get() != 0),
             _ => Err(self.err(
                 a.name_pos,
                 format!("{} must be \"true\" or \"false\"", a.name),
@@ -424,7 +426,7 @@ impl Builder<'_> {
         a.values
             .iter()
             .map(|d| match d.value {
-                Value::Int { value, .. } => Ok(value),
+                Value::Int { value, .. } => Ok(value.get()),
                 _ => Err(self.err(d.pos, format!("{} takes integers", a.name))),
             })
             .collect()
@@ -671,7 +673,7 @@ impl Builder<'_> {
                     d.pos,
                     "NIL is allowed only in string attributes; give the type: string var:att = NIL",
                 )),
-                Value::List(_) => {
+                Value::List(_) | Value::Run(_) => {
                     return Err(self.err(d.pos, "braces are not allowed in an attribute"))
                 }
                 Value::Opaque(_) | Value::Ident(_) | Value::Call(..) => {
@@ -689,7 +691,7 @@ impl Builder<'_> {
             return self.convert_list(&a.values, NcType::Char, a.pos);
         }
         // A uint64 beyond int64 forces uint64 (ncgen's forceuint64).
-        if !any_double && !any_float && a.values.iter().any(|d| matches!(d.value, Value::Int { value, typ: NcType::UInt64 } if value > i128::from(i64::MAX))) {
+        if !any_double && !any_float && a.values.iter().any(|d| matches!(d.value, Value::Int { value, typ: NcType::UInt64 } if value.get() > i128::from(i64::MAX))) {
             return self.convert_list(&a.values, NcType::UInt64, a.pos);
         }
         let target = if any_double {
@@ -711,7 +713,7 @@ impl Builder<'_> {
                 match &d.value {
                     Value::Text(s) => bytes.extend_from_slice(s),
                     Value::Char(c) => bytes.push(*c),
-                    Value::Int { value, .. } => bytes.push(*value as u8),
+                    Value::Int { value, .. } => bytes.push(value.get() as u8),
                     _ => {
                         return Err(self.err(d.pos, "a char attribute takes strings or characters"))
                     }
@@ -727,16 +729,24 @@ impl Builder<'_> {
         }
         let mut out = Values::with_capacity(t, list.len());
         for d in list {
-            out.append(self.convert_one(d, t, None)?);
+            self.convert_into(d, t, None, &mut out)?;
         }
         Ok(out)
     }
 
-    /// One constant as type `t`; `fill` is what `_` means (for data).
-    fn convert_one(&self, d: &Datum, t: NcType, fill: Option<&Values>) -> Result<Values, CdlError> {
+    /// One constant as type `t`, appended to `out` (of type `t`); `fill` is what `_`
+    /// means (for data). Appending rather than returning keeps large data sections
+    /// free of a small allocation per value.
+    fn convert_into(
+        &self,
+        d: &Datum,
+        t: NcType,
+        fill: Option<&Values>,
+        out: &mut Values,
+    ) -> Result<(), CdlError> {
         let bad = |what: &str| self.err(d.pos, format!("cannot convert {what} to {t}"));
-        if t == NcType::String {
-            return Ok(Values::String(vec![match &d.value {
+        if let Values::String(out) = out {
+            out.push(match &d.value {
                 Value::Text(s) => Some(s.clone()),
                 Value::Char(c) => Some(vec![*c]),
                 Value::Nil => None,
@@ -748,11 +758,12 @@ impl Builder<'_> {
                     return Err(bad("a number"))
                 }
                 _ => return Err(bad("this value")),
-            }]));
+            });
+            return Ok(());
         }
         let as_f64 = |v: &Value| -> Option<f64> {
             match v {
-                Value::Int { value, .. } => Some(*value as f64),
+                Value::Int { value, .. } => Some(value.get() as f64),
                 Value::Float(f) => Some(f64::from(*f)),
                 Value::Double(f) => Some(*f),
                 Value::Char(c) => Some(f64::from(*c as i8)),
@@ -761,7 +772,7 @@ impl Builder<'_> {
         };
         let as_int = |v: &Value| -> Option<i128> {
             match v {
-                Value::Int { value, .. } => Some(*value),
+                Value::Int { value, .. } => Some(value.get()),
                 // A hex (opaque) constant in a numeric context: its value, as ncgen converts it.
                 Value::Opaque(hex) => {
                     let digits = hex.trim_start_matches("0x").trim_start_matches("0X");
@@ -777,10 +788,11 @@ impl Builder<'_> {
         };
         match &d.value {
             Value::Fill => {
-                return Ok(match fill {
-                    Some(f) if f.nc_type() == t => f.clone(),
-                    _ => Values::default_fill(t),
-                })
+                match fill {
+                    Some(f) if f.nc_type() == t => out.append(f.clone()),
+                    _ => out.append(Values::default_fill(t)),
+                }
+                return Ok(());
             }
             Value::Nil => {
                 return Err(self.err(
@@ -789,7 +801,7 @@ impl Builder<'_> {
                 ))
             }
             Value::Text(_) => return Err(bad("a string")),
-            Value::List(_) => return Err(self.err(d.pos, "unexpected braces")),
+            Value::List(_) | Value::Run(_) => return Err(self.err(d.pos, "unexpected braces")),
             Value::Opaque(_) if matches!(t, NcType::Float | NcType::Double) => {
                 return Err(bad("a hex constant"))
             }
@@ -801,35 +813,33 @@ impl Builder<'_> {
             }
             _ => {}
         }
-        Ok(match t {
-            NcType::Float => Values::Float(vec![
-                as_f64(&d.value).ok_or_else(|| bad("this value"))? as f32,
-            ]),
-            NcType::Double => {
-                Values::Double(vec![as_f64(&d.value).ok_or_else(|| bad("this value"))?])
-            }
-            NcType::Char => Values::Char(vec![
-                as_int(&d.value).ok_or_else(|| bad("this value"))? as u8
-            ]),
-            t => {
-                let v = as_int(&d.value).ok_or_else(|| bad("this value"))?;
-                // As ncgen (C casts): out-of-range values wrap.
-                let stored = match t {
-                    NcType::Byte => Values::Byte(vec![v as i8]),
-                    NcType::UByte => Values::UByte(vec![v as u8]),
-                    NcType::Short => Values::Short(vec![v as i16]),
-                    NcType::UShort => Values::UShort(vec![v as u16]),
-                    NcType::Int => Values::Int(vec![v as i32]),
-                    NcType::UInt => Values::UInt(vec![v as u32]),
-                    NcType::Int64 => Values::Int64(vec![v as i64]),
-                    _ => Values::UInt64(vec![v as u64]),
-                };
-                if !fits(v, t) {
-                    self.warn_wrapped(d.pos, v, t, &stored);
-                }
-                stored
-            }
-        })
+        if let Values::Float(o) = out {
+            o.push(as_f64(&d.value).ok_or_else(|| bad("this value"))? as f32);
+            return Ok(());
+        }
+        if let Values::Double(o) = out {
+            o.push(as_f64(&d.value).ok_or_else(|| bad("this value"))?);
+            return Ok(());
+        }
+        let v = as_int(&d.value).ok_or_else(|| bad("this value"))?;
+        // As ncgen (C casts): out-of-range values wrap.
+        match out {
+            Values::Char(o) => o.push(v as u8),
+            Values::Byte(o) => o.push(v as i8),
+            Values::UByte(o) => o.push(v as u8),
+            Values::Short(o) => o.push(v as i16),
+            Values::UShort(o) => o.push(v as u16),
+            Values::Int(o) => o.push(v as i32),
+            Values::UInt(o) => o.push(v as u32),
+            Values::Int64(o) => o.push(v as i64),
+            Values::UInt64(o) => o.push(v as u64),
+            Values::Float(_) | Values::Double(_) | Values::String(_) => {}
+        }
+        if t != NcType::Char && !fits(v, t) {
+            let stored = out.slice(out.len() - 1..out.len());
+            self.warn_wrapped(d.pos, v, t, &stored);
+        }
+        Ok(())
     }
 }
 
@@ -847,11 +857,44 @@ fn fits(v: i128, t: NcType) -> bool {
 }
 
 /// Flatten braces (data lists whose braces carry no meaning).
-fn flatten(list: &[Datum], out: &mut Vec<Datum>) {
+/// The leaves of a data list in order, braces and runs removed, without collecting them.
+struct Flat<'d> {
+    stack: Vec<std::slice::Iter<'d, Datum>>,
+}
+
+impl<'d> Flat<'d> {
+    fn new(list: &'d [Datum]) -> Flat<'d> {
+        Flat {
+            stack: vec![list.iter()],
+        }
+    }
+}
+
+impl<'d> Iterator for Flat<'d> {
+    type Item = &'d Datum;
+
+    fn next(&mut self) -> Option<&'d Datum> {
+        loop {
+            let top = self.stack.last_mut()?;
+            match top.next() {
+                None => {
+                    self.stack.pop();
+                }
+                Some(Datum {
+                    value: Value::List(inner) | Value::Run(inner),
+                    ..
+                }) => self.stack.push(inner.iter()),
+                Some(d) => return Some(d),
+            }
+        }
+    }
+}
+
+fn flatten<'d>(list: &'d [Datum], out: &mut Vec<&'d Datum>) {
     for d in list {
         match &d.value {
-            Value::List(inner) => flatten(inner, out),
-            _ => out.push(d.clone()),
+            Value::List(inner) | Value::Run(inner) => flatten(inner, out),
+            _ => out.push(d),
         }
     }
 }
@@ -897,7 +940,7 @@ impl Builder<'_> {
             if first == 0 {
                 self.unlimited_sizes(&refs, &dims, 0, list, t == NcType::Char, *pos)?;
             } else {
-                for d in list {
+                for d in items(list) {
                     match &d.value {
                         Value::List(inner) => self.unlimited_sizes(
                             &refs,
@@ -939,9 +982,9 @@ impl Builder<'_> {
             .product::<u64>()
             .max(1);
         if next < dims.len() {
-            let n = list.len() as u64;
+            let n = item_count(list) as u64;
             self.set_dim_len(&refs[at], n.div_ceil(xproduct));
-            for d in list {
+            for d in items(list) {
                 match &d.value {
                     Value::List(inner) => {
                         self.unlimited_sizes(refs, dims, next, inner, is_char, d.pos)?
@@ -994,15 +1037,12 @@ impl Builder<'_> {
             let total = usize::try_from(total)
                 .map_err(|_| self.err(pos, "variable too large for data in CDL"))?;
             let values = if t == NcType::Char {
-                self.char_data(&list, &shape, &unlimited, &fill, total, pos)?
+                self.char_data(list, &shape, &unlimited, &fill, total, pos)?
             } else {
-                let mut out = vec![None; total];
-                self.place(&list, &shape, &unlimited, 0, 0, t, &fill, &mut out, pos)?;
-                let mut v = Values::with_capacity(t, total);
-                for x in out {
-                    v.append(x.unwrap_or_else(|| fill.clone()));
-                }
-                v
+                // Everything the data does not give is the fill value.
+                let mut out = Values::repeat(&fill, total);
+                self.place(list, &shape, &unlimited, 0, 0, t, &fill, &mut out, pos)?;
+                out
             };
             self.vars.entry(key).or_default().data = Some(values);
         }
@@ -1030,7 +1070,7 @@ impl Builder<'_> {
         base: usize,
         t: NcType,
         fill: &Values,
-        out: &mut [Option<Values>],
+        out: &mut Values,
         pos: usize,
     ) -> Result<(), CdlError> {
         let rank = shape.len();
@@ -1038,33 +1078,35 @@ impl Builder<'_> {
         let next = (at + 1..rank).find(|&k| unlimited[k]);
         match next {
             None => {
-                let mut flat = Vec::new();
-                flatten(list, &mut flat);
                 let room = if rank == 0 {
                     1
                 } else {
                     shape[at..].iter().product::<u64>() as usize
                 };
-                if flat.len() > room {
-                    let p = flat[room].pos;
+                let mut run = Values::with_capacity(t, room);
+                let mut given = 0;
+                let mut first_extra = None;
+                for d in Flat::new(list) {
+                    if given < room {
+                        self.convert_into(d, t, Some(fill), &mut run)?;
+                    } else if first_extra.is_none() {
+                        first_extra = Some(d.pos);
+                    }
+                    given += 1;
+                }
+                if let Some(p) = first_extra {
                     self.warn(
                         p,
-                        format!(
-                            "too many values: {} given, {} fit; the rest are ignored",
-                            flat.len(),
-                            room
-                        ),
+                        format!("too many values: {given} given, {room} fit; the rest are ignored"),
                     );
                 }
-                for (k, d) in flat.iter().take(room).enumerate() {
-                    out[base + k] = Some(self.convert_one(d, t, Some(fill))?);
-                }
+                out.write_at(base, &run);
             }
             Some(u) => {
                 // Elements at this level are instances of dimension u, one per index of
                 // dimensions at..u, in row-major order; each must be braced.
                 let outer: usize = shape[at..u].iter().product::<u64>() as usize;
-                for (k, d) in list.iter().enumerate() {
+                for (k, d) in items(list).enumerate() {
                     if k >= outer {
                         self.warn(d.pos, "too many records; the rest are ignored");
                         break;
@@ -1129,7 +1171,7 @@ impl Builder<'_> {
                 } => run
                     .get_or_insert_with(|| (Vec::new(), d.pos))
                     .0
-                    .push(*value as u8),
+                    .push(value.get() as u8),
                 other => {
                     if let Some(r) = run.take() {
                         strings.push(r);

@@ -253,6 +253,49 @@ impl Values {
         }
     }
 
+    /// `n` copies of the first value of `one` (empty when `one` is).
+    pub fn repeat(one: &Values, n: usize) -> Values {
+        match one {
+            Values::Byte(v) => Values::Byte(v.first().map_or_else(Vec::new, |&x| vec![x; n])),
+            Values::Char(v) => Values::Char(v.first().map_or_else(Vec::new, |&x| vec![x; n])),
+            Values::Short(v) => Values::Short(v.first().map_or_else(Vec::new, |&x| vec![x; n])),
+            Values::Int(v) => Values::Int(v.first().map_or_else(Vec::new, |&x| vec![x; n])),
+            Values::Float(v) => Values::Float(v.first().map_or_else(Vec::new, |&x| vec![x; n])),
+            Values::Double(v) => Values::Double(v.first().map_or_else(Vec::new, |&x| vec![x; n])),
+            Values::UByte(v) => Values::UByte(v.first().map_or_else(Vec::new, |&x| vec![x; n])),
+            Values::UShort(v) => Values::UShort(v.first().map_or_else(Vec::new, |&x| vec![x; n])),
+            Values::UInt(v) => Values::UInt(v.first().map_or_else(Vec::new, |&x| vec![x; n])),
+            Values::Int64(v) => Values::Int64(v.first().map_or_else(Vec::new, |&x| vec![x; n])),
+            Values::UInt64(v) => Values::UInt64(v.first().map_or_else(Vec::new, |&x| vec![x; n])),
+            Values::String(v) => {
+                Values::String(v.first().map_or_else(Vec::new, |x| vec![x.clone(); n]))
+            }
+        }
+    }
+
+    /// Overwrite values `start..start + other.len()` with `other` (same type).
+    ///
+    /// # Panics
+    /// If the types differ or the range does not fit.
+    pub fn write_at(&mut self, start: usize, other: &Values) {
+        let end = start + other.len();
+        match (self, other) {
+            (Values::Byte(a), Values::Byte(b)) => a[start..end].copy_from_slice(b),
+            (Values::Char(a), Values::Char(b)) => a[start..end].copy_from_slice(b),
+            (Values::Short(a), Values::Short(b)) => a[start..end].copy_from_slice(b),
+            (Values::Int(a), Values::Int(b)) => a[start..end].copy_from_slice(b),
+            (Values::Float(a), Values::Float(b)) => a[start..end].copy_from_slice(b),
+            (Values::Double(a), Values::Double(b)) => a[start..end].copy_from_slice(b),
+            (Values::UByte(a), Values::UByte(b)) => a[start..end].copy_from_slice(b),
+            (Values::UShort(a), Values::UShort(b)) => a[start..end].copy_from_slice(b),
+            (Values::UInt(a), Values::UInt(b)) => a[start..end].copy_from_slice(b),
+            (Values::Int64(a), Values::Int64(b)) => a[start..end].copy_from_slice(b),
+            (Values::UInt64(a), Values::UInt64(b)) => a[start..end].copy_from_slice(b),
+            (Values::String(a), Values::String(b)) => a[start..end].clone_from_slice(b),
+            (a, b) => panic!("write {} into {}", b.nc_type(), a.nc_type()),
+        }
+    }
+
     /// The netCDF default fill value of type `t` (`NC_FILL_*`), one element.
     pub fn default_fill(t: NcType) -> Values {
         match t {

@@ -9,8 +9,9 @@ use super::lex::{
 };
 use crate::cdl::ast::{
     AttrDecl, CdlFile, DataDecl, Datum, DimDecl, GroupDecl, Item, Ref, TypeDecl, TypeRef, Value,
-    VarDecl,
+    VarDecl, Wide,
 };
+use crate::model::NcType;
 
 /// Turn a recoverable error into a failure: the production is committed.
 fn cut<'a, T>(r: PResult<'a, T>) -> PResult<'a, T> {
@@ -537,8 +538,134 @@ fn data_decl(i: &str, total: usize) -> PResult<'_, DataDecl> {
     let pos = total - j.len();
     let (rest, var) = var_ref(j, total)?;
     let (rest, _) = cut(sym('=', "'='")(rest))?;
-    let (rest, values) = cut(data_list(rest, total))?;
+    let (rest, values) = match data_list_parallel(rest, total) {
+        Some(parsed) => parsed,
+        None => cut(data_list(rest, total))?,
+    };
     Ok((rest, DataDecl { var, values, pos }))
+}
+
+/// Lists longer than this are parsed in pieces on all cores.
+const PARALLEL_LIST_BYTES: usize = 4 << 20;
+
+/// A large data list parsed in parallel: split at top-level commas into pieces of
+/// about 1 MiB, each parsed by [`data_list`] with positions as in the whole text.
+/// `None` (the caller then parses sequentially, which also gives exact errors) when
+/// the list is small, or any piece fails or is not fully consumed.
+fn data_list_parallel(i: &str, total: usize) -> Option<(&str, Vec<Datum>)> {
+    use rayon::prelude::*;
+    if i.len() < PARALLEL_LIST_BYTES {
+        return None;
+    }
+    let (end, commas) = list_extent(i.as_bytes(), 1 << 20)?;
+    if commas.is_empty() {
+        return None;
+    }
+    let mut bounds = Vec::with_capacity(commas.len() + 1);
+    let mut start = 0;
+    for &c in &commas {
+        bounds.push((start, c));
+        start = c + 1;
+    }
+    bounds.push((start, end));
+    let pieces: Option<Vec<Vec<Datum>>> = bounds
+        .par_iter()
+        .map(|&(a, b)| {
+            // Positions count from the end of the text: shift by what follows the piece.
+            let piece_total = total - (i.len() - b);
+            let (rest, items) = data_list(&i[a..b], piece_total).ok()?;
+            let (rest, ()) = ws(rest).ok()?;
+            (rest.is_empty() && !items.is_empty()).then_some(items)
+        })
+        .collect();
+    // Each piece stays one run: copying millions of items into one vector would cost
+    // as much as parsing them.
+    let out = pieces?
+        .into_iter()
+        .zip(&bounds)
+        .map(|(items, &(a, _))| Datum {
+            value: Value::Run(items),
+            pos: total - (i.len() - a),
+        })
+        .collect();
+    Some((&i[end..], out))
+}
+
+/// Where a data list ends (the `;` or `}` that closes it, outside strings, character
+/// constants, comments and braces), and top-level commas about `every` bytes apart.
+/// `None` if the text ends first.
+fn list_extent(b: &[u8], every: usize) -> Option<(usize, Vec<usize>)> {
+    // Bytes that can change the state, with and without ','; the rest are skipped in
+    // a tight loop (this scan is the serial part of a parallel parse).
+    const fn table(comma: bool) -> [bool; 256] {
+        let mut t = [false; 256];
+        let special = b"\"'/{};";
+        let mut k = 0;
+        while k < special.len() {
+            t[special[k] as usize] = true;
+            k += 1;
+        }
+        t[b',' as usize] = comma;
+        t
+    }
+    static WITHOUT_COMMA: [bool; 256] = table(false);
+    static WITH_COMMA: [bool; 256] = table(true);
+    let mut commas = Vec::new();
+    let mut last = 0;
+    let mut depth = 0usize;
+    let mut k = 0;
+    while k < b.len() {
+        let want_comma = depth == 0 && k - last >= every;
+        let (stop, limit) = if want_comma {
+            (&WITH_COMMA, b.len())
+        } else if depth == 0 {
+            // Look again once a split is due.
+            (&WITHOUT_COMMA, b.len().min(last + every))
+        } else {
+            (&WITHOUT_COMMA, b.len())
+        };
+        while k < limit && !stop[usize::from(b[k])] {
+            k += 1;
+        }
+        if k >= b.len() {
+            break;
+        }
+        if k == limit && !want_comma {
+            continue;
+        }
+        match b[k] {
+            b'"' | b'\'' => {
+                let quote = b[k];
+                k += 1;
+                while k < b.len() && b[k] != quote {
+                    k += if b[k] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'/' if b.get(k + 1) == Some(&b'/') => {
+                while k < b.len() && b[k] != b'\n' {
+                    k += 1;
+                }
+            }
+            b'/' if b.get(k + 1) == Some(&b'*') => {
+                k += 2;
+                while k + 1 < b.len() && !(b[k] == b'*' && b[k + 1] == b'/') {
+                    k += 1;
+                }
+                k += 1;
+            }
+            b'{' => depth += 1,
+            b'}' if depth == 0 => return Some((k, commas)),
+            b'}' => depth -= 1,
+            b';' if depth == 0 => return Some((k, commas)),
+            b',' if depth == 0 && k - last >= every => {
+                commas.push(k);
+                last = k;
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    None
 }
 
 /// `data_list = [ data_item { "," data_item } ]`.
@@ -561,6 +688,78 @@ fn data_list(i: &str, total: usize) -> PResult<'_, Vec<Datum>> {
     Ok((i, out))
 }
 
+/// A decimal constant without a type suffix (`-12`, `3.25`, `1e-3`), the bulk of any
+/// large data section, read without the general constant machinery. `None` for
+/// anything else (suffixes, hex, octal, special words, very long integers), which
+/// [`constant`] reads; both give the same value and type.
+fn plain_decimal(j: &str) -> Option<(&str, Value)> {
+    let b = j.as_bytes();
+    let digit = |k: usize| b.get(k).is_some_and(u8::is_ascii_digit);
+    let mut k = usize::from(matches!(b.first(), Some(b'-' | b'+')));
+    let int_start = k;
+    while digit(k) {
+        k += 1;
+    }
+    let int_digits = k - int_start;
+    let mut frac_digits = 0;
+    let mut is_float = false;
+    if b.get(k) == Some(&b'.') {
+        is_float = true;
+        k += 1;
+        while digit(k) {
+            k += 1;
+            frac_digits += 1;
+        }
+    }
+    if int_digits + frac_digits == 0 {
+        return None;
+    }
+    if matches!(b.get(k), Some(b'e' | b'E')) {
+        let e = k + 1 + usize::from(matches!(b.get(k + 1), Some(b'+' | b'-')));
+        if !digit(e) {
+            return None;
+        }
+        k = e;
+        while digit(k) {
+            k += 1;
+        }
+        is_float = true;
+    }
+    // A letter, digit or '.' right after means a suffix or something stranger.
+    if b.get(k)
+        .is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.'))
+    {
+        return None;
+    }
+    let text = &j[..k];
+    if is_float {
+        return text
+            .parse::<f64>()
+            .ok()
+            .map(|f| (&j[k..], Value::Double(f)));
+    }
+    // A leading 0 means octal; more than 18 digits may not fit an i64.
+    if (int_digits > 1 && b[int_start] == b'0') || int_digits > 18 {
+        return None;
+    }
+    let v: i64 = text.parse().ok()?;
+    // No suffix: the smallest of int, uint, int64 that holds it (as `number`).
+    let typ = if i32::try_from(v).is_ok() {
+        NcType::Int
+    } else if u32::try_from(v).is_ok() {
+        NcType::UInt
+    } else {
+        NcType::Int64
+    };
+    Some((
+        &j[k..],
+        Value::Int {
+            value: Wide::new(i128::from(v)),
+            typ,
+        },
+    ))
+}
+
 fn cut_err(e: nom::Err<PError<'_>>) -> nom::Err<PError<'_>> {
     match e {
         nom::Err::Error(e) => nom::Err::Failure(e),
@@ -572,7 +771,11 @@ fn cut_err(e: nom::Err<PError<'_>>) -> nom::Err<PError<'_>> {
 fn data_item(i: &str, total: usize) -> PResult<'_, Datum> {
     let (j, ()) = ws(i)?;
     let pos = total - j.len();
-    if let Ok((rest, _)) = sym('{', "'{'")(j) {
+    if let Some((rest, value)) = plain_decimal(j) {
+        return Ok((rest, Datum { value, pos }));
+    }
+    // A byte test first: a failed `sym` builds an error, and this runs once per value.
+    if let Some(rest) = j.strip_prefix('{') {
         let (rest, inner) = data_list(rest, total)?;
         let (rest, _) = cut(sym('}', "',' or '}'")(rest))?;
         return Ok((
@@ -598,7 +801,12 @@ fn constant(i: &str, total: usize) -> PResult<'_, Value> {
         let (rest, (c, _)) = char_const(j)?;
         return Ok((rest, Value::Char(c)));
     }
-    if let Some((w, rest)) = peek_word(j) {
+    // Numbers (nearly every value of a large data section) cannot be words.
+    let starts_number = j
+        .as_bytes()
+        .first()
+        .is_some_and(|b| b.is_ascii_digit() || *b == b'.');
+    if let Some((w, rest)) = peek_word(j).filter(|_| !starts_number) {
         match w {
             "_" => return Ok((rest, Value::Fill)),
             "NIL" | "nil" | "Nil" => return Ok((rest, Value::Nil)),
@@ -610,7 +818,10 @@ fn constant(i: &str, total: usize) -> PResult<'_, Value> {
             return Ok((
                 rest,
                 match n {
-                    Number::Int(v, t) => Value::Int { value: v, typ: t },
+                    Number::Int(v, t) => Value::Int {
+                        value: Wide::new(v),
+                        typ: t,
+                    },
                     Number::Float(f) => Value::Float(f),
                     Number::Double(d) => Value::Double(d),
                     Number::Opaque => {
@@ -627,10 +838,10 @@ fn constant(i: &str, total: usize) -> PResult<'_, Value> {
             if let Ok((after, _)) = sym('(', "'('")(rest) {
                 let (after, args) = data_list(after, total)?;
                 let (after, _) = cut(sym(')', "',' or ')'")(after))?;
-                return Ok((after, Value::Call(r.name, args)));
+                return Ok((after, Value::Call(Box::new((r.name, args)))));
             }
         }
-        return Ok((rest, Value::Ident(r)));
+        return Ok((rest, Value::Ident(Box::new(r))));
     }
     Err(PError::expected(j, "a value"))
 }

@@ -141,6 +141,16 @@ fn skip_ws_lenient(mut i: &str) -> &str {
 
 /// Skip whitespace and comments (`// ...` and `/* ... */`).
 pub(crate) fn ws(i: &str) -> PResult<'_, ()> {
+    // Most calls (between the values of a data list) meet a token at once, or after
+    // one space: answer those without the general loop.
+    let b = i.as_bytes();
+    let skip = usize::from(b.first() == Some(&b' '));
+    match b.get(skip) {
+        Some(c) if !matches!(c, b' ' | b'\t' | b'\r' | b'\n' | b'\x0c' | b'/') => {
+            return Ok((&i[skip..], ()))
+        }
+        _ => {}
+    }
     let mut i = i;
     loop {
         let t = i.trim_start_matches([' ', '\t', '\r', '\n', '\x0c']);
@@ -172,9 +182,11 @@ const ID_ESCAPABLE: &str = " !\"#$%&'()*,:;<=>?[\\]^`{|}~";
 pub(crate) fn sym<'a>(c: char, what: &'static str) -> impl Fn(&'a str) -> PResult<'a, usize> {
     move |i: &'a str| {
         let (i, ()) = ws(i)?;
-        match i.strip_prefix(c) {
-            Some(rest) => Ok((rest, i.len())),
-            None => Err(PError::expected(i, what)),
+        // Punctuation is ASCII: a byte comparison (strip_prefix(char) costs a memcmp).
+        if c.is_ascii() && i.as_bytes().first() == Some(&(c as u8)) {
+            Ok((&i[1..], i.len()))
+        } else {
+            Err(PError::expected(i, what))
         }
     }
 }
@@ -517,7 +529,11 @@ pub(crate) fn number(i: &str) -> PResult<'_, (Number, usize, &str)> {
         Some(b) => ("-", b),
         None => ("", i),
     };
-    if let Some((w, rest)) = raw_word(body) {
+    let word = body
+        .as_bytes()
+        .first()
+        .is_some_and(|b| b.is_ascii_alphabetic());
+    if let Some((w, rest)) = raw_word(body).filter(|_| word) {
         if let Some(n) = special(&format!("{sign}{w}")) {
             return Ok((rest, (n, start, &i[..i.len() - rest.len()])));
         }

@@ -42,7 +42,7 @@ fn numbers_and_tags() {
         .values
         .iter()
         .map(|d| match &d.value {
-            Value::Int { value, typ } => format!("{value}{typ}"),
+            Value::Int { value, typ } => format!("{}{typ}", value.get()),
             Value::Float(v) => format!("{v}f"),
             Value::Double(v) => format!("{v}d"),
             other => format!("{other:?}"),
@@ -192,4 +192,119 @@ fn error_positions_and_messages() {
         "1:14: expected end of input, found 'trailing'"
     );
     assert_eq!(err("netcdf x { /* open"), "1:12: unterminated /* comment");
+}
+
+/// The leaves of a data list, braces and parallel runs removed: (value, position).
+fn leaves(list: &[crate::cdl::ast::Datum]) -> Vec<(Value, usize)> {
+    let mut out = Vec::new();
+    for d in list {
+        match &d.value {
+            Value::List(inner) | Value::Run(inner) => out.extend(leaves(inner)),
+            v => out.push((v.clone(), d.pos)),
+        }
+    }
+    out
+}
+
+/// A list over the parallel threshold, with every kind of item that can trip a split:
+/// strings and comments holding `, ; { }`, character constants, braces, suffixes.
+fn big_list() -> String {
+    let mut s = String::new();
+    let mut k = 0u64;
+    while s.len() < 5 << 20 {
+        s.push_str(match k % 9 {
+            0 => "1.5, -2, 3e-3, 0x1Fs, 017, 4000000000, 7ub, NaN, -Infinity",
+            1 => "\"a, b; {c}\", \"esc\\\"aped, \\\\\"",
+            2 => "'x', ',', ';', '\\''",
+            3 => "{1, 2, {3, 4}}, 5",
+            4 => "// a comment, with; {braces}\n 6",
+            5 => "/* block, comment; } */ 7",
+            6 => "_, 8.25f, 9.d, 1e5",
+            7 => "12345678901234567890, -9223372036854775808",
+            _ => "\n  10, 11, 12",
+        });
+        s.push_str(",\n  ");
+        k += 1;
+    }
+    s.push_str("99");
+    s
+}
+
+#[test]
+fn large_data_lists_parse_in_parallel_like_small_ones() {
+    let list = big_list();
+    // An attribute's list is always parsed sequentially; the variable's in parallel.
+    let text = format!("netcdf x {{\n:a = {list} ;\ndata:\n v = {list} ;\n}}\n");
+    let f = ok(&text);
+    let Item::Attr(a) = &f.root.items[0] else {
+        panic!()
+    };
+    let Item::Data(d) = &f.root.items[1] else {
+        panic!()
+    };
+    assert!(
+        d.values.iter().any(|x| matches!(x.value, Value::Run(_))),
+        "the parallel path was not taken"
+    );
+    let seq = leaves(&a.values);
+    let par = leaves(&d.values);
+    assert_eq!(seq.len(), par.len());
+    let shift = par[0].1 - seq[0].1;
+    for (s, p) in seq.iter().zip(&par) {
+        // NaN != NaN: compare the debug text.
+        assert_eq!(format!("{:?}", s.0), format!("{:?}", p.0));
+        assert_eq!(s.1 + shift, p.1);
+    }
+    assert_eq!(&text[par[0].1..par[0].1 + 3], "1.5");
+}
+
+#[test]
+fn an_error_deep_in_a_large_list_is_reported_where_it_is() {
+    let mut list = big_list();
+    let at = list.len() / 2;
+    let cut = list[at..].find(",\n").unwrap() + at;
+    list.replace_range(cut..cut + 1, " @");
+    let text = format!("netcdf x {{\ndata:\n v = {list} ;\n}}\n");
+    let e = parse(&text).unwrap_err();
+    let line = text[..cut + " v = ".len() + "netcdf x {\ndata:\n".len()]
+        .matches('\n')
+        .count()
+        + 1;
+    assert_eq!(e.line, line, "{e}");
+    assert!(e.message.contains("found '@'"), "{e}");
+}
+
+#[test]
+fn plain_decimals_read_like_the_general_number_rule() {
+    let f = ok("netcdf x { :a = 0, -1, +2, 2147483647, 2147483648, 4294967296, -2147483649, 1., .5, -0.25, 1e3, 2E-2, 123456789012345678 ; }");
+    let Item::Attr(a) = &f.root.items[0] else {
+        panic!()
+    };
+    let shown: Vec<String> = a
+        .values
+        .iter()
+        .map(|d| match &d.value {
+            Value::Int { value, typ } => format!("{}{typ}", value.get()),
+            Value::Double(x) => format!("{x}d"),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            "0int",
+            "-1int",
+            "2int",
+            "2147483647int",
+            "2147483648uint",
+            "4294967296int64",
+            "-2147483649int64",
+            "1d",
+            "0.5d",
+            "-0.25d",
+            "1000d",
+            "0.02d",
+            "123456789012345678int64"
+        ]
+    );
 }
