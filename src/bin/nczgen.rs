@@ -54,7 +54,7 @@ struct Args {
     /// netcdf-c's marking).
     #[arg(long, value_enum, default_value_t = CharMode::Zarr)]
     char_dtype: CharMode,
-    /// How scalars are stored in NCZarr: one (shape [1], netcdf-c) or 0d (shape [], Zarr).
+    /// How scalars are stored in NCZarr: one (shape `[1]`, netcdf-c) or 0d (shape `[]`, Zarr).
     #[arg(long, value_enum, default_value_t = ScalarMode::One)]
     scalar: ScalarMode,
     /// NCZarr metadata generation: current (netcdf-c 4.9.3+/4.10; read by netcdf-c 4.10,

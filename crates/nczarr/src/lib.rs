@@ -16,6 +16,7 @@
 #![warn(missing_docs, unreachable_pub, clippy::unwrap_used)]
 
 pub mod array;
+pub mod aws;
 pub mod cdl;
 pub mod chunking;
 pub mod codec;
@@ -23,6 +24,7 @@ mod error;
 pub mod json;
 pub mod model;
 pub mod nczarr;
+pub mod rc;
 pub mod store;
 pub mod url;
 pub mod zarr;
