@@ -13,5 +13,7 @@ mod golden;
 mod nczdump;
 /// nczgen: CDL to datasets, errors, safe replacement.
 mod nczgen;
+/// Every tool against a local S3 server (skipped without one).
+mod s3;
 /// zmapdump subcommands.
 mod zmapdump;

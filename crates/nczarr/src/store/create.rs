@@ -1,6 +1,6 @@
 //! Opening a place to write a new dataset, staged beside its final location.
 
-use super::{DirStore, Staged, StoreError, WritableStore, ZipWriterStore};
+use super::{DirStore, ReadableStore, Staged, StoreError, WritableStore, ZipWriterStore};
 use crate::url::{DatasetUrl, StorageKind};
 
 /// A dataset being written: where to put keys, and how to put the result in place.
@@ -42,9 +42,27 @@ pub enum ZipLayout {
 /// # Errors
 /// [`StoreError`] when the staging place cannot be created.
 pub fn create_target(url: &DatasetUrl, zip_layout: ZipLayout) -> Result<Target, StoreError> {
+    if url.storage == StorageKind::S3 {
+        let store = super::open::open_s3(url, None)?;
+        // S3 has no rename: a dataset cannot be swapped in whole, and writing over one
+        // would damage it if the run failed half way. Refuse instead.
+        if store.has_content()? {
+            return Err(StoreError::Archive {
+                location: store.location(),
+                message:
+                    "already holds objects; S3 cannot replace a dataset atomically, so \
+                          nothing was written (remove the old dataset first, or choose another key)"
+                        .into(),
+            });
+        }
+        return Ok(Target {
+            store: Box::new(store.removing_unfinished_writes()),
+            staged: None,
+        });
+    }
     let path = url.path().ok_or_else(|| StoreError::Archive {
         location: url.original.clone(),
-        message: "writing to S3 or HTTP is not available in this build yet".into(),
+        message: "a remote URL needs mode=s3 (or an s3:// or *.amazonaws.com URL)".into(),
     })?;
     let staged = Staged::beside(path)?;
     let store: Box<dyn WritableStore> = match url.storage {
@@ -62,10 +80,11 @@ pub fn create_target(url: &DatasetUrl, zip_layout: ZipLayout) -> Result<Target, 
             };
             Box::new(ZipWriterStore::create(&staged.temp, top.as_deref())?)
         }
+        // Handled above; kept so the match stays exhaustive without a panic.
         StorageKind::S3 => {
             return Err(StoreError::Archive {
                 location: url.original.clone(),
-                message: "writing to S3 is not available in this build yet".into(),
+                message: "S3 target reached the local path".into(),
             })
         }
     };

@@ -1,7 +1,28 @@
 //! Opening the store a dataset URL names.
 
-use super::{DirStore, ReadStore, StoreError, TraceSink, TracingStore, ZipStore};
+use super::{DirStore, ReadStore, S3Store, StoreError, TraceSink, TracingStore, ZipStore};
+use crate::aws::{resolve, AwsInputs};
 use crate::url::{DatasetUrl, StorageKind};
+
+/// Connect to the S3 dataset `url` names, deciding profile, region, credentials and
+/// endpoint from the environment (see [`crate::aws`]); the decisions are traced.
+///
+/// # Errors
+/// [`StoreError::Archive`] naming the URL when the settings cannot be decided or the
+/// client cannot be built.
+pub fn open_s3(url: &DatasetUrl, trace: Option<&TraceSink>) -> Result<S3Store, StoreError> {
+    let inputs = AwsInputs::from_process();
+    let settings = resolve(url, &inputs).map_err(|e| StoreError::Archive {
+        location: url.original.clone(),
+        message: e.to_string(),
+    })?;
+    if let Some(sink) = trace {
+        for note in inputs.notes.iter().chain(&settings.decisions) {
+            sink(&format!("s3: {note}"));
+        }
+    }
+    S3Store::new(&settings)
+}
 
 /// A store opened for reading, with what we learned while opening it.
 pub struct OpenedStore {
@@ -17,10 +38,12 @@ pub fn open_read(url: &DatasetUrl, trace: Option<TraceSink>) -> Result<OpenedSto
     let store: Box<dyn ReadStore> = match (url.storage, url.path()) {
         (StorageKind::Dir, Some(path)) => Box::new(DirStore::open(path)?),
         (StorageKind::Zip, Some(path)) => Box::new(ZipStore::open(path)?),
-        _ => {
+        (StorageKind::S3, _) => Box::new(open_s3(url, trace.as_ref())?),
+        (_, None) => {
             return Err(StoreError::Archive {
                 location: url.original.clone(),
-                message: "S3 and HTTP stores are not available in this build yet".to_string(),
+                message: "a remote URL needs mode=s3 (or an s3:// or *.amazonaws.com URL)"
+                    .to_string(),
             })
         }
     };

@@ -1,0 +1,458 @@
+//! Every tool against a real S3 server on 127.0.0.1 (SeaweedFS, started by
+//! `scripts/test.sh`, which exports `NCZARR_TEST_S3_*`). Without a server each test
+//! prints why it is skipped and passes.
+//!
+//! Tools run with a clean environment: `HOME` and the working directory are empty
+//! temporary directories (no `~/.aws`, no `.ncrc`), and only the variables a test sets.
+
+use std::fs;
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use nczarr::aws::{resolve, AwsInputs};
+use nczarr::store::{
+    DirStore, ListableStore, ReadStore, S3Store, StoreKey, WritableStore, ZipStore,
+};
+use nczarr::url::DatasetUrl;
+
+use crate::util::{data_dir, first_diff, run, Run};
+
+struct Server {
+    endpoint: String,
+    bucket: String,
+    key: String,
+    secret: String,
+    /// Unique to the test, so tests run in parallel without meeting.
+    prefix: String,
+    /// An empty home and working directory.
+    home: tempfile::TempDir,
+}
+
+fn server(test: &str) -> Option<Server> {
+    let var = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+    let Some(endpoint) = var("NCZARR_TEST_S3_ENDPOINT") else {
+        eprintln!(
+            "skipped {test}: NCZARR_TEST_S3_ENDPOINT is not set (scripts/test.sh starts a local S3 server)"
+        );
+        return None;
+    };
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    Some(Server {
+        endpoint,
+        bucket: var("NCZARR_TEST_S3_BUCKET").unwrap_or_else(|| "nczarr-test".into()),
+        key: var("NCZARR_TEST_S3_KEY").unwrap_or_default(),
+        secret: var("NCZARR_TEST_S3_SECRET").unwrap_or_default(),
+        prefix: format!("{test}-{}-{nanos}", std::process::id()),
+        home: tempfile::tempdir().unwrap(),
+    })
+}
+
+impl Server {
+    /// `http://host:port/bucket/prefix/name#mode=nczarr,s3`.
+    fn url(&self, name: &str) -> String {
+        format!(
+            "{}/{}/{}/{name}#mode=nczarr,s3",
+            self.endpoint, self.bucket, self.prefix
+        )
+    }
+
+    fn keys(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("AWS_ACCESS_KEY_ID", self.key.clone()),
+            ("AWS_SECRET_ACCESS_KEY", self.secret.clone()),
+        ]
+    }
+
+    /// Run `tool` with a clean environment plus `env`.
+    fn run(&self, tool: &str, args: &[&str], env: &[(&str, String)]) -> Run {
+        let exe = match tool {
+            "nczdump" => env!("CARGO_BIN_EXE_nczdump"),
+            "zmapdump" => env!("CARGO_BIN_EXE_zmapdump"),
+            "nczgen" => env!("CARGO_BIN_EXE_nczgen"),
+            other => panic!("unknown tool {other}"),
+        };
+        let mut cmd = Command::new(exe);
+        cmd.env_clear()
+            .env("HOME", self.home.path())
+            .current_dir(self.home.path())
+            .args(args);
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let output = cmd.output().expect("run tool");
+        Run {
+            desc: format!("{tool} {}", args.join(" ")),
+            output,
+        }
+    }
+
+    /// A store on the server for `name` (under this test's prefix), with the keys.
+    fn store(&self, name: &str) -> S3Store {
+        let url = DatasetUrl::parse(&self.url(name)).unwrap();
+        let inputs = AwsInputs {
+            vars: self
+                .keys()
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect(),
+            ..AwsInputs::default()
+        };
+        S3Store::new(&resolve(&url, &inputs).unwrap()).unwrap()
+    }
+
+    /// Copy every key of a local store up to `name`.
+    fn upload(&self, local: &dyn ReadStore, name: &str) {
+        let target = self.store(name);
+        let items: Vec<(StoreKey, Vec<u8>)> = local
+            .list()
+            .unwrap()
+            .into_iter()
+            .map(|(k, _)| {
+                let v = local.get(&k).unwrap().unwrap();
+                (k, v)
+            })
+            .collect();
+        assert!(!items.is_empty());
+        target.put_many(&items).unwrap();
+    }
+}
+
+fn golden_cases() -> Vec<PathBuf> {
+    let mut cases: Vec<PathBuf> = fs::read_dir(data_dir().join("golden/cases"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    cases.sort();
+    cases
+}
+
+#[test]
+fn nczgen_to_s3_dumps_like_the_file_store() {
+    let Some(s3) = server("gen") else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    for cdl in golden_cases() {
+        let case = cdl.file_stem().unwrap().to_string_lossy().into_owned();
+        let local = tmp.path().join(format!("{case}.zarr"));
+        run(
+            "nczgen",
+            &["-o", &local.to_string_lossy(), &cdl.to_string_lossy()],
+        )
+        .success();
+        let url = s3.url(&format!("{case}.zarr"));
+        s3.run("nczgen", &["-o", &url, &cdl.to_string_lossy()], &s3.keys())
+            .success();
+        let want = run("nczdump", &["-s", &local.to_string_lossy()]).stdout();
+        let got = s3.run("nczdump", &["-s", &url], &s3.keys());
+        got.success();
+        assert_eq!(
+            got.stdout(),
+            want,
+            "{case}: {}",
+            first_diff(&got.stdout(), &want)
+        );
+    }
+}
+
+#[test]
+fn s3_scheme_with_an_endpoint_from_the_environment() {
+    let Some(s3) = server("scheme") else { return };
+    let cdl = data_dir().join("golden/cases").join("coords.cdl");
+    let url = format!("s3://{}/{}/c.zarr", s3.bucket, s3.prefix);
+    let mut env = s3.keys();
+    env.push(("AWS_ENDPOINT_URL", s3.endpoint.clone()));
+    // Plain HTTP must be allowed explicitly when it does not come from the URL.
+    let refused = s3.run("nczgen", &["-o", &url, &cdl.to_string_lossy()], &env);
+    let err = refused.fails_with_one_line(1);
+    assert!(err.contains("set AWS_ALLOW_HTTP=true"), "{err}");
+    env.push(("AWS_ALLOW_HTTP", "true".into()));
+    s3.run("nczgen", &["-o", &url, &cdl.to_string_lossy()], &env)
+        .success();
+    let dump = s3.run("nczdump", &["-n", "coords", &url], &env);
+    dump.success();
+    let want = fs::read_to_string(data_dir().join("golden/expected/coords.cdl")).unwrap();
+    assert_eq!(dump.stdout(), want);
+}
+
+#[test]
+fn file_and_zip_datasets_copied_up_read_back() {
+    let Some(s3) = server("copy") else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let cdl = data_dir().join("golden/cases").join("nested_groups.cdl");
+    let zip = tmp.path().join("g.zip");
+    run(
+        "nczgen",
+        &["-o", &zip.to_string_lossy(), &cdl.to_string_lossy()],
+    )
+    .success();
+    // Datasets written by the peers, in every metadata generation.
+    let stores = data_dir().join("golden/stores");
+    let mut locals: Vec<(String, Box<dyn ReadStore>)> = vec![(
+        "zip".into(),
+        Box::new(ZipStore::open(&zip).unwrap()) as Box<dyn ReadStore>,
+    )];
+    for writer in ["ncgen49-nczarr", "nc410-nczarr", "zarrpy", "xarray"] {
+        let p = stores.join(writer).join("nested_groups.file");
+        if p.is_dir() {
+            locals.push((writer.into(), Box::new(DirStore::open(&p).unwrap())));
+        }
+    }
+    assert!(locals.len() >= 3);
+    for (name, local) in &locals {
+        s3.upload(local.as_ref(), name);
+        let want = run("nczdump", &[&local.location()]).stdout();
+        let got = s3.run("nczdump", &[&s3.url(name)], &s3.keys());
+        got.success();
+        let want = want.replacen(&first_line(&want), &first_line(&got.stdout()), 1);
+        assert_eq!(
+            got.stdout(),
+            want,
+            "{name}: {}",
+            first_diff(&got.stdout(), &want)
+        );
+    }
+}
+
+fn first_line(s: &str) -> String {
+    s.lines().next().unwrap_or("").to_string()
+}
+
+#[test]
+fn a_profile_named_in_the_url_with_keys_only_in_the_credentials_file() {
+    let Some(s3) = server("profile") else { return };
+    let cdl = data_dir().join("golden/cases").join("coords.cdl");
+    let aws = s3.home.path().join(".aws");
+    fs::create_dir_all(&aws).unwrap();
+    fs::write(
+        aws.join("credentials"),
+        format!(
+            "[default]\naws_access_key_id = wrong\naws_secret_access_key = wrong\n\n[tester]\naws_access_key_id = {}\naws_secret_access_key = {}\n",
+            s3.key, s3.secret
+        ),
+    )
+    .unwrap();
+    let url = s3
+        .url("p.zarr")
+        .replace("#mode=nczarr,s3", "#mode=nczarr,s3&aws.profile=tester");
+    s3.run("nczgen", &["-o", &url, &cdl.to_string_lossy()], &[])
+        .success();
+    s3.run("nczdump", &["-h", &url], &[]).success();
+    // The default profile's (wrong) keys are refused by the server: one line.
+    let plain = s3.url("p.zarr");
+    let err = s3
+        .run("nczdump", &["-h", &plain], &[])
+        .fails_with_one_line(1);
+    assert!(
+        err.contains("InvalidAccessKeyId") || err.contains("denied"),
+        "{err}"
+    );
+    // A profile that does not exist is named.
+    let bad = s3
+        .url("p.zarr")
+        .replace("#mode=nczarr,s3", "#mode=nczarr,s3&aws.profile=nobody");
+    let err = s3.run("nczdump", &["-h", &bad], &[]).fails_with_one_line(1);
+    assert!(err.contains("AWS profile 'nobody'"), "{err}");
+}
+
+#[test]
+fn unsigned_requests_are_refused_by_a_private_bucket_quickly() {
+    let Some(s3) = server("unsigned") else { return };
+    let cdl = data_dir().join("golden/cases").join("coords.cdl");
+    let url = s3.url("u.zarr");
+    s3.run("nczgen", &["-o", &url, &cdl.to_string_lossy()], &s3.keys())
+        .success();
+    // Nothing configured at all: unsigned requests (never the instance metadata
+    // service, which would hang for seconds), refused in one line.
+    let started = Instant::now();
+    let err = s3.run("nczdump", &["-h", &url], &[]).fails_with_one_line(1);
+    assert!(err.contains("denied"), "{err}");
+    assert!(!err.contains("169.254"), "{err}");
+    assert!(started.elapsed() < Duration::from_secs(20));
+    // Profile none: unsigned even with keys in the environment.
+    let none = url.replace("#mode=nczarr,s3", "#mode=nczarr,s3&aws.profile=none");
+    let err = s3
+        .run("nczdump", &["-h", &none], &s3.keys())
+        .fails_with_one_line(1);
+    assert!(err.contains("denied"), "{err}");
+}
+
+#[test]
+fn unsigned_requests_read_a_public_bucket() {
+    let Some(s3) = server("public") else { return };
+    let Ok(public) = std::env::var("NCZARR_TEST_S3_PUBLIC_BUCKET") else {
+        eprintln!("skipped: NCZARR_TEST_S3_PUBLIC_BUCKET is not set");
+        return;
+    };
+    let cdl = data_dir().join("golden/cases").join("coords.cdl");
+    let url = format!(
+        "{}/{public}/{}/pub.zarr#mode=nczarr,s3",
+        s3.endpoint, s3.prefix
+    );
+    s3.run("nczgen", &["-o", &url, &cdl.to_string_lossy()], &s3.keys())
+        .success();
+    let want = fs::read_to_string(data_dir().join("golden/expected/coords.cdl")).unwrap();
+    // No credentials anywhere, and profile none with keys present: both unsigned.
+    let none = url.replace("#mode=nczarr,s3", "#mode=nczarr,s3&aws.profile=none");
+    for (u, env) in [(&url, vec![]), (&none, s3.keys())] {
+        let r = s3.run("nczdump", &["-n", "coords", u], &env);
+        r.success();
+        assert_eq!(r.stdout(), want);
+    }
+    // Unsigned writes are refused by the server, in one line, and leave nothing.
+    let w = none.replace("pub.zarr", "anon.zarr");
+    let err = s3
+        .run("nczgen", &["-o", &w, &cdl.to_string_lossy()], &[])
+        .fails_with_one_line(1);
+    assert!(
+        err.contains("denied") || err.contains("AccessDenied"),
+        "{err}"
+    );
+}
+
+#[test]
+fn wrong_credentials_fail_in_one_line_without_showing_secrets() {
+    let Some(s3) = server("wrong") else { return };
+    let cdl = data_dir().join("golden/cases").join("coords.cdl");
+    let url = s3.url("w.zarr");
+    s3.run("nczgen", &["-o", &url, &cdl.to_string_lossy()], &s3.keys())
+        .success();
+    let bad_secret = "not-the-secret-0123456789";
+    let env = vec![
+        ("AWS_ACCESS_KEY_ID", s3.key.clone()),
+        ("AWS_SECRET_ACCESS_KEY", bad_secret.to_string()),
+        ("AWS_SESSION_TOKEN", "token-never-shown-9876".to_string()),
+        ("NCTRACING", "1".to_string()),
+    ];
+    let started = Instant::now();
+    for tool_args in [
+        vec!["nczdump", "-h", &url],
+        vec!["zmapdump", "list", &url],
+        vec!["nczgen", "-o", &url, &cdl.to_string_lossy()],
+    ] {
+        let r = s3.run(tool_args[0], &tool_args[1..], &env);
+        assert_ne!(r.code(), 0);
+        let all = format!("{}{}", r.stdout(), r.stderr());
+        assert!(!all.contains(bad_secret), "{all}");
+        assert!(!all.contains("token-never-shown"), "{all}");
+        // (A secret as short as a word could appear by chance; the server's is long.)
+        if s3.secret.len() >= 8 {
+            assert!(!all.contains(&s3.secret), "{all}");
+        }
+        // The error itself is the last line; tracing lines come before it.
+        let last = r.stderr().lines().last().unwrap_or("").to_string();
+        assert!(
+            last.contains("SignatureDoesNotMatch")
+                || last.contains("denied")
+                || last.contains("InvalidAccessKeyId")
+                || last.contains("already holds objects"),
+            "{last}"
+        );
+    }
+    assert!(started.elapsed() < Duration::from_secs(30));
+    // --help never shows the environment.
+    for tool in ["nczdump", "nczgen", "zmapdump"] {
+        let r = s3.run(tool, &["--help"], &env);
+        assert!(!r.stdout().contains(bad_secret));
+    }
+}
+
+#[test]
+fn zmapdump_lists_searches_and_prints_objects_on_s3() {
+    let Some(s3) = server("zmap") else { return };
+    let cdl = data_dir().join("golden/cases").join("nested_groups.cdl");
+    let tmp = tempfile::tempdir().unwrap();
+    let local = tmp.path().join("g.zarr");
+    run(
+        "nczgen",
+        &["-o", &local.to_string_lossy(), &cdl.to_string_lossy()],
+    )
+    .success();
+    let url = s3.url("g.zarr");
+    s3.run("nczgen", &["-o", &url, &cdl.to_string_lossy()], &s3.keys())
+        .success();
+    let local_s = local.to_string_lossy().into_owned();
+    for args in [
+        vec!["list"],
+        vec!["search", ""],
+        vec!["search", "forecast"],
+        vec!["object", ".zattrs"],
+    ] {
+        let mut remote_args = args.clone();
+        remote_args.insert(1, &url);
+        let mut local_args = args.clone();
+        local_args.insert(1, &local_s);
+        let got = s3.run("zmapdump", &remote_args, &s3.keys());
+        got.success();
+        let want = run("zmapdump", &local_args).stdout();
+        assert_eq!(got.stdout(), want, "zmapdump {args:?}");
+    }
+    let format = s3.run("zmapdump", &["format", &url], &s3.keys()).stdout();
+    assert!(
+        format.starts_with("NCZarr 2.0.0, netcdf-c 4.9.3+/4.10 layout"),
+        "{format}"
+    );
+    assert!(
+        format.contains(&format!("storage: S3 at s3://{}/", s3.bucket)),
+        "{format}"
+    );
+}
+
+#[test]
+fn existing_datasets_are_not_overwritten_and_failed_writes_leave_nothing() {
+    let Some(s3) = server("safe") else { return };
+    let cdl = data_dir().join("golden/cases").join("coords.cdl");
+    let url = s3.url("s.zarr");
+    s3.run("nczgen", &["-o", &url, &cdl.to_string_lossy()], &s3.keys())
+        .success();
+    let before = s3.run("nczdump", &[&url], &s3.keys()).stdout();
+    let other = data_dir().join("golden/cases").join("nested_groups.cdl");
+    let err = s3
+        .run(
+            "nczgen",
+            &["-o", &url, &other.to_string_lossy()],
+            &s3.keys(),
+        )
+        .fails_with_one_line(1);
+    assert!(err.contains("already holds objects"), "{err}");
+    assert_eq!(s3.run("nczdump", &[&url], &s3.keys()).stdout(), before);
+
+    // A write that fails half way (a key over S3's 1024-byte limit, refused before any
+    // request) removes what it wrote.
+    let tmp = tempfile::tempdir().unwrap();
+    let long = "n".repeat(300);
+    let bad = tmp.path().join("long.cdl");
+    fs::write(
+        &bad,
+        format!(
+            "netcdf long {{\ndimensions: x = 2;\nvariables: int a(x);\ndata: a = 1, 2;\ngroup: {long} {{ group: {long} {{ group: {long} {{ group: {long} {{\nvariables: int v(x);\ndata: v = 1, 2;\n}} }} }} }}\n}}\n"
+        ),
+    )
+    .unwrap();
+    let failed_url = s3.url("failed.zarr");
+    let err = s3
+        .run(
+            "nczgen",
+            &["-o", &failed_url, &bad.to_string_lossy()],
+            &s3.keys(),
+        )
+        .fails_with_one_line(1);
+    assert!(err.contains("1024-byte limit"), "{err}");
+    let left = s3.store("failed.zarr").list().unwrap();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+#[test]
+fn a_missing_bucket_and_a_missing_dataset_are_named() {
+    let Some(s3) = server("missing") else { return };
+    let url = format!("{}/no-such-bucket-here/x.zarr#mode=nczarr,s3", s3.endpoint);
+    let err = s3
+        .run("nczdump", &[&url], &s3.keys())
+        .fails_with_one_line(1);
+    assert!(err.contains("no-such-bucket-here"), "{err}");
+    let err = s3
+        .run("nczdump", &[&s3.url("nothing.zarr")], &s3.keys())
+        .fails_with_one_line(1);
+    assert!(err.contains("nothing.zarr"), "{err}");
+}
