@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Benchmark: nczdump over S3 with 20 ms of added latency per request, our default
+# concurrency against one request at a time, same run, same dataset.
+#
+# A local SeaweedFS (scripts/s3_server.sh) holds float v(1000, 50, 50) in 1000 chunks
+# of 1x50x50 (10 kB each); a small TCP proxy in front of it holds every request for
+# 20 ms before passing it on, like a distant region. Both dumps must be identical.
+# Target: default concurrency at least 10x faster than concurrency 1.
+#
+# Needs: python3, curl, a release build (cargo build --release).
+# Usage: benches/s3_latency.sh [RUNS]
+set -euo pipefail
+runs=${1:-3}
+here=$(cd "$(dirname "$0")/.." && pwd)
+nczgen=${NCZGEN:-$here/target/release/nczgen}
+nczdump=${NCZDUMP:-$here/target/release/nczdump}
+cd "$here"
+. scripts/s3_server.sh
+s3_server_start
+if [ -z "${NCZARR_TEST_S3_ENDPOINT:-}" ]; then
+    echo "no S3 server: benchmark skipped" >&2
+    exit 1
+fi
+work=$(mktemp -d)
+proxy_pid=""
+finish() {
+    [ -n "$proxy_pid" ] && kill "$proxy_pid" 2>/dev/null || true
+    rm -rf "$work"
+    s3_server_stop
+}
+trap finish EXIT
+
+# The latency proxy: every read from the client is held 20 ms, then forwarded.
+upstream=${NCZARR_TEST_S3_ENDPOINT#http://}
+python3 - "$upstream" >"$work/proxy.port" 2>"$work/proxy.log" <<'PY' &
+import asyncio, sys
+host, port = sys.argv[1].rsplit(":", 1)
+DELAY = 0.020
+
+async def pump(reader, writer, delay):
+    try:
+        while data := await reader.read(1 << 16):
+            if delay:
+                await asyncio.sleep(delay)
+            writer.write(data)
+            await writer.drain()
+    except (ConnectionError, asyncio.CancelledError):
+        pass
+    finally:
+        writer.close()
+
+async def handle(cr, cw):
+    ur, uw = await asyncio.open_connection(host, int(port))
+    await asyncio.gather(pump(cr, uw, DELAY), pump(ur, cw, 0))
+
+async def main():
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    print(server.sockets[0].getsockname()[1], flush=True)
+    async with server:
+        await server.serve_forever()
+
+asyncio.run(main())
+PY
+proxy_pid=$!
+for _ in $(seq 1 50); do [ -s "$work/proxy.port" ] && break; sleep 0.1; done
+proxy="http://127.0.0.1:$(cat "$work/proxy.port")"
+
+python3 - "$work/v.cdl" <<'PY'
+import random, sys
+random.seed(3)
+with open(sys.argv[1], "w") as f:
+    f.write("netcdf lat {\ndimensions:\n\tt = 1000 ;\n\ty = 50 ;\n\tx = 50 ;\nvariables:\n")
+    f.write("\tfloat v(t, y, x) ;\n\t\tv:_ChunkSizes = 1, 50, 50 ;\ndata:\n v = ")
+    f.write(", ".join("%.2f" % random.uniform(-50, 50) for _ in range(1000 * 50 * 50)))
+    f.write(" ;\n}\n")
+PY
+export AWS_ACCESS_KEY_ID="$NCZARR_TEST_S3_KEY" AWS_SECRET_ACCESS_KEY="$NCZARR_TEST_S3_SECRET"
+key="bench-$$/lat.zarr"
+"$nczgen" -o "$NCZARR_TEST_S3_ENDPOINT/$NCZARR_TEST_S3_BUCKET/$key#mode=nczarr,s3" "$work/v.cdl"
+url="$proxy/$NCZARR_TEST_S3_BUCKET/$key#mode=nczarr,s3"
+
+time_it() { # median wall seconds of $runs runs of "$@" > $out
+    local out=$1; shift
+    local times=()
+    for _ in $(seq "$runs"); do
+        local t0 t1
+        t0=$(date +%s.%N); "$@" > "$out"; t1=$(date +%s.%N)
+        times+=("$(echo "$t1 - $t0" | bc -l)")
+    done
+    printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+}
+
+t_default=$(time_it "$work/default.cdl" "$nczdump" -v v "$url")
+t_one=$(time_it "$work/one.cdl" "$nczdump" -v v "$url&concurrency=1")
+if cmp -s "$work/default.cdl" "$work/one.cdl"; then same=identical; else same=DIFFERENT; fi
+printf 'variable: float v(1000,50,50), 1000 chunks of 10 kB; 20 ms added per request\n'
+printf 'nczdump, concurrency 1:       %.3f s (median of %d)\n' "$t_one" "$runs"
+printf 'nczdump, default concurrency: %.3f s (median of %d)\n' "$t_default" "$runs"
+printf 'speed-up: %.1fx (target >= 10x); outputs %s\n' "$(echo "$t_one / $t_default" | bc -l)" "$same"
+[ "$same" = identical ]
