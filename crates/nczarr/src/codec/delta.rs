@@ -103,7 +103,7 @@ impl Delta {
         decode: bool,
     ) -> Result<Vec<u8>, String> {
         let size = from.item_size();
-        if input.len() % size != 0 {
+        if !input.len().is_multiple_of(size) {
             return Err(format!(
                 "{} bytes is not a whole number of {from} values",
                 input.len()

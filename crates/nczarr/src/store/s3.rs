@@ -152,8 +152,18 @@ impl S3Store {
         })
     }
 
-    fn root_path(&self) -> Option<ObjPath> {
-        (!self.root.is_empty()).then(|| ObjPath::from_iter(self.root.split('/')))
+    /// The dataset's root as an object path (`None` at the bucket root), taken byte for
+    /// byte (`ObjPath::from_iter` would percent-encode some characters).
+    fn root_path(&self) -> Result<Option<ObjPath>, StoreError> {
+        if self.root.is_empty() {
+            return Ok(None);
+        }
+        ObjPath::parse(&self.root)
+            .map(Some)
+            .map_err(|e| StoreError::Corrupt {
+                key: self.root.clone(),
+                message: format!("not a valid S3 key: {e}"),
+            })
     }
 
     fn error(&self, key: &str, e: &object_store::Error) -> StoreError {
@@ -208,7 +218,7 @@ impl S3Store {
     /// # Errors
     /// [`StoreError`] when the listing fails.
     pub fn has_content(&self) -> Result<bool, StoreError> {
-        let root = self.root_path();
+        let root = self.root_path()?;
         self.runtime.block_on(async {
             let mut s = self.store.list(root.as_ref());
             match s.next().await {
@@ -281,7 +291,7 @@ impl ReadableStore for S3Store {
 
 impl ListableStore for S3Store {
     fn list(&self) -> Result<Vec<(StoreKey, u64)>, StoreError> {
-        let root = self.root_path();
+        let root = self.root_path()?;
         let metas: Vec<object_store::ObjectMeta> = self
             .runtime
             .block_on(self.store.list(root.as_ref()).try_collect())
@@ -308,7 +318,7 @@ impl ListableStore for S3Store {
 
     fn search(&self, prefix: &StoreKey) -> Result<Vec<String>, StoreError> {
         let base = if prefix.is_root() {
-            self.root_path()
+            self.root_path()?
         } else {
             Some(self.path_of(prefix)?)
         };
@@ -369,5 +379,82 @@ impl WritableStore for S3Store {
                 .try_collect::<Vec<()>>(),
         )?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::aws::{resolve, AwsInputs};
+    use crate::url::DatasetUrl;
+
+    #[derive(Debug)]
+    struct Chain(&'static str, Option<Box<Chain>>);
+
+    impl std::fmt::Display for Chain {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str(self.0)
+        }
+    }
+
+    impl std::error::Error for Chain {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            self.1.as_deref().map(|c| c as _)
+        }
+    }
+
+    #[test]
+    fn brief_keeps_the_server_code_and_message_only() {
+        let e = Chain(
+            "Client error with status 403 Forbidden: <?xml version=\"1.0\"?><Error><Code>SignatureDoesNotMatch</Code><Message>The request signature we calculated does not match.</Message><StringToSign>AWS4-HMAC-SHA256 ...</StringToSign></Error>",
+            None,
+        );
+        assert_eq!(
+            brief(&e),
+            "SignatureDoesNotMatch: The request signature we calculated does not match."
+        );
+        let e = Chain(
+            "Generic S3 error: error sending request",
+            Some(Box::new(Chain(
+                "client error (Connect)",
+                Some(Box::new(Chain("Connection refused (os error 111)", None))),
+            ))),
+        );
+        assert_eq!(brief(&e), "Connection refused (os error 111)");
+    }
+
+    fn store(url: &str) -> S3Store {
+        let url = DatasetUrl::parse(url).unwrap();
+        S3Store::new(&resolve(&url, &AwsInputs::default()).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn keys_are_checked_before_any_request() {
+        // Nothing listens here: a request would fail differently (and slowly).
+        let s = store("http://127.0.0.1:9/bucket/root/ds.zarr#mode=nczarr,s3");
+        assert_eq!(s.location(), "s3://bucket/root/ds.zarr");
+        let long = StoreKey::new(&"k".repeat(1020)).unwrap();
+        let err = s.get(&long).unwrap_err().to_string();
+        assert!(err.contains("1024-byte limit"), "{err}");
+        assert!(err.contains("s3://bucket/root/ds.zarr/kkk"), "{err}");
+        assert_eq!(
+            s.path_of(&StoreKey::new("v/0.0").unwrap())
+                .unwrap()
+                .as_ref(),
+            "root/ds.zarr/v/0.0"
+        );
+        assert_eq!(
+            s.path_of(&StoreKey::root()).unwrap().as_ref(),
+            "root/ds.zarr"
+        );
+        let at_bucket = store("http://127.0.0.1:9/bucket#mode=nczarr,s3");
+        assert_eq!(at_bucket.location(), "s3://bucket");
+        assert_eq!(
+            at_bucket
+                .path_of(&StoreKey::new(".zgroup").unwrap())
+                .unwrap()
+                .as_ref(),
+            ".zgroup"
+        );
     }
 }

@@ -521,7 +521,7 @@ pub(crate) fn print_var(
                     }
                     element += 1;
                 }
-            } else if rank >= 2 && element % ncols == 0 && n % ncols == 0 {
+            } else if rank >= 2 && element.is_multiple_of(ncols) && n.is_multiple_of(ncols) {
                 // Whole rows: each row starts from a known line position, so rows are
                 // laid out in parallel, in batches of about 16k values.
                 let first_row = element / ncols;

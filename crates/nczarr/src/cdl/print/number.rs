@@ -95,7 +95,7 @@ impl std::fmt::Write for StackBuf {
 
 /// Lay out `%g` from `n` significant digits `d` (first digit at exponent `e`).
 fn render_g(out: &mut Vec<u8>, neg: bool, mut d: u64, mut n: usize, e: i32, p: usize) {
-    while n > 1 && d % 10 == 0 {
+    while n > 1 && d.is_multiple_of(10) {
         d /= 10;
         n -= 1;
     }
