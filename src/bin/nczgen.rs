@@ -9,8 +9,8 @@ use clap::{Parser, ValueEnum};
 use nczarr::cdl::{build, parse, CdlError};
 use nczarr::model::Values;
 use nczarr::nczarr::write::{
-    fit_request, generation_limits, plan_encoding, write_dataset, CharDtype, EncodingRequest,
-    Generation, MemoryData, ScalarShape, WriteOptions,
+    fit_request, generation_limits, plan_encoding, write_dataset, CharDtype, Generation,
+    MemoryData, ScalarShape, WriteOptions,
 };
 use nczarr::store::{create_target, ZipLayout};
 use nczarr::url::DatasetUrl;
@@ -228,15 +228,8 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
             continue;
         };
         let shape = dataset.var_shape(var);
-        let mut req = EncodingRequest {
-            chunks: plan.spec.chunks.clone(),
-            contiguous: plan.spec.contiguous,
-            codecs: plan.spec.codecs.clone(),
-            endian: plan.spec.endian,
-            no_fill: plan.spec.no_fill || args.no_fill,
-            fill: plan.spec.fill.clone(),
-            maxstrlen: plan.spec.maxstrlen,
-        };
+        let mut req = plan.spec.clone();
+        req.no_fill |= args.no_fill;
         for change in fit_request(&mut req, &opts) {
             eprintln!("nczgen: {output}: warning: variable {key} is {change}");
         }

@@ -10,27 +10,8 @@ use super::ast::{
 use super::parse::CdlError;
 use crate::json::{self, Json};
 use crate::model::{Attr, Dataset, Dim, DimRef, Group, NcType, Values, Var};
+use crate::nczarr::write::EncodingRequest;
 use crate::zarr::Endian;
-
-/// How a variable asks to be stored (from its special attributes).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct VarSpec {
-    /// `_ChunkSizes`.
-    pub chunks: Option<Vec<u64>>,
-    /// `_Storage = "contiguous"` (or "compact"): one chunk.
-    pub contiguous: bool,
-    /// The codec chain (filters then compressor), from `_Codecs`, `_Filter`,
-    /// `_Shuffle`, `_DeflateLevel`, `_Fletcher32`.
-    pub codecs: Vec<Json>,
-    /// `_Endianness`.
-    pub endian: Option<Endian>,
-    /// `_NoFill = "true"`.
-    pub no_fill: bool,
-    /// `_FillValue`, converted to the variable's type.
-    pub fill: Option<Values>,
-    /// `_nczarr_maxstrlen`.
-    pub maxstrlen: Option<usize>,
-}
 
 /// A compiled CDL file: the dataset, per-variable storage requests and data.
 #[derive(Debug, Clone, PartialEq)]
@@ -53,7 +34,10 @@ pub struct Compiled {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct VarPlan {
     /// From special attributes.
-    pub spec: VarSpec,
+    /// How it asks to be stored, from its special attributes (`_ChunkSizes`,
+    /// `_Storage`, `_Filter`, `_Codecs`, `_DeflateLevel`, `_Shuffle`, `_Fletcher32`,
+    /// `_Endianness`, `_NoFill`, `_FillValue`, `_nczarr_maxstrlen`).
+    pub spec: EncodingRequest,
     /// All values in C order (fill where the data section gave none), or `None` when
     /// the data section does not mention the variable.
     pub data: Option<Values>,
@@ -856,7 +840,6 @@ fn fits(v: i128, t: NcType) -> bool {
     (lo..=hi).contains(&v)
 }
 
-/// Flatten braces (data lists whose braces carry no meaning).
 /// The leaves of a data list in order, braces and runs removed, without collecting them.
 struct Flat<'d> {
     stack: Vec<std::slice::Iter<'d, Datum>>,
@@ -886,15 +869,6 @@ impl<'d> Iterator for Flat<'d> {
                 }) => self.stack.push(inner.iter()),
                 Some(d) => return Some(d),
             }
-        }
-    }
-}
-
-fn flatten<'d>(list: &'d [Datum], out: &mut Vec<&'d Datum>) {
-    for d in list {
-        match &d.value {
-            Value::List(inner) | Value::Run(inner) => flatten(inner, out),
-            _ => out.push(d),
         }
     }
 }
@@ -998,18 +972,12 @@ impl Builder<'_> {
                 }
             }
         } else {
-            let mut flat = Vec::new();
-            flatten(list, &mut flat);
-            let length: u64 = if is_char {
-                flat.iter()
-                    .map(|d| match &d.value {
-                        Value::Text(s) => s.len() as u64,
-                        _ => 1,
-                    })
-                    .sum()
-            } else {
-                flat.len() as u64
-            };
+            let length: u64 = Flat::new(list)
+                .map(|d| match &d.value {
+                    Value::Text(s) if is_char => s.len() as u64,
+                    _ => 1,
+                })
+                .sum();
             let _ = pos;
             self.set_dim_len(&refs[at], length.div_ceil(xproduct));
         }
@@ -1157,12 +1125,10 @@ impl Builder<'_> {
         } else {
             1
         };
-        let mut flat = Vec::new();
-        flatten(list, &mut flat);
         // Runs of character constants become one string.
         let mut strings: Vec<(Vec<u8>, usize)> = Vec::new();
         let mut run: Option<(Vec<u8>, usize)> = None;
-        for d in &flat {
+        for d in Flat::new(list) {
             match &d.value {
                 Value::Char(c) => run.get_or_insert_with(|| (Vec::new(), d.pos)).0.push(*c),
                 Value::Int {

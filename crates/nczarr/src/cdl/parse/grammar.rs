@@ -11,7 +11,6 @@ use crate::cdl::ast::{
     AttrDecl, CdlFile, DataDecl, Datum, DimDecl, GroupDecl, Item, Ref, TypeDecl, TypeRef, Value,
     VarDecl, Wide,
 };
-use crate::model::NcType;
 
 /// Turn a recoverable error into a failure: the production is committed.
 fn cut<'a, T>(r: PResult<'a, T>) -> PResult<'a, T> {
@@ -677,7 +676,7 @@ fn data_list(i: &str, total: usize) -> PResult<'_, Vec<Datum>> {
         Err(nom::Err::Error(_)) if sym(';', "';'")(i).is_ok() || sym('}', "'}'")(i).is_ok() => {
             return Ok((i, out))
         }
-        Err(e) => return Err(cut_err(e)),
+        Err(e) => return cut(Err(e)),
     };
     out.push(first);
     while let Ok((rest, _)) = sym(',', "','")(i) {
@@ -688,82 +687,16 @@ fn data_list(i: &str, total: usize) -> PResult<'_, Vec<Datum>> {
     Ok((i, out))
 }
 
-/// A decimal constant without a type suffix (`-12`, `3.25`, `1e-3`), the bulk of any
-/// large data section, read without the general constant machinery. `None` for
-/// anything else (suffixes, hex, octal, special words, very long integers), which
-/// [`constant`] reads; both give the same value and type.
-fn plain_decimal(j: &str) -> Option<(&str, Value)> {
-    let b = j.as_bytes();
-    let digit = |k: usize| b.get(k).is_some_and(u8::is_ascii_digit);
-    let mut k = usize::from(matches!(b.first(), Some(b'-' | b'+')));
-    let int_start = k;
-    while digit(k) {
-        k += 1;
-    }
-    let int_digits = k - int_start;
-    let mut frac_digits = 0;
-    let mut is_float = false;
-    if b.get(k) == Some(&b'.') {
-        is_float = true;
-        k += 1;
-        while digit(k) {
-            k += 1;
-            frac_digits += 1;
-        }
-    }
-    if int_digits + frac_digits == 0 {
-        return None;
-    }
-    if matches!(b.get(k), Some(b'e' | b'E')) {
-        let e = k + 1 + usize::from(matches!(b.get(k + 1), Some(b'+' | b'-')));
-        if !digit(e) {
-            return None;
-        }
-        k = e;
-        while digit(k) {
-            k += 1;
-        }
-        is_float = true;
-    }
-    // A letter, digit or '.' right after means a suffix or something stranger.
-    if b.get(k)
-        .is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.'))
-    {
-        return None;
-    }
-    let text = &j[..k];
-    if is_float {
-        return text
-            .parse::<f64>()
-            .ok()
-            .map(|f| (&j[k..], Value::Double(f)));
-    }
-    // A leading 0 means octal; more than 18 digits may not fit an i64.
-    if (int_digits > 1 && b[int_start] == b'0') || int_digits > 18 {
-        return None;
-    }
-    let v: i64 = text.parse().ok()?;
-    // No suffix: the smallest of int, uint, int64 that holds it (as `number`).
-    let typ = if i32::try_from(v).is_ok() {
-        NcType::Int
-    } else if u32::try_from(v).is_ok() {
-        NcType::UInt
-    } else {
-        NcType::Int64
-    };
-    Some((
-        &j[k..],
-        Value::Int {
-            value: Wide::new(i128::from(v)),
-            typ,
+/// The value of a number token (`text` is how it was written).
+fn number_value(n: Number, text: &str) -> Value {
+    match n {
+        Number::Int(v, t) => Value::Int {
+            value: Wide::new(v),
+            typ: t,
         },
-    ))
-}
-
-fn cut_err(e: nom::Err<PError<'_>>) -> nom::Err<PError<'_>> {
-    match e {
-        nom::Err::Error(e) => nom::Err::Failure(e),
-        other => other,
+        Number::Float(f) => Value::Float(f),
+        Number::Double(d) => Value::Double(d),
+        Number::Opaque => Value::Opaque(text.trim_start_matches(['+', '-']).to_string()),
     }
 }
 
@@ -771,8 +704,22 @@ fn cut_err(e: nom::Err<PError<'_>>) -> nom::Err<PError<'_>> {
 fn data_item(i: &str, total: usize) -> PResult<'_, Datum> {
     let (j, ()) = ws(i)?;
     let pos = total - j.len();
-    if let Some((rest, value)) = plain_decimal(j) {
-        return Ok((rest, Datum { value, pos }));
+    // Numbers, nearly every value of a large data section, go straight to the number
+    // token (`constant` would first try words, strings and characters).
+    if j.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+        match number(j) {
+            Ok((rest, (n, _, text))) => {
+                return Ok((
+                    rest,
+                    Datum {
+                        value: number_value(n, text),
+                        pos,
+                    },
+                ))
+            }
+            Err(nom::Err::Failure(e)) => return Err(nom::Err::Failure(e)),
+            Err(_) => {}
+        }
     }
     // A byte test first: a failed `sym` builds an error, and this runs once per value.
     if let Some(rest) = j.strip_prefix('{') {
@@ -814,22 +761,7 @@ fn constant(i: &str, total: usize) -> PResult<'_, Value> {
         }
     }
     match number(j) {
-        Ok((rest, (n, _, text))) => {
-            return Ok((
-                rest,
-                match n {
-                    Number::Int(v, t) => Value::Int {
-                        value: Wide::new(v),
-                        typ: t,
-                    },
-                    Number::Float(f) => Value::Float(f),
-                    Number::Double(d) => Value::Double(d),
-                    Number::Opaque => {
-                        Value::Opaque(text.trim_start_matches(['+', '-']).to_string())
-                    }
-                },
-            ))
-        }
+        Ok((rest, (n, _, text))) => return Ok((rest, number_value(n, text))),
         Err(nom::Err::Failure(e)) => return Err(nom::Err::Failure(e)),
         Err(_) => {}
     }

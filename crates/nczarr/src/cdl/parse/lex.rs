@@ -529,11 +529,12 @@ pub(crate) fn number(i: &str) -> PResult<'_, (Number, usize, &str)> {
         Some(b) => ("-", b),
         None => ("", i),
     };
+    // Only a letter can start one of the words (checked first: this runs per value).
     let word = body
         .as_bytes()
         .first()
         .is_some_and(|b| b.is_ascii_alphabetic());
-    if let Some((w, rest)) = raw_word(body).filter(|_| word) {
+    if let Some((w, rest)) = word.then(|| raw_word(body)).flatten() {
         if let Some(n) = special(&format!("{sign}{w}")) {
             return Ok((rest, (n, start, &i[..i.len() - rest.len()])));
         }
