@@ -97,16 +97,22 @@ fn opt_section(i: &str, total: usize, f: SectionFn) -> PResult<'_, Vec<Item>> {
 /// `attr_list = { attr_decl ";" }`.
 fn attr_list(mut i: &str, total: usize) -> PResult<'_, Vec<Item>> {
     let mut items = Vec::new();
-    loop {
-        match attr_decl(i, total) {
-            Ok((rest, a)) => {
-                let (rest, _) = cut(sym(';', "';'")(rest))?;
-                items.push(Item::Attr(a));
-                i = rest;
-            }
-            Err(nom::Err::Error(_)) => return Ok((i, items)),
-            Err(e) => return Err(e),
+    while let Some((rest, item)) = attr_stmt(i, total)? {
+        items.push(item);
+        i = rest;
+    }
+    Ok((i, items))
+}
+
+/// `attr_decl ";"`, or `None` when no attribute declaration starts here.
+fn attr_stmt(i: &str, total: usize) -> Result<Option<(&str, Item)>, nom::Err<PError<'_>>> {
+    match attr_decl(i, total) {
+        Ok((rest, a)) => {
+            let (rest, _) = cut(sym(';', "';'")(rest))?;
+            Ok(Some((rest, Item::Attr(a))))
         }
+        Err(nom::Err::Error(_)) => Ok(None),
+        Err(e) => Err(e),
     }
 }
 
@@ -134,14 +140,12 @@ fn types_section(i: &str, total: usize) -> PResult<'_, Vec<Item>> {
             }
             continue;
         }
-        match attr_decl(i, total) {
-            Ok((rest, a)) => {
-                let (rest, _) = cut(sym(';', "';'")(rest))?;
-                items.push(Item::Attr(a));
+        match attr_stmt(i, total)? {
+            Some((rest, item)) => {
+                items.push(item);
                 i = rest;
             }
-            Err(nom::Err::Error(_)) => return Ok((i, items)),
-            Err(e) => return Err(e),
+            None => return Ok((i, items)),
         }
     }
 }
@@ -268,14 +272,12 @@ fn dims_section(i: &str, total: usize) -> PResult<'_, Vec<Item>> {
                 continue;
             }
         }
-        match attr_decl(i, total) {
-            Ok((rest, a)) => {
-                let (rest, _) = cut(sym(';', "';'")(rest))?;
-                items.push(Item::Attr(a));
+        match attr_stmt(i, total)? {
+            Some((rest, item)) => {
+                items.push(item);
                 i = rest;
             }
-            Err(nom::Err::Error(_)) => return Ok((i, items)),
-            Err(e) => return Err(e),
+            None => return Ok((i, items)),
         }
     }
 }
