@@ -5,7 +5,6 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context as _};
 use clap::Parser;
-use nczarr::array::StoreSource;
 use nczarr::cdl::print::{check_selection, print_cdl, IndexStyle, PrintOptions};
 use nczarr_tools::cli;
 
@@ -172,17 +171,18 @@ fn options(args: &Args, default_name: String) -> anyhow::Result<PrintOptions> {
 }
 
 fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let trace = cli::trace_sink("nczdump");
-    let opened = cli::open_dataset(&args.dataset, trace)?;
     let name = &args.dataset;
+    let opened = cli::open_dataset("nczdump", name)?;
+    let source = opened.source.as_ref();
     let mut stdout = BufWriter::with_capacity(1 << 20, io::stdout().lock());
-    if args.kind {
-        writeln!(stdout, "netCDF-4")?;
-        stdout.flush()?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    if args.kind_extended {
-        writeln!(stdout, "{}", opened.info.generation.describe())?;
+    if args.kind || args.kind_extended {
+        let format = source.format();
+        let line = if args.kind {
+            &format.kind
+        } else {
+            &format.detail
+        };
+        writeln!(stdout, "{line}")?;
         stdout.flush()?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -190,14 +190,13 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.xml {
         bail!("NcML output (-x) currently only permitted for netCDF classic model");
     }
-    check_selection(&opened.info.dataset, &opts).map_err(anyhow::Error::msg)?;
-    let source = StoreSource::new(opened.store.store.as_ref(), &opened.info.dataset);
-    print_cdl(&mut stdout, &opened.info, &source, &opts).with_context(|| name.clone())?;
+    check_selection(source.dataset(), &opts).map_err(anyhow::Error::msg)?;
+    print_cdl(&mut stdout, source, &opts).with_context(|| name.clone())?;
     stdout.flush()?;
-    if opened.info.problems.is_empty() {
+    if source.problems().is_empty() {
         Ok(ExitCode::SUCCESS)
     } else {
-        for p in &opened.info.problems {
+        for p in source.problems() {
             eprintln!("nczdump: {name}: {}", cli::one_line(p));
         }
         Ok(ExitCode::FAILURE)

@@ -1,19 +1,17 @@
 //! nczgen: compile CDL text into an NCZarr or Zarr v2 dataset, like `ncgen -4 -lb`.
 
-use std::collections::HashMap;
 use std::io::{self, Read};
 use std::process::ExitCode;
 
 use anyhow::{anyhow, bail, Context as _};
 use clap::{Parser, ValueEnum};
-use nczarr::cdl::{build, parse, CdlError};
-use nczarr::model::Values;
-use nczarr::nczarr::write::{
-    fit_request, generation_limits, plan_encoding, write_dataset, CharDtype, Generation,
-    MemoryData, ScalarShape, WriteOptions,
-};
-use nczarr::store::{create_target, ZipLayout};
-use nczarr::url::DatasetUrl;
+use nczarr::cdl::{compile, parse, CdlError, Compiled};
+use nczarr::copy::{write_dataset, CopyOptions};
+use nczarr::encoding::{plan, Plan, PlanOptions};
+use nczarr::model::{Values, VarPath};
+use nczarr::nczarr::{CharDtype, Layout, ScalarShape, WriteOptions};
+use nczarr::store::ZipLayout;
+use nczarr::{create, CreateOptions};
 use nczarr_tools::cli;
 
 /// Compile CDL (netCDF's text form, as ncdump prints it and ncgen reads it) into an NCZarr
@@ -160,7 +158,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     };
     let ast = parse(&text).map_err(|e| anyhow!(located(&file_label, &e)))?;
-    let mut compiled = build::build(&text, &ast).map_err(|e| anyhow!(located(&file_label, &e)))?;
+    let mut compiled = compile(&text, &ast).map_err(|e| anyhow!(located(&file_label, &e)))?;
     // A large data section makes a syntax tree of millions of nodes; freeing it takes a
     // while and nothing needs it any more, so it is freed beside the writing.
     let freeing = std::thread::spawn(move || drop(ast));
@@ -172,129 +170,85 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
             cli::one_line(&w.message)
         );
     }
-
-    let output = match &args.output {
-        Some(o) => o.clone(),
-        None => {
-            let stem = match args.input.as_deref() {
-                None | Some("-") => compiled.name.clone(),
-                Some(p) => std::path::Path::new(p)
-                    .file_stem()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or(compiled.name.clone()),
-            };
-            format!("{stem}.zarr")
-        }
-    };
-    let url = DatasetUrl::parse(&output).with_context(|| output.clone())?;
-    if !matches!(args.separator, '.' | '/') {
-        bail!("--separator must be '.' or '/'");
-    }
-    let pure_zarr = match &args.kind {
-        Some(k) => pure_for_kind(k)? || url.modes.pure_zarr(),
-        None => url.modes.pure_zarr(),
-    };
-    let opts = WriteOptions {
-        pure_zarr,
-        xarray_dims: url.modes.xarray_dims(),
-        char_dtype: match args.char_dtype {
-            CharMode::Zarr => CharDtype::Zarr,
-            CharMode::Netcdf => CharDtype::Netcdf,
-        },
-        scalar_shape: match args.scalar {
-            ScalarMode::One => ScalarShape::One,
-            ScalarMode::ZeroD => ScalarShape::ZeroD,
-        },
-        separator: args.separator,
-        generation: match args.nczarr_layout {
-            LayoutMode::Current => Generation::Current,
-            LayoutMode::V490 => Generation::Netcdf490,
-        },
-        ..WriteOptions::default()
-    };
-    if pure_zarr && matches!(args.nczarr_layout, LayoutMode::V490) {
-        bail!("--nczarr-layout 4.9.0 writes NCZarr metadata; it cannot be combined with pure Zarr output");
-    }
-
-    // Decide every variable's encoding before writing anything.
-    let dataset = compiled.dataset.clone();
-    let mut paths = Vec::new();
-    collect(&dataset.root, &mut Vec::new(), &mut paths);
-    for (gpath, vname) in &paths {
-        let key = build::var_key(gpath, vname);
-        let plan = compiled.vars.get(&key).cloned().unwrap_or_default();
-        let g = group_mut(&mut compiled.dataset.root, gpath);
-        let Some(var) = g.vars.iter_mut().find(|v| &v.name == vname) else {
-            continue;
+    let output = args.output.clone().unwrap_or_else(|| {
+        let stem = match args.input.as_deref() {
+            None | Some("-") => None,
+            Some(p) => std::path::Path::new(p).file_stem(),
         };
-        let shape = dataset.var_shape(var);
-        let mut req = plan.spec.clone();
-        req.no_fill |= args.no_fill;
-        for change in fit_request(&mut req, &opts) {
-            eprintln!("nczgen: {output}: warning: variable {key} is {change}");
-        }
-        let enc = plan_encoding(
-            var,
-            &shape,
-            &req,
-            compiled.default_maxstrlen,
-            plan.data.as_ref(),
-            &opts,
-            &key,
-        )
-        .with_context(|| file_label.clone())?;
-        var.encoding = Some(enc);
+        let stem = stem.map_or(compiled.name.clone(), |s| s.to_string_lossy().into_owned());
+        format!("{stem}.zarr")
+    });
+    let mut plan = plan_storage(&compiled, args.no_fill).with_context(|| file_label.clone())?;
+    if args.header_only {
+        compiled.data.clear();
     }
-    for w in generation_limits(&compiled.dataset, &opts).with_context(|| output.clone())? {
+    let sink = create(&output, &create_options(&args)?).with_context(|| output.clone())?;
+    for w in sink
+        .prepare(&compiled.dataset, &mut plan)
+        .with_context(|| output.clone())?
+    {
         eprintln!("nczgen: {output}: warning: {w}");
     }
-    let empty: HashMap<String, &Values> = HashMap::new();
-    let values: HashMap<String, &Values> = if args.header_only {
-        empty
-    } else {
-        compiled
-            .vars
-            .iter()
-            .filter_map(|(k, p)| p.data.as_ref().map(|d| (k.clone(), d)))
-            .collect()
-    };
-    let data = MemoryData {
-        values,
-        dataset: &compiled.dataset,
-    };
-    let zip_layout = match args.zip_layout {
-        ZipMode::Root => ZipLayout::Root,
-        ZipMode::Dir => ZipLayout::TopDirectory,
-    };
-    let target = create_target(&url, zip_layout).with_context(|| output.clone())?;
-    write_dataset(target.store.as_ref(), &compiled.dataset, &data, &opts)
-        .with_context(|| output.clone())?;
-    target.commit().with_context(|| output.clone())?;
+    write_dataset(
+        &compiled,
+        &compiled.dataset,
+        &plan,
+        sink,
+        &CopyOptions::default(),
+    )
+    .with_context(|| output.clone())?;
     let _ = freeing.join();
     Ok(ExitCode::SUCCESS)
 }
 
-fn collect(g: &nczarr::model::Group, path: &mut Vec<String>, out: &mut Vec<(Vec<String>, String)>) {
-    for v in &g.vars {
-        out.push((path.clone(), v.name.clone()));
-    }
-    for c in &g.groups {
-        path.push(c.name.clone());
-        collect(c, path, out);
-        path.pop();
-    }
+/// Every variable's storage: what its special attributes ask, the rest decided.
+fn plan_storage(compiled: &Compiled, no_fill: bool) -> nczarr::Result<Plan> {
+    let longest_string = |v: &VarPath| match compiled.data.get(v) {
+        Some(Values::String(s)) => Some(s.iter().flatten().map(Vec::len).max().unwrap_or(1)),
+        _ => None,
+    };
+    let options = PlanOptions {
+        no_fill,
+        default_string_width: compiled.default_maxstrlen,
+        ..PlanOptions::default()
+    };
+    Ok(plan(
+        &compiled.dataset,
+        |v| compiled.encodings.get(v).cloned(),
+        longest_string,
+        &options,
+    )?)
 }
 
-fn group_mut<'a>(
-    root: &'a mut nczarr::model::Group,
-    path: &[String],
-) -> &'a mut nczarr::model::Group {
-    let mut g = root;
-    for name in path {
-        let i = g.groups.iter().position(|c| &c.name == name).unwrap_or(0);
-        g = &mut g.groups[i];
-    }
-    g
+/// The output's format and layout from `-k` and the layout options.
+fn create_options(args: &Args) -> anyhow::Result<CreateOptions> {
+    let pure_zarr = match &args.kind {
+        Some(k) => pure_for_kind(k)?,
+        None => false,
+    };
+    Ok(CreateOptions {
+        zarr: WriteOptions {
+            pure_zarr,
+            char_dtype: match args.char_dtype {
+                CharMode::Zarr => CharDtype::Zarr,
+                CharMode::Netcdf => CharDtype::Netcdf,
+            },
+            scalar_shape: match args.scalar {
+                ScalarMode::One => ScalarShape::One,
+                ScalarMode::ZeroD => ScalarShape::ZeroD,
+            },
+            separator: args.separator,
+            layout: match args.nczarr_layout {
+                LayoutMode::Current => Layout::Current,
+                LayoutMode::V490 => Layout::Netcdf490,
+            },
+            ..WriteOptions::default()
+        },
+        zip_layout: match args.zip_layout {
+            ZipMode::Root => ZipLayout::Root,
+            ZipMode::Dir => ZipLayout::TopDirectory,
+        },
+    })
 }
 
 fn main() -> ExitCode {

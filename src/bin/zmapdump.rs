@@ -7,10 +7,8 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context as _};
 use clap::{Parser, Subcommand};
-use nczarr::array::StoreSource;
 use nczarr::json;
-use nczarr::model::{Group, Values, Var};
-use nczarr::nczarr::{read_dataset, ReadOptions};
+use nczarr::model::{Dataset, Values, Var, VarPath};
 use nczarr::store::{open_read, StoreKey};
 use nczarr::url::DatasetUrl;
 use nczarr_tools::cli;
@@ -94,21 +92,13 @@ fn hex_dump(out: &mut dyn Write, bytes: &[u8]) -> io::Result<()> {
     writeln!(out, "{:08x}", bytes.len())
 }
 
-fn find_var<'a>(
-    g: &'a Group,
-    path: &mut Vec<String>,
-    spec: &str,
-) -> Option<(Vec<String>, &'a Var)> {
-    let (groups, name) = match spec.trim_start_matches('/').rsplit_once('/') {
-        Some((gs, n)) => (gs.split('/').map(str::to_string).collect::<Vec<_>>(), n),
-        None => (Vec::new(), spec.trim_start_matches('/')),
+/// The variable `spec` names: `v` in the root group, `g/v` or `/g/v` below it.
+fn find_var<'a>(ds: &'a Dataset, spec: &str) -> Option<(VarPath, &'a Var)> {
+    let path = match spec.trim_start_matches('/').rsplit_once('/') {
+        Some((gs, n)) => VarPath::new(&gs.split('/').map(str::to_string).collect::<Vec<_>>(), n),
+        None => VarPath::new(&[], spec.trim_start_matches('/')),
     };
-    let _ = path;
-    let mut grp = g;
-    for gname in &groups {
-        grp = grp.group(gname)?;
-    }
-    grp.var(name).map(|v| (groups, v))
+    ds.var(&path).map(|v| (path, v))
 }
 
 fn value_text(values: &Values, i: usize) -> String {
@@ -180,46 +170,36 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
             var,
             index,
         } => {
-            let opened = cli::open_dataset(&dataset, cli::trace_sink("zmapdump"))?;
-            let (path, v) = find_var(&opened.info.dataset.root, &mut Vec::new(), &var)
+            let opened = cli::open_dataset("zmapdump", &dataset)?;
+            let source = opened.source.as_ref();
+            let (path, v) = find_var(source.dataset(), &var)
                 .ok_or_else(|| anyhow::anyhow!("{dataset}: no variable '{var}'"))?;
-            let source = StoreSource::new(opened.store.store.as_ref(), &opened.info.dataset);
-            let reader = source.reader(&path, v).with_context(|| dataset.clone())?;
             let idx: Vec<u64> = index
                 .split(['.', '/', ','])
                 .map(|p| p.trim().parse::<u64>())
                 .collect::<Result<_, _>>()
                 .with_context(|| format!("chunk index '{index}' is not a list of integers"))?;
-            let idx = if v.dims.is_empty() && reader.grid().shape.is_empty() {
-                Vec::new()
-            } else {
-                idx
-            };
-            let key = reader.chunk_key(&idx).with_context(|| dataset.clone())?;
-            let enc = v
-                .encoding
-                .as_ref()
-                .ok_or_else(|| anyhow::anyhow!("{var} has no storage"))?;
-            writeln!(out, "key: {key}")?;
+            let chunk = source.chunk(&path, &idx).with_context(|| dataset.clone())?;
+            writeln!(out, "key: {}", chunk.key)?;
             writeln!(out, "variable: {} {}", v.nc_type, var)?;
-            writeln!(out, "dtype: {}", enc.dtype)?;
-            writeln!(out, "chunk shape: {:?}", enc.chunks)?;
-            let chain: Vec<String> = enc.codec_chain().map(json::Json::to_text).collect();
+            writeln!(out, "dtype: {}", chunk.stored_type)?;
+            writeln!(out, "chunk shape: {:?}", chunk.chunk_shape)?;
+            let chain: Vec<String> = chunk.codecs.iter().map(json::Json::to_text).collect();
             writeln!(out, "codecs: [{}]", chain.join(", "))?;
-            match reader.read_chunk(&idx).with_context(|| dataset.clone())? {
+            match &chunk.values {
                 None => {
-                    let fill = enc.fill.as_ref().map_or_else(
+                    let fill = chunk.fill.as_ref().map_or_else(
                         || "none (no fill: reads as zeros)".to_string(),
                         |f| value_text(f, 0),
                     );
                     writeln!(out, "not stored: reads as the fill value {fill}")?;
                 }
                 Some(values) => {
-                    let row = enc.chunks.last().copied().unwrap_or(1).max(1) as usize;
+                    let row = chunk.chunk_shape.last().copied().unwrap_or(1).max(1) as usize;
                     writeln!(out, "values:")?;
                     for start in (0..values.len()).step_by(row) {
                         let texts: Vec<String> = (start..(start + row).min(values.len()))
-                            .map(|i| value_text(&values, i))
+                            .map(|i| value_text(values, i))
                             .collect();
                         writeln!(out, "  {}", texts.join(", "))?;
                     }
@@ -227,16 +207,23 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
         Command::Format { dataset } => {
-            let (url, s) = open_store(&dataset)?;
-            let info = read_dataset(s.store.as_ref(), &ReadOptions::default())
-                .with_context(|| dataset.clone())?;
-            writeln!(out, "{}", info.generation.describe())?;
-            writeln!(out, "storage: {:?} at {}", url.storage, s.store.location())?;
-            if let Some(p) = &info.nc_properties {
+            let opened = cli::open_dataset("zmapdump", &dataset)?;
+            let source = opened.source.as_ref();
+            let format = source.format();
+            writeln!(out, "{}", format.detail)?;
+            if let Some(store) = source.store() {
+                writeln!(
+                    out,
+                    "storage: {:?} at {}",
+                    opened.url.storage,
+                    store.location()
+                )?;
+            }
+            if let Some(p) = &format.nc_properties {
                 writeln!(out, "_NCProperties: {p}")?;
             }
-            if s.store.get(&StoreKey::new(".zmetadata")?)?.is_some() {
-                writeln!(out, "consolidated metadata: .zmetadata")?;
+            for fact in &format.facts {
+                writeln!(out, "{fact}")?;
             }
         }
     }

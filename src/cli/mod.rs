@@ -5,19 +5,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::Context as _;
-use nczarr::nczarr::{read_dataset, DatasetInfo, ReadOptions};
-use nczarr::store::{open_read, OpenedStore, TraceSink};
-use nczarr::url::DatasetUrl;
-
-/// A dataset opened for reading.
-pub struct Opened {
-    /// The parsed name.
-    pub url: DatasetUrl,
-    /// The store.
-    pub store: OpenedStore,
-    /// Its metadata.
-    pub info: DatasetInfo,
-}
+use nczarr::store::TraceSink;
+use nczarr::{OpenOptions, Opened};
 
 /// The trace sink `NCTRACING=n` (n > 0) asks for: lines on stderr prefixed with the tool.
 pub fn trace_sink(tool: &'static str) -> Option<TraceSink> {
@@ -29,21 +18,15 @@ pub fn trace_sink(tool: &'static str) -> Option<TraceSink> {
     })
 }
 
-/// Parse `name`, open its store and read its metadata.
+/// Open the dataset `name`, tracing when `NCTRACING` asks (as `tool`).
 ///
 /// # Errors
 /// Anything that stops the open, with the dataset name as context.
-pub fn open_dataset(name: &str, trace: Option<TraceSink>) -> anyhow::Result<Opened> {
-    let url = DatasetUrl::parse(name).with_context(|| name.to_string())?;
-    let store = open_read(&url, trace.clone()).with_context(|| name.to_string())?;
-    let options = ReadOptions {
-        force_pure_zarr: url.modes.has("zarr") && !url.modes.has("noxarray")
-            || url.modes.has("xarray"),
-        ignore_xarray_dims: !url.modes.xarray_dims(),
-        trace,
+pub fn open_dataset(tool: &'static str, name: &str) -> anyhow::Result<Opened> {
+    let options = OpenOptions {
+        trace: trace_sink(tool),
     };
-    let info = read_dataset(store.store.as_ref(), &options).with_context(|| name.to_string())?;
-    Ok(Opened { url, store, info })
+    nczarr::open(name, &options).with_context(|| name.to_string())
 }
 
 /// True when `err` (or what caused it) is a broken pipe.

@@ -2,9 +2,11 @@
 //! fault: the key, the variable, the file.
 
 use crate::codec::CodecError;
+use crate::encoding::EncodingError;
 use crate::json::JsonError;
 use crate::store::{KeyError, StoreError};
 use crate::url::UrlError;
+use crate::zarr::MetadataError;
 
 /// Result with the crate's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -62,12 +64,24 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
+    /// An encoding that cannot be used.
+    #[error(transparent)]
+    Encoding(#[from] EncodingError),
     /// A request the dataset cannot satisfy (unknown variable, bad region...).
     #[error("{0}")]
     Invalid(String),
     /// Writing output failed.
     #[error("{0}")]
     Io(#[from] std::io::Error),
+}
+
+impl From<MetadataError> for Error {
+    fn from(e: MetadataError) -> Error {
+        Error::Metadata {
+            key: e.key,
+            message: e.message,
+        }
+    }
 }
 
 impl Error {

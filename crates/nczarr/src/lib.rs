@@ -1,18 +1,26 @@
-//! nczarr: the netCDF-4 data model over Zarr version 2 storage (NCZarr), as netcdf-c
-//! defines it, with every metadata generation netcdf-c has written and pure Zarr from
-//! zarr-python and xarray.
+//! nczarr: netCDF datasets stored as Zarr: the netCDF-4 data model over Zarr version 2
+//! storage (NCZarr), as netcdf-c defines it, with every metadata generation netcdf-c
+//! has written and pure Zarr from zarr-python and xarray.
 //!
-//! Modules:
-//! - [`url`]: dataset names and `#mode=` fragments;
-//! - [`store`]: the key/value store interface and its backends;
-//! - [`json`]: a tolerant JSON reader and netcdf-style writer;
-//! - [`model`]: groups, dimensions, variables, attributes, typed values;
-//! - [`zarr`]: `.zarray`/`.zgroup`/`.zattrs`/`.zmetadata`, dtypes, fill values;
-//! - [`nczarr`]: reading NCZarr and pure-Zarr metadata into the model;
+//! One dataset I/O layer serves every tool: [`open`] turns a name into a
+//! [`DatasetSource`] (the model, the format, how each variable is stored, values by
+//! region); [`encoding::plan`] decides how a dataset will be stored; [`create`] gives a
+//! [`DatasetSink`]; [`copy::write_dataset`] moves values from any source to any sink.
+//! `docs/architecture.md` draws the layers.
+//!
+//! Modules, lowest first (each uses only modules above it in this list):
+//! - [`json`], [`model`], [`chunking`]: JSON, the netCDF data model, region and chunk
+//!   arithmetic (no I/O);
+//! - [`url`], [`rc`], [`aws`]: dataset names, `#mode=` fragments, S3 settings;
+//! - [`zarr`]: Zarr v2 documents, dtypes, fill values;
 //! - [`codec`]: numcodecs-compatible codecs and their chains;
-//! - [`chunking`]: regions and chunk grids (pure arithmetic);
-//! - [`mod@array`]: reading variable data through store, codecs and chunk grid;
-//! - [`cdl`]: CDL text, printed exactly as ncdump prints it.
+//! - [`store`]: the key/value store interface and its backends;
+//! - [`encoding`]: how a variable is stored, in netCDF's vocabulary, and planning it;
+//! - [`mod@source`], [`sink`]: the traits every format implements;
+//! - [`mod@array`]: chunked reading and writing of one Zarr array;
+//! - [`nczarr`]: the NCZarr / Zarr v2 source and sink;
+//! - [`cdl`]: CDL text: parser, compiler (a source in memory), ncdump-exact printer;
+//! - [`copy`]: source -> sink; [`mod@open`]: names to sources and sinks.
 #![warn(missing_docs, unreachable_pub, clippy::unwrap_used)]
 
 pub mod array;
@@ -20,13 +28,21 @@ pub mod aws;
 pub mod cdl;
 pub mod chunking;
 pub mod codec;
+pub mod copy;
+pub mod encoding;
 mod error;
 pub mod json;
 pub mod model;
 pub mod nczarr;
+pub mod open;
 pub mod rc;
+pub mod sink;
+pub mod source;
 pub mod store;
 pub mod url;
 pub mod zarr;
 
 pub use error::{Error, Result};
+pub use open::{create, open, CreateOptions, OpenOptions, Opened};
+pub use sink::DatasetSink;
+pub use source::{DataSource, DatasetSource, FormatInfo};

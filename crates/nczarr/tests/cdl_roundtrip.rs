@@ -4,12 +4,9 @@
 
 use std::collections::HashMap;
 
-use nczarr::cdl::build::{build, var_key, Compiled, VarPlan};
-use nczarr::cdl::memory::CompiledSource;
-use nczarr::cdl::parse;
 use nczarr::cdl::print::{print_cdl, PrintOptions};
-use nczarr::model::{Attr, Dataset, Dim, DimRef, Group, NcType, Values, Var};
-use nczarr::nczarr::{DatasetInfo, Generation};
+use nczarr::cdl::{compile, parse, Compiled};
+use nczarr::model::{Attr, Dataset, Dim, DimRef, Group, NcType, Values, Var, VarPath};
 use proptest::prelude::*;
 
 const NAMES: &[&str] = &[
@@ -194,20 +191,13 @@ fn arb_compiled() -> impl Strategy<Value = Compiled> {
                         })
                         .collect(),
                     attrs: Vec::new(),
-                    encoding: None,
                     notes: Vec::new(),
                 };
                 for (j, _) in attrs.iter().enumerate() {
                     let v = attr_iter.next().expect("attr values");
                     var.attrs.push(Attr::new(format!("att{j}"), v));
                 }
-                plans.insert(
-                    var_key(&[], &name),
-                    VarPlan {
-                        spec: Default::default(),
-                        data: Some(data),
-                    },
-                );
+                plans.insert(VarPath::new(&[], &name), data);
                 root.vars.push(var);
             }
             for (j, _) in spec.gattrs.iter().enumerate() {
@@ -218,7 +208,8 @@ fn arb_compiled() -> impl Strategy<Value = Compiled> {
             Compiled {
                 name: "rt".into(),
                 dataset: Dataset { root },
-                vars: plans,
+                encodings: HashMap::new(),
+                data: plans,
                 format: None,
                 default_maxstrlen: None,
                 warnings: Vec::new(),
@@ -227,18 +218,12 @@ fn arb_compiled() -> impl Strategy<Value = Compiled> {
 }
 
 fn print(c: &Compiled) -> String {
-    let info = DatasetInfo {
-        dataset: c.dataset.clone(),
-        generation: Generation::Attributes,
-        nc_properties: None,
-        problems: vec![],
-    };
     let mut out = Vec::new();
     let opts = PrintOptions {
         name: c.name.clone(),
         ..PrintOptions::default()
     };
-    print_cdl(&mut out, &info, &CompiledSource { compiled: c }, &opts).expect("print");
+    print_cdl(&mut out, c, &opts).expect("print");
     String::from_utf8(out).expect("utf-8 output")
 }
 
@@ -259,7 +244,7 @@ proptest! {
     fn parse_print_parse_is_identity(c in arb_compiled()) {
         let text = print(&c);
         let ast = parse(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
-        let back = build(&text, &ast).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        let back = compile(&text, &ast).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
         prop_assert_eq!(&back.dataset.root.dims, &c.dataset.root.dims, "{}", text);
         prop_assert_eq!(back.dataset.root.vars.len(), c.dataset.root.vars.len());
         for (a, b) in back.dataset.root.vars.iter().zip(&c.dataset.root.vars) {
@@ -271,9 +256,9 @@ proptest! {
                 prop_assert_eq!(&x.name, &y.name);
                 prop_assert_eq!(normalise(&x.values), normalise(&y.values), "{}", text);
             }
-            let key = var_key(&[], &a.name);
-            let got = back.vars.get(&key).and_then(|p| p.data.clone());
-            let want = c.vars.get(&key).and_then(|p| p.data.clone());
+            let key = VarPath::new(&[], &a.name);
+            let got = back.data.get(&key).cloned();
+            let want = c.data.get(&key).cloned();
             let got = got.map(|v| match v {
                 Values::String(s) => Values::String(s),
                 other => other,

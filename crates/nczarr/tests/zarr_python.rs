@@ -4,12 +4,12 @@
 
 use std::path::Path;
 
-use nczarr::array::StoreSource;
 use nczarr::chunking::Region;
 use nczarr::json::{parse_str, Json};
-use nczarr::model::Values;
-use nczarr::nczarr::{read_dataset, ReadOptions};
+use nczarr::model::{Values, VarPath};
+use nczarr::nczarr::{ReadOptions, ZarrSource};
 use nczarr::store::DirStore;
+use nczarr::{DataSource, DatasetSource};
 
 fn expected_number(j: &Json) -> f64 {
     match j {
@@ -25,17 +25,16 @@ fn zarr_python_arrays_read_as_zarr_python_reads_them() {
     let expected =
         parse_str(&std::fs::read_to_string(dir.join("expected_values.json")).unwrap()).unwrap();
     let store = DirStore::open(&dir.join("arrays.zarr")).unwrap();
-    let info = read_dataset(&store, &ReadOptions::default()).unwrap();
-    assert!(info.problems.is_empty(), "{:?}", info.problems);
-    let source = StoreSource::new(&store, &info.dataset);
+    let source = ZarrSource::open(Box::new(store), &ReadOptions::default()).unwrap();
+    assert!(source.problems().is_empty(), "{:?}", source.problems());
     let mut checked = 0;
     for (name, exp) in expected.as_object().unwrap() {
-        let var = info
-            .dataset
+        let var = source
+            .dataset()
             .root
             .var(name)
             .unwrap_or_else(|| panic!("no variable {name}"));
-        let shape = info.dataset.var_shape(var);
+        let shape = source.dataset().var_shape(var);
         let want_shape: Vec<u64> = exp
             .get("shape")
             .unwrap()
@@ -45,8 +44,9 @@ fn zarr_python_arrays_read_as_zarr_python_reads_them() {
             .map(|v| v.as_number().unwrap().as_u64().unwrap())
             .collect();
         assert_eq!(shape, want_shape, "{name}");
-        let reader = source.reader(&[], var).unwrap();
-        let values = reader.read(&Region::whole(&shape)).unwrap();
+        let values = source
+            .read(&VarPath::new(&[], name), &Region::whole(&shape))
+            .unwrap();
         let want = exp.get("values").unwrap().as_array().unwrap();
         assert_eq!(values.len(), want.len(), "{name}");
         let latin1 = exp.get("dtype").unwrap().as_str().unwrap().contains('S');

@@ -1,17 +1,22 @@
-//! Reading variable data: store + codec pipeline + chunk grid.
+//! Variable data in a Zarr v2 array: store + codec pipeline + chunk grid, both ways.
 //!
 //! [`ArrayReader`] reads any hyperslab of a variable. The chunks a read touches are
 //! fetched with one batch request (backends overlap them), decoded in parallel
 //! (rayon), converted to host byte order and netCDF types, and copied into place;
 //! missing chunks and positions beyond the stored shape read as the fill value.
-//! Memory is bounded by the region asked for plus the chunks it touches: callers
-//! that stream a large variable read it slab by slab ([`crate::chunking::slabs`]).
+//!
+//! [`ArrayWriter`] is its mirror: a slab of whole chunks is cut into chunks (padded
+//! with the fill value at the array's edge), encoded in parallel and put with one batch
+//! request. Both use the same chunk grid and region plan ([`crate::chunking`]); memory
+//! is bounded by the slab asked for plus the chunks it touches, so callers that stream
+//! a large variable go slab by slab ([`crate::chunking::slabs`]).
 
 pub(crate) mod convert;
 pub(crate) mod convert_out;
 mod reader;
+mod stored;
+mod writer;
 
 pub use reader::ArrayReader;
-
-mod source;
-pub use source::StoreSource;
+pub use stored::StoredArray;
+pub use writer::ArrayWriter;

@@ -3,10 +3,11 @@
 use rayon::prelude::*;
 
 use super::convert::{convert, ChunkData};
+use super::StoredArray;
 use crate::chunking::{ChunkGrid, ChunkPart, Region};
 use crate::codec::{ChunkInfo, Decoded, Pipeline};
 use crate::error::{Error, Result};
-use crate::model::{NcType, Values, Var, VarEncoding};
+use crate::model::{NcType, Values, VarPath};
 use crate::store::{ReadableStore, StoreKey};
 use crate::zarr::Dtype;
 
@@ -30,26 +31,24 @@ pub struct ArrayReader<'s> {
 }
 
 impl<'s> ArrayReader<'s> {
-    /// A reader for `var`, stored under `key`, whose dimensions have lengths `shape`.
-    /// `name` (the variable's full path) is used in error messages.
+    /// A reader for the variable at `var` of type `nc_type`, stored under `key` as
+    /// `enc`, whose dimensions have lengths `shape`.
     ///
     /// # Errors
     /// [`Error::Codec`] when the codec chain cannot be built; [`Error::Metadata`] when the
-    /// variable has no storage encoding or the stored rank differs from its dimensions.
+    /// stored rank differs from the variable's dimensions.
     pub fn new(
         store: &'s dyn ReadableStore,
         key: StoreKey,
-        name: &str,
-        var: &Var,
+        var: &VarPath,
+        nc_type: NcType,
+        enc: &StoredArray,
         shape: Vec<u64>,
     ) -> Result<ArrayReader<'s>> {
-        let enc: &VarEncoding = var
-            .encoding
-            .as_ref()
-            .ok_or_else(|| Error::Invalid(format!("variable '{name}' has no stored data")))?;
+        let name = var.to_string();
         let pipeline =
             Pipeline::new(&enc.filters, enc.compressor.as_ref()).map_err(|error| Error::Codec {
-                var: name.to_string(),
+                var: name.clone(),
                 error,
             })?;
         let scalar_as_1 = shape.is_empty() && enc.shape.len() == 1;
@@ -73,8 +72,8 @@ impl<'s> ArrayReader<'s> {
         Ok(ArrayReader {
             store,
             key,
-            name: name.to_string(),
-            nc_type: var.nc_type,
+            name,
+            nc_type,
             dtype: enc.dtype.clone(),
             shape,
             scalar_as_1,

@@ -1,43 +1,102 @@
-//! Printing a compiled CDL dataset (data held in memory) as CDL again: what the
-//! parse → print → parse identity tests and `nczgen`'s checks use.
+//! Compiled CDL as a dataset source: the dataset and its data held in memory. What
+//! nczgen writes through the one write path, and what the parse → print → parse tests
+//! print.
 
-use super::build::{var_key, Compiled};
-use super::print::DataSource;
+use std::sync::LazyLock;
+
+use super::compile::Compiled;
 use crate::chunking::Region;
+use crate::encoding::Encoding;
 use crate::error::{Error, Result};
-use crate::model::{Values, Var};
+use crate::model::{Dataset, Values, VarPath};
+use crate::source::{DataSource, DatasetSource, FormatInfo};
 
-/// Variable data of a [`Compiled`] file, for the printer.
-pub struct CompiledSource<'a> {
-    /// The compiled file.
-    pub compiled: &'a Compiled,
+/// What compiled CDL is: netCDF-4 in memory, no file yet.
+static CDL_FORMAT: LazyLock<FormatInfo> = LazyLock::new(|| FormatInfo {
+    kind: "netCDF-4".into(),
+    detail: "CDL compiled in memory".into(),
+    nc_properties: None,
+    superblock_version: None,
+    is_netcdf4: true,
+    facts: Vec::new(),
+});
+
+/// Apply `$body` to the vector inside any [`Values`], making a `Values` of the same type.
+macro_rules! map_values {
+    ($values:expr, $v:ident => $body:expr) => {
+        match $values {
+            Values::Byte($v) => Values::Byte($body),
+            Values::Char($v) => Values::Char($body),
+            Values::Short($v) => Values::Short($body),
+            Values::Int($v) => Values::Int($body),
+            Values::Float($v) => Values::Float($body),
+            Values::Double($v) => Values::Double($body),
+            Values::UByte($v) => Values::UByte($body),
+            Values::UShort($v) => Values::UShort($body),
+            Values::UInt($v) => Values::UInt($body),
+            Values::Int64($v) => Values::Int64($body),
+            Values::UInt64($v) => Values::UInt64($body),
+            Values::String($v) => Values::String($body),
+        }
+    };
 }
 
-/// The values of `region` of a C-order array of `shape`.
+/// The values `region` selects from a C-order array of `shape` held in `values`.
 ///
 /// # Errors
-/// [`Error::Invalid`] when the region does not fit the shape.
+/// [`Error::Invalid`] when the region does not fit the shape or the values are fewer
+/// than the shape holds.
 pub fn extract(values: &Values, shape: &[u64], region: &Region) -> Result<Values> {
     region.check(shape).map_err(Error::Invalid)?;
-    let n = usize::try_from(region.len().unwrap_or(u64::MAX))
-        .map_err(|_| Error::Invalid("region too large".into()))?;
+    let total = shape
+        .iter()
+        .try_fold(1u64, |a, &b| a.checked_mul(b))
+        .and_then(|n| usize::try_from(n).ok())
+        .ok_or_else(|| Error::Invalid(format!("an array of shape {shape:?} is too large")))?;
+    if values.len() < total {
+        return Err(Error::Invalid(format!(
+            "{} values held for an array of shape {shape:?}",
+            values.len()
+        )));
+    }
+    Ok(map_values!(values, v => gather(v, shape, region)))
+}
+
+/// The elements of `src` (C order, `shape`) that `region` selects, copying whole runs
+/// along the last dimension where its stride is 1.
+fn gather<T: Clone>(src: &[T], shape: &[u64], region: &Region) -> Vec<T> {
     let rank = shape.len();
     if rank == 0 {
-        return Ok(values.slice(0..1.min(values.len())));
+        return src[..1].to_vec();
     }
-    let mut stride = vec![1u64; rank];
+    let n = region.len().unwrap_or(0) as usize;
+    let mut out = Vec::with_capacity(n);
+    if n == 0 {
+        return out;
+    }
+    let mut stride = vec![1usize; rank];
     for d in (0..rank - 1).rev() {
-        stride[d] = stride[d + 1] * shape[d + 1];
+        stride[d] = stride[d + 1] * shape[d + 1] as usize;
     }
-    let mut out = Values::with_capacity(values.nc_type(), n);
-    let mut k = vec![0u64; rank];
-    for _ in 0..n {
-        let off: u64 = (0..rank)
-            .map(|d| (region.start[d] + k[d] * region.stride[d]) * stride[d])
-            .sum();
-        let o = off as usize;
-        out.append(values.slice(o..o + 1));
-        for d in (0..rank).rev() {
+    let last = rank - 1;
+    let (run, step) = (region.count[last] as usize, region.stride[last] as usize);
+    let mut k = vec![0u64; last];
+    loop {
+        let base: usize = (0..last)
+            .map(|d| (region.start[d] + k[d] * region.stride[d]) as usize * stride[d])
+            .sum::<usize>()
+            + region.start[last] as usize;
+        if step == 1 {
+            out.extend_from_slice(&src[base..base + run]);
+        } else {
+            out.extend((0..run).map(|i| src[base + i * step].clone()));
+        }
+        let mut d = last;
+        loop {
+            if d == 0 {
+                return out;
+            }
+            d -= 1;
             k[d] += 1;
             if k[d] < region.count[d] {
                 break;
@@ -45,28 +104,79 @@ pub fn extract(values: &Values, shape: &[u64], region: &Region) -> Result<Values
             k[d] = 0;
         }
     }
-    Ok(out)
 }
 
-impl DataSource for CompiledSource<'_> {
-    fn read(&self, group: &[String], var: &Var, region: &Region) -> Result<Values> {
-        let shape = self.compiled.dataset.var_shape(var);
-        let plan = self.compiled.vars.get(&var_key(group, &var.name));
-        match plan.and_then(|p| p.data.as_ref()) {
-            Some(v) => extract(v, &shape, region),
+impl DataSource for Compiled {
+    fn read(&self, var: &VarPath, region: &Region) -> Result<Values> {
+        let v = self
+            .dataset
+            .var(var)
+            .ok_or_else(|| Error::Invalid(format!("no variable '{var}' in the CDL")))?;
+        let shape = self.dataset.var_shape(v);
+        match self.data.get(var) {
+            Some(values) => extract(values, &shape, region),
             None => {
                 // No data: what a reader sees, the fill value everywhere.
-                let fill = plan
-                    .and_then(|p| p.spec.fill.clone())
-                    .filter(|f| f.nc_type() == var.nc_type)
-                    .unwrap_or_else(|| Values::default_fill(var.nc_type));
-                let n = region.len().unwrap_or(0) as usize;
-                let mut out = Values::with_capacity(var.nc_type, n);
-                for _ in 0..n {
-                    out.append(fill.clone());
-                }
-                Ok(out)
+                region.check(&shape).map_err(Error::Invalid)?;
+                let fill = self
+                    .encodings
+                    .get(var)
+                    .and_then(|e| e.fill.clone())
+                    .filter(|f| f.nc_type() == v.nc_type && f.len() == 1)
+                    .unwrap_or_else(|| Values::default_fill(v.nc_type));
+                let n = usize::try_from(region.len().unwrap_or(u64::MAX))
+                    .map_err(|_| Error::Invalid(format!("region {region} is too large")))?;
+                Ok(Values::repeat(&fill, n))
             }
         }
+    }
+
+    fn has_data(&self, var: &VarPath) -> bool {
+        self.data.contains_key(var)
+    }
+}
+
+impl DatasetSource for Compiled {
+    fn dataset(&self) -> &Dataset {
+        &self.dataset
+    }
+
+    fn format(&self) -> &FormatInfo {
+        &CDL_FORMAT
+    }
+
+    fn encoding(&self, var: &VarPath) -> Option<Encoding> {
+        self.encodings.get(var).cloned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn regions_of_an_array_in_memory() {
+        let v = Values::Int((0..24).collect());
+        let shape = [2, 3, 4];
+        let r = Region::block(vec![1, 1, 1], vec![1, 2, 2]);
+        assert_eq!(
+            extract(&v, &shape, &r).unwrap(),
+            Values::Int(vec![17, 18, 21, 22])
+        );
+        let strided = Region {
+            start: vec![0, 0, 1],
+            count: vec![2, 1, 2],
+            stride: vec![1, 1, 2],
+        };
+        assert_eq!(
+            extract(&v, &shape, &strided).unwrap(),
+            Values::Int(vec![1, 3, 13, 15])
+        );
+        assert_eq!(
+            extract(&Values::Double(vec![7.0]), &[], &Region::whole(&[])).unwrap(),
+            Values::Double(vec![7.0])
+        );
+        assert!(extract(&v, &shape, &Region::whole(&[3, 3, 4])).is_err());
+        assert!(extract(&Values::Int(vec![1]), &shape, &r).is_err());
     }
 }

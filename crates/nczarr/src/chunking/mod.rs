@@ -10,5 +10,5 @@ mod policy;
 mod region;
 
 pub use grid::{ChunkGrid, ChunkPart, DimRun};
-pub use policy::{default_chunks, slabs, DEFAULT_CHUNK_BYTES};
+pub use policy::{default_chunks, slabs, SlabOrder, DEFAULT_CHUNK_BYTES};
 pub use region::Region;

@@ -2,36 +2,57 @@
 
 use super::Region;
 
-/// Split the whole of an array of `shape` into consecutive slabs, in C order, each at
-/// most about `budget` elements, aligned to `chunks` where possible.
+/// What slabs must respect besides the memory budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SlabOrder {
+    /// Concatenated in order, the slabs give the array in C order: what printers need.
+    /// Ranges follow chunk boundaries where they can, so a chunk is decoded once per
+    /// slab it meets.
+    Output,
+    /// Every slab is a block of whole chunks (cut only by the array's edge), so each
+    /// chunk is written once: what writers need. A slab is never smaller than one chunk.
+    Chunks,
+}
+
+/// Split the whole of an array of `shape` with chunks `chunks` into slabs of at most
+/// about `budget` elements, in C order of their starts.
 ///
-/// A slab is a range along one dimension `d` with single indices on the dimensions
-/// before it and full extents after it, so concatenating slabs gives C order. Ranges
-/// follow chunk boundaries so that a chunk is decoded once per slab it meets.
-pub fn slabs(shape: &[u64], chunks: &[u64], budget: u64) -> Vec<Region> {
+/// A slab is a range along one dimension `d` with full extents after it; before it,
+/// single indices ([`SlabOrder::Output`]) or one chunk's width ([`SlabOrder::Chunks`]).
+/// So memory is bounded along every dimension, not only the first: a `[1, N, M]`
+/// variable is cut along `N` when one index of the first dimension is too large.
+pub fn slabs(shape: &[u64], chunks: &[u64], budget: u64, order: SlabOrder) -> Vec<Region> {
     let rank = shape.len();
     if rank == 0 || shape.contains(&0) {
         return vec![Region::whole(shape)];
     }
     let budget = budget.max(1);
-    // Elements in one index of dimension d with everything after it full.
-    let inner = |d: usize| {
+    let chunk = |d: usize| chunks.get(d).copied().unwrap_or(1).clamp(1, shape[d]);
+    // The width of one step along dimension d when d is not the split dimension.
+    let unit = |d: usize| match order {
+        SlabOrder::Output => 1,
+        SlabOrder::Chunks => chunk(d),
+    };
+    // Elements in one index of dimension d, with the dimensions before it one unit wide
+    // and the ones after it full.
+    let per_index = |d: usize| {
+        let outer = (0..d).fold(1u64, |a, k| a.saturating_mul(unit(k)));
         shape[d + 1..]
             .iter()
-            .fold(1u64, |a, &b| a.saturating_mul(b))
+            .fold(outer, |a, &b| a.saturating_mul(b))
     };
-    // The outermost dimension whose chunk-aligned range fits the budget.
+    // The outermost dimension along which one chunk's width fits the budget.
     let split = (0..rank)
-        .find(|&d| inner(d).saturating_mul(chunks[d].clamp(1, shape[d])) <= budget)
+        .find(|&d| per_index(d).saturating_mul(chunk(d)) <= budget)
         .unwrap_or(rank - 1);
     let step = {
-        let per_index = inner(split).max(1);
-        let fit = (budget / per_index).max(1);
-        let c = chunks[split].clamp(1, shape[split]);
-        if fit >= c {
-            fit / c * c
-        } else {
-            fit
+        let fit = (budget / per_index(split).max(1)).max(1);
+        let c = chunk(split);
+        match order {
+            _ if fit >= c => fit / c * c,
+            SlabOrder::Output => fit,
+            // Whole chunks only, even over the budget: a chunk is written whole.
+            SlabOrder::Chunks => c,
         }
     };
     let mut out = Vec::new();
@@ -43,20 +64,22 @@ pub fn slabs(shape: &[u64], chunks: &[u64], budget: u64) -> Vec<Region> {
             let mut start = prefix.clone();
             start.push(pos);
             start.extend(std::iter::repeat_n(0, rank - split - 1));
-            let mut count = vec![1u64; split];
+            let mut count: Vec<u64> = (0..split)
+                .map(|d| unit(d).min(shape[d] - prefix[d]))
+                .collect();
             count.push(n);
             count.extend_from_slice(&shape[split + 1..]);
             out.push(Region::block(start, count));
             pos += n;
         }
-        // Next prefix, odometer style.
+        // Next prefix, odometer style, one unit at a time.
         let mut d = split;
         loop {
             if d == 0 {
                 return out;
             }
             d -= 1;
-            prefix[d] += 1;
+            prefix[d] += unit(d);
             if prefix[d] < shape[d] {
                 break;
             }
@@ -75,13 +98,18 @@ mod tests {
 
     #[test]
     fn whole_array_when_it_fits() {
-        let s = slabs(&[10, 20], &[5, 20], 1000);
+        let s = slabs(&[10, 20], &[5, 20], 1000, SlabOrder::Output);
         assert_eq!(s, vec![Region::whole(&[10, 20])]);
     }
 
     #[test]
     fn chunk_aligned_rows() {
-        let s = slabs(&[365, 180, 360], &[1, 180, 360], 180 * 360 * 10);
+        let s = slabs(
+            &[365, 180, 360],
+            &[1, 180, 360],
+            180 * 360 * 10,
+            SlabOrder::Output,
+        );
         assert_eq!(s.len(), 37);
         assert_eq!(s[0].count, [10, 180, 360]);
         assert_eq!(total(&s), 365 * 180 * 360);
@@ -89,7 +117,7 @@ mod tests {
 
     #[test]
     fn inner_split_keeps_c_order() {
-        let s = slabs(&[2, 4, 1000], &[2, 2, 1000], 2000);
+        let s = slabs(&[2, 4, 1000], &[2, 2, 1000], 2000, SlabOrder::Output);
         // One index of dim 0, chunk-aligned pairs along dim 1.
         assert_eq!(s[0], Region::block(vec![0, 0, 0], vec![1, 2, 1000]));
         assert_eq!(s[1], Region::block(vec![0, 2, 0], vec![1, 2, 1000]));
@@ -99,15 +127,62 @@ mod tests {
 
     #[test]
     fn huge_last_dimension_is_cut() {
-        let s = slabs(&[10_000_000], &[10_000_000], 1_000_000);
+        let s = slabs(&[10_000_000], &[10_000_000], 1_000_000, SlabOrder::Output);
         assert_eq!(s.len(), 10);
         assert_eq!(total(&s), 10_000_000);
     }
 
     #[test]
     fn scalars_and_empty() {
-        assert_eq!(slabs(&[], &[], 10), vec![Region::whole(&[])]);
-        assert_eq!(slabs(&[0, 5], &[1, 5], 10), vec![Region::whole(&[0, 5])]);
+        for order in [SlabOrder::Output, SlabOrder::Chunks] {
+            assert_eq!(slabs(&[], &[], 10, order), vec![Region::whole(&[])]);
+            assert_eq!(
+                slabs(&[0, 5], &[1, 5], 10, order),
+                vec![Region::whole(&[0, 5])]
+            );
+        }
+    }
+
+    /// Every element exactly once, each slab whole chunks, within budget.
+    fn check_chunk_slabs(shape: &[u64], chunks: &[u64], budget: u64) -> Vec<Region> {
+        let s = slabs(shape, chunks, budget, SlabOrder::Chunks);
+        assert_eq!(
+            total(&s),
+            shape.iter().product::<u64>(),
+            "{shape:?} {chunks:?}"
+        );
+        let one_chunk: u64 = chunks.iter().product();
+        for r in &s {
+            assert!(r.len().unwrap() <= budget.max(one_chunk), "{r}");
+            for d in 0..shape.len() {
+                let end = r.start[d] + r.count[d];
+                assert_eq!(r.start[d] % chunks[d], 0, "{r}");
+                assert!(end % chunks[d] == 0 || end == shape[d], "{r}");
+            }
+        }
+        s
+    }
+
+    #[test]
+    fn chunk_slabs_cut_any_dimension() {
+        // One record of a [1, N, M] variable is too large: cut along N, by chunk rows.
+        let s = check_chunk_slabs(&[1, 1000, 1000], &[1, 100, 1000], 250_000);
+        assert_eq!(s.len(), 5);
+        assert_eq!(s[0], Region::block(vec![0, 0, 0], vec![1, 200, 1000]));
+        // Outer dimensions go a chunk at a time.
+        let s = check_chunk_slabs(&[10, 6, 8], &[4, 3, 8], 50);
+        assert_eq!(s[0], Region::block(vec![0, 0, 0], vec![4, 3, 8]));
+        assert_eq!(s[1], Region::block(vec![0, 3, 0], vec![4, 3, 8]));
+        assert_eq!(
+            s.last().unwrap(),
+            &Region::block(vec![8, 3, 0], vec![2, 3, 8])
+        );
+        // A chunk over the budget is still one slab, never a part of one.
+        let s = check_chunk_slabs(&[4, 4], &[4, 4], 3);
+        assert_eq!(s, vec![Region::whole(&[4, 4])]);
+        check_chunk_slabs(&[7, 5, 3], &[2, 2, 2], 1);
+        check_chunk_slabs(&[7, 5, 3], &[2, 2, 2], 17);
+        check_chunk_slabs(&[7, 5, 3], &[7, 5, 3], 1 << 40);
     }
 }
 

@@ -1,8 +1,6 @@
 //! Groups, dimensions, variables and attributes.
 
-use super::{NcType, Values};
-use crate::json::Json;
-use crate::zarr::Dtype;
+use super::{NcType, Values, VarPath};
 
 /// An attribute: a name and typed values.
 #[derive(Debug, Clone, PartialEq)]
@@ -59,43 +57,13 @@ impl DimRef {
 
     /// The fully qualified name, `/g/x`.
     pub fn fqn(&self) -> String {
-        let mut s = String::new();
-        for g in &self.group {
-            s.push('/');
-            s.push_str(g);
-        }
-        s.push('/');
-        s.push_str(&self.name);
-        s
+        self.to_string()
     }
 }
 
-/// How a variable's values are stored in Zarr: what nczdump -s shows and what the
-/// array reader needs.
-#[derive(Debug, Clone, PartialEq)]
-pub struct VarEncoding {
-    /// The Zarr dtype of the stored elements.
-    pub dtype: Dtype,
-    /// The stored array shape (`[1]` for an NCZarr scalar, `[]` for a pure-Zarr one).
-    pub shape: Vec<u64>,
-    /// Chunk shape, one entry per stored dimension.
-    pub chunks: Vec<u64>,
-    /// The fill value; `None` means no fill (`fill_value: null`, netCDF's NoFill).
-    pub fill: Option<Values>,
-    /// Codec chain in application order on write: the `filters`, then the `compressor`.
-    pub filters: Vec<Json>,
-    /// The Zarr `compressor`, if any.
-    pub compressor: Option<Json>,
-    /// True for Fortran (`"F"`) element order within chunks.
-    pub fortran_order: bool,
-    /// The chunk key separator, `.` or `/`.
-    pub separator: char,
-}
-
-impl VarEncoding {
-    /// The codec chain in encode order: filters, then the compressor.
-    pub fn codec_chain(&self) -> impl Iterator<Item = &Json> {
-        self.filters.iter().chain(self.compressor.iter())
+impl std::fmt::Display for DimRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        super::path::fmt_in_group(f, &self.group, &self.name)
     }
 }
 
@@ -110,8 +78,6 @@ pub struct Var {
     pub dims: Vec<DimRef>,
     /// Attributes in order.
     pub attrs: Vec<Attr>,
-    /// Storage encoding, when the variable lives in a store.
-    pub encoding: Option<VarEncoding>,
     /// Remarks a reader made about how the variable was interpreted (printed as CDL comments).
     pub notes: Vec<String>,
 }
@@ -185,9 +151,53 @@ impl Dataset {
         Some(g)
     }
 
+    /// The group at `path`, for changing it.
+    pub fn group_mut(&mut self, path: &[String]) -> Option<&mut Group> {
+        let mut g = &mut self.root;
+        for name in path {
+            g = g.groups.iter_mut().find(|c| &c.name == name)?;
+        }
+        Some(g)
+    }
+
     /// The dimension a reference points at.
     pub fn dim(&self, r: &DimRef) -> Option<&Dim> {
         self.group(&r.group)?.dim(&r.name)
+    }
+
+    /// The variable at `path`.
+    pub fn var(&self, path: &VarPath) -> Option<&Var> {
+        self.group(&path.group)?.var(&path.name)
+    }
+
+    /// The variable at `path`, for changing it.
+    pub fn var_mut(&mut self, path: &VarPath) -> Option<&mut Var> {
+        self.group_mut(&path.group)?
+            .vars
+            .iter_mut()
+            .find(|v| v.name == path.name)
+    }
+
+    /// Every variable with its path: a group's variables in order, then its subgroups'.
+    pub fn vars(&self) -> Vec<(VarPath, &Var)> {
+        fn walk<'a>(g: &'a Group, path: &mut Vec<String>, out: &mut Vec<(VarPath, &'a Var)>) {
+            for v in &g.vars {
+                out.push((VarPath::new(path, &v.name), v));
+            }
+            for c in &g.groups {
+                path.push(c.name.clone());
+                walk(c, path, out);
+                path.pop();
+            }
+        }
+        let mut out = Vec::new();
+        walk(&self.root, &mut Vec::new(), &mut out);
+        out
+    }
+
+    /// The lengths of the dimensions of the variable at `path`.
+    pub fn shape_of(&self, path: &VarPath) -> Option<Vec<u64>> {
+        self.var(path).map(|v| self.var_shape(v))
     }
 
     /// The lengths of a variable's dimensions (empty for a scalar); a dangling

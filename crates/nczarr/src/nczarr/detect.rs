@@ -30,6 +30,18 @@ impl Generation {
     }
 }
 
+impl Generation {
+    /// netCDF's `_SuperblockVersion` for this generation: 2 for NCZarr 2.x, 1 for V1,
+    /// 0 for pure Zarr.
+    pub fn superblock_version(self) -> i32 {
+        match self {
+            Generation::V1 => 1,
+            Generation::PureZarr => 0,
+            _ => 2,
+        }
+    }
+}
+
 /// Decide the generation from the root `.zgroup`, root `.zattrs` and whether a
 /// `.nczarr` object exists. Newest layouts are checked first.
 pub(crate) fn detect(

@@ -1,5 +1,6 @@
-//! Reading a dataset's metadata into the netCDF model: every NCZarr generation
-//! netcdf-c has written, and pure Zarr from zarr-python and xarray.
+//! NCZarr and pure Zarr v2: reading a store's metadata into the netCDF model (every
+//! generation netcdf-c has written, and what zarr-python and xarray write), the
+//! [`ZarrSource`] over it, and the [`ZarrSink`] that writes both.
 //!
 //! | generation | where NCZarr metadata lives | written by |
 //! |---|---|---|
@@ -16,106 +17,28 @@
 
 mod attrs;
 mod detect;
+mod meta;
 mod pure;
+mod read;
 mod source;
 mod var;
 mod walk;
 pub mod write;
 
+use std::collections::HashMap;
+
 pub use detect::Generation;
+pub use read::ReadOptions;
+pub use source::ZarrSource;
+pub use write::{CharDtype, Layout, ScalarShape, WriteOptions, ZarrSink};
 
-use crate::error::{Error, Result};
-use crate::model::Dataset;
-use crate::store::{ReadStore, StoreKey, TraceSink};
-use source::MetaSource;
+use crate::array::StoredArray;
+use crate::model::VarPath;
+use meta::MetaSource;
 
-/// How to interpret a store.
-#[derive(Clone, Default)]
-pub struct ReadOptions {
-    /// Ignore NCZarr metadata and read as pure Zarr (`mode=zarr`).
-    pub force_pure_zarr: bool,
-    /// Ignore `_ARRAY_DIMENSIONS` (`mode=noxarray`).
-    pub ignore_xarray_dims: bool,
-    /// Report decisions here (`NCTRACING`).
-    pub trace: Option<TraceSink>,
-}
+/// How each variable of a dataset is stored.
+pub(crate) type Arrays = HashMap<VarPath, StoredArray>;
 
-/// A dataset read from a store, with what was learned about its format.
-#[derive(Debug, Clone)]
-pub struct DatasetInfo {
-    /// The metadata.
-    pub dataset: Dataset,
-    /// The metadata generation found.
-    pub generation: Generation,
-    /// `_NCProperties` of the root, if present.
-    pub nc_properties: Option<String>,
-    /// Problems that did not stop the read (an attribute or variable skipped), one line each.
-    pub problems: Vec<String>,
-}
-
-impl DatasetInfo {
-    /// netCDF's `_SuperblockVersion`: 2 for NCZarr 2.x, 1 for V1, 0 for pure Zarr.
-    pub fn superblock_version(&self) -> i32 {
-        match self.generation {
-            Generation::V1 => 1,
-            Generation::PureZarr => 0,
-            _ => 2,
-        }
-    }
-}
-
-/// Read the metadata of the dataset at the root of `store`.
-///
-/// # Errors
-/// [`Error::NotZarr`] when the store holds no Zarr dataset; JSON and metadata errors
-/// naming the key; store errors.
-pub fn read_dataset(store: &dyn ReadStore, options: &ReadOptions) -> Result<DatasetInfo> {
-    let trace = |m: &str| {
-        if let Some(t) = &options.trace {
-            t(m);
-        }
-    };
-    let root = StoreKey::root();
-    let src = MetaSource::open(store, options.trace.clone())?;
-    let probe =
-        [".zgroup", ".zattrs", ".nczarr", ".zarray"].map(|n| StoreKey::new(n).expect("static key"));
-    let docs = src.docs(&probe)?;
-    let [zgroup, zattrs, nczarr, zarray] = docs;
-    if zgroup.is_none() && nczarr.is_none() && !src.is_consolidated() {
-        if zarray.is_some() {
-            return Err(Error::metadata(
-                ".zarray",
-                "the store's root is a single array, not a group; netCDF datasets are groups",
-            ));
-        }
-        return Err(Error::NotZarr {
-            location: store.location(),
-        });
-    }
-    let detected = detect::detect(zgroup.as_ref(), zattrs.as_ref(), nczarr.is_some());
-    let generation = if options.force_pure_zarr {
-        Generation::PureZarr
-    } else {
-        detected
-    };
-    trace(&format!(
-        "metadata generation: {}{}",
-        detected.describe(),
-        if options.force_pure_zarr && detected != Generation::PureZarr {
-            " (read as pure Zarr: mode=zarr)"
-        } else {
-            ""
-        }
-    ));
-    let mut problems = Vec::new();
-    let (root_group, nc_properties) = match generation {
-        Generation::PureZarr => pure::read(&src, &root, zattrs, options, &mut problems)?,
-        g => walk::read(&src, &root, g, zgroup, zattrs, &mut problems)?,
-    };
-    Ok(DatasetInfo {
-        dataset: Dataset { root: root_group },
-        generation,
-        nc_properties,
-        problems,
-    })
-}
+/// The root dimension that stands for "no dimensions" in the netcdf-c 4.9.0 layout
+/// (netcdf-c's own name for it): 4.9.0 crashes on arrays without dimensions.
+pub(crate) const SCALAR_DIM: &str = "_scalar_";

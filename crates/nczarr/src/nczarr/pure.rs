@@ -10,10 +10,11 @@
 use std::collections::BTreeMap;
 
 use super::var::{self, VarSource};
-use super::{Generation, MetaSource, ReadOptions};
+use super::{Arrays, Generation, MetaSource, ReadOptions};
+use crate::array::StoredArray;
 use crate::error::{Error, Result};
 use crate::json::Json;
-use crate::model::{Dim, DimRef, Group, Var};
+use crate::model::{Dim, DimRef, Group, Var, VarPath};
 use crate::store::StoreKey;
 
 /// What every group of one read shares.
@@ -28,17 +29,20 @@ struct Pending {
     group: Group,
     /// Per variable, per dimension: the `_ARRAY_DIMENSIONS` name, or `None` for anonymous.
     dim_names: Vec<Vec<Option<String>>>,
+    /// Per variable, how it is stored.
+    stored: Vec<StoredArray>,
     children: Vec<Pending>,
 }
 
-/// Read the tree rooted at `root`. Returns the root group and the root's `_NCProperties`.
+/// Read the tree rooted at `root`. Returns the root group, how each variable is
+/// stored, and the root's `_NCProperties`.
 pub(crate) fn read(
     src: &MetaSource<'_>,
     root: &StoreKey,
     zattrs: Option<Json>,
     options: &ReadOptions,
     problems: &mut Vec<String>,
-) -> Result<(Group, Option<String>)> {
+) -> Result<(Group, Arrays, Option<String>)> {
     let nc_properties = zattrs
         .as_ref()
         .and_then(|a| a.get("_NCProperties"))
@@ -56,9 +60,10 @@ pub(crate) fn read(
     };
     let pending = read_group(src, root, String::new(), zattrs, &ctx, problems)?;
     let mut dims: BTreeMap<Vec<String>, Vec<Dim>> = BTreeMap::new();
-    let mut group = resolve(pending, &[], &mut dims, problems);
+    let mut arrays = Arrays::new();
+    let mut group = resolve(pending, &[], &mut dims, &mut arrays, problems);
     attach_dims(&mut group, &[], &mut dims);
-    Ok((group, nc_properties))
+    Ok((group, arrays, nc_properties))
 }
 
 /// The names directly under `prefix`, from `.zmetadata` keys or by listing.
@@ -111,14 +116,16 @@ fn read_group(
     }
     let docs = src.docs_vec(&keys)?;
     let mut dim_names = Vec::new();
+    let mut stored = Vec::new();
     let mut subgroups = Vec::new();
     for (i, n) in names.iter().enumerate() {
         let (zarray, cattrs, zgroup) = (&docs[3 * i], &docs[3 * i + 1], &docs[3 * i + 2]);
         let ck = key.join(n)?;
         if let Some(zarray) = zarray {
             match read_array(n, &ck, zarray, cattrs.as_ref(), ctx, problems) {
-                Ok((v, names)) => {
+                Ok((v, st, names)) => {
                     group.vars.push(v);
+                    stored.push(st);
                     dim_names.push(names);
                 }
                 Err(e @ Error::Metadata { .. }) => problems.push(format!("{e}; variable skipped")),
@@ -135,6 +142,7 @@ fn read_group(
     Ok(Pending {
         group,
         dim_names,
+        stored,
         children: kids,
     })
 }
@@ -146,7 +154,7 @@ fn read_array(
     zattrs: Option<&Json>,
     ctx: &Ctx<'_>,
     problems: &mut Vec<String>,
-) -> Result<(Var, Vec<Option<String>>)> {
+) -> Result<(Var, StoredArray, Vec<Option<String>>)> {
     let options = ctx.options;
     let rank = zarray
         .get("shape")
@@ -197,7 +205,7 @@ fn read_array(
         };
         names.len()
     ];
-    let v = var::build(
+    let (v, stored) = var::build(
         VarSource {
             name,
             key,
@@ -212,7 +220,7 @@ fn read_array(
         },
         problems,
     )?;
-    Ok((v, names))
+    Ok((v, stored, names))
 }
 
 /// Give every variable its dimension references, creating dimensions as netcdf-c does.
@@ -220,20 +228,20 @@ fn resolve(
     pending: Pending,
     path: &[String],
     dims: &mut BTreeMap<Vec<String>, Vec<Dim>>,
+    arrays: &mut Arrays,
     problems: &mut Vec<String>,
 ) -> Group {
     let Pending {
         mut group,
         dim_names,
+        stored,
         children,
     } = pending;
     let mut kept = Vec::with_capacity(group.vars.len());
-    for (mut v, names) in std::mem::take(&mut group.vars).into_iter().zip(dim_names) {
-        let shape = v
-            .encoding
-            .as_ref()
-            .map(|e| e.shape.clone())
-            .unwrap_or_default();
+    let vars = std::mem::take(&mut group.vars);
+    for ((mut v, names), st) in vars.into_iter().zip(dim_names).zip(stored) {
+        let vpath = VarPath::new(path, &v.name);
+        let shape = st.shape.clone();
         let mut refs = Vec::with_capacity(names.len());
         let mut conflict = None;
         for (name, &len) in names.iter().zip(&shape) {
@@ -258,8 +266,7 @@ fn resolve(
                     if let Some(d) = own.iter().find(|d| &d.name == n) {
                         if d.len != len {
                             conflict = Some(format!(
-                                "variable '{}': dimension '{n}' has length {len} here but {} in another array of the group; variable skipped",
-                                full(path, &v.name),
+                                "variable '{vpath}': dimension '{n}' has length {len} here but {} in another array of the group; variable skipped",
                                 d.len
                             ));
                             break;
@@ -300,6 +307,7 @@ fn resolve(
             None => {
                 v.dims = refs;
                 kept.push(v);
+                arrays.insert(vpath, st);
             }
         }
     }
@@ -307,7 +315,7 @@ fn resolve(
     for child in children {
         let mut child_path = path.to_vec();
         child_path.push(child.group.name.clone());
-        let g = resolve(child, &child_path, dims, problems);
+        let g = resolve(child, &child_path, dims, arrays, problems);
         group.groups.push(g);
     }
     group
@@ -320,15 +328,4 @@ fn attach_dims(group: &mut Group, path: &[String], dims: &mut BTreeMap<Vec<Strin
         p.push(child.name.clone());
         attach_dims(child, &p, dims);
     }
-}
-
-fn full(path: &[String], name: &str) -> String {
-    let mut s = String::new();
-    for p in path {
-        s.push('/');
-        s.push_str(p);
-    }
-    s.push('/');
-    s.push_str(name);
-    s
 }

@@ -1,92 +1,148 @@
-//! Metadata documents: from `.zmetadata` when the store has one, else from the store,
-//! fetched in batches so that remote stores need few round trips.
+//! [`ZarrSource`]: an NCZarr or pure Zarr v2 dataset opened for reading.
 
+use super::{Arrays, ReadOptions};
+use crate::array::ArrayReader;
+use crate::chunking::Region;
+use crate::encoding::{Chunking, Encoding, Endianness};
 use crate::error::{Error, Result};
-use crate::json::{self, Json};
-use crate::store::{ReadStore, StoreKey, TraceSink};
-use crate::zarr::Consolidated;
+use crate::model::{Dataset, NcType, Values, VarPath};
+use crate::source::{ChunkView, DataSource, DatasetSource, FormatInfo};
+use crate::store::{KeyError, ReadStore, StoreKey};
+use crate::zarr::{Dtype, Endian};
 
-/// Reads and parses metadata documents.
-pub(crate) struct MetaSource<'s> {
-    pub(crate) store: &'s dyn ReadStore,
-    consolidated: Option<Consolidated>,
+/// A Zarr v2 dataset (NCZarr of any generation, or pure Zarr) in a store.
+pub struct ZarrSource {
+    store: Box<dyn ReadStore>,
+    dataset: Dataset,
+    arrays: Arrays,
+    format: FormatInfo,
+    problems: Vec<String>,
 }
 
-impl<'s> MetaSource<'s> {
-    /// Look for `.zmetadata` and remember it when usable.
-    pub(crate) fn open(
-        store: &'s dyn ReadStore,
-        trace: Option<TraceSink>,
-    ) -> Result<MetaSource<'s>> {
-        let key = StoreKey::new(".zmetadata")?;
-        let consolidated = match store.get(&key)? {
-            Some(bytes) => {
-                let doc = json::parse(&bytes).map_err(|error| Error::Json {
-                    key: key.to_string(),
-                    error,
-                })?;
-                let c = Consolidated::from_json(&doc);
-                if let Some(t) = &trace {
-                    t(if c.is_some() {
-                        "using consolidated metadata (.zmetadata)"
-                    } else {
-                        "ignoring unusable .zmetadata"
-                    });
-                }
-                c
-            }
-            None => None,
-        };
-        Ok(MetaSource {
+/// The store key of a variable's array: its group names and its name.
+pub(crate) fn array_key(var: &VarPath) -> Result<StoreKey, KeyError> {
+    let mut key = StoreKey::root();
+    for g in &var.group {
+        key = key.join(g)?;
+    }
+    key.join(&var.name)
+}
+
+impl ZarrSource {
+    /// Read the metadata of the dataset at the root of `store`.
+    ///
+    /// # Errors
+    /// [`Error::NotZarr`] when the store holds no Zarr dataset; JSON and metadata
+    /// errors naming the key; store errors.
+    pub fn open(store: Box<dyn ReadStore>, options: &ReadOptions) -> Result<ZarrSource> {
+        super::read::read(store, options)
+    }
+
+    pub(crate) fn new(
+        store: Box<dyn ReadStore>,
+        dataset: Dataset,
+        arrays: Arrays,
+        format: FormatInfo,
+        problems: Vec<String>,
+    ) -> ZarrSource {
+        ZarrSource {
             store,
-            consolidated,
+            dataset,
+            arrays,
+            format,
+            problems,
+        }
+    }
+
+    /// A reader for the variable at `var`.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] for an unknown variable; codec errors when its chain cannot
+    /// be built.
+    pub fn reader(&self, var: &VarPath) -> Result<ArrayReader<'_>> {
+        let (v, stored) = self
+            .dataset
+            .var(var)
+            .zip(self.arrays.get(var))
+            .ok_or_else(|| Error::Invalid(format!("no variable '{var}' in the dataset")))?;
+        ArrayReader::new(
+            self.store.as_ref(),
+            array_key(var)?,
+            var,
+            v.nc_type,
+            stored,
+            self.dataset.var_shape(v),
+        )
+    }
+}
+
+impl DataSource for ZarrSource {
+    fn read(&self, var: &VarPath, region: &Region) -> Result<Values> {
+        self.reader(var)?.read(region)
+    }
+}
+
+impl DatasetSource for ZarrSource {
+    fn dataset(&self) -> &Dataset {
+        &self.dataset
+    }
+
+    fn format(&self) -> &FormatInfo {
+        &self.format
+    }
+
+    fn encoding(&self, var: &VarPath) -> Option<Encoding> {
+        let v = self.dataset.var(var)?;
+        let stored = self.arrays.get(var)?;
+        Some(Encoding {
+            chunking: Some(if v.dims.is_empty() {
+                Chunking::Contiguous
+            } else {
+                Chunking::Chunked(stored.chunks.clone())
+            }),
+            codecs: stored.codec_chain().cloned().collect(),
+            fill: stored.fill.clone(),
+            no_fill: stored.fill.is_none(),
+            endian: match stored.dtype.endian() {
+                Endian::Little => Some(Endianness::Little),
+                Endian::Big => Some(Endianness::Big),
+                Endian::NotApplicable => None,
+            },
+            string_width: match (v.nc_type, &stored.dtype) {
+                (NcType::String, Dtype::Bytes { len, .. }) => Some(*len),
+                _ => None,
+            },
         })
     }
 
-    /// True when documents come from `.zmetadata`.
-    pub(crate) fn is_consolidated(&self) -> bool {
-        self.consolidated.is_some()
+    fn problems(&self) -> &[String] {
+        &self.problems
     }
 
-    /// The keys `.zmetadata` lists, if consolidated.
-    pub(crate) fn consolidated_keys(&self) -> Option<Vec<String>> {
-        self.consolidated
-            .as_ref()
-            .map(|c| c.keys().map(str::to_string).collect())
+    fn store(&self) -> Option<&dyn ReadStore> {
+        Some(self.store.as_ref())
     }
 
-    /// Fetch and parse documents; `None` for missing keys. One batch request for
-    /// whatever `.zmetadata` does not hold.
-    pub(crate) fn docs<const N: usize>(&self, keys: &[StoreKey; N]) -> Result<[Option<Json>; N]> {
-        let v = self.docs_vec(keys)?;
-        Ok(v.try_into()
-            .unwrap_or_else(|_| std::array::from_fn(|_| None)))
-    }
-
-    /// As [`MetaSource::docs`] for any number of keys.
-    pub(crate) fn docs_vec(&self, keys: &[StoreKey]) -> Result<Vec<Option<Json>>> {
-        let mut out: Vec<Option<Json>> = vec![None; keys.len()];
-        let mut missing = Vec::new();
-        for (i, k) in keys.iter().enumerate() {
-            match self.consolidated.as_ref() {
-                // Consolidated metadata is authoritative for Zarr documents; NCZarr V1
-                // objects are never consolidated, so those still come from the store.
-                Some(c) if !k.name().starts_with(".ncz") => out[i] = c.get(k.as_str()).cloned(),
-                _ => missing.push(i),
-            }
-        }
-        if !missing.is_empty() {
-            let fetch: Vec<StoreKey> = missing.iter().map(|&i| keys[i].clone()).collect();
-            for (i, got) in missing.into_iter().zip(self.store.get_many(&fetch)) {
-                if let Some(bytes) = got? {
-                    let doc = json::parse(&bytes).map_err(|error| Error::Json {
-                        key: keys[i].to_string(),
-                        error,
-                    })?;
-                    out[i] = Some(doc);
-                }
-            }
-        }
-        Ok(out)
+    fn chunk(&self, var: &VarPath, index: &[u64]) -> Result<ChunkView> {
+        let reader = self.reader(var)?;
+        let stored = self
+            .arrays
+            .get(var)
+            .ok_or_else(|| Error::Invalid(format!("no variable '{var}' in the dataset")))?;
+        // A scalar stored as a 0-d array has the one chunk `[]`, whatever was asked.
+        let index = if stored.shape.is_empty() {
+            &[][..]
+        } else {
+            index
+        };
+        let key = reader.chunk_key(index)?;
+        Ok(ChunkView {
+            key: key.to_string(),
+            stored_type: stored.dtype.to_string(),
+            chunk_shape: stored.chunks.clone(),
+            codecs: stored.codec_chain().cloned().collect(),
+            values: reader.read_chunk(index)?,
+            fill: stored.fill.clone(),
+        })
     }
 }

@@ -2,9 +2,10 @@
 
 use super::attrs::{self, TypeHint};
 use super::Generation;
+use crate::array::StoredArray;
 use crate::error::{Error, Result};
 use crate::json::Json;
-use crate::model::{Attr, DimRef, NcType, Values, Var, VarEncoding};
+use crate::model::{Attr, DimRef, NcType, Values, Var};
 use crate::store::StoreKey;
 use crate::zarr::{parse_fill_value, ArrayMeta, Dtype, Endian};
 
@@ -71,12 +72,12 @@ pub(crate) struct VarSource<'a> {
     pub(crate) nctype: Option<NcType>,
 }
 
-/// Build the variable. Attribute problems are pushed to `problems` and the attribute
-/// skipped; a bad `.zarray` is an error.
+/// Build the variable and how it is stored. Attribute problems are pushed to
+/// `problems` and the attribute skipped; a bad `.zarray` is an error.
 ///
 /// # Errors
 /// [`Error::Metadata`] naming `.zarray` for a missing or invalid array description.
-pub(crate) fn build(src: VarSource<'_>, problems: &mut Vec<String>) -> Result<Var> {
+pub(crate) fn build(src: VarSource<'_>, problems: &mut Vec<String>) -> Result<(Var, StoredArray)> {
     let zarray_key = src.key.join(".zarray")?;
     let zarray = src
         .zarray
@@ -152,23 +153,24 @@ pub(crate) fn build(src: VarSource<'_>, problems: &mut Vec<String>) -> Result<Va
             format!("a scalar must hold one element, shape is {shape:?}"),
         ));
     }
-    Ok(Var {
+    let var = Var {
         name: src.name.to_string(),
         nc_type,
         dims: if src.scalar { Vec::new() } else { src.dims },
         attrs,
-        encoding: Some(VarEncoding {
-            dtype: meta.dtype,
-            shape,
-            chunks: meta.chunks,
-            fill,
-            filters: meta.filters,
-            compressor: meta.compressor,
-            fortran_order: meta.fortran_order,
-            separator: meta.separator,
-        }),
         notes: note.into_iter().collect(),
-    })
+    };
+    let stored = StoredArray {
+        dtype: meta.dtype,
+        shape,
+        chunks: meta.chunks,
+        fill,
+        filters: meta.filters,
+        compressor: meta.compressor,
+        fortran_order: meta.fortran_order,
+        separator: meta.separator,
+    };
+    Ok((var, stored))
 }
 
 /// True when `fill` is netCDF's default fill for its type (doubles also in netcdf-c's

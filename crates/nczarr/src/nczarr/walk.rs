@@ -7,13 +7,14 @@
 //! (`dimensions`/`dims`, `arrays`/`vars`, `dimension_references`/`dimrefs`).
 
 use super::var::{self, VarSource};
-use super::{Generation, MetaSource};
+use super::{Arrays, Generation, MetaSource, SCALAR_DIM};
 use crate::error::{Error, Result};
 use crate::json::Json;
-use crate::model::{Dim, DimRef, Group, NcType};
+use crate::model::{Dataset, Dim, DimRef, Group, NcType, VarPath};
 use crate::store::StoreKey;
 
-/// Read the whole tree. Returns the root group and the root's `_NCProperties`.
+/// Read the whole tree. Returns the root group, how each variable is stored, and the
+/// root's `_NCProperties`.
 pub(crate) fn read(
     src: &MetaSource<'_>,
     root: &StoreKey,
@@ -21,29 +22,28 @@ pub(crate) fn read(
     zgroup: Option<Json>,
     zattrs: Option<Json>,
     problems: &mut Vec<String>,
-) -> Result<(Group, Option<String>)> {
+) -> Result<(Group, Arrays, Option<String>)> {
     let nc_properties = zattrs
         .as_ref()
         .and_then(|a| a.get("_NCProperties"))
         .and_then(Json::as_str)
         .map(str::to_string);
+    let mut arrays = Arrays::new();
     let mut group = read_group(
         src,
         root,
         String::new(),
         &[],
         generation,
-        zgroup,
-        zattrs,
+        (zgroup, zattrs),
+        &mut arrays,
         problems,
     )?;
-    check_dims(&mut group, problems)?;
-    if generation == Generation::UpperKeys && !uses_dim(&group, crate::nczarr::write::SCALAR_DIM) {
-        group
-            .dims
-            .retain(|d| !(d.name == crate::nczarr::write::SCALAR_DIM && d.len == 1));
+    check_dims(&mut group, &arrays, problems)?;
+    if generation == Generation::UpperKeys && !uses_dim(&group, SCALAR_DIM) {
+        group.dims.retain(|d| !(d.name == SCALAR_DIM && d.len == 1));
     }
-    Ok((group, nc_properties))
+    Ok((group, arrays, nc_properties))
 }
 
 /// Whether any variable in the tree uses the root dimension `name`.
@@ -66,8 +66,8 @@ fn read_group(
     name: String,
     path: &[String],
     generation: Generation,
-    zgroup: Option<Json>,
-    zattrs: Option<Json>,
+    (zgroup, zattrs): (Option<Json>, Option<Json>),
+    arrays: &mut Arrays,
     problems: &mut Vec<String>,
 ) -> Result<Group> {
     let v1 = if generation == Generation::V1 {
@@ -203,7 +203,7 @@ fn read_group(
         if generation == Generation::UpperKeys
             && dims.len() == 1
             && dims[0].group.is_empty()
-            && dims[0].name == crate::nczarr::write::SCALAR_DIM
+            && dims[0].name == SCALAR_DIM
         {
             dims.clear();
         }
@@ -232,7 +232,10 @@ fn read_group(
             problems,
         );
         match built {
-            Ok(var) => group.vars.push(var),
+            Ok((var, stored)) => {
+                arrays.insert(VarPath::new(path, v), stored);
+                group.vars.push(var);
+            }
             Err(e @ Error::Metadata { .. }) if zarray.is_some() => {
                 problems.push(format!("{e}; variable skipped"));
             }
@@ -266,8 +269,8 @@ fn read_group(
             g,
             &child_path,
             generation,
-            zg,
-            za,
+            (zg, za),
+            arrays,
             problems,
         )?);
     }
@@ -276,24 +279,41 @@ fn read_group(
 
 /// Resolve every variable's dimension references: create dimensions that are
 /// referenced but not declared, and check stored shapes against dimension lengths.
-fn check_dims(root: &mut Group, problems: &mut Vec<String>) -> Result<()> {
+fn check_dims(root: &mut Group, arrays: &Arrays, problems: &mut Vec<String>) -> Result<()> {
+    let mut ds = Dataset {
+        root: std::mem::take(root),
+    };
+    let checked = check_dims_of(&mut ds, arrays, problems);
+    *root = ds.root;
+    checked
+}
+
+fn check_dims_of(ds: &mut Dataset, arrays: &Arrays, problems: &mut Vec<String>) -> Result<()> {
     // Collect (reference, stored length, variable path) first, then fix the tree.
-    let mut uses: Vec<(DimRef, u64, String)> = Vec::new();
-    fn collect(g: &Group, path: &str, uses: &mut Vec<(DimRef, u64, String)>) {
+    let mut uses: Vec<(DimRef, u64, VarPath)> = Vec::new();
+    fn collect(
+        g: &Group,
+        path: &mut Vec<String>,
+        arrays: &Arrays,
+        uses: &mut Vec<(DimRef, u64, VarPath)>,
+    ) {
         for v in &g.vars {
-            if let Some(enc) = &v.encoding {
-                for (d, len) in v.dims.iter().zip(&enc.shape) {
-                    uses.push((d.clone(), *len, format!("{path}/{}", v.name)));
+            let vp = VarPath::new(path, &v.name);
+            if let Some(stored) = arrays.get(&vp) {
+                for (d, len) in v.dims.iter().zip(&stored.shape) {
+                    uses.push((d.clone(), *len, vp.clone()));
                 }
             }
         }
         for c in &g.groups {
-            collect(c, &format!("{path}/{}", c.name), uses);
+            path.push(c.name.clone());
+            collect(c, path, arrays, uses);
+            path.pop();
         }
     }
-    collect(root, "", &mut uses);
+    collect(&ds.root, &mut Vec::new(), arrays, &mut uses);
     for (dref, len, var_path) in uses {
-        let Some(group) = group_mut(root, &dref.group) else {
+        let Some(group) = ds.group_mut(&dref.group) else {
             return Err(Error::Invalid(format!(
                 "variable '{var_path}': dimension reference '{}' names a group that does not exist",
                 dref.fqn()
@@ -323,12 +343,4 @@ fn check_dims(root: &mut Group, problems: &mut Vec<String>) -> Result<()> {
         }
     }
     Ok(())
-}
-
-fn group_mut<'a>(root: &'a mut Group, path: &[String]) -> Option<&'a mut Group> {
-    let mut g = root;
-    for name in path {
-        g = g.groups.iter_mut().find(|c| &c.name == name)?;
-    }
-    Some(g)
 }

@@ -1,8 +1,9 @@
 //! The `.zarray` document.
 
-use super::Dtype;
-use crate::error::{Error, Result};
-use crate::json::Json;
+use super::{Dtype, MetadataError};
+use crate::json::{Json, Number};
+
+type Result<T> = std::result::Result<T, MetadataError>;
 
 /// A parsed `.zarray`.
 ///
@@ -44,7 +45,10 @@ impl ArrayMeta {
     /// [`Error::Metadata`] naming `key` for missing members, wrong `zarr_format`,
     /// rank mismatches, zero chunk sizes and unknown dtypes.
     pub fn from_json(json: &Json, key: &str) -> Result<ArrayMeta> {
-        let bad = |m: String| Error::metadata(key, m);
+        let bad = |message: String| MetadataError {
+            key: key.to_string(),
+            message,
+        };
         if json.as_object().is_none() {
             return Err(bad(format!(
                 "expected a JSON object, found {}",
@@ -190,6 +194,46 @@ impl ArrayMeta {
         })
     }
 
+    /// The `.zarray` document, members in the order zarr-python writes them, then the
+    /// members this type does not interpret (`extra`) in their order.
+    pub fn to_json(&self) -> Json {
+        let dims = |v: &[u64]| {
+            Json::Array(
+                v.iter()
+                    .map(|&x| Json::Number(Number::from_u64(x)))
+                    .collect(),
+            )
+        };
+        let mut m = vec![
+            ("zarr_format".to_string(), Json::Number(Number::from_i64(2))),
+            ("shape".into(), dims(&self.shape)),
+            ("dtype".into(), Json::String(self.dtype.to_string())),
+            ("chunks".into(), dims(&self.chunks)),
+            ("fill_value".into(), self.fill_value.clone()),
+            (
+                "order".into(),
+                Json::String(if self.fortran_order { "F" } else { "C" }.into()),
+            ),
+            (
+                "compressor".into(),
+                self.compressor.clone().unwrap_or(Json::Null),
+            ),
+            (
+                "filters".into(),
+                if self.filters.is_empty() {
+                    Json::Null
+                } else {
+                    Json::Array(self.filters.clone())
+                },
+            ),
+        ];
+        if self.separator == '/' {
+            m.push(("dimension_separator".into(), Json::String("/".into())));
+        }
+        m.extend(self.extra.iter().cloned());
+        Json::Object(m)
+    }
+
     /// The member `name` among the ones this type does not interpret.
     pub fn extra(&self, name: &str) -> Option<&Json> {
         self.extra.iter().find(|(k, _)| k == name).map(|(_, v)| v)
@@ -211,6 +255,14 @@ mod tests {
         assert_eq!(m.shape, [2, 3]);
         assert_eq!(m.separator, '.');
         assert!(m.extra("_NCZARR_ARRAY").is_some());
+    }
+
+    #[test]
+    fn written_as_parsed() {
+        let text = r#"{"zarr_format": 2, "shape": [2, 3], "dtype": ">i2", "chunks": [1, 3], "fill_value": -1, "order": "F", "compressor": {"id": "zlib", "level": 1}, "filters": [{"id": "shuffle", "elementsize": 2}], "dimension_separator": "/", "_NCZARR_ARRAY": {"dimrefs": ["/x", "/y"]}}"#;
+        let m = parse(text).unwrap();
+        assert_eq!(m.to_json(), parse_str(text).unwrap());
+        assert_eq!(ArrayMeta::from_json(&m.to_json(), "k").unwrap(), m);
     }
 
     #[test]

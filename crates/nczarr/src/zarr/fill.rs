@@ -119,6 +119,24 @@ fn int_values(t: NcType, v: i128) -> Option<Values> {
     })
 }
 
+/// The `fill_value` JSON of one fill value (`None`: no fill, written `null`).
+///
+/// Byte-string fills are base64 in Zarr (`base64_text`, what zarr-python reads) and
+/// the text itself in NCZarr; a NUL char fill is `""` in both (base64 of nothing).
+/// String fills are written `""`: netCDF's default empty string.
+pub fn fill_json(fill: Option<&Values>, base64_text: bool) -> Json {
+    match fill {
+        None => Json::Null,
+        Some(Values::Char(c)) if base64_text => Json::String(match c.first() {
+            None | Some(0) => String::new(),
+            Some(&b) => super::values::encode_base64(&[b]),
+        }),
+        Some(Values::Char(c)) => super::values::text_json(c),
+        Some(Values::String(_)) => Json::String(String::new()),
+        Some(v) => super::values::values_json(v),
+    }
+}
+
 /// Decode standard base64 (with or without padding); `None` if the text is not base64.
 pub(crate) fn decode_base64(s: &str) -> Option<Vec<u8>> {
     fn val(c: u8) -> Option<u32> {
@@ -227,6 +245,24 @@ mod tests {
         );
         assert!(fill("1.5", "<i4", NcType::Int, false).is_err());
         assert!(fill("[1]", "<f4", NcType::Float, false).is_err());
+    }
+
+    #[test]
+    fn fills_written_as_read() {
+        let dt = Dtype::parse("|S1").unwrap();
+        for (v, b64) in [(b'*', true), (b'*', false), (0, true)] {
+            let j = fill_json(Some(&Values::Char(vec![v])), b64);
+            assert_eq!(
+                parse_fill_value(&j, &dt, NcType::Char, b64).unwrap(),
+                Some(Values::Char(vec![v])),
+                "{j:?}"
+            );
+        }
+        assert_eq!(fill_json(None, true), Json::Null);
+        assert_eq!(
+            fill_json(Some(&Values::Short(vec![-3])), false).to_text(),
+            "-3"
+        );
     }
 
     #[test]

@@ -8,8 +8,20 @@ mod array;
 mod consolidated;
 mod dtype;
 mod fill;
+mod values;
 
 pub use array::ArrayMeta;
 pub use consolidated::Consolidated;
 pub use dtype::{Dtype, DtypeError, Endian};
-pub use fill::{parse_fill_value, FillError};
+pub use fill::{fill_json, parse_fill_value, FillError};
+pub use values::values_json;
+
+/// A metadata document that is valid JSON but not valid Zarr.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("key '{key}': {message}")]
+pub struct MetadataError {
+    /// The document's key.
+    pub key: String,
+    /// What is wrong.
+    pub message: String,
+}

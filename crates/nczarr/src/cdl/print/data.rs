@@ -13,17 +13,21 @@ use rayon::prelude::*;
 use super::escape;
 use super::number::{self, CFormat};
 use super::{IndexStyle, PrintOptions};
-use crate::chunking::{slabs, Region};
+use crate::chunking::{slabs, SlabOrder};
 use crate::error::Result;
-use crate::model::{NcType, Values, Var};
+use crate::model::{NcType, Values, Var, VarPath};
+use crate::source::DataSource;
 
-/// Where the printer gets variable data.
-pub trait DataSource: Sync {
-    /// Read `region` of `var` in group `group` (names from the root), in C order.
-    ///
-    /// # Errors
-    /// Store, codec and chunk errors.
-    fn read(&self, group: &[String], var: &Var, region: &Region) -> Result<Values>;
+/// What the data section needs to know of a variable besides its values.
+pub(crate) struct VarLayout<'a> {
+    /// The variable.
+    pub(crate) var: &'a Var,
+    /// Its dimension lengths.
+    pub(crate) shape: &'a [u64],
+    /// Which of its dimensions are unlimited.
+    pub(crate) unlimited: &'a [bool],
+    /// How it is chunked (its shape when not chunked): slabs follow chunks.
+    pub(crate) chunks: &'a [u64],
 }
 
 /// How one value becomes text.
@@ -443,18 +447,21 @@ impl Layout<'_> {
     }
 }
 
-/// Print the data of one variable.
-#[allow(clippy::too_many_arguments)]
+/// Print the data of the variable at `path`.
 pub(crate) fn print_var(
     out: &mut dyn Write,
-    path: &[String],
-    var: &Var,
-    shape: &[u64],
-    unlimited: &[bool],
+    source: &dyn DataSource,
+    path: &VarPath,
+    var_layout: &VarLayout<'_>,
     indent: usize,
     opts: &PrintOptions,
-    source: &dyn DataSource,
 ) -> Result<()> {
+    let VarLayout {
+        var,
+        shape,
+        unlimited,
+        chunks,
+    } = *var_layout;
     let rank = shape.len();
     let max = opts.max_line_len as i64 - 2;
     let mut e = Line::new(0, max, indent, 1 << 16);
@@ -479,11 +486,7 @@ pub(crate) fn print_var(
     };
     let fill = fill_for(var);
     let fmt = format_for(var, opts);
-    let chunks: Vec<u64> = match &var.encoding {
-        Some(enc) if enc.chunks.len() == rank => enc.chunks.clone(),
-        _ => shape.to_vec(),
-    };
-    let regions = slabs(shape, &chunks, opts.slab_elements);
+    let regions = slabs(shape, chunks, opts.slab_elements, SlabOrder::Output);
     let text_mode = var.nc_type == NcType::Char;
     let ncols = layout.ncols;
 
@@ -491,7 +494,7 @@ pub(crate) fn print_var(
         let (tx, rx) = mpsc::sync_channel::<Result<Values>>(1);
         let reader = scope.spawn(move || {
             for r in &regions {
-                if tx.send(source.read(path, var, r)).is_err() {
+                if tx.send(source.read(path, r)).is_err() {
                     break;
                 }
             }

@@ -3,20 +3,18 @@
 
 use std::io::Write;
 
-use super::data::{self, DataSource};
+use super::data;
 use super::escape::{self, ByteWriter, KEYWORDS};
 use super::number;
 use super::{group_matches, var_matches, PrintOptions};
-use crate::codec::hdf5;
+use crate::encoding::special::{special_attrs, SpecialValue};
 use crate::error::Result;
-use crate::json::Json;
-use crate::model::{Attr, DimRef, Group, NcType, Values, Var};
-use crate::nczarr::DatasetInfo;
-use crate::zarr::Endian;
+use crate::model::{Attr, DimRef, Group, GroupPath, NcType, Values, Var, VarPath};
+use crate::source::DatasetSource;
 
 pub(crate) struct Printer<'a> {
     pub(crate) out: &'a mut dyn Write,
-    pub(crate) info: &'a DatasetInfo,
+    pub(crate) source: &'a dyn DatasetSource,
     pub(crate) opts: &'a PrintOptions,
     /// Group nesting indent in spaces (2 per level).
     pub(crate) indent: usize,
@@ -36,12 +34,7 @@ impl Printer<'_> {
         Ok(())
     }
 
-    pub(crate) fn group(
-        &mut self,
-        g: &Group,
-        path: &mut Vec<String>,
-        source: &dyn DataSource,
-    ) -> Result<()> {
+    pub(crate) fn group(&mut self, g: &Group, path: &mut Vec<String>) -> Result<()> {
         let is_root = path.is_empty();
         if !g.dims.is_empty() {
             self.line("dimensions:")?;
@@ -83,7 +76,7 @@ impl Printer<'_> {
                 self.attr(&v.name, a, v.nc_type)?;
             }
             if self.opts.special {
-                self.specials(v)?;
+                self.specials(&VarPath::new(path, &v.name), v)?;
             }
             for note in &v.notes {
                 self.line(&format!("\t\t// {}: {note}", v.name))?;
@@ -101,15 +94,17 @@ impl Printer<'_> {
             self.attr("", a, NcType::Char)?;
         }
         if is_root && self.opts.special {
-            if let Some(p) = &self.info.nc_properties {
-                self.line(&format!("\t\t:_NCProperties = \"{p}\" ;"))?;
+            let format = self.source.format();
+            if format.is_netcdf4 {
+                if let Some(p) = &format.nc_properties {
+                    self.line(&format!("\t\t:_NCProperties = \"{p}\" ;"))?;
+                }
+                if let Some(v) = format.superblock_version {
+                    self.line(&format!("\t\t:_SuperblockVersion = {v} ;"))?;
+                }
+                self.line("\t\t:_IsNetcdf4 = 1 ;")?;
             }
-            self.line(&format!(
-                "\t\t:_SuperblockVersion = {} ;",
-                self.info.superblock_version()
-            ))?;
-            self.line("\t\t:_IsNetcdf4 = 1 ;")?;
-            self.line("\t\t:_Format = \"netCDF-4\" ;")?;
+            self.line(&format!("\t\t:_Format = \"{}\" ;", format.kind))?;
         }
         let group_wanted =
             self.opts.groups.is_empty() || self.opts.groups.iter().any(|s| group_matches(s, path));
@@ -126,25 +121,30 @@ impl Printer<'_> {
                 if self.opts.coords_only && !self.is_coord(g, path, v) {
                     continue;
                 }
-                let shape = self.info.dataset.var_shape(v);
+                let ds = self.source.dataset();
+                let shape = ds.var_shape(v);
                 if shape.contains(&0) {
                     continue;
                 }
                 let unlimited: Vec<bool> = v
                     .dims
                     .iter()
-                    .map(|d| self.info.dataset.dim(d).is_some_and(|d| d.unlimited))
+                    .map(|d| ds.dim(d).is_some_and(|d| d.unlimited))
                     .collect();
-                data::print_var(
-                    self.out,
-                    path,
-                    v,
-                    &shape,
-                    &unlimited,
-                    self.indent,
-                    self.opts,
-                    source,
-                )?;
+                let vp = VarPath::new(path, &v.name);
+                let chunks = self
+                    .source
+                    .encoding(&vp)
+                    .and_then(|e| e.chunk_shape().map(<[u64]>::to_vec))
+                    .filter(|c| c.len() == shape.len())
+                    .unwrap_or_else(|| shape.clone());
+                let layout = data::VarLayout {
+                    var: v,
+                    shape: &shape,
+                    unlimited: &unlimited,
+                    chunks: &chunks,
+                };
+                data::print_var(self.out, self.source, &vp, &layout, self.indent, self.opts)?;
             }
         }
         for c in &g.groups {
@@ -152,7 +152,7 @@ impl Printer<'_> {
             self.line(&format!("group: {} {{", escape::escaped_name(&c.name)))?;
             self.indent += 2;
             path.push(c.name.clone());
-            self.group(c, path, source)?;
+            self.group(c, path)?;
             path.pop();
             self.line(&format!("}} // group {}", escape::escaped_name(&c.name)))?;
             self.indent -= 2;
@@ -163,7 +163,7 @@ impl Printer<'_> {
     /// ncdump's rule: the simple name, unless another dimension of that name is
     /// visible first from the variable's group, or the dimension is not in an ancestor.
     fn dim_name(&self, path: &[String], d: &DimRef) -> String {
-        let ds = &self.info.dataset;
+        let ds = self.source.dataset();
         let mut duplicate = false;
         for depth in (0..=path.len()).rev() {
             let ancestor = &path[..depth];
@@ -186,8 +186,8 @@ impl Printer<'_> {
         let _ = g;
         v.dims.len() == 1
             && (0..=path.len()).any(|depth| {
-                self.info
-                    .dataset
+                self.source
+                    .dataset()
                     .group(&path[..depth])
                     .is_some_and(|g| g.dim(&v.name).is_some())
             })
@@ -224,78 +224,28 @@ impl Printer<'_> {
         ))
     }
 
-    /// `pr_att_specials` for an NCZarr variable.
-    fn specials(&mut self, v: &Var) -> Result<()> {
-        let Some(enc) = &v.encoding else {
+    /// `pr_att_specials`: how the variable is stored, as special attributes.
+    fn specials(&mut self, path: &VarPath, v: &Var) -> Result<()> {
+        let Some(enc) = self.source.encoding(path) else {
             return Ok(());
         };
-        if v.dims.is_empty() {
-            // A scalar is one value in one chunk: netcdf-c 4.9.2 and HDF5 call that
-            // contiguous (HEAD prints a broken, empty _ChunkSizes line instead).
-            self.special(&v.name, "_Storage", "\"contiguous\"")?;
-        } else {
-            self.special(&v.name, "_Storage", "\"chunked\"")?;
-            let sizes: Vec<String> = enc.chunks.iter().map(u64::to_string).collect();
-            self.special(&v.name, "_ChunkSizes", &sizes.join(", "))?;
-        }
-        let chain: Vec<&Json> = enc.codec_chain().collect();
-        let id_of = |c: &&Json| c.get("id").and_then(Json::as_str).unwrap_or("").to_string();
-        if !self.opts.filter_atts {
-            if chain.iter().any(|c| id_of(c) == "fletcher32") {
-                self.special(&v.name, "_Fletcher32", "\"true\"")?;
-            }
-            if chain.iter().any(|c| id_of(c) == "shuffle") {
-                self.special(&v.name, "_Shuffle", "\"true\"")?;
-            }
-            if let Some(z) = chain.iter().find(|c| id_of(c) == "zlib") {
-                let level = z.get("level").and_then(Json::as_i64_lenient).unwrap_or(1);
-                self.special(&v.name, "_DeflateLevel", &level.to_string())?;
-            }
-        }
-        let filters: Vec<String> = chain
-            .iter()
-            .filter_map(|c| hdf5::filter_of(c))
-            .filter(|(id, _)| {
-                self.opts.filter_atts
-                    || !matches!(*id, hdf5::DEFLATE | hdf5::SHUFFLE | hdf5::FLETCHER32)
-            })
-            .map(|(id, params)| {
-                let mut s = id.to_string();
-                for p in params {
-                    s.push(',');
-                    s.push_str(&p.to_string());
+        for a in special_attrs(&enc, v.nc_type, self.opts.filter_atts) {
+            let value = match a.value {
+                SpecialValue::Text(t) => format!("\"{}\"", escape::escaped_string(&t)),
+                SpecialValue::Ints(n) => {
+                    let n: Vec<String> = n.iter().map(u64::to_string).collect();
+                    n.join(", ")
                 }
-                s
-            })
-            .collect();
-        if !filters.is_empty() {
-            self.special(&v.name, "_Filter", &format!("\"{}\"", filters.join("|")))?;
-        }
-        if !chain.is_empty() {
-            let json: Vec<String> = chain.iter().map(|c| c.to_text()).collect();
-            let text = format!("[{}]", json.join(","));
-            self.special(
-                &v.name,
-                "_Codecs",
-                &format!("\"{}\"", escape::escaped_string(&text)),
-            )?;
-        }
-        if v.nc_type.size() > 1 {
-            match enc.dtype.endian() {
-                Endian::Little => self.special(&v.name, "_Endianness", "\"little\"")?,
-                Endian::Big => self.special(&v.name, "_Endianness", "\"big\"")?,
-                Endian::NotApplicable => {}
-            }
-        }
-        if enc.fill.is_none() {
-            self.special(&v.name, "_NoFill", "\"true\"")?;
+                SpecialValue::Int(n) => n.to_string(),
+            };
+            self.special(&v.name, a.name, &value)?;
         }
         Ok(())
     }
 }
 
 fn fqn_escaped(d: &DimRef) -> String {
-    let mut s = super::group_fqn(&d.group);
+    let mut s = GroupPath(&d.group).to_string();
     if s != "/" {
         s.push('/');
     }

@@ -15,12 +15,9 @@ pub mod number;
 
 use std::io::Write;
 
-use crate::chunking::Region;
 use crate::error::Result;
-use crate::model::{Dataset, Values, Var};
-use crate::nczarr::DatasetInfo;
-
-pub use data::DataSource;
+use crate::model::{Dataset, GroupPath};
+use crate::source::DatasetSource;
 
 /// Which indices annotations use (`-b c|f`, `-f c|f`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -134,7 +131,7 @@ pub(crate) fn var_matches(spec: &str, group_path: &[String], var_name: &str) -> 
             if rel != var_name {
                 return false;
             }
-            let full = group_fqn(group_path);
+            let full = GroupPath(group_path).to_string();
             if spec.starts_with('/') {
                 full == grp || (grp.is_empty() && full == "/")
             } else {
@@ -150,57 +147,30 @@ pub(crate) fn group_matches(spec: &str, group_path: &[String]) -> bool {
     if spec.is_empty() || spec == "/" {
         return group_path.is_empty();
     }
+    let full = GroupPath(group_path).to_string();
     if spec.starts_with('/') {
-        return group_fqn(group_path) == spec.trim_end_matches('/');
+        return full == spec.trim_end_matches('/');
     }
-    let full = group_fqn(group_path);
     full == format!("/{spec}") || full.ends_with(&format!("/{spec}"))
 }
 
-/// `/`, `/g`, `/g/sub`.
-pub(crate) fn group_fqn(path: &[String]) -> String {
-    if path.is_empty() {
-        return "/".to_string();
-    }
-    let mut s = String::new();
-    for p in path {
-        s.push('/');
-        s.push_str(p);
-    }
-    s
-}
-
-/// Print `info` as CDL to `out`, reading data through `source`.
+/// Print the dataset `source` holds as CDL to `out`.
 ///
 /// # Errors
 /// Data read errors, and I/O errors writing `out`.
 pub fn print_cdl(
     out: &mut dyn Write,
-    info: &DatasetInfo,
-    source: &dyn DataSource,
+    source: &dyn DatasetSource,
     opts: &PrintOptions,
 ) -> Result<()> {
     let mut p = header::Printer {
         out,
-        info,
+        source,
         opts,
         indent: 0,
     };
     p.line(&format!("netcdf {} {{", escape::escaped_name(&opts.name)))?;
-    p.group(&info.dataset.root, &mut Vec::new(), source)?;
+    p.group(&source.dataset().root, &mut Vec::new())?;
     p.out.write_all(b"}\n")?;
     Ok(())
-}
-
-/// Read a whole variable (for tests and small variables).
-///
-/// # Errors
-/// As [`DataSource::read`].
-pub fn read_all(
-    source: &dyn DataSource,
-    path: &[String],
-    var: &Var,
-    shape: &[u64],
-) -> Result<Values> {
-    source.read(path, var, &Region::whole(shape))
 }

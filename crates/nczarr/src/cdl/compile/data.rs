@@ -1,0 +1,341 @@
+//! Data: unlimited dimensions as long as their longest data (ncgen's
+//! `processunlimiteddims`), and each data list laid out as its variable's values the
+//! way ncgen lays it out (fill for what is not given, braces for non-first unlimited
+//! dimensions, ncgen's rules for char arrays).
+
+use super::{Builder, CdlError};
+use crate::cdl::ast::{item_count, items, Datum, Value};
+use crate::model::{Dim, DimRef, NcType, Values, VarPath};
+
+/// The leaves of a data list in order, braces and runs removed, without collecting them.
+struct Flat<'d> {
+    stack: Vec<std::slice::Iter<'d, Datum>>,
+}
+
+impl<'d> Flat<'d> {
+    fn new(list: &'d [Datum]) -> Flat<'d> {
+        Flat {
+            stack: vec![list.iter()],
+        }
+    }
+}
+
+impl<'d> Iterator for Flat<'d> {
+    type Item = &'d Datum;
+
+    fn next(&mut self) -> Option<&'d Datum> {
+        loop {
+            let top = self.stack.last_mut()?;
+            match top.next() {
+                None => {
+                    self.stack.pop();
+                }
+                Some(Datum {
+                    value: Value::List(inner) | Value::Run(inner),
+                    ..
+                }) => self.stack.push(inner.iter()),
+                Some(d) => return Some(d),
+            }
+        }
+    }
+}
+
+impl Builder<'_> {
+    fn var_info(&self, var: &VarPath) -> Option<(NcType, Vec<DimRef>)> {
+        let v = self.ds.var(var)?;
+        Some((v.nc_type, v.dims.clone()))
+    }
+
+    fn dim_of(&self, r: &DimRef) -> Option<Dim> {
+        self.ds.dim(r).cloned()
+    }
+
+    fn set_dim_len(&mut self, r: &DimRef, len: u64) {
+        let dim = self
+            .ds
+            .group_mut(&r.group)
+            .and_then(|g| g.dims.iter_mut().find(|d| d.name == r.name));
+        if let Some(d) = dim {
+            d.len = d.len.max(len);
+        }
+    }
+
+    /// ncgen's `processunlimiteddims`: an unlimited dimension is as long as the longest
+    /// data given for it.
+    pub(super) fn unlimited_lengths(&mut self) -> Result<(), CdlError> {
+        let data = std::mem::take(&mut self.data);
+        for (var, list, pos) in &data {
+            let Some((t, dims)) = self.var_info(var) else {
+                continue;
+            };
+            if dims.is_empty() {
+                continue;
+            }
+            let dims: Vec<Dim> = dims.iter().filter_map(|d| self.dim_of(d)).collect();
+            let Some(first) = dims.iter().position(|d| d.unlimited) else {
+                continue;
+            };
+            let refs = self.var_info(var).map(|(_, r)| r).unwrap_or_default();
+            if first == 0 {
+                self.unlimited_sizes(&refs, &dims, 0, list, t == NcType::Char, *pos)?;
+            } else {
+                for d in items(list) {
+                    match &d.value {
+                        Value::List(inner) => self.unlimited_sizes(
+                            &refs,
+                            &dims,
+                            first,
+                            inner,
+                            t == NcType::Char,
+                            d.pos,
+                        )?,
+                        _ => {
+                            return Err(self.err(
+                                d.pos,
+                                "UNLIMITED dimension (other than first) must be enclosed in {}",
+                            ))
+                        }
+                    }
+                }
+            }
+        }
+        self.data = data;
+        Ok(())
+    }
+
+    fn unlimited_sizes(
+        &mut self,
+        refs: &[DimRef],
+        dims: &[Dim],
+        at: usize,
+        list: &[Datum],
+        is_char: bool,
+        pos: usize,
+    ) -> Result<(), CdlError> {
+        let next = (at + 1..dims.len())
+            .find(|&k| dims[k].unlimited)
+            .unwrap_or(dims.len());
+        let current = |k: usize, b: &Builder<'_>| b.dim_of(&refs[k]).map_or(0, |d| d.len);
+        let xproduct: u64 = (at + 1..next)
+            .map(|k| current(k, self))
+            .product::<u64>()
+            .max(1);
+        if next < dims.len() {
+            let n = item_count(list) as u64;
+            self.set_dim_len(&refs[at], n.div_ceil(xproduct));
+            for d in items(list) {
+                match &d.value {
+                    Value::List(inner) => {
+                        self.unlimited_sizes(refs, dims, next, inner, is_char, d.pos)?
+                    }
+                    _ => {
+                        return Err(self.err(
+                            d.pos,
+                            "UNLIMITED dimension (other than first) must be enclosed in {}",
+                        ))
+                    }
+                }
+            }
+        } else {
+            let length: u64 = Flat::new(list)
+                .map(|d| match &d.value {
+                    Value::Text(s) if is_char => s.len() as u64,
+                    _ => 1,
+                })
+                .sum();
+            let _ = pos;
+            self.set_dim_len(&refs[at], length.div_ceil(xproduct));
+        }
+        Ok(())
+    }
+
+    /// Lay every data list out as its variable's values.
+    pub(super) fn place_data(&mut self) -> Result<(), CdlError> {
+        let data = std::mem::take(&mut self.data);
+        for (var, list, pos) in data {
+            let Some((t, refs)) = self.var_info(&var) else {
+                continue;
+            };
+            let shape: Vec<u64> = refs
+                .iter()
+                .map(|r| self.dim_of(r).map_or(0, |d| d.len))
+                .collect();
+            let unlimited: Vec<bool> = refs
+                .iter()
+                .map(|r| self.dim_of(r).is_some_and(|d| d.unlimited))
+                .collect();
+            let fill = self.fill_of(&var, t);
+            let total: u64 = shape.iter().product();
+            let total = usize::try_from(total)
+                .map_err(|_| self.err(pos, "variable too large for data in CDL"))?;
+            let values = if t == NcType::Char {
+                self.char_data(list, &shape, &unlimited, &fill, total, pos)?
+            } else {
+                // Everything the data does not give is the fill value.
+                let mut out = Values::repeat(&fill, total);
+                self.place(list, &shape, &unlimited, 0, 0, t, &fill, &mut out, pos)?;
+                out
+            };
+            self.values.insert(var, values);
+        }
+        Ok(())
+    }
+
+    /// What `_` and missing data mean for a variable: its `_FillValue`, or the default.
+    fn fill_of(&self, var: &VarPath, t: NcType) -> Values {
+        self.encodings
+            .get(var)
+            .and_then(|e| e.fill.clone())
+            .filter(|f| f.nc_type() == t && f.len() == 1)
+            .unwrap_or_else(|| Values::default_fill(t))
+    }
+
+    /// Place the values of `list` (one instance of dimensions `at..`) starting at
+    /// element `base`. Lists for non-first unlimited dimensions must be braced.
+    #[allow(clippy::too_many_arguments)]
+    fn place(
+        &mut self,
+        list: &[Datum],
+        shape: &[u64],
+        unlimited: &[bool],
+        at: usize,
+        base: usize,
+        t: NcType,
+        fill: &Values,
+        out: &mut Values,
+        pos: usize,
+    ) -> Result<(), CdlError> {
+        let rank = shape.len();
+        let stride = |k: usize| -> usize { shape[k + 1..].iter().product::<u64>() as usize };
+        let next = (at + 1..rank).find(|&k| unlimited[k]);
+        match next {
+            None => {
+                let room = if rank == 0 {
+                    1
+                } else {
+                    shape[at..].iter().product::<u64>() as usize
+                };
+                let mut run = Values::with_capacity(t, room);
+                let mut given = 0;
+                let mut first_extra = None;
+                for d in Flat::new(list) {
+                    if given < room {
+                        self.convert_into(d, t, Some(fill), &mut run)?;
+                    } else if first_extra.is_none() {
+                        first_extra = Some(d.pos);
+                    }
+                    given += 1;
+                }
+                if let Some(p) = first_extra {
+                    self.warn(
+                        p,
+                        format!("too many values: {given} given, {room} fit; the rest are ignored"),
+                    );
+                }
+                out.write_at(base, &run);
+            }
+            Some(u) => {
+                // Elements at this level are instances of dimension u, one per index of
+                // dimensions at..u, in row-major order; each must be braced.
+                let outer: usize = shape[at..u].iter().product::<u64>() as usize;
+                for (k, d) in items(list).enumerate() {
+                    if k >= outer {
+                        self.warn(d.pos, "too many records; the rest are ignored");
+                        break;
+                    }
+                    let Value::List(inner) = &d.value else {
+                        return Err(self.err(
+                            d.pos,
+                            "UNLIMITED dimension (other than first) must be enclosed in {}",
+                        ));
+                    };
+                    // Index k over dims at..u → element offset.
+                    let mut rem = k;
+                    let mut offset = base;
+                    for j in (at..u).rev() {
+                        let n = shape[j] as usize;
+                        offset += (rem % n) * stride(j);
+                        rem /= n;
+                    }
+                    self.place(inner, shape, unlimited, u, offset, t, fill, out, d.pos)?;
+                }
+                let _ = pos;
+            }
+        }
+        Ok(())
+    }
+
+    /// ncgen's char array rules (`gen_chararray`): consecutive character constants form
+    /// one string; each string is padded with the fill character to a multiple of the
+    /// last dimension (rank ≥ 2, fixed last dimension); the whole is padded or cut to
+    /// the variable's size.
+    #[allow(clippy::too_many_arguments)]
+    fn char_data(
+        &mut self,
+        list: &[Datum],
+        shape: &[u64],
+        unlimited: &[bool],
+        fill: &Values,
+        total: usize,
+        pos: usize,
+    ) -> Result<Values, CdlError> {
+        let fillchar = match fill {
+            Values::Char(c) => c.first().copied().unwrap_or(0),
+            _ => 0,
+        };
+        let rank = shape.len();
+        let unit = if rank >= 2 && !unlimited[rank - 1] {
+            shape[rank - 1] as usize
+        } else {
+            1
+        };
+        // Runs of character constants become one string.
+        let mut strings: Vec<(Vec<u8>, usize)> = Vec::new();
+        let mut run: Option<(Vec<u8>, usize)> = None;
+        for d in Flat::new(list) {
+            match &d.value {
+                Value::Char(c) => run.get_or_insert_with(|| (Vec::new(), d.pos)).0.push(*c),
+                Value::Int {
+                    value,
+                    typ: NcType::Byte | NcType::UByte,
+                } => run
+                    .get_or_insert_with(|| (Vec::new(), d.pos))
+                    .0
+                    .push(value.get() as u8),
+                other => {
+                    if let Some(r) = run.take() {
+                        strings.push(r);
+                    }
+                    match other {
+                        Value::Text(s) => strings.push((s.clone(), d.pos)),
+                        Value::Fill => strings.push((vec![fillchar], d.pos)),
+                        _ => self.warn(
+                            d.pos,
+                            "a char variable takes strings and characters; value ignored",
+                        ),
+                    }
+                }
+            }
+        }
+        if let Some(r) = run.take() {
+            strings.push(r);
+        }
+        let mut buf: Vec<u8> = Vec::with_capacity(total);
+        for (s, _) in &strings {
+            buf.extend_from_slice(s);
+            if s.is_empty() || s.len() % unit != 0 {
+                let pad = unit - (s.len() % unit);
+                buf.extend(std::iter::repeat_n(fillchar, pad));
+            }
+        }
+        if buf.len() > total && !(buf.len() == 1 && total == 0) {
+            let p = strings.last().map_or(pos, |s| s.1);
+            if total > 0 {
+                self.warn(p, format!("character data list too long: {} characters for {} places; the rest are ignored", buf.len(), total));
+            }
+            buf.truncate(total);
+        }
+        buf.resize(total, fillchar);
+        Ok(Values::Char(buf))
+    }
+}

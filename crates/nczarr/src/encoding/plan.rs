@@ -1,0 +1,270 @@
+//! Planning a dataset's storage: every variable's requested encoding completed, so a
+//! writer gets nothing undecided. Chunk shapes not given get the balanced default
+//! ([`default_chunks`]), fills are resolved, string widths fixed, and every codec
+//! chain is built once here so a bad codec is reported before anything is written.
+
+use std::collections::HashMap;
+
+use super::{codec_id, item_size, Chunking, Encoding, EncodingError};
+use crate::chunking::{default_chunks, DEFAULT_CHUNK_BYTES};
+use crate::codec::Pipeline;
+use crate::json::{Json, Number};
+use crate::model::{Dataset, NcType, Values, Var, VarPath};
+
+/// The string width used when neither the variable, the dataset nor its data say.
+const DEFAULT_STRING_WIDTH: usize = 128;
+
+/// What planning decides when a variable does not say.
+#[derive(Debug, Clone)]
+pub struct PlanOptions {
+    /// Target bytes per chunk for variables without a chunk shape.
+    pub chunk_bytes: u64,
+    /// No fill value for any variable (ncgen's and nccopy's `-x`... `_NoFill` everywhere).
+    pub no_fill: bool,
+    /// String width for string variables that give none (`_nczarr_default_maxstrlen`).
+    pub default_string_width: Option<usize>,
+}
+
+impl Default for PlanOptions {
+    fn default() -> Self {
+        PlanOptions {
+            chunk_bytes: DEFAULT_CHUNK_BYTES,
+            no_fill: false,
+            default_string_width: None,
+        }
+    }
+}
+
+/// Every variable's complete encoding.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Plan {
+    encodings: HashMap<VarPath, Encoding>,
+}
+
+impl Plan {
+    /// The encoding of the variable at `var`.
+    pub fn get(&self, var: &VarPath) -> Option<&Encoding> {
+        self.encodings.get(var)
+    }
+
+    /// The encoding of the variable at `var`, for a writer to fit it to its format.
+    pub fn get_mut(&mut self, var: &VarPath) -> Option<&mut Encoding> {
+        self.encodings.get_mut(var)
+    }
+}
+
+/// Complete the encoding of every variable of `dataset`.
+///
+/// `requested` gives what each variable asks for (its special attributes, or how it is
+/// stored in the dataset it is copied from); `longest_string` the length of the
+/// longest string a string variable holds, when known, so nothing is cut.
+///
+/// # Errors
+/// [`EncodingError::Var`] for chunk shapes of the wrong rank or length 0,
+/// [`EncodingError::Codec`] for codec chains that cannot be built.
+pub fn plan(
+    dataset: &Dataset,
+    requested: impl Fn(&VarPath) -> Option<Encoding>,
+    longest_string: impl Fn(&VarPath) -> Option<usize>,
+    options: &PlanOptions,
+) -> Result<Plan, EncodingError> {
+    let mut encodings = HashMap::new();
+    for (path, var) in dataset.vars() {
+        let req = requested(&path).unwrap_or_default();
+        let shape = dataset.var_shape(var);
+        let enc = complete(var, &path, &shape, req, &longest_string, options)?;
+        encodings.insert(path, enc);
+    }
+    Ok(Plan { encodings })
+}
+
+fn complete(
+    var: &Var,
+    path: &VarPath,
+    shape: &[u64],
+    mut enc: Encoding,
+    longest_string: &impl Fn(&VarPath) -> Option<usize>,
+    options: &PlanOptions,
+) -> Result<Encoding, EncodingError> {
+    let fail = |message: String| EncodingError::Var {
+        var: path.clone(),
+        message,
+    };
+    enc.string_width = match var.nc_type {
+        NcType::String => Some(
+            enc.string_width
+                .or(options.default_string_width)
+                .or_else(|| longest_string(path).map(|n| n.max(1)))
+                .unwrap_or(DEFAULT_STRING_WIDTH),
+        ),
+        _ => None,
+    };
+    let item = item_size(var.nc_type, enc.string_width.unwrap_or(1));
+    enc.chunking = Some(if shape.is_empty() {
+        Chunking::Contiguous
+    } else {
+        match enc.chunking.take() {
+            Some(Chunking::Chunked(c)) => {
+                if c.len() != shape.len() {
+                    return Err(fail(format!(
+                        "_ChunkSizes has {} values for {} dimensions",
+                        c.len(),
+                        shape.len()
+                    )));
+                }
+                if c.contains(&0) {
+                    return Err(fail(format!("chunk shape {c:?} has a length 0")));
+                }
+                Chunking::Chunked(c)
+            }
+            Some(Chunking::Contiguous) => Chunking::Contiguous,
+            None => Chunking::Chunked(default_chunks(shape, item as u64, options.chunk_bytes)),
+        }
+    });
+    enc.no_fill |= options.no_fill;
+    enc.fill = if enc.no_fill {
+        None
+    } else {
+        Some(match enc.fill.take() {
+            Some(f) if f.nc_type() == var.nc_type && f.len() == 1 => f,
+            _ => Values::default_fill(var.nc_type),
+        })
+    };
+    // Shuffle must know the element size: netcdf-c's "0" is not understood by numcodecs.
+    for c in &mut enc.codecs {
+        if codec_id(c) == "shuffle" {
+            if let Json::Object(members) = c {
+                let size = Json::Number(Number::from_i64(item.max(1) as i64));
+                match members.iter_mut().find(|(k, _)| k == "elementsize") {
+                    Some(slot) => slot.1 = size,
+                    None => members.push(("elementsize".into(), size)),
+                }
+            }
+        }
+    }
+    Pipeline::new(&enc.codecs, None).map_err(|error| EncodingError::Codec {
+        var: path.clone(),
+        error,
+    })?;
+    Ok(enc)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encoding::Special;
+    use crate::model::{Dim, DimRef, Group};
+
+    fn dataset() -> Dataset {
+        let mut root = Group::new("");
+        root.dims = vec![
+            Dim {
+                name: "t".into(),
+                len: 1000,
+                unlimited: false,
+            },
+            Dim {
+                name: "x".into(),
+                len: 2000,
+                unlimited: false,
+            },
+        ];
+        let dims = |names: &[&str]| {
+            names
+                .iter()
+                .map(|n| DimRef {
+                    group: vec![],
+                    name: (*n).into(),
+                })
+                .collect()
+        };
+        for (name, t, d) in [
+            ("big", NcType::Double, dims(&["t", "x"])),
+            ("s", NcType::String, dims(&["t"])),
+            ("scalar", NcType::Int, vec![]),
+        ] {
+            root.vars.push(Var {
+                name: name.into(),
+                nc_type: t,
+                dims: d,
+                attrs: vec![],
+                notes: vec![],
+            });
+        }
+        Dataset { root }
+    }
+
+    fn at(name: &str) -> VarPath {
+        VarPath::new(&[], name)
+    }
+
+    #[test]
+    fn defaults_are_decided() {
+        let ds = dataset();
+        let p = plan(&ds, |_| None, |_| None, &PlanOptions::default()).unwrap();
+        let big = p.get(&at("big")).unwrap();
+        let c = big.chunk_shape().unwrap();
+        assert!(
+            c.iter().product::<u64>() * 8 <= DEFAULT_CHUNK_BYTES,
+            "{c:?}"
+        );
+        assert_eq!(big.fill, Some(Values::default_fill(NcType::Double)));
+        assert_eq!(p.get(&at("s")).unwrap().string_width, Some(128));
+        assert_eq!(
+            p.get(&at("scalar")).unwrap().chunking,
+            Some(Chunking::Contiguous)
+        );
+    }
+
+    #[test]
+    fn requests_are_kept_and_checked() {
+        let ds = dataset();
+        let mut req = Encoding::default();
+        req.apply(Special::Shuffle(true), NcType::Double, 2)
+            .unwrap();
+        req.apply(Special::DeflateLevel(3), NcType::Double, 2)
+            .unwrap();
+        req.fill = Some(Values::Double(vec![-1.0]));
+        let p = plan(
+            &ds,
+            |v| (v.name == "big").then(|| req.clone()),
+            |v| (v.name == "s").then_some(7),
+            &PlanOptions {
+                no_fill: false,
+                ..PlanOptions::default()
+            },
+        )
+        .unwrap();
+        let big = p.get(&at("big")).unwrap();
+        assert_eq!(big.codecs[0].get("elementsize").unwrap().to_text(), "8");
+        assert_eq!(big.fill_value(), Some(&Values::Double(vec![-1.0])));
+        assert_eq!(p.get(&at("s")).unwrap().string_width, Some(7));
+
+        let bad = Encoding {
+            chunking: Some(Chunking::Chunked(vec![5])),
+            ..Encoding::default()
+        };
+        let e = plan(
+            &ds,
+            |_| Some(bad.clone()),
+            |_| None,
+            &PlanOptions::default(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "variable '/big': _ChunkSizes has 1 values for 2 dimensions"
+        );
+        let no_fill = plan(
+            &ds,
+            |_| None,
+            |_| None,
+            &PlanOptions {
+                no_fill: true,
+                ..PlanOptions::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(no_fill.get(&at("big")).unwrap().fill_value(), None);
+    }
+}

@@ -1,0 +1,88 @@
+//! Reading a store's metadata: detect the generation, walk the groups, and build the
+//! [`ZarrSource`] that serves the values.
+
+use super::{detect, pure, walk, Generation, MetaSource, ZarrSource};
+use crate::error::{Error, Result};
+use crate::model::Dataset;
+use crate::source::FormatInfo;
+use crate::store::{ReadStore, StoreKey, TraceSink};
+
+/// How to interpret a store.
+#[derive(Clone, Default)]
+pub struct ReadOptions {
+    /// Ignore NCZarr metadata and read as pure Zarr (`mode=zarr`).
+    pub force_pure_zarr: bool,
+    /// Ignore `_ARRAY_DIMENSIONS` (`mode=noxarray`).
+    pub ignore_xarray_dims: bool,
+    /// Report decisions here (`NCTRACING`).
+    pub trace: Option<TraceSink>,
+}
+
+/// Read the metadata of the dataset at the root of `store`.
+///
+/// # Errors
+/// [`Error::NotZarr`] when the store holds no Zarr dataset; JSON and metadata errors
+/// naming the key; store errors.
+pub(crate) fn read(store: Box<dyn ReadStore>, options: &ReadOptions) -> Result<ZarrSource> {
+    let trace = |m: &str| {
+        if let Some(t) = &options.trace {
+            t(m);
+        }
+    };
+    let root = StoreKey::root();
+    let src = MetaSource::open(store.as_ref(), options.trace.clone())?;
+    let probe =
+        [".zgroup", ".zattrs", ".nczarr", ".zarray"].map(|n| StoreKey::new(n).expect("static key"));
+    let [zgroup, zattrs, nczarr, zarray] = src.docs(&probe)?;
+    if zgroup.is_none() && nczarr.is_none() && !src.is_consolidated() {
+        if zarray.is_some() {
+            return Err(Error::metadata(
+                ".zarray",
+                "the store's root is a single array, not a group; netCDF datasets are groups",
+            ));
+        }
+        return Err(Error::NotZarr {
+            location: store.location(),
+        });
+    }
+    let detected = detect::detect(zgroup.as_ref(), zattrs.as_ref(), nczarr.is_some());
+    let generation = if options.force_pure_zarr {
+        Generation::PureZarr
+    } else {
+        detected
+    };
+    trace(&format!(
+        "metadata generation: {}{}",
+        detected.describe(),
+        if options.force_pure_zarr && detected != Generation::PureZarr {
+            " (read as pure Zarr: mode=zarr)"
+        } else {
+            ""
+        }
+    ));
+    let mut problems = Vec::new();
+    let (root_group, arrays, nc_properties) = match generation {
+        Generation::PureZarr => pure::read(&src, &root, zattrs, options, &mut problems)?,
+        g => walk::read(&src, &root, g, zgroup, zattrs, &mut problems)?,
+    };
+    let format = FormatInfo {
+        kind: "netCDF-4".into(),
+        detail: generation.describe().into(),
+        nc_properties,
+        superblock_version: Some(generation.superblock_version()),
+        is_netcdf4: true,
+        facts: if src.zmetadata_found() {
+            vec!["consolidated metadata: .zmetadata".into()]
+        } else {
+            Vec::new()
+        },
+    };
+    drop(src);
+    Ok(ZarrSource::new(
+        store,
+        Dataset { root: root_group },
+        arrays,
+        format,
+        problems,
+    ))
+}

@@ -1,0 +1,293 @@
+//! Writing NCZarr and pure Zarr v2: [`ZarrSink`], the [`DatasetSink`] for both.
+//!
+//! NCZarr metadata is written in netcdf-c 4.10's layout (all NCZarr information in
+//! `.zattrs` as `_nczarr_*` attributes; `.zgroup`/`.zarray` pure Zarr), which netcdf-c
+//! 4.9.3+ reads natively. Choices that let zarr-python and xarray open the same store
+//! (see `docs/layout.md` for the measurements behind them):
+//! - one-byte integers are `|i1`/`|u1` (netcdf-c writes `<i1`, which zarr-python refuses);
+//! - char is `|S1` by default, with the netCDF type kept in `_nczarr_array` so nczarr
+//!   readers still see char ([`CharDtype::Netcdf`] writes netcdf-c's `>S1`);
+//! - shuffle records its real element size (netcdf-c writes 0, which numcodecs misreads);
+//! - numbers are written with full precision (netcdf-c writes `%g`, 6 digits).
+//!
+//! [`Layout::Netcdf490`] writes netcdf-c 4.9.0's layout instead ([`v490`]), for the
+//! ncdump and ncgen 4.9.0 that Debian 12 and Ubuntu 22.04 ship, which crash on the
+//! current one.
+//!
+//! Pure Zarr (`mode=zarr`) is the current layout without `_nczarr_*` attributes;
+//! `_ARRAY_DIMENSIONS` is written unless `noxarray`. Chunks are written first and the
+//! metadata that makes the dataset openable last, the root `.zgroup` at the very end.
+//!
+//! Jobs, one file each: [`array`] maps an [`crate::encoding::Encoding`] to a Zarr
+//! array; [`attrs`] writes `.zattrs`; [`current`] and [`v490`] lay out each
+//! generation's documents; this file drives them as a sink.
+
+mod array;
+mod attrs;
+mod current;
+mod v490;
+
+use std::collections::HashMap;
+
+use super::source::array_key;
+use crate::array::{ArrayWriter, StoredArray};
+use crate::chunking::{slabs, Region, SlabOrder};
+use crate::encoding::Plan;
+use crate::error::{Error, Result};
+use crate::json::Json;
+use crate::model::{Dataset, Group, Values, VarPath};
+use crate::sink::DatasetSink;
+use crate::store::{StoreKey, Target, WritableStore};
+
+/// How NCZarr char variables are typed in `.zarray`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CharDtype {
+    /// `|S1`: zarr-python and xarray can open it; netcdf-c reads it as 1-character strings.
+    #[default]
+    Zarr,
+    /// `>S1`: netcdf-c's own marking of char; zarr-python refuses to open the array.
+    Netcdf,
+}
+
+/// How NCZarr scalars are stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ScalarShape {
+    /// netcdf-c's way: shape `[1]`, `"scalar": 1`, `_ARRAY_DIMENSIONS: ["_scalar_"]`.
+    #[default]
+    One,
+    /// Zarr's 0-d array: shape `[]` (what zarr-python and xarray call a scalar).
+    ZeroD,
+}
+
+/// Which generation of NCZarr metadata to write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Layout {
+    /// netcdf-c 4.9.3+/4.10: `_nczarr_*` attributes in `.zattrs`. Read by netcdf-c
+    /// 4.9.3 and later, zarr-python and xarray.
+    #[default]
+    Current,
+    /// netcdf-c 4.9.0: upper-case `_NCZARR_*` keys inside `.zgroup`/`.zarray`/`.zattrs`,
+    /// char as `<U1` holding one byte per character (as 4.9.0 writes and reads it), no
+    /// strings, no unlimited dimensions, little-endian only. For ncdump/ncgen 4.9.0
+    /// (Debian 12, Ubuntu 22.04), which crash on the current layout's char, string and
+    /// scalar arrays; zarr-python misreads its char arrays.
+    Netcdf490,
+}
+
+/// Options for writing.
+#[derive(Debug, Clone)]
+pub struct WriteOptions {
+    /// The NCZarr metadata generation (ignored for pure Zarr).
+    pub layout: Layout,
+    /// Pure Zarr: no NCZarr metadata (`mode=zarr`).
+    pub pure_zarr: bool,
+    /// Write xarray's `_ARRAY_DIMENSIONS` (off with `noxarray`).
+    pub xarray_dims: bool,
+    /// Char dtype in NCZarr mode.
+    pub char_dtype: CharDtype,
+    /// Scalar layout in NCZarr mode (pure Zarr always writes 0-d arrays).
+    pub scalar_shape: ScalarShape,
+    /// Chunk key separator, `.` or `/`.
+    pub separator: char,
+    /// `_NCProperties` of the root group.
+    pub nc_properties: String,
+}
+
+impl Default for WriteOptions {
+    fn default() -> Self {
+        WriteOptions {
+            layout: Layout::default(),
+            pure_zarr: false,
+            xarray_dims: true,
+            char_dtype: CharDtype::default(),
+            scalar_shape: ScalarShape::default(),
+            separator: '.',
+            nc_properties: format!(
+                "version=2,nczarr-tools={},nczarr=2.0.0",
+                env!("CARGO_PKG_VERSION")
+            ),
+        }
+    }
+}
+
+impl WriteOptions {
+    /// Check that the options can be used together.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] for a separator other than `.` or `/`, and for the 4.9.0
+    /// layout with pure Zarr.
+    pub fn check(&self) -> Result<()> {
+        if !matches!(self.separator, '.' | '/') {
+            return Err(Error::Invalid(format!(
+                "the chunk key separator must be '.' or '/', not '{}'",
+                self.separator
+            )));
+        }
+        if self.pure_zarr && self.layout == Layout::Netcdf490 {
+            return Err(Error::Invalid(
+                "the netcdf-c 4.9.0 layout writes NCZarr metadata; it cannot be combined with pure Zarr output".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// True when netcdf-c 4.9.0's NCZarr layout is written.
+    fn v490(&self) -> bool {
+        !self.pure_zarr && self.layout == Layout::Netcdf490
+    }
+}
+
+/// One variable being written.
+struct VarOut {
+    stored: StoredArray,
+    writer: ArrayWriter,
+    /// A netCDF scalar stored as a one-element array.
+    scalar_as_1: bool,
+}
+
+/// An NCZarr or pure Zarr v2 dataset being written into a store.
+pub struct ZarrSink {
+    target: Target,
+    options: WriteOptions,
+    dataset: Dataset,
+    vars: HashMap<VarPath, VarOut>,
+}
+
+impl ZarrSink {
+    /// A sink writing into `target` (staged: nothing is visible before
+    /// [`DatasetSink::finish`]).
+    ///
+    /// # Errors
+    /// As [`WriteOptions::check`].
+    pub fn new(target: Target, options: WriteOptions) -> Result<ZarrSink> {
+        options.check()?;
+        Ok(ZarrSink {
+            target,
+            options,
+            dataset: Dataset::default(),
+            vars: HashMap::new(),
+        })
+    }
+
+    fn var(&self, path: &VarPath) -> Result<&VarOut> {
+        self.vars
+            .get(path)
+            .ok_or_else(|| Error::Invalid(format!("variable '{path}' was not defined")))
+    }
+
+    fn store(&self) -> &dyn WritableStore {
+        self.target.store.as_ref()
+    }
+
+    /// Write the metadata of group `g` at `path` and below: variables, subgroups, then
+    /// the group itself, so a group is openable only once all it holds is written.
+    fn write_group(&self, g: &Group, path: &mut Vec<String>) -> Result<()> {
+        let gkey = group_key(path)?;
+        for v in &g.vars {
+            let vp = VarPath::new(path, &v.name);
+            let stored = &self.var(&vp)?.stored;
+            let docs = if self.options.v490() {
+                v490::var_docs(v, stored, &self.options)
+            } else {
+                current::var_docs(v, stored, &self.options)
+            };
+            self.put_docs(&array_key(&vp)?, docs)?;
+        }
+        for c in &g.groups {
+            path.push(c.name.clone());
+            self.write_group(c, path)?;
+            path.pop();
+        }
+        let docs = if self.options.v490() {
+            v490::group_docs(&self.dataset, g, path.is_empty(), &self.options)
+        } else {
+            current::group_docs(g, path.is_empty(), &self.options)
+        };
+        self.put_docs(&gkey, docs)
+    }
+
+    fn put_docs(&self, prefix: &StoreKey, docs: Vec<(&str, Json)>) -> Result<()> {
+        for (name, doc) in docs {
+            self.store()
+                .put(&prefix.join(name)?, doc.to_text().as_bytes())?;
+        }
+        Ok(())
+    }
+}
+
+fn group_key(path: &[String]) -> Result<StoreKey> {
+    let mut k = StoreKey::root();
+    for p in path {
+        k = k.join(p)?;
+    }
+    Ok(k)
+}
+
+impl DatasetSink for ZarrSink {
+    fn prepare(&self, dataset: &Dataset, plan: &mut Plan) -> Result<Vec<String>> {
+        if !self.options.v490() {
+            return Ok(Vec::new());
+        }
+        let mut warnings = Vec::new();
+        for (path, _) in dataset.vars() {
+            if let Some(enc) = plan.get_mut(&path) {
+                for change in v490::fit(enc) {
+                    warnings.push(format!("variable {path} is {change}"));
+                }
+            }
+        }
+        warnings.extend(v490::limits(dataset)?);
+        Ok(warnings)
+    }
+
+    fn define(&mut self, dataset: &Dataset, plan: &Plan) -> Result<()> {
+        for (path, var) in dataset.vars() {
+            let enc = plan.get(&path).ok_or_else(|| {
+                Error::Invalid(format!("variable '{path}' has no planned encoding"))
+            })?;
+            let shape = dataset.var_shape(var);
+            let stored = array::stored_array(var, &shape, enc, &self.options);
+            let writer = ArrayWriter::new(array_key(&path)?, &path, stored.clone())?;
+            let scalar_as_1 = shape.is_empty() && !stored.shape.is_empty();
+            self.vars.insert(
+                path,
+                VarOut {
+                    stored,
+                    writer,
+                    scalar_as_1,
+                },
+            );
+        }
+        self.dataset = dataset.clone();
+        Ok(())
+    }
+
+    fn slabs(&self, var: &VarPath, budget: u64) -> Result<Vec<Region>> {
+        let out = self.var(var)?;
+        if out.scalar_as_1 {
+            return Ok(vec![Region::whole(&[])]);
+        }
+        Ok(slabs(
+            &out.stored.shape,
+            &out.stored.chunks,
+            budget,
+            SlabOrder::Chunks,
+        ))
+    }
+
+    fn write(&self, var: &VarPath, region: &Region, values: &Values) -> Result<()> {
+        let out = self.var(var)?;
+        let region = if out.scalar_as_1 {
+            Region::whole(&[1])
+        } else {
+            region.clone()
+        };
+        out.writer.write(self.store(), &region, values)
+    }
+
+    fn finish(self: Box<Self>) -> Result<()> {
+        self.write_group(&self.dataset.root, &mut Vec::new())?;
+        self.target.commit()?;
+        Ok(())
+    }
+}

@@ -1,0 +1,54 @@
+//! A dataset to write, whatever its format: the structure first (groups, dimensions,
+//! variables with their planned encodings, attributes), then the values slab by slab,
+//! then [`DatasetSink::finish`] makes the dataset whole and visible.
+//!
+//! The NCZarr / Zarr v2 writer is a sink ([`crate::nczarr::ZarrSink`]); a Zarr v3 or
+//! netCDF writer is another. [`crate::copy::write_dataset`] drives any sink from any
+//! [`crate::source::DataSource`].
+
+use crate::chunking::Region;
+use crate::encoding::Plan;
+use crate::error::Result;
+use crate::model::{Dataset, Values, VarPath};
+
+/// A dataset being written.
+pub trait DatasetSink: Sync {
+    /// Fit the planned encodings to what this format can hold, before anything is
+    /// written. Returns one warning per change that keeps the values but not a property
+    /// (a byte order, a codec), each naming what changed.
+    ///
+    /// # Errors
+    /// [`crate::Error::Invalid`] naming the first thing the format cannot hold at all.
+    fn prepare(&self, dataset: &Dataset, plan: &mut Plan) -> Result<Vec<String>>;
+
+    /// Declare the dataset: its groups, dimensions, variables (stored as `plan` says)
+    /// and attributes. Values come after.
+    ///
+    /// # Errors
+    /// [`crate::Error::Invalid`] for a variable without an encoding in `plan`; store
+    /// errors.
+    fn define(&mut self, dataset: &Dataset, plan: &Plan) -> Result<()>;
+
+    /// The regions to write the variable at `var` in: each a block of whole stored
+    /// pieces (chunks) of at most about `budget` elements, so that memory stays bounded
+    /// and every piece is written once.
+    ///
+    /// # Errors
+    /// [`crate::Error::Invalid`] for a variable that was not defined.
+    fn slabs(&self, var: &VarPath, budget: u64) -> Result<Vec<Region>>;
+
+    /// Store the values of `region` (one of [`DatasetSink::slabs`]) of the variable at
+    /// `var`, in C order.
+    ///
+    /// # Errors
+    /// Codec and store errors naming the variable and chunk.
+    fn write(&self, var: &VarPath, region: &Region, values: &Values) -> Result<()>;
+
+    /// Write what makes the dataset openable and put it in place. Until this returns,
+    /// nothing at the destination looks like a complete dataset; a sink dropped without
+    /// finishing removes what it wrote.
+    ///
+    /// # Errors
+    /// Store errors; the destination's previous content is then kept.
+    fn finish(self: Box<Self>) -> Result<()>;
+}

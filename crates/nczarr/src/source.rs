@@ -1,0 +1,106 @@
+//! A dataset to read, whatever its format: the netCDF model, what the format is, how
+//! each variable is stored, and its values by region.
+//!
+//! Every reader (NCZarr and pure Zarr today; netCDF files and Zarr v3 next) is a
+//! [`DatasetSource`], and so is compiled CDL held in memory. Every tool reads through
+//! this trait: the CDL printer, the writers (through [`crate::copy`]), zmapdump. A new
+//! format is a new implementation, not a new path through the tools.
+//!
+//! [`crate::open`] turns a dataset name into a source.
+
+use crate::chunking::Region;
+use crate::encoding::Encoding;
+use crate::error::{Error, Result};
+use crate::json::Json;
+use crate::model::{Dataset, Values, VarPath};
+use crate::store::ReadStore;
+
+/// Values of variables by region: what printers and writers read.
+pub trait DataSource: Sync {
+    /// The values of `region` of the variable at `var`, in C order; positions with
+    /// nothing stored read as the variable's fill value.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] for an unknown variable or a region outside it; store, codec
+    /// and chunk errors naming what failed.
+    fn read(&self, var: &VarPath, region: &Region) -> Result<Values>;
+
+    /// False when the variable has no values stored at all, so that a writer stores
+    /// none either (CDL without a data section for it).
+    fn has_data(&self, var: &VarPath) -> bool {
+        let _ = var;
+        true
+    }
+}
+
+/// What a dataset's format is: what `ncdump -k`, `nczdump -K` and the global special
+/// attributes of `ncdump -s` show, and facts only some formats have.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FormatInfo {
+    /// The format's kind as `ncdump -k` prints it and `_Format` holds it (`netCDF-4`).
+    pub kind: String,
+    /// One line naming the exact format (for NCZarr, the metadata generation).
+    pub detail: String,
+    /// `_NCProperties` of the root group, if the dataset has it.
+    pub nc_properties: Option<String>,
+    /// `_SuperblockVersion`, for formats that have one (`-s`).
+    pub superblock_version: Option<i32>,
+    /// `_IsNetcdf4` (`-s`).
+    pub is_netcdf4: bool,
+    /// Further facts, one line each, for inspection tools (consolidated metadata...).
+    pub facts: Vec<String>,
+}
+
+/// One stored chunk of a variable, decoded, for tools that look below the netCDF level.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChunkView {
+    /// Where the chunk is stored (its store key).
+    pub key: String,
+    /// The stored element type in the format's own spelling (`<f4`).
+    pub stored_type: String,
+    /// The chunk's shape.
+    pub chunk_shape: Vec<u64>,
+    /// The codec chain, in encode order.
+    pub codecs: Vec<Json>,
+    /// The chunk's values in C order (with any padding past the array's edge), or
+    /// `None` when the chunk is not stored.
+    pub values: Option<Values>,
+    /// What an unstored chunk reads as; `None` when the variable has no fill.
+    pub fill: Option<Values>,
+}
+
+/// A dataset opened for reading.
+pub trait DatasetSource: DataSource {
+    /// The netCDF model: groups, dimensions, variables, attributes.
+    fn dataset(&self) -> &Dataset;
+
+    /// What the format is.
+    fn format(&self) -> &FormatInfo;
+
+    /// How the variable at `var` is stored, if it is stored at all.
+    fn encoding(&self, var: &VarPath) -> Option<Encoding>;
+
+    /// Problems met while reading the metadata that did not stop it (an attribute or
+    /// variable skipped), one line each.
+    fn problems(&self) -> &[String] {
+        &[]
+    }
+
+    /// The key/value store under the dataset, for tools that look at keys and objects.
+    fn store(&self) -> Option<&dyn ReadStore> {
+        None
+    }
+
+    /// Chunk `index` of the variable at `var`, decoded (`[]` for a scalar).
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] when the format has no chunks or the index is outside the
+    /// chunk grid; store, codec and chunk errors.
+    fn chunk(&self, var: &VarPath, index: &[u64]) -> Result<ChunkView> {
+        let _ = index;
+        Err(Error::Invalid(format!(
+            "variable '{var}': the dataset's format ({}) has no chunks to show",
+            self.format().kind
+        )))
+    }
+}
