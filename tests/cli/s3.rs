@@ -268,6 +268,9 @@ fn unsigned_requests_are_refused_by_a_private_bucket_quickly() {
     let started = Instant::now();
     let err = s3.run("nczdump", &["-h", &url], &[]).fails_with_one_line(1);
     assert!(err.contains("denied"), "{err}");
+    // The refused object is named, as s3://bucket/key.
+    let object = format!("s3://{}/{}/u.zarr/", s3.bucket, s3.prefix);
+    assert!(err.contains(&object), "{err}");
     assert!(!err.contains("169.254"), "{err}");
     assert!(started.elapsed() < Duration::from_secs(20));
     // Profile none: unsigned even with keys in the environment.

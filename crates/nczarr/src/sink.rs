@@ -2,8 +2,8 @@
 //! variables with their planned encodings, attributes), then the values slab by slab,
 //! then [`DatasetSink::finish`] makes the dataset whole and visible.
 //!
-//! The NCZarr / Zarr v2 writer is a sink ([`crate::nczarr::ZarrSink`]); a Zarr v3 or
-//! netCDF writer is another. [`crate::copy::write_dataset`] drives any sink from any
+//! The NCZarr / Zarr v2 writer is a sink (`nczarr::ZarrSink`); a Zarr v3 or netCDF
+//! writer is another. `copy::write_dataset` drives any sink from any
 //! [`crate::source::DataSource`].
 
 use crate::chunking::Region;

@@ -3,10 +3,10 @@
 //!
 //! Every reader (NCZarr and pure Zarr today; netCDF files and Zarr v3 next) is a
 //! [`DatasetSource`], and so is compiled CDL held in memory. Every tool reads through
-//! this trait: the CDL printer, the writers (through [`crate::copy`]), zmapdump. A new
+//! this trait: the CDL printer, the writers (through the `copy` module), zmapdump. A new
 //! format is a new implementation, not a new path through the tools.
 //!
-//! [`crate::open`] turns a dataset name into a source.
+//! The `open` module turns a dataset name into a source.
 
 use crate::chunking::Region;
 use crate::encoding::Encoding;

@@ -2,7 +2,7 @@
 //! chain, the fill value, byte order, string width.
 //!
 //! [`Encoding`] is the one type every layer speaks: a reader says how a variable *is*
-//! stored ([`crate::source::DatasetSource::encoding`]), the CDL compiler says how one
+//! stored (`DatasetSource::encoding`), the CDL compiler says how one
 //! *should be* stored (from `_ChunkSizes`, `_DeflateLevel`, ...), nczcopy's options
 //! change it, and [`plan`] completes it for a writer. [`special`] is the one two-way
 //! mapping between an encoding and netCDF's special attributes (with the HDF5 filter

@@ -94,9 +94,11 @@ impl Encoding {
                     }
                 }
                 "contiguous" | "compact" => self.chunking = Some(Chunking::Contiguous),
-                other => return fail(format!(
+                other => {
+                    return fail(format!(
                     "_Storage must be \"chunked\", \"contiguous\" or \"compact\", not \"{other}\""
-                )),
+                ))
+                }
             },
             Special::ChunkSizes(sizes) => {
                 if sizes.len() != rank {

@@ -2,7 +2,7 @@
 //! variables of the twelve atomic types, typed attributes.
 //!
 //! This module holds no I/O and knows no storage format: how a variable is stored is
-//! [`crate::encoding::Encoding`], which sources give and sinks take beside the model.
+//! the `encoding` module's `Encoding`, which sources give and sinks take beside the model.
 
 mod dataset;
 mod path;

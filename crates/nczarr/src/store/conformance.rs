@@ -1,6 +1,8 @@
-//! The behaviour every store backend must show, run by each backend's tests.
+//! The behaviour every store backend must show, run by each backend's tests: reading
+//! ([`check_read_store`]) on dir, zip (stored and deflated), memory and S3; writing
+//! ([`check_put_and_overwrite`], [`check_staged_writes`]) on every writable backend.
 
-use super::{ReadStore, StoreKey};
+use super::{ByteRange, ReadStore, StoreKey, Target, WritableStore};
 
 /// Keys and values every backend is loaded with before [`check_read_store`].
 pub(crate) const FIXTURE: &[(&str, &[u8])] = &[
@@ -63,4 +65,124 @@ pub(crate) fn check_read_store(store: &dyn ReadStore) {
     assert_eq!(store.search(&k("g/sub/v")).unwrap(), ["0.0", "1.0"]);
     assert!(store.search(&k("data1/0")).unwrap().is_empty());
     assert!(store.search(&k("nothing/here")).unwrap().is_empty());
+
+    // Byte ranges, by HTTP's rules.
+    let range = |key: &str, r: ByteRange| store.get_range(&k(key), &r);
+    let got = |key: &str, r: ByteRange| range(key, r).unwrap().unwrap();
+    assert_eq!(got("g/sub/v/1.0", ByteRange::Bounded(1..3)), b"yz");
+    assert_eq!(got("g/sub/v/1.0", ByteRange::Bounded(1..100)), b"yz");
+    assert_eq!(got("g/sub/v/1.0", ByteRange::From(2)), b"z");
+    assert_eq!(got("g/sub/v/1.0", ByteRange::Suffix(2)), b"yz");
+    assert_eq!(got("g/sub/v/1.0", ByteRange::Suffix(10)), b"xyz");
+    assert_eq!(got("data1/0", ByteRange::Bounded(0..1)), b"\x01");
+    assert_eq!(range("nope", ByteRange::Bounded(0..1)).unwrap(), None);
+    assert!(range("g/sub/v/1.0", ByteRange::Bounded(3..5)).is_err());
+    assert!(range("g/sub/v/1.0", ByteRange::From(3)).is_err());
+}
+
+/// Put, overwrite and read back on a store that can be read while it is written.
+pub(crate) fn check_put_and_overwrite<S: WritableStore + ReadStore>(store: &S) {
+    store.put(&k("a/b"), b"1").unwrap();
+    store.put(&k("a/b"), b"22").unwrap();
+    assert_eq!(store.get(&k("a/b")).unwrap().as_deref(), Some(&b"22"[..]));
+    store
+        .put_many(&[(k("c"), b"3".to_vec()), (k("a/d"), Vec::new())])
+        .unwrap();
+    let listed: Vec<(String, u64)> = store
+        .list()
+        .unwrap()
+        .into_iter()
+        .map(|(k, n)| (k.as_str().to_string(), n))
+        .collect();
+    assert_eq!(
+        listed,
+        [("a/b".into(), 2), ("a/d".into(), 0), ("c".into(), 1)]
+    );
+    store.finish().unwrap();
+}
+
+/// A backend that writes a dataset as a [`Target`] at a destination.
+pub(crate) struct WriteCase<'a> {
+    /// Start writing a new dataset at the destination.
+    pub(crate) create: &'a dyn Fn() -> Result<Target, super::StoreError>,
+    /// What is at the destination now, or `None` when nothing is.
+    pub(crate) read_back: &'a dyn Fn() -> Option<Box<dyn ReadStore>>,
+    /// Whether what is written is visible before the commit (S3 has no staging).
+    pub(crate) staged: bool,
+    /// Whether a key written twice takes the second value (else: refused clearly).
+    pub(crate) overwrite_replaces: bool,
+    /// Whether a dataset already at the destination is replaced by a commit (else:
+    /// creating over it is refused).
+    pub(crate) replaces_existing: bool,
+}
+
+fn write_fixture(store: &dyn WritableStore, extra: &[u8]) {
+    let items: Vec<(StoreKey, Vec<u8>)> = FIXTURE
+        .iter()
+        .map(|(key, v)| (k(key), v.to_vec()))
+        .collect();
+    store.put_many(&items).unwrap();
+    store.put(&k("extra/v"), extra).unwrap();
+}
+
+fn check_holds_fixture(store: &dyn ReadStore, extra: &[u8]) {
+    for (key, v) in FIXTURE {
+        assert_eq!(store.get(&k(key)).unwrap().as_deref(), Some(*v), "{key}");
+    }
+    assert_eq!(store.get(&k("extra/v")).unwrap().as_deref(), Some(extra));
+    assert_eq!(store.list().unwrap().len(), FIXTURE.len() + 1);
+}
+
+/// Staged writing: nothing at the destination before the commit (where the backend
+/// stages), everything after it; an abandoned write leaves nothing; a key written
+/// twice is replaced or refused with an error naming it; an existing dataset is kept
+/// until a new one is committed (or never written over).
+pub(crate) fn check_staged_writes(case: &WriteCase<'_>) {
+    // Abandoned: nothing left at the destination.
+    {
+        let t = (case.create)().unwrap();
+        write_fixture(t.store.as_ref(), b"1");
+        if case.staged {
+            assert!((case.read_back)().is_none(), "visible before the commit");
+        }
+    }
+    assert!(
+        (case.read_back)().is_none(),
+        "an abandoned write left keys behind"
+    );
+
+    // Committed, with one key written twice.
+    let t = (case.create)().unwrap();
+    write_fixture(t.store.as_ref(), b"1");
+    let again = t.store.put(&k("extra/v"), b"2");
+    let extra: &[u8] = if case.overwrite_replaces {
+        again.unwrap();
+        b"2"
+    } else {
+        let e = again.unwrap_err().to_string();
+        assert!(e.contains("extra/v"), "{e}");
+        b"1"
+    };
+    t.commit().unwrap();
+    let back = (case.read_back)().expect("committed dataset");
+    check_holds_fixture(back.as_ref(), extra);
+
+    // Over an existing dataset.
+    if case.replaces_existing {
+        {
+            let t = (case.create)().unwrap();
+            t.store.put(&k(".zgroup"), b"{}").unwrap();
+        }
+        let back = (case.read_back)().expect("old dataset");
+        check_holds_fixture(back.as_ref(), extra);
+        let t = (case.create)().unwrap();
+        t.store.put(&k(".zgroup"), b"{}").unwrap();
+        t.commit().unwrap();
+        let back = (case.read_back)().expect("new dataset");
+        assert_eq!(back.list().unwrap().len(), 1);
+    } else {
+        assert!((case.create)().is_err(), "created over an existing dataset");
+        let back = (case.read_back)().expect("old dataset");
+        check_holds_fixture(back.as_ref(), extra);
+    }
 }

@@ -1,6 +1,6 @@
 //! Opening a place to write a new dataset, staged beside its final location.
 
-use super::{DirStore, ReadableStore, Staged, StoreError, WritableStore, ZipWriterStore};
+use super::{DirStore, ReadableStore, S3Store, Staged, StoreError, WritableStore, ZipWriterStore};
 use crate::url::{DatasetUrl, StorageKind};
 
 /// A dataset being written: where to put keys, and how to put the result in place.
@@ -25,6 +25,29 @@ impl Target {
     }
 }
 
+/// A new dataset written straight into `store`'s place on S3.
+///
+/// S3 has no rename: a dataset cannot be swapped in whole, and writing over one would
+/// damage it if the run failed half way. So a place that holds objects is refused, and
+/// what an unfinished run wrote is deleted when the target is dropped.
+///
+/// # Errors
+/// [`StoreError::Archive`] when the place already holds objects; listing errors.
+pub(crate) fn s3_target(store: S3Store) -> Result<Target, StoreError> {
+    if store.has_content()? {
+        return Err(StoreError::Archive {
+            location: store.location(),
+            message: "already holds objects; S3 cannot replace a dataset atomically, so \
+                      nothing was written (remove the old dataset first, or choose another key)"
+                .into(),
+        });
+    }
+    Ok(Target {
+        store: Box::new(store.removing_unfinished_writes()),
+        staged: None,
+    })
+}
+
 /// How a zip archive lays out its keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ZipLayout {
@@ -43,22 +66,7 @@ pub enum ZipLayout {
 /// [`StoreError`] when the staging place cannot be created.
 pub fn create_target(url: &DatasetUrl, zip_layout: ZipLayout) -> Result<Target, StoreError> {
     if url.storage == StorageKind::S3 {
-        let store = super::open::open_s3(url, None)?;
-        // S3 has no rename: a dataset cannot be swapped in whole, and writing over one
-        // would damage it if the run failed half way. Refuse instead.
-        if store.has_content()? {
-            return Err(StoreError::Archive {
-                location: store.location(),
-                message:
-                    "already holds objects; S3 cannot replace a dataset atomically, so \
-                          nothing was written (remove the old dataset first, or choose another key)"
-                        .into(),
-            });
-        }
-        return Ok(Target {
-            store: Box::new(store.removing_unfinished_writes()),
-            staged: None,
-        });
+        return s3_target(super::open::open_s3(url, None)?);
     }
     let path = url.path().ok_or_else(|| StoreError::Archive {
         location: url.original.clone(),
@@ -92,4 +100,43 @@ pub fn create_target(url: &DatasetUrl, zip_layout: ZipLayout) -> Result<Target, 
         store,
         staged: Some(staged),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::conformance::{check_staged_writes, WriteCase};
+    use super::super::{DirStore, ReadStore, ZipStore};
+    use super::*;
+
+    fn case_at(path: &std::path::Path, zip: Option<ZipLayout>) {
+        let url = DatasetUrl::parse(&path.display().to_string()).unwrap();
+        let layout = zip.unwrap_or_default();
+        let create = || create_target(&url, layout);
+        let read_back = || -> Option<Box<dyn ReadStore>> {
+            match zip {
+                None => DirStore::open(path).ok().map(|s| Box::new(s) as _),
+                Some(_) => ZipStore::open(path).ok().map(|s| Box::new(s) as _),
+            }
+        };
+        check_staged_writes(&WriteCase {
+            create: &create,
+            read_back: &read_back,
+            staged: true,
+            overwrite_replaces: zip.is_none(),
+            replaces_existing: true,
+        });
+    }
+
+    #[test]
+    fn directory_conformance() {
+        let tmp = tempfile::tempdir().unwrap();
+        case_at(&tmp.path().join("d.zarr"), None);
+    }
+
+    #[test]
+    fn zip_conformance_both_layouts() {
+        let tmp = tempfile::tempdir().unwrap();
+        case_at(&tmp.path().join("r.zip"), Some(ZipLayout::Root));
+        case_at(&tmp.path().join("t.zip"), Some(ZipLayout::TopDirectory));
+    }
 }

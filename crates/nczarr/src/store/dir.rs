@@ -5,11 +5,12 @@
 
 use std::fs;
 use std::io::{ErrorKind, Read};
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use super::{GetResult, ListableStore, ReadableStore, StoreError, StoreKey};
+use super::{ByteRange, GetResult, ListableStore, ReadableStore, StoreError, StoreKey};
 
 /// A store rooted at a local directory.
 #[derive(Debug, Clone)]
@@ -136,6 +137,40 @@ impl ReadableStore for DirStore {
             Err(e) if e.kind() == ErrorKind::IsADirectory => Ok(None),
             Err(e) => Err(self.io_error(&path, e)),
         }
+    }
+
+    fn get_range(&self, key: &StoreKey, range: &ByteRange) -> GetResult {
+        if key.is_root() {
+            return Ok(None);
+        }
+        let path = self.path_of(key);
+        let file = match fs::File::open(&path) {
+            Ok(f) => f,
+            Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
+                return Ok(None)
+            }
+            Err(e) => return Err(self.io_error(&path, e)),
+        };
+        let meta = file.metadata().map_err(|e| self.io_error(&path, e))?;
+        if meta.is_dir() {
+            return Ok(None);
+        }
+        let r = range
+            .resolve(meta.len())
+            .map_err(|source| StoreError::Range {
+                key: key.to_string(),
+                source,
+            })?;
+        let n = usize::try_from(r.end - r.start).map_err(|_| {
+            self.io_error(
+                &path,
+                std::io::Error::new(ErrorKind::OutOfMemory, "range too large"),
+            )
+        })?;
+        let mut buf = vec![0u8; n];
+        file.read_exact_at(&mut buf, r.start)
+            .map_err(|e| self.io_error(&path, e))?;
+        Ok(Some(buf))
     }
 
     fn get_many(&self, keys: &[StoreKey]) -> Vec<GetResult> {

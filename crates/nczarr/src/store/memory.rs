@@ -3,7 +3,9 @@
 use std::collections::BTreeMap;
 use std::sync::RwLock;
 
-use super::{children_of, GetResult, ListableStore, ReadableStore, StoreError, StoreKey};
+use super::{
+    children_of, range_of, ByteRange, GetResult, ListableStore, ReadableStore, StoreError, StoreKey,
+};
 
 /// Keys and values held in memory.
 #[derive(Debug, Default)]
@@ -51,6 +53,17 @@ impl ReadableStore for MemoryStore {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .get(key)
             .cloned())
+    }
+
+    fn get_range(&self, key: &StoreKey, range: &ByteRange) -> GetResult {
+        let map = self
+            .map
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        match map.get(key) {
+            Some(value) => Ok(Some(range_of(key, range, value)?.to_vec())),
+            None => Ok(None),
+        }
     }
 
     fn location(&self) -> String {

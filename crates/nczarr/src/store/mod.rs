@@ -13,6 +13,7 @@ mod dir;
 mod key;
 mod memory;
 mod open;
+mod range;
 mod s3;
 mod trace;
 mod write;
@@ -26,6 +27,7 @@ pub use dir::DirStore;
 pub use key::{KeyError, StoreKey, MAX_KEY_BYTES};
 pub use memory::MemoryStore;
 pub use open::{open_read, open_s3, OpenedStore};
+pub use range::{ByteRange, RangeError};
 pub use s3::S3Store;
 pub use trace::{TraceSink, TracingStore};
 pub use write::{Staged, WritableStore, ZipWriterStore};
@@ -62,6 +64,30 @@ pub enum StoreError {
         /// What is wrong with it.
         message: String,
     },
+    /// A request to a remote store failed (refused, unreachable, not authorised).
+    #[error("{location}: {message}")]
+    Remote {
+        /// The object or bucket, as `s3://bucket/key`.
+        location: String,
+        /// What the server said, or why it could not be reached.
+        message: String,
+    },
+    /// A byte range that does not fit the stored value.
+    #[error("key '{key}': {source}")]
+    Range {
+        /// The key.
+        key: String,
+        /// The range and the value's length.
+        source: RangeError,
+    },
+    /// A write the backend cannot do.
+    #[error("key '{key}': {message}")]
+    Refused {
+        /// The key.
+        key: String,
+        /// Why.
+        message: String,
+    },
     /// A stored object is damaged.
     #[error("key '{key}': {message}")]
     Corrupt {
@@ -83,6 +109,21 @@ pub trait ReadableStore: Send + Sync + Debug {
     /// # Errors
     /// [`StoreError`] when the backend fails (I/O error, damaged archive).
     fn get(&self, key: &StoreKey) -> GetResult;
+
+    /// Retrieve the bytes `range` selects of the value of `key` (HTTP's rules, see
+    /// [`ByteRange`]). Returns [`None`] if the key is not found.
+    ///
+    /// The default reads the whole value and cuts it; backends that can read part of a
+    /// value (a file, a stored zip entry, S3) override it.
+    ///
+    /// # Errors
+    /// [`StoreError::Range`] when the range does not fit the value; backend errors.
+    fn get_range(&self, key: &StoreKey, range: &ByteRange) -> GetResult {
+        match self.get(key)? {
+            Some(value) => Ok(Some(range_of(key, range, &value)?.to_vec())),
+            None => Ok(None),
+        }
+    }
 
     /// Retrieve many values, results in the order of `keys`. Backends that can overlap
     /// requests override this; the default reads one after another.
@@ -114,6 +155,18 @@ pub trait ListableStore: Send + Sync {
 pub trait ReadStore: ReadableStore + ListableStore {}
 
 impl<T: ReadableStore + ListableStore> ReadStore for T {}
+
+/// The bytes `range` selects of `value`, the value of `key`.
+pub(crate) fn range_of<'a>(
+    key: &StoreKey,
+    range: &ByteRange,
+    value: &'a [u8],
+) -> Result<&'a [u8], StoreError> {
+    range.slice(value).map_err(|source| StoreError::Range {
+        key: key.to_string(),
+        source,
+    })
+}
 
 /// Names of the immediate children of `prefix` among `keys` (shared by backends
 /// that hold a flat key list).

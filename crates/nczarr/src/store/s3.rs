@@ -16,12 +16,13 @@ use futures::{StreamExt, TryStreamExt};
 use object_store::aws::AmazonS3Builder;
 use object_store::path::Path as ObjPath;
 use object_store::{
-    BackoffConfig, ClientOptions, ObjectStore, ObjectStoreExt, PutPayload, RetryConfig,
+    BackoffConfig, ClientOptions, GetOptions, GetRange, ObjectStore, ObjectStoreExt, PutPayload,
+    RetryConfig,
 };
 
 use super::{
-    GetResult, KeyError, ListableStore, ReadableStore, StoreError, StoreKey, WritableStore,
-    MAX_KEY_BYTES,
+    ByteRange, GetResult, KeyError, ListableStore, ReadableStore, StoreError, StoreKey,
+    WritableStore, MAX_KEY_BYTES,
 };
 use crate::aws::{Credentials, S3Settings};
 
@@ -172,15 +173,24 @@ impl S3Store {
             object_store::Error::Unauthenticated { .. } => "not authenticated",
             _ => "request failed",
         };
-        StoreError::Archive {
+        StoreError::Remote {
             location: format!("s3://{}/{}", self.bucket, key),
             message: format!("{what} ({}): {}", self.endpoint, brief(e)),
         }
     }
 
-    async fn fetch(&self, key: &StoreKey) -> GetResult {
+    /// GET the object `key`, or the part `range` says; `None` when it does not exist.
+    async fn fetch(&self, key: &StoreKey, range: Option<&ByteRange>) -> GetResult {
         let path = self.path_of(key)?;
-        match self.store.get(&path).await {
+        let options = GetOptions {
+            range: range.map(|r| match r {
+                ByteRange::Bounded(b) => GetRange::Bounded(b.clone()),
+                ByteRange::From(s) => GetRange::Offset(*s),
+                ByteRange::Suffix(n) => GetRange::Suffix(*n),
+            }),
+            ..GetOptions::default()
+        };
+        match self.store.get_opts(&path, options).await {
             Ok(r) => match r.bytes().await {
                 Ok(b) => Ok(Some(b.to_vec())),
                 Err(e) => Err(self.error(path.as_ref(), &e)),
@@ -188,7 +198,7 @@ impl S3Store {
             Err(object_store::Error::NotFound { source, .. })
                 if source.to_string().contains("NoSuchBucket") =>
             {
-                Err(StoreError::Archive {
+                Err(StoreError::Remote {
                     location: format!("s3://{}", self.bucket),
                     message: format!("no such bucket at {}", self.endpoint),
                 })
@@ -269,12 +279,16 @@ fn brief(e: &(dyn std::error::Error + 'static)) -> String {
 
 impl ReadableStore for S3Store {
     fn get(&self, key: &StoreKey) -> GetResult {
-        self.runtime.block_on(self.fetch(key))
+        self.runtime.block_on(self.fetch(key, None))
+    }
+
+    fn get_range(&self, key: &StoreKey, range: &ByteRange) -> GetResult {
+        self.runtime.block_on(self.fetch(key, Some(range)))
     }
 
     fn get_many(&self, keys: &[StoreKey]) -> Vec<GetResult> {
         self.runtime.block_on(
-            futures::stream::iter(keys.iter().map(|k| self.fetch(k)))
+            futures::stream::iter(keys.iter().map(|k| self.fetch(k, None)))
                 .buffered(self.concurrency)
                 .collect(),
         )
@@ -456,5 +470,68 @@ mod tests {
                 .as_ref(),
             ".zgroup"
         );
+    }
+
+    /// A store for `name` on the local test server (`scripts/test.sh` starts one and
+    /// sets `NCZARR_TEST_S3_*`), under a prefix of its own; `None` (said aloud)
+    /// without a server.
+    fn test_store(test: &str, name: &str) -> Option<S3Store> {
+        let var = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+        let Some(endpoint) = var("NCZARR_TEST_S3_ENDPOINT") else {
+            eprintln!(
+                "skipped {test}: NCZARR_TEST_S3_ENDPOINT is not set (scripts/test.sh starts a local S3 server)"
+            );
+            return None;
+        };
+        let bucket = var("NCZARR_TEST_S3_BUCKET").unwrap_or_else(|| "nczarr-test".into());
+        let url = DatasetUrl::parse(&format!(
+            "{endpoint}/{bucket}/unit-{test}-{}/{name}#mode=nczarr,s3",
+            std::process::id()
+        ))
+        .unwrap();
+        let inputs = AwsInputs {
+            vars: [
+                ("AWS_ACCESS_KEY_ID", var("NCZARR_TEST_S3_KEY")),
+                ("AWS_SECRET_ACCESS_KEY", var("NCZARR_TEST_S3_SECRET")),
+            ]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v.unwrap_or_default()))
+            .collect(),
+            ..AwsInputs::default()
+        };
+        Some(S3Store::new(&resolve(&url, &inputs).unwrap()).unwrap())
+    }
+
+    #[test]
+    fn read_conformance_on_the_test_server() {
+        let Some(s) = test_store("read", "fixture") else {
+            return;
+        };
+        let items: Vec<(StoreKey, Vec<u8>)> = crate::store::conformance::FIXTURE
+            .iter()
+            .map(|(k, v)| (StoreKey::new(k).unwrap(), v.to_vec()))
+            .collect();
+        s.put_many(&items).unwrap();
+        crate::store::conformance::check_read_store(&s);
+    }
+
+    #[test]
+    fn write_conformance_on_the_test_server() {
+        if test_store("write", "probe").is_none() {
+            return;
+        }
+        let create = || crate::store::create::s3_target(test_store("write", "ds").unwrap());
+        let read_back = || -> Option<Box<dyn crate::store::ReadStore>> {
+            let s = test_store("write", "ds")?;
+            s.has_content().unwrap().then(|| Box::new(s) as _)
+        };
+        crate::store::conformance::check_staged_writes(&crate::store::conformance::WriteCase {
+            create: &create,
+            read_back: &read_back,
+            staged: false,
+            overwrite_replaces: true,
+            replaces_existing: false,
+        });
+        crate::store::conformance::check_put_and_overwrite(&test_store("write", "direct").unwrap());
     }
 }

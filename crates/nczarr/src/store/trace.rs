@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::{GetResult, ListableStore, ReadStore, ReadableStore, StoreError, StoreKey};
+use super::{ByteRange, GetResult, ListableStore, ReadStore, ReadableStore, StoreError, StoreKey};
 
 /// Where trace lines go.
 pub type TraceSink = Arc<dyn Fn(&str) + Send + Sync>;
@@ -46,6 +46,19 @@ impl ReadableStore for TracingStore {
         (self.sink)(&format!(
             "get {} -> {} ({:.3} ms)",
             key,
+            describe(&r),
+            t.elapsed().as_secs_f64() * 1e3
+        ));
+        r
+    }
+
+    fn get_range(&self, key: &StoreKey, range: &ByteRange) -> GetResult {
+        let t = Instant::now();
+        let r = self.inner.get_range(key, range);
+        (self.sink)(&format!(
+            "get {} {} -> {} ({:.3} ms)",
+            key,
+            range,
             describe(&r),
             t.elapsed().as_secs_f64() * 1e3
         ));

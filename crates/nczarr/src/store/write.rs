@@ -66,8 +66,10 @@ impl WritableStore for DirStore {
 
 /// A zip archive being written: entries are appended in order, stored uncompressed
 /// (chunks are compressed by their codecs already), under an optional top directory.
+/// An entry cannot be replaced once written, so writing a key twice is refused.
 pub struct ZipWriterStore {
     writer: Mutex<Option<zip::ZipWriter<fs::File>>>,
+    written: Mutex<std::collections::HashSet<StoreKey>>,
     prefix: String,
     path: PathBuf,
 }
@@ -98,6 +100,7 @@ impl ZipWriterStore {
         };
         Ok(ZipWriterStore {
             writer: Mutex::new(Some(w)),
+            written: Mutex::new(std::collections::HashSet::new()),
             prefix,
             path: path.to_path_buf(),
         })
@@ -113,6 +116,17 @@ impl ZipWriterStore {
 
 impl WritableStore for ZipWriterStore {
     fn put(&self, key: &StoreKey, value: &[u8]) -> Result<(), StoreError> {
+        let fresh = self
+            .written
+            .lock()
+            .map_err(|_| self.fail("zip writer poisoned"))?
+            .insert(key.clone());
+        if !fresh {
+            return Err(StoreError::Refused {
+                key: key.to_string(),
+                message: "written twice; an entry of a zip archive cannot be replaced".into(),
+            });
+        }
         let mut guard = self
             .writer
             .lock()
@@ -263,6 +277,13 @@ mod tests {
         assert!(!target.join("old").exists());
         assert_eq!(fs::read(target.join("a/b")).unwrap(), b"x");
         assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn put_and_overwrite_in_memory_and_directories() {
+        crate::store::conformance::check_put_and_overwrite(&MemoryStore::new());
+        let tmp = tempfile::tempdir().unwrap();
+        crate::store::conformance::check_put_and_overwrite(&DirStore::at(tmp.path()));
     }
 
     #[test]

@@ -2,7 +2,10 @@
 //!
 //! The central directory is indexed once at open; each `get` reads the entry's bytes
 //! by offset (`pread`), so many chunks can be read at once from one file handle.
-//! Stored and deflated entries are supported, and every entry's CRC-32 is checked.
+//! Stored and deflated entries are supported, and every entry's CRC-32 is checked when
+//! it is read whole. A byte range of a stored entry is read in place; of a deflated
+//! entry, the entry is inflated whole and cut (deflate streams cannot be entered in
+//! the middle).
 //!
 //! Two layouts exist in the wild and both are read: zarr-python's `ZipStore` puts the
 //! Zarr keys at the archive root; netcdf-c (and `zip -r x.zip dir`) puts everything
@@ -18,7 +21,9 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use super::{children_of, GetResult, ListableStore, ReadableStore, StoreError, StoreKey};
+use super::{
+    children_of, range_of, ByteRange, GetResult, ListableStore, ReadableStore, StoreError, StoreKey,
+};
 
 /// Keys whose presence marks the root of a Zarr (or NCZarr V1) dataset.
 const ROOT_MARKERS: &[&str] = &[".zgroup", ".zarray", ".zmetadata", ".nczarr"];
@@ -133,16 +138,21 @@ impl ZipStore {
         self.prefix.trim_end_matches('/')
     }
 
-    fn read_entry(&self, key: &StoreKey, e: &Entry) -> Result<Vec<u8>, StoreError> {
+    fn io_error(&self, source: std::io::Error) -> StoreError {
+        StoreError::Io {
+            location: self.path.display().to_string(),
+            source,
+        }
+    }
+
+    /// Where entry `e`'s (compressed) bytes start in the archive, checked to lie
+    /// inside it.
+    fn data_start(&self, key: &StoreKey, e: &Entry) -> Result<u64, StoreError> {
         let corrupt = |message: String| StoreError::Corrupt {
             key: key.to_string(),
             message,
         };
-        let method = e.method.clone().map_err(corrupt)?;
-        let io = |source| StoreError::Io {
-            location: self.path.display().to_string(),
-            source,
-        };
+        let io = |source| self.io_error(source);
         let mut header = [0u8; 30];
         self.file
             .read_exact_at(&mut header, e.header_start)
@@ -153,14 +163,25 @@ impl ZipStore {
         let name_len = u64::from(u16::from_le_bytes([header[26], header[27]]));
         let extra_len = u64::from(u16::from_le_bytes([header[28], header[29]]));
         let data_start = e.header_start + 30 + name_len + extra_len;
-        let compressed_len = usize::try_from(e.compressed_size)
-            .map_err(|_| corrupt(format!("entry of {} bytes is too large", e.compressed_size)))?;
         let file_len = self.file.metadata().map_err(io)?.len();
         if data_start.saturating_add(e.compressed_size) > file_len {
             return Err(corrupt(
                 "zip entry extends past the end of the archive (truncated file?)".into(),
             ));
         }
+        Ok(data_start)
+    }
+
+    fn read_entry(&self, key: &StoreKey, e: &Entry) -> Result<Vec<u8>, StoreError> {
+        let corrupt = |message: String| StoreError::Corrupt {
+            key: key.to_string(),
+            message,
+        };
+        let method = e.method.clone().map_err(corrupt)?;
+        let io = |source| self.io_error(source);
+        let data_start = self.data_start(key, e)?;
+        let compressed_len = usize::try_from(e.compressed_size)
+            .map_err(|_| corrupt(format!("entry of {} bytes is too large", e.compressed_size)))?;
         let mut raw = vec![0u8; compressed_len];
         self.file.read_exact_at(&mut raw, data_start).map_err(io)?;
         let data = match method {
@@ -219,6 +240,33 @@ impl ReadableStore for ZipStore {
             Some(e) => self.read_entry(key, e).map(Some),
             None => Ok(None),
         }
+    }
+
+    /// A stored entry is read in place, without its CRC-32 check (which needs the
+    /// whole entry); a deflated one cannot be entered in the middle, so it is inflated
+    /// whole (and checked), then cut.
+    fn get_range(&self, key: &StoreKey, range: &ByteRange) -> GetResult {
+        let Some(e) = self.entries.get(key) else {
+            return Ok(None);
+        };
+        if !matches!(e.method, Ok(Method::Stored)) {
+            let value = self.read_entry(key, e)?;
+            return Ok(Some(range_of(key, range, &value)?.to_vec()));
+        }
+        let r = range.resolve(e.size).map_err(|source| StoreError::Range {
+            key: key.to_string(),
+            source,
+        })?;
+        let start = self.data_start(key, e)?;
+        let n = usize::try_from(r.end - r.start).map_err(|_| StoreError::Corrupt {
+            key: key.to_string(),
+            message: format!("range of {} bytes is too large", r.end - r.start),
+        })?;
+        let mut buf = vec![0u8; n];
+        self.file
+            .read_exact_at(&mut buf, start + r.start)
+            .map_err(|source| self.io_error(source))?;
+        Ok(Some(buf))
     }
 
     fn get_many(&self, keys: &[StoreKey]) -> Vec<GetResult> {

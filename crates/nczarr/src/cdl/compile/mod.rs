@@ -3,7 +3,7 @@
 //! fill for short lists, unlimited lengths from the data, ncgen's rules for char
 //! arrays).
 //!
-//! The result, [`Compiled`], is a [`crate::source::DatasetSource`] held in memory
+//! The result, [`Compiled`], is a dataset source held in memory
 //! (`cdl::memory`): what nczgen plans and writes, and what the round-trip tests print.
 
 mod attrs;
