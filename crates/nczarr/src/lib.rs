@@ -2,9 +2,9 @@
 //! storage (NCZarr), as netcdf-c defines it, with every metadata generation netcdf-c
 //! has written and pure Zarr from zarr-python and xarray.
 //!
-//! One dataset I/O layer serves every tool: [`open`] turns a name into a
+//! One dataset I/O layer serves every tool: [`open()`] turns a name into a
 //! [`DatasetSource`] (the model, the format, how each variable is stored, values by
-//! region); [`encoding::plan`] decides how a dataset will be stored; [`create`] gives a
+//! region); [`encoding::plan`] decides how a dataset will be stored; [`create()`] gives a
 //! [`DatasetSink`]; [`copy::write_dataset`] moves values from any source to any sink.
 //! `docs/architecture.md` draws the layers.
 //!

@@ -12,26 +12,63 @@ pub(crate) enum ChunkData {
     Strings(Vec<Option<Vec<u8>>>),
 }
 
+/// Stored bytes and netCDF values that do not fit each other.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConvertError {
+    /// A decoded chunk of the wrong length.
+    #[error("chunk holds {got} bytes, expected {expected} ({items} elements of {dtype}); truncated or not written by a Zarr v2 writer")]
+    Length {
+        /// Bytes decoded.
+        got: usize,
+        /// Bytes a chunk holds.
+        expected: usize,
+        /// Elements in a chunk.
+        items: usize,
+        /// The stored dtype.
+        dtype: String,
+    },
+    /// A chunk too large to count in bytes.
+    #[error("chunk size overflows")]
+    Overflow,
+    /// A dtype whose elements cannot be read as values of the variable's type.
+    #[error("cannot convert dtype {dtype} to {nc_type}")]
+    ToValues {
+        /// The stored dtype.
+        dtype: String,
+        /// The variable's type.
+        nc_type: NcType,
+    },
+    /// Values of a type the dtype cannot hold.
+    #[error("cannot store {nc_type} values as Zarr dtype {dtype}")]
+    ToStored {
+        /// The values' type.
+        nc_type: NcType,
+        /// The stored dtype.
+        dtype: String,
+    },
+}
+
 /// Convert `n` stored elements of `dtype` into values of `nc_type`.
 ///
 /// # Errors
-/// A message when the byte count does not match `n` elements.
+/// [`ConvertError`] when the byte count does not match `n` elements or the dtype has
+/// no such values.
 pub(crate) fn convert(
     bytes: Vec<u8>,
     dtype: &Dtype,
     nc_type: NcType,
     n: usize,
-) -> Result<ChunkData, String> {
+) -> Result<ChunkData, ConvertError> {
     let size = dtype.item_size();
-    let expect = n.checked_mul(size).ok_or("chunk size overflows")?;
+    let expect = n.checked_mul(size).ok_or(ConvertError::Overflow)?;
     if bytes.len() != expect {
-        return Err(format!(
-            "chunk holds {} bytes, expected {} ({} elements of {}); truncated or not written by a Zarr v2 writer",
-            bytes.len(),
-            expect,
-            n,
-            dtype
-        ));
+        return Err(ConvertError::Length {
+            got: bytes.len(),
+            expected: expect,
+            items: n,
+            dtype: dtype.to_string(),
+        });
     }
     Ok(match dtype {
         Dtype::Int { .. }
@@ -89,7 +126,12 @@ pub(crate) fn convert(
                 })
                 .collect(),
         ),
-        other => return Err(format!("cannot convert dtype {other} to {nc_type}")),
+        other => {
+            return Err(ConvertError::ToValues {
+                dtype: other.to_string(),
+                nc_type,
+            })
+        }
     })
 }
 
@@ -179,7 +221,9 @@ mod tests {
     #[test]
     fn truncated_chunk_is_an_error() {
         let d = Dtype::parse("<f8").unwrap();
-        let e = convert(vec![0; 12], &d, NcType::Double, 2).unwrap_err();
+        let e = convert(vec![0; 12], &d, NcType::Double, 2)
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with("chunk holds 12 bytes, expected 16"), "{e}");
     }
 }

@@ -1,15 +1,16 @@
 //! Host-order netCDF values to stored element bytes of a Zarr dtype (the inverse of
 //! `convert`).
 
+use super::convert::ConvertError;
 use crate::model::{NcType, Values};
-use crate::zarr::{Dtype, Endian};
+use crate::zarr::Dtype;
 
 /// Encode `values` as elements of `dtype`: numbers in the dtype's byte order, chars
 /// one byte each, strings NUL-padded to the fixed width (longer strings are cut).
 ///
 /// # Errors
-/// A message when the dtype cannot hold the values' type.
-pub(crate) fn to_stored(values: &Values, dtype: &Dtype) -> Result<Vec<u8>, String> {
+/// [`ConvertError::ToStored`] when the dtype cannot hold the values' type.
+pub(crate) fn to_stored(values: &Values, dtype: &Dtype) -> Result<Vec<u8>, ConvertError> {
     let size = dtype.item_size();
     let mut out = Vec::with_capacity(values.len() * size.max(1));
     match (values, dtype) {
@@ -33,13 +34,12 @@ pub(crate) fn to_stored(values: &Values, dtype: &Dtype) -> Result<Vec<u8>, Strin
             }
         }
         (v, d) => {
-            return Err(format!(
-                "cannot store {} values as Zarr dtype {d}",
-                v.nc_type()
-            ))
+            return Err(ConvertError::ToStored {
+                nc_type: v.nc_type(),
+                dtype: d.to_string(),
+            })
         }
     }
-    let _ = Endian::Little;
     Ok(out)
 }
 

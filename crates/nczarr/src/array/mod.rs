@@ -17,6 +17,7 @@ mod reader;
 mod stored;
 mod writer;
 
+pub use convert::ConvertError;
 pub use reader::ArrayReader;
 pub use stored::StoredArray;
 pub use writer::ArrayWriter;

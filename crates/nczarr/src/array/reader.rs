@@ -138,9 +138,8 @@ impl<'s> ArrayReader<'s> {
             })?;
         let _ = part;
         match decoded {
-            Decoded::Bytes(b) => {
-                convert(b, &self.dtype, self.nc_type, n).map_err(|m| self.chunk_error(key, m))
-            }
+            Decoded::Bytes(b) => convert(b, &self.dtype, self.nc_type, n)
+                .map_err(|e| self.chunk_error(key, e.to_string())),
             Decoded::Items(items) => Ok(ChunkData::Strings(items.into_iter().map(Some).collect())),
         }
     }

@@ -136,8 +136,8 @@ impl ArrayWriter {
         let aligned = (0..region.rank()).all(|d| {
             let (c, end) = (self.grid.chunks[d], region.start[d] + region.count[d]);
             region.stride[d] == 1
-                && region.start[d] % c == 0
-                && (end % c == 0 || end == self.grid.shape[d])
+                && region.start[d].is_multiple_of(c)
+                && (end.is_multiple_of(c) || end == self.grid.shape[d])
         });
         if aligned {
             Ok(())

@@ -47,7 +47,9 @@ macro_rules! map_values {
 /// [`Error::Invalid`] when the region does not fit the shape or the values are fewer
 /// than the shape holds.
 pub fn extract(values: &Values, shape: &[u64], region: &Region) -> Result<Values> {
-    region.check(shape).map_err(Error::Invalid)?;
+    region
+        .check(shape)
+        .map_err(|e| Error::Invalid(e.to_string()))?;
     let total = shape
         .iter()
         .try_fold(1u64, |a, &b| a.checked_mul(b))
@@ -117,7 +119,9 @@ impl DataSource for Compiled {
             Some(values) => extract(values, &shape, region),
             None => {
                 // No data: what a reader sees, the fill value everywhere.
-                region.check(&shape).map_err(Error::Invalid)?;
+                region
+                    .check(&shape)
+                    .map_err(|e| Error::Invalid(format!("variable '{var}': {e}")))?;
                 let fill = self
                     .encodings
                     .get(var)

@@ -11,4 +11,4 @@ mod region;
 
 pub use grid::{ChunkGrid, ChunkPart, DimRun};
 pub use policy::{default_chunks, slabs, SlabOrder, DEFAULT_CHUNK_BYTES};
-pub use region::Region;
+pub use region::{Region, RegionError};

@@ -2,6 +2,48 @@
 
 use std::fmt;
 
+/// A region that does not fit its array.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RegionError {
+    /// The region and the array have different ranks.
+    #[error("region of rank {region} does not fit an array of rank {array}")]
+    Rank {
+        /// The region's rank.
+        region: usize,
+        /// The array's rank.
+        array: usize,
+    },
+    /// A stride of 0.
+    #[error("stride 0 in dimension {dim}")]
+    ZeroStride {
+        /// The dimension.
+        dim: usize,
+    },
+    /// The last index selected overflows.
+    #[error("region overflows in dimension {dim}")]
+    Overflow {
+        /// The dimension.
+        dim: usize,
+    },
+    /// An index selected is past the end of a dimension.
+    #[error("index {last} is outside dimension {dim} of length {len} (start {start}, count {count}, stride {stride})")]
+    Outside {
+        /// The last index selected.
+        last: u64,
+        /// The dimension.
+        dim: usize,
+        /// Its length.
+        len: u64,
+        /// The region's start along it.
+        start: u64,
+        /// The region's count along it.
+        count: u64,
+        /// The region's stride along it.
+        stride: u64,
+    },
+}
+
 /// A hyperslab: for each dimension the indices `start + k*stride`, `k < count`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Region {
@@ -54,34 +96,37 @@ impl Region {
     /// positive and every selected index is inside the shape.
     ///
     /// # Errors
-    /// A message naming the first dimension that is out of bounds.
-    pub fn check(&self, shape: &[u64]) -> Result<(), String> {
+    /// [`RegionError`] naming the first dimension that is out of bounds.
+    pub fn check(&self, shape: &[u64]) -> Result<(), RegionError> {
         if self.count.len() != self.rank()
             || self.stride.len() != self.rank()
             || self.rank() != shape.len()
         {
-            return Err(format!(
-                "region of rank {} does not fit an array of rank {}",
-                self.rank(),
-                shape.len()
-            ));
+            return Err(RegionError::Rank {
+                region: self.rank(),
+                array: shape.len(),
+            });
         }
-        for (d, &len) in shape.iter().enumerate() {
-            if self.stride[d] == 0 {
-                return Err(format!("stride 0 in dimension {d}"));
+        for (dim, &len) in shape.iter().enumerate() {
+            if self.stride[dim] == 0 {
+                return Err(RegionError::ZeroStride { dim });
             }
-            if self.count[d] == 0 {
+            if self.count[dim] == 0 {
                 continue;
             }
-            let last = (self.count[d] - 1)
-                .checked_mul(self.stride[d])
-                .and_then(|x| x.checked_add(self.start[d]))
-                .ok_or_else(|| format!("region overflows in dimension {d}"))?;
+            let last = (self.count[dim] - 1)
+                .checked_mul(self.stride[dim])
+                .and_then(|x| x.checked_add(self.start[dim]))
+                .ok_or(RegionError::Overflow { dim })?;
             if last >= len {
-                return Err(format!(
-                    "index {last} is outside dimension {d} of length {len} (start {}, count {}, stride {})",
-                    self.start[d], self.count[d], self.stride[d]
-                ));
+                return Err(RegionError::Outside {
+                    last,
+                    dim,
+                    len,
+                    start: self.start[dim],
+                    count: self.count[dim],
+                    stride: self.stride[dim],
+                });
             }
         }
         Ok(())
@@ -125,6 +170,7 @@ mod tests {
         assert!(r
             .check(&[5])
             .unwrap_err()
+            .to_string()
             .contains("index 5 is outside dimension 0 of length 5"));
         assert!(Region::whole(&[]).check(&[]).is_ok());
         assert_eq!(Region::whole(&[]).len(), Some(1));

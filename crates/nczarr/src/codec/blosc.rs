@@ -5,7 +5,7 @@
 
 use std::ffi::{c_int, c_void, CString};
 
-use super::{int_param, num, obj, ChunkInfo, Codec};
+use super::{int_param, num, obj, ChunkFault, ChunkInfo, Codec, ConfigFault};
 use crate::json::Json;
 
 /// The compressors our c-blosc build includes (snappy needs C++ and is left out).
@@ -24,21 +24,22 @@ pub(crate) struct Blosc {
 }
 
 impl Blosc {
-    pub(crate) fn from_config(config: &Json) -> Result<Blosc, String> {
+    pub(crate) fn from_config(config: &Json) -> Result<Blosc, ConfigFault> {
         let cname = match config.get("cname") {
             None => "lz4".to_string(),
             Some(Json::String(s)) if CNAMES.contains(&s.as_str()) => s.clone(),
             Some(Json::String(s)) => {
-                return Err(format!(
-                    "blosc compressor \"{s}\" is not available (have {})",
-                    CNAMES.join(", ")
-                ))
+                return Err(ConfigFault::Unavailable {
+                    what: format!("blosc compressor \"{s}\""),
+                    have: CNAMES.join(", "),
+                })
             }
             Some(other) => {
-                return Err(format!(
-                    "\"cname\" must be a string, found {}",
-                    other.to_text()
-                ))
+                return Err(ConfigFault::BadValue {
+                    name: "cname",
+                    expected: "a string".into(),
+                    found: other.to_text(),
+                })
             }
         };
         Ok(Blosc {
@@ -67,9 +68,11 @@ impl Codec for Blosc {
         "blosc"
     }
 
-    fn decode(&self, input: Vec<u8>, info: &ChunkInfo) -> Result<Vec<u8>, String> {
+    fn decode(&self, input: Vec<u8>, info: &ChunkInfo) -> Result<Vec<u8>, ChunkFault> {
         if input.len() < HEADER {
-            return Err("blosc buffer shorter than its 16-byte header".into());
+            return Err(ChunkFault::Truncated {
+                what: "a 16-byte blosc header",
+            });
         }
         let mut nbytes: usize = 0;
         // SAFETY: `input` is a live buffer of `input.len()` bytes; validate reads only
@@ -82,12 +85,16 @@ impl Codec for Blosc {
             )
         };
         if ok != 0 {
-            return Err("corrupt blosc buffer (header does not validate)".into());
+            return Err(ChunkFault::Corrupt {
+                what: "blosc buffer",
+                detail: "the header does not validate".into(),
+            });
         }
         if nbytes > info.max_decoded {
-            return Err(format!(
-                "blosc header claims {nbytes} bytes, more than a chunk holds"
-            ));
+            return Err(ChunkFault::ClaimsTooMuch {
+                format: "blosc",
+                claimed: nbytes as u64,
+            });
         }
         let mut out = vec![0u8; nbytes];
         if nbytes == 0 {
@@ -104,19 +111,25 @@ impl Codec for Blosc {
             )
         };
         if n < 0 || n as usize != nbytes {
-            return Err(format!("corrupt blosc data (decompressor returned {n})"));
+            return Err(ChunkFault::Corrupt {
+                what: "blosc data",
+                detail: format!("the decompressor returned {n}"),
+            });
         }
         Ok(out)
     }
 
-    fn encode(&self, input: Vec<u8>, info: &ChunkInfo) -> Result<Vec<u8>, String> {
+    fn encode(&self, input: Vec<u8>, info: &ChunkInfo) -> Result<Vec<u8>, ChunkFault> {
         let typesize = info.item_size.clamp(1, 255);
         let shuffle = match self.shuffle {
             -1 if typesize == 1 => 2,
             -1 => 1,
             s => s,
         } as c_int;
-        let cname = CString::new(self.cname.as_str()).map_err(|e| e.to_string())?;
+        let cname = CString::new(self.cname.as_str()).map_err(|e| ChunkFault::EncodeFailed {
+            format: "blosc",
+            detail: e.to_string(),
+        })?;
         let mut out = vec![0u8; input.len() + HEADER + 16];
         // SAFETY: `input` and `out` are live buffers with the lengths passed; `cname` is
         // a NUL-terminated string that outlives the call; one internal thread.
@@ -135,7 +148,10 @@ impl Codec for Blosc {
             )
         };
         if n <= 0 {
-            return Err(format!("blosc compression failed ({n})"));
+            return Err(ChunkFault::EncodeFailed {
+                format: "blosc",
+                detail: format!("c-blosc returned {n}"),
+            });
         }
         out.truncate(n as usize);
         Ok(out)

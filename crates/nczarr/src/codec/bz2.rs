@@ -2,7 +2,9 @@
 
 use std::io::Write;
 
-use super::{int_param, num, obj, read_bounded, ChunkInfo, Codec};
+use super::{
+    encode_failed, int_param, num, obj, read_bounded, ChunkFault, ChunkInfo, Codec, ConfigFault,
+};
 use crate::json::Json;
 
 /// bzip2 compression.
@@ -12,7 +14,7 @@ pub(crate) struct Bz2 {
 }
 
 impl Bz2 {
-    pub(crate) fn from_config(config: &Json) -> Result<Bz2, String> {
+    pub(crate) fn from_config(config: &Json) -> Result<Bz2, ConfigFault> {
         Ok(Bz2 {
             level: int_param(config, "level", 9, 1..=9)? as u32,
         })
@@ -24,18 +26,18 @@ impl Codec for Bz2 {
         "bz2"
     }
 
-    fn decode(&self, input: Vec<u8>, info: &ChunkInfo) -> Result<Vec<u8>, String> {
+    fn decode(&self, input: Vec<u8>, info: &ChunkInfo) -> Result<Vec<u8>, ChunkFault> {
         read_bounded(
             bzip2::read::MultiBzDecoder::new(&input[..]),
             info.max_decoded,
+            "bzip2 data",
         )
-        .map_err(|e| format!("corrupt bzip2 data: {e}"))
     }
 
-    fn encode(&self, input: Vec<u8>, _: &ChunkInfo) -> Result<Vec<u8>, String> {
+    fn encode(&self, input: Vec<u8>, _: &ChunkInfo) -> Result<Vec<u8>, ChunkFault> {
         let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::new(self.level));
-        e.write_all(&input).map_err(|e| e.to_string())?;
-        e.finish().map_err(|e| e.to_string())
+        e.write_all(&input).map_err(encode_failed("bzip2"))?;
+        e.finish().map_err(encode_failed("bzip2"))
     }
 
     fn config(&self) -> Json {

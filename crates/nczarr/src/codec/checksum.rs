@@ -1,7 +1,7 @@
 //! numcodecs checksum codecs: `crc32` and `adler32` (a LE u32 prefix by default,
 //! `"location": "end"` for a suffix) and `crc32c` (a LE u32 suffix).
 
-use super::{obj, ChunkInfo, Codec};
+use super::{obj, ChunkFault, ChunkInfo, Codec, ConfigFault};
 use crate::json::Json;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,15 +19,17 @@ pub(crate) struct Checksum {
 }
 
 impl Checksum {
-    pub(crate) fn from_config(kind: Kind, config: &Json) -> Result<Checksum, String> {
+    pub(crate) fn from_config(kind: Kind, config: &Json) -> Result<Checksum, ConfigFault> {
         let at_end = match config.get("location").and_then(Json::as_str) {
             None => kind == Kind::Crc32c,
             Some("start") => false,
             Some("end") => true,
             Some(other) => {
-                return Err(format!(
-                    "\"location\" must be \"start\" or \"end\", found \"{other}\""
-                ))
+                return Err(ConfigFault::BadValue {
+                    name: "location",
+                    expected: "\"start\" or \"end\"".into(),
+                    found: format!("\"{other}\""),
+                })
             }
         };
         Ok(Checksum { kind, at_end })
@@ -90,12 +92,15 @@ impl Codec for Checksum {
         self.name()
     }
 
-    fn decode(&self, input: Vec<u8>, _: &ChunkInfo) -> Result<Vec<u8>, String> {
+    fn decode(&self, input: Vec<u8>, _: &ChunkInfo) -> Result<Vec<u8>, ChunkFault> {
         if input.len() < 4 {
-            return Err(format!(
-                "chunk too short to hold a {} checksum",
-                self.name()
-            ));
+            return Err(ChunkFault::Truncated {
+                what: match self.kind {
+                    Kind::Crc32 => "a crc32 checksum",
+                    Kind::Crc32c => "a crc32c checksum",
+                    Kind::Adler32 => "an adler32 checksum",
+                },
+            });
         }
         let (data, sum) = if self.at_end {
             let at = input.len() - 4;
@@ -104,13 +109,18 @@ impl Codec for Checksum {
             (&input[4..], &input[..4])
         };
         let stored = u32::from_le_bytes([sum[0], sum[1], sum[2], sum[3]]);
-        if stored != self.compute(data) {
-            return Err(format!("{} checksum mismatch", self.name()));
+        let computed = self.compute(data);
+        if stored != computed {
+            return Err(ChunkFault::ChecksumMismatch {
+                kind: self.name(),
+                stored,
+                computed,
+            });
         }
         Ok(data.to_vec())
     }
 
-    fn encode(&self, input: Vec<u8>, _: &ChunkInfo) -> Result<Vec<u8>, String> {
+    fn encode(&self, input: Vec<u8>, _: &ChunkInfo) -> Result<Vec<u8>, ChunkFault> {
         let sum = self.compute(&input).to_le_bytes();
         let mut out = Vec::with_capacity(input.len() + 4);
         if self.at_end {

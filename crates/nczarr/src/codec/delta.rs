@@ -2,7 +2,7 @@
 //! `astype`; decoding is a cumulative sum in `dtype`.
 //! Config: `{"id": "delta", "dtype": "<f4", "astype": "<f4"}`.
 
-use super::{obj, ChunkInfo, Codec};
+use super::{obj, ChunkFault, ChunkInfo, Codec, ConfigFault};
 use crate::json::Json;
 use crate::zarr::{Dtype, Endian};
 
@@ -19,10 +19,13 @@ enum Num {
     F(f64),
 }
 
-fn check(d: &Dtype) -> Result<(), String> {
+fn check(d: &Dtype) -> Result<(), ConfigFault> {
     match d {
         Dtype::Int { .. } | Dtype::Float { bytes: 4 | 8, .. } => Ok(()),
-        other => Err(format!("delta cannot work on dtype {other}")),
+        other => Err(ConfigFault::Unavailable {
+            what: format!("delta over dtype {other}"),
+            have: "integers, <f4, <f8".into(),
+        }),
     }
 }
 
@@ -77,13 +80,17 @@ fn wrap(d: &Dtype, v: i128) -> i128 {
 }
 
 impl Delta {
-    pub(crate) fn from_config(config: &Json) -> Result<Delta, String> {
-        let get = |name: &str| -> Result<Dtype, String> {
+    pub(crate) fn from_config(config: &Json) -> Result<Delta, ConfigFault> {
+        let get = |name: &'static str| -> Result<Dtype, ConfigFault> {
             let t = config
                 .get(name)
                 .and_then(Json::as_str)
-                .ok_or_else(|| format!("missing \"{name}\""))?;
-            Dtype::parse(t).map_err(|e| e.to_string())
+                .ok_or(ConfigFault::Missing { name })?;
+            Dtype::parse(t).map_err(|e| ConfigFault::BadValue {
+                name,
+                expected: "a numeric dtype".into(),
+                found: e.to_string(),
+            })
         };
         let dtype = get("dtype")?;
         let astype = match config.get("astype") {
@@ -101,13 +108,13 @@ impl Delta {
         from: &Dtype,
         to: &Dtype,
         decode: bool,
-    ) -> Result<Vec<u8>, String> {
+    ) -> Result<Vec<u8>, ChunkFault> {
         let size = from.item_size();
         if !input.len().is_multiple_of(size) {
-            return Err(format!(
-                "{} bytes is not a whole number of {from} values",
-                input.len()
-            ));
+            return Err(ChunkFault::PartialElement {
+                len: input.len(),
+                dtype: from.to_string(),
+            });
         }
         let mut out = Vec::with_capacity(input.len() / size * to.item_size());
         let mut prev = Num::I(0);
@@ -139,11 +146,11 @@ impl Codec for Delta {
         "delta"
     }
 
-    fn decode(&self, input: Vec<u8>, _: &ChunkInfo) -> Result<Vec<u8>, String> {
+    fn decode(&self, input: Vec<u8>, _: &ChunkInfo) -> Result<Vec<u8>, ChunkFault> {
         self.apply(&input, &self.astype, &self.dtype, true)
     }
 
-    fn encode(&self, input: Vec<u8>, _: &ChunkInfo) -> Result<Vec<u8>, String> {
+    fn encode(&self, input: Vec<u8>, _: &ChunkInfo) -> Result<Vec<u8>, ChunkFault> {
         self.apply(&input, &self.dtype, &self.astype, false)
     }
 

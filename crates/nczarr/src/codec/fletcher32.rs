@@ -1,7 +1,7 @@
 //! `fletcher32`: HDF5's Fletcher-32 checksum over big-endian 16-bit words, appended
 //! as a little-endian u32 (numcodecs `Fletcher32`, HDF5 filter 3).
 
-use super::{obj, ChunkInfo, Codec};
+use super::{obj, ChunkFault, ChunkInfo, Codec};
 use crate::json::Json;
 
 /// Fletcher-32 checksum.
@@ -39,23 +39,27 @@ impl Codec for Fletcher32 {
         "fletcher32"
     }
 
-    fn decode(&self, mut input: Vec<u8>, _: &ChunkInfo) -> Result<Vec<u8>, String> {
+    fn decode(&self, mut input: Vec<u8>, _: &ChunkInfo) -> Result<Vec<u8>, ChunkFault> {
         if input.len() < 4 {
-            return Err("chunk too short to hold a fletcher32 checksum".into());
+            return Err(ChunkFault::Truncated {
+                what: "a fletcher32 checksum",
+            });
         }
         let at = input.len() - 4;
         let stored = u32::from_le_bytes([input[at], input[at + 1], input[at + 2], input[at + 3]]);
         input.truncate(at);
         let computed = fletcher32(&input);
         if stored != computed {
-            return Err(format!(
-                "fletcher32 checksum mismatch (stored {stored:#010x}, computed {computed:#010x})"
-            ));
+            return Err(ChunkFault::ChecksumMismatch {
+                kind: "fletcher32",
+                stored,
+                computed,
+            });
         }
         Ok(input)
     }
 
-    fn encode(&self, mut input: Vec<u8>, _: &ChunkInfo) -> Result<Vec<u8>, String> {
+    fn encode(&self, mut input: Vec<u8>, _: &ChunkInfo) -> Result<Vec<u8>, ChunkFault> {
         let c = fletcher32(&input);
         input.extend_from_slice(&c.to_le_bytes());
         Ok(input)

@@ -2,7 +2,9 @@
 
 use std::io::Write;
 
-use super::{int_param, num, obj, read_bounded, ChunkInfo, Codec};
+use super::{
+    encode_failed, int_param, num, obj, read_bounded, ChunkFault, ChunkInfo, Codec, ConfigFault,
+};
 use crate::json::Json;
 
 /// gzip compression.
@@ -12,7 +14,7 @@ pub(crate) struct Gzip {
 }
 
 impl Gzip {
-    pub(crate) fn from_config(config: &Json) -> Result<Gzip, String> {
+    pub(crate) fn from_config(config: &Json) -> Result<Gzip, ConfigFault> {
         Ok(Gzip {
             level: int_param(config, "level", 1, 0..=9)? as u32,
         })
@@ -24,22 +26,22 @@ impl Codec for Gzip {
         "gzip"
     }
 
-    fn decode(&self, input: Vec<u8>, info: &ChunkInfo) -> Result<Vec<u8>, String> {
+    fn decode(&self, input: Vec<u8>, info: &ChunkInfo) -> Result<Vec<u8>, ChunkFault> {
         // numcodecs may write several members; read them all.
         read_bounded(
             flate2::read::MultiGzDecoder::new(&input[..]),
             info.max_decoded,
+            "gzip data",
         )
-        .map_err(|e| format!("corrupt gzip data: {e}"))
     }
 
-    fn encode(&self, input: Vec<u8>, _: &ChunkInfo) -> Result<Vec<u8>, String> {
+    fn encode(&self, input: Vec<u8>, _: &ChunkInfo) -> Result<Vec<u8>, ChunkFault> {
         // mtime 0 so the same chunk always encodes to the same bytes.
         let mut e = flate2::GzBuilder::new()
             .mtime(0)
             .write(Vec::new(), flate2::Compression::new(self.level));
-        e.write_all(&input).map_err(|e| e.to_string())?;
-        e.finish().map_err(|e| e.to_string())
+        e.write_all(&input).map_err(encode_failed("gzip"))?;
+        e.finish().map_err(encode_failed("gzip"))
     }
 
     fn config(&self) -> Json {

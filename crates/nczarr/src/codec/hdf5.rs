@@ -66,11 +66,26 @@ pub fn filter_of(config: &Json) -> Option<(u32, Vec<u32>)> {
     })
 }
 
+/// An HDF5 filter with no Zarr codec here.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FilterError {
+    /// A blosc compressor code this build of c-blosc does not have.
+    #[error("blosc compressor code {0} is not available")]
+    BloscCompressor(u32),
+    /// szip: readers may have a decoder, but no encoder is bundled.
+    #[error("the szip filter (4) is not available: no szip encoder is bundled")]
+    Szip,
+    /// A filter id with no codec.
+    #[error("HDF5 filter {0} has no Zarr codec in this build")]
+    Unknown(u32),
+}
+
 /// The codec JSON for HDF5 filter `id` with parameters `params` (for `_Filter` in CDL).
 ///
 /// # Errors
-/// A message for unknown ids and wrong parameter counts.
-pub fn codec_of(id: u32, params: &[u32]) -> Result<Json, String> {
+/// [`FilterError`] for ids with no codec here.
+pub fn codec_of(id: u32, params: &[u32]) -> Result<Json, FilterError> {
     let idj = |s: &str| ("id", Json::String(s.to_string()));
     let level = |default: i64| params.first().map_or(default, |&p| i64::from(p));
     Ok(match id {
@@ -87,7 +102,7 @@ pub fn codec_of(id: u32, params: &[u32]) -> Result<Json, String> {
                 2 => "lz4hc",
                 4 => "zlib",
                 5 => "zstd",
-                other => return Err(format!("blosc compressor code {other} is not available")),
+                other => return Err(FilterError::BloscCompressor(other)),
             };
             obj(vec![
                 idj("blosc"),
@@ -97,14 +112,8 @@ pub fn codec_of(id: u32, params: &[u32]) -> Result<Json, String> {
                 ("shuffle", num(i64::from(p(5, 1)))),
             ])
         }
-        SZIP => {
-            return Err("the szip filter (4) is not available: no szip encoder is bundled".into())
-        }
-        other => {
-            return Err(format!(
-                "HDF5 filter {other} has no Zarr codec in this build"
-            ))
-        }
+        SZIP => return Err(FilterError::Szip),
+        other => return Err(FilterError::Unknown(other)),
     })
 }
 

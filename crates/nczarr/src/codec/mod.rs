@@ -13,6 +13,7 @@ mod blosc;
 mod bz2;
 mod checksum;
 mod delta;
+mod error;
 mod fletcher32;
 mod gzip;
 pub mod hdf5;
@@ -24,6 +25,7 @@ mod vlen;
 mod zlib;
 mod zstd;
 
+pub use error::{ChunkFault, ConfigFault};
 pub use pipeline::{Decoded, Pipeline};
 
 use std::fmt;
@@ -45,22 +47,22 @@ pub struct ChunkInfo {
 #[non_exhaustive]
 pub enum CodecError {
     /// The codec cannot be built from its configuration (unknown id, bad parameter).
-    #[error("codec {config}: {message}")]
+    #[error("codec {config}: {fault}")]
     Create {
         /// The codec JSON as written.
         config: String,
         /// What is wrong.
-        message: String,
+        fault: ConfigFault,
     },
     /// The codec failed on a chunk.
-    #[error("codec '{codec}' failed on chunk '{key}': {message}")]
+    #[error("codec '{codec}' failed on chunk '{key}': {fault}")]
     Failed {
         /// The codec id.
         codec: String,
         /// The chunk key.
         key: String,
         /// What went wrong.
-        message: String,
+        fault: ChunkFault,
     },
 }
 
@@ -72,14 +74,14 @@ pub trait Codec: Send + Sync + fmt::Debug {
     /// Undo the codec: stored bytes to raw bytes.
     ///
     /// # Errors
-    /// A message saying why the input cannot be decoded.
-    fn decode(&self, input: Vec<u8>, info: &ChunkInfo) -> Result<Vec<u8>, String>;
+    /// [`ChunkFault`] saying why the input cannot be decoded.
+    fn decode(&self, input: Vec<u8>, info: &ChunkInfo) -> Result<Vec<u8>, ChunkFault>;
 
     /// Apply the codec: raw bytes to stored bytes.
     ///
     /// # Errors
-    /// A message saying why the input cannot be encoded.
-    fn encode(&self, input: Vec<u8>, info: &ChunkInfo) -> Result<Vec<u8>, String>;
+    /// [`ChunkFault`] saying why the input cannot be encoded.
+    fn encode(&self, input: Vec<u8>, info: &ChunkInfo) -> Result<Vec<u8>, ChunkFault>;
 
     /// The codec's Zarr v2 JSON configuration.
     fn config(&self) -> Json;
@@ -88,24 +90,26 @@ pub trait Codec: Send + Sync + fmt::Debug {
 /// Read an optional integer member of a codec config, with a range check.
 pub(crate) fn int_param(
     config: &Json,
-    name: &str,
+    name: &'static str,
     default: i64,
     range: std::ops::RangeInclusive<i64>,
-) -> Result<i64, String> {
+) -> Result<i64, ConfigFault> {
     match config.get(name) {
         None | Some(Json::Null) => Ok(default),
         Some(v) => {
-            let n = v
-                .as_i64_lenient()
-                .ok_or_else(|| format!("\"{name}\" must be an integer, found {}", v.to_text()))?;
+            let n = v.as_i64_lenient().ok_or_else(|| ConfigFault::NotInteger {
+                name,
+                found: v.to_text(),
+            })?;
             if range.contains(&n) {
                 Ok(n)
             } else {
-                Err(format!(
-                    "\"{name}\" = {n} is outside {}..={}",
-                    range.start(),
-                    range.end()
-                ))
+                Err(ConfigFault::OutOfRange {
+                    name,
+                    value: n,
+                    min: *range.start(),
+                    max: *range.end(),
+                })
             }
         }
     }
@@ -126,16 +130,31 @@ pub(crate) fn num(v: i64) -> Json {
     Json::Number(crate::json::Number::from_i64(v))
 }
 
-/// Read from `reader` to the end, refusing more than `max` bytes.
-pub(crate) fn read_bounded(reader: impl std::io::Read, max: usize) -> Result<Vec<u8>, String> {
+/// Decode from `reader` (a decompressor of `what`) to the end, refusing more than
+/// `max` bytes.
+pub(crate) fn read_bounded(
+    reader: impl std::io::Read,
+    max: usize,
+    what: &'static str,
+) -> Result<Vec<u8>, ChunkFault> {
     let mut out = Vec::new();
     let limit = u64::try_from(max).unwrap_or(u64::MAX).saturating_add(1);
-    std::io::Read::read_to_end(&mut std::io::Read::take(reader, limit), &mut out)
-        .map_err(|e| e.to_string())?;
+    std::io::Read::read_to_end(&mut std::io::Read::take(reader, limit), &mut out).map_err(|e| {
+        ChunkFault::Corrupt {
+            what,
+            detail: e.to_string(),
+        }
+    })?;
     if out.len() > max {
-        return Err(format!(
-            "decodes to more than the {max} bytes a chunk of this array can hold"
-        ));
+        return Err(ChunkFault::TooLarge { max });
     }
     Ok(out)
+}
+
+/// The error of an encoder writing into memory (`what` names the format).
+pub(crate) fn encode_failed(format: &'static str) -> impl Fn(std::io::Error) -> ChunkFault {
+    move |e| ChunkFault::EncodeFailed {
+        format,
+        detail: e.to_string(),
+    }
 }

@@ -2,7 +2,7 @@
 //! the reverse on decode. An object codec (`vlen-utf8`, `vlen-bytes`) may only come
 //! first, where it turns strings into bytes.
 
-use super::{registry, vlen, ChunkInfo, Codec, CodecError};
+use super::{registry, vlen, ChunkFault, ChunkInfo, Codec, CodecError, ConfigFault};
 use crate::json::Json;
 
 /// The result of decoding one chunk.
@@ -36,7 +36,7 @@ impl Pipeline {
                     if i != 0 {
                         return Err(CodecError::Create {
                             config: config.to_text(),
-                            message: "an object codec must be the first filter".into(),
+                            fault: ConfigFault::Misplaced,
                         });
                     }
                     vlen = Some(if id == "vlen-utf8" {
@@ -73,10 +73,10 @@ impl Pipeline {
         items: usize,
     ) -> Result<Decoded, CodecError> {
         let mut data = stored;
-        let fail = |codec: &str, message: String| CodecError::Failed {
+        let fail = |codec: &str, fault: ChunkFault| CodecError::Failed {
             codec: codec.to_string(),
             key: key.to_string(),
-            message,
+            fault,
         };
         for codec in self.codecs.iter().rev() {
             data = codec.decode(data, info).map_err(|m| fail(codec.id(), m))?;
@@ -99,10 +99,10 @@ impl Pipeline {
         key: &str,
         info: &ChunkInfo,
     ) -> Result<Vec<u8>, CodecError> {
-        let fail = |codec: &str, message: String| CodecError::Failed {
+        let fail = |codec: &str, fault: ChunkFault| CodecError::Failed {
             codec: codec.to_string(),
             key: key.to_string(),
-            message,
+            fault,
         };
         let mut data = match (chunk, self.vlen) {
             (Decoded::Items(items), Some(_)) => {
@@ -110,9 +110,17 @@ impl Pipeline {
                 vlen::encode(&refs)
             }
             (Decoded::Bytes(b), None) => b,
-            (_, Some(id)) => return Err(fail(id, "an object chain needs items, not bytes".into())),
+            (_, Some(id)) => {
+                return Err(fail(
+                    id,
+                    ChunkFault::WrongKind("an object chain needs items, not bytes"),
+                ))
+            }
             (Decoded::Items(_), None) => {
-                return Err(fail("pipeline", "items need an object codec".into()))
+                return Err(fail(
+                    "pipeline",
+                    ChunkFault::WrongKind("items need an object codec"),
+                ))
             }
         };
         for codec in &self.codecs {

@@ -10,7 +10,7 @@ use super::lz4::Lz4;
 use super::shuffle::Shuffle;
 use super::zlib::Zlib;
 use super::zstd::Zstd;
-use super::{Codec, CodecError};
+use super::{Codec, CodecError, ConfigFault};
 use crate::json::Json;
 
 /// Every codec id this build can read and write (plus the `vlen-*` object codecs).
@@ -37,15 +37,15 @@ pub const KNOWN_IDS: &[&str] = &[
 /// # Errors
 /// [`CodecError::Create`] for a missing or unknown id and for bad parameters.
 pub fn build(config: &Json) -> Result<Box<dyn Codec>, CodecError> {
-    let fail = |message: String| CodecError::Create {
+    let fail = |fault: ConfigFault| CodecError::Create {
         config: config.to_text(),
-        message,
+        fault,
     };
     let id = config
         .get("id")
         .and_then(Json::as_str)
-        .ok_or_else(|| fail("has no \"id\"".into()))?;
-    let codec: Result<Box<dyn Codec>, String> = match id {
+        .ok_or_else(|| fail(ConfigFault::MissingId))?;
+    let codec: Result<Box<dyn Codec>, ConfigFault> = match id {
         "zlib" => Zlib::from_config(config).map(|c| Box::new(c) as _),
         "gzip" => Gzip::from_config(config).map(|c| Box::new(c) as _),
         "blosc" => Blosc::from_config(config).map(|c| Box::new(c) as _),
@@ -58,10 +58,7 @@ pub fn build(config: &Json) -> Result<Box<dyn Codec>, CodecError> {
         "crc32" => Checksum::from_config(Kind::Crc32, config).map(|c| Box::new(c) as _),
         "crc32c" => Checksum::from_config(Kind::Crc32c, config).map(|c| Box::new(c) as _),
         "adler32" => Checksum::from_config(Kind::Adler32, config).map(|c| Box::new(c) as _),
-        other => Err(format!(
-            "unknown codec '{other}' (this build knows {})",
-            KNOWN_IDS.join(", ")
-        )),
+        other => Err(ConfigFault::Unknown { id: other.into() }),
     };
     codec.map_err(fail)
 }

@@ -3,7 +3,7 @@
 //! (and 4.9.2 `"0"`), meaning "the dtype's size"; we read it that way.
 //! Bytes past the last whole element are left in place, as HDF5's filter does.
 
-use super::{int_param, num, obj, ChunkInfo, Codec};
+use super::{int_param, num, obj, ChunkFault, ChunkInfo, Codec, ConfigFault};
 use crate::json::Json;
 
 /// Byte shuffle.
@@ -14,7 +14,7 @@ pub(crate) struct Shuffle {
 }
 
 impl Shuffle {
-    pub(crate) fn from_config(config: &Json) -> Result<Shuffle, String> {
+    pub(crate) fn from_config(config: &Json) -> Result<Shuffle, ConfigFault> {
         Ok(Shuffle {
             element_size: int_param(config, "elementsize", 4, 0..=1 << 20)? as usize,
         })
@@ -62,11 +62,11 @@ impl Codec for Shuffle {
         "shuffle"
     }
 
-    fn decode(&self, input: Vec<u8>, info: &ChunkInfo) -> Result<Vec<u8>, String> {
+    fn decode(&self, input: Vec<u8>, info: &ChunkInfo) -> Result<Vec<u8>, ChunkFault> {
         Ok(unshuffle(&input, self.size(info)))
     }
 
-    fn encode(&self, input: Vec<u8>, info: &ChunkInfo) -> Result<Vec<u8>, String> {
+    fn encode(&self, input: Vec<u8>, info: &ChunkInfo) -> Result<Vec<u8>, ChunkFault> {
         Ok(shuffle(&input, self.size(info)))
     }
 

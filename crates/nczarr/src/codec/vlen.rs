@@ -2,29 +2,37 @@
 //! zarr-python uses for `|O` string arrays. Layout: LE u32 item count, then for each
 //! item a LE u32 length and the bytes.
 
+use super::ChunkFault;
+
+/// What a vlen buffer is cut short of.
+const TRUNCATED: ChunkFault = ChunkFault::Truncated {
+    what: "the vlen items its header announces",
+};
+
 /// Decode a vlen buffer into its items.
 ///
 /// # Errors
-/// A message when the buffer is truncated or its count disagrees with `expected`.
-pub(crate) fn decode(input: &[u8], expected: usize) -> Result<Vec<Vec<u8>>, String> {
-    let u32_at = |at: usize| -> Result<usize, String> {
+/// [`ChunkFault`] when the buffer is truncated or its count disagrees with `expected`.
+pub(crate) fn decode(input: &[u8], expected: usize) -> Result<Vec<Vec<u8>>, ChunkFault> {
+    let u32_at = |at: usize| -> Result<usize, ChunkFault> {
         input
-            .get(at..at + 4)
+            .get(at..at.saturating_add(4))
             .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
-            .ok_or_else(|| "truncated vlen buffer".to_string())
+            .ok_or(TRUNCATED)
     };
     let n = u32_at(0)?;
     if n != expected {
-        return Err(format!(
-            "vlen buffer holds {n} items, the chunk has {expected}"
-        ));
+        return Err(ChunkFault::ItemCount {
+            found: n as u64,
+            expected: expected as u64,
+        });
     }
     let mut items = Vec::with_capacity(n);
     let mut at = 4;
     for _ in 0..n {
         let len = u32_at(at)?;
         at += 4;
-        let item = input.get(at..at + len).ok_or("truncated vlen buffer")?;
+        let item = input.get(at..at.saturating_add(len)).ok_or(TRUNCATED)?;
         items.push(item.to_vec());
         at += len;
     }

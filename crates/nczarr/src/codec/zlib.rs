@@ -3,7 +3,9 @@
 
 use std::io::Write;
 
-use super::{int_param, num, obj, read_bounded, ChunkInfo, Codec};
+use super::{
+    encode_failed, int_param, num, obj, read_bounded, ChunkFault, ChunkInfo, Codec, ConfigFault,
+};
 use crate::json::Json;
 
 /// zlib compression.
@@ -13,7 +15,7 @@ pub(crate) struct Zlib {
 }
 
 impl Zlib {
-    pub(crate) fn from_config(config: &Json) -> Result<Zlib, String> {
+    pub(crate) fn from_config(config: &Json) -> Result<Zlib, ConfigFault> {
         Ok(Zlib {
             level: int_param(config, "level", 1, 0..=9)? as u32,
         })
@@ -25,16 +27,19 @@ impl Codec for Zlib {
         "zlib"
     }
 
-    fn decode(&self, input: Vec<u8>, info: &ChunkInfo) -> Result<Vec<u8>, String> {
-        read_bounded(flate2::read::ZlibDecoder::new(&input[..]), info.max_decoded)
-            .map_err(|e| format!("corrupt zlib stream: {e}"))
+    fn decode(&self, input: Vec<u8>, info: &ChunkInfo) -> Result<Vec<u8>, ChunkFault> {
+        read_bounded(
+            flate2::read::ZlibDecoder::new(&input[..]),
+            info.max_decoded,
+            "zlib stream",
+        )
     }
 
-    fn encode(&self, input: Vec<u8>, _: &ChunkInfo) -> Result<Vec<u8>, String> {
+    fn encode(&self, input: Vec<u8>, _: &ChunkInfo) -> Result<Vec<u8>, ChunkFault> {
         let mut e =
             flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::new(self.level));
-        e.write_all(&input).map_err(|e| e.to_string())?;
-        e.finish().map_err(|e| e.to_string())
+        e.write_all(&input).map_err(encode_failed("zlib"))?;
+        e.finish().map_err(encode_failed("zlib"))
     }
 
     fn config(&self) -> Json {

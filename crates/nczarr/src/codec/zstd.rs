@@ -1,7 +1,9 @@
 //! `zstd` (numcodecs `Zstd`, HDF5 filter 32015). Config: `{"id": "zstd", "level": L}`;
 //! level 0 means zstd's default (3). Frames without a content size are streamed.
 
-use super::{int_param, num, obj, read_bounded, ChunkInfo, Codec};
+use super::{
+    encode_failed, int_param, num, obj, read_bounded, ChunkFault, ChunkInfo, Codec, ConfigFault,
+};
 use crate::json::Json;
 
 /// zstd compression.
@@ -12,7 +14,7 @@ pub(crate) struct Zstd {
 }
 
 impl Zstd {
-    pub(crate) fn from_config(config: &Json) -> Result<Zstd, String> {
+    pub(crate) fn from_config(config: &Json) -> Result<Zstd, ConfigFault> {
         let level = int_param(config, "level", 0, -131072..=22)? as i32;
         let checksum = matches!(config.get("checksum"), Some(Json::Bool(true)));
         Ok(Zstd { level, checksum })
@@ -24,18 +26,21 @@ impl Codec for Zstd {
         "zstd"
     }
 
-    fn decode(&self, input: Vec<u8>, info: &ChunkInfo) -> Result<Vec<u8>, String> {
-        let decoder = zstd::stream::read::Decoder::new(&input[..])
-            .map_err(|e| format!("corrupt zstd data: {e}"))?;
-        read_bounded(decoder, info.max_decoded).map_err(|e| format!("corrupt zstd data: {e}"))
+    fn decode(&self, input: Vec<u8>, info: &ChunkInfo) -> Result<Vec<u8>, ChunkFault> {
+        let decoder =
+            zstd::stream::read::Decoder::new(&input[..]).map_err(|e| ChunkFault::Corrupt {
+                what: "zstd data",
+                detail: e.to_string(),
+            })?;
+        read_bounded(decoder, info.max_decoded, "zstd data")
     }
 
-    fn encode(&self, input: Vec<u8>, _: &ChunkInfo) -> Result<Vec<u8>, String> {
-        let mut c = zstd::bulk::Compressor::new(self.level).map_err(|e| e.to_string())?;
-        c.include_checksum(self.checksum)
-            .map_err(|e| e.to_string())?;
-        c.include_contentsize(true).map_err(|e| e.to_string())?;
-        c.compress(&input).map_err(|e| e.to_string())
+    fn encode(&self, input: Vec<u8>, _: &ChunkInfo) -> Result<Vec<u8>, ChunkFault> {
+        let failed = encode_failed("zstd");
+        let mut c = zstd::bulk::Compressor::new(self.level).map_err(&failed)?;
+        c.include_checksum(self.checksum).map_err(&failed)?;
+        c.include_contentsize(true).map_err(&failed)?;
+        c.compress(&input).map_err(&failed)
     }
 
     fn config(&self) -> Json {

@@ -122,6 +122,6 @@ pub enum EncodingError {
         /// The variable.
         var: VarPath,
         /// The codec's error.
-        error: CodecError,
+        error: Box<CodecError>,
     },
 }

@@ -144,7 +144,7 @@ fn complete(
     }
     Pipeline::new(&enc.codecs, None).map_err(|error| EncodingError::Codec {
         var: path.clone(),
-        error,
+        error: Box::new(error),
     })?;
     Ok(enc)
 }

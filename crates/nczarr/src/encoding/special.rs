@@ -142,9 +142,7 @@ impl Encoding {
             }
             Special::NoFill(on) => self.no_fill = on,
             Special::Filter(text) => {
-                let codecs = parse_filter_spec(&text).map_err(|m| EncodingError::Special {
-                    message: format!("_Filter: {m}"),
-                })?;
+                let codecs = parse_filter_spec(&text)?;
                 for c in codecs {
                     let c = if codec_id(&c) == "shuffle" {
                         shuffle(elem)
@@ -191,7 +189,9 @@ fn shuffle(elem: usize) -> Json {
 }
 
 fn codec_of(id: u32, params: &[u32]) -> Result<Json, EncodingError> {
-    hdf5::codec_of(id, params).map_err(|message| EncodingError::Special { message })
+    hdf5::codec_of(id, params).map_err(|e| EncodingError::Special {
+        message: e.to_string(),
+    })
 }
 
 /// `_Codecs`: a JSON array of codec objects, each with an id, that build a chain.
@@ -214,27 +214,30 @@ fn parse_codecs(text: &str) -> Result<Vec<Json>, EncodingError> {
 
 /// Parse netCDF's `_Filter` syntax: `id,p1,p2|id2,...` (numeric HDF5 filter ids;
 /// parameters as unsigned integers, with netcdf-c's `b s l u` suffixes tolerated).
-fn parse_filter_spec(text: &str) -> Result<Vec<Json>, String> {
+fn parse_filter_spec(text: &str) -> Result<Vec<Json>, EncodingError> {
+    let fail = |m: String| EncodingError::Special {
+        message: format!("_Filter: {m}"),
+    };
     let mut out = Vec::new();
     for part in text.split('|').map(str::trim).filter(|p| !p.is_empty()) {
         let mut fields = part.split(',').map(str::trim);
         let id_text = fields.next().unwrap_or("");
         let id: u32 = id_text.parse().map_err(|_| {
-            format!("filter id '{id_text}' is not a number (netCDF's _Filter takes numeric HDF5 filter ids)")
+            fail(format!("filter id '{id_text}' is not a number (netCDF's _Filter takes numeric HDF5 filter ids)"))
         })?;
         let mut params = Vec::new();
         for f in fields {
             let digits = f.trim_end_matches(['b', 'B', 's', 'S', 'l', 'L', 'u', 'U']);
             let v: i64 = digits
                 .parse()
-                .map_err(|_| format!("filter parameter '{f}' is not an integer"))?;
+                .map_err(|_| fail(format!("filter parameter '{f}' is not an integer")))?;
             // As netcdf-c: parameters are C unsigned ints; negative values wrap.
             params.push(v as u32);
         }
-        out.push(hdf5::codec_of(id, &params)?);
+        out.push(hdf5::codec_of(id, &params).map_err(|e| fail(e.to_string()))?);
     }
     if out.is_empty() {
-        return Err("empty filter specification".into());
+        return Err(fail("empty filter specification".into()));
     }
     Ok(out)
 }

@@ -61,13 +61,37 @@ pub(crate) fn is_hidden(name: &str) -> bool {
         || name.starts_with("_NCZARR_")
 }
 
+/// An attribute whose JSON does not fit its declared netCDF type.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("attribute '{name}' (type {nc_type}): {fault}")]
+pub(crate) struct AttrError {
+    name: String,
+    nc_type: NcType,
+    fault: ValueFault,
+}
+
+/// Why one JSON value is not a value of a numeric type.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum ValueFault {
+    #[error("{0} is not a number")]
+    NotNumber(String),
+    #[error("{0} is not an integer")]
+    NotInteger(String),
+    #[error("{value} does not fit {nc_type}")]
+    OutOfRange { value: String, nc_type: NcType },
+}
+
 /// Convert one attribute. `hint` is its NCZarr type, if any.
 ///
 /// # Errors
-/// A message when the JSON does not fit the declared type.
-pub(crate) fn convert(name: &str, json: &Json, hint: Option<NcType>) -> Result<Attr, String> {
+/// [`AttrError`] when the JSON does not fit the declared type.
+pub(crate) fn convert(name: &str, json: &Json, hint: Option<NcType>) -> Result<Attr, AttrError> {
     let values = match hint {
-        Some(t) => typed(json, t).map_err(|m| format!("attribute '{name}' (type {t}): {m}"))?,
+        Some(t) => typed(json, t).map_err(|fault| AttrError {
+            name: name.to_string(),
+            nc_type: t,
+            fault,
+        })?,
         None => infer(json),
     };
     Ok(Attr::new(name, values))
@@ -80,7 +104,7 @@ fn items(json: &Json) -> Vec<&Json> {
     }
 }
 
-fn typed(json: &Json, t: NcType) -> Result<Values, String> {
+fn typed(json: &Json, t: NcType) -> Result<Values, ValueFault> {
     match t {
         NcType::Char => Ok(Values::Char(match json {
             Json::String(s) => s.as_bytes().to_vec(),
@@ -109,22 +133,25 @@ fn typed(json: &Json, t: NcType) -> Result<Values, String> {
 }
 
 /// One JSON number (or numeric string, or boolean) as a value of numeric type `t`.
-fn number(j: &Json, t: NcType) -> Result<Values, String> {
+fn number(j: &Json, t: NcType) -> Result<Values, ValueFault> {
     let n = match j {
         Json::Number(n) => n.clone(),
         Json::Bool(b) => crate::json::Number::from_i64(i64::from(*b)),
         Json::String(s) => match crate::json::parse_str(s.trim()) {
             Ok(Json::Number(n)) => n,
-            _ => return Err(format!("\"{s}\" is not a number")),
+            _ => return Err(ValueFault::NotNumber(format!("\"{s}\""))),
         },
-        other => return Err(format!("{} is not a number", other.to_text())),
+        other => return Err(ValueFault::NotNumber(other.to_text())),
     };
-    let out_of_range = || format!("{} does not fit {t}", n.text());
-    let int = || -> Result<i128, String> {
+    let out_of_range = || ValueFault::OutOfRange {
+        value: n.text().to_string(),
+        nc_type: t,
+    };
+    let int = || -> Result<i128, ValueFault> {
         n.as_i64()
             .map(i128::from)
             .or_else(|| n.as_u64().map(i128::from))
-            .ok_or_else(|| format!("{} is not an integer", n.text()))
+            .ok_or_else(|| ValueFault::NotInteger(n.text().to_string()))
     };
     Ok(match t {
         NcType::Float => Values::Float(vec![n.as_f64().ok_or_else(out_of_range)? as f32]),
@@ -137,7 +164,7 @@ fn number(j: &Json, t: NcType) -> Result<Values, String> {
         NcType::UInt => Values::UInt(vec![u32::try_from(int()?).map_err(|_| out_of_range())?]),
         NcType::Int64 => Values::Int64(vec![i64::try_from(int()?).map_err(|_| out_of_range())?]),
         NcType::UInt64 => Values::UInt64(vec![u64::try_from(int()?).map_err(|_| out_of_range())?]),
-        NcType::Char | NcType::String => return Err("not numeric".into()),
+        NcType::Char | NcType::String => return Err(ValueFault::NotNumber(j.to_text())),
     })
 }
 
@@ -266,6 +293,7 @@ mod tests {
         assert_eq!(c("[1,2]", NcType::Char).unwrap(), Values::text("[1, 2]"));
         assert!(c("300", NcType::UByte)
             .unwrap_err()
+            .to_string()
             .contains("300 does not fit ubyte"));
         assert!(c("1.5", NcType::Int).is_err());
     }

@@ -10,14 +10,8 @@ use crate::store::StoreKey;
 use crate::zarr::{parse_fill_value, ArrayMeta, Dtype, Endian};
 
 /// The netCDF type of stored elements, and a remark when the mapping is not exact.
-///
-/// # Errors
-/// A message for dtypes with no netCDF type.
-pub(crate) fn nc_type_of(
-    dtype: &Dtype,
-    nczarr: bool,
-) -> std::result::Result<(NcType, Option<String>), String> {
-    Ok(match dtype {
+pub(crate) fn nc_type_of(dtype: &Dtype, nczarr: bool) -> (NcType, Option<String>) {
+    match dtype {
         Dtype::Bool => (NcType::UByte, Some("Zarr dtype |b1 (boolean) shown as ubyte 0/1".into())),
         Dtype::Int { bytes, signed, .. } => (
             match (bytes, signed) {
@@ -48,7 +42,7 @@ pub(crate) fn nc_type_of(
         Dtype::TimeDelta { unit, .. } => {
             (NcType::Int64, Some(format!("Zarr dtype {dtype}: values are timedelta64 counts of '{unit}'")))
         }
-    })
+    }
 }
 
 /// The inputs for one variable.
@@ -111,8 +105,7 @@ pub(crate) fn build(src: VarSource<'_>, problems: &mut Vec<String>) -> Result<(V
             other => other,
         };
     }
-    let (mut nc_type, note) =
-        nc_type_of(&meta.dtype, nczarr).map_err(|m| Error::metadata(&zarray_key, m))?;
+    let (mut nc_type, note) = nc_type_of(&meta.dtype, nczarr);
     if src.nctype == Some(NcType::Char) && matches!(meta.dtype, Dtype::Bytes { len: 1, .. }) {
         nc_type = NcType::Char;
     }

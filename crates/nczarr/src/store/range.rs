@@ -93,7 +93,7 @@ mod tests {
         assert_eq!(ByteRange::Suffix(0).slice(v).unwrap(), b"");
         for bad in [
             ByteRange::Bounded(5..5),
-            ByteRange::Bounded(6..2),
+            ByteRange::Bounded(std::ops::Range { start: 6, end: 2 }),
             ByteRange::Bounded(10..12),
             ByteRange::From(10),
         ] {

@@ -28,10 +28,14 @@ use super::{
 /// Keys whose presence marks the root of a Zarr (or NCZarr V1) dataset.
 const ROOT_MARKERS: &[&str] = &[".zgroup", ".zarray", ".zmetadata", ".nczarr"];
 
-#[derive(Debug, Clone, Copy)]
+/// How an entry's bytes are kept, found when the archive is indexed; entries this
+/// reader cannot read are said to be so when they are read, not when it opens.
+#[derive(Debug, Clone)]
 enum Method {
     Stored,
     Deflated,
+    Encrypted,
+    Unsupported(zip::CompressionMethod),
 }
 
 #[derive(Debug, Clone)]
@@ -40,7 +44,7 @@ struct Entry {
     compressed_size: u64,
     size: u64,
     crc32: u32,
-    method: Result<Method, String>,
+    method: Method,
 }
 
 /// A read-only store over a zip archive.
@@ -89,12 +93,12 @@ impl ZipStore {
             }
             let name = String::from_utf8_lossy(entry.name_raw()).into_owned();
             let method = if entry.encrypted() {
-                Err("entry is encrypted".to_string())
+                Method::Encrypted
             } else {
                 match entry.compression() {
-                    zip::CompressionMethod::Stored => Ok(Method::Stored),
-                    zip::CompressionMethod::Deflated => Ok(Method::Deflated),
-                    other => Err(format!("unsupported zip compression method {other:?}")),
+                    zip::CompressionMethod::Stored => Method::Stored,
+                    zip::CompressionMethod::Deflated => Method::Deflated,
+                    other => Method::Unsupported(other),
                 }
             };
             all.push((
@@ -177,15 +181,20 @@ impl ZipStore {
             key: key.to_string(),
             message,
         };
-        let method = e.method.clone().map_err(corrupt)?;
+        match &e.method {
+            Method::Encrypted => return Err(corrupt("entry is encrypted".into())),
+            Method::Unsupported(m) => {
+                return Err(corrupt(format!("unsupported zip compression method {m:?}")))
+            }
+            Method::Stored | Method::Deflated => {}
+        }
         let io = |source| self.io_error(source);
         let data_start = self.data_start(key, e)?;
         let compressed_len = usize::try_from(e.compressed_size)
             .map_err(|_| corrupt(format!("entry of {} bytes is too large", e.compressed_size)))?;
         let mut raw = vec![0u8; compressed_len];
         self.file.read_exact_at(&mut raw, data_start).map_err(io)?;
-        let data = match method {
-            Method::Stored => raw,
+        let data = match e.method {
             Method::Deflated => {
                 let cap = usize::try_from(e.size.min(1 << 32)).unwrap_or(0);
                 let mut out = Vec::with_capacity(cap);
@@ -195,6 +204,7 @@ impl ZipStore {
                     .map_err(|err| corrupt(format!("cannot inflate zip entry: {err}")))?;
                 out
             }
+            _ => raw,
         };
         if data.len() as u64 != e.size {
             return Err(corrupt(format!(
@@ -249,7 +259,7 @@ impl ReadableStore for ZipStore {
         let Some(e) = self.entries.get(key) else {
             return Ok(None);
         };
-        if !matches!(e.method, Ok(Method::Stored)) {
+        if !matches!(e.method, Method::Stored) {
             let value = self.read_entry(key, e)?;
             return Ok(Some(range_of(key, range, &value)?.to_vec()));
         }

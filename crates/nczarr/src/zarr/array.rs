@@ -42,7 +42,7 @@ impl ArrayMeta {
     /// Parse and validate a `.zarray` document read from `key`.
     ///
     /// # Errors
-    /// [`Error::Metadata`] naming `key` for missing members, wrong `zarr_format`,
+    /// [`MetadataError`] naming `key` for missing members, wrong `zarr_format`,
     /// rank mismatches, zero chunk sizes and unknown dtypes.
     pub fn from_json(json: &Json, key: &str) -> Result<ArrayMeta> {
         let bad = |message: String| MetadataError {

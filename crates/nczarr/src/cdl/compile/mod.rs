@@ -1,5 +1,5 @@
 //! From a CDL syntax tree to a dataset: scoping (this file), attribute types and
-//! special attributes ([`attrs`]), and data laid out as ncgen lays it out ([`data`]:
+//! special attributes (`attrs.rs`), and data laid out as ncgen lays it out (`data.rs`:
 //! fill for short lists, unlimited lengths from the data, ncgen's rules for char
 //! arrays).
 //!

@@ -83,20 +83,38 @@ impl Default for PrintOptions {
     }
 }
 
-/// A variable name the dataset does not have (`-v`) or a group it does not have (`-g`).
-pub fn check_selection(dataset: &Dataset, opts: &PrintOptions) -> std::result::Result<(), String> {
+/// A selection (`-v`, `-g`) naming what the dataset does not have, in ncdump's words.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SelectionError {
+    /// `-v` names a variable that is in no group.
+    #[error("{0}: No such variable")]
+    NoVariable(String),
+    /// `-g` names a group the dataset does not have.
+    #[error("{0}: No such group")]
+    NoGroup(String),
+}
+
+/// Check that every variable (`-v`) and group (`-g`) selected exists.
+///
+/// # Errors
+/// [`SelectionError`] naming the first one that does not.
+pub fn check_selection(
+    dataset: &Dataset,
+    opts: &PrintOptions,
+) -> std::result::Result<(), SelectionError> {
     for v in &opts.vars {
         if !any_group(&dataset.root, &mut Vec::new(), &mut |path, g| {
             g.vars.iter().any(|var| var_matches(v, path, &var.name))
         }) {
-            return Err(format!("{v}: No such variable"));
+            return Err(SelectionError::NoVariable(v.clone()));
         }
     }
     for g in &opts.groups {
         if !any_group(&dataset.root, &mut Vec::new(), &mut |path, _| {
             group_matches(g, path)
         }) {
-            return Err(format!("{g}: No such group"));
+            return Err(SelectionError::NoGroup(g.clone()));
         }
     }
     Ok(())

@@ -10,7 +10,7 @@
 //! - shuffle records its real element size (netcdf-c writes 0, which numcodecs misreads);
 //! - numbers are written with full precision (netcdf-c writes `%g`, 6 digits).
 //!
-//! [`Layout::Netcdf490`] writes netcdf-c 4.9.0's layout instead ([`v490`]), for the
+//! [`Layout::Netcdf490`] writes netcdf-c 4.9.0's layout instead (`v490.rs`), for the
 //! ncdump and ncgen 4.9.0 that Debian 12 and Ubuntu 22.04 ship, which crash on the
 //! current one.
 //!
@@ -18,9 +18,9 @@
 //! `_ARRAY_DIMENSIONS` is written unless `noxarray`. Chunks are written first and the
 //! metadata that makes the dataset openable last, the root `.zgroup` at the very end.
 //!
-//! Jobs, one file each: [`array`] maps an [`crate::encoding::Encoding`] to a Zarr
-//! array; [`attrs`] writes `.zattrs`; [`current`] and [`v490`] lay out each
-//! generation's documents; this file drives them as a sink.
+//! Jobs, one file each: `array.rs` maps an encoding to a Zarr array; `attrs.rs`
+//! writes `.zattrs`; `current.rs` and `v490.rs` lay out each generation's documents;
+//! this file drives them as a sink.
 
 mod array;
 mod attrs;
