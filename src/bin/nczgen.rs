@@ -5,10 +5,9 @@ use std::process::ExitCode;
 
 use anyhow::{anyhow, bail, Context as _};
 use clap::{Parser, ValueEnum};
-use nczarr::cdl::{compile, parse, CdlError, Compiled};
-use nczarr::copy::{write_dataset, CopyOptions};
-use nczarr::encoding::{plan, Plan, PlanOptions};
-use nczarr::model::{Values, VarPath};
+use nczarr::cdl::{compile, parse, CdlError};
+use nczarr::copy::{plan, write_dataset, CopyOptions};
+use nczarr::encoding::PlanOptions;
 use nczarr::nczarr::{CharDtype, Layout, ScalarShape, WriteOptions};
 use nczarr::store::ZipLayout;
 use nczarr::{create, CreateOptions};
@@ -178,7 +177,11 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         let stem = stem.map_or(compiled.name.clone(), |s| s.to_string_lossy().into_owned());
         format!("{stem}.zarr")
     });
-    let mut plan = plan_storage(&compiled, args.no_fill).with_context(|| file_label.clone())?;
+    let plan_options = PlanOptions {
+        no_fill: args.no_fill,
+        ..PlanOptions::default()
+    };
+    let mut plan = plan(&compiled, &plan_options).with_context(|| file_label.clone())?;
     if args.header_only {
         compiled.data.clear();
     }
@@ -189,35 +192,10 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     {
         eprintln!("nczgen: {output}: warning: {w}");
     }
-    write_dataset(
-        &compiled,
-        &compiled.dataset,
-        &plan,
-        sink,
-        &CopyOptions::default(),
-    )
-    .with_context(|| output.clone())?;
+    write_dataset(&compiled, &plan, sink, &CopyOptions::default())
+        .with_context(|| output.clone())?;
     let _ = freeing.join();
     Ok(ExitCode::SUCCESS)
-}
-
-/// Every variable's storage: what its special attributes ask, the rest decided.
-fn plan_storage(compiled: &Compiled, no_fill: bool) -> nczarr::Result<Plan> {
-    let longest_string = |v: &VarPath| match compiled.data.get(v) {
-        Some(Values::String(s)) => Some(s.iter().flatten().map(Vec::len).max().unwrap_or(1)),
-        _ => None,
-    };
-    let options = PlanOptions {
-        no_fill,
-        default_string_width: compiled.default_maxstrlen,
-        ..PlanOptions::default()
-    };
-    Ok(plan(
-        &compiled.dataset,
-        |v| compiled.encodings.get(v).cloned(),
-        longest_string,
-        &options,
-    )?)
 }
 
 /// The output's format and layout from `-k` and the layout options.

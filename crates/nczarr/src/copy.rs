@@ -5,11 +5,11 @@
 
 use std::sync::mpsc;
 
-use crate::encoding::{item_size, Plan};
+use crate::encoding::{item_size, Plan, PlanOptions};
 use crate::error::{Error, Result};
-use crate::model::{Dataset, Values, VarPath};
+use crate::model::{Values, VarPath};
 use crate::sink::DatasetSink;
-use crate::source::DataSource;
+use crate::source::{DataSource, DatasetSource};
 
 /// How values move from source to sink.
 #[derive(Debug, Clone)]
@@ -26,19 +26,32 @@ impl Default for CopyOptions {
     }
 }
 
-/// Write `dataset`, stored as `plan` says, into `sink`, with the values `source`
-/// holds: declare, copy every variable slab by slab, finish.
+/// Plan how every variable of `source` is written: as it is stored there (its special
+/// attributes, for compiled CDL), the rest decided by `options`.
+///
+/// # Errors
+/// As [`crate::encoding::plan`].
+pub fn plan(source: &dyn DatasetSource, options: &PlanOptions) -> Result<Plan> {
+    Ok(crate::encoding::plan(
+        source.dataset(),
+        |v| source.encoding(v),
+        options,
+    )?)
+}
+
+/// Write the dataset `source` holds, stored as `plan` says, into `sink`: declare,
+/// copy every variable slab by slab, finish.
 ///
 /// # Errors
 /// The first read, codec or store error; the sink is then dropped unfinished, which
 /// leaves the destination as it was.
 pub fn write_dataset(
-    source: &dyn DataSource,
-    dataset: &Dataset,
+    source: &dyn DatasetSource,
     plan: &Plan,
     mut sink: Box<dyn DatasetSink>,
     options: &CopyOptions,
 ) -> Result<()> {
+    let dataset = source.dataset();
     sink.define(dataset, plan)?;
     for (path, var) in dataset.vars() {
         if !source.has_data(&path) {

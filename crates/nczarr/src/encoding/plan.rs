@@ -19,9 +19,9 @@ const DEFAULT_STRING_WIDTH: usize = 128;
 pub struct PlanOptions {
     /// Target bytes per chunk for variables without a chunk shape.
     pub chunk_bytes: u64,
-    /// No fill value for any variable (ncgen's and nccopy's `-x`... `_NoFill` everywhere).
+    /// No fill value for any variable (ncgen's `-x`: `_NoFill` everywhere).
     pub no_fill: bool,
-    /// String width for string variables that give none (`_nczarr_default_maxstrlen`).
+    /// String width for string variables that give none.
     pub default_string_width: Option<usize>,
 }
 
@@ -53,11 +53,9 @@ impl Plan {
     }
 }
 
-/// Complete the encoding of every variable of `dataset`.
-///
-/// `requested` gives what each variable asks for (its special attributes, or how it is
-/// stored in the dataset it is copied from); `longest_string` the length of the
-/// longest string a string variable holds, when known, so nothing is cut.
+/// Complete the encoding of every variable of `dataset`; `requested` gives what each
+/// variable asks for (its special attributes, or how it is stored in the dataset it is
+/// copied from).
 ///
 /// # Errors
 /// [`EncodingError::Var`] for chunk shapes of the wrong rank or length 0,
@@ -65,14 +63,13 @@ impl Plan {
 pub fn plan(
     dataset: &Dataset,
     requested: impl Fn(&VarPath) -> Option<Encoding>,
-    longest_string: impl Fn(&VarPath) -> Option<usize>,
     options: &PlanOptions,
 ) -> Result<Plan, EncodingError> {
     let mut encodings = HashMap::new();
     for (path, var) in dataset.vars() {
         let req = requested(&path).unwrap_or_default();
         let shape = dataset.var_shape(var);
-        let enc = complete(var, &path, &shape, req, &longest_string, options)?;
+        let enc = complete(var, &path, &shape, req, options)?;
         encodings.insert(path, enc);
     }
     Ok(Plan { encodings })
@@ -83,7 +80,6 @@ fn complete(
     path: &VarPath,
     shape: &[u64],
     mut enc: Encoding,
-    longest_string: &impl Fn(&VarPath) -> Option<usize>,
     options: &PlanOptions,
 ) -> Result<Encoding, EncodingError> {
     let fail = |message: String| EncodingError::Var {
@@ -94,8 +90,8 @@ fn complete(
         NcType::String => Some(
             enc.string_width
                 .or(options.default_string_width)
-                .or_else(|| longest_string(path).map(|n| n.max(1)))
-                .unwrap_or(DEFAULT_STRING_WIDTH),
+                .unwrap_or(DEFAULT_STRING_WIDTH)
+                .max(1),
         ),
         _ => None,
     };
@@ -201,7 +197,7 @@ mod tests {
     #[test]
     fn defaults_are_decided() {
         let ds = dataset();
-        let p = plan(&ds, |_| None, |_| None, &PlanOptions::default()).unwrap();
+        let p = plan(&ds, |_| None, &PlanOptions::default()).unwrap();
         let big = p.get(&at("big")).unwrap();
         let c = big.chunk_shape().unwrap();
         assert!(
@@ -227,12 +223,15 @@ mod tests {
         req.fill = Some(Values::Double(vec![-1.0]));
         let p = plan(
             &ds,
-            |v| (v.name == "big").then(|| req.clone()),
-            |v| (v.name == "s").then_some(7),
-            &PlanOptions {
-                no_fill: false,
-                ..PlanOptions::default()
+            |v| match v.name.as_str() {
+                "big" => Some(req.clone()),
+                "s" => Some(Encoding {
+                    string_width: Some(7),
+                    ..Encoding::default()
+                }),
+                _ => None,
             },
+            &PlanOptions::default(),
         )
         .unwrap();
         let big = p.get(&at("big")).unwrap();
@@ -244,20 +243,13 @@ mod tests {
             chunking: Some(Chunking::Chunked(vec![5])),
             ..Encoding::default()
         };
-        let e = plan(
-            &ds,
-            |_| Some(bad.clone()),
-            |_| None,
-            &PlanOptions::default(),
-        )
-        .unwrap_err();
+        let e = plan(&ds, |_| Some(bad.clone()), &PlanOptions::default()).unwrap_err();
         assert_eq!(
             e.to_string(),
             "variable '/big': _ChunkSizes has 1 values for 2 dimensions"
         );
         let no_fill = plan(
             &ds,
-            |_| None,
             |_| None,
             &PlanOptions {
                 no_fill: true,

@@ -12,6 +12,14 @@ pub struct Target {
 }
 
 impl Target {
+    /// A target written in place, with nothing to swap at the end (a memory store).
+    pub fn in_place(store: Box<dyn WritableStore>) -> Target {
+        Target {
+            store,
+            staged: None,
+        }
+    }
+
     /// Put the finished dataset in place (replacing what was there).
     ///
     /// # Errors

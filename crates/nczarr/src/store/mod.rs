@@ -151,6 +151,36 @@ pub trait ListableStore: Send + Sync {
     fn search(&self, prefix: &StoreKey) -> Result<Vec<String>, StoreError>;
 }
 
+/// A shared store reads as the store it shares (a writer and a reader of one memory
+/// store, in tests).
+impl<T: ReadableStore + ?Sized> ReadableStore for std::sync::Arc<T> {
+    fn get(&self, key: &StoreKey) -> GetResult {
+        (**self).get(key)
+    }
+
+    fn get_range(&self, key: &StoreKey, range: &ByteRange) -> GetResult {
+        (**self).get_range(key, range)
+    }
+
+    fn get_many(&self, keys: &[StoreKey]) -> Vec<GetResult> {
+        (**self).get_many(keys)
+    }
+
+    fn location(&self) -> String {
+        (**self).location()
+    }
+}
+
+impl<T: ListableStore + ?Sized> ListableStore for std::sync::Arc<T> {
+    fn list(&self) -> Result<Vec<(StoreKey, u64)>, StoreError> {
+        (**self).list()
+    }
+
+    fn search(&self, prefix: &StoreKey) -> Result<Vec<String>, StoreError> {
+        (**self).search(prefix)
+    }
+}
+
 /// A store that can be read and listed: what a dataset reader needs.
 pub trait ReadStore: ReadableStore + ListableStore {}
 

@@ -36,6 +36,20 @@ pub trait WritableStore: Send + Sync {
     }
 }
 
+impl<T: WritableStore + ?Sized> WritableStore for std::sync::Arc<T> {
+    fn put(&self, key: &StoreKey, value: &[u8]) -> Result<(), StoreError> {
+        (**self).put(key, value)
+    }
+
+    fn put_many(&self, items: &[(StoreKey, Vec<u8>)]) -> Result<(), StoreError> {
+        (**self).put_many(items)
+    }
+
+    fn finish(&self) -> Result<(), StoreError> {
+        (**self).finish()
+    }
+}
+
 impl WritableStore for MemoryStore {
     fn put(&self, key: &StoreKey, value: &[u8]) -> Result<(), StoreError> {
         self.insert(key.clone(), value.to_vec());

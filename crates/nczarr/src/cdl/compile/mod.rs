@@ -79,6 +79,7 @@ pub fn compile<'t>(text: &'t str, file: &'t CdlFile) -> Result<Compiled, CdlErro
     b.group(&file.root, &[])?;
     b.unlimited_lengths()?;
     b.place_data()?;
+    b.string_widths();
     Ok(Compiled {
         name: file.name.clone(),
         dataset: b.ds,
@@ -235,6 +236,25 @@ impl<'t> Builder<'t> {
         }
     }
 
+    /// The width each string variable is stored at, unless it says
+    /// (`_nczarr_maxstrlen`): the dataset's `_nczarr_default_maxstrlen`, else its
+    /// longest string, so nothing is cut.
+    fn string_widths(&mut self) {
+        for (path, var) in self.ds.vars() {
+            if var.nc_type != NcType::String {
+                continue;
+            }
+            let longest = match self.values.get(&path) {
+                Some(Values::String(s)) => {
+                    Some(s.iter().flatten().map(Vec::len).max().unwrap_or(1))
+                }
+                _ => None,
+            };
+            let enc = self.encodings.entry(path).or_default();
+            enc.string_width = enc.string_width.or(self.default_maxstrlen).or(longest);
+        }
+    }
+
     /// A variable by name (in the current group) or absolute path.
     fn resolve_var(&self, path: &[String], r: &Ref) -> Result<VarPath, CdlError> {
         let var = VarPath::new(r.groups.as_deref().unwrap_or(path), &r.name);
@@ -247,3 +267,6 @@ impl<'t> Builder<'t> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -291,3 +291,6 @@ impl DatasetSink for ZarrSink {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests;

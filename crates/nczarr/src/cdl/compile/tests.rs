@@ -1,0 +1,166 @@
+//! The compiler on its own: scoping of names across groups, attribute type inference
+//! as ncgen does it, special attributes, and data layout.
+
+use super::*;
+use crate::cdl::parse;
+use crate::encoding::Chunking;
+
+fn ok(text: &str) -> Compiled {
+    let ast = parse(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    compile(text, &ast).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+fn err(text: &str) -> String {
+    let ast = parse(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    compile(text, &ast).unwrap_err().to_string()
+}
+
+fn var<'a>(c: &'a Compiled, group: &[&str], name: &str) -> &'a Var {
+    let group: Vec<String> = group.iter().map(|g| (*g).to_string()).collect();
+    c.dataset
+        .var(&VarPath::new(&group, name))
+        .unwrap_or_else(|| panic!("no variable {name}"))
+}
+
+fn attr<'a>(v: &'a Var, name: &str) -> &'a Values {
+    &v.attr(name)
+        .unwrap_or_else(|| panic!("no attribute {name}"))
+        .values
+}
+
+#[test]
+fn dimensions_are_found_in_the_nearest_enclosing_group() {
+    let c = ok("netcdf x { dimensions: d = 2 ; e = 3 ;
+        group: g { dimensions: d = 5 ; variables: int v(d, e) ;
+            group: h { variables: int w(d) ; int a(/d) ; } } }");
+    let v = var(&c, &["g"], "v");
+    assert_eq!(v.dims[0].group, ["g"]);
+    assert_eq!(v.dims[1].group, Vec::<String>::new());
+    assert_eq!(c.dataset.var_shape(v), [5, 3]);
+    // From a subgroup: the parent's d shadows the root's; an absolute name does not.
+    assert_eq!(var(&c, &["g", "h"], "w").dims[0].group, ["g"]);
+    assert_eq!(
+        var(&c, &["g", "h"], "a").dims[0].group,
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn names_that_do_not_resolve_are_errors_at_their_place() {
+    assert_eq!(
+        err("netcdf x {\nvariables:\n  int v(nope) ;\n}"),
+        "3:9: undefined or forward referenced dimension: nope"
+    );
+    assert!(
+        err("netcdf x { dimensions: d = 1 ; group: g { variables: int v(/g/d) ; } }")
+            .contains("undefined dimension d")
+    );
+    assert!(err("netcdf x { variables: int v ; v:a = 1 ; w:b = 2 ; }")
+        .contains("undefined or forward referenced variable: w"));
+    assert!(err("netcdf x { dimensions: d = 1 ; d = 2 ; }")
+        .contains("duplicate dimension declaration for d"));
+    assert!(err("netcdf x { variables: int v ; float v ; }")
+        .contains("duplicate variable declaration for v"));
+    assert!(
+        err("netcdf x { group: g {} group: g {} }").contains("duplicate group declaration for g")
+    );
+    assert!(err("netcdf x { types: compound c { int a ; } ; }").contains("user-defined types"));
+}
+
+#[test]
+fn attributes_and_data_reach_variables_in_other_groups_by_path() {
+    let c = ok("netcdf x { variables: int v ;
+        group: g { variables: int v ; /v:units = \"m\" ; data: /v = 7 ; v = 8 ; } }");
+    assert_eq!(attr(var(&c, &[], "v"), "units"), &Values::text("m"));
+    assert!(var(&c, &["g"], "v").attrs.is_empty());
+    assert_eq!(c.data[&VarPath::new(&[], "v")], Values::Int(vec![7]));
+    assert_eq!(
+        c.data[&VarPath::new(&["g".to_string()], "v")],
+        Values::Int(vec![8])
+    );
+}
+
+#[test]
+fn attribute_types_are_inferred_as_ncgen_does() {
+    let c = ok(r#"netcdf x { variables: short v ;
+        v:i = 1, 2 ; v:bs = 1b, 2s ; v:sl = 3s, 4 ; v:d = 1, 2.5 ; v:f = 1.5f, 2 ;
+        v:df = 1.5f, 2.5 ; v:c = "a", "bc" ; v:u = 18446744073709551615ULL ;
+        v:big = 3000000000 ; v:ch = '\0' ; v:e = "" ; v:_FillValue = -3 ;
+        short v:t = 1, 2 ; string v:s = "a", "b" ; }"#);
+    let v = var(&c, &[], "v");
+    assert_eq!(attr(v, "i"), &Values::Int(vec![1, 2]));
+    assert_eq!(attr(v, "bs"), &Values::Short(vec![1, 2]));
+    assert_eq!(attr(v, "sl"), &Values::Int(vec![3, 4]));
+    assert_eq!(attr(v, "d"), &Values::Double(vec![1.0, 2.5]));
+    assert_eq!(attr(v, "f"), &Values::Float(vec![1.5, 2.0]));
+    assert_eq!(attr(v, "df"), &Values::Double(vec![1.5, 2.5]));
+    assert_eq!(attr(v, "c"), &Values::text("abc"));
+    assert_eq!(attr(v, "u"), &Values::UInt64(vec![u64::MAX]));
+    assert_eq!(attr(v, "big"), &Values::UInt(vec![3_000_000_000]));
+    assert_eq!(attr(v, "ch"), &Values::Byte(vec![0]));
+    assert_eq!(attr(v, "e"), &Values::text(""));
+    // An untyped _FillValue takes the variable's type, and is the variable's fill.
+    assert_eq!(attr(v, "_FillValue"), &Values::Short(vec![-3]));
+    let enc = &c.encodings[&VarPath::new(&[], "v")];
+    assert_eq!(enc.fill, Some(Values::Short(vec![-3])));
+    assert_eq!(attr(v, "t"), &Values::Short(vec![1, 2]));
+    assert_eq!(attr(v, "s").nc_type(), NcType::String);
+    assert!(err("netcdf x { :a = \"t\", 1 ; }").contains("mixes text and numbers"));
+    assert!(err("netcdf x { variables: int v ; v:_FillValue = 1, 2 ; }")
+        .contains("_FillValue must be a single value"));
+}
+
+#[test]
+fn special_attributes_are_storage_not_attributes() {
+    let c = ok("netcdf x { dimensions: t = 10 ; variables: float v(t) ;
+        v:_ChunkSizes = 5 ; v:_DeflateLevel = 2 ; v:_Shuffle = \"true\" ;
+        v:_Endianness = \"big\" ; v:_NoFill = \"true\" ; v:units = \"K\" ;
+        v:_QuantizeBitRoundNumberOfSignificantDigits = 3 ; }");
+    let v = var(&c, &[], "v");
+    assert_eq!(v.attrs.len(), 1);
+    let enc = &c.encodings[&VarPath::new(&[], "v")];
+    assert_eq!(enc.chunking, Some(Chunking::Chunked(vec![5])));
+    assert_eq!(enc.codec_ids().collect::<Vec<_>>(), ["shuffle", "zlib"]);
+    assert!(enc.no_fill && enc.endian.is_some());
+    assert_eq!(c.warnings.len(), 1, "{:?}", c.warnings);
+    // _Codecs fixes the chain: later filter attributes do not change it.
+    let c = ok(r#"netcdf x { dimensions: t = 10 ; variables: int v(t) ;
+        v:_Codecs = "[{\"id\": \"zstd\", \"level\": 1}]" ; v:_DeflateLevel = 9 ; }"#);
+    let enc = &c.encodings[&VarPath::new(&[], "v")];
+    assert_eq!(enc.codec_ids().collect::<Vec<_>>(), ["zstd"]);
+    assert!(
+        err("netcdf x { dimensions: t = 10 ; variables: int v(t) ; v:_ChunkSizes = 0 ; }")
+            .contains("chunk sizes must be positive")
+    );
+    assert!(
+        err("netcdf x { variables: int v ; v:_DeflateLevel = 10 ; }")
+            .contains("_DeflateLevel must be 0..9, not 10")
+    );
+}
+
+#[test]
+fn data_is_laid_out_with_fill_and_unlimited_lengths() {
+    let c = ok("netcdf x { dimensions: r = UNLIMITED ; c = 3 ; variables:
+        int v(r, c) ; v:_FillValue = -1 ; int w(c) ; char s(r, c) ;
+        data: v = 1, 2, 3, 4 ; w = 9 ; s = \"ab\", \"xyz\" ; }");
+    let r = &c.dataset.root.dims[0];
+    assert!(r.unlimited);
+    assert_eq!(r.len, 2, "the longest data given for r");
+    let at = |n: &str| &c.data[&VarPath::new(&[], n)];
+    assert_eq!(at("v"), &Values::Int(vec![1, 2, 3, 4, -1, -1]));
+    assert_eq!(at("w"), &Values::Int(vec![9, -2147483647, -2147483647]));
+    assert_eq!(at("s"), &Values::Char(b"ab\0xyz".to_vec()));
+}
+
+#[test]
+fn string_widths_come_from_the_file_or_the_data() {
+    let c = ok("netcdf x { dimensions: n = 2 ; variables: string a(n) ; string b(n) ;
+        b:_nczarr_maxstrlen = 9 ; string e(n) ; data: a = \"abc\", \"abcdefg\" ; b = \"x\", \"y\" ; }");
+    let width = |n: &str| c.encodings[&VarPath::new(&[], n)].string_width;
+    assert_eq!(width("a"), Some(7));
+    assert_eq!(width("b"), Some(9));
+    assert_eq!(width("e"), None);
+    let c = ok("netcdf x { dimensions: n = 1 ; variables: string a(n) ;
+        :_nczarr_default_maxstrlen = 4 ; data: a = \"abcdefg\" ; }");
+    assert_eq!(c.encodings[&VarPath::new(&[], "a")].string_width, Some(4));
+}
