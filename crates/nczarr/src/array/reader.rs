@@ -4,7 +4,7 @@ use rayon::prelude::*;
 
 use super::convert::{convert, ChunkData};
 use super::StoredArray;
-use crate::chunking::{ChunkGrid, ChunkPart, Region};
+use crate::chunking::{c_strides, ChunkGrid, ChunkPart, Region};
 use crate::codec::{ChunkInfo, Decoded, Pipeline};
 use crate::error::{Error, Result};
 use crate::model::{NcType, Values, VarPath};
@@ -319,52 +319,24 @@ impl<'s> ArrayReader<'s> {
         out_count: &[u64],
         mut copy: impl FnMut(usize, usize, usize, usize),
     ) {
-        let rank = part.runs.len();
-        if rank == 0 {
-            copy(0, 0, 1, 1);
-            return;
-        }
         let chunks = &self.grid.chunks;
+        let rank = chunks.len();
         // Element strides inside the chunk (C or Fortran order) and in the output.
-        let mut cstride = vec![1u64; rank];
-        let mut ostride = vec![1u64; rank];
-        for d in (0..rank - 1).rev() {
-            ostride[d] = ostride[d + 1] * out_count[d + 1];
-        }
-        if self.fortran {
+        let cstride = if self.fortran {
+            let mut s = vec![1u64; rank];
             for d in 1..rank {
-                cstride[d] = cstride[d - 1] * chunks[d - 1];
+                s[d] = s[d - 1] * chunks[d - 1];
             }
+            s
         } else {
-            for d in (0..rank - 1).rev() {
-                cstride[d] = cstride[d + 1] * chunks[d + 1];
-            }
-        }
-        let last = rank - 1;
-        let run = part.runs[last];
-        let src_step = (run.step * cstride[last]) as usize;
-        let mut k = vec![0u64; last];
-        loop {
-            let mut src = run.in_chunk * cstride[last];
-            let mut dst = run.in_out * ostride[last];
-            for d in 0..last {
-                let r = part.runs[d];
-                src += (r.in_chunk + k[d] * r.step) * cstride[d];
-                dst += (r.in_out + k[d]) * ostride[d];
-            }
-            copy(src as usize, dst as usize, run.len as usize, src_step);
-            let mut d = last;
-            loop {
-                if d == 0 {
-                    return;
-                }
-                d -= 1;
-                k[d] += 1;
-                if k[d] < part.runs[d].len {
-                    break;
-                }
-                k[d] = 0;
-            }
-        }
+            c_strides(chunks)
+        };
+        let (len, step) = match part.runs.last() {
+            Some(run) => (run.len as usize, (run.step * cstride[rank - 1]) as usize),
+            None => (1, 1),
+        };
+        part.for_each_run(&cstride, &c_strides(out_count), |src, dst| {
+            copy(src as usize, dst as usize, len, step);
+        });
     }
 }

@@ -4,7 +4,7 @@ use rayon::prelude::*;
 
 use super::convert_out::to_stored;
 use super::StoredArray;
-use crate::chunking::{ChunkGrid, ChunkPart, Region};
+use crate::chunking::{c_strides, ChunkGrid, ChunkPart, Region};
 use crate::codec::{ChunkInfo, Decoded, Pipeline};
 use crate::error::{Error, Result};
 use crate::model::{Values, VarPath};
@@ -160,45 +160,11 @@ fn copy_into_chunk(
     chunks: &[u64],
     item: usize,
 ) {
-    let rank = part.runs.len();
-    if rank == 0 {
-        let n = chunk.len().min(slab.len());
-        chunk[..n].copy_from_slice(&slab[..n]);
-        return;
-    }
-    let mut cstride = vec![1u64; rank];
-    let mut sstride = vec![1u64; rank];
-    for d in (0..rank - 1).rev() {
-        cstride[d] = cstride[d + 1] * chunks[d + 1];
-        sstride[d] = sstride[d + 1] * slab_count[d + 1];
-    }
-    let last = rank - 1;
-    let run = part.runs[last];
-    let n = run.len as usize * item;
-    let mut k = vec![0u64; last];
-    loop {
-        let mut c = run.in_chunk;
-        let mut s = run.in_out;
-        for d in 0..last {
-            let r = part.runs[d];
-            c += (r.in_chunk + k[d]) * cstride[d];
-            s += (r.in_out + k[d]) * sstride[d];
-        }
+    let n = part.runs.last().map_or(1, |r| r.len as usize) * item;
+    part.for_each_run(&c_strides(chunks), &c_strides(slab_count), |c, s| {
         let (c, s) = (c as usize * item, s as usize * item);
         chunk[c..c + n].copy_from_slice(&slab[s..s + n]);
-        let mut d = last;
-        loop {
-            if d == 0 {
-                return;
-            }
-            d -= 1;
-            k[d] += 1;
-            if k[d] < part.runs[d].len {
-                break;
-            }
-            k[d] = 0;
-        }
-    }
+    });
 }
 
 #[cfg(test)]

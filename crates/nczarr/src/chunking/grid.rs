@@ -35,6 +35,60 @@ pub struct ChunkPart {
     pub runs: Vec<DimRun>,
 }
 
+impl ChunkPart {
+    /// Walk the innermost runs of this part: for each, `f(in_chunk, in_out)` with the
+    /// element offsets of its first position inside the chunk and inside the region's
+    /// output, given each one's element strides per dimension (C or Fortran order).
+    /// A run is `runs[last].len` positions long, `runs[last].step` apart in the chunk,
+    /// consecutive in the output. A scalar has one run of one position at `(0, 0)`.
+    pub fn for_each_run(
+        &self,
+        chunk_strides: &[u64],
+        out_strides: &[u64],
+        mut f: impl FnMut(u64, u64),
+    ) {
+        let rank = self.runs.len();
+        if rank == 0 {
+            f(0, 0);
+            return;
+        }
+        let last = rank - 1;
+        let run = self.runs[last];
+        let mut k = vec![0u64; last];
+        loop {
+            let mut c = run.in_chunk * chunk_strides[last];
+            let mut o = run.in_out * out_strides[last];
+            for d in 0..last {
+                let r = self.runs[d];
+                c += (r.in_chunk + k[d] * r.step) * chunk_strides[d];
+                o += (r.in_out + k[d]) * out_strides[d];
+            }
+            f(c, o);
+            let mut d = last;
+            loop {
+                if d == 0 {
+                    return;
+                }
+                d -= 1;
+                k[d] += 1;
+                if k[d] < self.runs[d].len {
+                    break;
+                }
+                k[d] = 0;
+            }
+        }
+    }
+}
+
+/// Element strides of a C-order array of `shape` (the last dimension fastest).
+pub fn c_strides(shape: &[u64]) -> Vec<u64> {
+    let mut s = vec![1u64; shape.len()];
+    for d in (0..shape.len().saturating_sub(1)).rev() {
+        s[d] = s[d + 1] * shape[d + 1];
+    }
+    s
+}
+
 impl ChunkGrid {
     /// A grid; `chunks` must have the rank of `shape` and no zero entries.
     pub fn new(shape: Vec<u64>, chunks: Vec<u64>) -> ChunkGrid {

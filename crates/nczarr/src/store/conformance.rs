@@ -20,6 +20,16 @@ fn k(s: &str) -> StoreKey {
     StoreKey::new(s).unwrap()
 }
 
+/// Every key with its size, as text.
+fn listed(store: &dyn ReadStore) -> Vec<(String, u64)> {
+    store
+        .list()
+        .unwrap()
+        .into_iter()
+        .map(|(k, n)| (k.as_str().to_string(), n))
+        .collect()
+}
+
 /// Check get, get_many, list and search on a store loaded with [`FIXTURE`].
 pub(crate) fn check_read_store(store: &dyn ReadStore) {
     // get: present, empty, missing, and a prefix (not content) is missing too.
@@ -44,18 +54,12 @@ pub(crate) fn check_read_store(store: &dyn ReadStore) {
     assert_eq!(many[1].as_ref().unwrap().as_deref(), None);
     assert_eq!(many[2].as_ref().unwrap().as_deref(), Some(&b"{}"[..]));
 
-    let listed: Vec<(String, u64)> = store
-        .list()
-        .unwrap()
-        .into_iter()
-        .map(|(k, n)| (k.as_str().to_string(), n))
-        .collect();
     let mut expect: Vec<(String, u64)> = FIXTURE
         .iter()
         .map(|(k, v)| ((*k).to_string(), v.len() as u64))
         .collect();
     expect.sort();
-    assert_eq!(listed, expect);
+    assert_eq!(listed(store), expect);
 
     assert_eq!(
         store.search(&StoreKey::root()).unwrap(),
@@ -88,14 +92,8 @@ pub(crate) fn check_put_and_overwrite<S: WritableStore + ReadStore>(store: &S) {
     store
         .put_many(&[(k("c"), b"3".to_vec()), (k("a/d"), Vec::new())])
         .unwrap();
-    let listed: Vec<(String, u64)> = store
-        .list()
-        .unwrap()
-        .into_iter()
-        .map(|(k, n)| (k.as_str().to_string(), n))
-        .collect();
     assert_eq!(
-        listed,
+        listed(store),
         [("a/b".into(), 2), ("a/d".into(), 0), ("c".into(), 1)]
     );
     store.finish().unwrap();
