@@ -11,6 +11,103 @@ use crate::model::{NcType, Values, VarPath};
 use crate::store::{ReadableStore, StoreKey};
 use crate::zarr::Dtype;
 
+/// About how many bytes of decoded chunks one batch of a read holds.
+const BATCH_BYTES: u64 = 64 << 20;
+/// Chunks fetched together at least (small chunks from remote stores need many
+/// requests in flight) and at most.
+const MIN_BATCH: usize = 4;
+const MAX_BATCH: usize = 4096;
+
+/// A region's values being assembled: fill where nothing is stored, chunk data copied
+/// in as it is decoded.
+enum Output {
+    Strings {
+        out: Vec<Option<Vec<u8>>>,
+        fill: Option<Vec<u8>>,
+    },
+    Fixed {
+        t: NcType,
+        out: Vec<u8>,
+        fill: Vec<u8>,
+    },
+}
+
+impl Output {
+    /// `len` values of type `t`; all `fill` already when `prefill` (positions that no
+    /// chunk covers), otherwise zeros until written.
+    fn new(t: NcType, len: usize, fill: &Values, prefill: bool) -> Output {
+        match t {
+            NcType::String => {
+                let fill = match fill {
+                    Values::String(v) => v.first().cloned().flatten(),
+                    _ => None,
+                };
+                Output::Strings {
+                    out: vec![fill.clone(); len],
+                    fill,
+                }
+            }
+            t => {
+                let es = t.size();
+                let mut fill_bytes = Vec::with_capacity(es);
+                fill.extend_ne_bytes(&mut fill_bytes);
+                let mut out = vec![0u8; len * es];
+                if prefill && fill_bytes.iter().any(|&b| b != 0) {
+                    for slot in out.chunks_exact_mut(es) {
+                        slot.copy_from_slice(&fill_bytes);
+                    }
+                }
+                Output::Fixed {
+                    t,
+                    out,
+                    fill: fill_bytes,
+                }
+            }
+        }
+    }
+
+    /// Copy `n` values, `step` apart from `src` in `data` (the fill when `None`: a
+    /// chunk that is not stored), to `dst..dst + n`.
+    fn put(&mut self, data: Option<&ChunkData>, src: usize, dst: usize, n: usize, step: usize) {
+        match (self, data) {
+            (Output::Strings { out, .. }, Some(ChunkData::Strings(items))) => {
+                for k in 0..n {
+                    out[dst + k] = items[src + k * step].clone();
+                }
+            }
+            (Output::Strings { out, fill }, _) => {
+                out[dst..dst + n].fill(fill.clone());
+            }
+            (Output::Fixed { out, fill, .. }, Some(ChunkData::Fixed(bytes))) => {
+                let es = fill.len();
+                if step == 1 {
+                    out[dst * es..(dst + n) * es].copy_from_slice(&bytes[src * es..(src + n) * es]);
+                } else {
+                    for k in 0..n {
+                        let s = (src + k * step) * es;
+                        out[(dst + k) * es..(dst + k + 1) * es].copy_from_slice(&bytes[s..s + es]);
+                    }
+                }
+            }
+            (Output::Fixed { out, fill, .. }, _) => {
+                let es = fill.len();
+                if fill.iter().any(|&b| b != 0) {
+                    for slot in out[dst * es..(dst + n) * es].chunks_exact_mut(es) {
+                        slot.copy_from_slice(fill);
+                    }
+                }
+            }
+        }
+    }
+
+    fn finish(self) -> Values {
+        match self {
+            Output::Strings { out, .. } => Values::String(out),
+            Output::Fixed { t, out, .. } => Values::from_ne_bytes(t, &out),
+        }
+    }
+}
+
 /// Reads a variable's values from its store.
 #[derive(Debug)]
 pub struct ArrayReader<'s> {
@@ -235,23 +332,7 @@ impl<'s> ArrayReader<'s> {
             region.clone()
         };
         let parts = self.grid.plan(&stored_region);
-        let keys: Vec<StoreKey> = parts
-            .iter()
-            .map(|p| self.chunk_key(&p.index))
-            .collect::<Result<_>>()?;
-        let fetched = self.store.get_many(&keys);
-        let decoded: Vec<Result<Option<ChunkData>>> = parts
-            .par_iter()
-            .zip(keys.par_iter())
-            .zip(fetched.into_par_iter())
-            .map(|((part, key), got)| match got? {
-                Some(bytes) => self.decode(part, key, bytes).map(Some),
-                None => Ok(None),
-            })
-            .collect();
-        let decoded: Vec<Option<ChunkData>> = decoded.into_iter().collect::<Result<_>>()?;
-
-        // Positions beyond the stored shape, and missing chunks, read as fill.
+        // Positions beyond the stored shape read as fill, and so do missing chunks.
         let beyond = stored_region
             .count
             .iter()
@@ -259,56 +340,50 @@ impl<'s> ArrayReader<'s> {
             .zip(&stored_region.stride)
             .zip(&self.grid.shape)
             .any(|(((c, s), st), shape)| *c > 0 && s + (c - 1) * st >= *shape);
-        let needs_fill = beyond || decoded.iter().any(Option::is_none);
         let fill = self.fill_element();
         let count = &stored_region.count;
-        match self.nc_type {
-            NcType::String => {
-                let fill_item = match &fill {
-                    Values::String(v) => v.first().cloned().flatten(),
-                    _ => None,
-                };
-                let mut out: Vec<Option<Vec<u8>>> = vec![fill_item; len];
-                for (part, data) in parts.iter().zip(decoded) {
-                    if let Some(ChunkData::Strings(items)) = data {
-                        self.copy_part(part, count, |src, dst, n, src_step| {
-                            for k in 0..n {
-                                out[dst + k] = items[src + k * src_step].clone();
-                            }
-                        });
-                    }
-                }
-                Ok(Values::String(out))
-            }
-            t => {
-                let es = t.size();
-                let mut out = vec![0u8; len * es];
-                let mut fill_bytes = Vec::new();
-                fill.extend_ne_bytes(&mut fill_bytes);
-                if needs_fill && fill_bytes.iter().any(|&b| b != 0) {
-                    for slot in out.chunks_exact_mut(es) {
-                        slot.copy_from_slice(&fill_bytes);
-                    }
-                }
-                for (part, data) in parts.iter().zip(decoded) {
-                    if let Some(ChunkData::Fixed(bytes)) = data {
-                        self.copy_part(part, count, |src, dst, n, src_step| {
-                            if src_step == 1 {
-                                out[dst * es..(dst + n) * es]
-                                    .copy_from_slice(&bytes[src * es..(src + n) * es]);
-                            } else {
-                                for k in 0..n {
-                                    let s = (src + k * src_step) * es;
-                                    out[(dst + k) * es..(dst + k + 1) * es]
-                                        .copy_from_slice(&bytes[s..s + es]);
-                                }
-                            }
-                        });
-                    }
-                }
-                Ok(Values::from_ne_bytes(t, &out))
+        let mut out = Output::new(self.nc_type, len, &fill, beyond);
+        // Chunks are fetched in batches (one concurrent request each), decoded in
+        // parallel and copied into place, so memory holds one batch, not every chunk
+        // the region touches.
+        let per_batch = self.chunks_per_batch();
+        for batch in parts.chunks(per_batch) {
+            let keys: Vec<StoreKey> = batch
+                .iter()
+                .map(|p| self.chunk_key(&p.index))
+                .collect::<Result<_>>()?;
+            let fetched = self.store.get_many(&keys);
+            let decoded: Vec<Result<Option<ChunkData>>> = batch
+                .par_iter()
+                .zip(keys.par_iter())
+                .zip(fetched.into_par_iter())
+                .map(|((part, key), got)| match got? {
+                    Some(bytes) => self.decode(part, key, bytes).map(Some),
+                    None => Ok(None),
+                })
+                .collect();
+            for (part, data) in batch.iter().zip(decoded) {
+                let data = data?;
+                self.copy_part(part, count, |src, dst, n, step| {
+                    out.put(data.as_ref(), src, dst, n, step);
+                });
             }
         }
+        Ok(out.finish())
+    }
+
+    /// How many chunks one batch fetches: about [`BATCH_BYTES`] of decoded chunks, at
+    /// least [`MIN_BATCH`] so that remote stores keep requests in flight.
+    fn chunks_per_batch(&self) -> usize {
+        let chunk_bytes = self
+            .grid
+            .chunk_len()
+            .unwrap_or(u64::MAX)
+            .saturating_mul(self.dtype.item_size().max(1) as u64)
+            .max(1);
+        usize::try_from(BATCH_BYTES / chunk_bytes)
+            .unwrap_or(usize::MAX)
+            .clamp(MIN_BATCH, MAX_BATCH)
     }
 
     /// Walk the runs of `part`, calling `copy(src_index, dst_index, n, src_step)` for each

@@ -22,7 +22,12 @@ pub struct ArrayWriter {
     fill: Vec<u8>,
     /// Elements in one chunk.
     chunk_len: usize,
+    /// Leave out chunks that hold only the fill value.
+    skip_fill: bool,
 }
+
+/// About how many bytes of chunks one batch of a write encodes and puts at once.
+const BATCH_BYTES: usize = 64 << 20;
 
 impl ArrayWriter {
     /// A writer for the variable at `var`, stored under `key` as `stored`.
@@ -63,7 +68,16 @@ impl ArrayWriter {
             pipeline,
             fill,
             chunk_len,
+            skip_fill: false,
         })
+    }
+
+    /// Leave out chunks whose every element is the fill value, as zarr-python does
+    /// (a reader sees the same values: a missing chunk reads as the fill). A variable
+    /// without a fill value has all its chunks written.
+    pub fn skipping_fill_chunks(mut self, skip: bool) -> ArrayWriter {
+        self.skip_fill = skip && self.stored.fill.is_some();
+        self
     }
 
     /// The chunk grid the writer fills.
@@ -91,40 +105,66 @@ impl ArrayWriter {
         let slab = to_stored(values, &self.stored.dtype)
             .map_err(|m| Error::Invalid(format!("variable '{}': {m}", self.name)))?;
         let item = self.stored.dtype.item_size().max(1);
-        let encoded: Vec<Result<(StoreKey, Vec<u8>)>> = self
-            .grid
-            .plan(region)
-            .par_iter()
-            .map(|part| {
-                let mut chunk: Vec<u8> = self.fill.repeat(self.chunk_len);
-                copy_into_chunk(
-                    &mut chunk,
-                    &slab,
-                    part,
-                    &region.count,
-                    &self.grid.chunks,
-                    item,
-                );
-                let key = self
-                    .key
-                    .join_path(&self.grid.chunk_key(&part.index, self.stored.separator))?;
-                let info = ChunkInfo {
-                    item_size: item,
-                    max_decoded: usize::MAX,
-                };
-                let bytes = self
-                    .pipeline
-                    .encode(Decoded::Bytes(chunk), key.as_str(), &info)
-                    .map_err(|error| Error::Codec {
-                        var: self.name.clone(),
-                        error,
-                    })?;
-                Ok((key, bytes))
-            })
-            .collect();
-        let items: Vec<(StoreKey, Vec<u8>)> = encoded.into_iter().collect::<Result<_>>()?;
-        store.put_many(&items)?;
+        let parts = self.grid.plan(region);
+        // Chunks are encoded in parallel and put in batches, so memory holds one batch
+        // of encoded chunks beside the slab.
+        let per_batch = (BATCH_BYTES / (self.chunk_len * item).max(1)).clamp(4, 4096);
+        for batch in parts.chunks(per_batch) {
+            let encoded: Vec<Result<Option<(StoreKey, Vec<u8>)>>> = batch
+                .par_iter()
+                .map(|part| self.encode_chunk(part, &slab, region, item))
+                .collect();
+            let mut items = Vec::with_capacity(encoded.len());
+            for e in encoded {
+                items.extend(e?);
+            }
+            store.put_many(&items)?;
+        }
         Ok(())
+    }
+
+    /// The key and stored bytes of the chunk `part` of a slab (`None` when it holds only
+    /// the fill value and such chunks are left out).
+    fn encode_chunk(
+        &self,
+        part: &ChunkPart,
+        slab: &[u8],
+        region: &Region,
+        item: usize,
+    ) -> Result<Option<(StoreKey, Vec<u8>)>> {
+        let mut chunk: Vec<u8> = self.fill.repeat(self.chunk_len);
+        copy_into_chunk(
+            &mut chunk,
+            slab,
+            part,
+            &region.count,
+            &self.grid.chunks,
+            item,
+        );
+        if self.skip_fill && self.all_fill(&chunk) {
+            return Ok(None);
+        }
+        let key = self
+            .key
+            .join_path(&self.grid.chunk_key(&part.index, self.stored.separator))?;
+        let info = ChunkInfo {
+            item_size: item,
+            max_decoded: usize::MAX,
+        };
+        let bytes = self
+            .pipeline
+            .encode(Decoded::Bytes(chunk), key.as_str(), &info)
+            .map_err(|error| Error::Codec {
+                var: self.name.clone(),
+                error,
+            })?;
+        Ok(Some((key, bytes)))
+    }
+
+    /// True when every element of a chunk's stored bytes is the fill value.
+    fn all_fill(&self, chunk: &[u8]) -> bool {
+        let n = self.fill.len().max(1);
+        chunk.chunks_exact(n).all(|e| e == self.fill.as_slice())
     }
 
     /// A region this writer can store: unit strides, inside the array, and every edge
@@ -243,6 +283,36 @@ mod tests {
             let whole = Region::whole(&shape);
             assert_eq!(reader.read(&whole).unwrap(), values(&whole, &shape));
         }
+    }
+
+    #[test]
+    fn chunks_of_only_fill_are_left_out_when_asked() {
+        let var = VarPath::new(&[], "v");
+        let st = stored(&[4, 4], &[2, 2], None);
+        let whole = Region::whole(&[4, 4]);
+        let key = || StoreKey::new("v").unwrap();
+        let mut v = vec![-1i32; 16];
+        v[0] = 7;
+        for (skip, expect) in [(false, 4), (true, 1)] {
+            let store = MemoryStore::new();
+            let w = ArrayWriter::new(key(), &var, st.clone())
+                .unwrap()
+                .skipping_fill_chunks(skip);
+            w.write(&store, &whole, &Values::Int(v.clone())).unwrap();
+            assert_eq!(store.list().unwrap().len(), expect);
+            let reader =
+                ArrayReader::new(&store, key(), &var, NcType::Int, &st, vec![4, 4]).unwrap();
+            assert_eq!(reader.read(&whole).unwrap(), Values::Int(v.clone()));
+        }
+        // Without a fill value every chunk is kept.
+        let mut nofill = st.clone();
+        nofill.fill = None;
+        let store = MemoryStore::new();
+        let w = ArrayWriter::new(key(), &var, nofill)
+            .unwrap()
+            .skipping_fill_chunks(true);
+        w.write(&store, &whole, &Values::Int(vec![0; 16])).unwrap();
+        assert_eq!(store.list().unwrap().len(), 4);
     }
 
     #[test]
