@@ -26,6 +26,9 @@ pub struct ArrayWriter {
     skip_fill: bool,
 }
 
+/// A chunk ready to be put: its key and stored bytes.
+type EncodedChunk = (StoreKey, Vec<u8>);
+
 /// About how many bytes of chunks one batch of a write encodes and puts at once.
 const BATCH_BYTES: usize = 64 << 20;
 
@@ -110,7 +113,7 @@ impl ArrayWriter {
         // of encoded chunks beside the slab.
         let per_batch = (BATCH_BYTES / (self.chunk_len * item).max(1)).clamp(4, 4096);
         for batch in parts.chunks(per_batch) {
-            let encoded: Vec<Result<Option<(StoreKey, Vec<u8>)>>> = batch
+            let encoded: Vec<Result<Option<EncodedChunk>>> = batch
                 .par_iter()
                 .map(|part| self.encode_chunk(part, &slab, region, item))
                 .collect();
@@ -131,7 +134,7 @@ impl ArrayWriter {
         slab: &[u8],
         region: &Region,
         item: usize,
-    ) -> Result<Option<(StoreKey, Vec<u8>)>> {
+    ) -> Result<Option<EncodedChunk>> {
         let mut chunk: Vec<u8> = self.fill.repeat(self.chunk_len);
         copy_into_chunk(
             &mut chunk,
