@@ -190,7 +190,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.xml {
         bail!("NcML output (-x) currently only permitted for netCDF classic model");
     }
-    check_selection(source.dataset(), &opts)?;
+    check_selection(source.dataset(), &opts.vars, &opts.groups)?;
     print_cdl(&mut stdout, source, &opts).with_context(|| name.clone())?;
     stdout.flush()?;
     if source.problems().is_empty() {

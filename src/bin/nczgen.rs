@@ -192,8 +192,14 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     {
         eprintln!("nczgen: {output}: warning: {w}");
     }
-    write_dataset(&compiled, &plan, sink, &CopyOptions::default())
-        .with_context(|| output.clone())?;
+    write_dataset(
+        &compiled,
+        &compiled.dataset,
+        &plan,
+        sink,
+        &CopyOptions::default(),
+    )
+    .with_context(|| output.clone())?;
     let _ = freeing.join();
     Ok(ExitCode::SUCCESS)
 }

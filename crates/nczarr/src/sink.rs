@@ -31,11 +31,13 @@ pub trait DatasetSink: Sync {
 
     /// The regions to write the variable at `var` in: each a block of whole stored
     /// pieces (chunks) of at most about `budget` elements, so that memory stays bounded
-    /// and every piece is written once.
+    /// and every piece is written once. When the values come chunked as `read_chunks`,
+    /// slabs follow those chunks too where that fits the budget, so each is read once.
     ///
     /// # Errors
     /// [`crate::Error::Invalid`] for a variable that was not defined.
-    fn slabs(&self, var: &VarPath, budget: u64) -> Result<Vec<Region>>;
+    fn slabs(&self, var: &VarPath, budget: u64, read_chunks: Option<&[u64]>)
+        -> Result<Vec<Region>>;
 
     /// Store the values of `region` (one of [`DatasetSink::slabs`]) of the variable at
     /// `var`, in C order.

@@ -10,5 +10,5 @@ mod policy;
 mod region;
 
 pub use grid::{c_strides, ChunkGrid, ChunkPart, DimRun};
-pub use policy::{default_chunks, slabs, SlabOrder, DEFAULT_CHUNK_BYTES};
+pub use policy::{aligned_units, default_chunks, slabs, SlabOrder, DEFAULT_CHUNK_BYTES};
 pub use region::{Region, RegionError};

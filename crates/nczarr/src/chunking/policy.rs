@@ -186,6 +186,51 @@ mod tests {
     }
 }
 
+/// The block to cut slabs of when writing chunks `out` from values read in chunks
+/// `read`: per dimension a multiple of the output chunk that is also a multiple of the
+/// read chunk (their least common multiple, or the whole dimension), from the
+/// innermost dimension out, as long as one such block fits `budget` elements; the
+/// output chunks otherwise. Slabs of these blocks read each input chunk once.
+///
+/// ```
+/// use nczarr::chunking::aligned_units;
+/// // Time series out of maps: whole rows of the maps fit, whole maps do not.
+/// assert_eq!(aligned_units(&[365, 180, 360], &[365, 10, 10], Some(&[1, 180, 360]), 10_000_000), vec![365, 10, 360]);
+/// assert_eq!(aligned_units(&[100], &[10], Some(&[15]), 1000), vec![30]);
+/// ```
+pub fn aligned_units(shape: &[u64], out: &[u64], read: Option<&[u64]>, budget: u64) -> Vec<u64> {
+    let mut units: Vec<u64> = out
+        .iter()
+        .zip(shape)
+        .map(|(&c, &s)| c.clamp(1, s.max(1)))
+        .collect();
+    let Some(read) = read.filter(|r| r.len() == shape.len()) else {
+        return units;
+    };
+    let size = |u: &[u64]| u.iter().fold(1u64, |a, &b| a.saturating_mul(b));
+    for d in (0..shape.len()).rev() {
+        let mut candidate = units.clone();
+        candidate[d] = lcm(units[d], read[d].max(1)).min(shape[d].max(1));
+        if size(&candidate) <= budget {
+            units = candidate;
+        } else {
+            break;
+        }
+    }
+    units
+}
+
+fn lcm(a: u64, b: u64) -> u64 {
+    fn gcd(a: u64, b: u64) -> u64 {
+        if b == 0 {
+            a
+        } else {
+            gcd(b, a % b)
+        }
+    }
+    (a / gcd(a, b).max(1)).saturating_mul(b)
+}
+
 /// The chunk size nczgen aims for when a variable does not say (`_ChunkSizes`):
 /// large enough for object stores (1–16 MiB is the usual advice), small enough to
 /// decode in memory comfortably.

@@ -6,6 +6,7 @@
 
 mod dataset;
 mod path;
+pub mod select;
 mod types;
 mod values;
 

@@ -16,8 +16,10 @@ pub mod number;
 use std::io::Write;
 
 use crate::error::Result;
-use crate::model::{Dataset, GroupPath};
+use crate::model::select::{group_matches, var_matches};
 use crate::source::DatasetSource;
+
+pub use crate::model::select::{check_selection, SelectionError};
 
 /// Which indices annotations use (`-b c|f`, `-f c|f`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -81,95 +83,6 @@ impl Default for PrintOptions {
             slab_elements: 4 << 20,
         }
     }
-}
-
-/// A selection (`-v`, `-g`) naming what the dataset does not have, in ncdump's words.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum SelectionError {
-    /// `-v` names a variable that is in no group.
-    #[error("{0}: No such variable")]
-    NoVariable(String),
-    /// `-g` names a group the dataset does not have.
-    #[error("{0}: No such group")]
-    NoGroup(String),
-}
-
-/// Check that every variable (`-v`) and group (`-g`) selected exists.
-///
-/// # Errors
-/// [`SelectionError`] naming the first one that does not.
-pub fn check_selection(
-    dataset: &Dataset,
-    opts: &PrintOptions,
-) -> std::result::Result<(), SelectionError> {
-    for v in &opts.vars {
-        if !any_group(&dataset.root, &mut Vec::new(), &mut |path, g| {
-            g.vars.iter().any(|var| var_matches(v, path, &var.name))
-        }) {
-            return Err(SelectionError::NoVariable(v.clone()));
-        }
-    }
-    for g in &opts.groups {
-        if !any_group(&dataset.root, &mut Vec::new(), &mut |path, _| {
-            group_matches(g, path)
-        }) {
-            return Err(SelectionError::NoGroup(g.clone()));
-        }
-    }
-    Ok(())
-}
-
-fn any_group(
-    g: &crate::model::Group,
-    path: &mut Vec<String>,
-    f: &mut dyn FnMut(&[String], &crate::model::Group) -> bool,
-) -> bool {
-    if f(path, g) {
-        return true;
-    }
-    for c in &g.groups {
-        path.push(c.name.clone());
-        let found = any_group(c, path, f);
-        path.pop();
-        if found {
-            return true;
-        }
-    }
-    false
-}
-
-/// ncdump's `nc_inq_gvarid`: `v` matches in any group; `g/v` in groups whose full
-/// name ends with `g`; `/g/v` only in group `/g`.
-pub(crate) fn var_matches(spec: &str, group_path: &[String], var_name: &str) -> bool {
-    match spec.rfind('/') {
-        None => spec == var_name,
-        Some(i) => {
-            let (grp, rel) = (&spec[..i], &spec[i + 1..]);
-            if rel != var_name {
-                return false;
-            }
-            let full = GroupPath(group_path).to_string();
-            if spec.starts_with('/') {
-                full == grp || (grp.is_empty() && full == "/")
-            } else {
-                full.ends_with(grp)
-            }
-        }
-    }
-}
-
-/// ncdump's group matching for `-g`: `/` or empty is the root, `/a/b` is absolute,
-/// anything else matches any group with that name.
-pub(crate) fn group_matches(spec: &str, group_path: &[String]) -> bool {
-    if spec.is_empty() || spec == "/" {
-        return group_path.is_empty();
-    }
-    let full = GroupPath(group_path).to_string();
-    if spec.starts_with('/') {
-        return full == spec.trim_end_matches('/');
-    }
-    full == format!("/{spec}") || full.ends_with(&format!("/{spec}"))
 }
 
 /// Print the dataset `source` holds as CDL to `out`.

@@ -31,7 +31,7 @@ use std::collections::HashMap;
 
 use super::source::array_key;
 use crate::array::{ArrayWriter, StoredArray};
-use crate::chunking::{slabs, Region, SlabOrder};
+use crate::chunking::{aligned_units, slabs, Region, SlabOrder};
 use crate::encoding::Plan;
 use crate::error::{Error, Result};
 use crate::json::Json;
@@ -262,17 +262,19 @@ impl DatasetSink for ZarrSink {
         Ok(())
     }
 
-    fn slabs(&self, var: &VarPath, budget: u64) -> Result<Vec<Region>> {
+    fn slabs(
+        &self,
+        var: &VarPath,
+        budget: u64,
+        read_chunks: Option<&[u64]>,
+    ) -> Result<Vec<Region>> {
         let out = self.var(var)?;
         if out.scalar_as_1 {
             return Ok(vec![Region::whole(&[])]);
         }
-        Ok(slabs(
-            &out.stored.shape,
-            &out.stored.chunks,
-            budget,
-            SlabOrder::Chunks,
-        ))
+        let shape = &out.stored.shape;
+        let units = aligned_units(shape, &out.stored.chunks, read_chunks, budget);
+        Ok(slabs(shape, &units, budget, SlabOrder::Chunks))
     }
 
     fn write(&self, var: &VarPath, region: &Region, values: &Values) -> Result<()> {

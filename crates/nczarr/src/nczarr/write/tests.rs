@@ -52,7 +52,14 @@ fn write(options: WriteOptions) -> (Arc<MemoryStore>, Vec<String>) {
     let sink = ZarrSink::new(target, options).unwrap();
     let mut p = plan(&compiled, &PlanOptions::default()).unwrap();
     let warnings = sink.prepare(&compiled.dataset, &mut p).unwrap();
-    write_dataset(&compiled, &p, Box::new(sink), &CopyOptions::default()).unwrap();
+    write_dataset(
+        &compiled,
+        &compiled.dataset,
+        &p,
+        Box::new(sink),
+        &CopyOptions::default(),
+    )
+    .unwrap();
     (store, warnings)
 }
 

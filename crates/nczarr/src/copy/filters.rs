@@ -1,0 +1,312 @@
+//! What nccopy's `-d`, `-s` and `-F`, and nczcopy's `--codec`, do to a variable's
+//! codec chain, in nccopy's order of precedence:
+//! 1. the input's chain is kept, unless a `-F` spec names the variable: then its
+//!    filters replace the input's (`none`: no filters at all, whatever else is asked);
+//! 2. `-d 0` removes every filter; `-d N` sets deflate level N (replacing a deflate the
+//!    chain has), with shuffle before it when `-s` is given;
+//! 3. `--codec` replaces the chain's compressor (with shuffle before it for `-s`).
+//!
+//! `-F` specs are `VARS,FILTERS`: VARS is `*` or variable names joined by `&` (nccopy's
+//! code) or `|` (its manual); FILTERS is `_Filter`'s `id,params|id,params` (HDF5 ids:
+//! 1 deflate, 2 shuffle, 3 fletcher32, 307 bzip2, 32001 blosc, 32015 zstd) or `none`.
+//! `-F none` alone drops every filter.
+
+use crate::encoding::{Encoding, Special};
+use crate::json::{self, Json, Number};
+use crate::model::select::var_matches;
+use crate::model::{NcType, VarPath};
+
+/// A `-F` or `--codec` specification that cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{option} '{spec}': {reason}")]
+pub struct FilterSpecError {
+    /// `-F` or `--codec`.
+    pub option: &'static str,
+    /// The spec as given.
+    pub spec: String,
+    /// What is wrong.
+    pub reason: String,
+}
+
+/// One `-F` specification.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FilterSpec {
+    /// The variable names it applies to; empty for `*`.
+    vars: Vec<String>,
+    /// The `_Filter` text of its filters; `None` for `none`.
+    filters: Option<String>,
+    /// The spec as given.
+    text: String,
+}
+
+impl FilterSpec {
+    /// Parse one `-F` argument.
+    ///
+    /// # Errors
+    /// [`FilterSpecError`] for a spec without filters or with filters that do not
+    /// parse (checked here, before anything is read).
+    pub fn parse(text: &str) -> Result<FilterSpec, FilterSpecError> {
+        let fail = |reason: String| FilterSpecError {
+            option: "-F",
+            spec: text.to_string(),
+            reason,
+        };
+        let t = text.trim();
+        if t.eq_ignore_ascii_case("none") {
+            return Ok(FilterSpec {
+                vars: Vec::new(),
+                filters: None,
+                text: text.to_string(),
+            });
+        }
+        let (vars, filters) = t
+            .split_once(',')
+            .ok_or_else(|| fail("expected VARS,FILTERS (e.g. '*,32015,3' or 'v&w,none')".into()))?;
+        let vars: Vec<String> = if vars.trim() == "*" {
+            Vec::new()
+        } else {
+            vars.split(['&', '|'])
+                .map(str::trim)
+                .filter(|v| !v.is_empty())
+                .map(str::to_string)
+                .collect()
+        };
+        if vars.is_empty() && !t.starts_with('*') {
+            return Err(fail("no variable names before the first ','".into()));
+        }
+        let filters = if filters.trim().eq_ignore_ascii_case("none") {
+            None
+        } else {
+            let text = filters.trim().to_string();
+            // Check now: the same parser applies it to every variable later.
+            Encoding::default()
+                .apply(Special::Filter(text.clone()), NcType::Float, 0)
+                .map_err(|e| fail(e.to_string()))?;
+            Some(text)
+        };
+        Ok(FilterSpec {
+            vars,
+            filters,
+            text: text.to_string(),
+        })
+    }
+
+    /// The variable names the spec gives (none for `*`).
+    pub fn vars(&self) -> &[String] {
+        &self.vars
+    }
+
+    fn applies_to(&self, var: &VarPath) -> bool {
+        self.vars.is_empty()
+            || self
+                .vars
+                .iter()
+                .any(|v| var_matches(v, &var.group, &var.name))
+    }
+}
+
+/// Parse `--codec`: a numcodecs codec by name with optional parameters
+/// (`zstd`, `zstd:level=5`, `blosc:cname=lz4,clevel=5,shuffle=1`) or as JSON
+/// (`{"id": "zstd", "level": 5}`).
+///
+/// # Errors
+/// [`FilterSpecError`] for text that is neither, or a codec this build cannot build.
+pub fn parse_codec(text: &str) -> Result<Json, FilterSpecError> {
+    let fail = |reason: String| FilterSpecError {
+        option: "--codec",
+        spec: text.to_string(),
+        reason,
+    };
+    let t = text.trim();
+    let codec = if t.starts_with('{') {
+        json::parse_str(t).map_err(|e| fail(format!("not valid JSON: {e}")))?
+    } else {
+        let (id, params) = t.split_once(':').unwrap_or((t, ""));
+        let mut members = vec![("id".to_string(), Json::String(id.trim().to_string()))];
+        for p in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (k, v) = p
+                .split_once('=')
+                .ok_or_else(|| fail(format!("'{p}' is not name=value")))?;
+            let v = v.trim();
+            let value = match v.parse::<i64>() {
+                Ok(n) => Json::Number(Number::from_i64(n)),
+                Err(_) => Json::String(v.to_string()),
+            };
+            members.push((k.trim().to_string(), value));
+        }
+        Json::Object(members)
+    };
+    crate::codec::Pipeline::new(std::slice::from_ref(&codec), None)
+        .map_err(|e| fail(e.to_string()))?;
+    Ok(codec)
+}
+
+/// The codec ids that compress (and so are replaced by `--codec`).
+const COMPRESSORS: &[&str] = &["zlib", "gzip", "zstd", "blosc", "lz4", "bz2"];
+
+/// nccopy's and nczcopy's compression options together.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Compression {
+    /// `-d`: deflate level; 0 removes every filter.
+    pub deflate: Option<u32>,
+    /// `-s`: shuffle before the compressor `-d` or `--codec` adds.
+    pub shuffle: bool,
+    /// `-F`, in the order given.
+    pub filters: Vec<FilterSpec>,
+    /// `--codec`: the compressor for every variable.
+    pub codec: Option<Json>,
+}
+
+impl Compression {
+    /// True when nothing is asked: codec chains are copied as they are.
+    pub fn is_empty(&self) -> bool {
+        *self == Compression::default()
+    }
+
+    /// Change the codec chain of the variable at `var` (of type `t`).
+    ///
+    /// # Errors
+    /// As [`Encoding::apply`] (the specs were checked when parsed).
+    pub fn apply(
+        &self,
+        enc: &mut Encoding,
+        var: &VarPath,
+        t: NcType,
+    ) -> Result<(), crate::encoding::EncodingError> {
+        let mut replaced = false;
+        for spec in self.filters.iter().filter(|s| s.applies_to(var)) {
+            if !replaced {
+                enc.codecs.clear();
+                replaced = true;
+            }
+            match &spec.filters {
+                // `none` wins over everything else asked for the variable.
+                None => {
+                    enc.codecs.clear();
+                    return Ok(());
+                }
+                Some(f) => enc.apply(Special::Filter(f.clone()), t, 0)?,
+            }
+        }
+        match self.deflate {
+            Some(0) => {
+                enc.codecs.clear();
+                return Ok(());
+            }
+            Some(level) => {
+                enc.apply(Special::DeflateLevel(i128::from(level)), t, 0)?;
+                if self.shuffle {
+                    enc.apply(Special::Shuffle(true), t, 0)?;
+                }
+            }
+            None => {}
+        }
+        if let Some(codec) = &self.codec {
+            let id = |c: &Json| c.get("id").and_then(Json::as_str).unwrap_or("").to_string();
+            enc.codecs
+                .retain(|c| !COMPRESSORS.contains(&id(c).as_str()));
+            let at = enc
+                .codecs
+                .iter()
+                .position(|c| id(c) == "fletcher32")
+                .unwrap_or(enc.codecs.len());
+            enc.codecs.insert(at, codec.clone());
+            if self.shuffle {
+                enc.apply(Special::Shuffle(true), t, 0)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Where each spec applies, as given, for messages.
+    pub fn filter_specs(&self) -> impl Iterator<Item = &str> {
+        self.filters.iter().map(|f| f.text.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(e: &Encoding) -> Vec<&str> {
+        e.codec_ids().collect()
+    }
+
+    fn input() -> Encoding {
+        let mut e = Encoding::default();
+        e.apply(Special::Shuffle(true), NcType::Int, 1).unwrap();
+        e.apply(Special::DeflateLevel(5), NcType::Int, 1).unwrap();
+        e
+    }
+
+    fn at(name: &str) -> VarPath {
+        VarPath::new(&[], name)
+    }
+
+    #[test]
+    fn nccopy_precedence() {
+        let run = |c: Compression, var: &str| {
+            let mut e = input();
+            c.apply(&mut e, &at(var), NcType::Int).unwrap();
+            e
+        };
+        // Nothing asked: the input's chain.
+        assert_eq!(ids(&run(Compression::default(), "v")), ["shuffle", "zlib"]);
+        // -F replaces the input's filters for the variables it names only.
+        let f = Compression {
+            filters: vec![FilterSpec::parse("v&w,32015,3").unwrap()],
+            ..Compression::default()
+        };
+        assert_eq!(ids(&run(f.clone(), "v")), ["zstd"]);
+        assert_eq!(ids(&run(f, "x")), ["shuffle", "zlib"]);
+        // -d 0 removes everything; -d N replaces deflate; -s adds shuffle.
+        let d0 = Compression {
+            deflate: Some(0),
+            ..Compression::default()
+        };
+        assert!(ids(&run(d0, "v")).is_empty());
+        let d1 = Compression {
+            deflate: Some(1),
+            shuffle: true,
+            filters: vec![FilterSpec::parse("*,307,9").unwrap()],
+            ..Compression::default()
+        };
+        let e = run(d1, "v");
+        assert_eq!(ids(&e), ["shuffle", "bz2", "zlib"]);
+        // none beats -d.
+        let none = Compression {
+            deflate: Some(4),
+            filters: vec![FilterSpec::parse("v|w,none").unwrap()],
+            ..Compression::default()
+        };
+        assert!(ids(&run(none.clone(), "w")).is_empty());
+        assert_eq!(ids(&run(none, "z")), ["shuffle", "zlib"]);
+        // --codec replaces the compressor.
+        let codec = Compression {
+            codec: Some(parse_codec("blosc:cname=zstd,clevel=3").unwrap()),
+            ..Compression::default()
+        };
+        let e = run(codec, "v");
+        assert_eq!(ids(&e), ["shuffle", "blosc"]);
+        assert_eq!(e.codecs[1].get("cname").unwrap().as_str(), Some("zstd"));
+    }
+
+    #[test]
+    fn bad_specs() {
+        let e = |s: &str| FilterSpec::parse(s).unwrap_err().to_string();
+        assert!(e("v").starts_with("-F 'v': expected VARS,FILTERS"));
+        assert!(e("v,abc").contains("filter id 'abc' is not a number"));
+        assert!(e("v,4,4,8").contains("szip"));
+        assert!(e(",1").contains("no variable names"));
+        assert!(FilterSpec::parse("none").unwrap().vars().is_empty());
+        let c = |s: &str| parse_codec(s).unwrap_err().to_string();
+        assert!(c("snappy").contains("unknown codec 'snappy'"));
+        assert!(c("zstd:level").contains("'level' is not name=value"));
+        assert!(c("zlib:level=12").contains("outside 0..=9"));
+        assert!(c("{").contains("not valid JSON"));
+        assert_eq!(
+            parse_codec(r#"{"id": "lz4"}"#).unwrap().to_text(),
+            r#"{"id": "lz4"}"#
+        );
+    }
+}

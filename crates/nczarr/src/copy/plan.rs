@@ -1,0 +1,111 @@
+//! How a copy stores each variable: as the input stores it, changed by the copy's
+//! options (chunk specs, compression, automatic chunking), then completed by
+//! [`crate::encoding::plan`].
+
+use super::{ChunkSpec, Compression};
+use crate::chunking::{slabs, Region, SlabOrder};
+use crate::encoding::{Chunking, Encoding, Plan, PlanOptions};
+use crate::error::Result;
+use crate::model::{Dataset, NcType, Values, VarPath};
+use crate::source::DatasetSource;
+
+/// What a copy changes in how variables are stored.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct StorageChanges {
+    /// `-c`: chunk shapes.
+    pub chunks: ChunkSpec,
+    /// `--chunks auto[=BYTES]`: the balanced default shape of about BYTES per chunk,
+    /// for every variable that `-c` does not name.
+    pub auto_chunks: Option<u64>,
+    /// `-d`, `-s`, `-F`, `--codec`.
+    pub compression: Compression,
+}
+
+/// Plan how every variable of `source` is written: as it is stored there (its special
+/// attributes, for compiled CDL), the rest decided by `options`.
+///
+/// # Errors
+/// As [`crate::encoding::plan`].
+pub fn plan(source: &dyn DatasetSource, options: &PlanOptions) -> Result<Plan> {
+    Ok(crate::encoding::plan(
+        source.dataset(),
+        |v| source.encoding(v),
+        options,
+    )?)
+}
+
+/// Plan a copy of `source` into the dataset `output` (the input, or a selection of
+/// it): each variable stored as in the input, changed by `changes`. String variables
+/// whose width the input does not fix (zarr-python's `|O` and `<U` arrays) are read
+/// once to find their longest string, so nothing is cut.
+///
+/// # Errors
+/// Chunk specs that do not fit a variable, codecs that cannot be built, read errors.
+pub fn plan_copy(
+    source: &dyn DatasetSource,
+    output: &Dataset,
+    changes: &StorageChanges,
+    options: &PlanOptions,
+) -> Result<Plan> {
+    changes
+        .chunks
+        .check(output)
+        .map_err(|e| crate::Error::Invalid(e.to_string()))?;
+    let mut requests = std::collections::HashMap::new();
+    for (path, var) in output.vars() {
+        let mut enc = source.encoding(&path).unwrap_or_default();
+        let input_chunking = enc.chunking.clone();
+        if changes.auto_chunks.is_some() {
+            enc.chunking = None;
+        }
+        if let Some(c) = changes
+            .chunks
+            .chunking(output, &path, var, input_chunking.as_ref())
+        {
+            enc.chunking = Some(c);
+        }
+        changes.compression.apply(&mut enc, &path, var.nc_type)?;
+        if var.nc_type == NcType::String && enc.string_width.is_none() {
+            enc.string_width = Some(longest_string(source, output, &path)?);
+        }
+        requests.insert(path, enc);
+    }
+    let options = PlanOptions {
+        chunk_bytes: changes.auto_chunks.unwrap_or(options.chunk_bytes),
+        ..options.clone()
+    };
+    Ok(crate::encoding::plan(
+        output,
+        |v| requests.get(v).cloned(),
+        &options,
+    )?)
+}
+
+/// The length in bytes of the longest string the variable at `path` holds (at least 1),
+/// read slab by slab.
+fn longest_string(source: &dyn DatasetSource, output: &Dataset, path: &VarPath) -> Result<usize> {
+    let Some(shape) = output.shape_of(path) else {
+        return Ok(1);
+    };
+    let chunks = source
+        .encoding(path)
+        .and_then(|e: Encoding| match e.chunking {
+            Some(Chunking::Chunked(c)) => Some(c),
+            _ => None,
+        })
+        .unwrap_or_else(|| shape.clone());
+    let mut longest = 1;
+    for region in slabs(&shape, &chunks, 1 << 20, SlabOrder::Output) {
+        if region.is_empty() {
+            continue;
+        }
+        if let Values::String(items) = source.read(path, &Region::clone(&region))? {
+            longest = items
+                .iter()
+                .flatten()
+                .map(Vec::len)
+                .fold(longest, usize::max);
+        }
+    }
+    Ok(longest)
+}
