@@ -4,14 +4,13 @@ use std::io::{self, Read};
 use std::process::ExitCode;
 
 use anyhow::{anyhow, bail, Context as _};
-use clap::{Parser, ValueEnum};
+use clap::Parser;
 use nczarr::cdl::{compile, parse, CdlError};
 use nczarr::copy::{plan, write_dataset, CopyOptions};
+use nczarr::create;
 use nczarr::encoding::PlanOptions;
-use nczarr::nczarr::{CharDtype, Layout, ScalarShape, WriteOptions};
-use nczarr::store::ZipLayout;
-use nczarr::{create, CreateOptions};
 use nczarr_tools::cli;
+use nczarr_tools::cli::output::{pure_for_kind, LayoutArgs};
 
 /// Compile CDL (netCDF's text form, as ncdump prints it and ncgen reads it) into an NCZarr
 /// or pure Zarr v2 dataset in a directory, a zip file, or (with a URL) a store.
@@ -47,83 +46,10 @@ struct Args {
     /// Header only: ignore the data section.
     #[arg(short = 'H')]
     header_only: bool,
-    /// How char variables are typed: zarr (|S1, readable by zarr-python/xarray) or netcdf (>S1,
-    /// netcdf-c's marking).
-    #[arg(long, value_enum, default_value_t = CharMode::Zarr)]
-    char_dtype: CharMode,
-    /// How scalars are stored in NCZarr: one (shape `[1]`, netcdf-c) or 0d (shape `[]`, Zarr).
-    #[arg(long, value_enum, default_value_t = ScalarMode::One)]
-    scalar: ScalarMode,
-    /// NCZarr metadata generation: current (netcdf-c 4.9.3+/4.10; read by netcdf-c 4.10,
-    /// zarr-python and xarray) or 4.9.0 (for ncdump/ncgen 4.9.0, which crash on the current
-    /// layout's char, string and scalar arrays; no strings, no unlimited dimensions).
-    #[arg(long, value_enum, default_value_t = LayoutMode::Current)]
-    nczarr_layout: LayoutMode,
-    /// Zip layout: root (keys at the archive root, zarr-python) or dir (one top-level
-    /// directory named after the file, netcdf-c).
-    #[arg(long, value_enum, default_value_t = ZipMode::Root)]
-    zip_layout: ZipMode,
-    /// Chunk key separator: . or /.
-    #[arg(long, default_value = ".")]
-    separator: char,
+    #[command(flatten)]
+    layout: LayoutArgs,
     /// The CDL file ('-' or nothing reads standard input).
     input: Option<String>,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum CharMode {
-    Zarr,
-    Netcdf,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum ScalarMode {
-    One,
-    #[value(name = "0d")]
-    ZeroD,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum LayoutMode {
-    Current,
-    #[value(name = "4.9.0")]
-    V490,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum ZipMode {
-    Root,
-    Dir,
-}
-
-/// ncgen's kind names that mean netCDF-4 (NCZarr), and the formats NCZarr cannot be.
-fn pure_for_kind(kind: &str) -> anyhow::Result<bool> {
-    match kind.to_ascii_lowercase().as_str() {
-        "nczarr" => Ok(false),
-        "zarr" => Ok(true),
-        "netcdf-4"
-        | "nc4"
-        | "3"
-        | "netcdf4"
-        | "hdf5"
-        | "enhanced"
-        | "classic"
-        | "nc3"
-        | "1"
-        | "netcdf-4 classic model"
-        | "nc7"
-        | "4"
-        | "netcdf-4-classic"
-        | "netcdf-4_classic"
-        | "netcdf4_classic"
-        | "hdf5-nc3"
-        | "enhanced-nc3" => Ok(false),
-        "64-bit offset" | "nc6" | "2" | "64-bit-offset" | "5" | "64-bit-data" | "64-bit data"
-        | "nc5" | "cdf5" | "cdf-5" => {
-            bail!("format '{kind}' cannot be stored as NCZarr (use nczarr or zarr)")
-        }
-        other => bail!("unknown format kind '{other}' (use nczarr or zarr)"),
-    }
 }
 
 fn located(file: &str, e: &CdlError) -> String {
@@ -156,6 +82,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
             (path.to_string(), text)
         }
     };
+    let pure_zarr = args.kind.as_deref().map_or(Ok(false), pure_for_kind)?;
     let ast = parse(&text).map_err(|e| anyhow!(located(&file_label, &e)))?;
     let mut compiled = compile(&text, &ast).map_err(|e| anyhow!(located(&file_label, &e)))?;
     // A large data section makes a syntax tree of millions of nodes; freeing it takes a
@@ -185,7 +112,8 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.header_only {
         compiled.data.clear();
     }
-    let sink = create(&output, &create_options(&args)?).with_context(|| output.clone())?;
+    let sink =
+        create(&output, &args.layout.create_options(pure_zarr)).with_context(|| output.clone())?;
     for w in sink
         .prepare(&compiled.dataset, &mut plan)
         .with_context(|| output.clone())?
@@ -202,37 +130,6 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     .with_context(|| output.clone())?;
     let _ = freeing.join();
     Ok(ExitCode::SUCCESS)
-}
-
-/// The output's format and layout from `-k` and the layout options.
-fn create_options(args: &Args) -> anyhow::Result<CreateOptions> {
-    let pure_zarr = match &args.kind {
-        Some(k) => pure_for_kind(k)?,
-        None => false,
-    };
-    Ok(CreateOptions {
-        zarr: WriteOptions {
-            pure_zarr,
-            char_dtype: match args.char_dtype {
-                CharMode::Zarr => CharDtype::Zarr,
-                CharMode::Netcdf => CharDtype::Netcdf,
-            },
-            scalar_shape: match args.scalar {
-                ScalarMode::One => ScalarShape::One,
-                ScalarMode::ZeroD => ScalarShape::ZeroD,
-            },
-            separator: args.separator,
-            layout: match args.nczarr_layout {
-                LayoutMode::Current => Layout::Current,
-                LayoutMode::V490 => Layout::Netcdf490,
-            },
-            ..WriteOptions::default()
-        },
-        zip_layout: match args.zip_layout {
-            ZipMode::Root => ZipLayout::Root,
-            ZipMode::Dir => ZipLayout::TopDirectory,
-        },
-    })
 }
 
 fn main() -> ExitCode {

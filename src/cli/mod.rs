@@ -1,5 +1,8 @@
 //! What every binary does the same way.
 
+pub mod output;
+pub mod progress;
+
 use std::io::{self, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -25,6 +28,7 @@ pub fn trace_sink(tool: &'static str) -> Option<TraceSink> {
 pub fn open_dataset(tool: &'static str, name: &str) -> anyhow::Result<Opened> {
     let options = OpenOptions {
         trace: trace_sink(tool),
+        ..OpenOptions::default()
     };
     nczarr::open(name, &options).with_context(|| name.to_string())
 }

@@ -9,18 +9,21 @@
 //! # Ok::<(), nczarr::Error>(())
 //! ```
 
+use crate::aws::S3Address;
 use crate::error::{Error, Result};
 use crate::nczarr::{ReadOptions, WriteOptions, ZarrSink, ZarrSource};
 use crate::sink::DatasetSink;
 use crate::source::DatasetSource;
 use crate::store::{create_target, open_read, TraceSink, ZipLayout};
-use crate::url::DatasetUrl;
+use crate::url::{DatasetUrl, Location};
 
 /// How to open a dataset for reading (the name's `#mode=` flags say the rest).
 #[derive(Clone, Default)]
 pub struct OpenOptions {
     /// Report requests and decisions here (`NCTRACING`).
     pub trace: Option<TraceSink>,
+    /// About how many bytes of decoded chunks a read holds at once (default 64 MiB).
+    pub batch_bytes: Option<u64>,
 }
 
 /// A dataset opened for reading.
@@ -48,6 +51,7 @@ pub fn open(name: &str, options: &OpenOptions) -> Result<Opened> {
         force_pure_zarr: modes.has("zarr") && !modes.has("noxarray") || modes.has("xarray"),
         ignore_xarray_dims: !modes.xarray_dims(),
         trace: options.trace.clone(),
+        batch_bytes: options.batch_bytes,
     };
     let source = ZarrSource::open(store.store, &read)?;
     Ok(Opened {
@@ -81,4 +85,54 @@ pub fn create(name: &str, options: &CreateOptions) -> Result<Box<dyn DatasetSink
     zarr.check()?;
     let target = create_target(&url, options.zip_layout).map_err(Error::from)?;
     Ok(Box::new(ZarrSink::new(target, zarr)?))
+}
+
+/// True when `a` and `b` name the same dataset: the same local path (after following
+/// links, where it exists), or the same bucket and key on the same S3 endpoint.
+pub fn same_dataset(a: &DatasetUrl, b: &DatasetUrl) -> bool {
+    match (&a.location, &b.location) {
+        (Location::Path(p), Location::Path(q)) => {
+            let resolve = |p: &std::path::Path| {
+                p.canonicalize()
+                    .or_else(|_| std::path::absolute(p))
+                    .unwrap_or_else(|_| p.to_path_buf())
+            };
+            resolve(p) == resolve(q)
+        }
+        (Location::Remote { .. }, Location::Remote { .. }) => {
+            match (S3Address::from_url(a), S3Address::from_url(b)) {
+                (Ok(x), Ok(y)) => {
+                    x.bucket == y.bucket
+                        && x.key.trim_matches('/') == y.key.trim_matches('/')
+                        && x.endpoint == y.endpoint
+                }
+                _ => a.original == b.original,
+            }
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_same_dataset_under_other_names() {
+        let u = |s: &str| DatasetUrl::parse(s).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path().join("d.zarr");
+        std::fs::create_dir(&d).unwrap();
+        let plain = d.display().to_string();
+        let url = format!("file://{}#mode=nczarr,file", d.display());
+        assert!(same_dataset(&u(&plain), &u(&url)));
+        assert!(same_dataset(&u(&format!("{plain}/")), &u(&plain)));
+        assert!(!same_dataset(&u(&plain), &u(&format!("{plain}2"))));
+        assert!(same_dataset(
+            &u("s3://bucket/a/ds.zarr"),
+            &u("https://bucket.s3.eu-west-1.amazonaws.com/a/ds.zarr")
+        ));
+        assert!(!same_dataset(&u("s3://bucket/a"), &u("s3://bucket/b")));
+        assert!(!same_dataset(&u("s3://bucket/a"), &u(&plain)));
+    }
 }

@@ -19,5 +19,6 @@ mod writer;
 
 pub use convert::ConvertError;
 pub use reader::ArrayReader;
+pub(crate) use reader::BATCH_BYTES as READ_BATCH_BYTES;
 pub use stored::StoredArray;
 pub use writer::ArrayWriter;

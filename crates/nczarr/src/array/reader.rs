@@ -11,8 +11,8 @@ use crate::model::{NcType, Values, VarPath};
 use crate::store::{ReadableStore, StoreKey};
 use crate::zarr::Dtype;
 
-/// About how many bytes of decoded chunks one batch of a read holds.
-const BATCH_BYTES: u64 = 64 << 20;
+/// About how many bytes of decoded chunks one batch of a read holds, by default.
+pub(crate) const BATCH_BYTES: u64 = 64 << 20;
 /// Chunks fetched together at least (small chunks from remote stores need many
 /// requests in flight) and at most.
 const MIN_BATCH: usize = 4;
@@ -125,6 +125,8 @@ pub struct ArrayReader<'s> {
     pipeline: Pipeline,
     separator: char,
     fortran: bool,
+    /// About how many bytes of decoded chunks one batch holds.
+    batch_bytes: u64,
 }
 
 impl<'s> ArrayReader<'s> {
@@ -179,7 +181,15 @@ impl<'s> ArrayReader<'s> {
             pipeline,
             separator: enc.separator,
             fortran: enc.fortran_order,
+            batch_bytes: BATCH_BYTES,
         })
+    }
+
+    /// Hold about `bytes` of decoded chunks at a time while reading (at least a few
+    /// chunks, so that remote stores keep requests in flight).
+    pub fn with_batch_bytes(mut self, bytes: u64) -> ArrayReader<'s> {
+        self.batch_bytes = bytes.max(1);
+        self
     }
 
     /// The netCDF shape.
@@ -372,7 +382,7 @@ impl<'s> ArrayReader<'s> {
         Ok(out.finish())
     }
 
-    /// How many chunks one batch fetches: about [`BATCH_BYTES`] of decoded chunks, at
+    /// How many chunks one batch fetches: about `batch_bytes` of decoded chunks, at
     /// least [`MIN_BATCH`] so that remote stores keep requests in flight.
     fn chunks_per_batch(&self) -> usize {
         let chunk_bytes = self
@@ -381,7 +391,7 @@ impl<'s> ArrayReader<'s> {
             .unwrap_or(u64::MAX)
             .saturating_mul(self.dtype.item_size().max(1) as u64)
             .max(1);
-        usize::try_from(BATCH_BYTES / chunk_bytes)
+        usize::try_from(self.batch_bytes / chunk_bytes)
             .unwrap_or(usize::MAX)
             .clamp(MIN_BATCH, MAX_BATCH)
     }

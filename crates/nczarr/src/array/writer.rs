@@ -24,6 +24,8 @@ pub struct ArrayWriter {
     chunk_len: usize,
     /// Leave out chunks that hold only the fill value.
     skip_fill: bool,
+    /// About how many bytes of chunks one batch encodes and puts.
+    batch_bytes: usize,
 }
 
 /// A chunk ready to be put: its key and stored bytes.
@@ -72,7 +74,14 @@ impl ArrayWriter {
             fill,
             chunk_len,
             skip_fill: false,
+            batch_bytes: BATCH_BYTES,
         })
+    }
+
+    /// Encode and put about `bytes` of chunks at a time (at least a few chunks).
+    pub fn with_batch_bytes(mut self, bytes: u64) -> ArrayWriter {
+        self.batch_bytes = usize::try_from(bytes).unwrap_or(usize::MAX).max(1);
+        self
     }
 
     /// Leave out chunks whose every element is the fill value, as zarr-python does
@@ -111,7 +120,7 @@ impl ArrayWriter {
         let parts = self.grid.plan(region);
         // Chunks are encoded in parallel and put in batches, so memory holds one batch
         // of encoded chunks beside the slab.
-        let per_batch = (BATCH_BYTES / (self.chunk_len * item).max(1)).clamp(4, 4096);
+        let per_batch = (self.batch_bytes / (self.chunk_len * item).max(1)).clamp(4, 4096);
         for batch in parts.chunks(per_batch) {
             let encoded: Vec<Result<Option<EncodedChunk>>> = batch
                 .par_iter()

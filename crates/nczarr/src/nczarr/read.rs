@@ -16,6 +16,8 @@ pub struct ReadOptions {
     pub ignore_xarray_dims: bool,
     /// Report decisions here (`NCTRACING`).
     pub trace: Option<TraceSink>,
+    /// About how many bytes of decoded chunks a read holds at once (default 64 MiB).
+    pub batch_bytes: Option<u64>,
 }
 
 /// Read the metadata of the dataset at the root of `store`.
@@ -78,11 +80,15 @@ pub(crate) fn read(store: Box<dyn ReadStore>, options: &ReadOptions) -> Result<Z
         },
     };
     drop(src);
-    Ok(ZarrSource::new(
+    let source = ZarrSource::new(
         store,
         Dataset { root: root_group },
         arrays,
         format,
         problems,
-    ))
+    );
+    Ok(match options.batch_bytes {
+        Some(b) => source.with_batch_bytes(b),
+        None => source,
+    })
 }

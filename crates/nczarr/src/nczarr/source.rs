@@ -17,6 +17,7 @@ pub struct ZarrSource {
     arrays: Arrays,
     format: FormatInfo,
     problems: Vec<String>,
+    batch_bytes: u64,
 }
 
 /// The store key of a variable's array: its group names and its name.
@@ -51,7 +52,14 @@ impl ZarrSource {
             arrays,
             format,
             problems,
+            batch_bytes: crate::array::READ_BATCH_BYTES,
         }
+    }
+
+    /// Hold about `bytes` of decoded chunks at a time while reading.
+    pub fn with_batch_bytes(mut self, bytes: u64) -> ZarrSource {
+        self.batch_bytes = bytes;
+        self
     }
 
     /// A reader for the variable at `var`.
@@ -65,14 +73,15 @@ impl ZarrSource {
             .var(var)
             .zip(self.arrays.get(var))
             .ok_or_else(|| Error::Invalid(format!("no variable '{var}' in the dataset")))?;
-        ArrayReader::new(
+        Ok(ArrayReader::new(
             self.store.as_ref(),
             array_key(var)?,
             var,
             v.nc_type,
             stored,
             self.dataset.var_shape(v),
-        )
+        )?
+        .with_batch_bytes(self.batch_bytes))
     }
 }
 

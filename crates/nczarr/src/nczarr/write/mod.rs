@@ -91,6 +91,11 @@ pub struct WriteOptions {
     pub separator: char,
     /// `_NCProperties` of the root group.
     pub nc_properties: String,
+    /// Leave out chunks that hold only the fill value (zarr-python's default; nczgen
+    /// writes every chunk, as ncgen does).
+    pub skip_fill_chunks: bool,
+    /// About how many bytes of chunks are encoded and put at once (default 64 MiB).
+    pub batch_bytes: Option<u64>,
 }
 
 impl Default for WriteOptions {
@@ -106,6 +111,8 @@ impl Default for WriteOptions {
                 "version=2,nczarr-tools={},nczarr=2.0.0",
                 env!("CARGO_PKG_VERSION")
             ),
+            skip_fill_chunks: false,
+            batch_bytes: None,
         }
     }
 }
@@ -247,7 +254,11 @@ impl DatasetSink for ZarrSink {
             })?;
             let shape = dataset.var_shape(var);
             let stored = array::stored_array(var, &shape, enc, &self.options);
-            let writer = ArrayWriter::new(array_key(&path)?, &path, stored.clone())?;
+            let mut writer = ArrayWriter::new(array_key(&path)?, &path, stored.clone())?
+                .skipping_fill_chunks(self.options.skip_fill_chunks);
+            if let Some(b) = self.options.batch_bytes {
+                writer = writer.with_batch_bytes(b);
+            }
             let scalar_as_1 = shape.is_empty() && !stored.shape.is_empty();
             self.vars.insert(
                 path,

@@ -1,0 +1,395 @@
+//! nczcopy: copy a dataset to another store or format, like nccopy: convert, rechunk,
+//! recompress, subset, in bounded memory.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use anyhow::{anyhow, bail, Context as _};
+use clap::Parser;
+use nczarr::copy::{
+    parse_codec, plan_copy, select, write_dataset, ChunkSpec, Compression, CopyOptions, FilterSpec,
+    Selection, StorageChanges,
+};
+use nczarr::encoding::{Encoding, Plan, PlanOptions};
+use nczarr::json::Json;
+use nczarr::url::DatasetUrl;
+use nczarr::{same_dataset, DatasetSource, OpenOptions};
+use nczarr_tools::cli;
+use nczarr_tools::cli::output::{pure_for_kind, LayoutArgs};
+use nczarr_tools::cli::progress::{Bar, Show};
+
+/// Copy a netCDF dataset (NCZarr or Zarr, on a directory, a .zip or S3) to another place
+/// and format, changing its chunking, compression and contents on the way, like nccopy.
+/// Memory stays under --memory whatever the dataset's size; nccopy's -m, -h, -e, -r, -w,
+/// -x and -M buffer and cache options are accepted and have no effect.
+#[derive(Parser, Debug)]
+#[command(
+    name = "nczcopy",
+    version,
+    disable_help_flag = true,
+    disable_version_flag = true
+)]
+struct Args {
+    /// Output kind: nczarr (default) or zarr (pure Zarr); nccopy's netCDF-4 kind names
+    /// (nc4, netCDF-4, 4, ...) mean nczarr.
+    #[arg(short = 'k', value_name = "KIND")]
+    kind: Option<String>,
+    /// netCDF classic: written as NCZarr (as netcdf-c does for an NCZarr URL).
+    #[arg(short = '3')]
+    classic: bool,
+    /// netCDF-4: NCZarr.
+    #[arg(short = '4')]
+    nc4: bool,
+    /// 64-bit offset: refused (NCZarr cannot be that format).
+    #[arg(short = '6')]
+    offset64: bool,
+    /// netCDF-4 classic model: NCZarr.
+    #[arg(short = '7')]
+    nc4_classic: bool,
+    /// Deflate level 1-9 for every variable; 0 removes every filter.
+    #[arg(short = 'd', value_name = "N")]
+    deflate: Option<u32>,
+    /// Shuffle before the compressor -d or --codec adds.
+    #[arg(short = 's')]
+    shuffle: bool,
+    /// Chunk shapes, nccopy's forms: dim/len,dim2/len2 (dim/ is the whole dimension;
+    /// unnamed dimensions keep the input's chunking), var:len,len, var: (one chunk).
+    /// Repeatable.
+    #[arg(short = 'c', value_name = "SPEC")]
+    chunks: Vec<String>,
+    /// Balanced default chunk shapes of about BYTES (default 4 MiB) for every variable
+    /// -c does not name: `auto` or `auto=BYTES`.
+    #[arg(long = "chunks", value_name = "auto[=BYTES]")]
+    auto_chunks: Option<String>,
+    /// Filters, nccopy's form VARS,FILTERS: VARS is * or names joined by & or |, FILTERS
+    /// is id,params|id,params (HDF5 ids) or none. Repeatable.
+    #[arg(short = 'F', value_name = "SPEC")]
+    filters: Vec<String>,
+    /// The compressor for every variable, a numcodecs codec: zstd, zstd:level=5,
+    /// blosc:cname=lz4,clevel=5,shuffle=1, lz4, zlib:level=4, gzip, bz2, or its JSON.
+    #[arg(long, value_name = "CODEC")]
+    codec: Option<String>,
+    /// Unlimited dimensions become fixed.
+    #[arg(short = 'u')]
+    fix_unlimited: bool,
+    /// Data only for these variables (comma-separated); definitions for all.
+    #[arg(short = 'v', value_name = "VAR,...")]
+    data_vars: Option<String>,
+    /// Only these variables (comma-separated), with their coordinate variables.
+    #[arg(short = 'V', value_name = "VAR,...")]
+    only_vars: Option<String>,
+    /// Data only for variables in these groups (comma-separated); all groups' definitions.
+    #[arg(short = 'g', value_name = "GROUP,...")]
+    data_groups: Option<String>,
+    /// Only these groups (comma-separated), and the groups that contain them.
+    #[arg(short = 'G', value_name = "GROUP,...")]
+    only_groups: Option<String>,
+    /// The memory the copy may use (suffixes K, M, G: powers of 1024).
+    #[arg(long, value_name = "SIZE", default_value = "256M")]
+    memory: String,
+    /// Threads for encoding and decoding (default: one per core).
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
+    /// Show progress also when stderr is not a terminal (a line per variable).
+    #[arg(long, conflicts_with = "quiet")]
+    progress: bool,
+    /// No progress.
+    #[arg(long)]
+    quiet: bool,
+    /// Print the plan (per variable: chunking, codecs, bytes to read and write) and the
+    /// memory it needs, and write nothing.
+    #[arg(long)]
+    dry_run: bool,
+    #[command(flatten)]
+    layout: LayoutArgs,
+    /// nccopy's copy buffer size (accepted; memory is bounded by --memory).
+    #[arg(short = 'm', value_name = "N", hide_short_help = true)]
+    buffer: Option<String>,
+    /// nccopy's chunk cache size (accepted; no effect).
+    #[arg(short = 'h', value_name = "N", hide_short_help = true)]
+    cache: Option<String>,
+    /// nccopy's chunk cache elements (accepted; no effect).
+    #[arg(short = 'e', value_name = "N", hide_short_help = true)]
+    cache_elems: Option<String>,
+    /// nccopy's minimum chunk size (accepted; no effect).
+    #[arg(short = 'M', value_name = "N", hide_short_help = true)]
+    min_chunk: Option<String>,
+    /// nccopy's diskless read (accepted; no effect).
+    #[arg(short = 'r', hide_short_help = true)]
+    diskless_read: bool,
+    /// nccopy's diskless write (accepted; no effect).
+    #[arg(short = 'w', hide_short_help = true)]
+    diskless_write: bool,
+    /// nccopy's experimental caches (accepted; no effect).
+    #[arg(short = 'x', hide_short_help = true)]
+    experimental: bool,
+    /// Log level (accepted; use NCTRACING=1 for tracing).
+    #[arg(short = 'L', value_name = "N", hide_short_help = true)]
+    log_level: Option<String>,
+    /// Print help.
+    #[arg(long = "help", action = clap::ArgAction::Help)]
+    help: Option<bool>,
+    /// Print version.
+    #[arg(long = "version", action = clap::ArgAction::Version)]
+    version: Option<bool>,
+    /// The dataset to copy.
+    input: String,
+    /// Where to write the copy.
+    output: String,
+}
+
+/// A size: digits with an optional K, M, G or T suffix (powers of 1024; `KiB`, `MB`
+/// and the like read the same).
+fn parse_size(text: &str) -> anyhow::Result<u64> {
+    let t = text.trim();
+    let digits = t.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let unit = t[digits.len()..].to_ascii_lowercase();
+    let shift = match unit.trim_end_matches('b').trim_end_matches('i') {
+        "" => 0,
+        "k" => 10,
+        "m" => 20,
+        "g" => 30,
+        "t" => 40,
+        _ => bail!("'{text}' is not a size (a number with K, M, G or T)"),
+    };
+    let n: u64 = digits
+        .trim()
+        .parse()
+        .map_err(|_| anyhow!("'{text}' is not a size (a number with K, M, G or T)"))?;
+    n.checked_mul(1 << shift)
+        .ok_or_else(|| anyhow!("size '{text}' is too large"))
+}
+
+fn list(s: &Option<String>) -> Vec<String> {
+    s.as_deref()
+        .map(|s| {
+            s.split(',')
+                .filter(|x| !x.is_empty())
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// `-v`/`-V`, `-g`/`-G` and `-u` as a selection.
+fn selection(args: &Args) -> anyhow::Result<Selection> {
+    if args.data_vars.is_some() && args.only_vars.is_some() {
+        bail!("-v and -V cannot be given together");
+    }
+    if args.data_groups.is_some() && args.only_groups.is_some() {
+        bail!("-g and -G cannot be given together");
+    }
+    Ok(Selection {
+        vars: list(if args.only_vars.is_some() {
+            &args.only_vars
+        } else {
+            &args.data_vars
+        }),
+        vars_data_only: args.data_vars.is_some(),
+        groups: list(if args.only_groups.is_some() {
+            &args.only_groups
+        } else {
+            &args.data_groups
+        }),
+        groups_data_only: args.data_groups.is_some(),
+        fix_unlimited: args.fix_unlimited,
+    })
+}
+
+/// `-c`, `--chunks`, `-d`, `-s`, `-F` and `--codec` as storage changes.
+fn changes(args: &Args) -> anyhow::Result<StorageChanges> {
+    if let Some(d) = args.deflate {
+        if d > 9 {
+            bail!("invalid deflation level: {d} (0 to 9)");
+        }
+    }
+    let auto_chunks = match args.auto_chunks.as_deref() {
+        None => None,
+        Some("auto") => Some(nczarr::chunking::DEFAULT_CHUNK_BYTES),
+        Some(s) => match s.strip_prefix("auto=") {
+            Some(bytes) => Some(parse_size(bytes)?.max(1)),
+            None => bail!("--chunks takes auto or auto=BYTES, not '{s}'"),
+        },
+    };
+    Ok(StorageChanges {
+        chunks: ChunkSpec::parse(&args.chunks)?,
+        auto_chunks,
+        compression: Compression {
+            deflate: args.deflate,
+            shuffle: args.shuffle,
+            filters: args
+                .filters
+                .iter()
+                .map(|f| FilterSpec::parse(f))
+                .collect::<Result<_, _>>()?,
+            codec: args.codec.as_deref().map(parse_codec).transpose()?,
+        },
+    })
+}
+
+/// The output kind from `-k` and `-3/-4/-6/-7`: true for pure Zarr.
+fn pure_zarr(args: &Args) -> anyhow::Result<bool> {
+    if args.offset64 {
+        return pure_for_kind("64-bit offset");
+    }
+    let _ = (args.classic, args.nc4, args.nc4_classic);
+    args.kind.as_deref().map_or(Ok(false), pure_for_kind)
+}
+
+fn chunk_text(c: Option<&[u64]>) -> String {
+    c.map_or_else(
+        || "one piece".to_string(),
+        |c| {
+            let parts: Vec<String> = c.iter().map(u64::to_string).collect();
+            parts.join("x")
+        },
+    )
+}
+
+fn codecs_text(codecs: &[Json]) -> String {
+    let parts: Vec<String> = codecs.iter().map(Json::to_text).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// `--dry-run`: what would be read and written, and with how much memory.
+fn print_plan(
+    out: &mut dyn Write,
+    source: &dyn DatasetSource,
+    dataset: &nczarr::model::Dataset,
+    plan: &Plan,
+    data: Option<&std::collections::HashSet<nczarr::model::VarPath>>,
+    memory: u64,
+) -> anyhow::Result<()> {
+    let mut total = 0u64;
+    for (path, var) in dataset.vars() {
+        let input = source.encoding(&path).unwrap_or_default();
+        let output: Encoding = plan.get(&path).cloned().unwrap_or_default();
+        let shape = dataset.var_shape(var);
+        let item = match var.nc_type {
+            nczarr::model::NcType::String => output.string_width.unwrap_or(1) as u64,
+            t => t.size() as u64,
+        };
+        let copied = data.is_none_or(|d| d.contains(&path)) && source.has_data(&path);
+        let bytes = if copied {
+            shape.iter().product::<u64>().saturating_mul(item)
+        } else {
+            0
+        };
+        total = total.saturating_add(bytes);
+        writeln!(out, "{} {path}{:?}", var.nc_type, shape)?;
+        writeln!(
+            out,
+            "  chunks: {} -> {}",
+            chunk_text(input.chunk_shape()),
+            chunk_text(output.chunk_shape())
+        )?;
+        writeln!(
+            out,
+            "  codecs: {} -> {}",
+            codecs_text(&input.codecs),
+            codecs_text(&output.codecs)
+        )?;
+        if copied {
+            writeln!(out, "  values: {bytes} bytes to read and write")?;
+        } else {
+            writeln!(out, "  values: none copied")?;
+        }
+    }
+    writeln!(
+        out,
+        "total: {total} bytes of values; memory: at most about {} MiB (--memory {} MiB)",
+        memory >> 20,
+        memory >> 20
+    )?;
+    Ok(())
+}
+
+fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let memory = parse_size(&args.memory).context("--memory")?.max(1 << 20);
+    let pure = pure_zarr(&args)?;
+    if let Some(jobs) = args.jobs {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs.max(1))
+            .build_global()
+            .context("--jobs")?;
+    }
+    let (input, output) = (&args.input, &args.output);
+    let in_url = DatasetUrl::parse(input).with_context(|| input.clone())?;
+    let out_url = DatasetUrl::parse(output).with_context(|| output.clone())?;
+    if same_dataset(&in_url, &out_url) {
+        bail!("{output}: output would overwrite input");
+    }
+    let selection = selection(&args)?;
+    let changes = changes(&args)?;
+    // The memory model (docs/nczcopy.md): a slab being read, one being written, its
+    // stored bytes, and a batch of chunks on each side: about 6 slabs' worth.
+    let slab = memory / 8;
+    let opened = nczarr::open(
+        input,
+        &OpenOptions {
+            trace: cli::trace_sink("nczcopy"),
+            batch_bytes: Some(slab),
+        },
+    )
+    .with_context(|| input.clone())?;
+    let source = opened.source.as_ref();
+    let selected = select(source.dataset(), &selection).with_context(|| input.clone())?;
+    let mut plan = plan_copy(source, &selected.dataset, &changes, &PlanOptions::default())
+        .with_context(|| input.clone())?;
+    if args.dry_run {
+        let mut out = io::stdout().lock();
+        print_plan(
+            &mut out,
+            source,
+            &selected.dataset,
+            &plan,
+            selected.data.as_ref(),
+            memory,
+        )?;
+        out.flush()?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut create_options = args.layout.create_options(pure);
+    create_options.zarr.skip_fill_chunks = true;
+    create_options.zarr.batch_bytes = Some(slab);
+    let sink = nczarr::create(output, &create_options).with_context(|| output.clone())?;
+    for w in sink
+        .prepare(&selected.dataset, &mut plan)
+        .with_context(|| output.clone())?
+    {
+        eprintln!("nczcopy: {output}: warning: {}", cli::one_line(&w));
+    }
+    let bar = Bar::new(if args.quiet {
+        Show::Never
+    } else if args.progress {
+        Show::Always
+    } else {
+        Show::Auto
+    });
+    let copied = write_dataset(
+        source,
+        &selected.dataset,
+        &plan,
+        sink,
+        &CopyOptions {
+            slab_bytes: slab,
+            data: selected.data.clone(),
+            progress: Some(&bar),
+        },
+    );
+    bar.finish();
+    copied.with_context(|| format!("{input} -> {output}"))?;
+    if source.problems().is_empty() {
+        Ok(ExitCode::SUCCESS)
+    } else {
+        for p in source.problems() {
+            eprintln!("nczcopy: {input}: {}", cli::one_line(p));
+        }
+        Ok(ExitCode::FAILURE)
+    }
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    cli::run("nczcopy", || run(args))
+}

@@ -1,0 +1,134 @@
+//! What nczgen and nczcopy share about the dataset they write: the output kind (`-k`)
+//! and the layout options, turned into the library's [`CreateOptions`].
+
+use anyhow::bail;
+use clap::{Args, ValueEnum};
+use nczarr::nczarr::{CharDtype, Layout, ScalarShape, WriteOptions};
+use nczarr::store::ZipLayout;
+use nczarr::CreateOptions;
+
+/// Layout choices for the datasets nczgen and nczcopy write (`docs/layout.md`).
+#[derive(Args, Debug, Clone)]
+pub struct LayoutArgs {
+    /// How char variables are typed: zarr (|S1, readable by zarr-python/xarray) or netcdf (>S1,
+    /// netcdf-c's marking).
+    #[arg(long, value_enum, default_value_t = CharMode::Zarr)]
+    pub char_dtype: CharMode,
+    /// How scalars are stored in NCZarr: one (shape `[1]`, netcdf-c) or 0d (shape `[]`, Zarr).
+    #[arg(long, value_enum, default_value_t = ScalarMode::One)]
+    pub scalar: ScalarMode,
+    /// NCZarr metadata generation: current (netcdf-c 4.9.3+/4.10; read by netcdf-c 4.10,
+    /// zarr-python and xarray) or 4.9.0 (for ncdump/ncgen 4.9.0, which crash on the current
+    /// layout's char, string and scalar arrays; no strings, no unlimited dimensions).
+    #[arg(long, value_enum, default_value_t = LayoutMode::Current)]
+    pub nczarr_layout: LayoutMode,
+    /// Zip layout: root (keys at the archive root, zarr-python) or dir (one top-level
+    /// directory named after the file, netcdf-c).
+    #[arg(long, value_enum, default_value_t = ZipMode::Root)]
+    pub zip_layout: ZipMode,
+    /// Chunk key separator: . or /.
+    #[arg(long, default_value = ".")]
+    pub separator: char,
+}
+
+/// `--char-dtype`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum CharMode {
+    /// `|S1`.
+    Zarr,
+    /// `>S1`.
+    Netcdf,
+}
+
+/// `--scalar`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ScalarMode {
+    /// Shape `[1]`.
+    One,
+    /// Shape `[]`.
+    #[value(name = "0d")]
+    ZeroD,
+}
+
+/// `--nczarr-layout`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum LayoutMode {
+    /// netcdf-c 4.9.3+/4.10.
+    Current,
+    /// netcdf-c 4.9.0.
+    #[value(name = "4.9.0")]
+    V490,
+}
+
+/// `--zip-layout`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ZipMode {
+    /// Keys at the archive root.
+    Root,
+    /// Keys under one top-level directory.
+    Dir,
+}
+
+/// ncgen's and nccopy's kind names: `true` for pure Zarr, `false` for NCZarr (every
+/// netCDF-4 name, and the classic ones, as netcdf-c writes an NCZarr URL whatever the
+/// kind); the 64-bit formats cannot be NCZarr.
+///
+/// # Errors
+/// A kind NCZarr cannot be, or an unknown one.
+pub fn pure_for_kind(kind: &str) -> anyhow::Result<bool> {
+    match kind.to_ascii_lowercase().as_str() {
+        "nczarr" => Ok(false),
+        "zarr" => Ok(true),
+        "netcdf-4"
+        | "nc4"
+        | "3"
+        | "netcdf4"
+        | "hdf5"
+        | "enhanced"
+        | "classic"
+        | "nc3"
+        | "1"
+        | "netcdf-4 classic model"
+        | "nc7"
+        | "4"
+        | "netcdf-4-classic"
+        | "netcdf-4_classic"
+        | "netcdf4_classic"
+        | "hdf5-nc3"
+        | "enhanced-nc3" => Ok(false),
+        "64-bit offset" | "nc6" | "2" | "64-bit-offset" | "5" | "64-bit-data" | "64-bit data"
+        | "nc5" | "cdf5" | "cdf-5" => {
+            bail!("format '{kind}' cannot be stored as NCZarr (use nczarr or zarr)")
+        }
+        other => bail!("unknown format kind '{other}' (use nczarr or zarr)"),
+    }
+}
+
+impl LayoutArgs {
+    /// The library's options for writing, pure Zarr or NCZarr.
+    pub fn create_options(&self, pure_zarr: bool) -> CreateOptions {
+        CreateOptions {
+            zarr: WriteOptions {
+                pure_zarr,
+                char_dtype: match self.char_dtype {
+                    CharMode::Zarr => CharDtype::Zarr,
+                    CharMode::Netcdf => CharDtype::Netcdf,
+                },
+                scalar_shape: match self.scalar {
+                    ScalarMode::One => ScalarShape::One,
+                    ScalarMode::ZeroD => ScalarShape::ZeroD,
+                },
+                separator: self.separator,
+                layout: match self.nczarr_layout {
+                    LayoutMode::Current => Layout::Current,
+                    LayoutMode::V490 => Layout::Netcdf490,
+                },
+                ..WriteOptions::default()
+            },
+            zip_layout: match self.zip_layout {
+                ZipMode::Root => ZipLayout::Root,
+                ZipMode::Dir => ZipLayout::TopDirectory,
+            },
+        }
+    }
+}
