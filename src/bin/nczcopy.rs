@@ -6,14 +6,16 @@ use std::process::ExitCode;
 
 use anyhow::{anyhow, bail, Context as _};
 use clap::Parser;
+use nczarr::copy::parts::fingerprint_key;
 use nczarr::copy::{
-    parse_codec, plan_copy, select, write_dataset, ChunkSpec, Compression, CopyOptions, FilterSpec,
-    Selection, StorageChanges,
+    check_fingerprint, fingerprint, finish_parts, parse_codec, plan_copy, select, write_dataset,
+    ChunkSpec, Compression, CopyOptions, FilterSpec, Part, Selection, StorageChanges,
 };
 use nczarr::encoding::{Encoding, Plan, PlanOptions};
 use nczarr::json::Json;
+use nczarr::store::PartsRun;
 use nczarr::url::DatasetUrl;
-use nczarr::{same_dataset, DatasetSource, OpenOptions};
+use nczarr::{create_parts, same_dataset, DatasetSource, OpenOptions, WriteStage};
 use nczarr_tools::cli;
 use nczarr_tools::cli::output::{pure_for_kind, LayoutArgs};
 use nczarr_tools::cli::progress::{Bar, Show};
@@ -100,6 +102,22 @@ struct Args {
     /// memory it needs, and write nothing.
     #[arg(long)]
     dry_run: bool,
+    /// A copy in parts, first run: write the metadata only (the dataset does not open
+    /// until --finish). Then run --part 1/N ... N/N, anywhere, with the same options.
+    #[arg(long, conflicts_with_all = ["part", "finish", "dry_run"])]
+    metadata_only: bool,
+    /// A copy in parts: write the K-th of N disjoint shares of the chunks (K from 1).
+    #[arg(long, value_name = "K/N", conflicts_with_all = ["finish", "dry_run"])]
+    part: Option<String>,
+    /// A copy in parts, last run: check that every part is done and make the dataset
+    /// openable (a directory is moved into place). Takes only OUTPUT.
+    #[arg(long)]
+    finish: bool,
+    /// On S3, replace a dataset already at OUTPUT: its objects are deleted once the copy
+    /// is written (not atomic: S3 cannot swap). Directories and .zip files are always
+    /// replaced, and only once the copy is complete.
+    #[arg(long)]
+    overwrite: bool,
     #[command(flatten)]
     layout: LayoutArgs,
     /// nccopy's copy buffer size (accepted; memory is bounded by --memory).
@@ -135,7 +153,7 @@ struct Args {
     /// The dataset to copy.
     input: String,
     /// Where to write the copy.
-    output: String,
+    output: Option<String>,
 }
 
 /// A size: digits with an optional K, M, G or T suffix (powers of 1024; `KiB`, `MB`
@@ -305,7 +323,19 @@ fn print_plan(
 }
 
 fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.finish {
+        if args.output.is_some() {
+            bail!("--finish takes only OUTPUT");
+        }
+        let output = &args.input;
+        finish_parts(output).with_context(|| output.clone())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let Some(output) = args.output.clone() else {
+        bail!("give INPUT and OUTPUT");
+    };
     let memory = parse_size(&args.memory).context("--memory")?.max(1 << 20);
+    let part = args.part.as_deref().map(str::parse::<Part>).transpose()?;
     let pure = pure_zarr(&args)?;
     if let Some(jobs) = args.jobs {
         rayon::ThreadPoolBuilder::new()
@@ -313,7 +343,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
             .build_global()
             .context("--jobs")?;
     }
-    let (input, output) = (&args.input, &args.output);
+    let (input, output) = (&args.input, &output);
     let in_url = DatasetUrl::parse(input).with_context(|| input.clone())?;
     let out_url = DatasetUrl::parse(output).with_context(|| output.clone())?;
     if same_dataset(&in_url, &out_url) {
@@ -352,7 +382,41 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut create_options = args.layout.create_options(pure);
     create_options.zarr.skip_fill_chunks = true;
     create_options.zarr.batch_bytes = Some(slab);
-    let sink = nczarr::create(output, &create_options).with_context(|| output.clone())?;
+    create_options.overwrite = args.overwrite;
+    let mut data = selected.data.clone();
+    let sink = if args.metadata_only || part.is_some() {
+        // Memory may differ from run to run (it does not change which chunks a part
+        // writes); everything else must not.
+        let mut layout = create_options.zarr.clone();
+        layout.batch_bytes = None;
+        let print = fingerprint(input, &selected.dataset, &plan, &format!("{layout:?}"));
+        let (run, stage) = match part {
+            Some(p) => (
+                PartsRun::Resume,
+                WriteStage::Values {
+                    notes: vec![(p.marker(), Vec::new())],
+                },
+            ),
+            None => {
+                // The first run writes no values.
+                data = Some(Default::default());
+                (
+                    PartsRun::Start,
+                    WriteStage::MetadataOnly {
+                        notes: vec![(fingerprint_key(), print.clone().into_bytes())],
+                    },
+                )
+            }
+        };
+        let (sink, reader) =
+            create_parts(output, &create_options, run, stage).with_context(|| output.clone())?;
+        if part.is_some() {
+            check_fingerprint(reader.as_ref(), &print).with_context(|| output.clone())?;
+        }
+        sink
+    } else {
+        nczarr::create(output, &create_options).with_context(|| output.clone())?
+    };
     for w in sink
         .prepare(&selected.dataset, &mut plan)
         .with_context(|| output.clone())?
@@ -373,8 +437,9 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         sink,
         &CopyOptions {
             slab_bytes: slab,
-            data: selected.data.clone(),
+            data,
             progress: Some(&bar),
+            part,
         },
     );
     bar.finish();

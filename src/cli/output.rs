@@ -129,6 +129,7 @@ impl LayoutArgs {
                 ZipMode::Root => ZipLayout::Root,
                 ZipMode::Dir => ZipLayout::TopDirectory,
             },
+            overwrite: false,
         }
     }
 }

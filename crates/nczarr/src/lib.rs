@@ -43,6 +43,6 @@ pub mod url;
 pub mod zarr;
 
 pub use error::{Error, Result};
-pub use open::{create, open, same_dataset, CreateOptions, OpenOptions, Opened};
-pub use sink::DatasetSink;
+pub use open::{create, create_parts, open, same_dataset, CreateOptions, OpenOptions, Opened};
+pub use sink::{DatasetSink, WriteStage};
 pub use source::{DataSource, DatasetSource, FormatInfo};

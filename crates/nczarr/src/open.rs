@@ -13,8 +13,11 @@ use crate::aws::S3Address;
 use crate::error::{Error, Result};
 use crate::nczarr::{ReadOptions, WriteOptions, ZarrSink, ZarrSource};
 use crate::sink::DatasetSink;
+use crate::sink::WriteStage;
 use crate::source::DatasetSource;
-use crate::store::{create_target, open_read, TraceSink, ZipLayout};
+use crate::store::{
+    create_target, open_read, parts_target, PartsRun, ReadStore, TraceSink, ZipLayout,
+};
 use crate::url::{DatasetUrl, Location};
 
 /// How to open a dataset for reading (the name's `#mode=` flags say the rest).
@@ -68,6 +71,9 @@ pub struct CreateOptions {
     pub zarr: WriteOptions,
     /// How a `.zip` output lays out its keys.
     pub zip_layout: ZipLayout,
+    /// On S3, replace a dataset already there (not atomically: S3 cannot swap);
+    /// directories and zip files are always replaced, atomically.
+    pub overwrite: bool,
 }
 
 /// Create the dataset `name` names, staged: nothing appears there (and nothing there
@@ -83,8 +89,33 @@ pub fn create(name: &str, options: &CreateOptions) -> Result<Box<dyn DatasetSink
     zarr.pure_zarr |= url.modes.pure_zarr();
     zarr.xarray_dims &= url.modes.xarray_dims();
     zarr.check()?;
-    let target = create_target(&url, options.zip_layout).map_err(Error::from)?;
+    let target = create_target(&url, options.zip_layout, options.overwrite).map_err(Error::from)?;
     Ok(Box::new(ZarrSink::new(target, zarr)?))
+}
+
+/// Create one run's sink of a copy in parts (see `docs/nczcopy.md`): the `Start` run
+/// writes the metadata, `Resume` runs write values; `stage` says which. Also gives a
+/// reader of the same place, to check what earlier runs left.
+///
+/// # Errors
+/// As [`create`]; and a zip output (it cannot be written in parts), or no copy in parts
+/// started at `name` for a `Resume` run.
+pub fn create_parts(
+    name: &str,
+    options: &CreateOptions,
+    run: PartsRun,
+    stage: WriteStage,
+) -> Result<(Box<dyn DatasetSink>, Box<dyn ReadStore>)> {
+    let url = DatasetUrl::parse(name)?;
+    let mut zarr = options.zarr.clone();
+    zarr.pure_zarr |= url.modes.pure_zarr();
+    zarr.xarray_dims &= url.modes.xarray_dims();
+    zarr.check()?;
+    let (target, reader) = parts_target(&url, run, options.overwrite)?;
+    Ok((
+        Box::new(ZarrSink::new(target, zarr)?.with_stage(stage)),
+        reader,
+    ))
 }
 
 /// True when `a` and `b` name the same dataset: the same local path (after following

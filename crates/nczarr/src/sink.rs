@@ -11,6 +11,27 @@ use crate::encoding::Plan;
 use crate::error::Result;
 use crate::model::{Dataset, Values, VarPath};
 
+/// What one run of a sink writes: usually everything; a copy in parts (many runs,
+/// perhaps on many machines) writes the metadata in one run, values in the others, and
+/// makes the dataset openable in a last one.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum WriteStage {
+    /// The whole dataset.
+    #[default]
+    Whole,
+    /// Every metadata document except what makes the dataset open, which is kept
+    /// aside for the finishing run; `notes` (key, value) are written with it.
+    MetadataOnly {
+        /// Extra objects to write (a copy's fingerprint).
+        notes: Vec<(String, Vec<u8>)>,
+    },
+    /// Values only; `notes` are written at the end (a part's marker).
+    Values {
+        /// Extra objects to write when done.
+        notes: Vec<(String, Vec<u8>)>,
+    },
+}
+
 /// A dataset being written.
 pub trait DatasetSink: Sync {
     /// Fit the planned encodings to what this format can hold, before anything is
@@ -29,15 +50,21 @@ pub trait DatasetSink: Sync {
     /// errors.
     fn define(&mut self, dataset: &Dataset, plan: &Plan) -> Result<()>;
 
-    /// The regions to write the variable at `var` in: each a block of whole stored
-    /// pieces (chunks) of at most about `budget` elements, so that memory stays bounded
-    /// and every piece is written once. When the values come chunked as `read_chunks`,
+    /// The regions to write the variable at `var` in (all of it, or the block `within`
+    /// when given, whose edges lie on chunk edges): each a block of whole stored pieces
+    /// (chunks) of at most about `budget` elements, so that memory stays bounded and
+    /// every piece is written once. When the values come chunked as `read_chunks`,
     /// slabs follow those chunks too where that fits the budget, so each is read once.
     ///
     /// # Errors
     /// [`crate::Error::Invalid`] for a variable that was not defined.
-    fn slabs(&self, var: &VarPath, budget: u64, read_chunks: Option<&[u64]>)
-        -> Result<Vec<Region>>;
+    fn slabs(
+        &self,
+        var: &VarPath,
+        budget: u64,
+        read_chunks: Option<&[u64]>,
+        within: Option<&Region>,
+    ) -> Result<Vec<Region>>;
 
     /// Store the values of `region` (one of [`DatasetSink::slabs`]) of the variable at
     /// `var`, in C order.

@@ -9,11 +9,13 @@
 
 pub mod chunkspec;
 pub mod filters;
+pub mod parts;
 mod plan;
 pub mod select;
 
 pub use chunkspec::{ChunkSpec, ChunkSpecError};
 pub use filters::{parse_codec, Compression, FilterSpec, FilterSpecError};
+pub use parts::{check_fingerprint, fingerprint, finish_parts, Part};
 pub use plan::{plan, plan_copy, StorageChanges};
 pub use select::{select, Selected, Selection};
 
@@ -54,6 +56,8 @@ pub struct CopyOptions<'a> {
     pub data: Option<HashSet<VarPath>>,
     /// Where progress is reported.
     pub progress: Option<&'a dyn Progress>,
+    /// Only this part's share of the chunks (a copy in parts).
+    pub part: Option<Part>,
 }
 
 impl Default for CopyOptions<'_> {
@@ -62,6 +66,7 @@ impl Default for CopyOptions<'_> {
             slab_bytes: 64 << 20,
             data: None,
             progress: None,
+            part: None,
         }
     }
 }
@@ -117,6 +122,7 @@ pub fn write_dataset(
         }
         p.start(bytes, chunks);
     }
+    let mut dealt = 0u64;
     for job in &jobs {
         if let Some(p) = options.progress {
             p.variable(&job.path);
@@ -124,7 +130,27 @@ pub fn write_dataset(
         let input_chunks = source
             .encoding(&job.path)
             .and_then(|e| e.chunk_shape().map(<[u64]>::to_vec));
-        let regions = sink.slabs(&job.path, job.budget, input_chunks.as_deref())?;
+        let input_chunks = input_chunks.as_deref();
+        let regions = match options.part {
+            None => sink.slabs(&job.path, job.budget, input_chunks, None)?,
+            Some(part) => {
+                // This part's blocks of the variable, each cut into slabs.
+                let shape = dataset.shape_of(&job.path).unwrap_or_default();
+                let mut regions = Vec::new();
+                for block in parts::blocks(&shape, job.out_chunks, part.count) {
+                    if part.owns(dealt) {
+                        regions.extend(sink.slabs(
+                            &job.path,
+                            job.budget,
+                            input_chunks,
+                            Some(&block),
+                        )?);
+                    }
+                    dealt += 1;
+                }
+                regions
+            }
+        };
         copy_var(source, sink.as_ref(), job, &regions, options.progress)?;
     }
     sink.finish()

@@ -30,7 +30,9 @@ use std::collections::HashMap;
 pub use detect::Generation;
 pub use read::ReadOptions;
 pub use source::ZarrSource;
-pub use write::{CharDtype, Layout, ScalarShape, WriteOptions, ZarrSink};
+pub use write::{
+    CharDtype, Layout, ScalarShape, WriteOptions, ZarrSink, PARTS_OPENER, PARTS_PREFIX,
+};
 
 use crate::array::StoredArray;
 use crate::model::VarPath;

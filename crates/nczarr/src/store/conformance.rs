@@ -96,6 +96,10 @@ pub(crate) fn check_put_and_overwrite<S: WritableStore + ReadStore>(store: &S) {
         listed(store),
         [("a/b".into(), 2), ("a/d".into(), 0), ("c".into(), 1)]
     );
+    store.delete(&k("a/b")).unwrap();
+    store.delete(&k("never/written")).unwrap();
+    assert_eq!(store.get(&k("a/b")).unwrap(), None);
+    assert_eq!(listed(store).len(), 2);
     store.finish().unwrap();
 }
 

@@ -1,6 +1,8 @@
 //! Opening a place to write a new dataset, staged beside its final location.
 
-use super::{DirStore, ReadableStore, S3Store, Staged, StoreError, WritableStore, ZipWriterStore};
+use super::{
+    DirStore, ReadStore, ReadableStore, S3Store, Staged, StoreError, WritableStore, ZipWriterStore,
+};
 use crate::url::{DatasetUrl, StorageKind};
 
 /// A dataset being written: where to put keys, and how to put the result in place.
@@ -36,12 +38,19 @@ impl Target {
 /// A new dataset written straight into `store`'s place on S3.
 ///
 /// S3 has no rename: a dataset cannot be swapped in whole, and writing over one would
-/// damage it if the run failed half way. So a place that holds objects is refused, and
-/// what an unfinished run wrote is deleted when the target is dropped.
+/// damage it if the run failed half way. So a place that holds objects is refused
+/// unless `overwrite` says to replace it (see [`S3Store::replacing_existing`]), and what
+/// an unfinished run wrote is deleted when the target is dropped.
 ///
 /// # Errors
 /// [`StoreError::Archive`] when the place already holds objects; listing errors.
-pub(crate) fn s3_target(store: S3Store) -> Result<Target, StoreError> {
+pub(crate) fn s3_target(store: S3Store, overwrite: bool) -> Result<Target, StoreError> {
+    if overwrite && store.has_content()? {
+        return Ok(Target {
+            store: Box::new(store.replacing_existing()?.removing_unfinished_writes()),
+            staged: None,
+        });
+    }
     if store.has_content()? {
         return Err(StoreError::Archive {
             location: store.location(),
@@ -56,6 +65,62 @@ pub(crate) fn s3_target(store: S3Store) -> Result<Target, StoreError> {
     })
 }
 
+/// Which run of a copy in parts a target is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PartsRun {
+    /// The first run, which writes the metadata (and refuses an existing dataset on
+    /// S3 unless told to overwrite it).
+    Start,
+    /// A later run: one part's chunks, or the finishing run.
+    Resume,
+}
+
+/// Where a copy in parts writes, and a reader of the same place (runs check what the
+/// first one wrote): on S3 the dataset's own place; for a directory, `.<name>.parts`
+/// beside it, moved into place by the finishing run's commit. A zip archive is written
+/// in one go and cannot be made in parts.
+///
+/// # Errors
+/// [`StoreError::Archive`] for a zip output, or an S3 place that holds objects (`Start`
+/// without `overwrite`); [`StoreError::Io`] when there is no staging to resume.
+pub fn parts_target(
+    url: &DatasetUrl,
+    run: PartsRun,
+    overwrite: bool,
+) -> Result<(Target, Box<dyn ReadStore>), StoreError> {
+    match url.storage {
+        StorageKind::S3 => {
+            let reader = Box::new(super::open::open_s3(url, None)?);
+            let store = super::open::open_s3(url, None)?;
+            let target = match run {
+                PartsRun::Start => s3_target(store, overwrite)?,
+                PartsRun::Resume => Target::in_place(Box::new(store)),
+            };
+            Ok((target, reader))
+        }
+        StorageKind::Zip => Err(StoreError::Archive {
+            location: url.original.clone(),
+            message: "a zip archive is written in one go and cannot be made in parts; copy to a directory or S3".into(),
+        }),
+        StorageKind::Dir => {
+            let path = url.path().ok_or_else(|| StoreError::Archive {
+                location: url.original.clone(),
+                message: "not a local path".into(),
+            })?;
+            let staged = Staged::for_parts(path, run == PartsRun::Start)?;
+            let reader = Box::new(DirStore::open(&staged.temp)?);
+            let store = Box::new(DirStore::at(&staged.temp));
+            Ok((
+                Target {
+                    store,
+                    staged: Some(staged),
+                },
+                reader,
+            ))
+        }
+    }
+}
+
 /// How a zip archive lays out its keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ZipLayout {
@@ -68,13 +133,18 @@ pub enum ZipLayout {
 }
 
 /// Create the dataset `url` names, staged: nothing appears at the destination until
-/// [`Target::commit`].
+/// [`Target::commit`]. A directory or zip replaces what was there when committed; on S3
+/// an existing dataset is refused, or replaced (not atomically) with `overwrite`.
 ///
 /// # Errors
 /// [`StoreError`] when the staging place cannot be created.
-pub fn create_target(url: &DatasetUrl, zip_layout: ZipLayout) -> Result<Target, StoreError> {
+pub fn create_target(
+    url: &DatasetUrl,
+    zip_layout: ZipLayout,
+    overwrite: bool,
+) -> Result<Target, StoreError> {
     if url.storage == StorageKind::S3 {
-        return s3_target(super::open::open_s3(url, None)?);
+        return s3_target(super::open::open_s3(url, None)?, overwrite);
     }
     let path = url.path().ok_or_else(|| StoreError::Archive {
         location: url.original.clone(),
@@ -119,7 +189,7 @@ mod tests {
     fn case_at(path: &std::path::Path, zip: Option<ZipLayout>) {
         let url = DatasetUrl::parse(&path.display().to_string()).unwrap();
         let layout = zip.unwrap_or_default();
-        let create = || create_target(&url, layout);
+        let create = || create_target(&url, layout, false);
         let read_back = || -> Option<Box<dyn ReadStore>> {
             match zip {
                 None => DirStore::open(path).ok().map(|s| Box::new(s) as _),

@@ -22,7 +22,7 @@ mod zip;
 #[cfg(test)]
 pub(crate) mod conformance;
 
-pub use create::{create_target, Target, ZipLayout};
+pub use create::{create_target, parts_target, PartsRun, Target, ZipLayout};
 pub use dir::DirStore;
 pub use key::{KeyError, StoreKey, MAX_KEY_BYTES};
 pub use memory::MemoryStore;

@@ -39,6 +39,9 @@ pub struct S3Store {
     /// finished (S3 has no staging area to abandon).
     written: Option<std::sync::Mutex<Vec<ObjPath>>>,
     finished: std::sync::atomic::AtomicBool,
+    /// The keys of the dataset being replaced (`--overwrite`): those the new dataset
+    /// does not write again are deleted when it is finished.
+    replaced: Vec<ObjPath>,
 }
 
 impl std::fmt::Debug for S3Store {
@@ -123,6 +126,7 @@ impl S3Store {
             concurrency: settings.concurrency,
             written: None,
             finished: std::sync::atomic::AtomicBool::new(false),
+            replaced: Vec::new(),
         })
     }
 
@@ -131,6 +135,52 @@ impl S3Store {
     pub fn removing_unfinished_writes(mut self) -> S3Store {
         self.written = Some(std::sync::Mutex::new(Vec::new()));
         self
+    }
+
+    /// Replace the dataset at this place: its root objects (`.zgroup`, `.zmetadata`,
+    /// `.nczarr`, the objects that make it open) are deleted now, so that from here on
+    /// it does not open; its other objects are deleted when the new dataset is
+    /// finished, unless the new one writes them again. Not atomic: a failed run leaves
+    /// neither dataset openable.
+    ///
+    /// # Errors
+    /// [`StoreError`] when listing or deleting fails.
+    pub fn replacing_existing(mut self) -> Result<S3Store, StoreError> {
+        let root = self.root_path()?;
+        let metas: Vec<object_store::ObjectMeta> = self
+            .runtime
+            .block_on(self.store.list(root.as_ref()).try_collect())
+            .map_err(|e| self.error(&self.root, &e))?;
+        let markers: Vec<ObjPath> = [".zgroup", ".zmetadata", ".nczarr"]
+            .iter()
+            .map(|k| self.path_of(&StoreKey::new(k).expect("static key")))
+            .collect::<Result<_, _>>()?;
+        let (openers, rest): (Vec<ObjPath>, Vec<ObjPath>) = metas
+            .into_iter()
+            .map(|m| m.location)
+            .partition(|p| markers.contains(p));
+        self.delete_paths(openers)?;
+        self.replaced = rest;
+        Ok(self)
+    }
+
+    fn delete_paths(&self, paths: Vec<ObjPath>) -> Result<(), StoreError> {
+        if paths.is_empty() {
+            return Ok(());
+        }
+        let store = Arc::clone(&self.store);
+        let stream = futures::stream::iter(paths.into_iter().map(Ok)).boxed();
+        let results = self
+            .runtime
+            .block_on(store.delete_stream(stream).collect::<Vec<_>>());
+        for r in results {
+            if let Err(e) = r {
+                if !matches!(e, object_store::Error::NotFound { .. }) {
+                    return Err(self.error(&self.root, &e));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The object path of `key`, checked against S3's key length limit before any
@@ -377,6 +427,26 @@ impl Drop for S3Store {
 
 impl WritableStore for S3Store {
     fn finish(&self) -> Result<(), StoreError> {
+        if !self.replaced.is_empty() {
+            let written: std::collections::HashSet<ObjPath> = self
+                .written
+                .as_ref()
+                .map(|w| {
+                    w.lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .iter()
+                        .cloned()
+                        .collect()
+                })
+                .unwrap_or_default();
+            let stale = self
+                .replaced
+                .iter()
+                .filter(|p| !written.contains(*p))
+                .cloned()
+                .collect();
+            self.delete_paths(stale)?;
+        }
         self.finished
             .store(true, std::sync::atomic::Ordering::SeqCst);
         Ok(())
@@ -384,6 +454,11 @@ impl WritableStore for S3Store {
 
     fn put(&self, key: &StoreKey, value: &[u8]) -> Result<(), StoreError> {
         self.runtime.block_on(self.store_one(key, value.to_vec()))
+    }
+
+    fn delete(&self, key: &StoreKey) -> Result<(), StoreError> {
+        let path = self.path_of(key)?;
+        self.delete_paths(vec![path])
     }
 
     fn put_many(&self, items: &[(StoreKey, Vec<u8>)]) -> Result<(), StoreError> {
@@ -520,7 +595,7 @@ mod tests {
         if test_store("write", "probe").is_none() {
             return;
         }
-        let create = || crate::store::create::s3_target(test_store("write", "ds").unwrap());
+        let create = || crate::store::create::s3_target(test_store("write", "ds").unwrap(), false);
         let read_back = || -> Option<Box<dyn crate::store::ReadStore>> {
             let s = test_store("write", "ds")?;
             s.has_content().unwrap().then(|| Box::new(s) as _)

@@ -34,6 +34,18 @@ pub trait WritableStore: Send + Sync {
     fn finish(&self) -> Result<(), StoreError> {
         Ok(())
     }
+
+    /// Remove `key` (nothing happens when it does not exist).
+    ///
+    /// # Errors
+    /// [`StoreError::Refused`] where values cannot be removed (a zip archive being
+    /// written); backend errors.
+    fn delete(&self, key: &StoreKey) -> Result<(), StoreError> {
+        Err(StoreError::Refused {
+            key: key.to_string(),
+            message: "this store cannot remove values".into(),
+        })
+    }
 }
 
 impl<T: WritableStore + ?Sized> WritableStore for std::sync::Arc<T> {
@@ -48,11 +60,20 @@ impl<T: WritableStore + ?Sized> WritableStore for std::sync::Arc<T> {
     fn finish(&self) -> Result<(), StoreError> {
         (**self).finish()
     }
+
+    fn delete(&self, key: &StoreKey) -> Result<(), StoreError> {
+        (**self).delete(key)
+    }
 }
 
 impl WritableStore for MemoryStore {
     fn put(&self, key: &StoreKey, value: &[u8]) -> Result<(), StoreError> {
         self.insert(key.clone(), value.to_vec());
+        Ok(())
+    }
+
+    fn delete(&self, key: &StoreKey) -> Result<(), StoreError> {
+        self.remove(key);
         Ok(())
     }
 }
@@ -75,6 +96,30 @@ impl WritableStore for DirStore {
 
     fn put_many(&self, items: &[(StoreKey, Vec<u8>)]) -> Result<(), StoreError> {
         items.par_iter().try_for_each(|(k, v)| self.put(k, v))
+    }
+
+    /// Directories the removal leaves empty go too, as keys that no longer lead to
+    /// content.
+    fn delete(&self, key: &StoreKey) -> Result<(), StoreError> {
+        let path = self.path_of(key);
+        match fs::remove_file(&path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(source) => {
+                return Err(StoreError::Io {
+                    location: path.display().to_string(),
+                    source,
+                })
+            }
+        }
+        let mut dir = path.parent();
+        while let Some(d) = dir.filter(|d| *d != self.root()) {
+            if fs::remove_dir(d).is_err() {
+                break;
+            }
+            dir = d.parent();
+        }
+        Ok(())
     }
 }
 
@@ -178,6 +223,9 @@ pub struct Staged {
     /// Where it is being written.
     pub temp: PathBuf,
     committed: bool,
+    /// Kept when dropped uncommitted: the staging of a copy in parts, which several
+    /// runs fill before one commits it.
+    keep: bool,
 }
 
 impl Staged {
@@ -204,14 +252,46 @@ impl Staged {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "dataset".into());
+        clean_stale(&parent, &name, target);
         let temp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&temp);
-        let _ = fs::remove_file(&temp);
+        remove_path(&temp);
         Ok(Staged {
             target: target.to_path_buf(),
             temp,
             committed: false,
+            keep: false,
         })
+    }
+
+    /// The staging of a copy in parts, `.<name>.parts` beside `target`: made anew (and
+    /// emptied) when `fresh`, else found where an earlier run made it. It stays when
+    /// dropped; the run that finishes the copy commits it.
+    ///
+    /// # Errors
+    /// [`StoreError::Io`] when the parent directory does not exist, or (not `fresh`)
+    /// when there is no staging to resume.
+    pub fn for_parts(target: &Path, fresh: bool) -> Result<Staged, StoreError> {
+        let mut staged = Staged::beside(target)?;
+        let name = target
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "dataset".into());
+        staged.temp = staged.temp.with_file_name(format!(".{name}.parts"));
+        staged.keep = true;
+        let io = |source| StoreError::Io {
+            location: staged.temp.display().to_string(),
+            source,
+        };
+        if fresh {
+            remove_path(&staged.temp);
+            fs::create_dir_all(&staged.temp).map_err(io)?;
+        } else if !staged.temp.is_dir() {
+            return Err(io(std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "no copy in parts started here (run --metadata-only first)",
+            )));
+        }
+        Ok(staged)
     }
 
     /// Replace whatever is at the target with the staged dataset. The old dataset is
@@ -255,9 +335,54 @@ impl Staged {
     }
 }
 
+/// Remove a file or a directory tree, whichever is there (if anything).
+fn remove_path(p: &Path) {
+    let _ = fs::remove_dir_all(p);
+    let _ = fs::remove_file(p);
+}
+
+/// Whether process `pid` is running; `None` when this system cannot tell.
+fn process_alive(pid: u32) -> Option<bool> {
+    let proc = Path::new("/proc");
+    proc.is_dir().then(|| proc.join(pid.to_string()).exists())
+}
+
+/// What a killed run left beside `target` (named `name`): a staging area is removed; an
+/// old dataset moved aside for the swap is put back if the target is missing (the run
+/// died between the two renames), removed otherwise. Runs that are still going are left
+/// alone.
+fn clean_stale(parent: &Path, name: &str, target: &Path) {
+    let Ok(entries) = fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let Some(file) = file.to_str() else { continue };
+        let Some(rest) = file.strip_prefix(&format!(".{name}.")) else {
+            continue;
+        };
+        let (kind, pid) = match rest.split_once('-') {
+            Some((kind @ ("tmp" | "old"), pid)) => (kind, pid),
+            _ => continue,
+        };
+        let Ok(pid) = pid.parse::<u32>() else {
+            continue;
+        };
+        if pid == std::process::id() || process_alive(pid) != Some(false) {
+            continue;
+        }
+        let path = entry.path();
+        if kind == "old" && fs::symlink_metadata(target).is_err() {
+            let _ = fs::rename(&path, target);
+        } else {
+            remove_path(&path);
+        }
+    }
+}
+
 impl Drop for Staged {
     fn drop(&mut self) {
-        if !self.committed {
+        if !self.committed && !self.keep {
             // A failed or abandoned write leaves nothing behind.
             let _ = fs::remove_dir_all(&self.temp);
             let _ = fs::remove_file(&self.temp);
@@ -298,6 +423,38 @@ mod tests {
         crate::store::conformance::check_put_and_overwrite(&MemoryStore::new());
         let tmp = tempfile::tempdir().unwrap();
         crate::store::conformance::check_put_and_overwrite(&DirStore::at(tmp.path()));
+    }
+
+    #[test]
+    fn what_a_killed_run_left_is_cleaned_or_put_back() {
+        let tmp = tempfile::tempdir().unwrap();
+        let target = tmp.path().join("d.zarr");
+        // A pid that no process has (above Linux's pid_max).
+        let dead = 4_194_305 + 17;
+        fs::create_dir_all(tmp.path().join(format!(".d.zarr.tmp-{dead}/v"))).unwrap();
+        fs::create_dir_all(tmp.path().join(format!(".d.zarr.old-{dead}"))).unwrap();
+        fs::write(
+            tmp.path().join(format!(".d.zarr.old-{dead}/.zgroup")),
+            b"{}",
+        )
+        .unwrap();
+        drop(Staged::beside(&target).unwrap());
+        // The old dataset, moved aside when the run died, is back; the temp is gone.
+        assert!(target.join(".zgroup").exists());
+        let left: Vec<String> = fs::read_dir(tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(left, ["d.zarr"]);
+        // With the target in place, a stale old copy is removed.
+        fs::create_dir_all(tmp.path().join(format!(".d.zarr.old-{dead}"))).unwrap();
+        drop(Staged::beside(&target).unwrap());
+        assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), 1);
+        // Other datasets' and running processes' files are left alone.
+        fs::create_dir_all(tmp.path().join(format!(".e.zarr.tmp-{dead}"))).unwrap();
+        fs::create_dir_all(tmp.path().join(".d.zarr.tmp-1")).unwrap();
+        drop(Staged::beside(&target).unwrap());
+        assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), 3);
     }
 
     #[test]

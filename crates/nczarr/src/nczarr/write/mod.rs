@@ -36,7 +36,7 @@ use crate::encoding::Plan;
 use crate::error::{Error, Result};
 use crate::json::Json;
 use crate::model::{Dataset, Group, Values, VarPath};
-use crate::sink::DatasetSink;
+use crate::sink::{DatasetSink, WriteStage};
 use crate::store::{StoreKey, Target, WritableStore};
 
 /// How NCZarr char variables are typed in `.zarray`.
@@ -156,9 +156,15 @@ struct VarOut {
 pub struct ZarrSink {
     target: Target,
     options: WriteOptions,
+    stage: WriteStage,
     dataset: Dataset,
     vars: HashMap<VarPath, VarOut>,
 }
+
+/// Where a copy in parts keeps what its finishing run needs (removed by that run).
+pub const PARTS_PREFIX: &str = ".nczcopy";
+/// The root `.zgroup` the finishing run of a copy in parts writes.
+pub const PARTS_OPENER: &str = ".nczcopy/zgroup";
 
 impl ZarrSink {
     /// A sink writing into `target` (staged: nothing is visible before
@@ -171,9 +177,23 @@ impl ZarrSink {
         Ok(ZarrSink {
             target,
             options,
+            stage: WriteStage::Whole,
             dataset: Dataset::default(),
             vars: HashMap::new(),
         })
+    }
+
+    /// Write only what `stage` says (a run of a copy in parts).
+    pub fn with_stage(mut self, stage: WriteStage) -> ZarrSink {
+        self.stage = stage;
+        self
+    }
+
+    fn put_notes(&self, notes: &[(String, Vec<u8>)]) -> Result<()> {
+        for (k, v) in notes {
+            self.store().put(&StoreKey::new(k)?, v)?;
+        }
+        Ok(())
     }
 
     fn var(&self, path: &VarPath) -> Result<&VarOut> {
@@ -215,8 +235,15 @@ impl ZarrSink {
 
     fn put_docs(&self, prefix: &StoreKey, docs: Vec<(&str, Json)>) -> Result<()> {
         for (name, doc) in docs {
-            self.store()
-                .put(&prefix.join(name)?, doc.to_text().as_bytes())?;
+            let mut key = prefix.join(name)?;
+            // A copy in parts keeps the root .zgroup aside until every part is written.
+            if prefix.is_root()
+                && name == ".zgroup"
+                && matches!(self.stage, WriteStage::MetadataOnly { .. })
+            {
+                key = StoreKey::new(PARTS_OPENER)?;
+            }
+            self.store().put(&key, doc.to_text().as_bytes())?;
         }
         Ok(())
     }
@@ -278,14 +305,27 @@ impl DatasetSink for ZarrSink {
         var: &VarPath,
         budget: u64,
         read_chunks: Option<&[u64]>,
+        within: Option<&Region>,
     ) -> Result<Vec<Region>> {
         let out = self.var(var)?;
         if out.scalar_as_1 {
             return Ok(vec![Region::whole(&[])]);
         }
-        let shape = &out.stored.shape;
-        let units = aligned_units(shape, &out.stored.chunks, read_chunks, budget);
-        Ok(slabs(shape, &units, budget, SlabOrder::Chunks))
+        let block = within
+            .cloned()
+            .unwrap_or_else(|| Region::whole(&out.stored.shape));
+        let units = aligned_units(&block.count, &out.stored.chunks, read_chunks, budget);
+        // Slabs of the block, moved to where it starts (a chunk edge, so they stay
+        // whole chunks).
+        Ok(slabs(&block.count, &units, budget, SlabOrder::Chunks)
+            .into_iter()
+            .map(|mut r| {
+                for (s, o) in r.start.iter_mut().zip(&block.start) {
+                    *s += o;
+                }
+                r
+            })
+            .collect())
     }
 
     fn write(&self, var: &VarPath, region: &Region, values: &Values) -> Result<()> {
@@ -299,8 +339,21 @@ impl DatasetSink for ZarrSink {
     }
 
     fn finish(self: Box<Self>) -> Result<()> {
-        self.write_group(&self.dataset.root, &mut Vec::new())?;
-        self.target.commit()?;
+        match &self.stage {
+            WriteStage::Whole => {
+                self.write_group(&self.dataset.root, &mut Vec::new())?;
+                self.target.commit()?;
+            }
+            WriteStage::MetadataOnly { notes } => {
+                self.write_group(&self.dataset.root, &mut Vec::new())?;
+                self.put_notes(notes)?;
+                self.store().finish()?;
+            }
+            WriteStage::Values { notes } => {
+                self.put_notes(notes)?;
+                self.store().finish()?;
+            }
+        }
         Ok(())
     }
 }

@@ -1,0 +1,235 @@
+//! A copy in parts, for copies too large for one machine: one run writes the metadata
+//! (`--metadata-only`), N runs write disjoint sets of output chunks (`--part K/N`), on as
+//! many machines as a scheduler gives, and a last run (`--finish`) checks that every
+//! part is done and makes the dataset openable. Until then nothing at the destination
+//! opens: the root `.zgroup` waits under `.nczcopy/`, with the copy's fingerprint (every
+//! part must plan the same copy) and one marker per finished part.
+//!
+//! Which chunks a part writes does not depend on memory or threads: each variable's
+//! chunk grid is cut into blocks along its outer dimensions (at least 4 blocks per part
+//! where the grid has them), and the blocks of all variables are dealt to the parts in
+//! turn.
+
+use std::str::FromStr;
+
+use crate::chunking::Region;
+use crate::encoding::Plan;
+use crate::error::{Error, Result};
+use crate::model::Dataset;
+use crate::nczarr::{PARTS_OPENER, PARTS_PREFIX};
+use crate::store::{parts_target, PartsRun, ReadStore, StoreKey};
+use crate::url::DatasetUrl;
+
+/// Part K of N (K from 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Part {
+    /// Which part, from 1.
+    pub index: u64,
+    /// How many parts.
+    pub count: u64,
+}
+
+impl FromStr for Part {
+    type Err = Error;
+
+    fn from_str(text: &str) -> Result<Part> {
+        let bad = || Error::Invalid(format!("part '{text}' is not K/N with 1 <= K <= N"));
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let (index, count): (u64, u64) = (
+            k.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Part { index, count })
+    }
+}
+
+impl Part {
+    /// The object that says this part is done.
+    pub fn marker(&self) -> String {
+        format!("{PARTS_PREFIX}/part-{}-of-{}", self.index, self.count)
+    }
+
+    /// Whether this part writes the block number `n` (counting every variable's blocks).
+    pub(crate) fn owns(&self, n: u64) -> bool {
+        n % self.count == self.index - 1
+    }
+}
+
+/// The object holding a copy's fingerprint.
+pub fn fingerprint_key() -> String {
+    format!("{PARTS_PREFIX}/plan")
+}
+
+/// The blocks a copy in `parts` parts deals out for a variable of `shape` chunked as
+/// `chunks` (`None`: one piece): index tuples over the fewest outer dimensions that give
+/// at least 4 blocks per part, in C order.
+pub(crate) fn blocks(shape: &[u64], chunks: Option<&[u64]>, parts: u64) -> Vec<Region> {
+    let Some(chunks) = chunks.filter(|c| c.len() == shape.len() && !shape.is_empty()) else {
+        return vec![Region::whole(shape)];
+    };
+    if shape.contains(&0) {
+        return Vec::new();
+    }
+    let grid: Vec<u64> = shape
+        .iter()
+        .zip(chunks)
+        .map(|(s, c)| s.div_ceil((*c).max(1)))
+        .collect();
+    let want = parts.saturating_mul(4);
+    let mut k = 0;
+    let mut n = 1u64;
+    while k < grid.len() && n < want {
+        n = n.saturating_mul(grid[k]);
+        k += 1;
+    }
+    let mut out = Vec::new();
+    let mut idx = vec![0u64; k];
+    loop {
+        let mut start = vec![0u64; shape.len()];
+        let mut count = shape.to_vec();
+        for d in 0..k {
+            start[d] = idx[d] * chunks[d];
+            count[d] = chunks[d].min(shape[d] - start[d]);
+        }
+        out.push(Region::block(start, count));
+        let mut d = k;
+        loop {
+            if d == 0 {
+                return out;
+            }
+            d -= 1;
+            idx[d] += 1;
+            if idx[d] < grid[d] {
+                break;
+            }
+            idx[d] = 0;
+        }
+    }
+}
+
+/// What every run of one copy in parts must agree on: the input, the output's structure
+/// and storage, and the layout options (`options`), hashed (FNV-1a, 64 bits).
+pub fn fingerprint(input: &str, dataset: &Dataset, plan: &Plan, options: &str) -> String {
+    let mut text = format!("{input}\n{options}\n{dataset:?}\n");
+    for (path, _) in dataset.vars() {
+        text.push_str(&format!("{path}: {:?}\n", plan.get(&path)));
+    }
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    format!("{hash:016x}")
+}
+
+/// Check that the copy in parts at `reader` was started with `fingerprint`.
+///
+/// # Errors
+/// [`Error::Invalid`] when it was started for another copy, or not started.
+pub fn check_fingerprint(reader: &dyn ReadStore, fingerprint: &str) -> Result<()> {
+    match reader.get(&StoreKey::new(&fingerprint_key())?)? {
+        Some(f) if f == fingerprint.as_bytes() => Ok(()),
+        Some(_) => Err(Error::Invalid(
+            "this part plans another copy than the one started here (input, selection, chunking, codecs and layout options must be the same in every run)".into(),
+        )),
+        None => Err(Error::Invalid(
+            "no copy in parts started here (run --metadata-only first)".into(),
+        )),
+    }
+}
+
+/// Finish the copy in parts at `output`: check that every part is done, and make the
+/// dataset openable (for a directory, move it into place, replacing what was there).
+///
+/// # Errors
+/// [`Error::Invalid`] naming the parts not done, or when no copy in parts was started;
+/// store errors.
+pub fn finish_parts(output: &str) -> Result<()> {
+    let url = DatasetUrl::parse(output)?;
+    let (target, reader) = parts_target(&url, PartsRun::Resume, false)?;
+    let prefix = StoreKey::new(PARTS_PREFIX)?;
+    let notes: Vec<String> = reader.search(&prefix)?.into_iter().collect();
+    let opener = StoreKey::new(PARTS_OPENER)?;
+    let zgroup = reader.get(&opener)?.ok_or_else(|| {
+        Error::Invalid("no copy in parts started here (run --metadata-only first)".into())
+    })?;
+    let mut count = None;
+    let mut done = Vec::new();
+    for n in &notes {
+        let Some(rest) = n.strip_prefix("part-") else {
+            continue;
+        };
+        let Some((k, total)) = rest.split_once("-of-") else {
+            continue;
+        };
+        let (Ok(k), Ok(total)) = (k.parse::<u64>(), total.parse::<u64>()) else {
+            continue;
+        };
+        if count.is_some_and(|c| c != total) {
+            return Err(Error::Invalid(format!(
+                "parts of different counts were run here ({} and {total})",
+                count.unwrap_or(0)
+            )));
+        }
+        count = Some(total);
+        done.push(k);
+    }
+    let Some(count) = count else {
+        return Err(Error::Invalid("no part has finished yet".into()));
+    };
+    let missing: Vec<String> = (1..=count)
+        .filter(|k| !done.contains(k))
+        .map(|k| format!("{k}/{count}"))
+        .collect();
+    if !missing.is_empty() {
+        return Err(Error::Invalid(format!(
+            "parts not finished: {}",
+            missing.join(", ")
+        )));
+    }
+    for n in notes {
+        target.store.delete(&prefix.join(&n)?)?;
+    }
+    target.store.put(&StoreKey::new(".zgroup")?, &zgroup)?;
+    target.commit()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parts_parse() {
+        assert_eq!("2/4".parse::<Part>().unwrap(), Part { index: 2, count: 4 });
+        assert!("0/4".parse::<Part>().is_err());
+        assert!("5/4".parse::<Part>().is_err());
+        assert!("x".parse::<Part>().is_err());
+        let p = Part { index: 2, count: 3 };
+        assert!(p.owns(1) && p.owns(4) && !p.owns(2));
+        assert_eq!(p.marker(), ".nczcopy/part-2-of-3");
+    }
+
+    #[test]
+    fn blocks_cover_the_variable_once() {
+        for (shape, chunks, parts) in [
+            (vec![10u64, 7], Some(vec![3u64, 2]), 2u64),
+            (vec![1, 100, 50], Some(vec![1, 10, 50]), 4),
+            (vec![5], Some(vec![5]), 3),
+            (vec![5], None, 3),
+        ] {
+            let b = blocks(&shape, chunks.as_deref(), parts);
+            let total: u64 = b.iter().map(|r| r.len().unwrap()).sum();
+            assert_eq!(total, shape.iter().product::<u64>(), "{shape:?}");
+            for r in &b {
+                if let Some(c) = &chunks {
+                    assert!(r.start.iter().zip(c).all(|(s, c)| s % c == 0));
+                }
+            }
+        }
+        // Enough blocks for 4 per part along the outer dimensions that have them.
+        assert_eq!(blocks(&[1, 100, 50], Some(&[1, 10, 50]), 2).len(), 10);
+        assert_eq!(blocks(&[], None, 2), vec![Region::whole(&[])]);
+    }
+}
