@@ -22,8 +22,8 @@ use nczarr_tools::cli::progress::{Bar, Show};
 
 /// Copy a netCDF dataset (NCZarr or Zarr, on a directory, a .zip or S3) to another place
 /// and format, changing its chunking, compression and contents on the way, like nccopy.
-/// Memory stays under --memory whatever the dataset's size; nccopy's -m, -h, -e, -r, -w,
-/// -x and -M buffer and cache options are accepted and have no effect.
+/// Memory stays under --memory whatever the dataset's size; nccopy's -m, -h, -e, -r, -w
+/// and -x buffer and cache options are accepted and have no effect.
 #[derive(Parser, Debug)]
 #[command(
     name = "nczcopy",
@@ -129,8 +129,9 @@ struct Args {
     /// nccopy's chunk cache elements (accepted; no effect).
     #[arg(short = 'e', value_name = "N", hide_short_help = true)]
     cache_elems: Option<String>,
-    /// nccopy's minimum chunk size (accepted; no effect).
-    #[arg(short = 'M', value_name = "N", hide_short_help = true)]
+    /// With -c dim/len: a variable with no unlimited dimension whose chunks would be
+    /// smaller than N bytes (default 8192, as nccopy) is stored as one chunk.
+    #[arg(short = 'M', value_name = "N")]
     min_chunk: Option<String>,
     /// nccopy's diskless read (accepted; no effect).
     #[arg(short = 'r', hide_short_help = true)]
@@ -229,8 +230,12 @@ fn changes(args: &Args) -> anyhow::Result<StorageChanges> {
             None => bail!("--chunks takes auto or auto=BYTES, not '{s}'"),
         },
     };
+    let mut chunks = ChunkSpec::parse(&args.chunks)?;
+    if let Some(m) = &args.min_chunk {
+        chunks.min_chunk_bytes = parse_size(m).context("-M")?;
+    }
     Ok(StorageChanges {
-        chunks: ChunkSpec::parse(&args.chunks)?,
+        chunks,
         auto_chunks,
         compression: Compression {
             deflate: args.deflate,

@@ -9,6 +9,8 @@ mod bad_inputs;
 mod conformance;
 /// nczdump against ncdump's output for datasets written by the peers.
 mod golden;
+/// nczcopy: lossless copies, nccopy's flags, rechunking, memory, parts.
+mod nczcopy;
 /// nczdump: options, output layout, exit codes.
 mod nczdump;
 /// nczgen: CDL to datasets, errors, safe replacement.

@@ -89,6 +89,7 @@ pub fn run_in(tool: &str, cwd: &Path, args: &[&str]) -> Run {
         "nczdump" => env!("CARGO_BIN_EXE_nczdump"),
         "zmapdump" => env!("CARGO_BIN_EXE_zmapdump"),
         "nczgen" => env!("CARGO_BIN_EXE_nczgen"),
+        "nczcopy" => env!("CARGO_BIN_EXE_nczcopy"),
         other => panic!("unknown tool {other}"),
     };
     let output = Command::new(exe)

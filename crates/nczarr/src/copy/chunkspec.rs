@@ -11,6 +11,10 @@
 //!
 //! Lengths are integers as C's `strtoll` reads them (`0x10` and `010` too), at least 1.
 //! A length past a fixed dimension's end is cut to the dimension's length.
+//!
+//! As in nccopy, a variable with no unlimited dimension that the per-dimension form
+//! would cut into chunks smaller than [`ChunkSpec::min_chunk_bytes`] (nccopy's `-M`,
+//! default 8192) is stored as one chunk instead.
 
 use crate::encoding::Chunking;
 use crate::model::select::var_matches;
@@ -33,13 +37,28 @@ enum VarChunks {
     Whole,
 }
 
+/// nccopy's default `-M`: smaller chunks of a fixed-size variable are not worth having.
+pub const MIN_CHUNK_BYTES: u64 = 8192;
+
 /// Every `-c` given, parsed.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChunkSpec {
     /// Per dimension: the name and the length (`None`: the whole dimension).
     dims: Vec<(String, Option<u64>, String)>,
     /// Per variable, in the order given (the first match wins).
     vars: Vec<(String, VarChunks, String)>,
+    /// Per-dimension chunks of a fixed-size variable smaller than this make one chunk.
+    pub min_chunk_bytes: u64,
+}
+
+impl Default for ChunkSpec {
+    fn default() -> ChunkSpec {
+        ChunkSpec {
+            dims: Vec::new(),
+            vars: Vec::new(),
+            min_chunk_bytes: MIN_CHUNK_BYTES,
+        }
+    }
 }
 
 /// Split on commas not escaped with a backslash, unescaping them.
@@ -205,13 +224,14 @@ impl ChunkSpec {
 
     /// The chunking the spec gives the variable `var` at `path` of `dataset`, whose
     /// input is chunked as `input`; `None` when no spec names the variable or any of
-    /// its dimensions.
+    /// its dimensions. `item_size` is the bytes of one value, for the minimum chunk.
     pub fn chunking(
         &self,
         dataset: &Dataset,
         path: &VarPath,
         var: &Var,
         input: Option<&Chunking>,
+        item_size: u64,
     ) -> Option<Chunking> {
         let shape = dataset.var_shape(var);
         if let Some((_, chunks, _)) = self
@@ -231,13 +251,15 @@ impl ChunkSpec {
             Some(Chunking::Chunked(c)) if c.len() == shape.len() => Some(c.as_slice()),
             _ => None,
         };
-        let chunks = var
+        let mut any_unlimited = false;
+        let chunks: Vec<u64> = var
             .dims
             .iter()
             .enumerate()
             .map(|(i, d)| {
                 let len = shape[i];
                 let unlimited = dataset.dim(d).is_some_and(|d| d.unlimited);
+                any_unlimited |= unlimited;
                 let c = match self.dim_len(d) {
                     Some(Some(n)) if unlimited => n,
                     Some(Some(n)) => n.min(len),
@@ -247,6 +269,12 @@ impl ChunkSpec {
                 c.max(1)
             })
             .collect();
+        let bytes = chunks
+            .iter()
+            .fold(item_size, |acc, c| acc.saturating_mul(*c));
+        if !any_unlimited && bytes < self.min_chunk_bytes {
+            return Some(Chunking::Contiguous);
+        }
         Some(Chunking::Chunked(chunks))
     }
 
@@ -336,13 +364,18 @@ mod tests {
         Dataset { root }
     }
 
-    fn chunks(spec: &[&str], var: &str, input: &[u64]) -> Option<Chunking> {
+    fn chunks_min(spec: &[&str], var: &str, input: &[u64], min: u64) -> Option<Chunking> {
         let ds = dataset();
-        let s = ChunkSpec::parse(spec).unwrap();
+        let mut s = ChunkSpec::parse(spec).unwrap();
+        s.min_chunk_bytes = min;
         s.check(&ds).unwrap();
         let path = VarPath::new(&[], var);
         let v = ds.var(&path).unwrap();
-        s.chunking(&ds, &path, v, Some(&Chunking::Chunked(input.to_vec())))
+        s.chunking(&ds, &path, v, Some(&Chunking::Chunked(input.to_vec())), 4)
+    }
+
+    fn chunks(spec: &[&str], var: &str, input: &[u64]) -> Option<Chunking> {
+        chunks_min(spec, var, input, 0)
     }
 
     #[test]
@@ -359,6 +392,22 @@ mod tests {
         assert_eq!(chunks(&["w:"], "w", &[2, 8]), Some(Chunking::Contiguous));
         // Past the end of a fixed dimension: cut; of an unlimited one: kept.
         assert_eq!(c("x/100,t/10"), Some(Chunking::Chunked(vec![10, 3, 8])));
+    }
+
+    #[test]
+    fn small_chunks_of_fixed_size_variables_make_one_chunk_as_in_nccopy() {
+        // w is 6 x 8 ints: 192 bytes, under nccopy's default minimum (8192).
+        let m = |spec, var, min| chunks_min(&[spec], var, &[2, 8], min);
+        assert_eq!(m("y/2", "w", MIN_CHUNK_BYTES), Some(Chunking::Contiguous));
+        assert_eq!(m("y/2", "w", 64), Some(Chunking::Chunked(vec![2, 8])));
+        assert_eq!(m("y/1", "w", 64), Some(Chunking::Contiguous));
+        // Variables with an unlimited dimension stay chunked; per-variable specs apply.
+        let v = chunks_min(&["y/1"], "v", &[1, 3, 4], MIN_CHUNK_BYTES);
+        assert_eq!(v, Some(Chunking::Chunked(vec![1, 1, 4])));
+        assert_eq!(
+            m("w:1,1", "w", MIN_CHUNK_BYTES),
+            Some(Chunking::Chunked(vec![1, 1]))
+        );
     }
 
     #[test]

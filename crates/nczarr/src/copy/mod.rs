@@ -4,8 +4,8 @@
 //! one is encoded and stored.
 //!
 //! What a copy may change on the way has a file each: [`chunkspec`] (nccopy's `-c`),
-//! [`filters`] (`-d`, `-s`, `-F`, `--codec`), [`select`] (`-v`, `-V`, `-g`, `-G`, `-u`),
-//! [`plan`](mod@plan) (how each variable is stored).
+//! [`filters`] (`-d`, `-s`, `-F`, `--codec`), [`mod@select`] (`-v`, `-V`, `-g`, `-G`, `-u`),
+//! [`plan()`] and [`plan_copy`] (how each variable is stored).
 
 pub mod chunkspec;
 pub mod filters;

@@ -55,13 +55,20 @@ pub fn plan_copy(
     for (path, var) in output.vars() {
         let mut enc = source.encoding(&path).unwrap_or_default();
         let input_chunking = enc.chunking.clone();
+        // The writers store strings at a fixed width: the object codec of zarr-python's
+        // `|O` string arrays has nothing to do in the copy.
+        enc.codecs
+            .retain(|c| !matches!(crate::encoding::codec_id(c), "vlen-utf8" | "vlen-bytes"));
         if changes.auto_chunks.is_some() {
             enc.chunking = None;
         }
-        if let Some(c) = changes
-            .chunks
-            .chunking(output, &path, var, input_chunking.as_ref())
-        {
+        if let Some(c) = changes.chunks.chunking(
+            output,
+            &path,
+            var,
+            input_chunking.as_ref(),
+            crate::encoding::item_size(var.nc_type, 8) as u64,
+        ) {
             enc.chunking = Some(c);
         }
         changes.compression.apply(&mut enc, &path, var.nc_type)?;
