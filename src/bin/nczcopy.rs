@@ -352,7 +352,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     let in_url = DatasetUrl::parse(input).with_context(|| input.clone())?;
     let out_url = DatasetUrl::parse(output).with_context(|| output.clone())?;
     if same_dataset(&in_url, &out_url) {
-        bail!("{output}: output would overwrite input");
+        bail!("{output}: the same dataset as the input; a dataset cannot be copied onto itself");
     }
     let selection = selection(&args)?;
     let changes = changes(&args)?;

@@ -579,7 +579,7 @@ fn bad_requests_fail_in_one_line_and_leave_the_target_alone() {
         (vec!["-d", "12", &i, &t], "invalid deflation level: 12"),
         (vec!["-v", "w", &i, &t], "w: No such variable"),
         (vec!["-k", "cdf5", &i, &t], "cannot be stored as NCZarr"),
-        (vec![&i, &i], "output would overwrite input"),
+        (vec![&i, &i], "the same dataset as the input"),
         (vec!["--memory", "lots", &i, &t], "is not a size"),
         (vec!["--part", "5/4", &i, &t], "is not K/N"),
     ] {
@@ -666,7 +666,14 @@ fn memory_stays_under_the_budget_on_a_variable_larger_than_it() {
     // Back to the input's chunks, uncompressed: the same chunk files, byte for byte
     // (cheaper than dumping 32 million values as text).
     let back = tmp.path().join("rows.zarr");
-    copy(&["-c", "v:64,4096", "-d", "0", &path_str(&out), &path_str(&back)]);
+    copy(&[
+        "-c",
+        "v:64,4096",
+        "-d",
+        "0",
+        &path_str(&out),
+        &path_str(&back),
+    ]);
     for c in 0..8192 / 64 {
         let key = format!("v/{c}.0");
         assert!(

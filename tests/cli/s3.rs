@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use nczarr::aws::{resolve, AwsInputs};
 use nczarr::store::{
-    DirStore, ListableStore, ReadStore, S3Store, StoreKey, WritableStore, ZipStore,
+    DirStore, ListableStore, ReadStore, ReadableStore, S3Store, StoreKey, WritableStore, ZipStore,
 };
 use nczarr::url::DatasetUrl;
 
@@ -72,6 +72,7 @@ impl Server {
             "nczdump" => env!("CARGO_BIN_EXE_nczdump"),
             "zmapdump" => env!("CARGO_BIN_EXE_zmapdump"),
             "nczgen" => env!("CARGO_BIN_EXE_nczgen"),
+            "nczcopy" => env!("CARGO_BIN_EXE_nczcopy"),
             other => panic!("unknown tool {other}"),
         };
         let mut cmd = Command::new(exe);
@@ -458,4 +459,144 @@ fn a_missing_bucket_and_a_missing_dataset_are_named() {
         .run("nczdump", &[&s3.url("nothing.zarr")], &s3.keys())
         .fails_with_one_line(1);
     assert!(err.contains("nothing.zarr"), "{err}");
+}
+
+/// A dump without what says where and how the dataset was written.
+fn dump_content(text: &str) -> String {
+    text.lines()
+        .filter(|l| !l.contains(":_NCProperties = ") && !l.starts_with("netcdf "))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+#[test]
+fn nczcopy_up_down_and_across_s3() {
+    let Some(s3) = server("copy") else { return };
+    let keys = s3.keys();
+    let tmp = tempfile::tempdir().unwrap();
+    let local = data_dir().join("golden/stores/nc410-nczarr/coords.file");
+    let local = local.to_string_lossy();
+    let expected = dump_content(&s3.run("nczdump", &[&local], &[]).stdout());
+    // Up, across (rechunked, pure Zarr), down to a directory and to a zip.
+    let up = s3.url("up.zarr");
+    s3.run("nczcopy", &[&local, &up], &keys).success();
+    assert_eq!(
+        dump_content(&s3.run("nczdump", &[&up], &keys).stdout()),
+        expected
+    );
+    let across = s3.url("across.zarr").replace("mode=nczarr", "mode=zarr");
+    s3.run(
+        "nczcopy",
+        &["-k", "zarr", "-c", "lat/1", "-d", "3", &up, &across],
+        &keys,
+    )
+    .success();
+    assert!(s3
+        .store("across.zarr")
+        .get(&StoreKey::new("temperature/.zarray").unwrap())
+        .unwrap()
+        .is_some());
+    assert!(s3
+        .store("across.zarr")
+        .get(&StoreKey::new(".zattrs").unwrap())
+        .unwrap()
+        .is_some());
+    for (name, out) in [
+        ("dir", tmp.path().join("down.zarr")),
+        ("zip", tmp.path().join("down.zip")),
+    ] {
+        let out = out.to_string_lossy().into_owned();
+        s3.run("nczcopy", &[&across, &out], &keys).success();
+        let back = s3.run("nczdump", &["-n", "coords", &out], &[]).stdout();
+        // Pure Zarr keeps no _FillValue-less attributes apart: values and names agree.
+        let data = |t: &str| t[t.find("data:").unwrap_or(0)..].to_string();
+        assert_eq!(data(&back), data(&expected), "{name}");
+    }
+    // The same dataset in and out is refused, and nothing changes.
+    let err = s3.run("nczcopy", &[&up, &up], &keys).fails_with_one_line(1);
+    assert!(err.contains("the same dataset as the input"), "{err}");
+    assert_eq!(
+        dump_content(&s3.run("nczdump", &[&up], &keys).stdout()),
+        expected
+    );
+}
+
+#[test]
+fn nczcopy_replaces_an_s3_dataset_only_with_overwrite() {
+    let Some(s3) = server("overwrite") else {
+        return;
+    };
+    let keys = s3.keys();
+    let golden = data_dir().join("golden/stores/nc410-nczarr");
+    let coords = golden.join("coords.file").to_string_lossy().into_owned();
+    let nested = golden
+        .join("nested_groups.file")
+        .to_string_lossy()
+        .into_owned();
+    let url = s3.url("t.zarr");
+    s3.run("nczcopy", &[&coords, &url], &keys).success();
+    let before = s3.run("nczdump", &[&url], &keys).stdout();
+    let err = s3
+        .run("nczcopy", &[&nested, &url], &keys)
+        .fails_with_one_line(1);
+    assert!(err.contains("--overwrite"), "{err}");
+    assert_eq!(s3.run("nczdump", &[&url], &keys).stdout(), before);
+    // With --overwrite: the new dataset, and none of the old one's objects left.
+    s3.run("nczcopy", &["--overwrite", &nested, &url], &keys)
+        .success();
+    let after = s3
+        .run("nczdump", &["-n", "nested_groups", &url], &keys)
+        .stdout();
+    let expected = s3
+        .run("nczdump", &["-n", "nested_groups", &nested], &[])
+        .stdout();
+    assert_eq!(dump_content(&after), dump_content(&expected));
+    let left: Vec<String> = s3
+        .store("t.zarr")
+        .list()
+        .unwrap()
+        .into_iter()
+        .map(|(k, _)| k.as_str().to_string())
+        .filter(|k| k.starts_with("temperature") || k.starts_with("lat"))
+        .collect();
+    assert!(left.is_empty(), "old objects left: {left:?}");
+}
+
+#[test]
+fn nczcopy_in_parts_on_s3() {
+    let Some(s3) = server("parts") else { return };
+    let keys = s3.keys();
+    let input = data_dir().join("golden/stores/nc410-nczarr/coords.file");
+    let input = input.to_string_lossy();
+    let url = s3.url("p.zarr");
+    let flags = ["-c", "lat/1,lon/1", "-M", "0"];
+    let with = |extra: &[&str]| {
+        let mut a: Vec<String> = extra.iter().map(|s| (*s).to_string()).collect();
+        a.extend(flags.iter().map(|s| (*s).to_string()));
+        a.extend([input.to_string(), url.clone()]);
+        a
+    };
+    let args = with(&["--metadata-only"]);
+    s3.run(
+        "nczcopy",
+        &args.iter().map(String::as_str).collect::<Vec<_>>(),
+        &keys,
+    )
+    .success();
+    for k in ["1/3", "2/3", "3/3"] {
+        let args = with(&["--part", k]);
+        s3.run(
+            "nczcopy",
+            &args.iter().map(String::as_str).collect::<Vec<_>>(),
+            &keys,
+        )
+        .success();
+        // Not a dataset until --finish.
+        s3.run("nczdump", &["-h", &url], &keys)
+            .fails_with_one_line(1);
+    }
+    s3.run("nczcopy", &["--finish", &url], &keys).success();
+    let got = s3.run("nczdump", &["-n", "coords", &url], &keys).stdout();
+    let expected = s3.run("nczdump", &["-n", "coords", &input], &[]).stdout();
+    assert_eq!(dump_content(&got), dump_content(&expected));
 }

@@ -55,7 +55,8 @@ pub(crate) fn s3_target(store: S3Store, overwrite: bool) -> Result<Target, Store
         return Err(StoreError::Archive {
             location: store.location(),
             message: "already holds objects; S3 cannot replace a dataset atomically, so \
-                      nothing was written (remove the old dataset first, or choose another key)"
+                      nothing was written (remove the old dataset first, choose another key, or \
+                      replace it with nczcopy --overwrite, which is not atomic)"
                 .into(),
         });
     }
