@@ -284,6 +284,9 @@ fn print_plan(
     memory: u64,
 ) -> anyhow::Result<()> {
     let mut total = 0u64;
+    // The largest variable sets the peak: its slabs (read and written) and batches,
+    // each no larger than the variable (see the memory model in run()).
+    let mut peak = 0u64;
     for (path, var) in dataset.vars() {
         let input = source.encoding(&path).unwrap_or_default();
         let output: Encoding = plan.get(&path).cloned().unwrap_or_default();
@@ -299,6 +302,8 @@ fn print_plan(
             0
         };
         total = total.saturating_add(bytes);
+        let slab = bytes.min(memory / 6);
+        peak = peak.max(slab.saturating_mul(3));
         writeln!(out, "{} {path}{:?}", var.nc_type, shape)?;
         writeln!(
             out,
@@ -320,8 +325,8 @@ fn print_plan(
     }
     writeln!(
         out,
-        "total: {total} bytes of values; memory: at most about {} MiB (--memory {} MiB)",
-        memory >> 20,
+        "total: {total} bytes of values; memory: about {} MiB for values (--memory {} MiB)",
+        peak.div_ceil(1 << 20),
         memory >> 20
     )?;
     Ok(())
@@ -356,14 +361,17 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let selection = selection(&args)?;
     let changes = changes(&args)?;
-    // The memory model (docs/nczcopy.md): a slab being read, one being written, its
-    // stored bytes, and a batch of chunks on each side: about 6 slabs' worth.
-    let slab = memory / 8;
+    // The memory model (docs/nczcopy.md): a slab being read and one being written,
+    // a batch of chunks on each side (half a slab each, fetched and decoded or encoded),
+    // and the slab's stored bytes when they must be converted (byte order, type): at
+    // most about 4.5 slabs, 3 in most copies.
+    let slab = memory / 6;
+    let batch = slab / 2;
     let opened = nczarr::open(
         input,
         &OpenOptions {
             trace: cli::trace_sink("nczcopy"),
-            batch_bytes: Some(slab),
+            batch_bytes: Some(batch),
         },
     )
     .with_context(|| input.clone())?;
@@ -386,7 +394,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let mut create_options = args.layout.create_options(pure);
     create_options.zarr.skip_fill_chunks = true;
-    create_options.zarr.batch_bytes = Some(slab);
+    create_options.zarr.batch_bytes = Some(batch);
     create_options.overwrite = args.overwrite;
     let mut data = selected.data.clone();
     let sink = if args.metadata_only || part.is_some() {

@@ -1,6 +1,8 @@
 //! Host-order netCDF values to stored element bytes of a Zarr dtype (the inverse of
 //! `convert`).
 
+use std::borrow::Cow;
+
 use super::convert::ConvertError;
 use crate::model::{NcType, Values};
 use crate::zarr::Dtype;
@@ -10,11 +12,16 @@ use crate::zarr::Dtype;
 ///
 /// # Errors
 /// [`ConvertError::ToStored`] when the dtype cannot hold the values' type.
-pub(crate) fn to_stored(values: &Values, dtype: &Dtype) -> Result<Vec<u8>, ConvertError> {
+/// Numbers already in the dtype's byte order are borrowed, not copied.
+pub(crate) fn to_stored<'v>(
+    values: &'v Values,
+    dtype: &Dtype,
+) -> Result<Cow<'v, [u8]>, ConvertError> {
     let size = dtype.item_size();
-    let mut out = Vec::with_capacity(values.len() * size.max(1));
+    let mut out = Vec::new();
     match (values, dtype) {
         (Values::String(items), Dtype::Bytes { len, .. }) => {
+            out.reserve(items.len() * len);
             for s in items {
                 let s = s.as_deref().unwrap_or(&[]);
                 let n = s.len().min(*len);
@@ -22,12 +29,16 @@ pub(crate) fn to_stored(values: &Values, dtype: &Dtype) -> Result<Vec<u8>, Conve
                 out.extend(std::iter::repeat_n(0u8, len - n));
             }
         }
-        (Values::Char(c), Dtype::Bytes { len: 1, .. }) => out.extend_from_slice(c),
+        (Values::Char(c), Dtype::Bytes { len: 1, .. }) => return Ok(Cow::Borrowed(c)),
         (v, Dtype::Int { .. } | Dtype::Float { bytes: 4 | 8, .. })
             if v.nc_type().size() == size && v.nc_type() != NcType::Char =>
         {
-            v.extend_ne_bytes(&mut out);
-            if dtype.endian().needs_swap() && size > 1 {
+            let bytes = v.as_ne_bytes().unwrap_or(&[]);
+            if !dtype.endian().needs_swap() || size == 1 {
+                return Ok(Cow::Borrowed(bytes));
+            }
+            out.extend_from_slice(bytes);
+            {
                 for c in out.chunks_exact_mut(size) {
                     c.reverse();
                 }
@@ -40,7 +51,7 @@ pub(crate) fn to_stored(values: &Values, dtype: &Dtype) -> Result<Vec<u8>, Conve
             })
         }
     }
-    Ok(out)
+    Ok(Cow::Owned(out))
 }
 
 #[cfg(test)]
@@ -57,7 +68,7 @@ mod tests {
             (Values::Byte(vec![-1, 2]), "|i1"),
         ] {
             let dt = Dtype::parse(d).unwrap();
-            let b = to_stored(&v, &dt).unwrap();
+            let b = to_stored(&v, &dt).unwrap().into_owned();
             let ChunkData::Fixed(back) = convert(b, &dt, v.nc_type(), v.len()).unwrap() else {
                 panic!()
             };
@@ -66,8 +77,19 @@ mod tests {
         }
         let s = Values::String(vec![Some(b"abcdef".to_vec()), None, Some(b"x".to_vec())]);
         assert_eq!(
-            to_stored(&s, &Dtype::parse("|S3").unwrap()).unwrap(),
+            &*to_stored(&s, &Dtype::parse("|S3").unwrap()).unwrap(),
             b"abc\0\0\0x\0\0"
         );
+        // Numbers in this machine's order are lent, not copied.
+        let v = Values::Float(vec![1.0, 2.0]);
+        let native = if cfg!(target_endian = "little") {
+            "<f4"
+        } else {
+            ">f4"
+        };
+        assert!(matches!(
+            to_stored(&v, &Dtype::parse(native).unwrap()).unwrap(),
+            Cow::Borrowed(_)
+        ));
     }
 }

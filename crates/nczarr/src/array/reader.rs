@@ -25,11 +25,8 @@ enum Output {
         out: Vec<Option<Vec<u8>>>,
         fill: Option<Vec<u8>>,
     },
-    Fixed {
-        t: NcType,
-        out: Vec<u8>,
-        fill: Vec<u8>,
-    },
+    /// Values of a fixed-size type, written through their bytes (no copy at the end).
+    Fixed { out: Values, fill: Vec<u8> },
 }
 
 impl Output {
@@ -51,14 +48,15 @@ impl Output {
                 let es = t.size();
                 let mut fill_bytes = Vec::with_capacity(es);
                 fill.extend_ne_bytes(&mut fill_bytes);
-                let mut out = vec![0u8; len * es];
-                if prefill && fill_bytes.iter().any(|&b| b != 0) {
-                    for slot in out.chunks_exact_mut(es) {
-                        slot.copy_from_slice(&fill_bytes);
+                let mut out = Values::zeroed(t, len);
+                if let Some(bytes) = out.ne_bytes_mut() {
+                    if prefill && fill_bytes.iter().any(|&b| b != 0) {
+                        for slot in bytes.chunks_exact_mut(es) {
+                            slot.copy_from_slice(&fill_bytes);
+                        }
                     }
                 }
                 Output::Fixed {
-                    t,
                     out,
                     fill: fill_bytes,
                 }
@@ -78,8 +76,11 @@ impl Output {
             (Output::Strings { out, fill }, _) => {
                 out[dst..dst + n].fill(fill.clone());
             }
-            (Output::Fixed { out, fill, .. }, Some(ChunkData::Fixed(bytes))) => {
+            (Output::Fixed { out, fill }, Some(ChunkData::Fixed(bytes))) => {
                 let es = fill.len();
+                let Some(out) = out.ne_bytes_mut() else {
+                    return;
+                };
                 if step == 1 {
                     out[dst * es..(dst + n) * es].copy_from_slice(&bytes[src * es..(src + n) * es]);
                 } else {
@@ -89,8 +90,11 @@ impl Output {
                     }
                 }
             }
-            (Output::Fixed { out, fill, .. }, _) => {
+            (Output::Fixed { out, fill }, _) => {
                 let es = fill.len();
+                let Some(out) = out.ne_bytes_mut() else {
+                    return;
+                };
                 if fill.iter().any(|&b| b != 0) {
                     for slot in out[dst * es..(dst + n) * es].chunks_exact_mut(es) {
                         slot.copy_from_slice(fill);
@@ -103,7 +107,7 @@ impl Output {
     fn finish(self) -> Values {
         match self {
             Output::Strings { out, .. } => Values::String(out),
-            Output::Fixed { t, out, .. } => Values::from_ne_bytes(t, &out),
+            Output::Fixed { out, .. } => out,
         }
     }
 }

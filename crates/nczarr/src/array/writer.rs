@@ -62,7 +62,8 @@ impl ArrayWriter {
             })?;
         let fill = match &stored.fill {
             Some(f) => to_stored(f, &stored.dtype)
-                .map_err(|m| Error::Invalid(format!("variable '{name}': {m}")))?,
+                .map_err(|m| Error::Invalid(format!("variable '{name}': {m}")))?
+                .into_owned(),
             None => vec![0; stored.dtype.item_size()],
         };
         Ok(ArrayWriter {

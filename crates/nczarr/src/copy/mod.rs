@@ -188,7 +188,9 @@ fn copy_var(
 ) -> Result<()> {
     let path = &job.path;
     std::thread::scope(|scope| -> Result<()> {
-        let (tx, rx) = mpsc::sync_channel::<Result<Values>>(1);
+        // A rendezvous: the next slab is read while the last is written, and no third
+        // waits between them.
+        let (tx, rx) = mpsc::sync_channel::<Result<Values>>(0);
         scope.spawn(move || {
             for r in regions.iter().filter(|r| !r.is_empty()) {
                 if tx.send(source.read(path, r)).is_err() {

@@ -165,69 +165,81 @@ impl Values {
         })
     }
 
-    /// Decode `n` values of type `t` from native-endian bytes (one byte per char;
-    /// strings are not fixed-size and are handled by the caller).
+    /// `n` zeros of type `t` (empty strings for `String`). The memory comes zeroed
+    /// from the allocator, so pages not yet written cost nothing.
+    pub fn zeroed(t: NcType, n: usize) -> Values {
+        match t {
+            NcType::Byte => Values::Byte(vec![0; n]),
+            NcType::Char => Values::Char(vec![0; n]),
+            NcType::Short => Values::Short(vec![0; n]),
+            NcType::Int => Values::Int(vec![0; n]),
+            NcType::Float => Values::Float(vec![0.0; n]),
+            NcType::Double => Values::Double(vec![0.0; n]),
+            NcType::UByte => Values::UByte(vec![0; n]),
+            NcType::UShort => Values::UShort(vec![0; n]),
+            NcType::UInt => Values::UInt(vec![0; n]),
+            NcType::Int64 => Values::Int64(vec![0; n]),
+            NcType::UInt64 => Values::UInt64(vec![0; n]),
+            NcType::String => Values::String(vec![Some(Vec::new()); n]),
+        }
+    }
+
+    /// The values as native-endian bytes (chars one byte each), without a copy;
+    /// `None` for strings, which have no fixed-size form.
+    pub fn as_ne_bytes(&self) -> Option<&[u8]> {
+        Some(match self {
+            Values::Byte(v) => bytemuck::cast_slice(v),
+            Values::Char(v) | Values::UByte(v) => v,
+            Values::Short(v) => bytemuck::cast_slice(v),
+            Values::UShort(v) => bytemuck::cast_slice(v),
+            Values::Int(v) => bytemuck::cast_slice(v),
+            Values::UInt(v) => bytemuck::cast_slice(v),
+            Values::Float(v) => bytemuck::cast_slice(v),
+            Values::Double(v) => bytemuck::cast_slice(v),
+            Values::Int64(v) => bytemuck::cast_slice(v),
+            Values::UInt64(v) => bytemuck::cast_slice(v),
+            Values::String(_) => return None,
+        })
+    }
+
+    /// The values as mutable native-endian bytes; `None` for strings.
+    pub fn ne_bytes_mut(&mut self) -> Option<&mut [u8]> {
+        Some(match self {
+            Values::Byte(v) => bytemuck::cast_slice_mut(v),
+            Values::Char(v) | Values::UByte(v) => v,
+            Values::Short(v) => bytemuck::cast_slice_mut(v),
+            Values::UShort(v) => bytemuck::cast_slice_mut(v),
+            Values::Int(v) => bytemuck::cast_slice_mut(v),
+            Values::UInt(v) => bytemuck::cast_slice_mut(v),
+            Values::Float(v) => bytemuck::cast_slice_mut(v),
+            Values::Double(v) => bytemuck::cast_slice_mut(v),
+            Values::Int64(v) => bytemuck::cast_slice_mut(v),
+            Values::UInt64(v) => bytemuck::cast_slice_mut(v),
+            Values::String(_) => return None,
+        })
+    }
+
+    /// Decode values of type `t` from native-endian bytes (one byte per char; a
+    /// trailing partial value is ignored; strings are not fixed-size and are handled by
+    /// the caller).
     ///
     /// # Panics
-    /// If `t` is `String` or `bytes` is shorter than `n` values (callers size buffers).
+    /// If `t` is `String`.
     pub fn from_ne_bytes(t: NcType, bytes: &[u8]) -> Values {
-        fn conv<T: Copy, const N: usize>(bytes: &[u8], f: fn([u8; N]) -> T) -> Vec<T> {
-            bytes
-                .chunks_exact(N)
-                .map(|c| {
-                    let mut a = [0u8; N];
-                    a.copy_from_slice(c);
-                    f(a)
-                })
-                .collect()
+        assert!(t != NcType::String, "strings have no fixed-size byte form");
+        let n = bytes.len() / t.size();
+        let mut out = Values::zeroed(t, n);
+        if let Some(dst) = out.ne_bytes_mut() {
+            dst.copy_from_slice(&bytes[..dst.len()]);
         }
-        match t {
-            NcType::Byte => Values::Byte(bytes.iter().map(|&b| b as i8).collect()),
-            NcType::Char => Values::Char(bytes.to_vec()),
-            NcType::UByte => Values::UByte(bytes.to_vec()),
-            NcType::Short => Values::Short(conv(bytes, i16::from_ne_bytes)),
-            NcType::UShort => Values::UShort(conv(bytes, u16::from_ne_bytes)),
-            NcType::Int => Values::Int(conv(bytes, i32::from_ne_bytes)),
-            NcType::UInt => Values::UInt(conv(bytes, u32::from_ne_bytes)),
-            NcType::Float => Values::Float(conv(bytes, f32::from_ne_bytes)),
-            NcType::Double => Values::Double(conv(bytes, f64::from_ne_bytes)),
-            NcType::Int64 => Values::Int64(conv(bytes, i64::from_ne_bytes)),
-            NcType::UInt64 => Values::UInt64(conv(bytes, u64::from_ne_bytes)),
-            NcType::String => panic!("strings have no fixed-size byte form"),
-        }
+        out
     }
 
     /// Append native-endian bytes of the values to `out` (chars one byte each).
     /// Strings are skipped (no fixed-size form).
     pub fn extend_ne_bytes(&self, out: &mut Vec<u8>) {
-        match self {
-            Values::Byte(v) => out.extend(v.iter().map(|&x| x as u8)),
-            Values::Char(v) | Values::UByte(v) => out.extend_from_slice(v),
-            Values::Short(v) => v
-                .iter()
-                .for_each(|x| out.extend_from_slice(&x.to_ne_bytes())),
-            Values::UShort(v) => v
-                .iter()
-                .for_each(|x| out.extend_from_slice(&x.to_ne_bytes())),
-            Values::Int(v) => v
-                .iter()
-                .for_each(|x| out.extend_from_slice(&x.to_ne_bytes())),
-            Values::UInt(v) => v
-                .iter()
-                .for_each(|x| out.extend_from_slice(&x.to_ne_bytes())),
-            Values::Float(v) => v
-                .iter()
-                .for_each(|x| out.extend_from_slice(&x.to_ne_bytes())),
-            Values::Double(v) => v
-                .iter()
-                .for_each(|x| out.extend_from_slice(&x.to_ne_bytes())),
-            Values::Int64(v) => v
-                .iter()
-                .for_each(|x| out.extend_from_slice(&x.to_ne_bytes())),
-            Values::UInt64(v) => v
-                .iter()
-                .for_each(|x| out.extend_from_slice(&x.to_ne_bytes())),
-            Values::String(_) => {}
+        if let Some(bytes) = self.as_ne_bytes() {
+            out.extend_from_slice(bytes);
         }
     }
 
