@@ -8,7 +8,7 @@ use crate::chunking::{c_strides, ChunkGrid, ChunkPart, Region};
 use crate::codec::{ChunkInfo, Decoded, Pipeline};
 use crate::error::{Error, Result};
 use crate::model::{NcType, Values, VarPath};
-use crate::store::{ReadableStore, StoreKey};
+use crate::store::{ByteRange, GetResult, ReadableStore, StoreKey};
 use crate::zarr::Dtype;
 
 /// About how many bytes of decoded chunks one batch of a read holds, by default.
@@ -366,24 +366,87 @@ impl<'s> ArrayReader<'s> {
                 .iter()
                 .map(|p| self.chunk_key(&p.index))
                 .collect::<Result<_>>()?;
-            let fetched = self.store.get_many(&keys);
+            let spans: Vec<Option<(u64, u64)>> =
+                batch.iter().map(|p| self.partial_span(p)).collect();
+            let fetched = self.fetch(&keys, &spans);
             let decoded: Vec<Result<Option<ChunkData>>> = batch
                 .par_iter()
                 .zip(keys.par_iter())
+                .zip(spans.par_iter())
                 .zip(fetched.into_par_iter())
-                .map(|((part, key), got)| match got? {
-                    Some(bytes) => self.decode(part, key, bytes).map(Some),
-                    None => Ok(None),
+                .map(|(((part, key), span), got)| match (got?, span) {
+                    (Some(bytes), None) => self.decode(part, key, bytes).map(Some),
+                    (Some(bytes), Some((lo, hi))) => {
+                        convert(bytes, &self.dtype, self.nc_type, (hi - lo) as usize)
+                            .map(Some)
+                            .map_err(|e| self.chunk_error(key, e.to_string()))
+                    }
+                    (None, _) => Ok(None),
                 })
                 .collect();
-            for (part, data) in batch.iter().zip(decoded) {
+            for ((part, data), span) in batch.iter().zip(decoded).zip(&spans) {
                 let data = data?;
+                // A partly read chunk holds its elements from `lo` on.
+                let lo = span.map_or(0, |(lo, _)| lo as usize);
                 self.copy_part(part, count, |src, dst, n, step| {
-                    out.put(data.as_ref(), src, dst, n, step);
+                    out.put(data.as_ref(), src - lo, dst, n, step);
                 });
             }
         }
         Ok(out.finish())
+    }
+
+    /// The span `lo..hi` of C-order elements of an uncompressed chunk of fixed-size
+    /// values that `part` needs, when it is at most half the chunk: reading just those
+    /// bytes saves reading each input chunk again for every slab of a rechunking copy.
+    fn partial_span(&self, part: &ChunkPart) -> Option<(u64, u64)> {
+        let item = self.dtype.item_size();
+        if !self.pipeline.is_empty() || item == 0 || self.fortran || part.runs.is_empty() {
+            return None;
+        }
+        let strides = c_strides(&self.grid.chunks);
+        let (mut lo, mut last) = (0u64, 0u64);
+        for (run, stride) in part.runs.iter().zip(&strides) {
+            if run.len == 0 {
+                return None;
+            }
+            lo += run.in_chunk * stride;
+            last += (run.in_chunk + (run.len - 1) * run.step) * stride;
+        }
+        let n = self.grid.chunk_len()?;
+        let hi = last + 1;
+        (hi - lo <= n / 2).then_some((lo, hi))
+    }
+
+    /// Fetch the chunks `keys`, each whole or, where `spans` gives one, only the bytes
+    /// of those elements; overlapped as the store can.
+    fn fetch(&self, keys: &[StoreKey], spans: &[Option<(u64, u64)>]) -> Vec<GetResult> {
+        if spans.iter().all(Option::is_none) {
+            return self.store.get_many(keys);
+        }
+        let item = self.dtype.item_size() as u64;
+        let (mut whole, mut ranged) = (Vec::new(), Vec::new());
+        for (k, span) in keys.iter().zip(spans) {
+            match span {
+                None => whole.push(k.clone()),
+                Some((lo, hi)) => {
+                    ranged.push((k.clone(), ByteRange::Bounded(lo * item..hi * item)));
+                }
+            }
+        }
+        let mut whole = self.store.get_many(&whole).into_iter();
+        let mut ranged = self.store.get_many_ranges(&ranged).into_iter();
+        spans
+            .iter()
+            .map(|span| {
+                let next = if span.is_some() {
+                    ranged.next()
+                } else {
+                    whole.next()
+                };
+                next.unwrap_or(Ok(None))
+            })
+            .collect()
     }
 
     /// How many chunks one batch fetches: about `batch_bytes` of decoded chunks, at

@@ -298,6 +298,73 @@ mod tests {
         }
     }
 
+    /// A memory store that counts the partial reads asked of it.
+    #[derive(Debug, Default)]
+    struct CountingRanges {
+        inner: MemoryStore,
+        ranges: std::sync::atomic::AtomicUsize,
+    }
+
+    impl crate::store::ReadableStore for CountingRanges {
+        fn get(&self, key: &StoreKey) -> crate::store::GetResult {
+            self.inner.get(key)
+        }
+        fn get_range(
+            &self,
+            key: &StoreKey,
+            range: &crate::store::ByteRange,
+        ) -> crate::store::GetResult {
+            self.ranges
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.inner.get_range(key, range)
+        }
+        fn location(&self) -> String {
+            "counting".into()
+        }
+    }
+
+    #[test]
+    fn uncompressed_chunks_are_read_in_part_where_a_region_needs_little_of_them() {
+        let var = VarPath::new(&[], "v");
+        let shape = [6u64, 8, 10];
+        let st = stored(&shape, &[1, 8, 10], None);
+        let store = CountingRanges::default();
+        let key = StoreKey::new("v").unwrap();
+        let w = ArrayWriter::new(key.clone(), &var, st.clone()).unwrap();
+        let whole = Region::whole(&shape);
+        w.write(&store.inner, &whole, &values(&whole, &shape))
+            .unwrap();
+        let reader = ArrayReader::new(&store, key, &var, NcType::Int, &st, shape.to_vec()).unwrap();
+        let region = |start: [u64; 3], count: [u64; 3]| Region {
+            start: start.to_vec(),
+            count: count.to_vec(),
+            stride: vec![1; 3],
+        };
+        // (region, whether it is read in part)
+        for (r, partial) in [
+            (region([0, 2, 0], [6, 2, 10]), true),
+            (region([1, 7, 9], [4, 1, 1]), true),
+            (region([2, 3, 4], [2, 3, 5]), true),
+            (region([0, 0, 0], [3, 8, 10]), false),
+            (region([0, 0, 0], [6, 5, 10]), false),
+            (region([0, 0, 0], [6, 6, 10]), false),
+        ] {
+            let before = store.ranges.load(std::sync::atomic::Ordering::Relaxed);
+            assert_eq!(reader.read(&r).unwrap(), values(&r, &shape), "{r}");
+            let after = store.ranges.load(std::sync::atomic::Ordering::Relaxed);
+            assert_eq!(after > before, partial, "{r}");
+        }
+        // A missing chunk read in part is fill; a truncated one is an error.
+        store.inner.remove(&StoreKey::new("v/4.0.0").unwrap());
+        let r = region([4, 0, 0], [1, 2, 10]);
+        assert_eq!(reader.read(&r).unwrap(), Values::Int(vec![-1; 20]));
+        store
+            .inner
+            .insert(StoreKey::new("v/2.0.0").unwrap(), vec![0u8; 40]);
+        let e = reader.read(&region([2, 0, 0], [1, 2, 10])).unwrap_err();
+        assert!(e.to_string().contains("v/2.0.0"), "{e}");
+    }
+
     #[test]
     fn chunks_of_only_fill_are_left_out_when_asked() {
         let var = VarPath::new(&[], "v");

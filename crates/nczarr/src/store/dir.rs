@@ -177,6 +177,13 @@ impl ReadableStore for DirStore {
         keys.par_iter().map(|k| self.get(k)).collect()
     }
 
+    fn get_many_ranges(&self, requests: &[(StoreKey, ByteRange)]) -> Vec<GetResult> {
+        requests
+            .par_iter()
+            .map(|(k, r)| self.get_range(k, r))
+            .collect()
+    }
+
     fn location(&self) -> String {
         self.root.display().to_string()
     }

@@ -131,6 +131,12 @@ pub trait ReadableStore: Send + Sync + Debug {
         keys.iter().map(|k| self.get(k)).collect()
     }
 
+    /// Retrieve parts of many values (as [`ReadableStore::get_range`]), results in the
+    /// order of `requests`. Backends that can overlap requests override this.
+    fn get_many_ranges(&self, requests: &[(StoreKey, ByteRange)]) -> Vec<GetResult> {
+        requests.iter().map(|(k, r)| self.get_range(k, r)).collect()
+    }
+
     /// A short description of where the store is, for messages (`/data/x.zarr`).
     fn location(&self) -> String;
 }
@@ -164,6 +170,10 @@ impl<T: ReadableStore + ?Sized> ReadableStore for std::sync::Arc<T> {
 
     fn get_many(&self, keys: &[StoreKey]) -> Vec<GetResult> {
         (**self).get_many(keys)
+    }
+
+    fn get_many_ranges(&self, requests: &[(StoreKey, ByteRange)]) -> Vec<GetResult> {
+        (**self).get_many_ranges(requests)
     }
 
     fn location(&self) -> String {

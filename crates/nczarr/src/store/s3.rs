@@ -344,6 +344,14 @@ impl ReadableStore for S3Store {
         )
     }
 
+    fn get_many_ranges(&self, requests: &[(StoreKey, ByteRange)]) -> Vec<GetResult> {
+        self.runtime.block_on(
+            futures::stream::iter(requests.iter().map(|(k, r)| self.fetch(k, Some(r))))
+                .buffered(self.concurrency)
+                .collect(),
+        )
+    }
+
     fn location(&self) -> String {
         if self.root.is_empty() {
             format!("s3://{}", self.bucket)

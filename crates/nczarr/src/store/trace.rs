@@ -79,6 +79,20 @@ impl ReadableStore for TracingStore {
         r
     }
 
+    fn get_many_ranges(&self, requests: &[(StoreKey, ByteRange)]) -> Vec<GetResult> {
+        let t = Instant::now();
+        let r = self.inner.get_many_ranges(requests);
+        let ms = t.elapsed().as_secs_f64() * 1e3;
+        for ((k, range), got) in requests.iter().zip(&r) {
+            (self.sink)(&format!("get {} {} -> {}", k, range, describe(got)));
+        }
+        (self.sink)(&format!(
+            "  ({} requests in one batch, {ms:.3} ms)",
+            requests.len()
+        ));
+        r
+    }
+
     fn location(&self) -> String {
         self.inner.location()
     }
