@@ -53,20 +53,29 @@ PY
 
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-# measure NAME CMD...: runs CMD $runs times (the output removed before each run);
-# sets t_NAME (median seconds) and m_NAME (largest peak RSS, MiB).
+# measure NAME...: runs the command in the array cmd_NAME of each NAME $runs times (its
+# output removed before each run), the names in turn within each round, so that the
+# file system's state (the benchmark creates and deletes thousands of files, which
+# slows ext4's inode allocation as it goes) weighs on every tool alike. Sets t_NAME
+# (median seconds) and m_NAME (largest peak RSS, MiB).
 measure() {
-    local name=$1; shift
-    local times=() peak=0
+    local name
+    for name in "$@"; do : > "$work/times-$name"; echo 0 > "$work/peak-$name"; done
     for _ in $(seq "$runs"); do
-        rm -rf "$work/out-$name"*
-        /usr/bin/time -f '%e %M' -o "$work/time" "$@" >/dev/null
-        times+=("$(cut -d' ' -f1 "$work/time")")
-        local kb; kb=$(cut -d' ' -f2 "$work/time")
-        [ "$kb" -gt "$peak" ] && peak=$kb
+        for name in "$@"; do
+            local -n argv="cmd_$name"
+            rm -rf "$work/out-$name"*
+            /usr/bin/time -f '%e %M' -o "$work/time" "${argv[@]}" >/dev/null
+            cut -d' ' -f1 "$work/time" >> "$work/times-$name"
+            local kb peak; kb=$(cut -d' ' -f2 "$work/time"); peak=$(cat "$work/peak-$name")
+            [ "$kb" -gt "$peak" ] && echo "$kb" > "$work/peak-$name"
+            unset -n argv
+        done
     done
-    printf -v "t_$name" '%s' "$(printf '%s\n' "${times[@]}" | median)"
-    printf -v "m_$name" '%s' "$((peak / 1024))"
+    for name in "$@"; do
+        printf -v "t_$name" '%s' "$(median < "$work/times-$name")"
+        printf -v "m_$name" '%s' "$(($(cat "$work/peak-$name") / 1024))"
+    done
 }
 
 # xarray's rechunking copy: IN OUT COMPRESS(0|1).
@@ -89,11 +98,12 @@ raw=$((365 * 180 * 360 * 4))
 in_url="file://$work/b.file#mode=nczarr,file"
 spec="time/365,lat/10,lon/10"
 
-measure nccopy nccopy -c "$spec" "$in_url" "file://$work/out-nccopy.file#mode=nczarr,file"
-measure ours "$bin/nczcopy" -c "$spec" "$work/b.file" "$work/out-ours.file"
-measure xr "$py" "$work/xarray_copy.py" "$work/b.file" "$work/out-xr.zarr" 0
-measure xrz "$py" "$work/xarray_copy.py" "$work/b.file" "$work/out-xrz.zarr" 1
-measure oursz "$bin/nczcopy" -c "$spec" -d 1 -s "$work/b.file" "$work/out-oursz.file"
+cmd_nccopy=(nccopy -c "$spec" "$in_url" "file://$work/out-nccopy.file#mode=nczarr,file")
+cmd_ours=("$bin/nczcopy" -c "$spec" "$work/b.file" "$work/out-ours.file")
+cmd_xr=("$py" "$work/xarray_copy.py" "$work/b.file" "$work/out-xr.zarr" 0)
+cmd_xrz=("$py" "$work/xarray_copy.py" "$work/b.file" "$work/out-xrz.zarr" 1)
+cmd_oursz=("$bin/nczcopy" -c "$spec" -d 1 -s "$work/b.file" "$work/out-oursz.file")
+measure nccopy ours xr xrz oursz
 
 # The copies hold the input's values.
 "$bin/nczdump" -v tas -n b "$work/out-nccopy.file" > "$work/nccopy.cdl"
@@ -124,7 +134,8 @@ ok=1
 if [ "${BIG:-1}" != 0 ]; then
     rm -rf "$work"/out-* "$work"/*.cdl "$work/b.file"
     make_input big 1024 512 1024
-    runs=1 measure big "$bin/nczcopy" -c "$spec" -d 1 -s "$work/big.file" "$work/out-big.file"
+    cmd_big=("$bin/nczcopy" -c "$spec" -d 1 -s "$work/big.file" "$work/out-big.file")
+    runs=1 measure big
     printf '2 GiB: float tas(1024,512,1024) -> %s, zlib 1 + shuffle: nczcopy %.1f s, %d MiB peak (target < 300)\n' \
         "$spec" "$t_big" "$m_big"
     [ "$m_big" -lt 300 ] || ok=0

@@ -457,14 +457,11 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     );
     bar.finish();
     copied.with_context(|| format!("{input} -> {output}"))?;
-    if source.problems().is_empty() {
-        Ok(ExitCode::SUCCESS)
-    } else {
-        for p in source.problems() {
-            eprintln!("nczcopy: {input}: {}", cli::one_line(p));
-        }
-        Ok(ExitCode::FAILURE)
-    }
+    Ok(cli::exit_after_problems(
+        "nczcopy",
+        input,
+        source.problems(),
+    ))
 }
 
 fn main() -> ExitCode {

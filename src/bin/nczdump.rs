@@ -193,14 +193,11 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     check_selection(source.dataset(), &opts.vars, &opts.groups)?;
     print_cdl(&mut stdout, source, &opts).with_context(|| name.clone())?;
     stdout.flush()?;
-    if source.problems().is_empty() {
-        Ok(ExitCode::SUCCESS)
-    } else {
-        for p in source.problems() {
-            eprintln!("nczdump: {name}: {}", cli::one_line(p));
-        }
-        Ok(ExitCode::FAILURE)
-    }
+    Ok(cli::exit_after_problems(
+        "nczdump",
+        &name,
+        source.problems(),
+    ))
 }
 
 fn main() -> ExitCode {

@@ -63,6 +63,20 @@ pub fn run(tool: &str, body: impl FnOnce() -> anyhow::Result<ExitCode>) -> ExitC
     }
 }
 
+/// The exit of a run that got through `name`: success, or, when the reader reported
+/// problems it read past (a damaged attribute, an invalid `.zarray`), each on its own
+/// line and failure.
+pub fn exit_after_problems(tool: &str, name: &str, problems: &[String]) -> ExitCode {
+    for p in problems {
+        eprintln!("{tool}: {name}: {}", one_line(p));
+    }
+    if problems.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
 /// Keep an error on one line: newlines inside messages become spaces.
 pub fn one_line(s: &str) -> String {
     s.replace(['\n', '\r'], " ")
