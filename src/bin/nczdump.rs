@@ -193,11 +193,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     check_selection(source.dataset(), &opts.vars, &opts.groups)?;
     print_cdl(&mut stdout, source, &opts).with_context(|| name.clone())?;
     stdout.flush()?;
-    Ok(cli::exit_after_problems(
-        "nczdump",
-        &name,
-        source.problems(),
-    ))
+    Ok(cli::exit_after_problems("nczdump", name, source.problems()))
 }
 
 fn main() -> ExitCode {
