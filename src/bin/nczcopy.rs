@@ -179,17 +179,6 @@ fn parse_size(text: &str) -> anyhow::Result<u64> {
         .ok_or_else(|| anyhow!("size '{text}' is too large"))
 }
 
-fn list(s: &Option<String>) -> Vec<String> {
-    s.as_deref()
-        .map(|s| {
-            s.split(',')
-                .filter(|x| !x.is_empty())
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 /// `-v`/`-V`, `-g`/`-G` and `-u` as a selection.
 fn selection(args: &Args) -> anyhow::Result<Selection> {
     if args.data_vars.is_some() && args.only_vars.is_some() {
@@ -199,13 +188,13 @@ fn selection(args: &Args) -> anyhow::Result<Selection> {
         bail!("-g and -G cannot be given together");
     }
     Ok(Selection {
-        vars: list(if args.only_vars.is_some() {
+        vars: cli::comma_list(if args.only_vars.is_some() {
             &args.only_vars
         } else {
             &args.data_vars
         }),
         vars_data_only: args.data_vars.is_some(),
-        groups: list(if args.only_groups.is_some() {
+        groups: cli::comma_list(if args.only_groups.is_some() {
             &args.only_groups
         } else {
             &args.data_groups

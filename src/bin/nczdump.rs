@@ -111,17 +111,6 @@ fn digits(value: &str) -> anyhow::Result<(Option<usize>, Option<usize>)> {
     Ok((f, d))
 }
 
-fn list(s: &Option<String>) -> Vec<String> {
-    s.as_deref()
-        .map(|s| {
-            s.split(',')
-                .filter(|x| !x.is_empty())
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 fn options(args: &Args, default_name: String) -> anyhow::Result<PrintOptions> {
     let mut o = PrintOptions {
         name: args.name.clone().unwrap_or(default_name),
@@ -129,8 +118,8 @@ fn options(args: &Args, default_name: String) -> anyhow::Result<PrintOptions> {
     };
     o.header_only = args.header_only;
     o.coords_only = args.coords;
-    o.vars = list(&args.vars);
-    o.groups = list(&args.groups);
+    o.vars = cli::comma_list(&args.vars);
+    o.groups = cli::comma_list(&args.groups);
     o.brief = args
         .brief
         .as_deref()

@@ -77,6 +77,18 @@ pub fn exit_after_problems(tool: &str, name: &str, problems: &[String]) -> ExitC
     }
 }
 
+/// A comma-separated option value (`-v a,b`) as its items; none when not given.
+pub fn comma_list(s: &Option<String>) -> Vec<String> {
+    s.as_deref()
+        .map(|s| {
+            s.split(',')
+                .filter(|x| !x.is_empty())
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// Keep an error on one line: newlines inside messages become spaces.
 pub fn one_line(s: &str) -> String {
     s.replace(['\n', '\r'], " ")

@@ -85,11 +85,18 @@ impl WritableStore for DirStore {
             location: path.display().to_string(),
             source,
         };
-        if let Some(parent) = path.parent() {
-            fs::create_dir_all(parent).map_err(io)?;
-        }
         // Always truncate: netcdf-c's file map rewrote in place and left stale bytes.
-        let mut f = fs::File::create(&path).map_err(io)?;
+        // The directory is made only when missing: a mkdir per chunk would take the
+        // parent directory's lock for every file of a copy.
+        let mut f = match fs::File::create(&path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                if let Some(parent) = path.parent() {
+                    fs::create_dir_all(parent).map_err(io)?;
+                }
+                fs::File::create(&path).map_err(io)?
+            }
+            other => other.map_err(io)?,
+        };
         f.write_all(value).map_err(io)?;
         Ok(())
     }
