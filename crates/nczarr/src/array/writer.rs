@@ -119,41 +119,97 @@ impl ArrayWriter {
             .map_err(|m| Error::Invalid(format!("variable '{}': {m}", self.name)))?;
         let item = self.stored.dtype.item_size().max(1);
         let parts = self.grid.plan(region);
-        // Chunks are encoded in parallel and put in batches, so memory holds one batch
-        // of encoded chunks beside the slab.
+        // Chunks are encoded in parallel in batches, and a batch is put while the next
+        // is encoded, so memory holds two batches of encoded chunks beside the slab. The
+        // put runs beside the encoding rather than after it: creating files in one
+        // directory is serialised by the directory's lock, so threads that put at once
+        // would wait on each other instead of encoding.
         let per_batch = (self.batch_bytes / (self.chunk_len * item).max(1)).clamp(4, 4096);
+        let mut pending: Option<Vec<EncodedChunk>> = None;
         for batch in parts.chunks(per_batch) {
-            let encoded: Vec<Result<Option<EncodedChunk>>> = batch
-                .par_iter()
-                .map(|part| self.encode_chunk(part, &slab, region, item))
-                .collect();
-            let mut items = Vec::with_capacity(encoded.len());
-            for e in encoded {
-                items.extend(e?);
-            }
+            let previous = pending.take();
+            let (stored, encoded) = rayon::join(
+                || previous.map_or(Ok(()), |items| store.put_many(&items)),
+                || self.encode_batch(batch, &slab, region, item),
+            );
+            stored?;
+            pending = Some(encoded?);
+        }
+        if let Some(items) = pending {
             store.put_many(&items)?;
         }
         Ok(())
     }
 
-    /// The key and stored bytes of the chunk `part` of a slab (`None` when it holds only
-    /// the fill value and such chunks are left out).
-    fn encode_chunk(
+    /// The chunks of `batch` encoded in parallel, those left out (all fill) dropped.
+    fn encode_batch(
         &self,
-        part: &ChunkPart,
+        batch: &[ChunkPart],
         slab: &[u8],
         region: &Region,
         item: usize,
-    ) -> Result<Option<EncodedChunk>> {
-        let mut chunk: Vec<u8> = self.fill.repeat(self.chunk_len);
-        copy_into_chunk(
-            &mut chunk,
-            slab,
-            part,
-            &region.count,
-            &self.grid.chunks,
-            item,
+    ) -> Result<Vec<EncodedChunk>> {
+        let encoded: Vec<Result<Vec<Option<EncodedChunk>>>> = row_groups(batch)
+            .par_iter()
+            .map(|group| {
+                let chunks = self.assemble(group, slab, region, item);
+                chunks
+                    .into_par_iter()
+                    .zip(group.par_iter())
+                    .map(|(chunk, part)| self.encode_chunk(part, chunk, item))
+                    .collect()
+            })
+            .collect();
+        let mut items = Vec::with_capacity(batch.len());
+        for group in encoded {
+            items.extend(group?.into_iter().flatten());
+        }
+        Ok(items)
+    }
+
+    /// The stored bytes of the chunks of `group` (parts that differ only in their last
+    /// index), cut from the slab row by row: each row of the slab is read once, in
+    /// order, and its pieces go to the chunks in turn. Filling one chunk at a time would
+    /// read a few elements per row, rows a page apart, once per chunk.
+    fn assemble(
+        &self,
+        group: &[ChunkPart],
+        slab: &[u8],
+        region: &Region,
+        item: usize,
+    ) -> Vec<Vec<u8>> {
+        let Some(first) = group.first() else {
+            return Vec::new();
+        };
+        let mut chunks: Vec<ChunkAssembly> = group
+            .iter()
+            .map(|part| ChunkAssembly::new(part, self, item))
+            .collect();
+        let (c0, o0) = last_run_start(first);
+        first.for_each_run(
+            &c_strides(&self.grid.chunks),
+            &c_strides(&region.count),
+            |c, o| {
+                for (part, chunk) in group.iter().zip(chunks.iter_mut()) {
+                    // A part's runs differ from the first part's only in where its last
+                    // dimension's run starts (that dimension's stride is 1 in C order).
+                    let (cp, op) = last_run_start(part);
+                    let s = (o - o0 + op) as usize * item;
+                    chunk.put((c - c0 + cp) as usize * item, &slab[s..s + chunk.run_bytes]);
+                }
+            },
         );
+        chunks.into_iter().map(|chunk| chunk.bytes).collect()
+    }
+
+    /// The key and stored bytes of the chunk `part` holding `chunk` (`None` when it
+    /// holds only the fill value and such chunks are left out).
+    fn encode_chunk(
+        &self,
+        part: &ChunkPart,
+        chunk: Vec<u8>,
+        item: usize,
+    ) -> Result<Option<EncodedChunk>> {
         if self.skip_fill && self.all_fill(&chunk) {
             return Ok(None);
         }
@@ -205,19 +261,63 @@ impl ArrayWriter {
 
 /// Copy the part of a slab (C order, `slab_count` shape, `item` bytes per element)
 /// that falls in one chunk into the chunk's buffer (C order, `chunks` shape).
-fn copy_into_chunk(
-    chunk: &mut [u8],
-    slab: &[u8],
-    part: &ChunkPart,
-    slab_count: &[u64],
-    chunks: &[u64],
-    item: usize,
-) {
-    let n = part.runs.last().map_or(1, |r| r.len as usize) * item;
-    part.for_each_run(&c_strides(chunks), &c_strides(slab_count), |c, s| {
-        let (c, s) = (c as usize * item, s as usize * item);
-        chunk[c..c + n].copy_from_slice(&slab[s..s + n]);
-    });
+/// A chunk being cut from a slab.
+struct ChunkAssembly {
+    bytes: Vec<u8>,
+    /// The slab covers the whole chunk: its runs come in order and are appended, with
+    /// no fill written first only to be overwritten.
+    append: bool,
+    /// Bytes in one run.
+    run_bytes: usize,
+}
+
+impl ChunkAssembly {
+    fn new(part: &ChunkPart, writer: &ArrayWriter, item: usize) -> ChunkAssembly {
+        let covers = part
+            .runs
+            .iter()
+            .zip(&writer.grid.chunks)
+            .all(|(r, &c)| r.in_chunk == 0 && r.len == c && (r.step == 1 || c == 1));
+        ChunkAssembly {
+            bytes: if covers {
+                Vec::with_capacity(writer.chunk_len * item)
+            } else {
+                writer.fill.repeat(writer.chunk_len)
+            },
+            append: covers,
+            run_bytes: part.runs.last().map_or(1, |r| r.len as usize) * item,
+        }
+    }
+
+    /// Place `piece` at byte `at` of the chunk.
+    fn put(&mut self, at: usize, piece: &[u8]) {
+        if self.append {
+            debug_assert_eq!(
+                at,
+                self.bytes.len(),
+                "runs of a covered chunk come in order"
+            );
+            self.bytes.extend_from_slice(piece);
+        } else {
+            self.bytes[at..at + piece.len()].copy_from_slice(piece);
+        }
+    }
+}
+
+/// Where a part's last-dimension run starts, in the chunk and in the region.
+fn last_run_start(part: &ChunkPart) -> (u64, u64) {
+    part.runs.last().map_or((0, 0), |r| (r.in_chunk, r.in_out))
+}
+
+/// `batch` cut into groups of consecutive parts that differ only in their last index:
+/// the chunks that share the slab's rows.
+fn row_groups(batch: &[ChunkPart]) -> Vec<&[ChunkPart]> {
+    batch
+        .chunk_by(|a, b| {
+            let outer = a.index.len().saturating_sub(1);
+            a.index[..outer] == b.index[..outer]
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -1,12 +1,19 @@
 //! `zlib`: a zlib stream (numcodecs `Zlib`; netCDF's deflate filter, HDF5 id 1).
 //! Config: `{"id": "zlib", "level": 1..9}`.
+//!
+//! Encoding calls zlib-rs directly rather than through flate2 because level 1 needs a
+//! choice of strategy, which flate2 does not expose: zlib-rs (like zlib-ng) makes level 1
+//! its "quick" strategy, which only uses the fixed Huffman codes and so barely compresses
+//! bytes that are not text-like: byte-shuffled floats came out at 68-77% of their size
+//! where C zlib's level 1 gives 61-67%. Its run-length strategy, with codes fitted to the
+//! data, gives 59-65% on the same chunks at the same speed, but loses to the quick
+//! strategy on text and on repeating sequences. Level 1 therefore encodes each chunk both
+//! ways and keeps the smaller: never larger than zlib-rs's level 1, and still faster than C
+//! zlib's. Both are ordinary zlib streams that every reader inflates.
 
-use std::io::Write;
-
-use super::{
-    encode_failed, int_param, num, obj, read_bounded, ChunkFault, ChunkInfo, Codec, ConfigFault,
-};
+use super::{int_param, num, obj, read_bounded, ChunkFault, ChunkInfo, Codec, ConfigFault};
 use crate::json::Json;
+use zlib_rs::{DeflateConfig, Strategy};
 
 /// zlib compression.
 #[derive(Debug, Clone)]
@@ -36,10 +43,17 @@ impl Codec for Zlib {
     }
 
     fn encode(&self, input: Vec<u8>, _: &ChunkInfo) -> Result<Vec<u8>, ChunkFault> {
-        let mut e =
-            flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::new(self.level));
-        e.write_all(&input).map_err(encode_failed("zlib"))?;
-        e.finish().map_err(encode_failed("zlib"))
+        let level = self.level as i32;
+        let chosen = deflate(&input, level, Strategy::Default)?;
+        if level != 1 {
+            return Ok(chosen);
+        }
+        let runs = deflate(&input, level, Strategy::Rle)?;
+        Ok(if runs.len() < chosen.len() {
+            runs
+        } else {
+            chosen
+        })
     }
 
     fn config(&self) -> Json {
@@ -47,5 +61,92 @@ impl Codec for Zlib {
             ("id", Json::String("zlib".into())),
             ("level", num(i64::from(self.level))),
         ])
+    }
+}
+
+/// One zlib stream (header, deflate data, Adler-32) of `input`.
+fn deflate(input: &[u8], level: i32, strategy: Strategy) -> Result<Vec<u8>, ChunkFault> {
+    let config = DeflateConfig {
+        strategy,
+        ..DeflateConfig::new(level)
+    };
+    let mut out = vec![0u8; zlib_rs::compress_bound(input.len())];
+    let (written, code) = zlib_rs::compress_slice(&mut out, input, config);
+    if code != zlib_rs::ReturnCode::Ok {
+        return Err(ChunkFault::EncodeFailed {
+            format: "zlib",
+            detail: format!("zlib-rs returned {code:?}"),
+        });
+    }
+    let len = written.len();
+    out.truncate(len);
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn info(len: usize) -> ChunkInfo {
+        ChunkInfo {
+            item_size: 4,
+            max_decoded: len,
+        }
+    }
+
+    fn round_trip(level: u32, data: &[u8]) -> usize {
+        let codec = Zlib { level };
+        let encoded = codec.encode(data.to_vec(), &info(data.len())).unwrap();
+        let decoded = codec.decode(encoded.clone(), &info(data.len())).unwrap();
+        assert_eq!(decoded, data, "level {level}");
+        encoded.len()
+    }
+
+    /// Byte planes of noisy floats: where the run-length strategy wins.
+    fn shuffled_floats() -> Vec<u8> {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let values: Vec<f32> = (0..40_000)
+            .map(|i| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                280.0 + (i % 100) as f32 * 0.1 + (state % 4096) as f32 / 1024.0
+            })
+            .collect();
+        let bytes: &[u8] = bytemuck::cast_slice(&values);
+        (0..4)
+            .flat_map(|plane| bytes.iter().skip(plane).step_by(4).copied())
+            .collect()
+    }
+
+    #[test]
+    fn every_level_round_trips() {
+        let text = b"netcdf x { dimensions: time = UNLIMITED ; } ".repeat(500);
+        for level in 0..=9 {
+            round_trip(level, &text);
+            round_trip(level, &shuffled_floats());
+            round_trip(level, &[]);
+        }
+    }
+
+    #[test]
+    fn level_one_keeps_the_smaller_of_its_strategies() {
+        for data in [shuffled_floats(), b"0123456789abcdef".repeat(4000)] {
+            let ours = round_trip(1, &data);
+            let quick = deflate(&data, 1, Strategy::Default).unwrap().len();
+            let runs = deflate(&data, 1, Strategy::Rle).unwrap().len();
+            assert_eq!(ours, quick.min(runs));
+        }
+        // The two kinds of data each pick a different strategy, so both are exercised.
+        let floats = shuffled_floats();
+        assert!(
+            deflate(&floats, 1, Strategy::Rle).unwrap().len()
+                < deflate(&floats, 1, Strategy::Default).unwrap().len()
+        );
+        let text = b"0123456789abcdef".repeat(4000);
+        assert!(
+            deflate(&text, 1, Strategy::Default).unwrap().len()
+                < deflate(&text, 1, Strategy::Rle).unwrap().len()
+        );
     }
 }

@@ -7,8 +7,6 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use rayon::prelude::*;
-
 use super::{DirStore, MemoryStore, StoreError, StoreKey};
 
 /// A store that can be written.
@@ -99,10 +97,6 @@ impl WritableStore for DirStore {
         };
         f.write_all(value).map_err(io)?;
         Ok(())
-    }
-
-    fn put_many(&self, items: &[(StoreKey, Vec<u8>)]) -> Result<(), StoreError> {
-        items.par_iter().try_for_each(|(k, v)| self.put(k, v))
     }
 
     /// Directories the removal leaves empty go too, as keys that no longer lead to
