@@ -53,19 +53,22 @@ PY
 
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-# measure NAME...: runs the command in the array cmd_NAME of each NAME $runs times (its
-# output removed before each run), the names in turn within each round, so that the
-# file system's state (the benchmark creates and deletes thousands of files, which
-# slows ext4's inode allocation as it goes) weighs on every tool alike. Sets t_NAME
-# (median seconds) and m_NAME (largest peak RSS, MiB).
+# measure NAME...: runs the command in the array cmd_NAME of each NAME $runs times, the
+# names in turn within each round, so that the file system's state weighs on every tool
+# alike. "@R@" in a command is replaced by the round's number: each run writes a new
+# output, and outputs are removed only after the measurements. On a journal-less ext4
+# (this project's CI machines) each file created scans past the inodes deleted in the
+# last minutes (the kernel's recently_deleted()), so deleting 648 chunk files before every
+# run made file creation, the same kernel work for every tool, grow run after run until
+# it was most of each tool's time. Sets t_NAME (median seconds) and m_NAME (largest peak
+# RSS, MiB).
 measure() {
-    local name
+    local name round
     for name in "$@"; do : > "$work/times-$name"; echo 0 > "$work/peak-$name"; done
-    for _ in $(seq "$runs"); do
+    for round in $(seq "$runs"); do
         for name in "$@"; do
             local -n argv="cmd_$name"
-            rm -rf "$work/out-$name"*
-            /usr/bin/time -f '%e %M' -o "$work/time" "${argv[@]}" >/dev/null
+            /usr/bin/time -f '%e %M' -o "$work/time" "${argv[@]//@R@/$round}" >/dev/null
             cut -d' ' -f1 "$work/time" >> "$work/times-$name"
             local kb peak; kb=$(cut -d' ' -f2 "$work/time"); peak=$(cat "$work/peak-$name")
             [ "$kb" -gt "$peak" ] && echo "$kb" > "$work/peak-$name"
@@ -98,22 +101,22 @@ raw=$((365 * 180 * 360 * 4))
 in_url="file://$work/b.file#mode=nczarr,file"
 spec="time/365,lat/10,lon/10"
 
-cmd_nccopy=(nccopy -c "$spec" "$in_url" "file://$work/out-nccopy.file#mode=nczarr,file")
-cmd_ours=("$bin/nczcopy" -c "$spec" "$work/b.file" "$work/out-ours.file")
-cmd_xr=("$py" "$work/xarray_copy.py" "$work/b.file" "$work/out-xr.zarr" 0)
-cmd_xrz=("$py" "$work/xarray_copy.py" "$work/b.file" "$work/out-xrz.zarr" 1)
-cmd_oursz=("$bin/nczcopy" -c "$spec" -d 1 -s "$work/b.file" "$work/out-oursz.file")
+cmd_nccopy=(nccopy -c "$spec" "$in_url" "file://$work/out-nccopy-@R@.file#mode=nczarr,file")
+cmd_ours=("$bin/nczcopy" -c "$spec" "$work/b.file" "$work/out-ours-@R@.file")
+cmd_xr=("$py" "$work/xarray_copy.py" "$work/b.file" "$work/out-xr-@R@.zarr" 0)
+cmd_xrz=("$py" "$work/xarray_copy.py" "$work/b.file" "$work/out-xrz-@R@.zarr" 1)
+cmd_oursz=("$bin/nczcopy" -c "$spec" -d 1 -s "$work/b.file" "$work/out-oursz-@R@.file")
 measure nccopy ours xr xrz oursz
 
 # The copies hold the input's values.
-"$bin/nczdump" -v tas -n b "$work/out-nccopy.file" > "$work/nccopy.cdl"
+"$bin/nczdump" -v tas -n b "$work/out-nccopy-1.file" > "$work/nccopy.cdl"
 same=identical
 for o in ours oursz; do
-    "$bin/nczdump" -v tas -n b "$work/out-$o.file" > "$work/$o.cdl"
+    "$bin/nczdump" -v tas -n b "$work/out-$o-1.file" > "$work/$o.cdl"
     cmp -s "$work/nccopy.cdl" "$work/$o.cdl" || same=DIFFERENT
 done
-size_z=$(du -sb "$work/out-oursz.file" | cut -f1)
-size_xrz=$(du -sb "$work/out-xrz.zarr" | cut -f1)
+size_z=$(du -sb "$work/out-oursz-1.file" | cut -f1)
+size_xrz=$(du -sb "$work/out-xrz-1.zarr" | cut -f1)
 
 ratio() { echo "$1 / $2" | bc -l; }
 printf 'dataset: float tas(365,180,360) %d MiB, chunks 1x180x360 -> %s; median of %d\n' \
@@ -134,7 +137,7 @@ ok=1
 if [ "${BIG:-1}" != 0 ]; then
     rm -rf "$work"/out-* "$work"/*.cdl "$work/b.file"
     make_input big 1024 512 1024
-    cmd_big=("$bin/nczcopy" -c "$spec" -d 1 -s "$work/big.file" "$work/out-big.file")
+    cmd_big=("$bin/nczcopy" -c "$spec" -d 1 -s "$work/big.file" "$work/out-big-@R@.file")
     runs=1 measure big
     printf '2 GiB: float tas(1024,512,1024) -> %s, zlib 1 + shuffle: nczcopy %.1f s, %d MiB peak (target < 300)\n' \
         "$spec" "$t_big" "$m_big"

@@ -31,30 +31,72 @@ impl Shuffle {
 
 /// `out[j*n + i] = input[i*es + j]` for `n` whole elements.
 pub(crate) fn shuffle(input: &[u8], es: usize) -> Vec<u8> {
-    let n = input.len() / es;
     let mut out = input.to_vec();
-    if es > 1 {
-        for (i, elem) in input[..n * es].chunks_exact(es).enumerate() {
-            for (j, &b) in elem.iter().enumerate() {
-                out[j * n + i] = b;
+    match es {
+        2 => shuffle_fixed::<2>(input, &mut out),
+        4 => shuffle_fixed::<4>(input, &mut out),
+        8 => shuffle_fixed::<8>(input, &mut out),
+        _ if es > 1 => {
+            let n = input.len() / es;
+            for (i, elem) in input[..n * es].chunks_exact(es).enumerate() {
+                for (j, &b) in elem.iter().enumerate() {
+                    out[j * n + i] = b;
+                }
             }
         }
+        _ => {}
     }
     out
 }
 
 /// The inverse of [`shuffle`].
 pub(crate) fn unshuffle(input: &[u8], es: usize) -> Vec<u8> {
-    let n = input.len() / es;
     let mut out = input.to_vec();
-    if es > 1 {
-        for (i, elem) in out[..n * es].chunks_exact_mut(es).enumerate() {
-            for (j, b) in elem.iter_mut().enumerate() {
-                *b = input[j * n + i];
+    match es {
+        2 => unshuffle_fixed::<2>(input, &mut out),
+        4 => unshuffle_fixed::<4>(input, &mut out),
+        8 => unshuffle_fixed::<8>(input, &mut out),
+        _ if es > 1 => {
+            let n = input.len() / es;
+            for (i, elem) in out[..n * es].chunks_exact_mut(es).enumerate() {
+                for (j, b) in elem.iter_mut().enumerate() {
+                    *b = input[j * n + i];
+                }
             }
         }
+        _ => {}
     }
     out
+}
+
+// The common element sizes go plane by plane with the size known to the compiler: one
+// sequential pass per plane, no bounds checks, several times faster than the general
+// loop on the chunks a copy compresses.
+
+fn shuffle_fixed<const ES: usize>(input: &[u8], out: &mut [u8]) {
+    let (elems, _) = input.as_chunks::<ES>();
+    let n = elems.len();
+    if n == 0 {
+        return;
+    }
+    for (j, plane) in out[..n * ES].chunks_exact_mut(n).enumerate() {
+        for (o, e) in plane.iter_mut().zip(elems) {
+            *o = e[j];
+        }
+    }
+}
+
+fn unshuffle_fixed<const ES: usize>(input: &[u8], out: &mut [u8]) {
+    let n = input.len() / ES;
+    if n == 0 {
+        return;
+    }
+    let (elems, _) = out.as_chunks_mut::<ES>();
+    for (j, plane) in input[..n * ES].chunks_exact(n).enumerate() {
+        for (e, &b) in elems.iter_mut().zip(plane) {
+            e[j] = b;
+        }
+    }
 }
 
 impl Codec for Shuffle {
@@ -75,5 +117,34 @@ impl Codec for Shuffle {
             ("id", Json::String("shuffle".into())),
             ("elementsize", num(self.element_size as i64)),
         ])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The definition, element by element.
+    fn reference(input: &[u8], es: usize) -> Vec<u8> {
+        let n = input.len() / es;
+        let mut out = input.to_vec();
+        for i in 0..n {
+            for j in 0..es {
+                out[j * n + i] = input[i * es + j];
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_element_size_matches_the_definition_and_inverts() {
+        for es in 1..=9 {
+            for len in [0, 1, es, 3 * es + 1, 1000, 4099] {
+                let input: Vec<u8> = (0..len).map(|i| (i * 7 + i / 255) as u8).collect();
+                let shuffled = shuffle(&input, es);
+                assert_eq!(shuffled, reference(&input, es), "es {es} len {len}");
+                assert_eq!(unshuffle(&shuffled, es), input, "es {es} len {len}");
+            }
+        }
     }
 }
