@@ -68,6 +68,9 @@ measure() {
     for round in $(seq "$runs"); do
         for name in "$@"; do
             local -n argv="cmd_$name"
+            # The last run's dirty pages are written back before this one starts, not
+            # during it (on 2 cores the kernel's writeback takes a tool's CPU).
+            sync
             /usr/bin/time -f '%e %M' -o "$work/time" "${argv[@]//@R@/$round}" >/dev/null
             cut -d' ' -f1 "$work/time" >> "$work/times-$name"
             local kb peak; kb=$(cut -d' ' -f2 "$work/time"); peak=$(cat "$work/peak-$name")
@@ -76,6 +79,7 @@ measure() {
         done
     done
     for name in "$@"; do
+        printf '  %s runs (s): %s\n' "$name" "$(tr '\n' ' ' < "$work/times-$name")" >&2
         printf -v "t_$name" '%s' "$(median < "$work/times-$name")"
         printf -v "m_$name" '%s' "$(($(cat "$work/peak-$name") / 1024))"
     done
