@@ -1,5 +1,6 @@
 //! What every binary does the same way.
 
+mod memory;
 pub mod output;
 pub mod progress;
 
@@ -47,6 +48,7 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
 /// Run a tool's body and turn its result into an exit code: errors print as one
 /// line `tool: cause: cause...` and exit 1.
 pub fn run(tool: &str, body: impl FnOnce() -> anyhow::Result<ExitCode>) -> ExitCode {
+    memory::keep_freed_memory();
     match body() {
         Ok(code) => code,
         // `nczdump big | head` closes the pipe early: that is the reader's choice,

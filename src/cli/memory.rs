@@ -1,0 +1,32 @@
+//! How the tools ask the C allocator to treat freed memory.
+//!
+//! The tools allocate and free the same sizes over and over: a slab of values (up to
+//! `--memory`/6), a chunk's bytes, a chunk's encoding. glibc's defaults give memory back
+//! to the kernel as soon as a thread's heap has 128 KiB free at its top and serve any
+//! allocation over 128 KiB-32 MiB (its threshold moves) with a fresh mapping, so each
+//! slab and many chunks were new pages: a page fault and a zeroed page per 4 KiB, then an
+//! unmap. Measured on the copy benchmark's rechunk (tmpfs, so the disk does not hide it):
+//! 0.19 s with the defaults, 0.15 s with these settings, for 15 MiB more peak RSS. The
+//! memory stays bounded by what the tools hold at their peak; it is only not returned
+//! between one slab and the next.
+
+/// Keep freed memory for reuse instead of returning it to the kernel at once.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+pub(super) fn keep_freed_memory() {
+    // The largest threshold glibc accepts (half its 64 MiB heap size): allocations up to
+    // it come from the heaps, which keep and reuse what is freed.
+    const MMAP_THRESHOLD: libc::c_int = 32 << 20;
+    // Free memory at the top of a heap is returned above this much only.
+    const TRIM_THRESHOLD: libc::c_int = 1 << 30;
+    // SAFETY: mallopt only changes the allocator's parameters; it is called before the
+    // tool allocates in earnest and is safe to call at any time. A refusal (return 0)
+    // leaves glibc's defaults, which are correct, only slower.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, MMAP_THRESHOLD);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, TRIM_THRESHOLD);
+    }
+}
+
+/// Other C libraries keep their own policies.
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+pub(super) fn keep_freed_memory() {}
