@@ -15,6 +15,8 @@ mod nczcopy;
 mod nczdump;
 /// nczgen: CDL to datasets, errors, safe replacement.
 mod nczgen;
+/// netCDF classic, 64-bit offset and CDF-5 files as input.
+mod netcdf3;
 /// Every tool against a local S3 server (skipped without one).
 mod s3;
 /// zmapdump subcommands.

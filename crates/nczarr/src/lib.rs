@@ -33,6 +33,7 @@ pub mod encoding;
 mod error;
 pub mod json;
 pub mod model;
+pub mod nc3;
 pub mod nczarr;
 pub mod open;
 pub mod rc;

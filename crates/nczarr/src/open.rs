@@ -11,6 +11,7 @@
 
 use crate::aws::S3Address;
 use crate::error::{Error, Result};
+use crate::nc3::header::FileKind;
 use crate::nczarr::{ReadOptions, WriteOptions, ZarrSink, ZarrSource};
 use crate::sink::DatasetSink;
 use crate::sink::WriteStage;
@@ -46,6 +47,28 @@ pub struct Opened {
 /// when it is not a dataset we can read.
 pub fn open(name: &str, options: &OpenOptions) -> Result<Opened> {
     let url = DatasetUrl::parse(name)?;
+    if let Some(path) = url.path().filter(|p| p.is_file()) {
+        // A file rather than a directory tree: a netCDF file is known by its first
+        // bytes, whatever its name; anything else goes on to the zip store.
+        match crate::nc3::header::sniff_file(path)? {
+            Some(FileKind::Classic) => {
+                let source = crate::nc3::Nc3Source::open(path)?;
+                return Ok(Opened {
+                    url,
+                    source: Box::new(source),
+                });
+            }
+            Some(FileKind::Hdf5) => {
+                return Err(Error::Invalid(format!(
+                    "{}: a netCDF-4 (HDF5) file: this build reads netCDF classic, \
+                     64-bit offset and CDF-5 files, and Zarr; convert it with \
+                     `nccopy -k classic` or `nccopy` to NCZarr first",
+                    path.display()
+                )))
+            }
+            None => {}
+        }
+    }
     let store = open_read(&url, options.trace.clone())?;
     let modes = &url.modes;
     let read = ReadOptions {

@@ -39,12 +39,21 @@ fn push_raw(out: &mut Vec<u8>, b: u8) {
 /// dropped, `\b \f \n \r \t \v \\ \' \"` escaped, other control bytes as `\ooo`,
 /// bytes ≥ 0x80 raw.
 pub fn char_attr(out: &mut Vec<u8>, bytes: &[u8]) {
+    char_attr_text(out, bytes, false);
+}
+
+/// As [`char_attr`], and with `break_lines` a newline also ends the quoted string and
+/// starts another on the next line, as `pr_att_string` does for the classic formats
+/// and the netCDF-4 classic model (even after a final newline, where an empty string
+/// follows).
+pub fn char_attr_text(out: &mut Vec<u8>, bytes: &[u8], break_lines: bool) {
     let end = bytes.iter().rposition(|&b| b != 0).map_or(0, |p| p + 1);
     out.push(b'"');
     for &b in &bytes[..end] {
         match b {
             8 => out.extend_from_slice(b"\\b"),
             12 => out.extend_from_slice(b"\\f"),
+            b'\n' if break_lines => out.extend_from_slice(b"\\n\",\n\t\t\t\""),
             b'\n' => out.extend_from_slice(b"\\n"),
             b'\r' => out.extend_from_slice(b"\\r"),
             b'\t' => out.extend_from_slice(b"\\t"),

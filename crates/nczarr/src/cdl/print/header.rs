@@ -21,6 +21,16 @@ pub(crate) struct Printer<'a> {
 }
 
 impl Printer<'_> {
+    /// Whether char attributes break after newlines: ncdump does so for the formats
+    /// whose char attributes cannot be string lists (the classic ones and the
+    /// netCDF-4 classic model), where the break cannot be mistaken for one.
+    fn breaks_text_lines(&self) -> bool {
+        matches!(
+            self.source.format().kind.as_str(),
+            "classic" | "64-bit offset" | "cdf5" | "netCDF-4 classic model"
+        )
+    }
+
     pub(crate) fn indent_str(&self) -> String {
         " ".repeat(self.indent)
     }
@@ -211,7 +221,7 @@ impl Printer<'_> {
         buf.push(b':');
         buf.extend_from_slice(escape::escaped_name(&a.name).as_bytes());
         buf.extend_from_slice(b" = ");
-        attr_values(&mut buf, &a.values, self.opts);
+        attr_values(&mut buf, &a.values, self.opts, self.breaks_text_lines());
         buf.extend_from_slice(b" ;\n");
         self.out.write_all(&buf)?;
         Ok(())
@@ -253,7 +263,12 @@ fn fqn_escaped(d: &DimRef) -> String {
 }
 
 /// Attribute values the way `pr_att_valgs` prints them.
-pub(crate) fn attr_values(buf: &mut Vec<u8>, values: &Values, opts: &PrintOptions) {
+pub(crate) fn attr_values(
+    buf: &mut Vec<u8>,
+    values: &Values,
+    opts: &PrintOptions,
+    break_lines: bool,
+) {
     use std::fmt::Write as _;
     let fd = opts.float_digits.unwrap_or(7);
     let dd = opts.double_digits.unwrap_or(15);
@@ -262,7 +277,7 @@ pub(crate) fn attr_values(buf: &mut Vec<u8>, values: &Values, opts: &PrintOption
         return;
     }
     if let Values::Char(text) = values {
-        escape::char_attr(buf, text);
+        escape::char_attr_text(buf, text, break_lines);
         return;
     }
     let mut s = String::new();

@@ -1,0 +1,352 @@
+//! [`Nc3Source`]: a netCDF classic, 64-bit offset or CDF-5 file as a dataset source.
+//!
+//! Values are read by hyperslab with positional reads, a run of the region's last
+//! dimension at a time (runs that follow each other in the file merged into one read),
+//! so memory holds the region asked for and nothing of the rest of the file.
+
+use std::fs::File;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+
+use super::header::{self, be_to_native, Header, HeaderFault};
+use crate::chunking::Region;
+use crate::encoding::Encoding;
+use crate::error::{Error, Result};
+use crate::model::{Attr, Dataset, Dim, DimRef, Group, NcType, Values, Var, VarPath};
+use crate::source::{DataSource, DatasetSource, FormatInfo};
+
+/// A header this long is taken for damage rather than read into memory.
+const MAX_HEADER: usize = 1 << 30;
+
+/// Bytes read first for the header; a longer header is read again, whole.
+const HEADER_PREFIX: usize = 64 * 1024;
+
+/// Where a variable's values lie in the file.
+#[derive(Debug, Clone)]
+struct Layout {
+    /// Offset of the values (of the first record's, for a record variable).
+    begin: u64,
+    /// The variable's shape (the record dimension's current length first, if any).
+    shape: Vec<u64>,
+    /// True when the first dimension is the record dimension.
+    record: bool,
+    nc_type: NcType,
+}
+
+/// A classic-format file opened for reading.
+pub struct Nc3Source {
+    file: File,
+    path: PathBuf,
+    file_len: u64,
+    dataset: Dataset,
+    format: FormatInfo,
+    layouts: Vec<Layout>,
+    /// Bytes from one record to the next.
+    record_bytes: u64,
+}
+
+impl Nc3Source {
+    /// Open the file at `path` and read its header.
+    ///
+    /// # Errors
+    /// [`Error::Io`] naming the file when it cannot be read, [`Error::Invalid`] naming the
+    /// file and the byte offset when its header is damaged.
+    pub fn open(path: &Path) -> Result<Nc3Source> {
+        // The tools put the dataset's name before every error: messages here say
+        // only what is wrong and where in the file.
+        let fail = Error::Invalid;
+        let io = |e: std::io::Error| fail(e.to_string());
+        let file = File::open(path).map_err(io)?;
+        let file_len = file.metadata().map_err(io)?.len();
+        let mut want = HEADER_PREFIX;
+        let header = loop {
+            let n = usize::try_from(file_len).unwrap_or(usize::MAX).min(want);
+            let mut prefix = vec![0u8; n];
+            file.read_exact_at(&mut prefix, 0).map_err(io)?;
+            match header::parse(&prefix) {
+                Ok(h) => break h,
+                Err(HeaderFault::NeedMore(end)) if end as u64 > file_len => {
+                    return Err(fail(format!(
+                        "truncated or damaged: the header needs {end} bytes, the file has {file_len}"
+                    )))
+                }
+                Err(HeaderFault::NeedMore(end)) if end > MAX_HEADER => {
+                    return Err(fail(format!(
+                        "damaged: the header claims {end} bytes, more than any netCDF header"
+                    )))
+                }
+                Err(HeaderFault::NeedMore(end)) => {
+                    want = end.max(want.saturating_mul(2));
+                }
+                Err(e) => return Err(fail(e.to_string())),
+            }
+        };
+        Nc3Source::from_header(file, path, file_len, header)
+    }
+
+    fn from_header(file: File, path: &Path, file_len: u64, h: Header) -> Result<Nc3Source> {
+        let fail = Error::Invalid;
+        let record_dim = h.dims.iter().position(|d| d.len == 0);
+        let is_record =
+            |v: &header::VarHeader| v.dim_ids.first().is_some_and(|&d| Some(d) == record_dim);
+        // Bytes of one record: each record variable's share, recomputed from its shape
+        // (the header's vsize saturates for large variables), padded to four bytes,
+        // except when the file has one record variable only.
+        let mut shares = Vec::new();
+        for v in h.vars.iter().filter(|v| is_record(v)) {
+            let share = v.dim_ids[1..]
+                .iter()
+                .try_fold(v.nc_type.size() as u64, |a, &d| {
+                    a.checked_mul(h.dims[d].len)
+                })
+                .ok_or_else(|| fail(format!("variable '{}' is larger than any file", v.name)))?;
+            shares.push(share);
+        }
+        let record_bytes = match shares.as_slice() {
+            [one] => *one,
+            all => all
+                .iter()
+                .fold(0u64, |a, s| a.saturating_add(s.saturating_add(3) & !3)),
+        };
+        let numrecs = match h.numrecs {
+            Some(n) => n,
+            // Streaming: as many whole records as the file holds after the first.
+            None => {
+                let first = h
+                    .vars
+                    .iter()
+                    .filter(|v| is_record(v))
+                    .map(|v| v.begin)
+                    .min();
+                match (first, record_bytes) {
+                    (Some(begin), r) if r > 0 => file_len.saturating_sub(begin) / r,
+                    _ => 0,
+                }
+            }
+        };
+        let mut root = Group::new("");
+        root.dims = h
+            .dims
+            .iter()
+            .map(|d| Dim {
+                name: d.name.clone(),
+                len: if d.len == 0 { numrecs } else { d.len },
+                unlimited: d.len == 0,
+            })
+            .collect();
+        root.attrs = h
+            .attrs
+            .iter()
+            .map(|a| Attr::new(a.name.clone(), a.values.clone()))
+            .collect();
+        let mut out_layouts = Vec::with_capacity(h.vars.len());
+        for v in &h.vars {
+            root.vars.push(Var {
+                name: v.name.clone(),
+                nc_type: v.nc_type,
+                dims: v
+                    .dim_ids
+                    .iter()
+                    .map(|&d| DimRef {
+                        group: Vec::new(),
+                        name: h.dims[d].name.clone(),
+                    })
+                    .collect(),
+                attrs: v
+                    .attrs
+                    .iter()
+                    .map(|a| Attr::new(a.name.clone(), a.values.clone()))
+                    .collect(),
+                notes: Vec::new(),
+            });
+            out_layouts.push(Layout {
+                begin: v.begin,
+                shape: v
+                    .dim_ids
+                    .iter()
+                    .map(|&d| {
+                        if h.dims[d].len == 0 {
+                            numrecs
+                        } else {
+                            h.dims[d].len
+                        }
+                    })
+                    .collect(),
+                record: is_record(v),
+                nc_type: v.nc_type,
+            });
+        }
+        let version = h.version;
+        Ok(Nc3Source {
+            file,
+            path: path.to_path_buf(),
+            file_len,
+            dataset: Dataset { root },
+            format: FormatInfo {
+                kind: version.kind().to_string(),
+                detail: format!(
+                    "netCDF {} file (CDF-{}), {} variables, {numrecs} records",
+                    version.kind(),
+                    version.number(),
+                    h.vars.len()
+                ),
+                nc_properties: None,
+                superblock_version: None,
+                is_netcdf4: false,
+                facts: vec![format!("header: {} bytes", h.len)],
+            },
+            layouts: out_layouts,
+            record_bytes,
+        })
+    }
+
+    fn fail(&self, message: String) -> Error {
+        Error::Invalid(message)
+    }
+
+    /// The file read.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// One positional read: `len` bytes of the file at `offset` go to byte `out` of the
+/// output.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Span {
+    offset: u64,
+    len: u64,
+    out: u64,
+}
+
+impl DataSource for Nc3Source {
+    fn read(&self, var: &VarPath, region: &Region) -> Result<Values> {
+        let index = if var.group.is_empty() {
+            self.dataset
+                .root
+                .vars
+                .iter()
+                .position(|v| v.name == var.name)
+        } else {
+            None
+        }
+        .ok_or_else(|| self.fail(format!("no variable '{var}'")))?;
+        let layout = &self.layouts[index];
+        region
+            .check(&layout.shape)
+            .map_err(|e| self.fail(format!("variable '{var}': {e}")))?;
+        let n = usize::try_from(region.len().unwrap_or(u64::MAX))
+            .map_err(|_| self.fail(format!("variable '{var}': region {region} is too large")))?;
+        let size = layout.nc_type.size() as u64;
+        let mut values = Values::zeroed(layout.nc_type, n);
+        let Some(out) = values.ne_bytes_mut() else {
+            return Err(self.fail(format!("variable '{var}': strings in a classic file")));
+        };
+        if n == 0 {
+            return Ok(values);
+        }
+        let spans = self.spans(layout, region, size);
+        for span in spans {
+            let end = span.offset.saturating_add(span.len);
+            if end > self.file_len {
+                return Err(self.fail(format!(
+                    "variable '{var}': the file ends at byte {}, before the values at bytes {}..{end}",
+                    self.file_len, span.offset
+                )));
+            }
+            let (o, l) = (span.out as usize, span.len as usize);
+            self.file
+                .read_exact_at(&mut out[o..o + l], span.offset)
+                .map_err(|e| self.fail(format!("variable '{var}': {e}")))?;
+        }
+        be_to_native(out, size as usize);
+        Ok(values)
+    }
+}
+
+impl Nc3Source {
+    /// The reads that fill `region` of a variable, in output order, consecutive ones
+    /// merged.
+    fn spans(&self, layout: &Layout, region: &Region, size: u64) -> Vec<Span> {
+        let rank = layout.shape.len();
+        // Element strides of the variable in the file (a record's own layout for a
+        // record variable, whose first dimension steps by whole records).
+        let mut strides = vec![size; rank];
+        for d in (0..rank.saturating_sub(1)).rev() {
+            strides[d] = strides[d + 1] * layout.shape[d + 1];
+        }
+        if layout.record && rank > 0 {
+            strides[0] = self.record_bytes;
+        }
+        let mut spans: Vec<Span> = Vec::new();
+        let mut push = |offset: u64, len: u64, out: u64| match spans.last_mut() {
+            Some(last)
+                if last.offset.saturating_add(last.len) == offset && last.out + last.len == out =>
+            {
+                last.len += len
+            }
+            _ => spans.push(Span { offset, len, out }),
+        };
+        if rank == 0 {
+            push(layout.begin, size, 0);
+            return spans;
+        }
+        let last = rank - 1;
+        let mut k = vec![0u64; rank];
+        let mut out = 0u64;
+        loop {
+            // Saturating: a damaged header can put values past any file, which the
+            // read then reports.
+            let at = |d: usize, i: u64| {
+                region.start[d]
+                    .saturating_add(i.saturating_mul(region.stride[d]))
+                    .saturating_mul(strides[d])
+            };
+            let mut offset = layout.begin;
+            for (d, &i) in k[..last].iter().enumerate() {
+                offset = offset.saturating_add(at(d, i));
+            }
+            // A run is one read where its elements touch: not along the record
+            // dimension of a variable that shares its records with others.
+            if region.stride[last] == 1 && strides[last] == size {
+                let len = region.count[last] * size;
+                push(offset.saturating_add(at(last, 0)), len, out);
+                out += len;
+            } else {
+                for i in 0..region.count[last] {
+                    push(offset.saturating_add(at(last, i)), size, out);
+                    out += size;
+                }
+            }
+            let mut d = last;
+            loop {
+                if d == 0 {
+                    return spans;
+                }
+                d -= 1;
+                k[d] += 1;
+                if k[d] < region.count[d] {
+                    break;
+                }
+                k[d] = 0;
+            }
+        }
+    }
+}
+
+impl DatasetSource for Nc3Source {
+    fn dataset(&self) -> &Dataset {
+        &self.dataset
+    }
+
+    fn format(&self) -> &FormatInfo {
+        &self.format
+    }
+
+    /// Classic files have one storage: contiguous, big-endian, unfiltered. netcdf-c's
+    /// `ncdump -s` prints none of it for CDF-1 and CDF-2 files, so neither does this;
+    /// a copy chooses its own chunks.
+    fn encoding(&self, _var: &VarPath) -> Option<Encoding> {
+        None
+    }
+}

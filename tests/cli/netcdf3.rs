@@ -1,0 +1,228 @@
+//! netCDF classic, 64-bit offset and CDF-5 files as input: nczdump prints them as ncdump
+//! does, nczcopy converts them, damage is one line. The files are made by ncgen from
+//! the golden corpus's CDL (skipped without netcdf-bin).
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use crate::util::{data_dir, first_diff, run};
+
+fn have(tool: &str) -> bool {
+    Command::new(tool)
+        .arg("-h")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok()
+}
+
+/// ncgen's `-k` numbers of the classic formats.
+const KINDS: [(&str, &str); 3] = [("1", "classic"), ("2", "offset64"), ("5", "cdf5")];
+
+/// Every golden CDL case ncgen accepts in each classic format, as `(file, kind)`.
+fn classic_files(dir: &Path) -> Vec<(String, &'static str)> {
+    let mut files = Vec::new();
+    let cases = data_dir().join("golden").join("cases");
+    let mut cdls: Vec<_> = fs::read_dir(&cases)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    cdls.sort();
+    for cdl in cdls {
+        let case = cdl.file_stem().unwrap().to_string_lossy().to_string();
+        for (k, kind) in KINDS {
+            let nc = dir.join(format!("{case}.{kind}.nc"));
+            let made = Command::new("ncgen")
+                .args(["-k", k, "-o"])
+                .arg(&nc)
+                .arg(&cdl)
+                .stderr(Stdio::null())
+                .status()
+                .unwrap()
+                .success();
+            // ncgen 4.9.0 exits 0 on some CDL it cannot write in these formats (groups),
+            // writing nothing: a file counts when ncdump reads it.
+            let readable = made
+                && Command::new("ncdump")
+                    .args(["-k"])
+                    .arg(&nc)
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .status()
+                    .is_ok_and(|s| s.success());
+            if readable {
+                files.push((nc.to_string_lossy().to_string(), kind));
+            } else {
+                // The case uses netCDF-4 features; ncgen may leave a partial file.
+                let _ = fs::remove_file(&nc);
+            }
+        }
+    }
+    files
+}
+
+fn ncdump(args: &[&str]) -> String {
+    let out = Command::new("ncdump").args(args).output().unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn classic_files_dump_like_ncdump_with_every_option() {
+    if !have("ncgen") || !have("ncdump") {
+        eprintln!("skipped: ncgen/ncdump (netcdf-bin) are not installed");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let files = classic_files(tmp.path());
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for (nc, kind) in &files {
+        let mut option_sets: Vec<Vec<&str>> = vec![
+            vec![],
+            vec!["-h"],
+            vec!["-c"],
+            vec!["-k"],
+            vec!["-b", "c"],
+            vec!["-f", "f"],
+            vec!["-p", "3,5"],
+            vec!["-l", "40"],
+            vec!["-n", "renamed"],
+        ];
+        // ncdump 4.9.0's -s on a CDF-5 file prints `_Storage` for each variable, then
+        // fails ("Attempting netcdf-4 operation on netcdf-3 file"): not copied.
+        if *kind != "cdf5" {
+            option_sets.push(vec!["-s"]);
+        }
+        for opts in option_sets {
+            // ncdump 4.9.0 prints a scalar's -f index from past its (empty) index array
+            // (`// s_byte(34)`), for netCDF-4 files too: nothing to copy.
+            if opts.first() == Some(&"-f") && nc.contains("scalars.") {
+                continue;
+            }
+            let mut args = opts.clone();
+            args.push(nc);
+            let expected = ncdump(&args);
+            let ours = run("nczdump", &args);
+            checked += 1;
+            if !ours.output.status.success() || ours.stdout() != expected {
+                failures.push(format!(
+                    "{nc} {opts:?}: {}\n{}",
+                    ours.stderr(),
+                    first_diff(&ours.stdout(), &expected)
+                ));
+            }
+        }
+    }
+    assert!(files.len() >= 20, "only {} classic files made", files.len());
+    assert!(
+        failures.is_empty(),
+        "{} of {checked}:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn classic_files_are_known_by_their_bytes_and_copy_to_nczarr() {
+    if !have("ncgen") || !have("ncdump") || !have("nccopy") {
+        eprintln!("skipped: ncgen/ncdump (netcdf-bin) are not installed");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    for (nc, _) in classic_files(tmp.path()) {
+        let stem = Path::new(&nc)
+            .file_stem()
+            .unwrap()
+            .to_string_lossy()
+            .to_string();
+        let expected = ncdump(&[&nc]);
+        // Whatever the name, also behind a file:// URL.
+        let plain = tmp.path().join(format!("{stem}-no-extension"));
+        fs::copy(&nc, &plain).unwrap();
+        let url = format!("file://{}", plain.display());
+        run("nczdump", &["-n", &stem, &url])
+            .success()
+            .stdout_is(&expected);
+        // Converted to NCZarr, the dataset nccopy makes converting it to netCDF-4 (the
+        // record dimension stays unlimited; char attributes print as netCDF-4's do).
+        let nc4 = tmp.path().join(format!("{stem}.nc4"));
+        let status = Command::new("nccopy")
+            .args(["-k", "nc4", &nc])
+            .arg(&nc4)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let expected = ncdump(&["-n", &stem, &nc4.to_string_lossy()]);
+        let zarr = tmp.path().join(format!("{stem}.zarr"));
+        run("nczcopy", &[&nc, &zarr.to_string_lossy()]).success();
+        let copied = run("nczdump", &["-n", &stem, &zarr.to_string_lossy()]);
+        copied.success();
+        assert_eq!(
+            copied.stdout(),
+            expected,
+            "{nc}: {}",
+            first_diff(&copied.stdout(), &expected)
+        );
+    }
+}
+
+#[test]
+fn damaged_classic_files_fail_in_one_line() {
+    if !have("ncgen") {
+        eprintln!("skipped: ncgen (netcdf-bin) is not installed");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let cdl = tmp.path().join("d.cdl");
+    fs::write(
+        &cdl,
+        "netcdf d {\ndimensions:\n\tn = 1000 ;\nvariables:\n\tdouble v(n) ;\n\t\tv:units = \"m\" ;\ndata:\n v = 1 ;\n}\n",
+    )
+    .unwrap();
+    let nc = tmp.path().join("d.nc");
+    assert!(Command::new("ncgen")
+        .args(["-k", "1", "-o"])
+        .arg(&nc)
+        .arg(&cdl)
+        .status()
+        .unwrap()
+        .success());
+    let bytes = fs::read(&nc).unwrap();
+    let name = |n: &str| tmp.path().join(n).to_string_lossy().to_string();
+    // The header cut short.
+    fs::write(name("head.nc"), &bytes[..40]).unwrap();
+    let line = run("nczdump", &[&name("head.nc")]).fails_with_one_line(1);
+    assert!(
+        line.contains("truncated or damaged: the header needs"),
+        "{line}"
+    );
+    // The values cut short: the header prints, the data names the variable.
+    fs::write(name("data.nc"), &bytes[..bytes.len() - 100]).unwrap();
+    let out = run("nczdump", &[&name("data.nc")]);
+    assert_eq!(out.code(), 1);
+    assert!(
+        out.stderr()
+            .contains("variable '/v': the file ends at byte 8004"),
+        "{}",
+        out.stderr()
+    );
+    // A list tag damaged.
+    let mut damaged = bytes.clone();
+    damaged[8..12].copy_from_slice(&0x55u32.to_be_bytes());
+    fs::write(name("tag.nc"), &damaged).unwrap();
+    let line = run("nczdump", &["-h", &name("tag.nc")]).fails_with_one_line(1);
+    assert!(line.contains("damaged header at byte 8"), "{line}");
+    // netCDF-4 files are named as such.
+    let nc4 = tmp.path().join("d4.nc");
+    assert!(Command::new("ncgen")
+        .args(["-k", "3", "-o"])
+        .arg(&nc4)
+        .arg(&cdl)
+        .status()
+        .unwrap()
+        .success());
+    let line = run("nczdump", &["-h", &nc4.to_string_lossy()]).fails_with_one_line(1);
+    assert!(line.contains("netCDF-4 (HDF5) file"), "{line}");
+}
