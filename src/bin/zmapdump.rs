@@ -9,6 +9,7 @@ use anyhow::{bail, Context as _};
 use clap::{Parser, Subcommand};
 use nczarr::json;
 use nczarr::model::{Dataset, Values, Var, VarPath};
+use nczarr::nc3::header::FileKind;
 use nczarr::store::{open_read, StoreKey};
 use nczarr::url::DatasetUrl;
 use nczarr_tools::cli;
@@ -61,6 +62,20 @@ enum Command {
 
 fn open_store(name: &str) -> anyhow::Result<(DatasetUrl, nczarr::store::OpenedStore)> {
     let url = DatasetUrl::parse(name).with_context(|| name.to_string())?;
+    if let Some(path) = url.path().filter(|p| p.is_file()) {
+        let kind = nczarr::nc3::header::sniff_file(path).with_context(|| name.to_string())?;
+        let what = match kind {
+            Some(FileKind::Classic) => "netCDF classic-format",
+            Some(FileKind::Hdf5) => "netCDF-4 (HDF5)",
+            None => "",
+        };
+        if !what.is_empty() {
+            anyhow::bail!(
+                "{name}: a {what} file has no keys or objects; `zmapdump format` describes it, \
+                 `nczdump` prints it"
+            );
+        }
+    }
     let store = open_read(&url, cli::trace_sink("zmapdump")).with_context(|| name.to_string())?;
     Ok((url, store))
 }

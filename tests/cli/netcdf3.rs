@@ -214,6 +214,17 @@ fn damaged_classic_files_fail_in_one_line() {
     fs::write(name("tag.nc"), &damaged).unwrap();
     let line = run("nczdump", &["-h", &name("tag.nc")]).fails_with_one_line(1);
     assert!(line.contains("damaged header at byte 8"), "{line}");
+    // zmapdump names the format, and says why there are no keys to list.
+    let out = run("zmapdump", &["format", &nc.to_string_lossy()]);
+    assert!(out
+        .success()
+        .stdout()
+        .starts_with("netCDF classic file (CDF-1)"));
+    let line = run("zmapdump", &["list", &nc.to_string_lossy()]).fails_with_one_line(1);
+    assert!(
+        line.contains("a netCDF classic-format file has no keys or objects"),
+        "{line}"
+    );
     // netCDF-4 files are named as such.
     let nc4 = tmp.path().join("d4.nc");
     assert!(Command::new("ncgen")
