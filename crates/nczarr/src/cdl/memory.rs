@@ -5,7 +5,7 @@
 use std::sync::LazyLock;
 
 use super::compile::Compiled;
-use crate::chunking::Region;
+use crate::chunking::{for_each_index, Region};
 use crate::encoding::Encoding;
 use crate::error::{Error, Result};
 use crate::model::{Dataset, Values, VarPath};
@@ -82,10 +82,11 @@ fn gather<T: Clone>(src: &[T], shape: &[u64], region: &Region) -> Vec<T> {
     }
     let last = rank - 1;
     let (run, step) = (region.count[last] as usize, region.stride[last] as usize);
-    let mut k = vec![0u64; last];
-    loop {
-        let base: usize = (0..last)
-            .map(|d| (region.start[d] + k[d] * region.stride[d]) as usize * stride[d])
+    for_each_index(&region.count[..last], |k| {
+        let base: usize = k
+            .iter()
+            .enumerate()
+            .map(|(d, &i)| (region.start[d] + i * region.stride[d]) as usize * stride[d])
             .sum::<usize>()
             + region.start[last] as usize;
         if step == 1 {
@@ -93,19 +94,8 @@ fn gather<T: Clone>(src: &[T], shape: &[u64], region: &Region) -> Vec<T> {
         } else {
             out.extend((0..run).map(|i| src[base + i * step].clone()));
         }
-        let mut d = last;
-        loop {
-            if d == 0 {
-                return out;
-            }
-            d -= 1;
-            k[d] += 1;
-            if k[d] < region.count[d] {
-                break;
-            }
-            k[d] = 0;
-        }
-    }
+    });
+    out
 }
 
 impl DataSource for Compiled {

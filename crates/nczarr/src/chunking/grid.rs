@@ -54,28 +54,41 @@ impl ChunkPart {
         }
         let last = rank - 1;
         let run = self.runs[last];
-        let mut k = vec![0u64; last];
-        loop {
+        let lens: Vec<u64> = self.runs[..last].iter().map(|r| r.len).collect();
+        for_each_index(&lens, |k| {
             let mut c = run.in_chunk * chunk_strides[last];
             let mut o = run.in_out * out_strides[last];
-            for d in 0..last {
+            for (d, &i) in k.iter().enumerate() {
                 let r = self.runs[d];
-                c += (r.in_chunk + k[d] * r.step) * chunk_strides[d];
-                o += (r.in_out + k[d]) * out_strides[d];
+                c += (r.in_chunk + i * r.step) * chunk_strides[d];
+                o += (r.in_out + i) * out_strides[d];
             }
             f(c, o);
-            let mut d = last;
-            loop {
-                if d == 0 {
-                    return;
-                }
-                d -= 1;
-                k[d] += 1;
-                if k[d] < self.runs[d].len {
-                    break;
-                }
-                k[d] = 0;
+        });
+    }
+}
+
+/// Call `f` with every index of an array of shape `lens`, in C order (the last
+/// dimension fastest); once with `[]` when `lens` is empty, never when a length is 0.
+/// The walk over the outer dimensions of a region that every strided copy makes.
+pub fn for_each_index(lens: &[u64], mut f: impl FnMut(&[u64])) {
+    if lens.contains(&0) {
+        return;
+    }
+    let mut k = vec![0u64; lens.len()];
+    loop {
+        f(&k);
+        let mut d = lens.len();
+        loop {
+            if d == 0 {
+                return;
             }
+            d -= 1;
+            k[d] += 1;
+            if k[d] < lens[d] {
+                break;
+            }
+            k[d] = 0;
         }
     }
 }

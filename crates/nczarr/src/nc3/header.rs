@@ -7,7 +7,7 @@
 //! field, so the caller reads a prefix and, when [`HeaderFault::NeedMore`] says the
 //! prefix ended inside the header, reads more.
 
-use crate::model::{NcType, Values};
+use crate::model::{Attr, NcType, Values};
 
 /// The three classic formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,15 +49,6 @@ pub struct DimHeader {
     pub len: u64,
 }
 
-/// An attribute: its values in native order.
-#[derive(Debug, Clone, PartialEq)]
-pub struct AttrHeader {
-    /// Name.
-    pub name: String,
-    /// Values.
-    pub values: Values,
-}
-
 /// A variable as the header describes it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct VarHeader {
@@ -65,8 +56,8 @@ pub struct VarHeader {
     pub name: String,
     /// Dimension ids, indexes into [`Header::dims`].
     pub dim_ids: Vec<usize>,
-    /// Attributes in file order.
-    pub attrs: Vec<AttrHeader>,
+    /// Attributes in file order, values in native order.
+    pub attrs: Vec<Attr>,
     /// Element type.
     pub nc_type: NcType,
     /// The size the header records (not trusted: recomputed from the shape).
@@ -86,7 +77,7 @@ pub struct Header {
     /// Dimensions in file order.
     pub dims: Vec<DimHeader>,
     /// Global attributes in file order.
-    pub attrs: Vec<AttrHeader>,
+    pub attrs: Vec<Attr>,
     /// Variables in file order.
     pub vars: Vec<VarHeader>,
     /// Bytes the header takes.
@@ -372,7 +363,7 @@ impl Reader<'_> {
         })
     }
 
-    fn attrs(&mut self) -> Result<Vec<AttrHeader>, HeaderFault> {
+    fn attrs(&mut self) -> Result<Vec<Attr>, HeaderFault> {
         let version = if self.wide {
             Version::Data64
         } else {
@@ -394,7 +385,7 @@ impl Reader<'_> {
                     format!("attribute '{name}' of a type with no fixed size"),
                 )
             })?;
-            Ok(AttrHeader { name, values })
+            Ok(Attr { name, values })
         })
     }
 }

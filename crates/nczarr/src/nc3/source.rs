@@ -9,10 +9,10 @@ use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
 use super::header::{self, be_to_native, Header, HeaderFault};
-use crate::chunking::Region;
+use crate::chunking::{c_strides, for_each_index, Region};
 use crate::encoding::Encoding;
 use crate::error::{Error, Result};
-use crate::model::{Attr, Dataset, Dim, DimRef, Group, NcType, Values, Var, VarPath};
+use crate::model::{Dataset, Dim, DimRef, Group, Values, Var, VarPath};
 use crate::source::{DataSource, DatasetSource, FormatInfo};
 
 /// A header this long is taken for damage rather than read into memory.
@@ -21,16 +21,13 @@ const MAX_HEADER: usize = 1 << 30;
 /// Bytes read first for the header; a longer header is read again, whole.
 const HEADER_PREFIX: usize = 64 * 1024;
 
-/// Where a variable's values lie in the file.
+/// Where a variable's values lie in the file (its shape and type are the model's).
 #[derive(Debug, Clone)]
 struct Layout {
     /// Offset of the values (of the first record's, for a record variable).
     begin: u64,
-    /// The variable's shape (the record dimension's current length first, if any).
-    shape: Vec<u64>,
     /// True when the first dimension is the record dimension.
     record: bool,
-    nc_type: NcType,
 }
 
 /// A classic-format file opened for reading.
@@ -49,8 +46,8 @@ impl Nc3Source {
     /// Open the file at `path` and read its header.
     ///
     /// # Errors
-    /// [`Error::Io`] naming the file when it cannot be read, [`Error::Invalid`] naming the
-    /// file and the byte offset when its header is damaged.
+    /// [`Error::Invalid`] when the file cannot be read, or saying where its header is
+    /// damaged or truncated.
     pub fn open(path: &Path) -> Result<Nc3Source> {
         // The tools put the dataset's name before every error: messages here say
         // only what is wrong and where in the file.
@@ -84,7 +81,7 @@ impl Nc3Source {
         Nc3Source::from_header(file, path, file_len, header)
     }
 
-    fn from_header(file: File, path: &Path, file_len: u64, h: Header) -> Result<Nc3Source> {
+    fn from_header(file: File, path: &Path, file_len: u64, mut h: Header) -> Result<Nc3Source> {
         let fail = Error::Invalid;
         let record_dim = h.dims.iter().position(|d| d.len == 0);
         let is_record =
@@ -134,13 +131,13 @@ impl Nc3Source {
                 unlimited: d.len == 0,
             })
             .collect();
-        root.attrs = h
-            .attrs
-            .iter()
-            .map(|a| Attr::new(a.name.clone(), a.values.clone()))
-            .collect();
-        let mut out_layouts = Vec::with_capacity(h.vars.len());
-        for v in &h.vars {
+        root.attrs = std::mem::take(&mut h.attrs);
+        let mut layouts = Vec::with_capacity(h.vars.len());
+        for v in &mut h.vars {
+            layouts.push(Layout {
+                begin: v.begin,
+                record: is_record(v),
+            });
             root.vars.push(Var {
                 name: v.name.clone(),
                 nc_type: v.nc_type,
@@ -152,28 +149,8 @@ impl Nc3Source {
                         name: h.dims[d].name.clone(),
                     })
                     .collect(),
-                attrs: v
-                    .attrs
-                    .iter()
-                    .map(|a| Attr::new(a.name.clone(), a.values.clone()))
-                    .collect(),
+                attrs: std::mem::take(&mut v.attrs),
                 notes: Vec::new(),
-            });
-            out_layouts.push(Layout {
-                begin: v.begin,
-                shape: v
-                    .dim_ids
-                    .iter()
-                    .map(|&d| {
-                        if h.dims[d].len == 0 {
-                            numrecs
-                        } else {
-                            h.dims[d].len
-                        }
-                    })
-                    .collect(),
-                record: is_record(v),
-                nc_type: v.nc_type,
             });
         }
         let version = h.version;
@@ -195,7 +172,7 @@ impl Nc3Source {
                 is_netcdf4: false,
                 facts: vec![format!("header: {} bytes", h.len)],
             },
-            layouts: out_layouts,
+            layouts,
             record_bytes,
         })
     }
@@ -231,21 +208,22 @@ impl DataSource for Nc3Source {
             None
         }
         .ok_or_else(|| self.fail(format!("no variable '{var}'")))?;
-        let layout = &self.layouts[index];
+        let v = &self.dataset.root.vars[index];
+        let shape = self.dataset.var_shape(v);
         region
-            .check(&layout.shape)
+            .check(&shape)
             .map_err(|e| self.fail(format!("variable '{var}': {e}")))?;
         let n = usize::try_from(region.len().unwrap_or(u64::MAX))
             .map_err(|_| self.fail(format!("variable '{var}': region {region} is too large")))?;
-        let size = layout.nc_type.size() as u64;
-        let mut values = Values::zeroed(layout.nc_type, n);
+        let size = v.nc_type.size() as u64;
+        let mut values = Values::zeroed(v.nc_type, n);
         let Some(out) = values.ne_bytes_mut() else {
             return Err(self.fail(format!("variable '{var}': strings in a classic file")));
         };
         if n == 0 {
             return Ok(values);
         }
-        let spans = self.spans(layout, region, size);
+        let spans = self.spans(&self.layouts[index], &shape, region, size);
         for span in spans {
             let end = span.offset.saturating_add(span.len);
             if end > self.file_len {
@@ -267,14 +245,11 @@ impl DataSource for Nc3Source {
 impl Nc3Source {
     /// The reads that fill `region` of a variable, in output order, consecutive ones
     /// merged.
-    fn spans(&self, layout: &Layout, region: &Region, size: u64) -> Vec<Span> {
-        let rank = layout.shape.len();
-        // Element strides of the variable in the file (a record's own layout for a
-        // record variable, whose first dimension steps by whole records).
-        let mut strides = vec![size; rank];
-        for d in (0..rank.saturating_sub(1)).rev() {
-            strides[d] = strides[d + 1] * layout.shape[d + 1];
-        }
+    fn spans(&self, layout: &Layout, shape: &[u64], region: &Region, size: u64) -> Vec<Span> {
+        let rank = shape.len();
+        // Byte strides of the variable in the file (a record's own layout for a record
+        // variable, whose first dimension steps by whole records).
+        let mut strides: Vec<u64> = c_strides(shape).iter().map(|s| s * size).collect();
         if layout.record && rank > 0 {
             strides[0] = self.record_bytes;
         }
@@ -292,18 +267,17 @@ impl Nc3Source {
             return spans;
         }
         let last = rank - 1;
-        let mut k = vec![0u64; rank];
+        // Saturating: a damaged header can put values past any file, which the read
+        // then reports.
+        let at = |d: usize, i: u64| {
+            region.start[d]
+                .saturating_add(i.saturating_mul(region.stride[d]))
+                .saturating_mul(strides[d])
+        };
         let mut out = 0u64;
-        loop {
-            // Saturating: a damaged header can put values past any file, which the
-            // read then reports.
-            let at = |d: usize, i: u64| {
-                region.start[d]
-                    .saturating_add(i.saturating_mul(region.stride[d]))
-                    .saturating_mul(strides[d])
-            };
+        for_each_index(&region.count[..last], |k| {
             let mut offset = layout.begin;
-            for (d, &i) in k[..last].iter().enumerate() {
+            for (d, &i) in k.iter().enumerate() {
                 offset = offset.saturating_add(at(d, i));
             }
             // A run is one read where its elements touch: not along the record
@@ -318,19 +292,8 @@ impl Nc3Source {
                     out += size;
                 }
             }
-            let mut d = last;
-            loop {
-                if d == 0 {
-                    return spans;
-                }
-                d -= 1;
-                k[d] += 1;
-                if k[d] < region.count[d] {
-                    break;
-                }
-                k[d] = 0;
-            }
-        }
+        });
+        spans
     }
 }
 
