@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::util::{data_dir, first_diff, run, run_in, Run, TempStore};
+use crate::util::{data_dir, first_diff, have, run, run_in, Run, TempStore};
 
 fn path_str(p: &Path) -> String {
     p.to_string_lossy().into_owned()
@@ -174,14 +174,6 @@ fn special_lines(text: &str, names: &[&str]) -> Vec<String> {
 
 #[test]
 fn chunk_and_compression_flags_mean_what_they_mean_to_nccopy() {
-    let have = |tool: &str| {
-        Command::new(tool)
-            .arg("-h")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok()
-    };
     if !have("nccopy") || !have("ncgen") {
         eprintln!("skipped: nccopy/ncgen (netcdf-bin) are not installed");
         return;

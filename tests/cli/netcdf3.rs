@@ -6,16 +6,7 @@ use std::fs;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::util::{data_dir, first_diff, run};
-
-fn have(tool: &str) -> bool {
-    Command::new(tool)
-        .arg("-h")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok()
-}
+use crate::util::{data_dir, first_diff, have, run};
 
 /// ncgen's `-k` numbers of the classic formats.
 const KINDS: [(&str, &str); 3] = [("1", "classic"), ("2", "offset64"), ("5", "cdf5")];

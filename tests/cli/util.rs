@@ -109,6 +109,16 @@ pub fn run(tool: &str, args: &[&str]) -> Run {
     run_in(tool, Path::new(env!("CARGO_MANIFEST_DIR")), args)
 }
 
+/// Whether a peer tool (netcdf-bin's `ncgen`, `ncdump`, `nccopy`) can be run here.
+pub fn have(tool: &str) -> bool {
+    std::process::Command::new(tool)
+        .arg("-h")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok()
+}
+
 /// Data files of the CLI tests.
 pub fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli/data")
