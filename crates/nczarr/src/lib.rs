@@ -34,6 +34,7 @@ mod error;
 pub mod json;
 pub mod model;
 pub mod nc3;
+pub mod nc4;
 pub mod nczarr;
 pub mod open;
 pub mod rc;

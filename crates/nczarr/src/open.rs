@@ -59,12 +59,11 @@ pub fn open(name: &str, options: &OpenOptions) -> Result<Opened> {
                 });
             }
             Some(FileKind::Hdf5) => {
-                return Err(Error::Invalid(format!(
-                    "{}: a netCDF-4 (HDF5) file: this build reads netCDF classic, \
-                     64-bit offset and CDF-5 files, and Zarr; convert it with \
-                     `nccopy -k classic` or `nccopy` to NCZarr first",
-                    path.display()
-                )))
+                let source = crate::nc4::Hdf5Source::open(path)?;
+                return Ok(Opened {
+                    url,
+                    source: Box::new(source),
+                });
             }
             None => {}
         }

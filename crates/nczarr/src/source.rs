@@ -45,8 +45,12 @@ pub struct FormatInfo {
     pub nc_properties: Option<String>,
     /// `_SuperblockVersion`, for formats that have one (`-s`).
     pub superblock_version: Option<i32>,
-    /// `_IsNetcdf4` (`-s`).
-    pub is_netcdf4: bool,
+    /// `_IsNetcdf4` (`-s`), for the formats that show it (with `_NCProperties` and
+    /// `_SuperblockVersion`); `None` for the classic formats.
+    pub is_netcdf4: Option<bool>,
+    /// True when the format keeps a variable's codec chain as `_Codecs`, which
+    /// `ncdump -s` then shows (NCZarr and Zarr do; HDF5 files do not).
+    pub codecs_attr: bool,
     /// Further facts, one line each, for inspection tools (consolidated metadata...).
     pub facts: Vec<String>,
 }

@@ -17,7 +17,8 @@ static CDL_FORMAT: LazyLock<FormatInfo> = LazyLock::new(|| FormatInfo {
     detail: "CDL compiled in memory".into(),
     nc_properties: None,
     superblock_version: None,
-    is_netcdf4: true,
+    is_netcdf4: Some(true),
+    codecs_attr: true,
     facts: Vec::new(),
 });
 

@@ -72,7 +72,8 @@ pub(crate) fn read(store: Box<dyn ReadStore>, options: &ReadOptions) -> Result<Z
         detail: generation.describe().into(),
         nc_properties,
         superblock_version: Some(generation.superblock_version()),
-        is_netcdf4: true,
+        is_netcdf4: Some(true),
+        codecs_attr: true,
         facts: if src.zmetadata_found() {
             vec!["consolidated metadata: .zmetadata".into()]
         } else {

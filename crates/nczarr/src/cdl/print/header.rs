@@ -105,14 +105,14 @@ impl Printer<'_> {
         }
         if is_root && self.opts.special {
             let format = self.source.format();
-            if format.is_netcdf4 {
+            if let Some(is_netcdf4) = format.is_netcdf4 {
                 if let Some(p) = &format.nc_properties {
                     self.line(&format!("\t\t:_NCProperties = \"{p}\" ;"))?;
                 }
                 if let Some(v) = format.superblock_version {
                     self.line(&format!("\t\t:_SuperblockVersion = {v} ;"))?;
                 }
-                self.line("\t\t:_IsNetcdf4 = 1 ;")?;
+                self.line(&format!("\t\t:_IsNetcdf4 = {} ;", u8::from(is_netcdf4)))?;
             }
             self.line(&format!("\t\t:_Format = \"{}\" ;", format.kind))?;
         }
@@ -239,7 +239,11 @@ impl Printer<'_> {
         let Some(enc) = self.source.encoding(path) else {
             return Ok(());
         };
+        let codecs_attr = self.source.format().codecs_attr;
         for a in special_attrs(&enc, v.nc_type, self.opts.filter_atts) {
+            if a.name == "_Codecs" && !codecs_attr {
+                continue;
+            }
             let value = match a.value {
                 SpecialValue::Text(t) => format!("\"{}\"", escape::escaped_string(&t)),
                 SpecialValue::Ints(n) => {

@@ -1,0 +1,600 @@
+//! The netCDF model of a netCDF-4 file, rebuilt from its HDF5 objects the way
+//! netcdf-c's `libhdf5` reads them.
+//!
+//! netCDF-4's conventions on top of HDF5: a dimension is a dataset marked as a
+//! dimension scale (`CLASS = "DIMENSION_SCALE"`), numbered by `_Netcdf4Dimid`; a
+//! scale whose `NAME` begins "This is a netCDF dimension but not a netCDF variable"
+//! is a dimension only, any other scale is also its coordinate variable. A variable
+//! names its dimensions by references to their scales (`DIMENSION_LIST`); a
+//! coordinate variable of several dimensions lists their ids in
+//! `_Netcdf4Coordinates`. A scale that gives way to a variable of the same name is
+//! stored as `_nc4_non_coord_<name>`. Objects and attributes are read in creation
+//! order. The attributes of these conventions are hidden, as netcdf-c hides them.
+
+use std::collections::HashMap;
+
+use hdf5_reader::messages::HdfMessage;
+use hdf5_reader::group::Group as H5Group;
+use hdf5_reader::{Dataset as H5Dataset, Hdf5File, RawAttribute};
+
+use super::types::{stored_type, values_from_stored, StoredType};
+use crate::codec::hdf5 as filters;
+use crate::encoding::{Chunking, Encoding};
+use crate::json::Json;
+use crate::model::{Attr, Dataset, Dim, DimRef, Group, NcType, Values, Var, VarPath};
+
+/// Attributes of netCDF-4's conventions, never shown as attributes.
+const HIDDEN: [&str; 9] = [
+    "CLASS",
+    "NAME",
+    "REFERENCE_LIST",
+    "DIMENSION_LIST",
+    "_Netcdf4Dimid",
+    "_Netcdf4Coordinates",
+    "_NCProperties",
+    "_nc3_strict",
+    "_IsNetcdf4",
+];
+
+/// The `NAME` of a scale that is a dimension and not a variable starts so.
+const DIM_ONLY: &str = "This is a netCDF dimension but not a netCDF variable";
+
+/// The prefix of a scale's dataset name when a variable took the dimension's name.
+const NON_COORD: &str = "_nc4_non_coord_";
+
+/// How one variable is stored, for reading its values.
+pub(super) struct VarInfo {
+    /// The HDF5 dataset (its shape widened to the dimensions' lengths).
+    pub ds: H5Dataset,
+    /// The element type as stored.
+    pub stored: StoredType,
+    /// The encoding `ncdump -s` describes.
+    pub encoding: Encoding,
+    /// HDF5 filters in the pipeline with no decoder here (id and name).
+    pub missing_filters: Vec<String>,
+}
+
+/// What a netCDF-4 file holds.
+pub(super) struct Meta {
+    pub dataset: Dataset,
+    pub vars: HashMap<VarPath, VarInfo>,
+    pub problems: Vec<String>,
+    /// `_NCProperties` of the root group.
+    pub nc_properties: Option<String>,
+    /// True for the netCDF-4 classic model (`_nc3_strict` on the root group).
+    pub classic_model: bool,
+    /// netcdf-c 4.9.0's `_IsNetcdf4` (`NC4_isnetcdf4`): no `_nc3_strict`, and at least
+    /// two of netCDF-4's marker attributes on datasets.
+    pub is_netcdf4: bool,
+}
+
+/// The model of the file `file`.
+///
+/// # Errors
+/// One line naming the object that could not be read.
+pub(super) fn read(file: &Hdf5File) -> Result<Meta, String> {
+    let root = file.root_group().map_err(|e| format!("root group: {e}"))?;
+    let mut walk = Walk {
+        file,
+        vars: HashMap::new(),
+        problems: Vec::new(),
+        by_address: HashMap::new(),
+        by_id: HashMap::new(),
+        phony: Vec::new(),
+        markers: 0,
+    };
+    let mut group = walk.group(&root, &[])?;
+    group.name = String::new();
+    let nc_properties = root_text_attr(&root, "_NCProperties");
+    let classic_model = root
+        .raw_attributes()
+        .map(|a| a.iter().any(|a| a.name() == "_nc3_strict"))
+        .unwrap_or(false);
+    let mut dataset = Dataset { root: group };
+    walk.widen_unlimited(&mut dataset)?;
+    Ok(Meta {
+        is_netcdf4: !classic_model && walk.markers >= 2,
+        dataset,
+        vars: walk.vars,
+        problems: walk.problems,
+        nc_properties,
+        classic_model,
+    })
+}
+
+fn root_text_attr(root: &H5Group, name: &str) -> Option<String> {
+    let attrs = root.raw_attributes().ok()?;
+    let a = attrs.iter().find(|a| a.name() == name)?;
+    let text = a.message().raw_data.clone();
+    let end = text.iter().position(|&b| b == 0).unwrap_or(text.len());
+    Some(String::from_utf8_lossy(&text[..end]).into_owned())
+}
+
+/// One dimension scale met in a group.
+struct Scale {
+    id: Option<i32>,
+    dim: Dim,
+    /// True when the scale is a dimension only, not a variable.
+    dim_only: bool,
+}
+
+struct Walk<'f> {
+    file: &'f Hdf5File,
+    vars: HashMap<VarPath, VarInfo>,
+    problems: Vec<String>,
+    /// Dimensions by the object address of their scale (`DIMENSION_LIST`).
+    by_address: HashMap<u64, DimRef>,
+    /// Dimensions by `_Netcdf4Dimid`, for each group's path (ids are per file in
+    /// netcdf-c, but are looked up from the variable's group outwards).
+    by_id: HashMap<(Vec<String>, i32), DimRef>,
+    /// Phony dimensions made for variables without dimension scales: group, name,
+    /// length.
+    phony: Vec<(Vec<String>, String, u64)>,
+    /// netCDF-4 marker attributes seen on datasets.
+    markers: usize,
+}
+
+impl Walk<'_> {
+    fn group(&mut self, g: &H5Group, path: &[String]) -> Result<Group, String> {
+        let here = |e: hdf5_reader::error::Error| format!("group {}: {e}", shown(path));
+        let (children, datasets) = g.members().map_err(here)?;
+        let mut group = Group::new(path.last().cloned().unwrap_or_default());
+        group.attrs = self.attrs(&g.raw_attributes().map_err(here)?, path, None, |r| {
+            g.resolve_vlen_reference_bytes(r, 1)
+        });
+
+        // Dimensions first: every variable of the group may use them.
+        let mut scales: Vec<(usize, Scale)> = Vec::new();
+        let mut ds_attrs = Vec::with_capacity(datasets.len());
+        for (i, ds) in datasets.iter().enumerate() {
+            let attrs = ds.raw_attributes().map_err(|e| {
+                format!("variable {}: {e}", shown_var(path, leaf(ds.name())))
+            })?;
+            self.markers += attrs.iter().filter(|a| HIDDEN[..6].contains(&a.name())).count();
+            if let Some(scale) = scale_of(ds, &attrs) {
+                let dim_ref = DimRef {
+                    group: path.to_vec(),
+                    name: scale.dim.name.clone(),
+                };
+                self.by_address.insert(ds.address(), dim_ref.clone());
+                if let Some(id) = scale.id {
+                    self.by_id.insert((path.to_vec(), id), dim_ref);
+                }
+                scales.push((i, scale));
+            }
+            ds_attrs.push(attrs);
+        }
+        let mut ordered: Vec<&Scale> = scales.iter().map(|(_, s)| s).collect();
+        ordered.sort_by_key(|s| s.id.unwrap_or(i32::MAX));
+        group.dims = ordered.iter().map(|s| s.dim.clone()).collect();
+
+        for (i, (ds, attrs)) in datasets.iter().zip(&ds_attrs).enumerate() {
+            let scale = scales.iter().find(|(j, _)| *j == i).map(|(_, s)| s);
+            if scale.is_some_and(|s| s.dim_only) {
+                continue;
+            }
+            let name = scale.map_or_else(|| leaf(ds.name()).to_string(), |s| s.dim.name.clone());
+            match self.var(ds, attrs, path, &name, scale.is_some()) {
+                Ok(Some((var, info))) => {
+                    self.vars.insert(VarPath::new(path, &var.name), info);
+                    group.vars.push(var);
+                }
+                Ok(None) => {}
+                Err(e) => return Err(format!("variable {}: {e}", shown_var(path, &name))),
+            }
+        }
+        // Phony dimensions the variables made.
+        for (g, name, len) in &self.phony {
+            if g == path && group.dim(name).is_none() {
+                group.dims.push(Dim {
+                    name: name.clone(),
+                    len: *len,
+                    unlimited: false,
+                });
+            }
+        }
+
+        for child in &children {
+            let mut sub = path.to_vec();
+            sub.push(leaf(child.name()).to_string());
+            let g = self.group(child, &sub)?;
+            group.groups.push(g);
+        }
+        Ok(group)
+    }
+
+    /// The variable stored in `ds`, or `None` when it cannot be shown (said in
+    /// `problems`).
+    fn var(
+        &mut self,
+        ds: &H5Dataset,
+        attrs: &[RawAttribute],
+        path: &[String],
+        name: &str,
+        is_scale: bool,
+    ) -> Result<Option<(Var, VarInfo)>, String> {
+        let stored = match stored_type(ds.dtype()) {
+            Ok(s) => s,
+            Err(what) => {
+                self.problems.push(format!(
+                    "variable {} skipped: it has {what}, which the netCDF model here does not hold",
+                    shown_var(path, name)
+                ));
+                return Ok(None);
+            }
+        };
+        let shape = ds.shape().to_vec();
+        let dims = if shape.is_empty() {
+            Vec::new()
+        } else if is_scale && shape.len() == 1 {
+            vec![DimRef {
+                group: path.to_vec(),
+                name: name.to_string(),
+            }]
+        } else if let Some(a) = find(attrs, "_Netcdf4Coordinates").filter(|_| is_scale) {
+            let ids = int_values(a)?;
+            ids.iter()
+                .map(|&id| self.dim_by_id(path, id))
+                .collect::<Result<Vec<_>, _>>()?
+        } else {
+            match find(attrs, "DIMENSION_LIST") {
+                Some(a) => self.dimension_list(ds, a, shape.len())?,
+                None => self.phony_dims(path, &shape),
+            }
+        };
+        let var_attrs = self.attrs(attrs, path, Some(name), |r| {
+            ds.resolve_vlen_reference_bytes(r, 1)
+        });
+        let (encoding, missing_filters) = encoding_of(self.file, ds, &stored, &var_attrs)?;
+        let var = Var {
+            name: name.to_string(),
+            nc_type: stored.nc_type,
+            dims,
+            attrs: var_attrs,
+            notes: Vec::new(),
+        };
+        let info = VarInfo {
+            ds: ds.clone(),
+            stored,
+            encoding,
+            missing_filters,
+        };
+        Ok(Some((var, info)))
+    }
+
+    fn dim_by_id(&self, path: &[String], id: i32) -> Result<DimRef, String> {
+        (0..=path.len())
+            .rev()
+            .find_map(|n| self.by_id.get(&(path[..n].to_vec(), id)))
+            .cloned()
+            .ok_or_else(|| format!("_Netcdf4Coordinates names dimension id {id}, which no group has"))
+    }
+
+    /// The dimensions a `DIMENSION_LIST` attribute refers to.
+    fn dimension_list(
+        &self,
+        ds: &H5Dataset,
+        a: &RawAttribute,
+        rank: usize,
+    ) -> Result<Vec<DimRef>, String> {
+        let entry = ds.vlen_reference_size();
+        let raw = &a.message().raw_data;
+        if raw.len() < rank * entry {
+            return Err(format!(
+                "DIMENSION_LIST holds {} bytes, {rank} dimensions need {}",
+                raw.len(),
+                rank * entry
+            ));
+        }
+        let offset_size = (entry - 8) as u8;
+        raw.chunks_exact(entry)
+            .take(rank)
+            .enumerate()
+            .map(|(axis, e)| {
+                let heap = ds
+                    .resolve_vlen_reference_bytes(e, usize::from(offset_size))
+                    .map_err(|err| format!("DIMENSION_LIST entry {axis}: {err}"))?;
+                let refs = hdf5_reader::reference::read_object_references(&heap, offset_size)
+                    .map_err(|err| format!("DIMENSION_LIST entry {axis}: {err}"))?;
+                let addr = refs
+                    .first()
+                    .ok_or_else(|| format!("DIMENSION_LIST entry {axis} is empty"))?;
+                self.by_address.get(addr).cloned().ok_or_else(|| {
+                    format!("DIMENSION_LIST entry {axis} refers to object {addr}, not a dimension")
+                })
+            })
+            .collect()
+    }
+
+    /// netcdf-c's dimensions for a dataset with no dimension scales: one per axis,
+    /// `phony_dim_N` (N counting the file's dimensions), an axis taking a phony
+    /// dimension of its length that the group already has and the dataset does not use.
+    fn phony_dims(&mut self, path: &[String], shape: &[u64]) -> Vec<DimRef> {
+        let mut dims: Vec<DimRef> = Vec::new();
+        for &len in shape {
+            let reuse = self.phony.iter().find(|(g, name, l)| {
+                g == path && *l == len && !dims.iter().any(|d| &d.name == name)
+            });
+            let name = match reuse {
+                Some((_, name, _)) => name.clone(),
+                None => {
+                    let name = format!("phony_dim_{}", self.by_address.len() + self.phony.len());
+                    self.phony.push((path.to_vec(), name.clone(), len));
+                    name
+                }
+            };
+            dims.push(DimRef {
+                group: path.to_vec(),
+                name,
+            });
+        }
+        dims
+    }
+
+    /// The visible attributes of an object, in creation order; an attribute of a
+    /// type the model cannot hold is skipped and said in `problems`.
+    fn attrs(
+        &mut self,
+        raw: &[RawAttribute],
+        path: &[String],
+        var: Option<&str>,
+        resolve: impl Fn(&[u8]) -> hdf5_reader::error::Result<Vec<u8>>,
+    ) -> Vec<Attr> {
+        let mut out = Vec::new();
+        for a in raw {
+            if HIDDEN.contains(&a.name()) {
+                continue;
+            }
+            match attr_values(a, &resolve) {
+                Ok(values) => out.push(Attr::new(a.name(), values)),
+                Err(what) => {
+                    let owner = match var {
+                        Some(v) => format!("variable {}", shown_var(path, v)),
+                        None => format!("group {}", shown(path)),
+                    };
+                    self.problems.push(format!(
+                        "attribute '{}' of {owner} skipped: {what}",
+                        a.name()
+                    ));
+                }
+            }
+        }
+        out
+    }
+
+    /// Unlimited dimensions are as long as the longest variable along them; shorter
+    /// variables read as fill past their end.
+    fn widen_unlimited(&mut self, dataset: &mut Dataset) -> Result<(), String> {
+        let mut longest: HashMap<DimRef, u64> = HashMap::new();
+        for (path, v) in dataset.vars() {
+            if let Some(info) = self.vars.get(&path) {
+                for (d, &len) in v.dims.iter().zip(info.ds.shape()) {
+                    let l = longest.entry(d.clone()).or_default();
+                    *l = (*l).max(len);
+                }
+            }
+        }
+        widen_dims(&mut dataset.root, &mut Vec::new(), &longest);
+        for (path, v) in dataset.vars() {
+            let shape = dataset.var_shape(v);
+            if let Some(info) = self.vars.get_mut(&path) {
+                if info.ds.shape() != shape.as_slice() {
+                    info.ds = info
+                        .ds
+                        .clone()
+                        .with_padded_shape(&shape)
+                        .map_err(|e| format!("variable {path}: {e}"))?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn widen_dims(g: &mut Group, path: &mut Vec<String>, longest: &HashMap<DimRef, u64>) {
+    for d in &mut g.dims {
+        let r = DimRef {
+            group: path.clone(),
+            name: d.name.clone(),
+        };
+        if let Some(&l) = longest.get(&r) {
+            if d.unlimited {
+                d.len = d.len.max(l);
+            }
+        }
+    }
+    for sub in &mut g.groups {
+        path.push(sub.name.clone());
+        widen_dims(sub, path, longest);
+        path.pop();
+    }
+}
+
+/// The dimension a dataset defines, if it is a dimension scale.
+fn scale_of(ds: &H5Dataset, attrs: &[RawAttribute]) -> Option<Scale> {
+    let class = find(attrs, "CLASS")?;
+    if text_of(class) != "DIMENSION_SCALE" {
+        return None;
+    }
+    let leaf_name = leaf(ds.name());
+    let name = leaf_name.strip_prefix(NON_COORD).unwrap_or(leaf_name);
+    let dim_only =
+        find(attrs, "NAME").is_some_and(|a| text_of(a).starts_with(DIM_ONLY)) || name != leaf_name;
+    let id = find(attrs, "_Netcdf4Dimid")
+        .and_then(|a| int_values(a).ok())
+        .and_then(|v| v.first().copied());
+    let unlimited = ds
+        .max_dims()
+        .and_then(|m| m.first())
+        .is_some_and(|&m| m == u64::MAX);
+    Some(Scale {
+        id,
+        dim: Dim {
+            name: name.to_string(),
+            len: ds.shape().first().copied().unwrap_or(0),
+            unlimited,
+        },
+        dim_only,
+    })
+}
+
+fn find<'a>(attrs: &'a [RawAttribute], name: &str) -> Option<&'a RawAttribute> {
+    attrs.iter().find(|a| a.name() == name)
+}
+
+/// A fixed-length string attribute's text, up to its first NUL.
+fn text_of(a: &RawAttribute) -> String {
+    let raw = &a.message().raw_data;
+    let end = raw.iter().position(|&b| b == 0).unwrap_or(raw.len());
+    String::from_utf8_lossy(&raw[..end]).into_owned()
+}
+
+fn int_values(a: &RawAttribute) -> Result<Vec<i32>, String> {
+    let m = a.message();
+    let st = stored_type(&m.datatype).map_err(|e| format!("{}: {e}", a.name()))?;
+    let v = values_from_stored(st.nc_type, &m.raw_data, st.endian);
+    (0..v.len())
+        .map(|i| {
+            v.get_i128(i)
+                .and_then(|x| i32::try_from(x).ok())
+                .ok_or_else(|| format!("{} is not a list of integers", a.name()))
+        })
+        .collect()
+}
+
+/// An attribute's values as netCDF-4 stores them: numbers in their byte order,
+/// `char` text as one fixed-length string, `string` as variable-length strings.
+fn attr_values(
+    a: &RawAttribute,
+    resolve: &impl Fn(&[u8]) -> hdf5_reader::error::Result<Vec<u8>>,
+) -> Result<Values, String> {
+    let m = a.message();
+    let st = stored_type(&m.datatype)?;
+    let n = usize::try_from(m.dataspace.num_elements().map_err(|e| e.to_string())?)
+        .map_err(|_| "too many values".to_string())?;
+    let raw = &m.raw_data;
+    match st.nc_type {
+        NcType::Char => {
+            let width = st.fixed_string.unwrap_or(1);
+            let len = (n * width).min(raw.len());
+            Ok(Values::Char(raw[..len].to_vec()))
+        }
+        NcType::String => {
+            let entry = raw.len().checked_div(n).unwrap_or(0);
+            if n > 0 && entry < 8 {
+                return Err(format!("{} bytes hold no {n} strings", raw.len()));
+            }
+            let strings = raw
+                .chunks_exact(entry.max(1))
+                .take(n)
+                .map(|r| resolve(r).map(Some).map_err(|e| e.to_string()))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(Values::String(strings))
+        }
+        t => {
+            let need = n * t.size();
+            if raw.len() < need {
+                return Err(format!("{n} values need {need} bytes, it holds {}", raw.len()));
+            }
+            Ok(values_from_stored(t, &raw[..need], st.endian))
+        }
+    }
+}
+
+/// The encoding of a dataset: layout, filters, fill, byte order; and the filters
+/// with no decoder here.
+fn encoding_of(
+    file: &Hdf5File,
+    ds: &H5Dataset,
+    stored: &StoredType,
+    attrs: &[Attr],
+) -> Result<(Encoding, Vec<String>), String> {
+    let mut enc = Encoding {
+        chunking: Some(match ds.chunks() {
+            Some(c) if !ds.shape().is_empty() => {
+                Chunking::Chunked(c.iter().map(|&n| u64::from(n)).collect())
+            }
+            _ => Chunking::Contiguous,
+        }),
+        endian: stored.endian,
+        ..Encoding::default()
+    };
+    if stored.nc_type == NcType::Char {
+        enc.endian = None;
+    }
+    enc.fill = attrs
+        .iter()
+        .find(|a| a.name == "_FillValue")
+        .map(|a| a.values.clone())
+        .filter(|v| v.len() == 1 && v.nc_type() == stored.nc_type);
+    let header = file
+        .get_or_parse_header(ds.address())
+        .map_err(|e| e.to_string())?;
+    // netcdf-c (`get_fill_info`): a dataset without a user-defined fill value in its
+    // creation properties has no fill.
+    enc.no_fill = !header.messages.iter().any(|m| {
+        matches!(m, HdfMessage::FillValue(f) if f.defined && f.value.as_ref().is_some_and(|v| !v.is_empty()))
+    });
+    let mut missing = Vec::new();
+    for f in pipeline(&header) {
+        let id = u32::from(f.id);
+        let codec = match id {
+            filters::SHUFFLE => filters::codec_of(id, &[]).map(|c| with_elementsize(c, stored)),
+            filters::SZIP => Ok(crate::codec::obj(vec![
+                ("id", Json::String("szip".into())),
+                ("mask", crate::codec::num(i64::from(f.client_data.first().copied().unwrap_or(0)))),
+                (
+                    "pixels-per-block",
+                    crate::codec::num(i64::from(f.client_data.get(1).copied().unwrap_or(0))),
+                ),
+            ])),
+            _ => filters::codec_of(id, &f.client_data),
+        };
+        match codec {
+            Ok(c) => enc.codecs.push(c),
+            Err(_) => missing.push(match &f.name {
+                Some(n) if !n.is_empty() => format!("{id} ({n})"),
+                _ => id.to_string(),
+            }),
+        }
+    }
+    Ok((enc, missing))
+}
+
+fn with_elementsize(mut c: Json, stored: &StoredType) -> Json {
+    if let Json::Object(m) = &mut c {
+        let size = stored.fixed_string.unwrap_or(stored.nc_type.size()).max(1);
+        for (k, v) in m.iter_mut() {
+            if k == "elementsize" {
+                *v = crate::codec::num(size as i64);
+            }
+        }
+    }
+    c
+}
+
+/// The dataset's filter pipeline, in the order the filters were applied.
+fn pipeline(
+    header: &hdf5_reader::object_header::ObjectHeader,
+) -> Vec<hdf5_reader::messages::filter_pipeline::FilterDescription> {
+    header
+        .messages
+        .iter()
+        .find_map(|m| match m {
+            HdfMessage::FilterPipeline(p) => Some(p.filters.clone()),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+fn leaf(name: &str) -> &str {
+    name.rsplit('/').next().unwrap_or(name)
+}
+
+fn shown(path: &[String]) -> String {
+    crate::model::GroupPath(path).to_string()
+}
+
+fn shown_var(path: &[String], name: &str) -> String {
+    VarPath::new(path, name).to_string()
+}

@@ -1,0 +1,13 @@
+//! netCDF-4 files (HDF5, including the netCDF-4 classic model) as dataset sources.
+//!
+//! The HDF5 format itself (superblocks, object headers, B-trees, heaps, chunk
+//! indexes, filters) is read by the pure-Rust `hdf5-reader` crate. What is ours is
+//! netCDF-4's layer on top of it, as netcdf-c defines it: dimensions from dimension
+//! scales, hidden attributes, the twelve atomic types, and the encoding `ncdump -s`
+//! describes, so that a netCDF-4 file is one more [`crate::source::DatasetSource`].
+
+mod meta;
+mod source;
+mod types;
+
+pub use source::Hdf5Source;

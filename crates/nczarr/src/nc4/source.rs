@@ -1,0 +1,275 @@
+//! [`Hdf5Source`]: a netCDF-4 file (HDF5) as a dataset source.
+//!
+//! Values are read by hyperslab through `hdf5-reader`: only the chunks a region
+//! touches are read and decoded (in parallel when there are several), so memory
+//! holds the region and the reader's bounded chunk cache. The filters HDF5 names by
+//! registered ids (zstd, bzip2, blosc) and deflate decode with this crate's codecs.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use hdf5_reader::{
+    Datatype, FileStorage, FilterRegistry, H5Type, Hdf5File, OpenOptions, SliceInfo,
+    SliceInfoElem,
+};
+
+use super::meta::{self, VarInfo};
+use super::types::values_from_stored;
+use crate::chunking::Region;
+use crate::codec::{hdf5 as filters, registry, ChunkInfo};
+use crate::encoding::Encoding;
+use crate::error::{Error, Result};
+use crate::model::{Dataset, NcType, Values, VarPath};
+use crate::source::{DataSource, DatasetSource, FormatInfo};
+
+/// Bytes of decoded chunks the reader keeps: enough for a row of chunks of a
+/// typical file while a printer walks it, small beside the memory bound.
+const CHUNK_CACHE_BYTES: usize = 64 << 20;
+
+/// A netCDF-4 file opened for reading.
+pub struct Hdf5Source {
+    path: PathBuf,
+    dataset: Dataset,
+    format: FormatInfo,
+    vars: HashMap<VarPath, VarInfo>,
+    problems: Vec<String>,
+    /// Kept open for the datasets' reads.
+    _file: Hdf5File,
+}
+
+impl Hdf5Source {
+    /// Open the HDF5 file at `path` and read its netCDF-4 metadata.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] when the file cannot be read, or naming the object whose
+    /// metadata is damaged.
+    pub fn open(path: &Path) -> Result<Hdf5Source> {
+        let fail = |e: String| Error::Invalid(e);
+        let storage = FileStorage::open(path).map_err(|e| fail(e.to_string()))?;
+        let mut options = OpenOptions::default().with_filter_registry(filter_registry());
+        options.chunk_cache_bytes = CHUNK_CACHE_BYTES;
+        let file = Hdf5File::from_storage_with_options(Arc::new(storage), options)
+            .map_err(|e| fail(format!("not a readable HDF5 file: {e}")))?;
+        let meta = meta::read(&file).map_err(fail)?;
+        let kind = if meta.classic_model {
+            "netCDF-4 classic model"
+        } else {
+            "netCDF-4"
+        };
+        let superblock = file.superblock().version;
+        let n_vars = meta.vars.len();
+        let format = FormatInfo {
+            kind: kind.to_string(),
+            detail: format!(
+                "{kind} file (HDF5, superblock version {superblock}), {n_vars} variables"
+            ),
+            is_netcdf4: Some(meta.is_netcdf4),
+            codecs_attr: false,
+            nc_properties: meta.nc_properties,
+            superblock_version: Some(i32::from(superblock)),
+            facts: Vec::new(),
+        };
+        Ok(Hdf5Source {
+            path: path.to_path_buf(),
+            dataset: meta.dataset,
+            format,
+            vars: meta.vars,
+            problems: meta.problems,
+            _file: file,
+        })
+    }
+
+    /// The file read.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl DataSource for Hdf5Source {
+    fn read(&self, var: &VarPath, region: &Region) -> Result<Values> {
+        let fail = |m: String| Error::Invalid(format!("variable '{var}': {m}"));
+        let (Some(info), Some(shape)) = (self.vars.get(var), self.dataset.shape_of(var)) else {
+            return Err(Error::Invalid(format!("no variable '{var}'")));
+        };
+        region.check(&shape).map_err(|e| fail(e.to_string()))?;
+        let n = usize::try_from(region.len().unwrap_or(u64::MAX))
+            .map_err(|_| fail(format!("region {region} is too large")))?;
+        let t = info.stored.nc_type;
+        if n == 0 {
+            return Ok(Values::empty(t));
+        }
+        if !info.missing_filters.is_empty() {
+            return Err(fail(format!(
+                "stored with HDF5 filter {}, which this build cannot decode",
+                info.missing_filters.join(", ")
+            )));
+        }
+        let selection = SliceInfo {
+            selections: (0..shape.len())
+                .map(|d| SliceInfoElem::Slice {
+                    start: region.start[d],
+                    end: region.start[d] + (region.count[d] - 1) * region.stride[d] + 1,
+                    step: region.stride[d],
+                })
+                .collect(),
+        };
+        let h5 = |e: hdf5_reader::error::Error| fail(e.to_string());
+        let ds = &info.ds;
+        let raw = match (t, info.stored.fixed_string) {
+            (NcType::String, _) => {
+                return strings(ds, &selection, n).map_err(h5);
+            }
+            (NcType::Char, Some(1)) | (NcType::Byte | NcType::UByte, _) => {
+                read_raw::<1>(ds, &selection)
+            }
+            (NcType::Char, w) => {
+                return Err(fail(format!(
+                    "char values stored as {}-byte strings",
+                    w.unwrap_or(0)
+                )))
+            }
+            (NcType::Short | NcType::UShort, _) => read_raw::<2>(ds, &selection),
+            (NcType::Int | NcType::UInt | NcType::Float, _) => read_raw::<4>(ds, &selection),
+            (NcType::Int64 | NcType::UInt64 | NcType::Double, _) => {
+                read_raw::<8>(ds, &selection)
+            }
+        }
+        .map_err(h5)?;
+        if raw.len() != n * t.size() {
+            return Err(fail(format!(
+                "read {} bytes for {n} values of {} bytes",
+                raw.len(),
+                t.size()
+            )));
+        }
+        Ok(values_from_stored(t, &raw, info.stored.endian))
+    }
+}
+
+impl DatasetSource for Hdf5Source {
+    fn dataset(&self) -> &Dataset {
+        &self.dataset
+    }
+
+    fn format(&self) -> &FormatInfo {
+        &self.format
+    }
+
+    fn encoding(&self, var: &VarPath) -> Option<Encoding> {
+        self.vars.get(var).map(|v| v.encoding.clone())
+    }
+
+    fn problems(&self) -> &[String] {
+        &self.problems
+    }
+}
+
+/// One stored element of `N` bytes, copied as it is (byte order is ours to fix).
+#[derive(Clone, Copy)]
+#[repr(transparent)]
+struct Raw<const N: usize>([u8; N]);
+
+impl<const N: usize> H5Type for Raw<N> {
+    fn hdf5_type() -> Datatype {
+        Datatype::Opaque {
+            size: N as u32,
+            tag: String::new(),
+        }
+    }
+
+    fn from_bytes(bytes: &[u8], _dtype: &Datatype) -> hdf5_reader::error::Result<Self> {
+        bytes
+            .get(..N)
+            .and_then(|b| <[u8; N]>::try_from(b).ok())
+            .map(Raw)
+            .ok_or_else(|| {
+                hdf5_reader::error::Error::InvalidData(format!(
+                    "an element of {N} bytes, {} read",
+                    bytes.len()
+                ))
+            })
+    }
+
+    fn element_size(_dtype: &Datatype) -> usize {
+        N
+    }
+
+    fn native_copy_compatible(_dtype: &Datatype) -> bool {
+        true
+    }
+}
+
+/// The stored bytes of a selection, `N` bytes per element, in C order.
+fn read_raw<const N: usize>(
+    ds: &hdf5_reader::Dataset,
+    selection: &SliceInfo,
+) -> hdf5_reader::error::Result<Vec<u8>> {
+    let a = ds.read_slice_parallel::<Raw<N>>(selection)?;
+    let elems: Vec<Raw<N>> = match a.as_slice() {
+        Some(s) => s.to_vec(),
+        None => a.iter().copied().collect(),
+    };
+    let mut out = Vec::with_capacity(elems.len() * N);
+    for e in elems {
+        out.extend_from_slice(&e.0);
+    }
+    Ok(out)
+}
+
+/// Variable-length strings: the selection's heap references, each resolved.
+fn strings(
+    ds: &hdf5_reader::Dataset,
+    selection: &SliceInfo,
+    n: usize,
+) -> hdf5_reader::error::Result<Values> {
+    let refs = match ds.vlen_reference_size() {
+        16 => read_raw::<16>(ds, selection)?,
+        12 => read_raw::<12>(ds, selection)?,
+        w => {
+            return Err(hdf5_reader::error::Error::InvalidData(format!(
+                "string references of {w} bytes"
+            )))
+        }
+    };
+    let w = ds.vlen_reference_size();
+    let mut out = Vec::with_capacity(n);
+    for r in refs.chunks_exact(w) {
+        // A reference to no heap object is a missing string (NIL).
+        if r[4..w - 4].iter().all(|&b| b == 0) {
+            out.push(None);
+        } else {
+            out.push(Some(ds.resolve_vlen_reference_bytes(r, 1)?));
+        }
+    }
+    Ok(Values::String(out))
+}
+
+/// HDF5's built-in filters plus those netCDF-4 files name by registered ids, decoded
+/// with this crate's codecs (deflate too: zlib-rs is faster than the reader's own).
+fn filter_registry() -> FilterRegistry {
+    let mut r = FilterRegistry::new();
+    for id in [
+        filters::DEFLATE,
+        filters::ZSTD,
+        filters::BZIP2,
+        filters::BLOSC,
+    ] {
+        r.register(
+            id as u16,
+            Box::new(move |f, data, item_size| {
+                let bad = |m: String| hdf5_reader::error::Error::InvalidData(m);
+                let config = filters::codec_of(id, &f.client_data).map_err(|e| bad(e.to_string()))?;
+                let codec = registry::build(&config).map_err(|e| bad(e.to_string()))?;
+                let info = ChunkInfo {
+                    item_size,
+                    max_decoded: hdf5_reader::HDF5_MAX_CHUNK_BYTES,
+                };
+                codec
+                    .decode(data.to_vec(), &info)
+                    .map_err(|e| bad(format!("HDF5 filter {id}: {e}")))
+            }),
+        );
+    }
+    r
+}
