@@ -16,7 +16,7 @@ mod nczdump;
 /// nczgen: CDL to datasets, errors, safe replacement.
 mod nczgen;
 /// netCDF classic, 64-bit offset and CDF-5 files as input.
-mod netcdf3;
+mod netcdf_files;
 /// Every tool against a local S3 server (skipped without one).
 mod s3;
 /// zmapdump subcommands.

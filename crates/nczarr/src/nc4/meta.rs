@@ -13,8 +13,8 @@
 
 use std::collections::HashMap;
 
-use hdf5_reader::messages::HdfMessage;
 use hdf5_reader::group::Group as H5Group;
+use hdf5_reader::messages::HdfMessage;
 use hdf5_reader::{Dataset as H5Dataset, Hdf5File, RawAttribute};
 
 use super::types::{stored_type, values_from_stored, StoredType};
@@ -147,10 +147,13 @@ impl Walk<'_> {
         let mut scales: Vec<(usize, Scale)> = Vec::new();
         let mut ds_attrs = Vec::with_capacity(datasets.len());
         for (i, ds) in datasets.iter().enumerate() {
-            let attrs = ds.raw_attributes().map_err(|e| {
-                format!("variable {}: {e}", shown_var(path, leaf(ds.name())))
-            })?;
-            self.markers += attrs.iter().filter(|a| HIDDEN[..6].contains(&a.name())).count();
+            let attrs = ds
+                .raw_attributes()
+                .map_err(|e| format!("variable {}: {e}", shown_var(path, leaf(ds.name()))))?;
+            self.markers += attrs
+                .iter()
+                .filter(|a| HIDDEN[..6].contains(&a.name()))
+                .count();
             if let Some(scale) = scale_of(ds, &attrs) {
                 let dim_ref = DimRef {
                     group: path.to_vec(),
@@ -267,7 +270,9 @@ impl Walk<'_> {
             .rev()
             .find_map(|n| self.by_id.get(&(path[..n].to_vec(), id)))
             .cloned()
-            .ok_or_else(|| format!("_Netcdf4Coordinates names dimension id {id}, which no group has"))
+            .ok_or_else(|| {
+                format!("_Netcdf4Coordinates names dimension id {id}, which no group has")
+            })
     }
 
     /// The dimensions a `DIMENSION_LIST` attribute refers to.
@@ -494,7 +499,10 @@ fn attr_values(
         t => {
             let need = n * t.size();
             if raw.len() < need {
-                return Err(format!("{n} values need {need} bytes, it holds {}", raw.len()));
+                return Err(format!(
+                    "{n} values need {need} bytes, it holds {}",
+                    raw.len()
+                ));
             }
             Ok(values_from_stored(t, &raw[..need], st.endian))
         }
@@ -542,7 +550,10 @@ fn encoding_of(
             filters::SHUFFLE => filters::codec_of(id, &[]).map(|c| with_elementsize(c, stored)),
             filters::SZIP => Ok(crate::codec::obj(vec![
                 ("id", Json::String("szip".into())),
-                ("mask", crate::codec::num(i64::from(f.client_data.first().copied().unwrap_or(0)))),
+                (
+                    "mask",
+                    crate::codec::num(i64::from(f.client_data.first().copied().unwrap_or(0))),
+                ),
                 (
                     "pixels-per-block",
                     crate::codec::num(i64::from(f.client_data.get(1).copied().unwrap_or(0))),

@@ -10,8 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use hdf5_reader::{
-    Datatype, FileStorage, FilterRegistry, H5Type, Hdf5File, OpenOptions, SliceInfo,
-    SliceInfoElem,
+    Datatype, FileStorage, FilterRegistry, H5Type, Hdf5File, OpenOptions, SliceInfo, SliceInfoElem,
 };
 
 use super::meta::{self, VarInfo};
@@ -62,7 +61,8 @@ impl Hdf5Source {
         let format = FormatInfo {
             kind: kind.to_string(),
             detail: format!(
-                "{kind} file (HDF5, superblock version {superblock}), {n_vars} variables"
+                "{kind} file (HDF5, superblock version {superblock}), {n_vars} variable{}",
+                if n_vars == 1 { "" } else { "s" }
             ),
             is_netcdf4: Some(meta.is_netcdf4),
             codecs_attr: false,
@@ -131,9 +131,7 @@ impl DataSource for Hdf5Source {
             }
             (NcType::Short | NcType::UShort, _) => read_raw::<2>(ds, &selection),
             (NcType::Int | NcType::UInt | NcType::Float, _) => read_raw::<4>(ds, &selection),
-            (NcType::Int64 | NcType::UInt64 | NcType::Double, _) => {
-                read_raw::<8>(ds, &selection)
-            }
+            (NcType::Int64 | NcType::UInt64 | NcType::Double, _) => read_raw::<8>(ds, &selection),
         }
         .map_err(h5)?;
         if raw.len() != n * t.size() {
@@ -259,7 +257,8 @@ fn filter_registry() -> FilterRegistry {
             id as u16,
             Box::new(move |f, data, item_size| {
                 let bad = |m: String| hdf5_reader::error::Error::InvalidData(m);
-                let config = filters::codec_of(id, &f.client_data).map_err(|e| bad(e.to_string()))?;
+                let config =
+                    filters::codec_of(id, &f.client_data).map_err(|e| bad(e.to_string()))?;
                 let codec = registry::build(&config).map_err(|e| bad(e.to_string()))?;
                 let info = ChunkInfo {
                     item_size,

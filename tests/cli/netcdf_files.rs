@@ -1,6 +1,7 @@
-//! netCDF classic, 64-bit offset and CDF-5 files as input: nczdump prints them as ncdump
-//! does, nczcopy converts them, damage is one line. The files are made by ncgen from
-//! the golden corpus's CDL (skipped without netcdf-bin).
+//! netCDF files as input (classic, 64-bit offset, CDF-5, netCDF-4 and netCDF-4
+//! classic model): nczdump prints them as ncdump does, nczcopy converts them, damage is
+//! one line. The files are made by ncgen from the golden corpus's CDL (skipped without
+//! netcdf-bin).
 
 use std::fs;
 use std::path::Path;
@@ -8,11 +9,17 @@ use std::process::{Command, Stdio};
 
 use crate::util::{data_dir, first_diff, have, run};
 
-/// ncgen's `-k` numbers of the classic formats.
-const KINDS: [(&str, &str); 3] = [("1", "classic"), ("2", "offset64"), ("5", "cdf5")];
+/// ncgen's `-k` numbers of the file formats.
+const KINDS: [(&str, &str); 5] = [
+    ("1", "classic"),
+    ("2", "offset64"),
+    ("5", "cdf5"),
+    ("3", "nc4"),
+    ("4", "nc4classic"),
+];
 
-/// Every golden CDL case ncgen accepts in each classic format, as `(file, kind)`.
-fn classic_files(dir: &Path) -> Vec<(String, &'static str)> {
+/// Every golden CDL case ncgen accepts in each file format, as `(file, kind)`.
+fn netcdf_files(dir: &Path) -> Vec<(String, &'static str)> {
     let mut files = Vec::new();
     let cases = data_dir().join("golden").join("cases");
     let mut cdls: Vec<_> = fs::read_dir(&cases)
@@ -59,14 +66,32 @@ fn ncdump(args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// The name of the last variable a root group's CDL header declares.
+fn last_var_name(header: &str) -> Option<String> {
+    let vars = header.split("\nvariables:\n").nth(1)?;
+    let decls = vars.split("\n\n").next()?;
+    decls
+        .lines()
+        .filter(|l| l.starts_with('\t') && !l.starts_with("\t\t"))
+        .filter_map(|l| l.split_whitespace().nth(1))
+        .map(|d| {
+            d.split('(')
+                .next()
+                .unwrap_or(d)
+                .trim_end_matches(" ;")
+                .to_string()
+        })
+        .next_back()
+}
+
 #[test]
-fn classic_files_dump_like_ncdump_with_every_option() {
+fn netcdf_files_dump_like_ncdump_with_every_option() {
     if !have("ncgen") || !have("ncdump") {
         eprintln!("skipped: ncgen/ncdump (netcdf-bin) are not installed");
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
-    let files = classic_files(tmp.path());
+    let files = netcdf_files(tmp.path());
     let mut checked = 0;
     let mut failures = Vec::new();
     for (nc, kind) in &files {
@@ -81,6 +106,24 @@ fn classic_files_dump_like_ncdump_with_every_option() {
             vec!["-l", "40"],
             vec!["-n", "renamed"],
         ];
+        let header = ncdump(&["-h", nc]);
+        let last_var = last_var_name(&header);
+        // A declaration without dimensions, in any group.
+        let has_scalar = header.lines().any(|l| {
+            let l = l.trim_start();
+            l.ends_with(" ;")
+                && !l.contains('(')
+                && !l.contains(" = ")
+                && l.contains(' ')
+                && !l.starts_with("group:")
+        });
+        if let Some(v) = &last_var {
+            option_sets.push(vec!["-v", v]);
+        }
+        if nc.contains("nested_groups.") {
+            option_sets.push(vec!["-g", "forecast"]);
+            option_sets.push(vec!["-v", "/forecast/detail/depth"]);
+        }
         // ncdump 4.9.0's -s on a CDF-5 file prints `_Storage` for each variable, then
         // fails ("Attempting netcdf-4 operation on netcdf-3 file"): not copied.
         if *kind != "cdf5" {
@@ -88,8 +131,8 @@ fn classic_files_dump_like_ncdump_with_every_option() {
         }
         for opts in option_sets {
             // ncdump 4.9.0 prints a scalar's -f index from past its (empty) index array
-            // (`// s_byte(34)`), for netCDF-4 files too: nothing to copy.
-            if opts.first() == Some(&"-f") && nc.contains("scalars.") {
+            // (`// s_byte(34)`), in every format: nothing to copy.
+            if opts.first() == Some(&"-f") && has_scalar {
                 continue;
             }
             let mut args = opts.clone();
@@ -106,7 +149,7 @@ fn classic_files_dump_like_ncdump_with_every_option() {
             }
         }
     }
-    assert!(files.len() >= 20, "only {} classic files made", files.len());
+    assert!(files.len() >= 50, "only {} netCDF files made", files.len());
     assert!(
         failures.is_empty(),
         "{} of {checked}:\n{}",
@@ -116,13 +159,13 @@ fn classic_files_dump_like_ncdump_with_every_option() {
 }
 
 #[test]
-fn classic_files_are_known_by_their_bytes_and_copy_to_nczarr() {
+fn netcdf_files_are_known_by_their_bytes_and_copy_to_nczarr() {
     if !have("ncgen") || !have("ncdump") || !have("nccopy") {
         eprintln!("skipped: ncgen/ncdump (netcdf-bin) are not installed");
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
-    for (nc, _) in classic_files(tmp.path()) {
+    for (nc, _) in netcdf_files(tmp.path()) {
         let stem = Path::new(&nc)
             .file_stem()
             .unwrap()
@@ -216,7 +259,7 @@ fn damaged_classic_files_fail_in_one_line() {
         line.contains("a netCDF classic-format file has no keys or objects"),
         "{line}"
     );
-    // netCDF-4 files are named as such.
+    // netCDF-4 files: described, and damage is one line naming where.
     let nc4 = tmp.path().join("d4.nc");
     assert!(Command::new("ncgen")
         .args(["-k", "3", "-o"])
@@ -225,6 +268,20 @@ fn damaged_classic_files_fail_in_one_line() {
         .status()
         .unwrap()
         .success());
-    let line = run("nczdump", &["-h", &nc4.to_string_lossy()]).fails_with_one_line(1);
-    assert!(line.contains("netCDF-4 (HDF5) file"), "{line}");
+    let out = run("zmapdump", &["format", &nc4.to_string_lossy()]);
+    assert!(out
+        .success()
+        .stdout()
+        .starts_with("netCDF-4 file (HDF5, superblock version 2), 1 variable\n"));
+    let bytes = fs::read(&nc4).unwrap();
+    for cut in [100, bytes.len() / 2, bytes.len() - 10] {
+        fs::write(name("cut4.nc"), &bytes[..cut]).unwrap();
+        let line = run("nczdump", &[&name("cut4.nc")]).fails_with_one_line(1);
+        assert!(line.contains("end of data at offset"), "{cut}: {line}");
+    }
+    let line = run("zmapdump", &["list", &nc4.to_string_lossy()]).fails_with_one_line(1);
+    assert!(
+        line.contains("a netCDF-4 (HDF5) file has no keys"),
+        "{line}"
+    );
 }
