@@ -139,9 +139,8 @@ impl Walk<'_> {
         let here = |e: hdf5_reader::error::Error| format!("group {}: {e}", shown(path));
         let (children, datasets) = g.members().map_err(here)?;
         let mut group = Group::new(path.last().cloned().unwrap_or_default());
-        group.attrs = self.attrs(&g.raw_attributes().map_err(here)?, path, None, |r| {
-            g.resolve_vlen_reference_bytes(r, 1)
-        });
+        let raw = self.in_creation_order(g.raw_attributes().map_err(here)?, g.address());
+        group.attrs = self.attrs(&raw, path, None, |r| g.resolve_vlen_reference_bytes(r, 1));
 
         // Dimensions first: every variable of the group may use them.
         let mut scales: Vec<(usize, Scale)> = Vec::new();
@@ -150,6 +149,7 @@ impl Walk<'_> {
             let attrs = ds
                 .raw_attributes()
                 .map_err(|e| format!("variable {}: {e}", shown_var(path, leaf(ds.name()))))?;
+            let attrs = self.in_creation_order(attrs, ds.address());
             self.markers += attrs
                 .iter()
                 .filter(|a| HIDDEN[..6].contains(&a.name()))
@@ -176,7 +176,15 @@ impl Walk<'_> {
             if scale.is_some_and(|s| s.dim_only) {
                 continue;
             }
-            let name = scale.map_or_else(|| leaf(ds.name()).to_string(), |s| s.dim.name.clone());
+            // A variable that took a dimension's name from its scale is stored under
+            // the prefix.
+            let name = scale.map_or_else(
+                || {
+                    let leaf = leaf(ds.name());
+                    leaf.strip_prefix(NON_COORD).unwrap_or(leaf).to_string()
+                },
+                |s| s.dim.name.clone(),
+            );
             match self.var(ds, attrs, path, &name, scale.is_some()) {
                 Ok(Some((var, info))) => {
                     self.vars.insert(VarPath::new(path, &var.name), info);
@@ -204,6 +212,21 @@ impl Walk<'_> {
             group.groups.push(g);
         }
         Ok(group)
+    }
+
+    /// Compact attributes sorted by their creation indexes, when the header has them.
+    fn in_creation_order(&self, mut attrs: Vec<RawAttribute>, address: u64) -> Vec<RawAttribute> {
+        let sb = self.file.superblock();
+        let order = super::order::attribute_creation_order(
+            self.file.storage(),
+            address,
+            sb.offset_size,
+            sb.length_size,
+        );
+        if !order.is_empty() && attrs.iter().all(|a| order.contains_key(a.name())) {
+            attrs.sort_by_key(|a| order.get(a.name()).copied());
+        }
+        attrs
     }
 
     /// The variable stored in `ds`, or `None` when it cannot be shown (said in
@@ -423,8 +446,7 @@ fn scale_of(ds: &H5Dataset, attrs: &[RawAttribute]) -> Option<Scale> {
     }
     let leaf_name = leaf(ds.name());
     let name = leaf_name.strip_prefix(NON_COORD).unwrap_or(leaf_name);
-    let dim_only =
-        find(attrs, "NAME").is_some_and(|a| text_of(a).starts_with(DIM_ONLY)) || name != leaf_name;
+    let dim_only = find(attrs, "NAME").is_some_and(|a| text_of(a).starts_with(DIM_ONLY));
     let id = find(attrs, "_Netcdf4Dimid")
         .and_then(|a| int_values(a).ok())
         .and_then(|v| v.first().copied());
@@ -492,7 +514,7 @@ fn attr_values(
             let strings = raw
                 .chunks_exact(entry.max(1))
                 .take(n)
-                .map(|r| resolve(r).map(Some).map_err(|e| e.to_string()))
+                .map(|r| vlen_string(r, resolve).map_err(|e| e.to_string()))
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(Values::String(strings))
         }
@@ -596,6 +618,19 @@ fn pipeline(
             _ => None,
         })
         .unwrap_or_default()
+}
+
+/// One variable-length string from its heap reference (length, heap address,
+/// object index); a reference to no heap object is a missing string (NIL).
+pub(super) fn vlen_string(
+    reference: &[u8],
+    resolve: impl Fn(&[u8]) -> hdf5_reader::error::Result<Vec<u8>>,
+) -> hdf5_reader::error::Result<Option<Vec<u8>>> {
+    let w = reference.len();
+    if w >= 8 && reference[4..w - 4].iter().all(|&b| b == 0) {
+        return Ok(None);
+    }
+    resolve(reference).map(Some)
 }
 
 fn leaf(name: &str) -> &str {

@@ -233,12 +233,9 @@ fn strings(
     let w = ds.vlen_reference_size();
     let mut out = Vec::with_capacity(n);
     for r in refs.chunks_exact(w) {
-        // A reference to no heap object is a missing string (NIL).
-        if r[4..w - 4].iter().all(|&b| b == 0) {
-            out.push(None);
-        } else {
-            out.push(Some(ds.resolve_vlen_reference_bytes(r, 1)?));
-        }
+        out.push(meta::vlen_string(r, |r| {
+            ds.resolve_vlen_reference_bytes(r, 1)
+        })?);
     }
     Ok(Values::String(out))
 }

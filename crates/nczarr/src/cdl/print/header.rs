@@ -8,6 +8,7 @@ use super::escape::{self, ByteWriter, KEYWORDS};
 use super::number;
 use super::{group_matches, var_matches, PrintOptions};
 use crate::encoding::special::{special_attrs, SpecialValue};
+use crate::encoding::{Chunking, Encoding};
 use crate::error::Result;
 use crate::model::{Attr, DimRef, Group, GroupPath, NcType, Values, Var, VarPath};
 use crate::source::DatasetSource;
@@ -236,7 +237,15 @@ impl Printer<'_> {
 
     /// `pr_att_specials`: how the variable is stored, as special attributes.
     fn specials(&mut self, path: &VarPath, v: &Var) -> Result<()> {
-        let Some(enc) = self.source.encoding(path) else {
+        // ncdump 4.9.0 asks a CDF-5 file for chunking like a netCDF-4 one and prints
+        // its answer; the classic formats say nothing else.
+        let cdf5 = || {
+            (self.source.format().kind == "cdf5").then(|| Encoding {
+                chunking: Some(Chunking::Contiguous),
+                ..Encoding::default()
+            })
+        };
+        let Some(enc) = self.source.encoding(path).or_else(cdf5) else {
             return Ok(());
         };
         let codecs_attr = self.source.format().codecs_attr;
