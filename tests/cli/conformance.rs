@@ -184,3 +184,113 @@ fn netcdf_c_cdl_corpus_round_trips() {
     assert!(compared >= 30, "only {compared} files compared");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Every CDL file of netcdf-c's corpus that ncgen 4.9.0 compiles, as each file format
+/// (`-3` classic, `-5` CDF-5, `-6` 64-bit offset, `-4` netCDF-4, `-7` netCDF-4
+/// classic model): nczdump prints the file as ncdump does, with no option, `-s`, `-h`
+/// and `-c`. Left out, and counted: files with user-defined types (compound, enum,
+/// opaque, vlen), which the netCDF model here does not hold, and files with
+/// variables never written and no fill, whose values ncdump prints from
+/// uninitialized memory; and netcdf-c's large-file tests (gigabytes each).
+#[test]
+fn netcdf_c_cdl_corpus_as_netcdf_files_dumps_like_ncdump() {
+    use std::process::{Command, Stdio};
+    use std::sync::Mutex;
+
+    let Some(root) = skip() else { return };
+    if !crate::util::have("ncgen") || !crate::util::have("ncdump") {
+        eprintln!("skipped: ncgen/ncdump (netcdf-bin) are not installed");
+        return;
+    }
+    let mut cdls = Vec::new();
+    let mut dirs = vec![root];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "cdl")
+                // netcdf-c's large-file tests (bigf*, bigr*) make files of gigabytes.
+                && !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("big"))
+            {
+                cdls.push(p);
+            }
+        }
+    }
+    cdls.sort();
+    let tmp = tempfile::tempdir().unwrap();
+    let ncdump = |args: &[&str]| {
+        let out = Command::new("ncdump").args(args).output().unwrap();
+        out.status
+            .success()
+            .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    let jobs: Mutex<Vec<(usize, std::path::PathBuf)>> =
+        Mutex::new(cdls.into_iter().enumerate().collect());
+    let results = Mutex::new((0usize, 0usize, 0usize, Vec::new()));
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| loop {
+                let Some((i, cdl)) = jobs.lock().unwrap().pop() else {
+                    return;
+                };
+                for k in ["3", "5", "6", "4", "7"] {
+                    let nc = tmp.path().join(format!("f{i}.k{k}.nc"));
+                    let nc_s = nc.to_string_lossy().to_string();
+                    // ncgen writes files a CDL names relative to where it runs.
+                    let made = Command::new("ncgen")
+                        .arg(format!("-{k}"))
+                        .arg("-o")
+                        .arg(&nc)
+                        .arg(&cdl)
+                        .current_dir(tmp.path())
+                        .stdout(Stdio::null())
+                        .stderr(Stdio::null())
+                        .status()
+                        .is_ok_and(|st| st.success());
+                    let Some(header) = made.then(|| ncdump(&["-s", "-h", &nc_s])).flatten() else {
+                        continue;
+                    };
+                    if header.contains("\ntypes:") || header.contains("  types:") {
+                        results.lock().unwrap().1 += 1;
+                        continue;
+                    }
+                    if header.contains(":_NoFill = \"true\"") {
+                        results.lock().unwrap().2 += 1;
+                        continue;
+                    }
+                    for opts in [&[][..], &["-s"], &["-h"], &["-c"]] {
+                        let mut args = opts.to_vec();
+                        args.push(&nc_s);
+                        let Some(expected) = ncdump(&args) else {
+                            continue;
+                        };
+                        let ours = crate::util::run("nczdump", &args);
+                        let mut r = results.lock().unwrap();
+                        r.0 += 1;
+                        if !ours.output.status.success() || ours.stdout() != expected {
+                            r.3.push(format!(
+                                "{} -{k} {opts:?}: {}\n{}",
+                                cdl.display(),
+                                ours.stderr(),
+                                crate::util::first_diff(&ours.stdout(), &expected)
+                            ));
+                        }
+                    }
+                }
+            });
+        }
+    });
+    let (checked, user_types, no_fill, failures) = results.into_inner().unwrap();
+    eprintln!(
+        "{checked} dumps compared; left out: {user_types} files with user-defined types, \
+         {no_fill} with unwritten no-fill variables"
+    );
+    assert!(checked >= 1500, "only {checked} dumps compared");
+    assert!(
+        failures.is_empty(),
+        "{} of {checked}:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
