@@ -14,7 +14,7 @@ use hdf5_reader::{
 };
 
 use super::meta::{self, VarInfo};
-use super::types::values_from_stored;
+use super::types::to_native;
 use crate::chunking::Region;
 use crate::codec::{hdf5 as filters, registry, ChunkInfo};
 use crate::encoding::Encoding;
@@ -116,32 +116,25 @@ impl DataSource for Hdf5Source {
         };
         let h5 = |e: hdf5_reader::error::Error| fail(e.to_string());
         let ds = &info.ds;
-        let raw = match (t, info.stored.fixed_string) {
-            (NcType::String, _) => {
-                return strings(ds, &selection, n).map_err(h5);
+        let mut values = match (t, info.stored.fixed_string) {
+            (NcType::String, _) => return strings(ds, &selection, n).map_err(h5),
+            (NcType::Char, Some(w)) if w != 1 => {
+                return Err(fail(format!("char values stored as {w}-byte strings")))
             }
-            (NcType::Char, Some(1)) | (NcType::Byte | NcType::UByte, _) => {
-                read_raw::<1>(ds, &selection)
-            }
-            (NcType::Char, w) => {
-                return Err(fail(format!(
-                    "char values stored as {}-byte strings",
-                    w.unwrap_or(0)
-                )))
-            }
-            (NcType::Short | NcType::UShort, _) => read_raw::<2>(ds, &selection),
-            (NcType::Int | NcType::UInt | NcType::Float, _) => read_raw::<4>(ds, &selection),
-            (NcType::Int64 | NcType::UInt64 | NcType::Double, _) => read_raw::<8>(ds, &selection),
+            _ => Values::zeroed(t, n),
+        };
+        let Some(out) = values.ne_bytes_mut() else {
+            return Err(fail("no bytes to read into".into()));
+        };
+        match t.size() {
+            1 => read_raw::<1>(ds, &selection, out),
+            2 => read_raw::<2>(ds, &selection, out),
+            4 => read_raw::<4>(ds, &selection, out),
+            _ => read_raw::<8>(ds, &selection, out),
         }
         .map_err(h5)?;
-        if raw.len() != n * t.size() {
-            return Err(fail(format!(
-                "read {} bytes for {n} values of {} bytes",
-                raw.len(),
-                t.size()
-            )));
-        }
-        Ok(values_from_stored(t, &raw, info.stored.endian))
+        to_native(out, t.size(), info.stored.endian);
+        Ok(values)
     }
 }
 
@@ -198,20 +191,44 @@ impl<const N: usize> H5Type for Raw<N> {
     }
 }
 
-/// The stored bytes of a selection, `N` bytes per element, in C order.
+/// The stored bytes of a selection, `N` bytes per element, in C order, into `out`
+/// (sized for the selection).
 fn read_raw<const N: usize>(
     ds: &hdf5_reader::Dataset,
     selection: &SliceInfo,
-) -> hdf5_reader::error::Result<Vec<u8>> {
+    out: &mut [u8],
+) -> hdf5_reader::error::Result<()> {
     let a = ds.read_slice_parallel::<Raw<N>>(selection)?;
-    let elems: Vec<Raw<N>> = match a.as_slice() {
-        Some(s) => s.to_vec(),
-        None => a.iter().copied().collect(),
-    };
-    let mut out = Vec::with_capacity(elems.len() * N);
-    for e in elems {
-        out.extend_from_slice(&e.0);
+    if a.len() * N != out.len() {
+        return Err(hdf5_reader::error::Error::InvalidData(format!(
+            "read {} values of {N} bytes for {} bytes",
+            a.len(),
+            out.len()
+        )));
     }
+    match a.as_slice() {
+        Some(s) => {
+            for (o, e) in out.chunks_exact_mut(N).zip(s) {
+                o.copy_from_slice(&e.0);
+            }
+        }
+        None => {
+            for (o, e) in out.chunks_exact_mut(N).zip(a.iter()) {
+                o.copy_from_slice(&e.0);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The stored bytes of a selection, `N` bytes per element, in C order.
+fn read_refs<const N: usize>(
+    ds: &hdf5_reader::Dataset,
+    selection: &SliceInfo,
+    n: usize,
+) -> hdf5_reader::error::Result<Vec<u8>> {
+    let mut out = vec![0u8; n * N];
+    read_raw::<N>(ds, selection, &mut out)?;
     Ok(out)
 }
 
@@ -222,8 +239,8 @@ fn strings(
     n: usize,
 ) -> hdf5_reader::error::Result<Values> {
     let refs = match ds.vlen_reference_size() {
-        16 => read_raw::<16>(ds, selection)?,
-        12 => read_raw::<12>(ds, selection)?,
+        16 => read_refs::<16>(ds, selection, n)?,
+        12 => read_refs::<12>(ds, selection, n)?,
         w => {
             return Err(hdf5_reader::error::Error::InvalidData(format!(
                 "string references of {w} bytes"
