@@ -285,3 +285,76 @@ fn damaged_classic_files_fail_in_one_line() {
         "{line}"
     );
 }
+
+/// A Python with netCDF4-python: `NCZARR_PYTHON`, else `python3` (skipped without).
+fn python_with_netcdf4() -> Option<String> {
+    let py = std::env::var("NCZARR_PYTHON").unwrap_or_else(|_| "python3".into());
+    Command::new(&py)
+        .args(["-c", "import netCDF4, numpy"])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+        .then_some(py)
+}
+
+/// What netCDF4-python writes (the library inside the PyPI wheel, netcdf-c 4.10):
+/// deflate with shuffle, Fletcher-32, big-endian, NaN fill, unlimited records written
+/// partly, variable-length strings, nested groups, scalars, char; nczdump prints each
+/// as ncdump 4.9.0 does and nczcopy's copy dumps the same.
+#[test]
+fn netcdf4_python_files_dump_and_copy() {
+    let Some(py) = python_with_netcdf4() else {
+        eprintln!("skipped: no python3 with netCDF4 (set NCZARR_PYTHON)");
+        return;
+    };
+    if !have("ncdump") {
+        eprintln!("skipped: ncdump (netcdf-bin) is not installed");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let nc = tmp.path().join("py.nc");
+    let script = r#"
+import sys, numpy as np, netCDF4
+with netCDF4.Dataset(sys.argv[1], "w", format="NETCDF4") as ds:
+    ds.title = "netCDF4-python file"
+    ds.createDimension("time", None)
+    ds.createDimension("x", 5)
+    t = ds.createVariable("time", "f8", ("time",))
+    t.units = "days since 2000-01-01"
+    t[:] = np.arange(4)
+    a = ds.createVariable("a", "f4", ("time", "x"), zlib=True, complevel=4, shuffle=True,
+                          fill_value=np.float32(np.nan))
+    a[0:3] = np.arange(15, dtype="f4").reshape(3, 5)
+    b = ds.createVariable("b", ">i4", ("time", "x"), fletcher32=True, chunksizes=(2, 5))
+    b[:] = np.arange(20).reshape(4, 5)
+    s = ds.createVariable("s", str, ("x",))
+    s[0] = "one"; s[1] = "two words"; s[2] = ""; s[3] = "\u00fcn\u00efcode"
+    sc = ds.createVariable("scalar", "f8", ())
+    sc[...] = 3.5
+    sc.note = np.array([1, 2, 3], dtype="i2")
+    sub = ds.createGroup("grp").createGroup("sub")
+    sub.createDimension("y", 3)
+    v = sub.createVariable("v", "u8", ("x", "y"), zlib=True)
+    v[:] = np.arange(15, dtype="u8").reshape(5, 3)
+    v.strs = ["a", "bb"]
+    c = ds.createVariable("c", "S1", ("x",))
+    c[:] = np.array(list("hello"), dtype="S1")
+"#;
+    let made = Command::new(&py)
+        .args(["-c", script])
+        .arg(&nc)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let nc_s = nc.to_string_lossy().to_string();
+    for opts in [&[][..], &["-s"], &["-h"], &["-c"], &["-k"], &["-v", "s,b"]] {
+        let mut args = opts.to_vec();
+        args.push(&nc_s);
+        run("nczdump", &args).success().stdout_is(&ncdump(&args));
+    }
+    let zarr = tmp.path().join("py.zarr");
+    run("nczcopy", &[&nc_s, &zarr.to_string_lossy()]).success();
+    run("nczdump", &["-n", "py", &zarr.to_string_lossy()])
+        .success()
+        .stdout_is(&ncdump(&["-n", "py", &nc_s]));
+}
