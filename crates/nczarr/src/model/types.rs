@@ -32,6 +32,21 @@ pub enum NcType {
 }
 
 impl NcType {
+    /// The integer type of `bytes` bytes, signed or not; `None` for other sizes.
+    pub fn integer(bytes: usize, signed: bool) -> Option<NcType> {
+        Some(match (bytes, signed) {
+            (1, true) => NcType::Byte,
+            (1, false) => NcType::UByte,
+            (2, true) => NcType::Short,
+            (2, false) => NcType::UShort,
+            (4, true) => NcType::Int,
+            (4, false) => NcType::UInt,
+            (8, true) => NcType::Int64,
+            (8, false) => NcType::UInt64,
+            _ => return None,
+        })
+    }
+
     /// All twelve types in netCDF type-id order (`NC_BYTE` = 1 ... `NC_STRING` = 12).
     pub const ALL: [NcType; 12] = [
         NcType::Byte,

@@ -85,11 +85,10 @@ pub(super) fn read(file: &Hdf5File) -> Result<Meta, String> {
     };
     let mut group = walk.group(&root, &[])?;
     group.name = String::new();
-    let nc_properties = root_text_attr(&root, "_NCProperties");
-    let classic_model = root
-        .raw_attributes()
-        .map(|a| a.iter().any(|a| a.name() == "_nc3_strict"))
-        .unwrap_or(false);
+    // The root's hidden attributes say what the file is (read again: the walk hides them).
+    let root_attrs = root.raw_attributes().unwrap_or_default();
+    let nc_properties = find(&root_attrs, "_NCProperties").map(text_of);
+    let classic_model = find(&root_attrs, "_nc3_strict").is_some();
     let mut dataset = Dataset { root: group };
     walk.widen_unlimited(&mut dataset)?;
     Ok(Meta {
@@ -100,14 +99,6 @@ pub(super) fn read(file: &Hdf5File) -> Result<Meta, String> {
         nc_properties,
         classic_model,
     })
-}
-
-fn root_text_attr(root: &H5Group, name: &str) -> Option<String> {
-    let attrs = root.raw_attributes().ok()?;
-    let a = attrs.iter().find(|a| a.name() == name)?;
-    let text = a.message().raw_data.clone();
-    let end = text.iter().position(|&b| b == 0).unwrap_or(text.len());
-    Some(String::from_utf8_lossy(&text[..end]).into_owned())
 }
 
 /// One dimension scale met in a group.

@@ -39,17 +39,8 @@ pub(super) fn stored_type(dt: &Datatype) -> Result<StoredType, String> {
             signed,
             byte_order,
         } => {
-            let t = match (size, signed) {
-                (1, true) => NcType::Byte,
-                (1, false) => NcType::UByte,
-                (2, true) => NcType::Short,
-                (2, false) => NcType::UShort,
-                (4, true) => NcType::Int,
-                (4, false) => NcType::UInt,
-                (8, true) => NcType::Int64,
-                (8, false) => NcType::UInt64,
-                _ => return Err(format!("a {size}-byte integer type")),
-            };
+            let t = NcType::integer(usize::from(*size), *signed)
+                .ok_or_else(|| format!("a {size}-byte integer type"))?;
             atomic(t, Some(order(byte_order)))
         }
         Datatype::FloatingPoint { size, byte_order } => match size {

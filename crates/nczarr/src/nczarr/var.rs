@@ -13,19 +13,10 @@ use crate::zarr::{parse_fill_value, ArrayMeta, Dtype, Endian};
 pub(crate) fn nc_type_of(dtype: &Dtype, nczarr: bool) -> (NcType, Option<String>) {
     match dtype {
         Dtype::Bool => (NcType::UByte, Some("Zarr dtype |b1 (boolean) shown as ubyte 0/1".into())),
-        Dtype::Int { bytes, signed, .. } => (
-            match (bytes, signed) {
-                (1, true) => NcType::Byte,
-                (1, false) => NcType::UByte,
-                (2, true) => NcType::Short,
-                (2, false) => NcType::UShort,
-                (4, true) => NcType::Int,
-                (4, false) => NcType::UInt,
-                (8, true) => NcType::Int64,
-                _ => NcType::UInt64,
-            },
-            None,
-        ),
+        // The dtype parser accepts 1, 2, 4 and 8 bytes only.
+        Dtype::Int { bytes, signed, .. } => {
+            (NcType::integer(*bytes, *signed).unwrap_or(NcType::UInt64), None)
+        }
         Dtype::Float { bytes: 2, .. } => (NcType::Float, Some(format!("Zarr dtype {dtype} (half precision) shown as float"))),
         Dtype::Float { bytes: 4, .. } => (NcType::Float, None),
         Dtype::Float { .. } => (NcType::Double, None),
