@@ -7,8 +7,9 @@
 //! [`crate::source::DataSource`].
 
 use crate::chunking::Region;
-use crate::encoding::Plan;
-use crate::error::Result;
+use crate::encoding::{Encoding, Plan};
+use crate::error::{Error, Result};
+use crate::json::Json;
 use crate::model::{Dataset, Values, VarPath};
 
 /// What one run of a sink writes: usually everything; a copy in parts (many runs,
@@ -72,6 +73,34 @@ pub trait DatasetSink: Sync {
     /// # Errors
     /// Codec and store errors naming the variable and chunk.
     fn write(&self, var: &VarPath, region: &Region, values: &Values) -> Result<()>;
+
+    /// True when the variable at `var` is stored in chunks exactly like those of
+    /// `encoding` (chunk shape, element bytes and byte order, C order), so that chunks
+    /// stored elsewhere with that encoding can go to [`DatasetSink::write_chunks`]
+    /// instead of values.
+    fn takes_chunks_of(&self, var: &VarPath, encoding: &Encoding) -> bool {
+        let _ = (var, encoding);
+        false
+    }
+
+    /// Store whole chunks of the variable at `var`, each `(index, bytes)` encoded with
+    /// the codec chain `codecs` (in encode order): put as they are when `codecs` is
+    /// this sink's chain, decoded and encoded again otherwise. Only called when
+    /// [`DatasetSink::takes_chunks_of`] said so.
+    ///
+    /// # Errors
+    /// Codec and store errors naming the variable and chunk.
+    fn write_chunks(
+        &self,
+        var: &VarPath,
+        chunks: Vec<(Vec<u64>, Vec<u8>)>,
+        codecs: &[Json],
+    ) -> Result<()> {
+        let _ = (chunks, codecs);
+        Err(Error::Invalid(format!(
+            "variable '{var}': this format does not take chunks as stored"
+        )))
+    }
 
     /// Write what makes the dataset openable and put it in place. Until this returns,
     /// nothing at the destination looks like a complete dataset; a sink dropped without

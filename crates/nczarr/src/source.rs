@@ -95,6 +95,27 @@ pub trait DatasetSource: DataSource {
         None
     }
 
+    /// Chunk `index` of the variable at `var` as the source stores it: bytes encoded
+    /// with the codec chain of [`DatasetSource::encoding`], decoding to a whole chunk
+    /// of its chunk shape in C order with the encoding's byte order. A copy that keeps
+    /// the chunking moves these instead of values. `None` where the source cannot give
+    /// the chunk so (not stored, stored otherwise, or past the variable's own extent):
+    /// its values are read instead. Only asked when [`DatasetSource::has_stored_chunks`]
+    /// says so.
+    ///
+    /// # Errors
+    /// Store and file errors naming the variable and chunk.
+    fn stored_chunk(&self, var: &VarPath, index: &[u64]) -> Result<Option<Vec<u8>>> {
+        let _ = (var, index);
+        Ok(None)
+    }
+
+    /// True when [`DatasetSource::stored_chunk`] may give chunks of the variable.
+    fn has_stored_chunks(&self, var: &VarPath) -> bool {
+        let _ = var;
+        false
+    }
+
     /// Chunk `index` of the variable at `var`, decoded (`[]` for a scalar).
     ///
     /// # Errors

@@ -141,6 +141,80 @@ impl ArrayWriter {
         Ok(())
     }
 
+    /// Store whole chunks given as another format stores them: each `(index, bytes)`
+    /// encoded with `from` (a chain over chunks of this writer's shape and element
+    /// bytes), or as this writer encodes them when `from` is `None`. Those are put as
+    /// they are; the others are decoded and encoded again, in parallel, with no slab
+    /// in between.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] for an index outside the grid or a chunk that decodes to the
+    /// wrong length; codec and store errors.
+    pub fn write_encoded(
+        &self,
+        store: &dyn WritableStore,
+        chunks: Vec<(Vec<u64>, Vec<u8>)>,
+        from: Option<&Pipeline>,
+    ) -> Result<()> {
+        let item = self.stored.dtype.item_size().max(1);
+        let size = self.chunk_len * item;
+        let items: Vec<Option<EncodedChunk>> = chunks
+            .into_par_iter()
+            .map(|(index, bytes)| -> Result<Option<EncodedChunk>> {
+                let inside = index.len() == self.grid.shape.len()
+                    && index
+                        .iter()
+                        .zip(self.grid.shape.iter().zip(&self.grid.chunks))
+                        .all(|(&i, (&n, &c))| i.saturating_mul(c) < n.max(1));
+                if !inside {
+                    return Err(Error::Invalid(format!(
+                        "variable '{}': chunk {index:?} is outside the chunk grid",
+                        self.name
+                    )));
+                }
+                let key = self
+                    .key
+                    .join_path(&self.grid.chunk_key(&index, self.stored.separator))?;
+                let Some(from) = from else {
+                    return Ok(Some((key, bytes)));
+                };
+                let info = ChunkInfo {
+                    item_size: item,
+                    max_decoded: size,
+                };
+                let codec = |error| Error::Codec {
+                    var: self.name.clone(),
+                    error,
+                };
+                let decoded = match from.decode(bytes, key.as_str(), &info, self.chunk_len) {
+                    Ok(Decoded::Bytes(b)) if b.len() == size => b,
+                    Ok(_) => {
+                        return Err(Error::Invalid(format!(
+                            "variable '{}': chunk {index:?} does not decode to {size} bytes",
+                            self.name
+                        )))
+                    }
+                    Err(e) => return Err(codec(e)),
+                };
+                if self.skip_fill && self.all_fill(&decoded) {
+                    return Ok(None);
+                }
+                let info = ChunkInfo {
+                    max_decoded: usize::MAX,
+                    ..info
+                };
+                let bytes = self
+                    .pipeline
+                    .encode(Decoded::Bytes(decoded), key.as_str(), &info)
+                    .map_err(codec)?;
+                Ok(Some((key, bytes)))
+            })
+            .collect::<Result<_>>()?;
+        let items: Vec<EncodedChunk> = items.into_iter().flatten().collect();
+        store.put_many(&items)?;
+        Ok(())
+    }
+
     /// The chunks of `batch` encoded in parallel, those left out (all fill) dropped.
     fn encode_batch(
         &self,

@@ -22,12 +22,14 @@ pub use select::{select, Selected, Selection};
 use std::collections::HashSet;
 use std::sync::mpsc;
 
+use crate::chunking::for_each_index;
 use crate::chunking::Region;
-use crate::encoding::{item_size, Plan};
+use crate::encoding::{item_size, Encoding, Plan};
 use crate::error::{Error, Result};
+use crate::json::Json;
 use crate::model::{Dataset, Values, VarPath};
 use crate::sink::DatasetSink;
-use crate::source::{DataSource, DatasetSource};
+use crate::source::DatasetSource;
 
 /// Where a copy reports how far it is: a progress bar in the binary, nothing here.
 pub trait Progress: Sync {
@@ -74,6 +76,7 @@ impl Default for CopyOptions<'_> {
 /// One variable to copy: where, how much per slab, and its output chunk shape.
 struct Job<'p> {
     path: VarPath,
+    shape: Vec<u64>,
     budget: u64,
     item: u64,
     out_chunks: Option<&'p [u64]>,
@@ -106,6 +109,7 @@ pub fn write_dataset(
             .ok_or_else(|| Error::Invalid(format!("variable '{path}' has no planned encoding")))?;
         let item = item_size(var.nc_type, enc.string_width.unwrap_or(1)).max(1) as u64;
         jobs.push(Job {
+            shape: dataset.shape_of(&path).unwrap_or_default(),
             budget: (options.slab_bytes / item).max(1),
             item,
             out_chunks: enc.chunk_shape(),
@@ -127,10 +131,12 @@ pub fn write_dataset(
         if let Some(p) = options.progress {
             p.variable(&job.path);
         }
-        let input_chunks = source
-            .encoding(&job.path)
-            .and_then(|e| e.chunk_shape().map(<[u64]>::to_vec));
-        let input_chunks = input_chunks.as_deref();
+        let input = source.encoding(&job.path);
+        let input_chunks = input.as_ref().and_then(Encoding::chunk_shape);
+        // Chunks the output stores exactly as the source does move as stored bytes.
+        let as_stored = input
+            .as_ref()
+            .filter(|e| source.has_stored_chunks(&job.path) && sink.takes_chunks_of(&job.path, e));
         let regions = match options.part {
             None => sink.slabs(&job.path, job.budget, input_chunks, None)?,
             Some(part) => {
@@ -151,7 +157,14 @@ pub fn write_dataset(
                 regions
             }
         };
-        copy_var(source, sink.as_ref(), job, &regions, options.progress)?;
+        copy_var(
+            source,
+            sink.as_ref(),
+            job,
+            &regions,
+            as_stored,
+            options.progress,
+        )?;
     }
     sink.finish()
 }
@@ -177,29 +190,58 @@ fn chunk_count(region: &Region, chunks: Option<&[u64]>) -> u64 {
     }
 }
 
+/// What the reader of a copy hands to the writer for one slab.
+enum Slab {
+    /// The slab's values.
+    Values(Values),
+    /// The slab's chunks as the source stores them, and the values of those it could
+    /// not give so.
+    Chunks {
+        stored: Vec<(Vec<u64>, Vec<u8>)>,
+        read: Vec<(Region, Values)>,
+    },
+}
+
 /// Copy the slabs `regions` of one variable, reading the next while the sink stores
-/// the last.
+/// the last. With `as_stored` (the source's encoding, which the sink stores alike),
+/// chunks move as stored bytes.
 fn copy_var(
-    source: &dyn DataSource,
+    source: &dyn DatasetSource,
     sink: &dyn DatasetSink,
     job: &Job<'_>,
     regions: &[Region],
+    as_stored: Option<&Encoding>,
     progress: Option<&dyn Progress>,
 ) -> Result<()> {
     let path = &job.path;
+    let read = |r: &Region| -> Result<Slab> {
+        match as_stored.and_then(Encoding::chunk_shape) {
+            Some(chunks) => read_stored(source, path, &job.shape, chunks, r),
+            None => source.read(path, r).map(Slab::Values),
+        }
+    };
+    let codecs: &[Json] = as_stored.map_or(&[], |e| &e.codecs);
     std::thread::scope(|scope| -> Result<()> {
         // A rendezvous: the next slab is read while the last is written, and no third
         // waits between them.
-        let (tx, rx) = mpsc::sync_channel::<Result<Values>>(0);
+        let (tx, rx) = mpsc::sync_channel::<Result<Slab>>(0);
         scope.spawn(move || {
             for r in regions.iter().filter(|r| !r.is_empty()) {
-                if tx.send(source.read(path, r)).is_err() {
+                if tx.send(read(r)).is_err() {
                     break;
                 }
             }
         });
-        for (region, values) in regions.iter().filter(|r| !r.is_empty()).zip(rx) {
-            sink.write(path, region, &values?)?;
+        for (region, slab) in regions.iter().filter(|r| !r.is_empty()).zip(rx) {
+            match slab? {
+                Slab::Values(values) => sink.write(path, region, &values)?,
+                Slab::Chunks { stored, read } => {
+                    sink.write_chunks(path, stored, codecs)?;
+                    for (r, values) in read {
+                        sink.write(path, &r, &values)?;
+                    }
+                }
+            }
             if let Some(p) = progress {
                 let n = region.len().unwrap_or(0);
                 p.advance(
@@ -210,4 +252,63 @@ fn copy_var(
         }
         Ok(())
     })
+}
+
+/// The chunks (of shape `chunks`) of the slab `region` of the variable at `path`
+/// (of `shape`) as the source stores them, read in parallel; the values of each chunk
+/// it cannot give so.
+fn read_stored(
+    source: &dyn DatasetSource,
+    path: &VarPath,
+    shape: &[u64],
+    chunks: &[u64],
+    region: &Region,
+) -> Result<Slab> {
+    use rayon::prelude::*;
+    let first: Vec<u64> = region
+        .start
+        .iter()
+        .zip(chunks)
+        .map(|(s, c)| s / c.max(&1))
+        .collect();
+    let lens: Vec<u64> = (0..region.rank())
+        .map(|d| {
+            let c = chunks[d].max(1);
+            (region.start[d] + region.count[d]).div_ceil(c) - first[d]
+        })
+        .collect();
+    let mut indexes = Vec::new();
+    for_each_index(&lens, |i| {
+        indexes.push(
+            i.iter()
+                .zip(&first)
+                .map(|(i, f)| i + f)
+                .collect::<Vec<u64>>(),
+        );
+    });
+    let got: Vec<(Vec<u64>, Option<Vec<u8>>)> = indexes
+        .into_par_iter()
+        .map(|index| {
+            let bytes = source.stored_chunk(path, &index)?;
+            Ok((index, bytes))
+        })
+        .collect::<Result<_>>()?;
+    let (mut stored, mut read) = (Vec::new(), Vec::new());
+    for (index, bytes) in got {
+        match bytes {
+            Some(b) => stored.push((index, b)),
+            None => {
+                let start: Vec<u64> = index.iter().zip(chunks).map(|(i, c)| i * c).collect();
+                let count = start
+                    .iter()
+                    .zip(chunks.iter().zip(shape))
+                    .map(|(s, (c, n))| (*c).min(n.saturating_sub(*s)))
+                    .collect();
+                let r = Region::block(start, count);
+                let values = source.read(path, &r)?;
+                read.push((r, values));
+            }
+        }
+    }
+    Ok(Slab::Chunks { stored, read })
 }

@@ -12,11 +12,13 @@
 //! order. The attributes of these conventions are hidden, as netcdf-c hides them.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use hdf5_reader::group::Group as H5Group;
 use hdf5_reader::messages::HdfMessage;
 use hdf5_reader::{Dataset as H5Dataset, Hdf5File, RawAttribute};
 
+use super::chunks::ChunkMap;
 use super::types::{stored_type, values_from_stored, StoredType};
 use crate::codec::hdf5 as filters;
 use crate::encoding::{Chunking, Encoding};
@@ -52,6 +54,8 @@ pub(super) struct VarInfo {
     pub encoding: Encoding,
     /// HDF5 filters in the pipeline with no decoder here (id and name).
     pub missing_filters: Vec<String>,
+    /// Where its chunks are, read when a copy first asks for a chunk as stored.
+    pub chunk_map: OnceLock<Result<ChunkMap, String>>,
 }
 
 /// What a netCDF-4 file holds.
@@ -275,6 +279,7 @@ impl Walk<'_> {
             stored,
             encoding,
             missing_filters,
+            chunk_map: OnceLock::new(),
         };
         Ok(Some((var, info)))
     }

@@ -13,6 +13,7 @@ use hdf5_reader::{
     Datatype, FileStorage, FilterRegistry, H5Type, Hdf5File, OpenOptions, SliceInfo, SliceInfoElem,
 };
 
+use super::chunks;
 use super::meta::{self, VarInfo};
 use super::types::to_native;
 use crate::chunking::Region;
@@ -33,8 +34,8 @@ pub struct Hdf5Source {
     format: FormatInfo,
     vars: HashMap<VarPath, VarInfo>,
     problems: Vec<String>,
-    /// Kept open for the datasets' reads.
-    _file: Hdf5File,
+    /// Kept open for the datasets' reads; chunks as stored are read from it directly.
+    file: Hdf5File,
 }
 
 impl Hdf5Source {
@@ -76,7 +77,7 @@ impl Hdf5Source {
             format,
             vars: meta.vars,
             problems: meta.problems,
-            _file: file,
+            file,
         })
     }
 
@@ -154,7 +155,63 @@ impl DatasetSource for Hdf5Source {
     fn problems(&self) -> &[String] {
         &self.problems
     }
+
+    fn has_stored_chunks(&self, var: &VarPath) -> bool {
+        self.vars.get(var).is_some_and(|info| {
+            info.stored.nc_type != NcType::String
+                && info.stored.fixed_string.is_none_or(|w| w == 1)
+                && info.missing_filters.is_empty()
+                && info.encoding.chunk_shape().is_some()
+                && info.encoding.codec_ids().all(|id| SAME_BYTES.contains(&id))
+        })
+    }
+
+    fn stored_chunk(&self, var: &VarPath, index: &[u64]) -> Result<Option<Vec<u8>>> {
+        let fail = |m: String| Error::Invalid(format!("variable '{var}': {m}"));
+        let (Some(info), Some(shape)) = (self.vars.get(var), self.dataset.shape_of(var)) else {
+            return Err(Error::Invalid(format!("no variable '{var}'")));
+        };
+        let Some(chunks) = info.encoding.chunk_shape() else {
+            return Ok(None);
+        };
+        let map = info
+            .chunk_map
+            .get_or_init(|| chunks::chunk_map(&self.file, info.ds.address()))
+            .as_ref()
+            .map_err(|e| fail(format!("chunk index: {e}")))?;
+        if index.len() != chunks.len() || map.extent.len() != chunks.len() {
+            return Ok(None);
+        }
+        // A chunk reaching past the dataset's own extent where the variable was widened
+        // (to its unlimited dimension's length) holds no fill there: read its values.
+        let widened_edge = (0..chunks.len()).any(|d| {
+            index[d].saturating_add(1).saturating_mul(chunks[d]) > map.extent[d]
+                && map.extent[d] != shape[d]
+        });
+        let Some(place) = map.places.get(index).filter(|_| !widened_edge) else {
+            return Ok(None);
+        };
+        let storage = self.file.storage();
+        let size = usize::try_from(place.size)
+            .ok()
+            .filter(|&n| place.address.saturating_add(n as u64) <= storage.len())
+            .ok_or_else(|| {
+                fail(format!(
+                    "chunk {index:?}: {} bytes at offset {} run past the end of the file",
+                    place.size, place.address
+                ))
+            })?;
+        let bytes = storage
+            .read_range(place.address, size)
+            .map_err(|e| fail(format!("chunk {index:?}: {e}")))?;
+        Ok(Some(bytes.to_vec()))
+    }
 }
+
+/// The codecs whose HDF5 filter writes the bytes the Zarr codec of the same name
+/// writes (the filters this crate decodes HDF5 chunks with, and byte shuffle), so a
+/// chunk stored with them is a Zarr chunk as it is.
+const SAME_BYTES: [&str; 5] = ["zlib", "shuffle", "zstd", "bz2", "blosc"];
 
 /// One stored element of `N` bytes, copied as it is (byte order is ours to fix).
 #[derive(Clone, Copy)]

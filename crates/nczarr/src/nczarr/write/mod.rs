@@ -32,10 +32,11 @@ use std::collections::HashMap;
 use super::source::array_key;
 use crate::array::{ArrayWriter, StoredArray};
 use crate::chunking::{aligned_units, slabs, Region, SlabOrder};
-use crate::encoding::Plan;
+use crate::codec::Pipeline;
+use crate::encoding::{Encoding, Plan};
 use crate::error::{Error, Result};
 use crate::json::Json;
-use crate::model::{Dataset, Group, Values, VarPath};
+use crate::model::{Dataset, Group, NcType, Values, VarPath};
 use crate::sink::{DatasetSink, WriteStage};
 use crate::store::{StoreKey, Target, WritableStore};
 
@@ -336,6 +337,34 @@ impl DatasetSink for ZarrSink {
             region.clone()
         };
         out.writer.write(self.store(), &region, values)
+    }
+
+    fn takes_chunks_of(&self, var: &VarPath, encoding: &Encoding) -> bool {
+        let (Ok(out), Some(v)) = (self.var(var), self.dataset.var(var)) else {
+            return false;
+        };
+        v.nc_type != NcType::String
+            && !out.scalar_as_1
+            && encoding.chunk_shape() == Some(out.stored.chunks.as_slice())
+            && array::dtype_for(v.nc_type, encoding.endian, 1, self.options.char_dtype)
+                == out.stored.dtype
+    }
+
+    fn write_chunks(
+        &self,
+        var: &VarPath,
+        chunks: Vec<(Vec<u64>, Vec<u8>)>,
+        codecs: &[Json],
+    ) -> Result<()> {
+        let out = self.var(var)?;
+        if out.stored.codec_chain().eq(codecs.iter()) {
+            return out.writer.write_encoded(self.store(), chunks, None);
+        }
+        let from = Pipeline::new(codecs, None).map_err(|error| Error::Codec {
+            var: var.to_string(),
+            error,
+        })?;
+        out.writer.write_encoded(self.store(), chunks, Some(&from))
     }
 
     fn finish(self: Box<Self>) -> Result<()> {
