@@ -11,7 +11,7 @@ use std::sync::mpsc;
 use rayon::prelude::*;
 
 use super::escape;
-use super::number::{self, CFormat};
+use super::number::{self, CFormat, NUM_ROOM};
 use super::{IndexStyle, PrintOptions};
 use crate::chunking::{slabs, SlabOrder};
 use crate::error::Result;
@@ -78,29 +78,35 @@ fn format_for(var: &Var, opts: &PrintOptions) -> ValueFormat {
     }
 }
 
+/// ncdump's `float_val_equals`: `b` is the fill value `a`.
+#[inline]
+fn float_is_fill(a: f32, b: f32) -> bool {
+    if (a > 0.0) != (b > 0.0) {
+        return false;
+    }
+    if a.is_finite() && b.is_finite() {
+        return (a - b).abs() <= (f32::EPSILON * b).abs();
+    }
+    (a.is_nan() && b.is_nan()) || (a.is_infinite() && b.is_infinite())
+}
+
+/// ncdump's `double_val_equals`: `b` is the fill value `a`.
+#[inline]
+fn double_is_fill(a: f64, b: f64) -> bool {
+    if (a > 0.0) != (b > 0.0) {
+        return false;
+    }
+    if a.is_finite() && b.is_finite() {
+        return (a - b).abs() <= (f64::EPSILON * b).abs();
+    }
+    (a.is_nan() && b.is_nan()) || (a.is_infinite() && b.is_infinite())
+}
+
 /// ncdump's `*_val_equals` against the fill value.
 fn is_fill(fill: &Values, values: &Values, i: usize) -> bool {
     match (fill, values) {
-        (Values::Float(f), Values::Float(v)) => {
-            let (a, b) = (f[0], v[i]);
-            if (a > 0.0) != (b > 0.0) {
-                return false;
-            }
-            if a.is_finite() && b.is_finite() {
-                return (a - b).abs() <= (f32::EPSILON * b).abs();
-            }
-            (a.is_nan() && b.is_nan()) || (a.is_infinite() && b.is_infinite())
-        }
-        (Values::Double(f), Values::Double(v)) => {
-            let (a, b) = (f[0], v[i]);
-            if (a > 0.0) != (b > 0.0) {
-                return false;
-            }
-            if a.is_finite() && b.is_finite() {
-                return (a - b).abs() <= (f64::EPSILON * b).abs();
-            }
-            (a.is_nan() && b.is_nan()) || (a.is_infinite() && b.is_infinite())
-        }
+        (Values::Float(f), Values::Float(v)) => float_is_fill(f[0], v[i]),
+        (Values::Double(f), Values::Double(v)) => double_is_fill(f[0], v[i]),
         (Values::String(f), Values::String(v)) => {
             let cut = |s: &Option<Vec<u8>>| {
                 s.as_ref()
@@ -109,6 +115,44 @@ fn is_fill(fill: &Values, values: &Values, i: usize) -> bool {
             cut(&f[0]) == cut(&v[i])
         }
         (f, v) => f.get_i128(0).is_some() && f.get_i128(0) == v.get_i128(i),
+    }
+}
+
+/// Value `i` written into `out` (at least [`NUM_ROOM`] bytes) for the common case: a
+/// number that is not the fill value, printed in ncdump's default format. The length
+/// written, or `None` for everything else.
+fn number_text(
+    out: &mut [u8],
+    values: &Values,
+    i: usize,
+    fmt: &ValueFormat,
+    fill: Option<&Values>,
+) -> Option<usize> {
+    let ValueFormat::Default {
+        float_digits,
+        double_digits,
+    } = fmt
+    else {
+        return None;
+    };
+    if fill.is_some_and(|f| is_fill(f, values, i)) {
+        return None;
+    }
+    let mut int = |v: i128| Some(number::integer_into(out, v));
+    match values {
+        Values::Float(v) if v[i].is_finite() => {
+            number::format_g_into(out, f64::from(v[i]), *float_digits)
+        }
+        Values::Double(v) if v[i].is_finite() => number::format_g_into(out, v[i], *double_digits),
+        Values::Byte(v) => int(v[i].into()),
+        Values::UByte(v) => int(v[i].into()),
+        Values::Short(v) => int(v[i].into()),
+        Values::UShort(v) => int(v[i].into()),
+        Values::Int(v) => int(v[i].into()),
+        Values::UInt(v) => int(v[i].into()),
+        Values::Int64(v) => int(v[i].into()),
+        Values::UInt64(v) => int(v[i].into()),
+        _ => None,
     }
 }
 
@@ -121,6 +165,13 @@ fn format_value(
     fill: Option<&Values>,
     scratch: &mut String,
 ) {
+    let at = out.len();
+    out.resize(at + NUM_ROOM, 0);
+    if let Some(n) = number_text(&mut out[at..], values, i, fmt, fill) {
+        out.truncate(at + n);
+        return;
+    }
+    out.truncate(at);
     if fill.is_some_and(|f| is_fill(f, values, i)) {
         out.push(b'_');
         return;
@@ -252,6 +303,31 @@ impl Line {
         self.buf.extend_from_slice(v);
         self.buf.extend_from_slice(b", ");
         self.linep += nn;
+    }
+
+    /// [`Line::lput_comma`] of a number `write` writes in place (see [`number_text`]);
+    /// false (and nothing written) when it does not.
+    fn lput_number_comma(&mut self, write: impl FnOnce(&mut [u8]) -> Option<usize>) -> bool {
+        let at = self.buf.len();
+        self.buf.resize(at + NUM_ROOM, 0);
+        let Some(n) = write(&mut self.buf[at..]) else {
+            self.buf.truncate(at);
+            return false;
+        };
+        let nn = n as i64 + 2;
+        if nn + self.linep > self.max && nn > 2 {
+            // The line wraps before the value (once a line): move it after the break.
+            let mut text = [0u8; NUM_ROOM];
+            text[..n].copy_from_slice(&self.buf[at..at + n]);
+            self.buf.truncate(at);
+            self.lput_comma(&text[..n]);
+            return true;
+        }
+        self.buf[at + n] = b',';
+        self.buf[at + n + 1] = b' ';
+        self.buf.truncate(at + n + 2);
+        self.linep += nn;
+        true
     }
 
     /// `printf`: no line bookkeeping.
@@ -421,6 +497,66 @@ impl Layout<'_> {
         fill: Option<&Values>,
         start: (i64, i64, usize),
     ) -> Vec<u8> {
+        let rows = Rows {
+            values,
+            offset,
+            first,
+            n,
+            fmt,
+            fill,
+            start,
+        };
+        // Floats and doubles in the default format get a loop of their own, with the
+        // type and fill value decided once rather than per value.
+        match (values, fmt, fill) {
+            (Values::Float(v), ValueFormat::Default { float_digits, .. }, f) => {
+                let fill = match f {
+                    Some(Values::Float(f)) => f.first().copied(),
+                    _ => None,
+                };
+                let p = *float_digits;
+                self.rows_with(&rows, |out, i| {
+                    let x = v[i];
+                    if !x.is_finite() || fill.is_some_and(|f| float_is_fill(f, x)) {
+                        return None;
+                    }
+                    number::format_g_into(out, f64::from(x), p)
+                })
+            }
+            (Values::Double(v), ValueFormat::Default { double_digits, .. }, f) => {
+                let fill = match f {
+                    Some(Values::Double(f)) => f.first().copied(),
+                    _ => None,
+                };
+                let p = *double_digits;
+                self.rows_with(&rows, |out, i| {
+                    let x = v[i];
+                    if !x.is_finite() || fill.is_some_and(|f| double_is_fill(f, x)) {
+                        return None;
+                    }
+                    number::format_g_into(out, x, p)
+                })
+            }
+            _ => self.rows_with(&rows, |out, i| number_text(out, values, i, fmt, fill)),
+        }
+    }
+
+    /// [`Layout::rows`] with `number` writing value `i` in place where it can (see
+    /// [`number_text`]).
+    fn rows_with(
+        &self,
+        rows: &Rows<'_>,
+        number: impl Fn(&mut [u8], usize) -> Option<usize>,
+    ) -> Vec<u8> {
+        let Rows {
+            values,
+            offset,
+            first,
+            n,
+            fmt,
+            fill,
+            start,
+        } = *rows;
         let ncols = self.ncols as usize;
         let mut line = Line::new(start.0, start.1, start.2, n as usize * ncols * 12);
         let mut text = Vec::with_capacity(32);
@@ -434,6 +570,12 @@ impl Layout<'_> {
             self.row_start(&mut line, row);
             let base = offset + r as usize * ncols;
             for c in 0..ncols {
+                if c + 1 < ncols
+                    && self.opts.full.is_none()
+                    && line.lput_number_comma(|out| number(out, base + c))
+                {
+                    continue;
+                }
                 text.clear();
                 format_value(&mut text, values, base + c, fmt, fill, &mut scratch);
                 if c + 1 < ncols {
@@ -445,6 +587,19 @@ impl Layout<'_> {
         }
         line.buf
     }
+}
+
+/// Whole rows of a slab to lay out: `n` rows from row `first`, whose values start at
+/// `offset` of `values`; `start` is the line position, limit and indent of the first.
+#[derive(Clone, Copy)]
+struct Rows<'a> {
+    values: &'a Values,
+    offset: usize,
+    first: u64,
+    n: u64,
+    fmt: &'a ValueFormat,
+    fill: Option<&'a Values>,
+    start: (i64, i64, usize),
 }
 
 /// Print the data of the variable at `path`.
@@ -499,116 +654,143 @@ pub(crate) fn print_var(
                 }
             }
         });
-        let mut element: u64 = 0;
-        let mut row_text: Vec<u8> = Vec::new();
-        for values in rx {
-            let values = values?;
-            let n = values.len() as u64;
-            if text_mode {
-                let Values::Char(bytes) = &values else {
-                    continue;
-                };
-                for &b in bytes {
-                    let col = element % ncols;
-                    let row = element / ncols;
-                    if col == 0 {
-                        layout.row_start(&mut e, row);
-                        row_text.clear();
-                    }
-                    row_text.push(b);
-                    if col == ncols - 1 {
-                        let mut quoted = Vec::with_capacity(row_text.len() + 2);
-                        escape::char_row(&mut quoted, &row_text);
-                        e.raw(&quoted);
-                        layout.row_end(&mut e, row, b"");
-                    }
-                    element += 1;
-                }
-            } else if rank >= 2 && element.is_multiple_of(ncols) && n.is_multiple_of(ncols) {
-                // Whole rows: each row starts from a known line position, so rows are
-                // laid out in parallel, in batches of about 16k values.
-                let first_row = element / ncols;
-                let rows = n / ncols;
-                let per = (16_384 / ncols).max(1);
-                let start = (
-                    if first_row == 0 {
-                        e.linep
-                    } else {
-                        2 + indent as i64
-                    },
-                    max,
-                    indent,
-                );
-                let batches: Vec<(u64, u64)> = (0..rows)
-                    .step_by(per as usize)
-                    .map(|r| (r, per.min(rows - r)))
-                    .collect();
-                let texts: Vec<Vec<u8>> = batches
-                    .par_iter()
-                    .map(|&(r, k)| {
-                        let st = if r == 0 {
-                            start
-                        } else {
-                            (2 + indent as i64, max, indent)
-                        };
-                        layout.rows(
-                            &values,
-                            (r * ncols) as usize,
-                            first_row + r,
-                            k,
-                            &fmt,
-                            fill.as_ref(),
-                            st,
-                        )
-                    })
-                    .collect();
-                e.out_flush(out)?;
-                for t in &texts {
-                    out.write_all(t)?;
-                }
-                e.linep = indent as i64;
-                element += n;
-            } else {
-                // A single row (rank 0 or 1) or rows cut by a slab: values are formatted
-                // in parallel, then laid out in order.
-                let texts = format_slab(&values, &fmt, fill.as_ref());
-                let mut col = element % ncols;
-                let mut row = element / ncols;
-                for t in &texts {
-                    let mut start = 0;
-                    for &end in &t.ends {
-                        let v = &t.text[start..end];
-                        start = end;
+        // Text is written on this thread while the next slab is laid out on another.
+        let (text_tx, text_rx) = mpsc::sync_channel::<Vec<u8>>(4);
+        let formatter = scope.spawn(move || -> Result<()> {
+            let mut element: u64 = 0;
+            let mut row_text: Vec<u8> = Vec::new();
+            for values in rx {
+                let values = values?;
+                let n = values.len() as u64;
+                if text_mode {
+                    let Values::Char(bytes) = &values else {
+                        continue;
+                    };
+                    for &b in bytes {
+                        let col = element % ncols;
+                        let row = element / ncols;
                         if col == 0 {
                             layout.row_start(&mut e, row);
+                            row_text.clear();
                         }
-                        if col + 1 < ncols {
-                            layout.value(&mut e, row, col, v);
-                            col += 1;
+                        row_text.push(b);
+                        if col == ncols - 1 {
+                            let mut quoted = Vec::with_capacity(row_text.len() + 2);
+                            escape::char_row(&mut quoted, &row_text);
+                            e.raw(&quoted);
+                            layout.row_end(&mut e, row, b"");
+                        }
+                        element += 1;
+                    }
+                } else if rank >= 2 && element.is_multiple_of(ncols) && n.is_multiple_of(ncols) {
+                    // Whole rows: each row starts from a known line position, so rows are
+                    // laid out in parallel, in batches of about 16k values.
+                    let first_row = element / ncols;
+                    let rows = n / ncols;
+                    let per = (16_384 / ncols).max(1);
+                    let start = (
+                        if first_row == 0 {
+                            e.linep
                         } else {
-                            layout.row_end(&mut e, row, v);
-                            col = 0;
-                            row += 1;
+                            2 + indent as i64
+                        },
+                        max,
+                        indent,
+                    );
+                    let batches: Vec<(u64, u64)> = (0..rows)
+                        .step_by(per as usize)
+                        .map(|r| (r, per.min(rows - r)))
+                        .collect();
+                    let texts: Vec<Vec<u8>> = batches
+                        .par_iter()
+                        .map(|&(r, k)| {
+                            let st = if r == 0 {
+                                start
+                            } else {
+                                (2 + indent as i64, max, indent)
+                            };
+                            layout.rows(
+                                &values,
+                                (r * ncols) as usize,
+                                first_row + r,
+                                k,
+                                &fmt,
+                                fill.as_ref(),
+                                st,
+                            )
+                        })
+                        .collect();
+                    e.send(&text_tx)?;
+                    for t in texts {
+                        send(&text_tx, t)?;
+                    }
+                    e.linep = indent as i64;
+                    element += n;
+                } else {
+                    // A single row (rank 0 or 1) or rows cut by a slab: values are formatted
+                    // in parallel, then laid out in order.
+                    let texts = format_slab(&values, &fmt, fill.as_ref());
+                    let mut col = element % ncols;
+                    let mut row = element / ncols;
+                    for t in &texts {
+                        let mut start = 0;
+                        for &end in &t.ends {
+                            let v = &t.text[start..end];
+                            start = end;
+                            if col == 0 {
+                                layout.row_start(&mut e, row);
+                            }
+                            if col + 1 < ncols {
+                                layout.value(&mut e, row, col, v);
+                                col += 1;
+                            } else {
+                                layout.row_end(&mut e, row, v);
+                                col = 0;
+                                row += 1;
+                            }
+                        }
+                        if e.buf.len() > 1 << 20 {
+                            e.send(&text_tx)?;
                         }
                     }
-                    if e.buf.len() > 1 << 20 {
-                        e.out_flush(out)?;
-                    }
+                    element += n;
                 }
-                element += n;
+                e.send(&text_tx)?;
             }
-            e.out_flush(out)?;
-        }
+            e.send(&text_tx)
+        });
+        let written = text_rx.iter().try_for_each(|t| out.write_all(&t));
+        // A failed write closes the channel, which stops the formatter.
+        drop(text_rx);
+        let formatted = formatter.join().unwrap_or_else(|_| {
+            Err(crate::error::Error::Invalid(
+                "the data formatter failed".into(),
+            ))
+        });
         let _ = reader.join();
-        e.out_flush(out)
+        written?;
+        formatted
     })?;
     Ok(())
 }
 
 impl Line {
-    fn out_flush(&mut self, out: &mut dyn Write) -> Result<()> {
-        out.write_all(&self.buf)?;
-        self.buf.clear();
-        Ok(())
+    /// Hand the text laid out so far to the writer.
+    fn send(&mut self, to: &mpsc::SyncSender<Vec<u8>>) -> Result<()> {
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        let cap = self.buf.capacity();
+        send(
+            to,
+            std::mem::replace(&mut self.buf, Vec::with_capacity(cap)),
+        )
     }
+}
+
+/// Hand `text` to the writer; an error when the writer has stopped (its own error is
+/// the one reported).
+fn send(to: &mpsc::SyncSender<Vec<u8>>, text: Vec<u8>) -> Result<()> {
+    to.send(text)
+        .map_err(|_| crate::error::Error::Invalid("output closed".into()))
 }

@@ -25,7 +25,8 @@ fn digits_fast(a: f64, p: usize) -> Option<(u64, i32)> {
     let p = p as i32;
     // floor(log10(a)) from the binary exponent: off by at most one, corrected below.
     let b = ((a.to_bits() >> 52) & 0x7ff) as i32 - 1023;
-    let mut e = (f64::from(b) * std::f64::consts::LOG10_2).floor() as i32;
+    // (78913 / 2^18 is log10(2) within 1e-6; the shift floors negatives too.)
+    let mut e = (b * 78913) >> 18;
     let lo = pow10(p - 1) as u64;
     for _ in 0..3 {
         let k = p - 1 - e;
@@ -93,8 +94,59 @@ impl std::fmt::Write for StackBuf {
     }
 }
 
+/// The longest number text the in-place formatters write, and room for `", "` after it.
+pub(crate) const NUM_ROOM: usize = 32;
+
+/// A number's text written in place into a slice of at least [`NUM_ROOM`] bytes (at
+/// most 30 of them): the bytes go straight to where the output is assembled, with no
+/// copy of a small buffer in between (a wide load of bytes just stored one by one
+/// stalls the processor).
+pub(crate) struct NumText<'a> {
+    bytes: &'a mut [u8],
+    len: usize,
+}
+
+impl NumText<'_> {
+    fn new(bytes: &mut [u8]) -> NumText<'_> {
+        NumText { bytes, len: 0 }
+    }
+
+    fn push(&mut self, b: u8) {
+        self.bytes[self.len] = b;
+        self.len += 1;
+    }
+
+    /// The decimal digits of `d` (at most 20).
+    fn push_u64(&mut self, mut d: u64) {
+        let mut digits = [0u8; 20];
+        let mut i = digits.len();
+        loop {
+            i -= 1;
+            digits[i] = b'0' + (d % 10) as u8;
+            d /= 10;
+            if d == 0 {
+                break;
+            }
+        }
+        for &c in &digits[i..] {
+            self.push(c);
+        }
+    }
+}
+
+/// `%d` of `v` into `out` (at least [`NUM_ROOM`] bytes); the length written.
+pub(crate) fn integer_into(out: &mut [u8], v: i128) -> usize {
+    let mut t = NumText::new(out);
+    if v < 0 {
+        t.push(b'-');
+    }
+    t.push_u64(u64::try_from(v.unsigned_abs()).unwrap_or(u64::MAX));
+    t.len
+}
+
 /// Lay out `%g` from `n` significant digits `d` (first digit at exponent `e`).
-fn render_g(out: &mut Vec<u8>, neg: bool, mut d: u64, mut n: usize, e: i32, p: usize) {
+/// `n <= 17` and `-330 < e < 330`, so the text stays within 30 bytes.
+fn render_g(t: &mut NumText<'_>, neg: bool, mut d: u64, mut n: usize, e: i32, p: usize) {
     while n > 1 && d.is_multiple_of(10) {
         d /= 10;
         n -= 1;
@@ -113,68 +165,97 @@ fn render_g(out: &mut Vec<u8>, neg: bool, mut d: u64, mut n: usize, e: i32, p: u
     }
     let digits = &digits[..n];
     if neg {
-        out.push(b'-');
+        t.push(b'-');
     }
     if e < -4 || e >= p as i32 {
-        out.push(digits[0]);
+        t.push(digits[0]);
         if n > 1 {
-            out.push(b'.');
-            out.extend_from_slice(&digits[1..]);
+            t.push(b'.');
+            for &c in &digits[1..] {
+                t.push(c);
+            }
         }
-        out.push(b'e');
-        out.push(if e < 0 { b'-' } else { b'+' });
+        t.push(b'e');
+        t.push(if e < 0 { b'-' } else { b'+' });
         let x = e.unsigned_abs();
         if x < 10 {
-            out.push(b'0');
+            t.push(b'0');
         }
-        let mut eb = StackBuf::new();
-        let _ = write!(eb, "{x}");
-        out.extend_from_slice(eb.as_str().as_bytes());
+        t.push_u64(u64::from(x));
     } else if e >= 0 {
         let int_len = e as usize + 1;
         if n <= int_len {
-            out.extend_from_slice(digits);
-            out.extend(std::iter::repeat_n(b'0', int_len - n));
+            for &c in digits {
+                t.push(c);
+            }
+            for _ in n..int_len {
+                t.push(b'0');
+            }
         } else {
-            out.extend_from_slice(&digits[..int_len]);
-            out.push(b'.');
-            out.extend_from_slice(&digits[int_len..]);
+            for &c in &digits[..int_len] {
+                t.push(c);
+            }
+            t.push(b'.');
+            for &c in &digits[int_len..] {
+                t.push(c);
+            }
         }
     } else {
-        out.extend_from_slice(b"0.");
-        out.extend(std::iter::repeat_n(b'0', (-e - 1) as usize));
-        out.extend_from_slice(digits);
+        t.push(b'0');
+        t.push(b'.');
+        for _ in 0..(-e - 1) {
+            t.push(b'0');
+        }
+        for &c in digits {
+            t.push(c);
+        }
     }
 }
 
 /// C's `%.{prec}g` of a finite `v`, appended as bytes: the fast path for data.
 pub fn format_g_bytes(out: &mut Vec<u8>, v: f64, prec: usize) {
+    let at = out.len();
+    out.resize(at + NUM_ROOM, 0);
+    match format_g_into(&mut out[at..], v, prec) {
+        Some(n) => out.truncate(at + n),
+        None => {
+            out.truncate(at);
+            let mut s = String::new();
+            format_g(&mut s, v, prec.max(1), false, false);
+            out.extend_from_slice(s.as_bytes());
+        }
+    }
+}
+
+/// C's `%.{prec}g` of a finite `v` written into `out` (at least [`NUM_ROOM`] bytes)
+/// when it can be built in place (at most 15 significant digits, which is what data
+/// printing asks for); the length written, or `None`.
+pub(crate) fn format_g_into(out: &mut [u8], v: f64, prec: usize) -> Option<usize> {
     let p = prec.max(1);
     let neg = v.is_sign_negative();
     let a = v.abs();
+    let mut t = NumText::new(out);
     if a == 0.0 {
         if neg {
-            out.push(b'-');
+            t.push(b'-');
         }
-        out.push(b'0');
-        return;
+        t.push(b'0');
+        return Some(t.len);
     }
     if let Some((d, e)) = digits_fast(a, p) {
-        render_g(out, neg, d, p, e, p);
-        return;
+        render_g(&mut t, neg, d, p, e, p);
+        return Some(t.len);
     }
     if p <= 15 && a >= f64::MIN_POSITIVE {
         // Shortest digits that fit in p digits are the correctly rounded p digits:
         // a normal double's rounding interval is narrower than the spacing of 15-digit decimals.
         let (d, n, e) = digits_shortest(a);
         if n <= p {
-            render_g(out, neg, d, n, e, p);
-            return;
+            render_g(&mut t, neg, d, n, e, p);
+            return Some(t.len);
         }
     }
-    let mut s = String::new();
-    format_g(&mut s, v, p, false, false);
-    out.extend_from_slice(s.as_bytes());
+    None
 }
 
 /// Append C's `%.{prec}g` (with `#` when `alt`) of a finite `v` to `out`.
