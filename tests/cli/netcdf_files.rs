@@ -358,3 +358,92 @@ with netCDF4.Dataset(sys.argv[1], "w", format="NETCDF4") as ds:
         .success()
         .stdout_is(&ncdump(&["-n", "py", &nc_s]));
 }
+
+/// Every file of the corpus on a local web server, read by byte ranges
+/// (`#mode=bytes`, and known by its first bytes without it): dumps as ncdump prints
+/// the local file, copies, with few requests; a server without `Range` and a missing
+/// file are one-line errors.
+#[test]
+fn remote_files_by_byte_ranges_read_like_local_ones() {
+    if !have("ncgen") || !have("ncdump") {
+        eprintln!("skipped: ncgen/ncdump (netcdf-bin) are not installed");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let files = netcdf_files(tmp.path());
+    assert!(files.len() > 20);
+    let server = crate::util::RangeServer::start(tmp.path(), true);
+    for (i, (nc, kind)) in files.iter().enumerate() {
+        let name = Path::new(nc).file_name().unwrap().to_string_lossy();
+        let url = format!("{}/{name}", server.url);
+        let expected = ncdump(&[nc]);
+        // Every third file without the mode: known by its first bytes.
+        let named = if i % 3 == 0 {
+            url.clone()
+        } else {
+            format!("{url}#mode=bytes")
+        };
+        let got = run("nczdump", &[&named]);
+        got.success();
+        assert!(
+            got.stdout() == expected,
+            "{named} ({kind}): {}",
+            first_diff(&expected, &got.stdout())
+        );
+    }
+    // Few requests: a netCDF-4 header is read in a size request and one or two reads.
+    let nc4 = files
+        .iter()
+        .find(|(f, k)| *k == "nc4" && f.contains("nested_groups"))
+        .or_else(|| files.iter().find(|(_, k)| *k == "nc4"))
+        .unwrap();
+    let name = Path::new(&nc4.0)
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .to_string();
+    let url = format!("{}/{name}#mode=bytes", server.url);
+    let before = server.requests();
+    run("nczdump", &["-h", &url])
+        .success()
+        .stdout_is(&ncdump(&["-h", &nc4.0]));
+    let used = server.requests() - before;
+    assert!(used <= 3, "{used} requests for the header of {name}");
+    // NCTRACING shows each request.
+    let out = Command::new(env!("CARGO_BIN_EXE_nczdump"))
+        .args(["-h", &url])
+        .env("NCTRACING", "1")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("trace: head / -> "), "{err}");
+    assert!(err.contains("trace: get / bytes=0-"), "{err}");
+    // A copy from the server dumps as the file does.
+    let zarr = tmp.path().join("copy.zarr");
+    run("nczcopy", &[&url, &zarr.to_string_lossy()]).success();
+    let stem = Path::new(&name)
+        .file_stem()
+        .unwrap()
+        .to_string_lossy()
+        .to_string();
+    run("nczdump", &["-n", &stem, &zarr.to_string_lossy()])
+        .success()
+        .stdout_is(&ncdump(&["-n", &stem, &nc4.0]));
+
+    let missing = run("nczdump", &[&format!("{}/none.nc#mode=bytes", server.url)]);
+    let err = missing.fails_with_one_line(1);
+    assert!(
+        err.contains("none.nc") && err.contains("no such file"),
+        "{err}"
+    );
+    let not_nc = tmp.path().join("plain.txt");
+    fs::write(&not_nc, "just text, not netCDF\n").unwrap();
+    let err = run("nczdump", &[&format!("{}/plain.txt", server.url)]).fails_with_one_line(1);
+    assert!(err.contains("is not a netCDF file"), "{err}");
+
+    let no_range = crate::util::RangeServer::start(tmp.path(), false);
+    let err =
+        run("nczdump", &[&format!("{}/{name}#mode=bytes", no_range.url)]).fails_with_one_line(1);
+    assert!(err.contains("does not honour Range requests"), "{err}");
+}

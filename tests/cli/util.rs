@@ -206,3 +206,99 @@ pub fn sample_dump(name: &str) -> String {
         "netcdf {name} {{\ndimensions:\n\tx = 2 ;\n\ty = 3 ;\nvariables:\n\tint v(x, y) ;\n\t\tv:units = \"m\" ;\n\n// global attributes:\n\t\t:title = \"sample\" ;\ndata:\n\n v =\n  1, 2, 3,\n  4, 5, 6 ;\n}}\n"
     )
 }
+
+/// A web server on 127.0.0.1 for the byte-range tests: it serves the files of a
+/// directory (`GET`, `HEAD`), honours `Range: bytes=a-b` (or, when made without it,
+/// answers every range with the whole file, as some servers do), and counts the
+/// requests it answers. It runs until the test process ends.
+pub struct RangeServer {
+    pub url: String,
+    requests: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl RangeServer {
+    pub fn start(root: &Path, honour_range: bool) -> RangeServer {
+        use std::io::{BufRead, BufReader, Write};
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let requests = std::sync::Arc::new(AtomicUsize::new(0));
+        let (root, count) = (root.to_path_buf(), std::sync::Arc::clone(&requests));
+        std::thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                let (root, count) = (root.clone(), std::sync::Arc::clone(&count));
+                std::thread::spawn(move || {
+                    let mut reader = BufReader::new(stream.try_clone().unwrap());
+                    let mut out = stream;
+                    // Keep-alive: one request after another on the connection.
+                    loop {
+                        let mut line = String::new();
+                        if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                            return;
+                        }
+                        let mut parts = line.split_whitespace();
+                        let method = parts.next().unwrap_or("").to_string();
+                        let target = parts.next().unwrap_or("/").to_string();
+                        let mut range = None;
+                        loop {
+                            let mut h = String::new();
+                            if reader.read_line(&mut h).unwrap_or(0) == 0 {
+                                return;
+                            }
+                            let h = h.trim_end();
+                            if h.is_empty() {
+                                break;
+                            }
+                            if let Some((k, v)) = h.split_once(':') {
+                                if k.eq_ignore_ascii_case("range") {
+                                    range = v.trim().strip_prefix("bytes=").map(str::to_string);
+                                }
+                            }
+                        }
+                        count.fetch_add(1, Ordering::SeqCst);
+                        let path =
+                            root.join(target.trim_start_matches('/').split('?').next().unwrap());
+                        let Ok(body) = fs::read(&path) else {
+                            let _ = out
+                                .write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n");
+                            continue;
+                        };
+                        let len = body.len();
+                        let (status, slice, extra) = match range.filter(|_| honour_range) {
+                            Some(r) => {
+                                let (a, b) = r.split_once('-').unwrap();
+                                let a: usize = a.parse().unwrap();
+                                let b: usize = if b.is_empty() {
+                                    len - 1
+                                } else {
+                                    b.parse::<usize>().unwrap().min(len - 1)
+                                };
+                                (
+                                    "206 Partial Content",
+                                    &body[a..=b],
+                                    format!("Content-Range: bytes {a}-{b}/{len}\r\n"),
+                                )
+                            }
+                            None => ("200 OK", &body[..], String::new()),
+                        };
+                        let head = format!(
+                            "HTTP/1.1 {status}\r\nContent-Length: {}\r\n{extra}Accept-Ranges: {}\r\nLast-Modified: Mon, 23 Nov 2026 10:00:00 GMT\r\nETag: \"{len}\"\r\n\r\n",
+                            slice.len(),
+                            if honour_range { "bytes" } else { "none" }
+                        );
+                        let _ = out.write_all(head.as_bytes());
+                        if method != "HEAD" {
+                            let _ = out.write_all(slice);
+                        }
+                    }
+                });
+            }
+        });
+        RangeServer { url, requests }
+    }
+
+    /// Requests answered so far.
+    pub fn requests(&self) -> usize {
+        self.requests.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}

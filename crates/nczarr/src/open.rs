@@ -17,9 +17,11 @@ use crate::sink::DatasetSink;
 use crate::sink::WriteStage;
 use crate::source::DatasetSource;
 use crate::store::{
-    create_target, open_read, parts_target, PartsRun, ReadStore, TraceSink, ZipLayout,
+    create_target, open_ranged, open_read, parts_target, PartsRun, ReadAt, ReadStore, TraceSink,
+    ZipLayout,
 };
-use crate::url::{DatasetUrl, Location};
+use crate::url::{DatasetUrl, Location, StorageKind};
+use std::sync::Arc;
 
 /// How to open a dataset for reading (the name's `#mode=` flags say the rest).
 #[derive(Clone, Default)]
@@ -68,7 +70,28 @@ pub fn open(name: &str, options: &OpenOptions) -> Result<Opened> {
             None => {}
         }
     }
-    let store = open_read(&url, options.trace.clone())?;
+    if url.path().is_none() {
+        // A remote URL names either a netCDF file in one object (`#mode=bytes`, or
+        // known by its first bytes) or a Zarr dataset under a prefix.
+        let bytes = url.modes.has("bytes");
+        if bytes || url.storage == StorageKind::Http {
+            return open_remote_file(url, options);
+        }
+        return match open_zarr(&url, options) {
+            // Not a Zarr dataset: perhaps one object that is a netCDF file.
+            Err(Error::NotZarr { .. }) if matches!(remote_kind(&url, options), Ok(Some(_))) => {
+                open_remote_file(url, options)
+            }
+            other => other.map(|source| Opened { url, source }),
+        };
+    }
+    let source = open_zarr(&url, options)?;
+    Ok(Opened { url, source })
+}
+
+/// The Zarr dataset `url` names.
+fn open_zarr(url: &DatasetUrl, options: &OpenOptions) -> Result<Box<dyn DatasetSource>> {
+    let store = open_read(url, options.trace.clone())?;
     let modes = &url.modes;
     let read = ReadOptions {
         // `zarr` reads pure Zarr; `noxarray` (which implies `zarr`) only drops
@@ -79,10 +102,37 @@ pub fn open(name: &str, options: &OpenOptions) -> Result<Opened> {
         batch_bytes: options.batch_bytes,
     };
     let source = ZarrSource::open(store.store, &read)?;
-    Ok(Opened {
-        url,
-        source: Box::new(source),
-    })
+    Ok(Box::new(source))
+}
+
+/// What kind of netCDF file the remote object `url` names is, if it is one (`None`
+/// for an object that is not, or no object).
+fn remote_kind(url: &DatasetUrl, options: &OpenOptions) -> Result<Option<FileKind>> {
+    match open_ranged(url, options.trace.clone())? {
+        Some(file) => Ok(crate::nc3::header::sniff_at(&file)?),
+        None => Ok(None),
+    }
+}
+
+/// The netCDF file in the remote object `url` names, read by byte ranges.
+fn open_remote_file(url: DatasetUrl, options: &OpenOptions) -> Result<Opened> {
+    let file = open_ranged(&url, options.trace.clone())?.ok_or_else(|| {
+        Error::Store(crate::store::StoreError::NotFound {
+            location: url.original.clone(),
+        })
+    })?;
+    let file: Arc<dyn ReadAt> = Arc::new(file);
+    let source: Box<dyn DatasetSource> = match crate::nc3::header::sniff_at(file.as_ref())? {
+        Some(FileKind::Classic) => Box::new(crate::nc3::Nc3Source::from_file(file)?),
+        Some(FileKind::Hdf5) => Box::new(crate::nc4::Hdf5Source::from_file(file, true)?),
+        None => {
+            return Err(Error::Invalid(format!(
+                "{} is not a netCDF file (no netCDF or HDF5 signature in its first bytes); over HTTP only netCDF files are read, a Zarr dataset needs an S3 URL or '#mode=nczarr,s3'",
+                file.location()
+            )))
+        }
+    };
+    Ok(Opened { url, source })
 }
 
 /// How to create a dataset (the name's `#mode=` flags add to it: `zarr` for pure Zarr,

@@ -73,6 +73,8 @@ pub enum StorageKind {
     Zip,
     /// An S3 (or S3-compatible) bucket (`mode=s3`, `mode=gs3`).
     S3,
+    /// A web server (any other `http(s)://` URL): files read by byte ranges.
+    Http,
 }
 
 /// The location part of a dataset name.
@@ -161,9 +163,10 @@ const ZARR_FLAGS: &[&str] = &[
     "gs3",
     "consolidated",
     "v2",
+    "bytes",
 ];
 /// Mode flags netcdf-c defines for other dispatchers.
-const OTHER_FLAGS: &[&str] = &["dap2", "dap4", "bytes", "zoh", "v3", "zarr3"];
+const OTHER_FLAGS: &[&str] = &["dap2", "dap4", "zoh", "v3", "zarr3"];
 
 impl DatasetUrl {
     /// Parse a dataset name.
@@ -199,11 +202,11 @@ impl DatasetUrl {
         }
         infer_modes(&mut modes);
         let storage = decide_storage(&modes, &location)?;
-        if storage != StorageKind::S3 {
+        if !matches!(storage, StorageKind::S3 | StorageKind::Http) {
             if let Location::Remote { scheme, .. } = &location {
                 return Err(UrlError::Malformed {
                     reason: format!(
-                        "a {scheme}:// dataset must be on S3; add '#mode=nczarr,s3' for an S3-compatible server"
+                        "a {scheme}:// dataset must be on S3 or a web server; '#mode=file' and '#mode=zip' name local paths"
                     ),
                 });
             }
@@ -475,6 +478,9 @@ fn decide_storage(modes: &ModeSet, location: &Location) -> Result<StorageKind, U
     Ok(match location {
         Location::Path(p) if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("zip")) => StorageKind::Zip,
         Location::Path(_) => StorageKind::Dir,
+        Location::Remote { scheme, .. } if scheme == "http" || scheme == "https" => {
+            StorageKind::Http
+        }
         Location::Remote { scheme, .. } => {
             return Err(UrlError::Malformed {
                 reason: format!(
@@ -637,8 +643,21 @@ mod tests {
             DatasetUrl::parse(""),
             Err(UrlError::Malformed { .. })
         ));
+        assert_eq!(
+            DatasetUrl::parse("http://example.com/x.nc#mode=bytes")
+                .unwrap()
+                .storage,
+            StorageKind::Http
+        );
+        assert_eq!(
+            DatasetUrl::parse("http://example.com/x").unwrap().storage,
+            StorageKind::Http
+        );
+        let s3_file = DatasetUrl::parse("s3://bucket/a/x.nc#bytes").unwrap();
+        assert_eq!(s3_file.storage, StorageKind::S3);
+        assert!(s3_file.modes.has("bytes"));
         assert!(matches!(
-            DatasetUrl::parse("http://example.com/x"),
+            DatasetUrl::parse("http://example.com/x#mode=zip"),
             Err(UrlError::Malformed { .. })
         ));
     }

@@ -132,12 +132,23 @@ pub enum FileKind {
 /// # Errors
 /// [`std::io::Error`] when the file cannot be read.
 pub fn sniff_file(path: &std::path::Path) -> std::io::Result<Option<FileKind>> {
-    use std::os::unix::fs::FileExt;
+    let file = crate::store::LocalFile::open(path).map_err(std::io::Error::other)?;
+    sniff_at(&file).map_err(std::io::Error::other)
+}
+
+/// What kind of netCDF file `file` is (local, or remote by byte ranges), from its first
+/// bytes; `None` when it is neither.
+///
+/// # Errors
+/// When the file cannot be read.
+pub fn sniff_at(
+    file: &dyn crate::store::ReadAt,
+) -> Result<Option<FileKind>, crate::store::StoreError> {
     const HDF5: &[u8; 8] = b"\x89HDF\r\n\x1a\n";
-    let file = std::fs::File::open(path)?;
-    let len = file.metadata()?.len();
+    let len = file.len();
     let mut head = [0u8; 8];
-    let n = file.read_at(&mut head, 0)?;
+    let n = head.len().min(usize::try_from(len).unwrap_or(usize::MAX));
+    file.read_at(0, &mut head[..n])?;
     if sniff(&head[..n]).is_some() {
         return Ok(Some(FileKind::Classic));
     }
@@ -145,7 +156,8 @@ pub fn sniff_file(path: &std::path::Path) -> std::io::Result<Option<FileKind>> {
     // and at each power of two from 512 on.
     let mut at = 0u64;
     while at.saturating_add(8) <= len {
-        if file.read_at(&mut head, at)? == 8 && &head == HDF5 {
+        file.read_at(at, &mut head)?;
+        if &head == HDF5 {
             return Ok(Some(FileKind::Hdf5));
         }
         at = if at == 0 { 512 } else { at.saturating_mul(2) };

@@ -4,9 +4,8 @@
 //! dimension at a time (runs that follow each other in the file merged into one read),
 //! so memory holds the region asked for and nothing of the rest of the file.
 
-use std::fs::File;
-use std::os::unix::fs::FileExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use std::sync::Arc;
 
 use super::header::{self, be_to_native, Header, HeaderFault};
 use crate::chunking::{c_strides, for_each_index, Region};
@@ -14,6 +13,7 @@ use crate::encoding::Encoding;
 use crate::error::{Error, Result};
 use crate::model::{Dataset, Dim, DimRef, Group, Values, Var, VarPath};
 use crate::source::{DataSource, DatasetSource, FormatInfo};
+use crate::store::{LocalFile, ReadAt};
 
 /// A header this long is taken for damage rather than read into memory.
 const MAX_HEADER: usize = 1 << 30;
@@ -32,8 +32,7 @@ struct Layout {
 
 /// A classic-format file opened for reading.
 pub struct Nc3Source {
-    file: File,
-    path: PathBuf,
+    file: Arc<dyn ReadAt>,
     file_len: u64,
     dataset: Dataset,
     format: FormatInfo,
@@ -49,17 +48,25 @@ impl Nc3Source {
     /// [`Error::Invalid`] when the file cannot be read, or saying where its header is
     /// damaged or truncated.
     pub fn open(path: &Path) -> Result<Nc3Source> {
+        let file = LocalFile::open(path).map_err(|e| Error::Invalid(e.to_string()))?;
+        Nc3Source::from_file(Arc::new(file))
+    }
+
+    /// Read the header of `file` (local, or remote by byte ranges).
+    ///
+    /// # Errors
+    /// As [`Nc3Source::open`].
+    pub fn from_file(file: Arc<dyn ReadAt>) -> Result<Nc3Source> {
         // The tools put the dataset's name before every error: messages here say
         // only what is wrong and where in the file.
         let fail = Error::Invalid;
-        let io = |e: std::io::Error| fail(e.to_string());
-        let file = File::open(path).map_err(io)?;
-        let file_len = file.metadata().map_err(io)?.len();
+        let io = |e: crate::store::StoreError| fail(e.to_string());
+        let file_len = file.len();
         let mut want = HEADER_PREFIX;
         let header = loop {
             let n = usize::try_from(file_len).unwrap_or(usize::MAX).min(want);
             let mut prefix = vec![0u8; n];
-            file.read_exact_at(&mut prefix, 0).map_err(io)?;
+            file.read_at(0, &mut prefix).map_err(io)?;
             match header::parse(&prefix) {
                 Ok(h) => break h,
                 Err(HeaderFault::NeedMore(end)) if end as u64 > file_len => {
@@ -78,10 +85,10 @@ impl Nc3Source {
                 Err(e) => return Err(fail(e.to_string())),
             }
         };
-        Nc3Source::from_header(file, path, file_len, header)
+        Nc3Source::from_header(file, file_len, header)
     }
 
-    fn from_header(file: File, path: &Path, file_len: u64, mut h: Header) -> Result<Nc3Source> {
+    fn from_header(file: Arc<dyn ReadAt>, file_len: u64, mut h: Header) -> Result<Nc3Source> {
         let fail = Error::Invalid;
         let record_dim = h.dims.iter().position(|d| d.len == 0);
         let is_record =
@@ -156,7 +163,6 @@ impl Nc3Source {
         let version = h.version;
         Ok(Nc3Source {
             file,
-            path: path.to_path_buf(),
             file_len,
             dataset: Dataset { root },
             format: FormatInfo {
@@ -182,9 +188,9 @@ impl Nc3Source {
         Error::Invalid(message)
     }
 
-    /// The file read.
-    pub fn path(&self) -> &Path {
-        &self.path
+    /// Where the file is.
+    pub fn location(&self) -> String {
+        self.file.location()
     }
 }
 
@@ -225,6 +231,11 @@ impl DataSource for Nc3Source {
             return Ok(values);
         }
         let spans = self.spans(&self.layouts[index], &shape, region, size);
+        // A remote file fetches them all now, few and concurrent requests.
+        let wanted: Vec<(u64, u64)> = spans.iter().map(|s| (s.offset, s.len)).collect();
+        self.file
+            .prefetch(&wanted)
+            .map_err(|e| self.fail(format!("variable '{var}': {e}")))?;
         for span in spans {
             let end = span.offset.saturating_add(span.len);
             if end > self.file_len {
@@ -235,7 +246,7 @@ impl DataSource for Nc3Source {
             }
             let (o, l) = (span.out as usize, span.len as usize);
             self.file
-                .read_exact_at(&mut out[o..o + l], span.offset)
+                .read_at(span.offset, &mut out[o..o + l])
                 .map_err(|e| self.fail(format!("variable '{var}': {e}")))?;
         }
         be_to_native(out, size as usize);

@@ -6,11 +6,12 @@
 //! registered ids (zstd, bzip2, blosc) and deflate decode with this crate's codecs.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
+use hdf5_reader::storage::{Storage, StorageBuffer};
 use hdf5_reader::{
-    Datatype, FileStorage, FilterRegistry, H5Type, Hdf5File, OpenOptions, SliceInfo, SliceInfoElem,
+    Datatype, FilterRegistry, H5Type, Hdf5File, OpenOptions, SliceInfo, SliceInfoElem,
 };
 
 use super::chunks;
@@ -22,6 +23,7 @@ use crate::encoding::Encoding;
 use crate::error::{Error, Result};
 use crate::model::{Dataset, NcType, Values, VarPath};
 use crate::source::{DataSource, DatasetSource, FormatInfo};
+use crate::store::{LocalFile, ReadAt};
 
 /// Bytes of decoded chunks the reader keeps: enough for a row of chunks of a
 /// typical file while a printer walks it, small beside the memory bound.
@@ -29,7 +31,9 @@ const CHUNK_CACHE_BYTES: usize = 64 << 20;
 
 /// A netCDF-4 file opened for reading.
 pub struct Hdf5Source {
-    path: PathBuf,
+    reader: Arc<dyn ReadAt>,
+    /// Read by byte ranges: chunks a read needs are fetched together first.
+    remote: bool,
     dataset: Dataset,
     format: FormatInfo,
     vars: HashMap<VarPath, VarInfo>,
@@ -45,8 +49,18 @@ impl Hdf5Source {
     /// [`Error::Invalid`] when the file cannot be read, or naming the object whose
     /// metadata is damaged.
     pub fn open(path: &Path) -> Result<Hdf5Source> {
+        let file = LocalFile::open(path).map_err(|e| Error::Invalid(e.to_string()))?;
+        Hdf5Source::from_file(Arc::new(file), false)
+    }
+
+    /// Read the metadata of `reader`'s file; `remote` when it is read by byte ranges
+    /// (then the chunks a read needs are fetched together, concurrently, first).
+    ///
+    /// # Errors
+    /// As [`Hdf5Source::open`].
+    pub fn from_file(reader: Arc<dyn ReadAt>, remote: bool) -> Result<Hdf5Source> {
         let fail = |e: String| Error::Invalid(e);
-        let storage = FileStorage::open(path).map_err(|e| fail(e.to_string()))?;
+        let storage = ReadAtStorage(Arc::clone(&reader));
         let mut options = OpenOptions::default().with_filter_registry(filter_registry());
         options.chunk_cache_bytes = CHUNK_CACHE_BYTES;
         let file = Hdf5File::from_storage_with_options(Arc::new(storage), options)
@@ -72,7 +86,8 @@ impl Hdf5Source {
             facts: Vec::new(),
         };
         Ok(Hdf5Source {
-            path: path.to_path_buf(),
+            reader,
+            remote,
             dataset: meta.dataset,
             format,
             vars: meta.vars,
@@ -81,9 +96,69 @@ impl Hdf5Source {
         })
     }
 
-    /// The file read.
-    pub fn path(&self) -> &Path {
-        &self.path
+    /// Where the file is.
+    pub fn location(&self) -> String {
+        self.reader.location()
+    }
+
+    /// Fetch the stored chunks of `region` of a chunked variable at once (a remote
+    /// file: one round of concurrent requests instead of one request per chunk).
+    fn prefetch(&self, info: &VarInfo, region: &Region) -> Result<()> {
+        let Some(chunks) = info.encoding.chunk_shape() else {
+            return Ok(());
+        };
+        let Ok(map) = info
+            .chunk_map
+            .get_or_init(|| chunks::chunk_map(&self.file, info.ds.address()))
+            .as_ref()
+        else {
+            // The read itself reports a damaged index.
+            return Ok(());
+        };
+        let base = self.file.superblock().base_address;
+        let mut lens = Vec::with_capacity(chunks.len());
+        let mut first = Vec::with_capacity(chunks.len());
+        for d in 0..chunks.len() {
+            let c = chunks[d].max(1);
+            let last = region.start[d] + (region.count[d] - 1) * region.stride[d];
+            first.push(region.start[d] / c);
+            lens.push(last / c - region.start[d] / c + 1);
+        }
+        let mut ranges = Vec::new();
+        crate::chunking::for_each_index(&lens, |i| {
+            let index: Vec<u64> = i.iter().zip(&first).map(|(i, f)| i + f).collect();
+            if let Some(p) = map.places.get(&index) {
+                ranges.push((base.saturating_add(p.address), p.size));
+            }
+        });
+        self.reader
+            .prefetch(&ranges)
+            .map_err(|e| Error::Invalid(e.to_string()))
+    }
+}
+
+/// A [`ReadAt`] as `hdf5-reader`'s storage.
+struct ReadAtStorage(Arc<dyn ReadAt>);
+
+impl Storage for ReadAtStorage {
+    fn len(&self) -> u64 {
+        self.0.len()
+    }
+
+    fn read_range(&self, offset: u64, len: usize) -> hdf5_reader::error::Result<StorageBuffer> {
+        let end = offset.checked_add(len as u64);
+        if end.is_none_or(|e| e > self.0.len()) {
+            return Err(hdf5_reader::error::Error::UnexpectedEof {
+                offset,
+                needed: len as u64,
+                available: self.0.len().saturating_sub(offset),
+            });
+        }
+        let mut buf = vec![0u8; len];
+        self.0
+            .read_at(offset, &mut buf)
+            .map_err(|e| hdf5_reader::error::Error::InvalidData(e.to_string()))?;
+        Ok(StorageBuffer::from_vec(buf))
     }
 }
 
@@ -105,6 +180,9 @@ impl DataSource for Hdf5Source {
                 "stored with HDF5 filter {}, which this build cannot decode",
                 info.missing_filters.join(", ")
             )));
+        }
+        if self.remote && info.ds.chunks().is_some() {
+            self.prefetch(info, region)?;
         }
         let selection = SliceInfo {
             selections: (0..shape.len())

@@ -103,6 +103,7 @@ pub fn parts_target(
             location: url.original.clone(),
             message: "a zip archive is written in one go and cannot be made in parts; copy to a directory or S3".into(),
         }),
+        StorageKind::Http => Err(read_only_web(url)),
         StorageKind::Dir => {
             let path = url.path().ok_or_else(|| StoreError::Archive {
                 location: url.original.clone(),
@@ -144,8 +145,10 @@ pub fn create_target(
     zip_layout: ZipLayout,
     overwrite: bool,
 ) -> Result<Target, StoreError> {
-    if url.storage == StorageKind::S3 {
-        return s3_target(super::open::open_s3(url, None)?, overwrite);
+    match url.storage {
+        StorageKind::S3 => return s3_target(super::open::open_s3(url, None)?, overwrite),
+        StorageKind::Http => return Err(read_only_web(url)),
+        StorageKind::Dir | StorageKind::Zip => {}
     }
     let path = url.path().ok_or_else(|| StoreError::Archive {
         location: url.original.clone(),
@@ -168,7 +171,7 @@ pub fn create_target(
             Box::new(ZipWriterStore::create(&staged.temp, top.as_deref())?)
         }
         // Handled above; kept so the match stays exhaustive without a panic.
-        StorageKind::S3 => {
+        StorageKind::S3 | StorageKind::Http => {
             return Err(StoreError::Archive {
                 location: url.original.clone(),
                 message: "S3 target reached the local path".into(),
@@ -179,6 +182,14 @@ pub fn create_target(
         store,
         staged: Some(staged),
     })
+}
+
+/// A web server is read, never written.
+fn read_only_web(url: &DatasetUrl) -> StoreError {
+    StoreError::Archive {
+        location: url.original.clone(),
+        message: "a web server (http/https URL) cannot be written; write to a directory, a .zip or S3 ('#mode=s3' for an S3-compatible server)".into(),
+    }
 }
 
 #[cfg(test)]

@@ -10,10 +10,12 @@
 
 mod create;
 mod dir;
+mod http;
 mod key;
 mod memory;
 mod open;
 mod range;
+mod ranged;
 mod s3;
 mod trace;
 mod write;
@@ -24,10 +26,12 @@ pub(crate) mod conformance;
 
 pub use create::{create_target, parts_target, PartsRun, Target, ZipLayout};
 pub use dir::DirStore;
+pub use http::HttpStore;
 pub use key::{KeyError, StoreKey, MAX_KEY_BYTES};
 pub use memory::MemoryStore;
-pub use open::{open_read, open_s3, OpenedStore};
+pub use open::{open_ranged, open_read, open_s3, OpenedStore};
 pub use range::{ByteRange, RangeError};
+pub use ranged::{LocalFile, RangedFile, ReadAt, READ_AHEAD};
 pub use s3::S3Store;
 pub use trace::{TraceSink, TracingStore};
 pub use write::{Staged, WritableStore, ZipWriterStore};
@@ -137,6 +141,15 @@ pub trait ReadableStore: Send + Sync + Debug {
         requests.iter().map(|(k, r)| self.get_range(k, r)).collect()
     }
 
+    /// The size in bytes of the value of `key`, or `None` when there is none. The
+    /// default reads the value; remote backends ask for the size alone.
+    ///
+    /// # Errors
+    /// Backend errors.
+    fn size(&self, key: &StoreKey) -> Result<Option<u64>, StoreError> {
+        Ok(self.get(key)?.map(|v| v.len() as u64))
+    }
+
     /// A short description of where the store is, for messages (`/data/x.zarr`).
     fn location(&self) -> String;
 }
@@ -174,6 +187,10 @@ impl<T: ReadableStore + ?Sized> ReadableStore for std::sync::Arc<T> {
 
     fn get_many_ranges(&self, requests: &[(StoreKey, ByteRange)]) -> Vec<GetResult> {
         (**self).get_many_ranges(requests)
+    }
+
+    fn size(&self, key: &StoreKey) -> Result<Option<u64>, StoreError> {
+        (**self).size(key)
     }
 
     fn location(&self) -> String {

@@ -1,6 +1,9 @@
 //! Opening the store a dataset URL names.
 
-use super::{DirStore, ReadStore, S3Store, StoreError, TraceSink, TracingStore, ZipStore};
+use super::{
+    DirStore, HttpStore, RangedFile, ReadStore, S3Store, StoreError, StoreKey, TraceSink,
+    TracingStore, ZipStore,
+};
 use crate::aws::{resolve, AwsInputs};
 use crate::url::{DatasetUrl, StorageKind};
 
@@ -39,6 +42,12 @@ pub fn open_read(url: &DatasetUrl, trace: Option<TraceSink>) -> Result<OpenedSto
         (StorageKind::Dir, Some(path)) => Box::new(DirStore::open(path)?),
         (StorageKind::Zip, Some(path)) => Box::new(ZipStore::open(path)?),
         (StorageKind::S3, _) => Box::new(open_s3(url, trace.as_ref())?),
+        (StorageKind::Http, _) => {
+            return Err(StoreError::Archive {
+                location: url.original.clone(),
+                message: "a web server is read as a netCDF file by byte ranges ('#mode=bytes'); for a Zarr dataset on an S3-compatible server add '#mode=nczarr,s3'".to_string(),
+            })
+        }
         (_, None) => {
             return Err(StoreError::Archive {
                 location: url.original.clone(),
@@ -59,4 +68,41 @@ pub fn open_read(url: &DatasetUrl, trace: Option<TraceSink>) -> Result<OpenedSto
         None => store,
     };
     Ok(OpenedStore { store })
+}
+
+/// The object `url` names (an S3 object or a file on a web server) as a file read by
+/// byte ranges (`#mode=bytes`), or `None` when there is no such object. One request
+/// asks for its size; with `trace`, every request is reported.
+///
+/// # Errors
+/// [`StoreError`] when the server cannot be reached or refuses, and for a local URL.
+pub fn open_ranged(
+    url: &DatasetUrl,
+    trace: Option<TraceSink>,
+) -> Result<Option<RangedFile>, StoreError> {
+    let store: Box<dyn ReadStore> = match url.storage {
+        StorageKind::S3 => Box::new(open_s3(url, trace.as_ref())?),
+        StorageKind::Http => {
+            // The URL as given, without the fragment (modes are ours, not the server's).
+            let base = url.original.split('#').next().unwrap_or(&url.original);
+            Box::new(HttpStore::new(base)?)
+        }
+        StorageKind::Dir | StorageKind::Zip => {
+            return Err(StoreError::Archive {
+                location: url.original.clone(),
+                message: "byte-range reading is for remote files; a local file is read directly"
+                    .into(),
+            })
+        }
+    };
+    let store = match trace {
+        Some(sink) => {
+            sink(&format!("open file at {} by byte ranges", store.location()));
+            Box::new(TracingStore::new(store, sink)) as Box<dyn ReadStore>
+        }
+        None => store,
+    };
+    Ok(store
+        .size(&StoreKey::root())?
+        .map(|len| RangedFile::new(store, len)))
 }

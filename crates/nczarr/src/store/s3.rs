@@ -332,6 +332,15 @@ impl ReadableStore for S3Store {
         self.runtime.block_on(self.fetch(key, None))
     }
 
+    fn size(&self, key: &StoreKey) -> Result<Option<u64>, StoreError> {
+        let path = self.path_of(key)?;
+        match self.runtime.block_on(self.store.head(&path)) {
+            Ok(meta) => Ok(Some(meta.size)),
+            Err(object_store::Error::NotFound { .. }) => Ok(None),
+            Err(e) => Err(self.error(path.as_ref(), &e)),
+        }
+    }
+
     fn get_range(&self, key: &StoreKey, range: &ByteRange) -> GetResult {
         self.runtime.block_on(self.fetch(key, Some(range)))
     }

@@ -31,6 +31,15 @@ impl TracingStore {
     }
 }
 
+/// A key as traced: the root (a whole-file object) as `/`.
+fn shown(key: &StoreKey) -> &str {
+    if key.is_root() {
+        "/"
+    } else {
+        key.as_str()
+    }
+}
+
 fn describe(r: &GetResult) -> String {
     match r {
         Ok(Some(b)) => format!("{} bytes", b.len()),
@@ -45,7 +54,7 @@ impl ReadableStore for TracingStore {
         let r = self.inner.get(key);
         (self.sink)(&format!(
             "get {} -> {} ({:.3} ms)",
-            key,
+            shown(key),
             describe(&r),
             t.elapsed().as_secs_f64() * 1e3
         ));
@@ -57,7 +66,7 @@ impl ReadableStore for TracingStore {
         let r = self.inner.get_range(key, range);
         (self.sink)(&format!(
             "get {} {} -> {} ({:.3} ms)",
-            key,
+            shown(key),
             range,
             describe(&r),
             t.elapsed().as_secs_f64() * 1e3
@@ -70,7 +79,7 @@ impl ReadableStore for TracingStore {
         let r = self.inner.get_many(keys);
         let ms = t.elapsed().as_secs_f64() * 1e3;
         for (k, got) in keys.iter().zip(&r) {
-            (self.sink)(&format!("get {} -> {}", k, describe(got)));
+            (self.sink)(&format!("get {} -> {}", shown(k), describe(got)));
         }
         (self.sink)(&format!(
             "  ({} requests in one batch, {ms:.3} ms)",
@@ -84,11 +93,27 @@ impl ReadableStore for TracingStore {
         let r = self.inner.get_many_ranges(requests);
         let ms = t.elapsed().as_secs_f64() * 1e3;
         for ((k, range), got) in requests.iter().zip(&r) {
-            (self.sink)(&format!("get {} {} -> {}", k, range, describe(got)));
+            (self.sink)(&format!("get {} {} -> {}", shown(k), range, describe(got)));
         }
         (self.sink)(&format!(
             "  ({} requests in one batch, {ms:.3} ms)",
             requests.len()
+        ));
+        r
+    }
+
+    fn size(&self, key: &StoreKey) -> Result<Option<u64>, StoreError> {
+        let t = Instant::now();
+        let r = self.inner.size(key);
+        (self.sink)(&format!(
+            "head {} -> {} ({:.3} ms)",
+            shown(key),
+            match &r {
+                Ok(Some(n)) => format!("{n} bytes"),
+                Ok(None) => "missing".to_string(),
+                Err(e) => format!("error: {e}"),
+            },
+            t.elapsed().as_secs_f64() * 1e3
         ));
         r
     }

@@ -254,3 +254,102 @@ fn netcdf_490_layout_refuses_strings_and_drops_codecs() {
     let enc = p.get(&VarPath::new(&[], "v")).unwrap();
     assert!(enc.codecs.is_empty() && enc.endian.is_none());
 }
+
+/// The compiled CDL as a source whose variable `v` also gives its chunks as stored,
+/// encoded with `codecs`: chunk `[0, 0]` as `given`, the others not at all (read as
+/// values).
+struct StoredSource<'a> {
+    inner: &'a crate::cdl::Compiled,
+    encoding: crate::encoding::Encoding,
+    given: Vec<u8>,
+}
+
+impl DataSource for StoredSource<'_> {
+    fn read(&self, var: &VarPath, region: &crate::chunking::Region) -> crate::Result<Values> {
+        self.inner.read(var, region)
+    }
+}
+
+impl DatasetSource for StoredSource<'_> {
+    fn dataset(&self) -> &crate::model::Dataset {
+        self.inner.dataset()
+    }
+    fn format(&self) -> &crate::source::FormatInfo {
+        self.inner.format()
+    }
+    fn encoding(&self, var: &VarPath) -> Option<crate::encoding::Encoding> {
+        if var.name == "v" {
+            Some(self.encoding.clone())
+        } else {
+            self.inner.encoding(var)
+        }
+    }
+    fn has_stored_chunks(&self, var: &VarPath) -> bool {
+        var.name == "v"
+    }
+    fn stored_chunk(&self, _var: &VarPath, index: &[u64]) -> crate::Result<Option<Vec<u8>>> {
+        Ok((index == [0, 0]).then(|| self.given.clone()))
+    }
+}
+
+#[test]
+fn chunks_given_as_stored_are_kept_or_recoded_and_the_rest_read() {
+    let ast = parse(CDL).unwrap();
+    let compiled = compile(CDL, &ast).unwrap();
+    let v = VarPath::new(&[], "v");
+    let zlib = json::parse_str(r#"{"id": "zlib", "level": 1}"#).unwrap();
+    let info = crate::codec::ChunkInfo {
+        item_size: 2,
+        max_decoded: 6,
+    };
+    let first_chunk: Vec<u8> = [1i16, 2, 3].iter().flat_map(|x| x.to_ne_bytes()).collect();
+    // Level 9 bytes under a level 1 label: kept as they are, they stay level 9 bytes.
+    let level9 =
+        crate::codec::registry::build(&json::parse_str(r#"{"id": "zlib", "level": 9}"#).unwrap())
+            .unwrap()
+            .encode(first_chunk.clone(), &info)
+            .unwrap();
+    for (source_codecs, given) in [
+        (vec![zlib.clone()], level9.clone()),
+        (Vec::new(), first_chunk.clone()),
+    ] {
+        let store = Arc::new(MemoryStore::new());
+        let target = Target::in_place(Box::new(Arc::clone(&store)));
+        let sink = ZarrSink::new(target, WriteOptions::default()).unwrap();
+        let mut p = plan(&compiled, &PlanOptions::default()).unwrap();
+        let out = p.get_mut(&v).unwrap();
+        out.codecs = vec![zlib.clone()];
+        let mut encoding = out.clone();
+        encoding.codecs = source_codecs.clone();
+        let source = StoredSource {
+            inner: &compiled,
+            encoding,
+            given,
+        };
+        write_dataset(
+            &source,
+            &compiled.dataset,
+            &p,
+            Box::new(sink),
+            &CopyOptions::default(),
+        )
+        .unwrap();
+        let stored = store
+            .get(&StoreKey::new("v/0.0").unwrap())
+            .unwrap()
+            .unwrap();
+        if source_codecs.is_empty() {
+            // Re-encoded with the output's codec.
+            assert_ne!(stored, level9);
+            assert_ne!(stored, first_chunk);
+        } else {
+            assert_eq!(stored, level9, "a chunk stored alike is kept byte for byte");
+        }
+        let back = ZarrSource::open(Box::new(store), &ReadOptions::default()).unwrap();
+        let whole = crate::chunking::Region::whole(&[2, 3]);
+        assert_eq!(
+            back.read(&v, &whole).unwrap(),
+            compiled.read(&v, &whole).unwrap()
+        );
+    }
+}

@@ -1,0 +1,214 @@
+//! Files on a web server, read with HTTP `Range` requests through `object_store`'s HTTP
+//! client: a netCDF file behind any `http(s)://` URL (THREDDS `fileServer`, a plain web
+//! server), as netcdf-c's `#mode=bytes` reads it.
+//!
+//! The store is rooted at the URL: the root key is the URL itself, other keys are
+//! below it. A web server cannot list, so only reads are offered. A server that
+//! answers a `Range` request with the whole file is refused with an error saying so,
+//! rather than downloading a file of any size for each read.
+
+use std::time::Duration;
+
+use futures::StreamExt;
+use object_store::http::{HttpBuilder, HttpStore as ObjHttpStore};
+use object_store::path::Path as ObjPath;
+use object_store::{
+    BackoffConfig, ClientOptions, GetOptions, GetRange, ObjectStore, ObjectStoreExt, RetryConfig,
+};
+
+use super::{ByteRange, GetResult, ListableStore, ReadableStore, StoreError, StoreKey};
+
+/// Requests in flight at once for a batch of reads.
+const CONCURRENCY: usize = 16;
+
+/// A web server's files under one URL.
+pub struct HttpStore {
+    store: ObjHttpStore,
+    runtime: tokio::runtime::Runtime,
+    url: String,
+}
+
+impl std::fmt::Debug for HttpStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpStore")
+            .field("url", &self.url)
+            .finish_non_exhaustive()
+    }
+}
+
+impl HttpStore {
+    /// A store rooted at `url` (`http://` or `https://`). No request is made yet.
+    ///
+    /// # Errors
+    /// [`StoreError::Archive`] when the client cannot be built (a malformed URL).
+    pub fn new(url: &str) -> Result<HttpStore, StoreError> {
+        let fail = |message: String| StoreError::Archive {
+            location: url.to_string(),
+            message,
+        };
+        let store = HttpBuilder::new()
+            .with_url(url)
+            .with_client_options(
+                ClientOptions::new()
+                    .with_timeout(Duration::from_secs(120))
+                    .with_connect_timeout(Duration::from_secs(5))
+                    .with_allow_http(true)
+                    .with_pool_max_idle_per_host(CONCURRENCY),
+            )
+            .with_retry(RetryConfig {
+                backoff: BackoffConfig {
+                    init_backoff: Duration::from_millis(100),
+                    max_backoff: Duration::from_secs(5),
+                    base: 2.0,
+                },
+                max_retries: 4,
+                retry_timeout: Duration::from_secs(60),
+            })
+            .build()
+            .map_err(|e| fail(format!("cannot set up the HTTP client: {}", first_line(&e))))?;
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("nczarr-http")
+            .enable_all()
+            .build()
+            .map_err(|e| fail(format!("cannot start the I/O runtime: {e}")))?;
+        Ok(HttpStore {
+            store,
+            runtime,
+            url: url.to_string(),
+        })
+    }
+
+    fn path_of(&self, key: &StoreKey) -> ObjPath {
+        ObjPath::from(key.as_str())
+    }
+
+    fn shown(&self, key: &StoreKey) -> String {
+        if key.is_root() {
+            self.url.clone()
+        } else {
+            format!("{}/{key}", self.url.trim_end_matches('/'))
+        }
+    }
+
+    fn error(&self, key: &StoreKey, e: &object_store::Error) -> StoreError {
+        let text = e.to_string();
+        let message = if text.contains("non-partial response")
+            || text.contains("Range request not supported")
+        {
+            "the server does not honour Range requests (it answered a range with the whole file); \
+             byte-range reading needs a server that does"
+                .to_string()
+        } else {
+            let what = match e {
+                object_store::Error::PermissionDenied { .. } => "access denied: ",
+                object_store::Error::Unauthenticated { .. } => "not authenticated: ",
+                _ => "",
+            };
+            format!("{what}{}", first_line(e))
+        };
+        StoreError::Remote {
+            location: self.shown(key),
+            message,
+        }
+    }
+
+    async fn fetch(&self, key: &StoreKey, range: Option<&ByteRange>) -> GetResult {
+        let options = GetOptions {
+            range: range.map(|r| match r {
+                ByteRange::Bounded(b) => GetRange::Bounded(b.clone()),
+                ByteRange::From(s) => GetRange::Offset(*s),
+                ByteRange::Suffix(n) => GetRange::Suffix(*n),
+            }),
+            ..GetOptions::default()
+        };
+        match self.store.get_opts(&self.path_of(key), options).await {
+            Ok(r) => match r.bytes().await {
+                Ok(b) => Ok(Some(b.to_vec())),
+                Err(e) => Err(self.error(key, &e)),
+            },
+            Err(object_store::Error::NotFound { .. }) => Ok(None),
+            Err(e) => Err(self.error(key, &e)),
+        }
+    }
+}
+
+/// An error's innermost cause, one line (connection refused, a status line).
+fn first_line(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut inner: &dyn std::error::Error = e;
+    while let Some(next) = inner.source() {
+        inner = next;
+    }
+    let outer = e.to_string();
+    let inner = inner.to_string();
+    let status = outer.find("status ").map(|i| {
+        outer[i..]
+            .split([':', ','])
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_string()
+    });
+    let line = match status {
+        Some(s) if !inner.contains(&s) => format!("{s}: {inner}"),
+        _ => inner,
+    };
+    line.lines().next().unwrap_or("").trim().to_string()
+}
+
+impl ReadableStore for HttpStore {
+    fn get(&self, key: &StoreKey) -> GetResult {
+        self.runtime.block_on(self.fetch(key, None))
+    }
+
+    fn get_range(&self, key: &StoreKey, range: &ByteRange) -> GetResult {
+        self.runtime.block_on(self.fetch(key, Some(range)))
+    }
+
+    fn get_many(&self, keys: &[StoreKey]) -> Vec<GetResult> {
+        self.runtime.block_on(
+            futures::stream::iter(keys.iter().map(|k| self.fetch(k, None)))
+                .buffered(CONCURRENCY)
+                .collect(),
+        )
+    }
+
+    fn get_many_ranges(&self, requests: &[(StoreKey, ByteRange)]) -> Vec<GetResult> {
+        self.runtime.block_on(
+            futures::stream::iter(requests.iter().map(|(k, r)| self.fetch(k, Some(r))))
+                .buffered(CONCURRENCY)
+                .collect(),
+        )
+    }
+
+    fn size(&self, key: &StoreKey) -> Result<Option<u64>, StoreError> {
+        match self.runtime.block_on(self.store.head(&self.path_of(key))) {
+            Ok(meta) => Ok(Some(meta.size)),
+            Err(object_store::Error::NotFound { .. }) => Ok(None),
+            Err(e) => Err(self.error(key, &e)),
+        }
+    }
+
+    fn location(&self) -> String {
+        self.url.clone()
+    }
+}
+
+impl ListableStore for HttpStore {
+    fn list(&self) -> Result<Vec<(StoreKey, u64)>, StoreError> {
+        Err(self.cannot_list())
+    }
+
+    fn search(&self, _prefix: &StoreKey) -> Result<Vec<String>, StoreError> {
+        Err(self.cannot_list())
+    }
+}
+
+impl HttpStore {
+    fn cannot_list(&self) -> StoreError {
+        StoreError::Refused {
+            key: self.url.clone(),
+            message: "a web server cannot list its files".into(),
+        }
+    }
+}
