@@ -339,6 +339,9 @@ with netCDF4.Dataset(sys.argv[1], "w", format="NETCDF4") as ds:
     v.strs = ["a", "bb"]
     c = ds.createVariable("c", "S1", ("x",))
     c[:] = np.array(list("hello"), dtype="S1")
+    z = ds.createVariable("z", "f4", ("time", "x"), zlib=True, complevel=9, shuffle=True,
+                          chunksizes=(2, 5))
+    z[:] = np.linspace(0, 1, 20, dtype="f4").reshape(4, 5)
 "#;
     let made = Command::new(&py)
         .args(["-c", script])
@@ -355,6 +358,22 @@ with netCDF4.Dataset(sys.argv[1], "w", format="NETCDF4") as ds:
     let zarr = tmp.path().join("py.zarr");
     run("nczcopy", &[&nc_s, &zarr.to_string_lossy()]).success();
     run("nczdump", &["-n", "py", &zarr.to_string_lossy()])
+        .success()
+        .stdout_is(&ncdump(&["-n", "py", &nc_s]));
+    // Chunks whose chunking and codecs the copy keeps are the file's own bytes.
+    let file = fs::read(&nc).unwrap();
+    for key in ["z/0.0", "z/1.0", "grp/sub/v/0.0"] {
+        let chunk = fs::read(zarr.join(key)).unwrap();
+        assert!(
+            chunk.len() > 8 && file.windows(chunk.len()).any(|w| w == chunk),
+            "{key} is not the chunk the file stores"
+        );
+    }
+    // Without compression: every chunk decoded once and stored raw, the same values.
+    let raw = tmp.path().join("raw.zarr");
+    run("nczcopy", &["-d", "0", &nc_s, &raw.to_string_lossy()]).success();
+    assert_eq!(fs::read(raw.join("z/0.0")).unwrap().len(), 2 * 5 * 4);
+    run("nczdump", &["-n", "py", &raw.to_string_lossy()])
         .success()
         .stdout_is(&ncdump(&["-n", "py", &nc_s]));
 }

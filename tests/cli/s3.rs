@@ -600,3 +600,73 @@ fn nczcopy_in_parts_on_s3() {
     let expected = s3.run("nczdump", &["-n", "coords", &input], &[]).stdout();
     assert_eq!(dump_content(&got), dump_content(&expected));
 }
+
+/// netCDF files that sit whole in one S3 object, read by byte ranges (`#mode=bytes`,
+/// or known by their first bytes), from the private bucket with keys and from the
+/// public one unsigned; without keys the private bucket refuses in one line.
+#[test]
+fn netcdf_files_in_s3_objects_read_by_byte_ranges() {
+    let Some(s3) = server("bytes") else { return };
+    if !crate::util::have("ncgen") || !crate::util::have("ncdump") {
+        eprintln!("skipped: ncgen/ncdump (netcdf-bin) are not installed");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let cdl = data_dir().join("golden/cases").join("coords.cdl");
+    let public = std::env::var("NCZARR_TEST_S3_PUBLIC_BUCKET").ok();
+    for kind in ["1", "3"] {
+        let nc = tmp.path().join(format!("coords{kind}.nc"));
+        assert!(Command::new("ncgen")
+            .args(["-k", kind, "-o"])
+            .arg(&nc)
+            .arg(&cdl)
+            .status()
+            .unwrap()
+            .success());
+        let bytes = fs::read(&nc).unwrap();
+        let want =
+            String::from_utf8(Command::new("ncdump").arg(&nc).output().unwrap().stdout).unwrap();
+        let name = format!("coords{kind}.nc");
+        s3.store("files")
+            .put(&StoreKey::new(&name).unwrap(), &bytes)
+            .unwrap();
+        let object = format!("{}/{}/{}/files/{name}", s3.endpoint, s3.bucket, s3.prefix);
+        for url in [
+            format!("{object}#mode=bytes,s3"),
+            format!("{object}#mode=s3"),
+        ] {
+            let got = s3.run("nczdump", &[&url], &s3.keys());
+            got.success();
+            assert_eq!(
+                got.stdout(),
+                want,
+                "{url}: {}",
+                first_diff(&got.stdout(), &want)
+            );
+        }
+        let err = s3
+            .run("nczdump", &[&format!("{object}#mode=bytes,s3")], &[])
+            .fails_with_one_line(1);
+        assert!(err.contains("denied"), "{err}");
+        if let Some(public) = &public {
+            let key = format!("{}/{name}", s3.prefix);
+            let up = DatasetUrl::parse(&format!("{}/{public}/{key}#mode=bytes,s3", s3.endpoint))
+                .unwrap();
+            let inputs = AwsInputs {
+                vars: s3
+                    .keys()
+                    .into_iter()
+                    .map(|(k, v)| (k.to_string(), v))
+                    .collect(),
+                ..AwsInputs::default()
+            };
+            S3Store::new(&resolve(&up, &inputs).unwrap())
+                .unwrap()
+                .put(&StoreKey::root(), &bytes)
+                .unwrap();
+            let got = s3.run("nczdump", &[&up.original], &[]);
+            got.success();
+            assert_eq!(got.stdout(), want);
+        }
+    }
+}
