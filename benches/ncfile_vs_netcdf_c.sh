@@ -24,24 +24,7 @@ py=${PYTHON:-python3}
 work=$(mktemp -d "${TMPDIR:-/tmp}/ncbench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-"$py" - "$work" <<'PY'
-import sys, numpy as np, netCDF4
-work = sys.argv[1]
-rng = np.random.default_rng(42)
-nt, ny, nx = 365, 180, 360
-base = (280 + 20 * np.cos(np.linspace(0, np.pi, ny)))[:, None] * np.ones((1, nx))
-for name, kw in [("era.nc", dict(zlib=True, complevel=1, shuffle=True, chunksizes=(1, ny, nx))),
-                 ("era_raw.nc", dict(contiguous=True))]:
-    with netCDF4.Dataset(f"{work}/{name}", "w", format="NETCDF4") as ds:
-        ds.createDimension("time", nt)
-        ds.createDimension("lat", ny)
-        ds.createDimension("lon", nx)
-        v = ds.createVariable("tas", "f4", ("time", "lat", "lon"), **kw)
-        v.units = "K"
-        r = np.random.default_rng(42)
-        for t in range(nt):
-            v[t] = (base + r.standard_normal((ny, nx)) * 2).astype("f4")
-PY
+"$py" "$here/benches/make_era.py" "$work"
 
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 

@@ -76,6 +76,12 @@ fn open_store(name: &str) -> anyhow::Result<(DatasetUrl, nczarr::store::OpenedSt
             );
         }
     }
+    if url.modes.has("bytes") || url.storage == nczarr::url::StorageKind::Http {
+        anyhow::bail!(
+            "{name}: a remote file read by byte ranges has no keys or objects; `zmapdump format` \
+             describes it, `nczdump` prints it"
+        );
+    }
     let store = open_read(&url, cli::trace_sink("zmapdump")).with_context(|| name.to_string())?;
     Ok((url, store))
 }

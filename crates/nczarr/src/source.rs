@@ -110,6 +110,17 @@ pub trait DatasetSource: DataSource {
         Ok(None)
     }
 
+    /// A hint: the stored chunks of `region` of the variable at `var` are read next
+    /// (through [`DatasetSource::stored_chunk`]); a remote source fetches them now,
+    /// concurrently.
+    ///
+    /// # Errors
+    /// Store errors.
+    fn prefetch(&self, var: &VarPath, region: &Region) -> Result<()> {
+        let _ = (var, region);
+        Ok(())
+    }
+
     /// True when [`DatasetSource::stored_chunk`] may give chunks of the variable.
     fn has_stored_chunks(&self, var: &VarPath) -> bool {
         let _ = var;

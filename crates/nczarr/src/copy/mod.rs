@@ -277,6 +277,7 @@ fn read_stored(
             (region.start[d] + region.count[d]).div_ceil(c) - first[d]
         })
         .collect();
+    source.prefetch(path, region)?;
     let mut indexes = Vec::new();
     for_each_index(&lens, |i| {
         indexes.push(

@@ -103,8 +103,12 @@ impl Hdf5Source {
 
     /// Fetch the stored chunks of `region` of a chunked variable at once (a remote
     /// file: one round of concurrent requests instead of one request per chunk).
-    fn prefetch(&self, info: &VarInfo, region: &Region) -> Result<()> {
-        let Some(chunks) = info.encoding.chunk_shape() else {
+    fn prefetch_chunks(&self, info: &VarInfo, region: &Region) -> Result<()> {
+        let Some(chunks) = info
+            .encoding
+            .chunk_shape()
+            .filter(|c| c.len() == region.rank() && !region.is_empty())
+        else {
             return Ok(());
         };
         let Ok(map) = info
@@ -118,8 +122,8 @@ impl Hdf5Source {
         let base = self.file.superblock().base_address;
         let mut lens = Vec::with_capacity(chunks.len());
         let mut first = Vec::with_capacity(chunks.len());
-        for d in 0..chunks.len() {
-            let c = chunks[d].max(1);
+        for (d, c) in chunks.iter().enumerate() {
+            let c = (*c).max(1);
             let last = region.start[d] + (region.count[d] - 1) * region.stride[d];
             first.push(region.start[d] / c);
             lens.push(last / c - region.start[d] / c + 1);
@@ -182,7 +186,7 @@ impl DataSource for Hdf5Source {
             )));
         }
         if self.remote && info.ds.chunks().is_some() {
-            self.prefetch(info, region)?;
+            self.prefetch_chunks(info, region)?;
         }
         let selection = SliceInfo {
             selections: (0..shape.len())
@@ -242,6 +246,13 @@ impl DatasetSource for Hdf5Source {
                 && info.encoding.chunk_shape().is_some()
                 && info.encoding.codec_ids().all(|id| SAME_BYTES.contains(&id))
         })
+    }
+
+    fn prefetch(&self, var: &VarPath, region: &Region) -> Result<()> {
+        match self.vars.get(var) {
+            Some(info) if self.remote && !region.is_empty() => self.prefetch_chunks(info, region),
+            _ => Ok(()),
+        }
     }
 
     fn stored_chunk(&self, var: &VarPath, index: &[u64]) -> Result<Option<Vec<u8>>> {

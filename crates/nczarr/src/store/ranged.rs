@@ -97,7 +97,7 @@ pub const READ_AHEAD: u64 = 1 << 20;
 
 /// Bytes of fetched extents kept: beside the readers' own bounds, what a remote file
 /// adds to memory.
-const CACHE_BYTES: u64 = 128 << 20;
+const CACHE_BYTES: u64 = 64 << 20;
 
 /// Prefetched ranges closer than this are fetched as one request.
 const MERGE_GAP: u64 = 256 << 10;
