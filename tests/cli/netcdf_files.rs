@@ -466,3 +466,40 @@ fn remote_files_by_byte_ranges_read_like_local_ones() {
         run("nczdump", &[&format!("{}/{name}#mode=bytes", no_range.url)]).fails_with_one_line(1);
     assert!(err.contains("does not honour Range requests"), "{err}");
 }
+
+/// Variables netCDF-4 keeps in HDF5's compact layout print `_Storage = "compact"` as
+/// ncdump does, and copy (as contiguous: Zarr has no compact layout).
+#[test]
+fn compact_variables_show_and_copy() {
+    if !have("ncgen") || !have("ncdump") {
+        eprintln!("skipped: ncgen/ncdump (netcdf-bin) are not installed");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let cdl = tmp.path().join("compact.cdl");
+    fs::write(
+        &cdl,
+        "netcdf compact {\ndimensions:\n\tx = 4 ;\nvariables:\n\tint small(x) ;\n\t\tsmall:_Storage = \"compact\" ;\n\
+         \tdouble s ;\n\t\ts:_Storage = \"compact\" ;\n\tfloat big(x) ;\ndata:\n small = 1, 2, 3, 4 ;\n s = 2.5 ;\n big = 1, 2, 3, 4 ;\n}\n",
+    )
+    .unwrap();
+    for k in ["3", "4"] {
+        let nc = tmp.path().join(format!("compact{k}.nc"));
+        assert!(Command::new("ncgen")
+            .args(["-k", k, "-o"])
+            .arg(&nc)
+            .arg(&cdl)
+            .status()
+            .unwrap()
+            .success());
+        let nc = nc.to_string_lossy().to_string();
+        let want = ncdump(&["-s", &nc]);
+        assert!(want.contains("small:_Storage = \"compact\""), "{want}");
+        run("nczdump", &["-s", &nc]).success().stdout_is(&want);
+        let zarr = tmp.path().join(format!("compact{k}.zarr"));
+        run("nczcopy", &[&nc, &zarr.to_string_lossy()]).success();
+        run("nczdump", &["-n", &format!("compact{k}"), &zarr.to_string_lossy()])
+            .success()
+            .stdout_is(&ncdump(&[&nc]));
+    }
+}

@@ -29,6 +29,9 @@ pub enum Chunking {
     Contiguous,
     /// Chunks of this shape, one length per dimension.
     Chunked(Vec<u64>),
+    /// Inside the variable's metadata (HDF5's compact layout, `_Storage = "compact"`),
+    /// as netCDF-4 files store small variables; other formats store it contiguous.
+    Compact,
 }
 
 /// Byte order of stored values (`_Endianness`).

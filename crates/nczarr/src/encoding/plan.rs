@@ -113,7 +113,8 @@ fn complete(
                 }
                 Chunking::Chunked(c)
             }
-            Some(Chunking::Contiguous) => Chunking::Contiguous,
+            // Writers have no compact layout: one piece, contiguous.
+            Some(Chunking::Contiguous | Chunking::Compact) => Chunking::Contiguous,
             None => Chunking::Chunked(default_chunks(shape, item as u64, options.chunk_bytes)),
         }
     });

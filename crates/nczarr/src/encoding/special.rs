@@ -283,6 +283,7 @@ pub fn special_attrs(enc: &Encoding, t: NcType, filter_atts: bool) -> Vec<Specia
         // A scalar is one value in one chunk: netcdf-c 4.9.2 and HDF5 call that
         // contiguous (HEAD prints a broken, empty _ChunkSizes line instead).
         Some(Chunking::Contiguous) | None => out.push(text("_Storage", "contiguous")),
+        Some(Chunking::Compact) => out.push(text("_Storage", "compact")),
     }
     let has = |id: &str| enc.codec_ids().any(|c| c == id);
     if !filter_atts {

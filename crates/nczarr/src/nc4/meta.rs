@@ -535,11 +535,18 @@ fn encoding_of(
     stored: &StoredType,
     attrs: &[Attr],
 ) -> Result<(Encoding, Vec<String>), String> {
+    let header = file
+        .get_or_parse_header(ds.address())
+        .map_err(|e| e.to_string())?;
+    let compact = header.messages.iter().any(|m| {
+        matches!(m, HdfMessage::DataLayout(l) if matches!(l.layout, hdf5_reader::messages::layout::DataLayout::Compact { .. }))
+    });
     let mut enc = Encoding {
         chunking: Some(match ds.chunks() {
             Some(c) if !ds.shape().is_empty() => {
                 Chunking::Chunked(c.iter().map(|&n| u64::from(n)).collect())
             }
+            _ if compact => Chunking::Compact,
             _ => Chunking::Contiguous,
         }),
         endian: stored.endian,
@@ -553,9 +560,6 @@ fn encoding_of(
         .find(|a| a.name == "_FillValue")
         .map(|a| a.values.clone())
         .filter(|v| v.len() == 1 && v.nc_type() == stored.nc_type);
-    let header = file
-        .get_or_parse_header(ds.address())
-        .map_err(|e| e.to_string())?;
     // netcdf-c (`get_fill_info`): a dataset without a user-defined fill value in its
     // creation properties has no fill.
     enc.no_fill = !header.messages.iter().any(|m| {
