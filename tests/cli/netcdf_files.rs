@@ -498,8 +498,11 @@ fn compact_variables_show_and_copy() {
         run("nczdump", &["-s", &nc]).success().stdout_is(&want);
         let zarr = tmp.path().join(format!("compact{k}.zarr"));
         run("nczcopy", &[&nc, &zarr.to_string_lossy()]).success();
-        run("nczdump", &["-n", &format!("compact{k}"), &zarr.to_string_lossy()])
-            .success()
-            .stdout_is(&ncdump(&[&nc]));
+        run(
+            "nczdump",
+            &["-n", &format!("compact{k}"), &zarr.to_string_lossy()],
+        )
+        .success()
+        .stdout_is(&ncdump(&[&nc]));
     }
 }

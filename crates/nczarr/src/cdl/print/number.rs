@@ -4,8 +4,17 @@
 
 use std::fmt::Write as _;
 
+/// 10^0 ..= 10^22: the powers of ten a double holds exactly, which data mostly needs.
+const EXACT_POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
 /// Powers of ten as doubles (correctly rounded), 10^-350 ..= 10^350 by index - 350.
 fn pow10(k: i32) -> f64 {
+    if let Some(&p) = usize::try_from(k).ok().and_then(|i| EXACT_POW10.get(i)) {
+        return p;
+    }
     static TABLE: std::sync::OnceLock<Vec<f64>> = std::sync::OnceLock::new();
     let t = TABLE.get_or_init(|| {
         (-350..=350)
@@ -151,6 +160,23 @@ fn render_g(t: &mut NumText<'_>, neg: bool, mut d: u64, mut n: usize, e: i32, p:
         d /= 10;
         n -= 1;
     }
+    if neg {
+        t.push(b'-');
+    }
+    let int_len = usize::try_from(e).map_or(usize::MAX, |e| e + 1);
+    if e < p as i32 && int_len < n {
+        // The common case, `123.4567`: the digits go where they end up, written a pair
+        // at a time from the right one place along, then the integer part moves back
+        // one place for the point.
+        let start = t.len;
+        write_digits(&mut t.bytes[start + 1..start + 1 + n], d);
+        for i in start..start + int_len {
+            t.bytes[i] = t.bytes[i + 1];
+        }
+        t.bytes[start + int_len] = b'.';
+        t.len = start + n + 1;
+        return;
+    }
     let mut digits = [0u8; 20];
     let mut i = n;
     while i >= 2 {
@@ -164,9 +190,6 @@ fn render_g(t: &mut NumText<'_>, neg: bool, mut d: u64, mut n: usize, e: i32, p:
         digits[0] = b'0' + (d % 10) as u8;
     }
     let digits = &digits[..n];
-    if neg {
-        t.push(b'-');
-    }
     if e < -4 || e >= p as i32 {
         t.push(digits[0]);
         if n > 1 {
@@ -209,6 +232,28 @@ fn render_g(t: &mut NumText<'_>, neg: bool, mut d: u64, mut n: usize, e: i32, p:
         for &c in digits {
             t.push(c);
         }
+    }
+}
+
+/// "00" to "99".
+const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+2021222324252627282930313233343536373839\
+4041424344454647484950515253545556575859\
+6061626364656667686970717273747576777879\
+8081828384858687888990919293949596979899";
+
+/// The `out.len()` lowest decimal digits of `d` into `out`.
+fn write_digits(out: &mut [u8], mut d: u64) {
+    let mut i = out.len();
+    while i >= 2 {
+        let pair = (d % 100) as usize * 2;
+        d /= 100;
+        out[i - 2] = PAIRS[pair];
+        out[i - 1] = PAIRS[pair + 1];
+        i -= 2;
+    }
+    if i == 1 {
+        out[0] = b'0' + (d % 10) as u8;
     }
 }
 
