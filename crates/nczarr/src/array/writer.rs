@@ -176,6 +176,13 @@ impl ArrayWriter {
                     .key
                     .join_path(&self.grid.chunk_key(&index, self.stored.separator))?;
                 let Some(from) = from else {
+                    if self.pipeline.is_empty() && bytes.len() != size {
+                        return Err(Error::Invalid(format!(
+                            "variable '{}': chunk {index:?} holds {} bytes, expected {size}",
+                            self.name,
+                            bytes.len()
+                        )));
+                    }
                     return Ok(Some((key, bytes)));
                 };
                 let info = ChunkInfo {

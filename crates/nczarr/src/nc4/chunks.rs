@@ -148,8 +148,21 @@ pub(super) fn chunk_map(file: &Hdf5File, address: u64) -> Result<ChunkMap, Strin
             .map_err(e)?
         }
     };
+    // The newer indexes record no size for a chunk stored unfiltered: it is a whole
+    // chunk of elements.
+    let whole = dims
+        .iter()
+        .try_fold(u64::from(element_size), |a, &d| a.checked_mul(u64::from(d)));
     map.places.reserve(entries.len());
     for entry in entries {
+        let size = match (entry.size, whole) {
+            (0, Some(w)) => w,
+            (0, None) => continue,
+            // Compressed, a chunk is about as large as its elements at most: a size far
+            // past that is damage, and such a chunk is read (and refused) as values.
+            (n, Some(w)) if n > w.saturating_mul(2).saturating_add(1 << 16) => continue,
+            (n, _) => n,
+        };
         if entry.filter_mask != 0 || entry.offsets.len() != shape.len() {
             continue;
         }
@@ -170,7 +183,7 @@ pub(super) fn chunk_map(file: &Hdf5File, address: u64) -> Result<ChunkMap, Strin
                 index,
                 ChunkPlace {
                     address: entry.address,
-                    size: entry.size,
+                    size,
                 },
             );
         }

@@ -283,10 +283,11 @@ impl DatasetSource for Hdf5Source {
         let storage = self.file.storage();
         let size = usize::try_from(place.size)
             .ok()
+            .filter(|&n| n <= hdf5_reader::HDF5_MAX_CHUNK_BYTES)
             .filter(|&n| place.address.saturating_add(n as u64) <= storage.len())
             .ok_or_else(|| {
                 fail(format!(
-                    "chunk {index:?}: {} bytes at offset {} run past the end of the file",
+                    "chunk {index:?}: {} bytes at offset {} run past the end of the file or any chunk's size",
                     place.size, place.address
                 ))
             })?;

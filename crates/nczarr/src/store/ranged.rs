@@ -223,7 +223,10 @@ impl ReadAt for RangedFile {
             .get_range(&self.key, &ByteRange::Bounded(offset..fetch_end));
         let data = self.checked(offset, fetch_end, got)?;
         buf.copy_from_slice(&data[..buf.len()]);
-        self.extents().insert(offset, Arc::new(data));
+        // A large read is the caller's to keep; the cache holds what reads share.
+        if data.len() as u64 <= CACHE_BYTES / 4 {
+            self.extents().insert(offset, Arc::new(data));
+        }
         Ok(())
     }
 
@@ -249,31 +252,25 @@ impl ReadAt for RangedFile {
                 _ => merged.push((s, e)),
             }
         }
-        // Never more at once than the cache keeps.
+        // No more than half the cache: what is fetched must stay until it is read (the
+        // rest is read on demand).
         let mut batch = Vec::new();
         let mut batch_bytes = 0u64;
-        let mut batches = Vec::new();
         for r in merged {
-            if batch_bytes + (r.1 - r.0) > CACHE_BYTES / 2 && !batch.is_empty() {
-                batches.push(std::mem::take(&mut batch));
-                batch_bytes = 0;
+            if batch_bytes + (r.1 - r.0) > CACHE_BYTES / 2 {
+                break;
             }
             batch_bytes += r.1 - r.0;
             batch.push(r);
         }
-        if !batch.is_empty() {
-            batches.push(batch);
-        }
-        for batch in batches {
-            let requests: Vec<(StoreKey, ByteRange)> = batch
-                .iter()
-                .map(|&(s, e)| (self.key.clone(), ByteRange::Bounded(s..e)))
-                .collect();
-            let results = self.store.get_many_ranges(&requests);
-            for (&(s, e), got) in batch.iter().zip(results) {
-                let data = self.checked(s, e, got)?;
-                self.extents().insert(s, Arc::new(data));
-            }
+        let requests: Vec<(StoreKey, ByteRange)> = batch
+            .iter()
+            .map(|&(s, e)| (self.key.clone(), ByteRange::Bounded(s..e)))
+            .collect();
+        let results = self.store.get_many_ranges(&requests);
+        for (&(s, e), got) in batch.iter().zip(results) {
+            let data = self.checked(s, e, got)?;
+            self.extents().insert(s, Arc::new(data));
         }
         Ok(())
     }
