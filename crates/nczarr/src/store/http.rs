@@ -12,10 +12,9 @@ use std::time::Duration;
 use futures::StreamExt;
 use object_store::http::{HttpBuilder, HttpStore as ObjHttpStore};
 use object_store::path::Path as ObjPath;
-use object_store::{
-    BackoffConfig, ClientOptions, GetOptions, GetRange, ObjectStore, ObjectStoreExt, RetryConfig,
-};
+use object_store::{BackoffConfig, ClientOptions, ObjectStore, ObjectStoreExt, RetryConfig};
 
+use super::s3::{brief, get_options};
 use super::{ByteRange, GetResult, ListableStore, ReadableStore, StoreError, StoreKey};
 
 /// Requests in flight at once for a batch of reads.
@@ -65,7 +64,7 @@ impl HttpStore {
                 retry_timeout: Duration::from_secs(60),
             })
             .build()
-            .map_err(|e| fail(format!("cannot set up the HTTP client: {}", first_line(&e))))?;
+            .map_err(|e| fail(format!("cannot set up the HTTP client: {}", brief(&e))))?;
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .thread_name("nczarr-http")
@@ -105,7 +104,7 @@ impl HttpStore {
                 object_store::Error::Unauthenticated { .. } => "not authenticated: ",
                 _ => "",
             };
-            format!("{what}{}", first_line(e))
+            format!("{what}{}", brief(e))
         };
         StoreError::Remote {
             location: self.shown(key),
@@ -114,15 +113,11 @@ impl HttpStore {
     }
 
     async fn fetch(&self, key: &StoreKey, range: Option<&ByteRange>) -> GetResult {
-        let options = GetOptions {
-            range: range.map(|r| match r {
-                ByteRange::Bounded(b) => GetRange::Bounded(b.clone()),
-                ByteRange::From(s) => GetRange::Offset(*s),
-                ByteRange::Suffix(n) => GetRange::Suffix(*n),
-            }),
-            ..GetOptions::default()
-        };
-        match self.store.get_opts(&self.path_of(key), options).await {
+        match self
+            .store
+            .get_opts(&self.path_of(key), get_options(range))
+            .await
+        {
             Ok(r) => match r.bytes().await {
                 Ok(b) => Ok(Some(b.to_vec())),
                 Err(e) => Err(self.error(key, &e)),
@@ -131,29 +126,6 @@ impl HttpStore {
             Err(e) => Err(self.error(key, &e)),
         }
     }
-}
-
-/// An error's innermost cause, one line (connection refused, a status line).
-fn first_line(e: &(dyn std::error::Error + 'static)) -> String {
-    let mut inner: &dyn std::error::Error = e;
-    while let Some(next) = inner.source() {
-        inner = next;
-    }
-    let outer = e.to_string();
-    let inner = inner.to_string();
-    let status = outer.find("status ").map(|i| {
-        outer[i..]
-            .split([':', ','])
-            .next()
-            .unwrap_or("")
-            .trim()
-            .to_string()
-    });
-    let line = match status {
-        Some(s) if !inner.contains(&s) => format!("{s}: {inner}"),
-        _ => inner,
-    };
-    line.lines().next().unwrap_or("").trim().to_string()
 }
 
 impl ReadableStore for HttpStore {

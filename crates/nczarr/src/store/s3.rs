@@ -232,14 +232,7 @@ impl S3Store {
     /// GET the object `key`, or the part `range` says; `None` when it does not exist.
     async fn fetch(&self, key: &StoreKey, range: Option<&ByteRange>) -> GetResult {
         let path = self.path_of(key)?;
-        let options = GetOptions {
-            range: range.map(|r| match r {
-                ByteRange::Bounded(b) => GetRange::Bounded(b.clone()),
-                ByteRange::From(s) => GetRange::Offset(*s),
-                ByteRange::Suffix(n) => GetRange::Suffix(*n),
-            }),
-            ..GetOptions::default()
-        };
+        let options = get_options(range);
         match self.store.get_opts(&path, options).await {
             Ok(r) => match r.bytes().await {
                 Ok(b) => Ok(Some(b.to_vec())),
@@ -290,9 +283,21 @@ impl S3Store {
     }
 }
 
+/// A GET of the part `range` says (all of it for `None`), in `object_store`'s terms.
+pub(super) fn get_options(range: Option<&ByteRange>) -> GetOptions {
+    GetOptions {
+        range: range.map(|r| match r {
+            ByteRange::Bounded(b) => GetRange::Bounded(b.clone()),
+            ByteRange::From(s) => GetRange::Offset(*s),
+            ByteRange::Suffix(n) => GetRange::Suffix(*n),
+        }),
+        ..GetOptions::default()
+    }
+}
+
 /// What an `object_store` error says, in one line: for a server reply its S3 error
 /// code and message, otherwise the innermost cause (connection refused, timed out).
-fn brief(e: &(dyn std::error::Error + 'static)) -> String {
+pub(super) fn brief(e: &(dyn std::error::Error + 'static)) -> String {
     let text = e.to_string();
     let tag = |name: &str| -> Option<String> {
         let open = format!("<{name}>");
