@@ -43,6 +43,7 @@ pub mod source;
 pub mod store;
 pub mod url;
 pub mod zarr;
+pub mod zarr3;
 
 pub use error::{Error, Result};
 pub use open::{create, create_parts, open, same_dataset, CreateOptions, OpenOptions, Opened};

@@ -128,6 +128,11 @@ impl ModeSet {
         self.has("zarr")
     }
 
+    /// True when the user asked for Zarr version 3 (`mode=zarr3` or `v3`).
+    pub fn zarr3(&self) -> bool {
+        self.has("zarr3")
+    }
+
     /// False when `_ARRAY_DIMENSIONS` must be neither read nor written (`noxarray`).
     pub fn xarray_dims(&self) -> bool {
         !self.has("noxarray")
@@ -164,9 +169,11 @@ const ZARR_FLAGS: &[&str] = &[
     "consolidated",
     "v2",
     "bytes",
+    "v3",
+    "zarr3",
 ];
 /// Mode flags netcdf-c defines for other dispatchers.
-const OTHER_FLAGS: &[&str] = &["dap2", "dap4", "zoh", "v3", "zarr3"];
+const OTHER_FLAGS: &[&str] = &["dap2", "dap4", "zoh"];
 
 impl DatasetUrl {
     /// Parse a dataset name.
@@ -442,6 +449,13 @@ fn infer_modes(modes: &mut ModeSet) {
         if modes.has("noxarray") {
             changed |= modes.add("nczarr");
             changed |= modes.add("zarr");
+        }
+        // Zarr version 3 (`v3` is its short name): pure Zarr in netcdf-c's terms.
+        if modes.has("v3") {
+            changed |= modes.add("zarr3");
+        }
+        if modes.has("zarr3") {
+            changed |= modes.add("nczarr");
         }
         if !changed {
             break;

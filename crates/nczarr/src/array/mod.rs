@@ -14,11 +14,13 @@
 pub(crate) mod convert;
 pub(crate) mod convert_out;
 mod reader;
+pub(crate) mod shard;
 mod stored;
 mod writer;
 
 pub use convert::ConvertError;
 pub use reader::ArrayReader;
 pub(crate) use reader::BATCH_BYTES as READ_BATCH_BYTES;
-pub use stored::StoredArray;
+pub use shard::ShardCache;
+pub use stored::{ChunkKeys, Sharding, StoredArray};
 pub use writer::ArrayWriter;

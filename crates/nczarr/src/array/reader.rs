@@ -2,8 +2,12 @@
 
 use rayon::prelude::*;
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use super::convert::{convert, ChunkData};
-use super::StoredArray;
+use super::shard::{self, ShardCache, ShardIndex};
+use super::{ChunkKeys, Sharding, StoredArray};
 use crate::chunking::{c_strides, ChunkGrid, ChunkPart, Region};
 use crate::codec::{ChunkInfo, Decoded, Pipeline};
 use crate::error::{Error, Result};
@@ -127,8 +131,13 @@ pub struct ArrayReader<'s> {
     grid: ChunkGrid,
     fill: Option<Values>,
     pipeline: Pipeline,
-    separator: char,
-    fortran: bool,
+    keys: ChunkKeys,
+    /// Element strides within a stored chunk (C order, Fortran order or transposed).
+    strides: Vec<u64>,
+    c_order: bool,
+    sharding: Option<Sharding>,
+    /// Shard indexes read before, shared by the readers of one source.
+    shard_cache: Option<&'s ShardCache>,
     /// About how many bytes of decoded chunks one batch holds.
     batch_bytes: u64,
 }
@@ -183,10 +192,20 @@ impl<'s> ArrayReader<'s> {
             grid: ChunkGrid::new(enc.shape.clone(), enc.chunks.clone()),
             fill: enc.fill.clone(),
             pipeline,
-            separator: enc.separator,
-            fortran: enc.fortran_order,
+            keys: enc.keys,
+            strides: enc.element_strides(),
+            c_order: enc.is_c_order(),
+            sharding: enc.sharding.clone(),
+            shard_cache: None,
             batch_bytes: BATCH_BYTES,
         })
+    }
+
+    /// Keep shard indexes in `cache` (shared by a source's readers) rather than for
+    /// this reader alone.
+    pub fn with_shard_cache(mut self, cache: &'s ShardCache) -> ArrayReader<'s> {
+        self.shard_cache = Some(cache);
+        self
     }
 
     /// Hold about `bytes` of decoded chunks at a time while reading (at least a few
@@ -201,14 +220,18 @@ impl<'s> ArrayReader<'s> {
         &self.shape
     }
 
-    /// The store key of chunk `index`.
+    /// The store key of chunk `index` (of the shard holding it, when sharded).
     ///
     /// # Errors
     /// When the key breaks a key rule.
     pub fn chunk_key(&self, index: &[u64]) -> Result<StoreKey> {
-        Ok(self
-            .key
-            .join_path(&self.grid.chunk_key(index, self.separator))?)
+        match &self.sharding {
+            Some(sh) => {
+                let (shard, _) = shard::locate(index, &sh.per_shard(&self.grid.chunks));
+                Ok(self.key.join_path(&self.keys.key(&shard))?)
+            }
+            None => Ok(self.key.join_path(&self.keys.key(index))?),
+        }
     }
 
     /// The chunk grid of the stored array.
@@ -283,32 +306,36 @@ impl<'s> ArrayReader<'s> {
             )));
         }
         let key = self.chunk_key(index)?;
-        let Some(bytes) = self.store.get(&key)? else {
-            return Ok(None);
-        };
         let part = ChunkPart {
             index: index.to_vec(),
             runs: Vec::new(),
+        };
+        let got = match self.sharding {
+            Some(_) => self
+                .fetch_sharded(std::slice::from_ref(&part))?
+                .pop()
+                .unwrap_or(Ok(None))?,
+            None => self.store.get(&key)?,
+        };
+        let Some(bytes) = got else {
+            return Ok(None);
         };
         let data = self.decode(&part, &key, bytes)?;
         let values = match data {
             ChunkData::Fixed(b) => Values::from_ne_bytes(self.nc_type, &b),
             ChunkData::Strings(s) => Values::String(s),
         };
-        if !self.fortran || self.grid.chunks.len() < 2 {
+        if self.c_order {
             return Ok(Some(values));
         }
-        // Give the values in C order: element (i0, .., in) of an F-order chunk sits at
-        // offset i0 + c0*(i1 + c1*(...)).
+        // Give the values in C order: element (i0, .., in) sits at the offset the
+        // chunk's element strides give it.
         let c = &self.grid.chunks;
         let n = values.len();
         let mut order = Vec::with_capacity(n);
         let mut idx = vec![0u64; c.len()];
         for _ in 0..n {
-            let mut off = 0u64;
-            for d in (0..c.len()).rev() {
-                off = off * c[d] + idx[d];
-            }
+            let off: u64 = idx.iter().zip(&self.strides).map(|(i, s)| i * s).sum();
             order.push(off as usize);
             for d in (0..c.len()).rev() {
                 idx[d] += 1;
@@ -368,7 +395,10 @@ impl<'s> ArrayReader<'s> {
                 .collect::<Result<_>>()?;
             let spans: Vec<Option<(u64, u64)>> =
                 batch.iter().map(|p| self.partial_span(p)).collect();
-            let fetched = self.fetch(&keys, &spans);
+            let fetched = match self.sharding {
+                Some(_) => self.fetch_sharded(batch)?,
+                None => self.fetch(&keys, &spans),
+            };
             let decoded: Vec<Result<Option<ChunkData>>> = batch
                 .par_iter()
                 .zip(keys.par_iter())
@@ -401,7 +431,12 @@ impl<'s> ArrayReader<'s> {
     /// bytes saves reading each input chunk again for every slab of a rechunking copy.
     fn partial_span(&self, part: &ChunkPart) -> Option<(u64, u64)> {
         let item = self.dtype.item_size();
-        if !self.pipeline.is_empty() || item == 0 || self.fortran || part.runs.is_empty() {
+        if !self.pipeline.is_empty()
+            || item == 0
+            || !self.c_order
+            || self.sharding.is_some()
+            || part.runs.is_empty()
+        {
             return None;
         }
         let strides = c_strides(&self.grid.chunks);
@@ -449,6 +484,99 @@ impl<'s> ArrayReader<'s> {
             .collect()
     }
 
+    /// Fetch the inner chunks of `parts` from their shards: each shard's index once
+    /// (ranged, then kept), then each stored inner chunk's bytes by range, overlapped
+    /// as the store can. A shard or inner chunk not stored is `None`.
+    ///
+    /// # Errors
+    /// Store errors and damaged shard indexes, naming the shard.
+    fn fetch_sharded(&self, parts: &[ChunkPart]) -> Result<Vec<GetResult>> {
+        let Some(sharding) = &self.sharding else {
+            return Ok(Vec::new());
+        };
+        let per = sharding.per_shard(&self.grid.chunks);
+        let n_inner: u64 = per.iter().product();
+        let mut slots: HashMap<Vec<u64>, usize> = HashMap::new();
+        let mut shard_keys: Vec<StoreKey> = Vec::new();
+        let mut located = Vec::with_capacity(parts.len());
+        for part in parts {
+            let (shard, pos) = shard::locate(&part.index, &per);
+            let slot = match slots.get(&shard) {
+                Some(&s) => s,
+                None => {
+                    shard_keys.push(self.key.join_path(&self.keys.key(&shard))?);
+                    slots.insert(shard, shard_keys.len() - 1);
+                    shard_keys.len() - 1
+                }
+            };
+            located.push((slot, pos));
+        }
+        let indexes = self.shard_indexes(sharding, &shard_keys, n_inner)?;
+        let mut requests = Vec::new();
+        let mut which = Vec::with_capacity(parts.len());
+        for &(slot, pos) in &located {
+            match indexes[slot].as_ref().and_then(|ix| ix.range(pos)) {
+                Some(r) => {
+                    which.push(Some(requests.len()));
+                    requests.push((shard_keys[slot].clone(), ByteRange::Bounded(r)));
+                }
+                None => which.push(None),
+            }
+        }
+        let mut got: Vec<Option<GetResult>> = self
+            .store
+            .get_many_ranges(&requests)
+            .into_iter()
+            .map(Some)
+            .collect();
+        Ok(which
+            .into_iter()
+            .map(|w| match w {
+                Some(i) => got[i].take().unwrap_or(Ok(None)),
+                None => Ok(None),
+            })
+            .collect())
+    }
+
+    /// The indexes of the shards `keys` (`None` for a shard not stored), from the
+    /// cache or with one batch of ranged requests.
+    fn shard_indexes(
+        &self,
+        sharding: &Sharding,
+        keys: &[StoreKey],
+        n_inner: u64,
+    ) -> Result<Vec<Option<Arc<ShardIndex>>>> {
+        let mut out: Vec<Option<Option<Arc<ShardIndex>>>> = keys
+            .iter()
+            .map(|k| self.shard_cache.and_then(|c| c.get(k.as_str())))
+            .collect();
+        let missing: Vec<usize> = (0..keys.len()).filter(|&i| out[i].is_none()).collect();
+        if !missing.is_empty() {
+            let range = shard::index_range(sharding, n_inner);
+            let requests: Vec<(StoreKey, ByteRange)> = missing
+                .iter()
+                .map(|&i| (keys[i].clone(), range.clone()))
+                .collect();
+            let n = usize::try_from(n_inner).map_err(|_| {
+                self.chunk_error(&keys[0], "too many inner chunks per shard".into())
+            })?;
+            for (&i, got) in missing.iter().zip(self.store.get_many_ranges(&requests)) {
+                let index = match got? {
+                    Some(bytes) => Some(Arc::new(
+                        ShardIndex::decode(&bytes, n, sharding.index_checksum)
+                            .map_err(|m| self.chunk_error(&keys[i], m))?,
+                    )),
+                    None => None,
+                };
+                if let Some(c) = self.shard_cache {
+                    c.put(keys[i].to_string(), index.clone());
+                }
+                out[i] = Some(index);
+            }
+        }
+        Ok(out.into_iter().map(Option::flatten).collect())
+    }
+
     /// How many chunks one batch fetches: about `batch_bytes` of decoded chunks, at
     /// least [`MIN_BATCH`] so that remote stores keep requests in flight.
     fn chunks_per_batch(&self) -> usize {
@@ -471,23 +599,14 @@ impl<'s> ArrayReader<'s> {
         out_count: &[u64],
         mut copy: impl FnMut(usize, usize, usize, usize),
     ) {
-        let chunks = &self.grid.chunks;
-        let rank = chunks.len();
-        // Element strides inside the chunk (C or Fortran order) and in the output.
-        let cstride = if self.fortran {
-            let mut s = vec![1u64; rank];
-            for d in 1..rank {
-                s[d] = s[d - 1] * chunks[d - 1];
-            }
-            s
-        } else {
-            c_strides(chunks)
-        };
+        let rank = self.grid.chunks.len();
+        // Element strides inside the chunk (C, Fortran or transposed order).
+        let cstride = &self.strides;
         let (len, step) = match part.runs.last() {
             Some(run) => (run.len as usize, (run.step * cstride[rank - 1]) as usize),
             None => (1, 1),
         };
-        part.for_each_run(&cstride, &c_strides(out_count), |src, dst| {
+        part.for_each_run(cstride, &c_strides(out_count), |src, dst| {
             copy(src as usize, dst as usize, len, step);
         });
     }

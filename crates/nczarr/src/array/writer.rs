@@ -174,7 +174,7 @@ impl ArrayWriter {
                 }
                 let key = self
                     .key
-                    .join_path(&self.grid.chunk_key(&index, self.stored.separator))?;
+                    .join_path(&self.stored.keys.key(&index))?;
                 let Some(from) = from else {
                     if self.pipeline.is_empty() && bytes.len() != size {
                         return Err(Error::Invalid(format!(
@@ -296,7 +296,7 @@ impl ArrayWriter {
         }
         let key = self
             .key
-            .join_path(&self.grid.chunk_key(&part.index, self.stored.separator))?;
+            .join_path(&self.stored.keys.key(&part.index))?;
         let info = ChunkInfo {
             item_size: item,
             max_decoded: usize::MAX,
@@ -404,7 +404,7 @@ fn row_groups(batch: &[ChunkPart]) -> Vec<&[ChunkPart]> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::array::ArrayReader;
+    use crate::array::{ArrayReader, ChunkKeys};
     use crate::chunking::{slabs, SlabOrder};
     use crate::model::NcType;
     use crate::store::{ListableStore, MemoryStore};
@@ -418,8 +418,9 @@ mod tests {
             fill: Some(Values::Int(vec![-1])),
             filters: vec![],
             compressor: compressor.map(|c| crate::json::parse_str(c).unwrap()),
-            fortran_order: false,
-            separator: '.',
+            transpose: None,
+            keys: ChunkKeys::V2('.'),
+            sharding: None,
         }
     }
 

@@ -27,6 +27,7 @@ mod zstd;
 
 pub use error::{ChunkFault, ConfigFault};
 pub use pipeline::{Decoded, Pipeline};
+pub(crate) use checksum::crc32c;
 
 use std::fmt;
 

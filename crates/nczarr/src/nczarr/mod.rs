@@ -21,6 +21,7 @@ mod meta;
 mod pure;
 mod read;
 mod source;
+mod v3;
 mod var;
 mod walk;
 pub mod write;

@@ -25,13 +25,13 @@ struct Ctx<'a> {
 }
 
 /// A group before dimensions are resolved.
-struct Pending {
-    group: Group,
+pub(crate) struct Pending {
+    pub(crate) group: Group,
     /// Per variable, per dimension: the `_ARRAY_DIMENSIONS` name, or `None` for anonymous.
-    dim_names: Vec<Vec<Option<String>>>,
+    pub(crate) dim_names: Vec<Vec<Option<String>>>,
     /// Per variable, how it is stored.
-    stored: Vec<StoredArray>,
-    children: Vec<Pending>,
+    pub(crate) stored: Vec<StoredArray>,
+    pub(crate) children: Vec<Pending>,
 }
 
 /// Read the tree rooted at `root`. Returns the root group, how each variable is
@@ -223,8 +223,9 @@ fn read_array(
     Ok((v, stored, names))
 }
 
-/// Give every variable its dimension references, creating dimensions as netcdf-c does.
-fn resolve(
+/// Give every variable its dimension references, creating dimensions as netcdf-c does
+/// (`dims` may hold dimensions declared beforehand, by group path).
+pub(crate) fn resolve(
     pending: Pending,
     path: &[String],
     dims: &mut BTreeMap<Vec<String>, Vec<Dim>>,
@@ -321,7 +322,7 @@ fn resolve(
     group
 }
 
-fn attach_dims(group: &mut Group, path: &[String], dims: &mut BTreeMap<Vec<String>, Vec<Dim>>) {
+pub(crate) fn attach_dims(group: &mut Group, path: &[String], dims: &mut BTreeMap<Vec<String>, Vec<Dim>>) {
     group.dims = dims.remove(path).unwrap_or_default();
     for child in &mut group.groups {
         let mut p = path.to_vec();

@@ -14,6 +14,8 @@ pub struct ReadOptions {
     pub force_pure_zarr: bool,
     /// Ignore `_ARRAY_DIMENSIONS` (`mode=noxarray`).
     pub ignore_xarray_dims: bool,
+    /// Read as Zarr version 3 even if version 2 metadata is there too (`mode=zarr3`).
+    pub force_v3: bool,
     /// Report decisions here (`NCTRACING`).
     pub trace: Option<TraceSink>,
     /// About how many bytes of decoded chunks a read holds at once (default 64 MiB).
@@ -33,9 +35,21 @@ pub(crate) fn read(store: Box<dyn ReadStore>, options: &ReadOptions) -> Result<Z
     };
     let root = StoreKey::root();
     let src = MetaSource::open(store.as_ref(), options.trace.clone())?;
-    let probe =
-        [".zgroup", ".zattrs", ".nczarr", ".zarray"].map(|n| StoreKey::new(n).expect("static key"));
-    let [zgroup, zattrs, nczarr, zarray] = src.docs(&probe)?;
+    let probe = [".zgroup", ".zattrs", ".nczarr", ".zarray", crate::zarr3::ZARR_JSON]
+        .map(|n| StoreKey::new(n).expect("static key"));
+    let [zgroup, zattrs, nczarr, zarray, zarr_json] = src.docs(&probe)?;
+    let v2 = zgroup.is_some() || nczarr.is_some() || zarray.is_some() || src.is_consolidated();
+    if let Some(doc) = zarr_json.filter(|_| options.force_v3 || !v2) {
+        trace("metadata: Zarr version 3 (zarr.json)");
+        drop(src);
+        return super::v3::read(store, &doc, options);
+    }
+    if options.force_v3 {
+        return Err(Error::metadata(
+            crate::zarr3::ZARR_JSON,
+            "missing: mode=zarr3 asks for Zarr version 3, and the store has no zarr.json at its root",
+        ));
+    }
     if zgroup.is_none() && nczarr.is_none() && !src.is_consolidated() {
         if zarray.is_some() {
             return Err(Error::metadata(

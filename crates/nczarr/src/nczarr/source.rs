@@ -1,7 +1,7 @@
 //! [`ZarrSource`]: an NCZarr or pure Zarr v2 dataset opened for reading.
 
 use super::{Arrays, ReadOptions};
-use crate::array::ArrayReader;
+use crate::array::{ArrayReader, ShardCache};
 use crate::chunking::Region;
 use crate::encoding::{Chunking, Encoding, Endianness};
 use crate::error::{Error, Result};
@@ -18,6 +18,10 @@ pub struct ZarrSource {
     format: FormatInfo,
     problems: Vec<String>,
     batch_bytes: u64,
+    /// Shard indexes read so far (Zarr v3 sharded arrays).
+    shard_cache: ShardCache,
+    /// The variable stored at the store's root (a Zarr v3 store that is one array).
+    root_array: Option<VarPath>,
 }
 
 /// The store key of a variable's array: its group names and its name.
@@ -53,7 +57,15 @@ impl ZarrSource {
             format,
             problems,
             batch_bytes: crate::array::READ_BATCH_BYTES,
+            shard_cache: ShardCache::default(),
+            root_array: None,
         }
+    }
+
+    /// The variable `var` is the array at the store's root.
+    pub(crate) fn with_root_array(mut self, var: VarPath) -> ZarrSource {
+        self.root_array = Some(var);
+        self
     }
 
     /// Hold about `bytes` of decoded chunks at a time while reading.
@@ -73,15 +85,21 @@ impl ZarrSource {
             .var(var)
             .zip(self.arrays.get(var))
             .ok_or_else(|| Error::Invalid(format!("no variable '{var}' in the dataset")))?;
+        let key = if self.root_array.as_ref() == Some(var) {
+            StoreKey::root()
+        } else {
+            array_key(var)?
+        };
         Ok(ArrayReader::new(
             self.store.as_ref(),
-            array_key(var)?,
+            key,
             var,
             v.nc_type,
             stored,
             self.dataset.var_shape(v),
         )?
-        .with_batch_bytes(self.batch_bytes))
+        .with_batch_bytes(self.batch_bytes)
+        .with_shard_cache(&self.shard_cache))
     }
 }
 

@@ -2,7 +2,7 @@
 
 use super::attrs::{self, TypeHint};
 use super::Generation;
-use crate::array::StoredArray;
+use crate::array::{ChunkKeys, StoredArray};
 use crate::error::{Error, Result};
 use crate::json::Json;
 use crate::model::{Attr, DimRef, NcType, Values, Var};
@@ -151,8 +151,11 @@ pub(crate) fn build(src: VarSource<'_>, problems: &mut Vec<String>) -> Result<(V
         fill,
         filters: meta.filters,
         compressor: meta.compressor,
-        fortran_order: meta.fortran_order,
-        separator: meta.separator,
+        transpose: meta
+            .fortran_order
+            .then(|| (0..meta.shape.len()).rev().collect()),
+        keys: ChunkKeys::V2(meta.separator),
+        sharding: None,
     };
     Ok((var, stored))
 }

@@ -2,7 +2,7 @@
 //! codec chain (`filters`, then the `compressor`).
 
 use super::{CharDtype, Layout, ScalarShape, WriteOptions};
-use crate::array::StoredArray;
+use crate::array::{ChunkKeys, StoredArray};
 use crate::encoding::{Chunking, Encoding, Endianness};
 use crate::model::{NcType, Var};
 use crate::zarr::{fill_json, ArrayMeta, Dtype, Endian};
@@ -93,8 +93,9 @@ pub(crate) fn stored_array(
         fill: enc.fill_value().cloned(),
         filters,
         compressor,
-        fortran_order: false,
-        separator: opts.separator,
+        transpose: None,
+        keys: ChunkKeys::V2(opts.separator),
+        sharding: None,
     }
 }
 
@@ -106,10 +107,10 @@ pub(crate) fn array_meta(stored: &StoredArray, base64_fill: bool) -> ArrayMeta {
         chunks: stored.chunks.clone(),
         dtype: stored.dtype.clone(),
         fill_value: fill_json(stored.fill.as_ref(), base64_fill),
-        fortran_order: stored.fortran_order,
+        fortran_order: stored.is_fortran(),
         compressor: stored.compressor.clone(),
         filters: stored.filters.clone(),
-        separator: stored.separator,
+        separator: stored.keys.separator(),
         extra: Vec::new(),
     }
 }
