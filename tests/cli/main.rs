@@ -21,3 +21,5 @@ mod netcdf_files;
 mod s3;
 /// zmapdump subcommands.
 mod zmapdump;
+/// Zarr version 3 stores.
+mod zarr3;
