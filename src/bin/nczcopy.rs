@@ -17,7 +17,7 @@ use nczarr::store::PartsRun;
 use nczarr::url::DatasetUrl;
 use nczarr::{create_parts, same_dataset, DatasetSource, OpenOptions, WriteStage};
 use nczarr_tools::cli;
-use nczarr_tools::cli::output::{pure_for_kind, LayoutArgs};
+use nczarr_tools::cli::output::{output_kind, LayoutArgs, OutputKind};
 use nczarr_tools::cli::progress::{Bar, Show};
 
 /// Copy a netCDF dataset (NCZarr or Zarr, on a directory, a .zip or S3) to another place
@@ -32,9 +32,9 @@ use nczarr_tools::cli::progress::{Bar, Show};
     disable_version_flag = true
 )]
 struct Args {
-    /// Output kind: nczarr (default) or zarr (pure Zarr); nccopy's netCDF-4 kind names
-    /// (nc4, netCDF-4, 4, ...) mean nczarr.
-    #[arg(short = 'k', value_name = "KIND")]
+    /// Output kind: nczarr (default), zarr (pure Zarr v2) or zarr3 (Zarr v3); nccopy's
+    /// netCDF-4 kind names (nc4, netCDF-4, 4, ...) mean nczarr.
+    #[arg(short = 'k', long = "format", value_name = "KIND")]
     kind: Option<String>,
     /// netCDF classic: written as NCZarr (as netcdf-c does for an NCZarr URL).
     #[arg(short = '3')]
@@ -239,13 +239,15 @@ fn changes(args: &Args) -> anyhow::Result<StorageChanges> {
     })
 }
 
-/// The output kind from `-k` and `-3/-4/-6/-7`: true for pure Zarr.
-fn pure_zarr(args: &Args) -> anyhow::Result<bool> {
+/// The output kind from `-k` and `-3/-4/-6/-7`.
+fn output_kind_of(args: &Args) -> anyhow::Result<OutputKind> {
     if args.offset64 {
-        return pure_for_kind("64-bit offset");
+        return output_kind("64-bit offset");
     }
     let _ = (args.classic, args.nc4, args.nc4_classic);
-    args.kind.as_deref().map_or(Ok(false), pure_for_kind)
+    args.kind
+        .as_deref()
+        .map_or(Ok(OutputKind::Nczarr), output_kind)
 }
 
 fn chunk_text(c: Option<&[u64]>) -> String {
@@ -335,7 +337,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let memory = parse_size(&args.memory).context("--memory")?.max(1 << 20);
     let part = args.part.as_deref().map(str::parse::<Part>).transpose()?;
-    let pure = pure_zarr(&args)?;
+    let kind = output_kind_of(&args)?;
     if let Some(jobs) = args.jobs {
         rayon::ThreadPoolBuilder::new()
             .num_threads(jobs.max(1))
@@ -381,7 +383,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         out.flush()?;
         return Ok(ExitCode::SUCCESS);
     }
-    let mut create_options = args.layout.create_options(pure);
+    let mut create_options = args.layout.create_options(kind)?;
     create_options.zarr.skip_fill_chunks = true;
     create_options.zarr.batch_bytes = Some(batch);
     create_options.overwrite = args.overwrite;

@@ -10,7 +10,7 @@ use nczarr::copy::{plan, write_dataset, CopyOptions};
 use nczarr::create;
 use nczarr::encoding::PlanOptions;
 use nczarr_tools::cli;
-use nczarr_tools::cli::output::{pure_for_kind, LayoutArgs};
+use nczarr_tools::cli::output::{output_kind, LayoutArgs};
 
 /// Compile CDL (netCDF's text form, as ncdump prints it and ncgen reads it) into an NCZarr
 /// or pure Zarr v2 dataset in a directory, a zip file, or (with a URL) a store.
@@ -22,8 +22,9 @@ struct Args {
     /// (default: the CDL file's name with .zarr).
     #[arg(short = 'o', value_name = "OUTPUT")]
     output: Option<String>,
-    /// Format: nczarr (default) or zarr (pure Zarr); ncgen's netCDF-4 kind names mean nczarr.
-    #[arg(short = 'k', value_name = "KIND")]
+    /// Format: nczarr (default), zarr (pure Zarr v2) or zarr3 (Zarr v3); ncgen's netCDF-4
+    /// kind names mean nczarr.
+    #[arg(short = 'k', long = "format", value_name = "KIND")]
     kind: Option<String>,
     /// Output language; only b (binary, i.e. a dataset) is produced.
     #[arg(short = 'l', value_name = "LANG")]
@@ -82,7 +83,10 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
             (path.to_string(), text)
         }
     };
-    let pure_zarr = args.kind.as_deref().map_or(Ok(false), pure_for_kind)?;
+    let kind = args
+        .kind
+        .as_deref()
+        .map_or(Ok(cli::output::OutputKind::Nczarr), output_kind)?;
     let ast = parse(&text).map_err(|e| anyhow!(located(&file_label, &e)))?;
     let mut compiled = compile(&text, &ast).map_err(|e| anyhow!(located(&file_label, &e)))?;
     // A large data section makes a syntax tree of millions of nodes; freeing it takes a
@@ -113,7 +117,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         compiled.data.clear();
     }
     let sink =
-        create(&output, &args.layout.create_options(pure_zarr)).with_context(|| output.clone())?;
+        create(&output, &args.layout.create_options(kind)?).with_context(|| output.clone())?;
     for w in sink
         .prepare(&compiled.dataset, &mut plan)
         .with_context(|| output.clone())?

@@ -26,9 +26,25 @@ pub struct LayoutArgs {
     /// directory named after the file, netcdf-c).
     #[arg(long, value_enum, default_value_t = ZipMode::Root)]
     pub zip_layout: ZipMode,
-    /// Chunk key separator: . or /.
+    /// Chunk key separator of Zarr v2 output: . or / (Zarr v3 output uses v3's default
+    /// keys, c/0/1).
     #[arg(long, default_value = ".")]
     pub separator: char,
+    /// Zarr v3 shards, like -c: dim/len,... gives each shard `len` (rounded up to whole
+    /// chunks) along `dim`; other dimensions have one chunk per shard (needs -k zarr3).
+    #[arg(long, value_name = "SPEC")]
+    pub shards: Option<String>,
+}
+
+/// What kind of dataset is written (`-k` / `--format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutputKind {
+    /// NCZarr (Zarr v2 with netCDF metadata).
+    Nczarr,
+    /// Pure Zarr version 2.
+    Zarr,
+    /// Zarr version 3.
+    Zarr3,
 }
 
 /// `--char-dtype`.
@@ -75,10 +91,20 @@ pub enum ZipMode {
 ///
 /// # Errors
 /// A kind NCZarr cannot be, or an unknown one.
-pub fn pure_for_kind(kind: &str) -> anyhow::Result<bool> {
+pub fn output_kind(kind: &str) -> anyhow::Result<OutputKind> {
+    Ok(if pure_for_kind(kind)? {
+        OutputKind::Zarr
+    } else if matches!(kind.to_ascii_lowercase().as_str(), "zarr3" | "v3" | "zarr-v3") {
+        OutputKind::Zarr3
+    } else {
+        OutputKind::Nczarr
+    })
+}
+
+fn pure_for_kind(kind: &str) -> anyhow::Result<bool> {
     match kind.to_ascii_lowercase().as_str() {
-        "nczarr" => Ok(false),
-        "zarr" => Ok(true),
+        "nczarr" | "zarr3" | "v3" | "zarr-v3" => Ok(false),
+        "zarr" | "zarr2" => Ok(true),
         "netcdf-4"
         | "nc4"
         | "3"
@@ -98,18 +124,27 @@ pub fn pure_for_kind(kind: &str) -> anyhow::Result<bool> {
         | "enhanced-nc3" => Ok(false),
         "64-bit offset" | "nc6" | "2" | "64-bit-offset" | "5" | "64-bit-data" | "64-bit data"
         | "nc5" | "cdf5" | "cdf-5" => {
-            bail!("format '{kind}' cannot be stored as NCZarr (use nczarr or zarr)")
+            bail!("format '{kind}' cannot be stored as NCZarr (use nczarr, zarr or zarr3)")
         }
-        other => bail!("unknown format kind '{other}' (use nczarr or zarr)"),
+        other => bail!("unknown format kind '{other}' (use nczarr, zarr or zarr3)"),
     }
 }
 
 impl LayoutArgs {
     /// The library's options for writing, pure Zarr or NCZarr.
-    pub fn create_options(&self, pure_zarr: bool) -> CreateOptions {
-        CreateOptions {
+    ///
+    /// # Errors
+    /// A `--shards` spec that cannot be parsed.
+    pub fn create_options(&self, kind: OutputKind) -> anyhow::Result<CreateOptions> {
+        let shards = match &self.shards {
+            Some(spec) => parse_shards(spec)?,
+            None => Vec::new(),
+        };
+        Ok(CreateOptions {
             zarr: WriteOptions {
-                pure_zarr,
+                pure_zarr: kind == OutputKind::Zarr,
+                zarr3: kind == OutputKind::Zarr3,
+                shards,
                 char_dtype: match self.char_dtype {
                     CharMode::Zarr => CharDtype::Zarr,
                     CharMode::Netcdf => CharDtype::Netcdf,
@@ -130,6 +165,28 @@ impl LayoutArgs {
                 ZipMode::Dir => ZipLayout::TopDirectory,
             },
             overwrite: false,
-        }
+        })
     }
+}
+
+/// `--shards dim/len,...`.
+fn parse_shards(spec: &str) -> anyhow::Result<Vec<(String, u64)>> {
+    spec.split(',')
+        .filter(|p| !p.trim().is_empty())
+        .map(|part| {
+            let (dim, len) = part.rsplit_once('/').ok_or_else(|| {
+                anyhow::anyhow!("--shards '{part}': expected dim/len (e.g. time/73)")
+            })?;
+            let len: u64 = len
+                .trim()
+                .parse()
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or_else(|| anyhow::anyhow!("--shards '{part}': the length must be a positive integer"))?;
+            if dim.trim().is_empty() {
+                bail!("--shards '{part}': no dimension name");
+            }
+            Ok((dim.trim().to_string(), len))
+        })
+        .collect()
 }

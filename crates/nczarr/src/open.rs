@@ -160,6 +160,7 @@ pub fn create(name: &str, options: &CreateOptions) -> Result<Box<dyn DatasetSink
     let url = DatasetUrl::parse(name)?;
     let mut zarr = options.zarr.clone();
     zarr.pure_zarr |= url.modes.pure_zarr();
+    zarr.zarr3 |= url.modes.zarr3();
     zarr.xarray_dims &= url.modes.xarray_dims();
     zarr.check()?;
     let target = create_target(&url, options.zip_layout, options.overwrite).map_err(Error::from)?;
@@ -182,6 +183,7 @@ pub fn create_parts(
     let url = DatasetUrl::parse(name)?;
     let mut zarr = options.zarr.clone();
     zarr.pure_zarr |= url.modes.pure_zarr();
+    zarr.zarr3 |= url.modes.zarr3();
     zarr.xarray_dims &= url.modes.xarray_dims();
     zarr.check()?;
     let (target, reader) = parts_target(&url, run, options.overwrite)?;

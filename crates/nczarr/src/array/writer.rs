@@ -49,7 +49,14 @@ impl ArrayWriter {
                     error,
                 }
             })?;
-        let grid = ChunkGrid::new(stored.shape.clone(), stored.chunks.clone());
+        // Sharded, the writer's unit is the shard: slabs are cut into shards, and each
+        // shard into its inner chunks as it is encoded.
+        let unit = stored
+            .sharding
+            .as_ref()
+            .map_or(&stored.chunks, |s| &s.shape)
+            .clone();
+        let grid = ChunkGrid::new(stored.shape.clone(), unit);
         let chunk_len = grid
             .chunk_len()
             .and_then(|n| usize::try_from(n).ok())
@@ -156,6 +163,12 @@ impl ArrayWriter {
         chunks: Vec<(Vec<u64>, Vec<u8>)>,
         from: Option<&Pipeline>,
     ) -> Result<()> {
+        if self.stored.sharding.is_some() {
+            return Err(Error::Invalid(format!(
+                "variable '{}': a sharded array takes values, not stored chunks",
+                self.name
+            )));
+        }
         let item = self.stored.dtype.item_size().max(1);
         let size = self.chunk_len * item;
         let items: Vec<Option<EncodedChunk>> = chunks
@@ -297,6 +310,9 @@ impl ArrayWriter {
         let key = self
             .key
             .join_path(&self.stored.keys.key(&part.index))?;
+        if self.stored.sharding.is_some() {
+            return Ok(self.encode_shard(&key, &chunk, item)?.map(|b| (key, b)));
+        }
         let info = ChunkInfo {
             item_size: item,
             max_decoded: usize::MAX,
@@ -309,6 +325,83 @@ impl ArrayWriter {
                 error,
             })?;
         Ok(Some((key, bytes)))
+    }
+
+    /// A shard's stored bytes from its elements (C order, shard shape): its inner
+    /// chunks encoded in parallel and laid end to end, then the index (with its
+    /// CRC32C). Inner chunks of fill only are left out when such chunks are; `None`
+    /// when that leaves nothing.
+    fn encode_shard(&self, key: &StoreKey, shard: &[u8], item: usize) -> Result<Option<Vec<u8>>> {
+        let Some(sharding) = &self.stored.sharding else {
+            return Ok(None);
+        };
+        let inner = &self.stored.chunks;
+        let per = sharding.per_shard(inner);
+        let n: usize = per.iter().product::<u64>() as usize;
+        let inner_len: usize = inner.iter().product::<u64>() as usize;
+        let shard_strides = c_strides(&sharding.shape);
+        let rank = inner.len();
+        let row = inner.last().copied().unwrap_or(1) as usize * item;
+        let info = ChunkInfo {
+            item_size: item,
+            max_decoded: usize::MAX,
+        };
+        let encoded: Vec<Option<Vec<u8>>> = (0..n)
+            .into_par_iter()
+            .map(|pos| -> Result<Option<Vec<u8>>> {
+                // The inner chunk's origin in the shard, from its C-order position.
+                let mut origin = vec![0u64; rank];
+                let mut rest = pos as u64;
+                for d in (0..rank).rev() {
+                    origin[d] = (rest % per[d]) * inner[d];
+                    rest /= per[d];
+                }
+                let mut bytes = Vec::with_capacity(inner_len * item);
+                let rows = inner_len / inner.last().copied().unwrap_or(1).max(1) as usize;
+                let mut idx = vec![0u64; rank.saturating_sub(1)];
+                for _ in 0..rows.max(1) {
+                    let mut off = 0u64;
+                    for d in 0..rank {
+                        let i = if d + 1 < rank { idx[d] } else { 0 };
+                        off += (origin[d] + i) * shard_strides[d];
+                    }
+                    let s = off as usize * item;
+                    bytes.extend_from_slice(&shard[s..s + row]);
+                    for d in (0..idx.len()).rev() {
+                        idx[d] += 1;
+                        if idx[d] < inner[d] {
+                            break;
+                        }
+                        idx[d] = 0;
+                    }
+                }
+                if self.skip_fill && self.all_fill(&bytes) {
+                    return Ok(None);
+                }
+                self.pipeline
+                    .encode(Decoded::Bytes(bytes), key.as_str(), &info)
+                    .map(Some)
+                    .map_err(|error| Error::Codec {
+                        var: self.name.clone(),
+                        error,
+                    })
+            })
+            .collect::<Result<_>>()?;
+        if encoded.iter().all(Option::is_none) {
+            return Ok(None);
+        }
+        let mut index = super::shard::ShardIndex::empty(n);
+        let total: usize = encoded.iter().flatten().map(Vec::len).sum();
+        let mut out = Vec::with_capacity(total + n * 16 + 4);
+        for (i, e) in encoded.into_iter().enumerate() {
+            if let Some(e) = e {
+                let start = out.len() as u64;
+                out.extend_from_slice(&e);
+                index.set(i, start..out.len() as u64);
+            }
+        }
+        out.extend_from_slice(&index.encode(sharding.index_checksum));
+        Ok(Some(out))
     }
 
     /// True when every element of a chunk's stored bytes is the fill value.

@@ -14,6 +14,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::pure::{self, Pending};
 use super::var::{nc_type_of, read_attrs};
+use super::write::CHAR_FILL;
 use super::{Arrays, Generation, ReadOptions, ZarrSource};
 use crate::error::{Error, Result};
 use crate::json::{self, Json};
@@ -318,7 +319,8 @@ fn build_var(
         .map_err(|e| Error::metadata(&doc_key, e.to_string()))?;
     let types = attributes.get("_nczarr_attr").and_then(|a| a.get("types"));
     // xarray keeps CF's _FillValue apart from Zarr's fill_value, floats in base64.
-    let (plain, cf_fill) = split_base64_fill(attributes, nc_type);
+    let renamed = rename_char_fill(attributes);
+    let (plain, cf_fill) = split_base64_fill(renamed.as_ref().unwrap_or(attributes), nc_type);
     let mut attrs = read_attrs(Some(&plain), types, Some(nc_type), key, problems);
     if let Some(f) = cf_fill {
         attrs.insert(0, Attr::new("_FillValue", f));
@@ -341,6 +343,39 @@ fn build_var(
     let mut stored = meta.stored.clone();
     stored.fill = if no_fill { None } else { fill };
     Ok((var, stored, names))
+}
+
+/// The attributes with a char variable's `_FillValue` under its own name again (our
+/// writer keeps it as `_nczarr_FillValue`, which xarray leaves alone); `None` when
+/// there is none.
+fn rename_char_fill(attributes: &Json) -> Option<Json> {
+    let members = attributes.as_object()?;
+    members.iter().any(|(k, _)| k == CHAR_FILL).then(|| {
+        let rename = |k: &String| if k == CHAR_FILL { "_FillValue".to_string() } else { k.clone() };
+        Json::Object(
+            members
+                .iter()
+                .map(|(k, v)| {
+                    // The attribute types name it too.
+                    let v = match (k.as_str(), v) {
+                        ("_nczarr_attr", Json::Object(m)) => Json::Object(
+                            m.iter()
+                                .map(|(kk, vv)| match (kk.as_str(), vv) {
+                                    ("types", Json::Object(t)) => (
+                                        kk.clone(),
+                                        Json::Object(t.iter().map(|(n, x)| (rename(n), x.clone())).collect()),
+                                    ),
+                                    _ => (kk.clone(), vv.clone()),
+                                })
+                                .collect(),
+                        ),
+                        _ => v.clone(),
+                    };
+                    (rename(k), v)
+                })
+                .collect(),
+        )
+    })
 }
 
 /// The attributes without a base64 `_FillValue` (xarray's spelling of float fills),

@@ -2,7 +2,7 @@
 //! codec chain (`filters`, then the `compressor`).
 
 use super::{CharDtype, Layout, ScalarShape, WriteOptions};
-use crate::array::{ChunkKeys, StoredArray};
+use crate::array::{ChunkKeys, Sharding, StoredArray};
 use crate::encoding::{Chunking, Encoding, Endianness};
 use crate::model::{NcType, Var};
 use crate::zarr::{fill_json, ArrayMeta, Dtype, Endian};
@@ -70,6 +70,7 @@ pub(crate) fn stored_array(
     );
     let (stored_shape, chunks) = if shape.is_empty() {
         let zero_d = opts.pure_zarr
+            || opts.zarr3
             || (opts.scalar_shape == ScalarShape::ZeroD && opts.layout == Layout::Current);
         if zero_d {
             (Vec::new(), Vec::new())
@@ -85,7 +86,12 @@ pub(crate) fn stored_array(
         (shape.to_vec(), chunks)
     };
     let mut filters = enc.codecs.clone();
-    let compressor = filters.pop();
+    let compressor = if opts.zarr3 { None } else { filters.pop() };
+    let sharding = if opts.zarr3 {
+        shards_of(var, &stored_shape, &chunks, &opts.shards)
+    } else {
+        None
+    };
     StoredArray {
         dtype,
         shape: stored_shape,
@@ -94,9 +100,42 @@ pub(crate) fn stored_array(
         filters,
         compressor,
         transpose: None,
-        keys: ChunkKeys::V2(opts.separator),
-        sharding: None,
+        keys: if opts.zarr3 {
+            ChunkKeys::Default('/')
+        } else {
+            ChunkKeys::V2(opts.separator)
+        },
+        sharding,
     }
+}
+
+/// The shards of a variable: along each dimension named in `spec`, the given length
+/// rounded up to whole chunks (and at most the chunks the dimension has); one chunk
+/// along the others. `None` when every shard would hold one chunk.
+fn shards_of(var: &Var, shape: &[u64], chunks: &[u64], spec: &[(String, u64)]) -> Option<Sharding> {
+    if spec.is_empty() || var.dims.len() != shape.len() {
+        return None;
+    }
+    let shard: Vec<u64> = var
+        .dims
+        .iter()
+        .zip(shape.iter().zip(chunks))
+        .map(|(d, (&len, &c))| {
+            let c = c.max(1);
+            match spec.iter().find(|(n, _)| *n == d.name) {
+                Some(&(_, want)) => {
+                    let most = len.div_ceil(c).max(1);
+                    want.div_ceil(c).clamp(1, most) * c
+                }
+                None => c,
+            }
+        })
+        .collect();
+    (shard.as_slice() != chunks).then_some(Sharding {
+        shape: shard,
+        index_checksum: true,
+        index_at_start: false,
+    })
 }
 
 /// The `.zarray` document of a stored array. `base64_fill` spells byte-string fill

@@ -25,6 +25,8 @@
 mod array;
 mod attrs;
 mod current;
+mod v3;
+pub(crate) use v3::CHAR_FILL;
 mod v490;
 
 use std::collections::HashMap;
@@ -97,6 +99,11 @@ pub struct WriteOptions {
     pub skip_fill_chunks: bool,
     /// About how many bytes of chunks are encoded and put at once (default 64 MiB).
     pub batch_bytes: Option<u64>,
+    /// Write Zarr version 3 (`zarr.json`) instead of version 2.
+    pub zarr3: bool,
+    /// Zarr v3 shards: the shard length along each named dimension (a whole number of
+    /// chunks, rounded up); other dimensions have one chunk per shard.
+    pub shards: Vec<(String, u64)>,
 }
 
 impl Default for WriteOptions {
@@ -114,6 +121,8 @@ impl Default for WriteOptions {
             ),
             skip_fill_chunks: false,
             batch_bytes: None,
+            zarr3: false,
+            shards: Vec::new(),
         }
     }
 }
@@ -131,6 +140,16 @@ impl WriteOptions {
                 self.separator
             )));
         }
+        if self.zarr3 && self.layout == Layout::Netcdf490 {
+            return Err(Error::Invalid(
+                "the netcdf-c 4.9.0 layout is Zarr version 2; it cannot be combined with Zarr version 3 output".into(),
+            ));
+        }
+        if !self.shards.is_empty() && !self.zarr3 {
+            return Err(Error::Invalid(
+                "shards are a Zarr version 3 feature: write Zarr v3 (-k zarr3) to use them".into(),
+            ));
+        }
         if self.pure_zarr && self.layout == Layout::Netcdf490 {
             return Err(Error::Invalid(
                 "the netcdf-c 4.9.0 layout writes NCZarr metadata; it cannot be combined with pure Zarr output".into(),
@@ -141,7 +160,7 @@ impl WriteOptions {
 
     /// True when netcdf-c 4.9.0's NCZarr layout is written.
     fn v490(&self) -> bool {
-        !self.pure_zarr && self.layout == Layout::Netcdf490
+        !self.pure_zarr && !self.zarr3 && self.layout == Layout::Netcdf490
     }
 }
 
@@ -210,6 +229,10 @@ impl ZarrSink {
     /// Write the metadata of group `g` at `path` and below: variables, subgroups, then
     /// the group itself, so a group is openable only once all it holds is written.
     fn write_group(&self, g: &Group, path: &mut Vec<String>) -> Result<()> {
+        if self.options.zarr3 {
+            let mut consolidated = Vec::new();
+            return v3::write_group(self, g, path, &mut consolidated);
+        }
         let gkey = group_key(path)?;
         for v in &g.vars {
             let vp = VarPath::new(path, &v.name);
@@ -345,6 +368,7 @@ impl DatasetSink for ZarrSink {
         };
         v.nc_type != NcType::String
             && !out.scalar_as_1
+            && out.stored.sharding.is_none()
             && encoding.chunk_shape() == Some(out.stored.chunks.as_slice())
             && array::dtype_for(v.nc_type, encoding.endian, 1, self.options.char_dtype)
                 == out.stored.dtype
