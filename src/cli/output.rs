@@ -94,7 +94,10 @@ pub enum ZipMode {
 pub fn output_kind(kind: &str) -> anyhow::Result<OutputKind> {
     Ok(if pure_for_kind(kind)? {
         OutputKind::Zarr
-    } else if matches!(kind.to_ascii_lowercase().as_str(), "zarr3" | "v3" | "zarr-v3") {
+    } else if matches!(
+        kind.to_ascii_lowercase().as_str(),
+        "zarr3" | "v3" | "zarr-v3"
+    ) {
         OutputKind::Zarr3
     } else {
         OutputKind::Nczarr
@@ -177,12 +180,9 @@ fn parse_shards(spec: &str) -> anyhow::Result<Vec<(String, u64)>> {
             let (dim, len) = part.rsplit_once('/').ok_or_else(|| {
                 anyhow::anyhow!("--shards '{part}': expected dim/len (e.g. time/73)")
             })?;
-            let len: u64 = len
-                .trim()
-                .parse()
-                .ok()
-                .filter(|&n| n > 0)
-                .ok_or_else(|| anyhow::anyhow!("--shards '{part}': the length must be a positive integer"))?;
+            let len: u64 = len.trim().parse().ok().filter(|&n| n > 0).ok_or_else(|| {
+                anyhow::anyhow!("--shards '{part}': the length must be a positive integer")
+            })?;
             if dim.trim().is_empty() {
                 bail!("--shards '{part}': no dimension name");
             }

@@ -19,7 +19,7 @@ mod nczgen;
 mod netcdf_files;
 /// Every tool against a local S3 server (skipped without one).
 mod s3;
-/// zmapdump subcommands.
-mod zmapdump;
 /// Zarr version 3 stores.
 mod zarr3;
+/// zmapdump subcommands.
+mod zmapdump;

@@ -30,12 +30,17 @@ fn peer_written_v3_stores_dump_as_zarr_python_reads_them() {
     let mut failures = Vec::new();
     for name in &names {
         let stem = name.trim_end_matches(".zarr");
-        let expected = std::fs::read_to_string(fixtures().join("expected").join(format!("{stem}.cdl")))
-            .expect("expected dump");
+        let expected =
+            std::fs::read_to_string(fixtures().join("expected").join(format!("{stem}.cdl")))
+                .expect("expected dump");
         let out = run("nczdump", &[&stores.join(name).to_string_lossy()]);
         let got = without_remarks(&out.stdout());
         if !out.output.status.success() || got != expected {
-            failures.push(format!("{stem}: {}\n{}", out.stderr(), first_diff(&got, &expected)));
+            failures.push(format!(
+                "{stem}: {}\n{}",
+                out.stderr(),
+                first_diff(&got, &expected)
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -45,8 +50,12 @@ fn peer_written_v3_stores_dump_as_zarr_python_reads_them() {
 fn the_format_is_named() {
     let store = fixtures().join("stores/sharding.zarr");
     let s = store.to_string_lossy();
-    run("nczdump", &["-K", &s]).success().stdout_is("Zarr version 3\n");
-    assert!(run("zmapdump", &["format", &s]).stdout().starts_with("Zarr version 3\n"));
+    run("nczdump", &["-K", &s])
+        .success()
+        .stdout_is("Zarr version 3\n");
+    assert!(run("zmapdump", &["format", &s])
+        .stdout()
+        .starts_with("Zarr version 3\n"));
     let out = run("nczdump", &["-k", &s]);
     out.success().stdout_is("netCDF-4\n");
 }
@@ -65,7 +74,10 @@ fn one_sharded_variable_reads_only_its_shards_and_each_index_once() {
         .lines()
         .filter(|l| l.contains("trace: get ") && l.contains("/c/"))
         .collect();
-    assert!(gets.iter().all(|l| l.contains("get a_default/c/")), "{gets:#?}");
+    assert!(
+        gets.iter().all(|l| l.contains("get a_default/c/")),
+        "{gets:#?}"
+    );
     // 9x10 in shards of 4x6: 3x2 shards, each index (4 entries + CRC: 68 bytes) once.
     let index_reads = gets.iter().filter(|l| l.contains("bytes=-68")).count();
     assert_eq!(index_reads, 6, "{gets:#?}");
@@ -76,7 +88,10 @@ fn one_sharded_variable_reads_only_its_shards_and_each_index_once() {
 /// A v3 store with one int16 array `v(n=4)` in two chunks, its codecs given.
 fn v3_store(codecs: &str, data_type: &str) -> TempStore {
     let s = TempStore::new("v3.zarr");
-    s.put("zarr.json", r#"{"zarr_format": 3, "node_type": "group", "attributes": {}}"#);
+    s.put(
+        "zarr.json",
+        r#"{"zarr_format": 3, "node_type": "group", "attributes": {}}"#,
+    );
     s.put(
         "v/zarr.json",
         format!(
@@ -92,9 +107,16 @@ fn v3_store(codecs: &str, data_type: &str) -> TempStore {
 
 #[test]
 fn unknown_codecs_and_types_are_one_line_errors_naming_array_and_codec() {
-    let ok = v3_store(r#"[{"name": "bytes", "configuration": {"endian": "little"}}]"#, r#""int16""#);
+    let ok = v3_store(
+        r#"[{"name": "bytes", "configuration": {"endian": "little"}}]"#,
+        r#""int16""#,
+    );
     let out = run("nczdump", &[&ok.path_str()]);
-    assert!(out.stdout().contains(" v = 1, 2, 0, 0 ;"), "{}", out.stdout());
+    assert!(
+        out.stdout().contains(" v = 1, 2, 0, 0 ;"),
+        "{}",
+        out.stdout()
+    );
 
     let s = v3_store(
         r#"[{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "fancy_codec", "configuration": {}}]"#,
@@ -105,9 +127,16 @@ fn unknown_codecs_and_types_are_one_line_errors_naming_array_and_codec() {
     let err = run("nczdump", &[&s.path_str()]).fails_with_one_line(1);
     assert!(err.contains("'/v'") && err.contains("fancy_codec"), "{err}");
 
-    let c = v3_store(r#"[{"name": "bytes", "configuration": {"endian": "little"}}]"#, r#""complex64""#);
+    let c = v3_store(
+        r#"[{"name": "bytes", "configuration": {"endian": "little"}}]"#,
+        r#""complex64""#,
+    );
     let out = run("nczdump", &["-h", &c.path_str()]);
-    assert!(out.stderr().contains("v/zarr.json") && out.stderr().contains("complex"), "{}", out.stderr());
+    assert!(
+        out.stderr().contains("v/zarr.json") && out.stderr().contains("complex"),
+        "{}",
+        out.stderr()
+    );
     assert!(!out.stderr().contains("panicked"));
 
     let sharded_after = v3_store(
@@ -115,7 +144,11 @@ fn unknown_codecs_and_types_are_one_line_errors_naming_array_and_codec() {
         r#""int16""#,
     );
     let out = run("nczdump", &["-h", &sharded_after.path_str()]);
-    assert!(out.stderr().contains("after sharding_indexed"), "{}", out.stderr());
+    assert!(
+        out.stderr().contains("after sharding_indexed"),
+        "{}",
+        out.stderr()
+    );
 }
 
 #[test]
@@ -140,7 +173,10 @@ fn a_damaged_shard_index_is_an_error_naming_the_shard() {
     // A shard shorter than its index.
     s.put("v/c/0", [1u8, 2, 3]);
     let err = run("nczdump", &[&s.path_str()]).fails_with_one_line(1);
-    assert!(err.contains("v/c/0") && err.contains("shard index"), "{err}");
+    assert!(
+        err.contains("v/c/0") && err.contains("shard index"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -156,18 +192,31 @@ fn a_store_that_is_one_array_is_one_variable() {
     s.put("c/0", [7u8, 8, 9]);
     let out = run("nczdump", &[&s.path_str()]);
     out.success();
-    assert!(out.stdout().contains("\tubyte temps(_Anonymous_Dim_3) ;"), "{}", out.stdout());
-    assert!(out.stdout().contains(" temps = 7, 8, 9 ;"), "{}", out.stdout());
+    assert!(
+        out.stdout().contains("\tubyte temps(_Anonymous_Dim_3) ;"),
+        "{}",
+        out.stdout()
+    );
+    assert!(
+        out.stdout().contains(" temps = 7, 8, 9 ;"),
+        "{}",
+        out.stdout()
+    );
 }
 
 #[test]
 fn mode_zarr3_chooses_version_3_where_both_are() {
-    let s = v3_store(r#"[{"name": "bytes", "configuration": {"endian": "little"}}]"#, r#""int16""#);
+    let s = v3_store(
+        r#"[{"name": "bytes", "configuration": {"endian": "little"}}]"#,
+        r#""int16""#,
+    );
     s.put(".zgroup", r#"{"zarr_format": 2}"#);
     let plain = run("nczdump", &["-K", &s.path_str()]);
     assert!(plain.stdout().contains("version 2"), "{}", plain.stdout());
     let url = format!("file://{}#mode=zarr3,file", s.path_str());
-    run("nczdump", &["-K", &url]).success().stdout_is("Zarr version 3\n");
+    run("nczdump", &["-K", &url])
+        .success()
+        .stdout_is("Zarr version 3\n");
     let v2only = TempStore::nczarr_sample("v2.zarr");
     let url = format!("file://{}#mode=v3,file", v2only.path_str());
     let err = run("nczdump", &[&url]).fails_with_one_line(1);
@@ -182,7 +231,15 @@ fn golden_cases() -> Vec<(String, std::path::PathBuf)> {
         .filter_map(|e| e.ok())
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == "cdl"))
-        .map(|p| (p.file_stem().unwrap_or_default().to_string_lossy().into_owned(), p))
+        .map(|p| {
+            (
+                p.file_stem()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned(),
+                p,
+            )
+        })
         .collect();
     cases.sort();
     cases
@@ -197,15 +254,31 @@ fn every_golden_case_round_trips_through_zarr3_and_back() {
     let mut failures = Vec::new();
     for (case, cdl) in golden_cases() {
         let expected =
-            std::fs::read_to_string(data_dir().join(format!("golden/expected/{case}.cdl"))).expect("expected");
+            std::fs::read_to_string(data_dir().join(format!("golden/expected/{case}.cdl")))
+                .expect("expected");
         // nczgen straight to v3, sharded along every dimension named "x"/"time" too.
         let v3 = tmp.path().join(format!("v3/{case}.file"));
         let v3s = v3.to_string_lossy().into_owned();
-        run("nczgen", &["--format", "zarr3", "-o", &v3s, &cdl.to_string_lossy()]).success();
+        run(
+            "nczgen",
+            &["--format", "zarr3", "-o", &v3s, &cdl.to_string_lossy()],
+        )
+        .success();
         let sharded = tmp.path().join(format!("sh/{case}.file"));
         let shs = sharded.to_string_lossy().into_owned();
-        run("nczgen", &["-k", "zarr3", "--shards", "x/4,time/2,y/100", "-o", &shs, &cdl.to_string_lossy()])
-            .success();
+        run(
+            "nczgen",
+            &[
+                "-k",
+                "zarr3",
+                "--shards",
+                "x/4,time/2,y/100",
+                "-o",
+                &shs,
+                &cdl.to_string_lossy(),
+            ],
+        )
+        .success();
         // ... and back: v3 -> NCZarr -> v3.
         let back = tmp.path().join(format!("back/{case}.file"));
         let backs = back.to_string_lossy().into_owned();
@@ -213,10 +286,19 @@ fn every_golden_case_round_trips_through_zarr3_and_back() {
         let again = tmp.path().join(format!("again/{case}.file"));
         let agains = again.to_string_lossy().into_owned();
         run("nczcopy", &["-k", "zarr3", &backs, &agains]).success();
-        for (what, store) in [("zarr3", &v3s), ("sharded", &shs), ("nczarr copy", &backs), ("zarr3 again", &agains)] {
+        for (what, store) in [
+            ("zarr3", &v3s),
+            ("sharded", &shs),
+            ("nczarr copy", &backs),
+            ("zarr3 again", &agains),
+        ] {
             let out = run("nczdump", &[store]);
             if out.stdout() != expected {
-                failures.push(format!("{case} ({what}): {}\n{}", out.stderr(), first_diff(&out.stdout(), &expected)));
+                failures.push(format!(
+                    "{case} ({what}): {}\n{}",
+                    out.stderr(),
+                    first_diff(&out.stdout(), &expected)
+                ));
             }
         }
         let k = run("nczdump", &["-K", &backs]);
@@ -231,7 +313,19 @@ fn shards_are_written_as_asked() {
     let cdl = data_dir().join("golden/cases/chunked.cdl");
     let out = tmp.path().join("c.zarr");
     let outs = out.to_string_lossy().into_owned();
-    run("nczgen", &["-k", "zarr3", "--shards", "y/5", "-o", &outs, &cdl.to_string_lossy()]).success();
+    run(
+        "nczgen",
+        &[
+            "-k",
+            "zarr3",
+            "--shards",
+            "y/5",
+            "-o",
+            &outs,
+            &cdl.to_string_lossy(),
+        ],
+    )
+    .success();
     let doc = std::fs::read_to_string(out.join("grid/zarr.json")).expect("grid zarr.json");
     assert!(doc.contains("\"sharding_indexed\""), "{doc}");
     // grid(x = 7, y = 10) in chunks of 3 x 4: y/5 rounds up to 8 (two chunks), x
@@ -239,11 +333,31 @@ fn shards_are_written_as_asked() {
     assert!(doc.contains("\"chunk_shape\": [3,8]"), "{doc}");
     assert!(doc.contains("\"chunk_shape\": [3,4]"), "{doc}");
     assert!(out.join("grid/c/2/1").is_file());
-    let err = run("nczgen", &["--shards", "y/5", "-o", &format!("{outs}2"), &cdl.to_string_lossy()])
-        .fails_with_one_line(1);
+    let err = run(
+        "nczgen",
+        &[
+            "--shards",
+            "y/5",
+            "-o",
+            &format!("{outs}2"),
+            &cdl.to_string_lossy(),
+        ],
+    )
+    .fails_with_one_line(1);
     assert!(err.contains("Zarr version 3"), "{err}");
-    let err = run("nczgen", &["-k", "zarr3", "--shards", "y", "-o", &format!("{outs}3"), &cdl.to_string_lossy()])
-        .fails_with_one_line(1);
+    let err = run(
+        "nczgen",
+        &[
+            "-k",
+            "zarr3",
+            "--shards",
+            "y",
+            "-o",
+            &format!("{outs}3"),
+            &cdl.to_string_lossy(),
+        ],
+    )
+    .fails_with_one_line(1);
     assert!(err.contains("dim/len"), "{err}");
 }
 
@@ -251,7 +365,10 @@ fn shards_are_written_as_asked() {
 fn python_with_zarr3() -> Option<String> {
     let py = std::env::var("NCZARR_PYTHON").unwrap_or_else(|_| "python3".into());
     std::process::Command::new(&py)
-        .args(["-c", "import zarr, xarray, netCDF4, numpy; assert int(zarr.__version__.split('.')[0]) >= 3"])
+        .args([
+            "-c",
+            "import zarr, xarray, netCDF4, numpy; assert int(zarr.__version__.split('.')[0]) >= 3",
+        ])
         .stderr(std::process::Stdio::null())
         .status()
         .is_ok_and(|s| s.success())

@@ -70,9 +70,8 @@ impl ShardIndex {
         }
         let mut entries = Vec::with_capacity(n);
         for pair in body.chunks_exact(16) {
-            let word = |r: Range<usize>| {
-                u64::from_le_bytes(pair[r].try_into().unwrap_or([0xff; 8]))
-            };
+            let word =
+                |r: Range<usize>| u64::from_le_bytes(pair[r].try_into().unwrap_or([0xff; 8]));
             let (offset, len) = (word(0..8), word(8..16));
             if (offset, len) != EMPTY && offset.checked_add(len).is_none_or(|end| end > 1 << 63) {
                 return Err(format!(

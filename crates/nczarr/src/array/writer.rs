@@ -185,9 +185,7 @@ impl ArrayWriter {
                         self.name
                     )));
                 }
-                let key = self
-                    .key
-                    .join_path(&self.stored.keys.key(&index))?;
+                let key = self.key.join_path(&self.stored.keys.key(&index))?;
                 let Some(from) = from else {
                     if self.pipeline.is_empty() && bytes.len() != size {
                         return Err(Error::Invalid(format!(
@@ -307,9 +305,7 @@ impl ArrayWriter {
         if self.skip_fill && self.all_fill(&chunk) {
             return Ok(None);
         }
-        let key = self
-            .key
-            .join_path(&self.stored.keys.key(&part.index))?;
+        let key = self.key.join_path(&self.stored.keys.key(&part.index))?;
         if self.stored.sharding.is_some() {
             return Ok(self.encode_shard(&key, &chunk, item)?.map(|b| (key, b)));
         }

@@ -25,9 +25,9 @@ mod vlen;
 mod zlib;
 mod zstd;
 
+pub(crate) use checksum::crc32c;
 pub use error::{ChunkFault, ConfigFault};
 pub use pipeline::{Decoded, Pipeline};
-pub(crate) use checksum::crc32c;
 
 use std::fmt;
 

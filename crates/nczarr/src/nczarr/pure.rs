@@ -322,7 +322,11 @@ pub(crate) fn resolve(
     group
 }
 
-pub(crate) fn attach_dims(group: &mut Group, path: &[String], dims: &mut BTreeMap<Vec<String>, Vec<Dim>>) {
+pub(crate) fn attach_dims(
+    group: &mut Group,
+    path: &[String],
+    dims: &mut BTreeMap<Vec<String>, Vec<Dim>>,
+) {
     group.dims = dims.remove(path).unwrap_or_default();
     for child in &mut group.groups {
         let mut p = path.to_vec();

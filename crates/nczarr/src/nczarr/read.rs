@@ -35,8 +35,14 @@ pub(crate) fn read(store: Box<dyn ReadStore>, options: &ReadOptions) -> Result<Z
     };
     let root = StoreKey::root();
     let src = MetaSource::open(store.as_ref(), options.trace.clone())?;
-    let probe = [".zgroup", ".zattrs", ".nczarr", ".zarray", crate::zarr3::ZARR_JSON]
-        .map(|n| StoreKey::new(n).expect("static key"));
+    let probe = [
+        ".zgroup",
+        ".zattrs",
+        ".nczarr",
+        ".zarray",
+        crate::zarr3::ZARR_JSON,
+    ]
+    .map(|n| StoreKey::new(n).expect("static key"));
     let [zgroup, zattrs, nczarr, zarray, zarr_json] = src.docs(&probe)?;
     let v2 = zgroup.is_some() || nczarr.is_some() || zarray.is_some() || src.is_consolidated();
     if let Some(doc) = zarr_json.filter(|_| options.force_v3 || !v2) {

@@ -33,10 +33,7 @@ struct Docs<'s> {
 impl Docs<'_> {
     /// The parsed `zarr.json` of each node path (`""` is the root); `None` when absent.
     fn nodes(&self, paths: &[String]) -> Result<Vec<Option<NodeMeta>>> {
-        let keys: Vec<StoreKey> = paths
-            .iter()
-            .map(|p| node_key(p))
-            .collect::<Result<_>>()?;
+        let keys: Vec<StoreKey> = paths.iter().map(|p| node_key(p)).collect::<Result<_>>()?;
         let docs: Vec<Option<Json>> = match &self.consolidated {
             Some(c) => paths.iter().map(|p| c.get(p.as_str()).cloned()).collect(),
             None => {
@@ -156,7 +153,14 @@ pub(crate) fn read(
             }
             let ours = attributes.get("_nczarr_superblock").is_some();
             let mut declared = BTreeMap::new();
-            let pending = read_group(&docs, "", String::new(), &attributes, &mut declared, &mut problems)?;
+            let pending = read_group(
+                &docs,
+                "",
+                String::new(),
+                &attributes,
+                &mut declared,
+                &mut problems,
+            )?;
             let (g, a) = finish(pending, declared, &mut problems);
             (g, a, None, ours)
         }
@@ -226,9 +230,7 @@ fn read_group(
     } else {
         StoreKey::new(path)?
     };
-    let types = attributes
-        .get("_nczarr_attr")
-        .and_then(|a| a.get("types"));
+    let types = attributes.get("_nczarr_attr").and_then(|a| a.get("types"));
     let mut group = Group::new(name);
     group.attrs = read_attrs(Some(attributes), types, None, &key, problems);
     let group_path: Vec<String> = if path.is_empty() {
@@ -243,8 +245,15 @@ fn read_group(
     {
         let list = declared.entry(group_path).or_default();
         for (dname, d) in dims {
-            let len = d.get("size").and_then(Json::as_i64_lenient).and_then(|l| u64::try_from(l).ok());
-            let unlimited = d.get("unlimited").and_then(Json::as_i64_lenient).unwrap_or(0) != 0;
+            let len = d
+                .get("size")
+                .and_then(Json::as_i64_lenient)
+                .and_then(|l| u64::try_from(l).ok());
+            let unlimited = d
+                .get("unlimited")
+                .and_then(Json::as_i64_lenient)
+                .unwrap_or(0)
+                != 0;
             match len {
                 Some(len) => list.push(Dim {
                     name: dname.clone(),
@@ -261,12 +270,15 @@ fn read_group(
     let names = docs.children(path)?;
     let paths: Vec<String> = names
         .iter()
-        .map(|n| if path.is_empty() { n.clone() } else { format!("{path}/{n}") })
+        .map(|n| {
+            if path.is_empty() {
+                n.clone()
+            } else {
+                format!("{path}/{n}")
+            }
+        })
         .collect();
-    let nodes = match docs.nodes(&paths) {
-        Ok(n) => n,
-        Err(e) => return Err(e),
-    };
+    let nodes = docs.nodes(&paths)?;
     let mut pending = Pending {
         group,
         dim_names: Vec::new(),
@@ -276,16 +288,22 @@ fn read_group(
     let mut subgroups = Vec::new();
     for ((n, p), node) in names.iter().zip(&paths).zip(nodes) {
         match node {
-            Some(NodeMeta::Array(meta)) => match build_var(n, &StoreKey::new(p)?, &meta, problems) {
-                Ok((v, st, dn)) => {
-                    pending.group.vars.push(v);
-                    pending.stored.push(st);
-                    pending.dim_names.push(dn);
+            Some(NodeMeta::Array(meta)) => {
+                match build_var(n, &StoreKey::new(p)?, &meta, problems) {
+                    Ok((v, st, dn)) => {
+                        pending.group.vars.push(v);
+                        pending.stored.push(st);
+                        pending.dim_names.push(dn);
+                    }
+                    Err(e @ Error::Metadata { .. }) => {
+                        problems.push(format!("{e}; variable skipped"))
+                    }
+                    Err(e) => return Err(e),
                 }
-                Err(e @ Error::Metadata { .. }) => problems.push(format!("{e}; variable skipped")),
-                Err(e) => return Err(e),
-            },
-            Some(NodeMeta::Group { attributes, .. }) => subgroups.push((n.clone(), p.clone(), attributes)),
+            }
+            Some(NodeMeta::Group { attributes, .. }) => {
+                subgroups.push((n.clone(), p.clone(), attributes))
+            }
             None => {}
         }
     }
@@ -307,7 +325,9 @@ fn build_var(
     let attributes = &meta.attributes;
     let array_info = attributes.get("_nczarr_array");
     let (mut nc_type, note) = nc_type_of(&meta.stored.dtype, false);
-    let nctype = array_info.and_then(|a| a.get("nctype")).and_then(Json::as_str);
+    let nctype = array_info
+        .and_then(|a| a.get("nctype"))
+        .and_then(Json::as_str);
     if nctype == Some("char") && matches!(meta.stored.dtype, Dtype::Bytes { len: 1, .. }) {
         nc_type = NcType::Char;
     }
@@ -332,7 +352,10 @@ fn build_var(
         .and_then(|a| a.get("nofill"))
         .is_some_and(|v| matches!(v, Json::Bool(true)));
     let rank = meta.stored.shape.len();
-    let names = meta.dimension_names.clone().unwrap_or_else(|| vec![None; rank]);
+    let names = meta
+        .dimension_names
+        .clone()
+        .unwrap_or_else(|| vec![None; rank]);
     let var = Var {
         name: name.to_string(),
         nc_type,
@@ -351,7 +374,13 @@ fn build_var(
 fn rename_char_fill(attributes: &Json) -> Option<Json> {
     let members = attributes.as_object()?;
     members.iter().any(|(k, _)| k == CHAR_FILL).then(|| {
-        let rename = |k: &String| if k == CHAR_FILL { "_FillValue".to_string() } else { k.clone() };
+        let rename = |k: &String| {
+            if k == CHAR_FILL {
+                "_FillValue".to_string()
+            } else {
+                k.clone()
+            }
+        };
         Json::Object(
             members
                 .iter()
@@ -363,7 +392,9 @@ fn rename_char_fill(attributes: &Json) -> Option<Json> {
                                 .map(|(kk, vv)| match (kk.as_str(), vv) {
                                     ("types", Json::Object(t)) => (
                                         kk.clone(),
-                                        Json::Object(t.iter().map(|(n, x)| (rename(n), x.clone())).collect()),
+                                        Json::Object(
+                                            t.iter().map(|(n, x)| (rename(n), x.clone())).collect(),
+                                        ),
                                     ),
                                     _ => (kk.clone(), vv.clone()),
                                 })

@@ -13,10 +13,10 @@ mod values;
 pub use array::ArrayMeta;
 pub use consolidated::Consolidated;
 pub use dtype::{Dtype, DtypeError, Endian};
-pub use fill::{fill_json, parse_fill_value, FillError};
-pub use values::values_json;
 pub(crate) use fill::decode_base64;
+pub use fill::{fill_json, parse_fill_value, FillError};
 pub(crate) use values::encode_base64;
+pub use values::values_json;
 
 /// A metadata document that is valid JSON but not valid Zarr.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

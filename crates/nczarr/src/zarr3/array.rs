@@ -55,7 +55,10 @@ impl NodeMeta {
             message,
         };
         if json.as_object().is_none() {
-            return Err(bad(format!("expected a JSON object, found {}", json.kind())));
+            return Err(bad(format!(
+                "expected a JSON object, found {}",
+                json.kind()
+            )));
         }
         match json.get("zarr_format").and_then(Json::as_i64_lenient) {
             Some(3) => {}
@@ -66,7 +69,10 @@ impl NodeMeta {
             None | Some(Json::Null) => Json::Object(Vec::new()),
             Some(a @ Json::Object(_)) => a.clone(),
             Some(other) => {
-                return Err(bad(format!("\"attributes\" is {}, not an object", other.kind())))
+                return Err(bad(format!(
+                    "\"attributes\" is {}, not an object",
+                    other.kind()
+                )))
             }
         };
         match json.get("node_type").and_then(Json::as_str) {
@@ -85,7 +91,9 @@ impl NodeMeta {
             Some("array") => Ok(NodeMeta::Array(Box::new(ArrayMeta3::parse(
                 json, attributes, &bad,
             )?))),
-            Some(other) => Err(bad(format!("node_type \"{other}\" is neither group nor array"))),
+            Some(other) => Err(bad(format!(
+                "node_type \"{other}\" is neither group nor array"
+            ))),
             None => Err(bad("missing \"node_type\"".into())),
         }
     }
@@ -111,27 +119,40 @@ fn must_understand(json: &Json, what: &str, bad: &dyn Fn(String) -> MetadataErro
         if !KNOWN.contains(&k.as_str())
             && !matches!(v.get("must_understand"), Some(Json::Bool(false)))
         {
-            return Err(bad(format!("{what}: unknown extension \"{k}\" (must be understood)")));
+            return Err(bad(format!(
+                "{what}: unknown extension \"{k}\" (must be understood)"
+            )));
         }
     }
     Ok(())
 }
 
-fn dims(json: Option<&Json>, name: &str, bad: &dyn Fn(String) -> MetadataError) -> Result<Vec<u64>> {
+fn dims(
+    json: Option<&Json>,
+    name: &str,
+    bad: &dyn Fn(String) -> MetadataError,
+) -> Result<Vec<u64>> {
     let arr = json
         .and_then(Json::as_array)
         .ok_or_else(|| bad(format!("missing or non-array \"{name}\"")))?;
     arr.iter()
         .map(|v| {
             v.as_number().and_then(Number::as_u64).ok_or_else(|| {
-                bad(format!("\"{name}\" holds {}, not a non-negative integer", v.to_text()))
+                bad(format!(
+                    "\"{name}\" holds {}, not a non-negative integer",
+                    v.to_text()
+                ))
             })
         })
         .collect()
 }
 
 impl ArrayMeta3 {
-    fn parse(json: &Json, attributes: Json, bad: &dyn Fn(String) -> MetadataError) -> Result<ArrayMeta3> {
+    fn parse(
+        json: &Json,
+        attributes: Json,
+        bad: &dyn Fn(String) -> MetadataError,
+    ) -> Result<ArrayMeta3> {
         must_understand(json, "array", bad)?;
         let shape = dims(json.get("shape"), "shape", bad)?;
         let rank = shape.len();
@@ -144,7 +165,11 @@ impl ArrayMeta3 {
             .ok_or_else(|| bad("missing \"chunk_grid\"".into()))?;
         match grid.get("name").and_then(Json::as_str) {
             Some("regular") => {}
-            Some(other) => return Err(bad(format!("chunk grid \"{other}\" is not supported (only regular)"))),
+            Some(other) => {
+                return Err(bad(format!(
+                    "chunk grid \"{other}\" is not supported (only regular)"
+                )))
+            }
             None => return Err(bad("chunk_grid has no \"name\"".into())),
         }
         let mut chunks = dims(
@@ -253,7 +278,9 @@ impl ArrayMeta3 {
         // Floats may be given by their bits: "0x7fc00000".
         if let (Json::String(s), Dtype::Float { bytes, .. }) = (&self.fill_value, dtype) {
             if let Some(hex) = s.strip_prefix("0x") {
-                let bits = u64::from_str_radix(hex, 16).ok().filter(|_| hex.len() == bytes * 2);
+                let bits = u64::from_str_radix(hex, 16)
+                    .ok()
+                    .filter(|_| hex.len() == bytes * 2);
                 let bits = bits.ok_or_else(|| FillError {
                     value: self.fill_value.to_text(),
                     dtype: dtype.to_string(),
@@ -271,14 +298,25 @@ impl ArrayMeta3 {
             }
         }
         // zarr-python writes byte-string fills in base64, text as it is.
-        let base64 = matches!(dtype, Dtype::Bytes { .. }) || (matches!(dtype, Dtype::Object) && !self.text);
+        let base64 =
+            matches!(dtype, Dtype::Bytes { .. }) || (matches!(dtype, Dtype::Object) && !self.text);
         parse_fill_value(&self.fill_value, dtype, nc_type, base64)
     }
 
     /// The `zarr.json` of an array stored as `stored` (its fill spelled from
     /// `stored.fill`), with `dimension_names` and `attributes`.
-    pub fn to_json(stored: &StoredArray, dimension_names: Option<&[String]>, attributes: Json) -> Json {
-        let dims = |v: &[u64]| Json::Array(v.iter().map(|&n| Json::Number(Number::from_u64(n))).collect());
+    pub fn to_json(
+        stored: &StoredArray,
+        dimension_names: Option<&[String]>,
+        attributes: Json,
+    ) -> Json {
+        let dims = |v: &[u64]| {
+            Json::Array(
+                v.iter()
+                    .map(|&n| Json::Number(Number::from_u64(n)))
+                    .collect(),
+            )
+        };
         let grid_chunks = stored
             .sharding
             .as_ref()
@@ -291,7 +329,10 @@ impl ArrayMeta3 {
             &stored.filters,
             stored.dtype.endian(),
             stored.dtype.item_size(),
-            stored.sharding.as_ref().map(|s| (s, stored.chunks.as_slice())),
+            stored
+                .sharding
+                .as_ref()
+                .map(|s| (s, stored.chunks.as_slice())),
         );
         let mut members = vec![
             ("zarr_format".into(), Json::Number(Number::from_i64(3))),
@@ -337,11 +378,16 @@ impl ArrayMeta3 {
 fn fill_json3(stored: &StoredArray) -> Json {
     match (&stored.fill, &stored.dtype) {
         (None, Dtype::Bool) => Json::Bool(false),
-        (None, Dtype::Bytes { .. } | Dtype::Unicode { .. } | Dtype::Object) => Json::String(String::new()),
+        (None, Dtype::Bytes { .. } | Dtype::Unicode { .. } | Dtype::Object) => {
+            Json::String(String::new())
+        }
         (None, _) => Json::Number(Number::from_i64(0)),
-        (Some(v), Dtype::Bool) => Json::Bool(matches!(v, Values::UByte(b) if b.first().is_some_and(|&x| x != 0))),
+        (Some(v), Dtype::Bool) => {
+            Json::Bool(matches!(v, Values::UByte(b) if b.first().is_some_and(|&x| x != 0)))
+        }
         (Some(Values::String(s)), _) => Json::String(
-            String::from_utf8_lossy(s.first().cloned().flatten().unwrap_or_default().as_slice()).into_owned(),
+            String::from_utf8_lossy(s.first().cloned().flatten().unwrap_or_default().as_slice())
+                .into_owned(),
         ),
         (Some(v), _) => crate::zarr::fill_json(Some(v), true),
     }
@@ -365,14 +411,18 @@ fn chunk_keys(json: Option<&Json>, bad: &dyn Fn(String) -> MetadataError) -> Res
         ("default", None) => '/',
         ("v2", None) => '.',
         (_, Some(other)) => {
-            return Err(bad(format!("chunk key separator \"{other}\" is not \".\" or \"/\"")))
+            return Err(bad(format!(
+                "chunk key separator \"{other}\" is not \".\" or \"/\""
+            )))
         }
         _ => '/',
     };
     match name {
         "default" => Ok(ChunkKeys::Default(sep)),
         "v2" => Ok(ChunkKeys::V2(sep)),
-        other => Err(bad(format!("chunk key encoding \"{other}\" is not supported"))),
+        other => Err(bad(format!(
+            "chunk key encoding \"{other}\" is not supported"
+        ))),
     }
 }
 
@@ -401,9 +451,15 @@ mod tests {
         assert_eq!(a.stored.dtype.to_string(), ">f4");
         assert_eq!(a.stored.keys, ChunkKeys::Default('/'));
         assert_eq!(a.dimension_names, Some(vec![Some("y".into()), None]));
-        let Some(Values::Float(f)) = a.fill(NcType::Float).unwrap() else { panic!() };
+        let Some(Values::Float(f)) = a.fill(NcType::Float).unwrap() else {
+            panic!()
+        };
         assert!(f[0].is_nan());
-        let json = ArrayMeta3::to_json(&a.stored, Some(&["y".into(), "x".into()]), a.attributes.clone());
+        let json = ArrayMeta3::to_json(
+            &a.stored,
+            Some(&["y".into(), "x".into()]),
+            a.attributes.clone(),
+        );
         let back = array(&json.to_text()).unwrap();
         assert_eq!(back.stored, a.stored);
     }
@@ -411,11 +467,16 @@ mod tests {
     #[test]
     fn fills_by_bits_and_refusals() {
         let hex = F4.replace(r#""NaN""#, r#""0x3f800000""#);
-        assert_eq!(array(&hex).unwrap().fill(NcType::Float).unwrap(), Some(Values::Float(vec![1.0])));
+        assert_eq!(
+            array(&hex).unwrap().fill(NcType::Float).unwrap(),
+            Some(Values::Float(vec![1.0]))
+        );
         let short = F4.replace(r#""NaN""#, r#""0x3f80""#);
         assert!(array(&short).unwrap().fill(NcType::Float).is_err());
         let rect = F4.replace(r#""regular""#, r#""rectilinear""#);
-        assert!(array(&rect).unwrap_err().contains("chunk grid \"rectilinear\""));
+        assert!(array(&rect)
+            .unwrap_err()
+            .contains("chunk grid \"rectilinear\""));
         let ext = F4.replace(r#""attributes""#, r#""my_ext": {"x": 1}, "attributes""#);
         assert!(array(&ext).unwrap_err().contains("must be understood"));
         let v2 = F4.replace(r#""zarr_format": 3"#, r#""zarr_format": 2"#);

@@ -48,7 +48,11 @@ pub fn dtype_from_json(json: &Json) -> Result<Dtype, String> {
     let int = |bytes, signed| Dtype::Int {
         bytes,
         signed,
-        endian: if bytes == 1 { Endian::NotApplicable } else { le },
+        endian: if bytes == 1 {
+            Endian::NotApplicable
+        } else {
+            le
+        },
     };
     Ok(match name {
         "bool" => Dtype::Bool,
@@ -60,9 +64,18 @@ pub fn dtype_from_json(json: &Json) -> Result<Dtype, String> {
         "uint16" => int(2, false),
         "uint32" => int(4, false),
         "uint64" => int(8, false),
-        "float16" => Dtype::Float { bytes: 2, endian: le },
-        "float32" => Dtype::Float { bytes: 4, endian: le },
-        "float64" => Dtype::Float { bytes: 8, endian: le },
+        "float16" => Dtype::Float {
+            bytes: 2,
+            endian: le,
+        },
+        "float32" => Dtype::Float {
+            bytes: 4,
+            endian: le,
+        },
+        "float64" => Dtype::Float {
+            bytes: 8,
+            endian: le,
+        },
         "string" | "bytes" | "variable_length_bytes" => Dtype::Object,
         "null_terminated_bytes" | "fixed_length_bytes" => Dtype::Bytes {
             len: length_bytes()?,
@@ -71,16 +84,28 @@ pub fn dtype_from_json(json: &Json) -> Result<Dtype, String> {
         "fixed_length_utf32" => {
             let n = length_bytes()?;
             if n % 4 != 0 {
-                return Err(format!("fixed_length_utf32 length_bytes {n} is not a multiple of 4"));
+                return Err(format!(
+                    "fixed_length_utf32 length_bytes {n} is not a multiple of 4"
+                ));
             }
-            Dtype::Unicode { chars: n / 4, endian: le }
+            Dtype::Unicode {
+                chars: n / 4,
+                endian: le,
+            }
         }
         "r8" => int(1, false),
-        "numpy.datetime64" => Dtype::DateTime { unit: unit()?, endian: le },
-        "numpy.timedelta64" => Dtype::TimeDelta { unit: unit()?, endian: le },
-        "complex64" | "complex128" | "complex_float16" | "complex_float32"
-        | "complex_float64" => {
-            return Err(format!("data type '{name}': complex numbers have no netCDF type"))
+        "numpy.datetime64" => Dtype::DateTime {
+            unit: unit()?,
+            endian: le,
+        },
+        "numpy.timedelta64" => Dtype::TimeDelta {
+            unit: unit()?,
+            endian: le,
+        },
+        "complex64" | "complex128" | "complex_float16" | "complex_float32" | "complex_float64" => {
+            return Err(format!(
+                "data type '{name}': complex numbers have no netCDF type"
+            ))
         }
         "bfloat16" => return Err("data type 'bfloat16' has no netCDF type".into()),
         raw if raw.starts_with('r') && raw[1..].parse::<u32>().is_ok() => {
@@ -119,7 +144,10 @@ pub fn dtype_to_json(dtype: &Dtype) -> Json {
         Dtype::Object => plain("string"),
         Dtype::Bytes { len, .. } => named(
             "null_terminated_bytes",
-            vec![("length_bytes".into(), Json::Number(Number::from_u64(*len as u64)))],
+            vec![(
+                "length_bytes".into(),
+                Json::Number(Number::from_u64(*len as u64)),
+            )],
         ),
         Dtype::Unicode { chars, .. } => named(
             "fixed_length_utf32",
@@ -145,7 +173,11 @@ pub fn dtype_to_json(dtype: &Dtype) -> Json {
 /// `dtype` with byte order `endian` (for the types that have one).
 pub(crate) fn with_endian(dtype: Dtype, endian: Endian) -> Dtype {
     match dtype {
-        Dtype::Int { bytes, signed, .. } if bytes > 1 => Dtype::Int { bytes, signed, endian },
+        Dtype::Int { bytes, signed, .. } if bytes > 1 => Dtype::Int {
+            bytes,
+            signed,
+            endian,
+        },
         Dtype::Float { bytes, .. } => Dtype::Float { bytes, endian },
         Dtype::Unicode { chars, .. } => Dtype::Unicode { chars, endian },
         Dtype::DateTime { unit, .. } => Dtype::DateTime { unit, endian },
@@ -181,7 +213,9 @@ mod tests {
         );
         assert!(d(r#""complex64""#).unwrap_err().contains("complex"));
         assert!(d(r#""r16""#).unwrap_err().contains("raw bits"));
-        assert!(d(r#""float128""#).unwrap_err().contains("unknown data type 'float128'"));
+        assert!(d(r#""float128""#)
+            .unwrap_err()
+            .contains("unknown data type 'float128'"));
         for t in ["<i8", ">f4", "|b1", "|S4", "<U2", "|u1"] {
             let dt = Dtype::parse(t).unwrap();
             let back = d(&dtype_to_json(&dt).to_text()).unwrap();

@@ -9,12 +9,12 @@
 //! `dimension_names`; a `_FillValue` attribute is kept as such (xarray reads it as
 //! CF's fill) beside the array's `fill_value`.
 
+use super::super::source::array_key;
 use super::attrs::attrs_object;
 use super::{group_key, ZarrSink};
 use crate::error::Result;
 use crate::json::{Json, Number};
 use crate::model::{Group, NcType, Values, Var, VarPath};
-use super::super::source::array_key;
 use crate::zarr3::{ArrayMeta3, ZARR_JSON};
 
 fn num(v: i64) -> Json {
@@ -33,9 +33,14 @@ pub(super) fn write_group(
     for v in &g.vars {
         let vp = VarPath::new(path, &v.name);
         let stored = &sink.var(&vp)?.stored;
-        let doc = ArrayMeta3::to_json(stored, Some(&dim_names(v)), array_attrs(v, stored.fill.is_none(), opts));
+        let doc = ArrayMeta3::to_json(
+            stored,
+            Some(&dim_names(v)),
+            array_attrs(v, stored.fill.is_none(), opts),
+        );
         let key = array_key(&vp)?;
-        sink.store().put(&key.join(ZARR_JSON)?, doc.to_text().as_bytes())?;
+        sink.store()
+            .put(&key.join(ZARR_JSON)?, doc.to_text().as_bytes())?;
         consolidated.push((key.to_string(), doc));
     }
     for c in &g.groups {
@@ -57,7 +62,10 @@ pub(super) fn write_group(
             Json::Object(vec![
                 ("kind".into(), Json::String("inline".into())),
                 ("must_understand".into(), Json::Bool(false)),
-                ("metadata".into(), Json::Object(std::mem::take(consolidated))),
+                (
+                    "metadata".into(),
+                    Json::Object(std::mem::take(consolidated)),
+                ),
             ]),
         ));
     }
@@ -89,15 +97,19 @@ fn array_attrs(v: &Var, no_fill: bool, opts: &super::WriteOptions) -> Json {
     if no_fill {
         info.push(("nofill".to_string(), Json::Bool(true)));
     }
-    let block = (!info.is_empty()).then(|| ("_nczarr_array", Json::Object(info)));
+    let block = (!info.is_empty()).then_some(("_nczarr_array", Json::Object(info)));
     let mut doc = attrs_object(&v.attrs, Vec::new(), block, opts);
     // xarray reads a float _FillValue of a v3 array only as base64 of its
     // little-endian float64 bytes (and fails on a number).
-    let fill = v.attrs.iter().find(|a| a.name == "_FillValue").and_then(|a| match &a.values {
-        Values::Float(f) => f.first().map(|&x| f64::from(x)),
-        Values::Double(d) => d.first().copied(),
-        _ => None,
-    });
+    let fill = v
+        .attrs
+        .iter()
+        .find(|a| a.name == "_FillValue")
+        .and_then(|a| match &a.values {
+            Values::Float(f) => f.first().map(|&x| f64::from(x)),
+            Values::Double(d) => d.first().copied(),
+            _ => None,
+        });
     if let Json::Object(members) = &mut doc {
         for (k, val) in members.iter_mut() {
             if k == "_FillValue" {
@@ -120,7 +132,10 @@ pub(crate) const CHAR_FILL: &str = "_nczarr_FillValue";
 fn group_attrs(g: &Group, root: bool, opts: &super::WriteOptions) -> Json {
     let mut extra = Vec::new();
     if root && !opts.nc_properties.is_empty() {
-        extra.push(("_NCProperties".to_string(), Json::String(opts.nc_properties.clone())));
+        extra.push((
+            "_NCProperties".to_string(),
+            Json::String(opts.nc_properties.clone()),
+        ));
     }
     if !g.dims.is_empty() {
         let dims = g
