@@ -13,7 +13,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::pure::{self, Pending};
-use super::var::{nc_type_of, read_attrs};
+use super::var::{is_default_fill, nc_type_of, read_attrs};
 use super::write::CHAR_FILL;
 use super::{Arrays, Generation, ReadOptions, ZarrSource};
 use crate::error::{Error, Result};
@@ -351,6 +351,14 @@ fn build_var(
     let no_fill = array_info
         .and_then(|a| a.get("nofill"))
         .is_some_and(|v| matches!(v, Json::Bool(true)));
+    // A fill_value someone chose (not zarr-python's default zero, nor netCDF's default)
+    // with no attribute beside it is the fill they meant: zarr-python reads it so.
+    // (xarray writes its NaN fills as attributes too.)
+    if attrs.iter().all(|a| a.name != "_FillValue") && nc_type != NcType::String && !no_fill {
+        if let Some(f) = fill.as_ref().filter(|f| !is_default_fill(f) && !is_zero(f)) {
+            attrs.insert(0, Attr::new("_FillValue", f.clone()));
+        }
+    }
     let rank = meta.stored.shape.len();
     let names = meta
         .dimension_names
@@ -366,6 +374,20 @@ fn build_var(
     let mut stored = meta.stored.clone();
     stored.fill = if no_fill { None } else { fill };
     Ok((var, stored, names))
+}
+
+/// True for zarr-python's default fill: zero (`""` for strings).
+fn is_zero(fill: &Values) -> bool {
+    match fill {
+        Values::Float(f) => f.first().is_some_and(|x| *x == 0.0),
+        Values::Double(d) => d.first().is_some_and(|x| *x == 0.0),
+        Values::String(_) => true,
+        v => {
+            let mut bytes = Vec::new();
+            v.extend_ne_bytes(&mut bytes);
+            bytes.iter().all(|&b| b == 0)
+        }
+    }
 }
 
 /// The attributes with a char variable's `_FillValue` under its own name again (our

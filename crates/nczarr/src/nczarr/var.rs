@@ -162,7 +162,7 @@ pub(crate) fn build(src: VarSource<'_>, problems: &mut Vec<String>) -> Result<(V
 
 /// True when `fill` is netCDF's default fill for its type (doubles also in netcdf-c's
 /// 6-digit spelling).
-fn is_default_fill(fill: &Values) -> bool {
+pub(crate) fn is_default_fill(fill: &Values) -> bool {
     match fill {
         // A char fill of NUL is how Zarr writers say "no particular fill".
         Values::Char(v) => v.first().is_none_or(|&c| c == 0),
