@@ -318,7 +318,7 @@ fn is_array_to_array(config: &Json) -> bool {
     )
 }
 
-/// The v3 `codecs` list of a chain: [transpose], array-to-array filters, the
+/// The v3 `codecs` list of a chain: array-to-array filters, the
 /// serializer (`bytes` with `endian`, or `vlen-utf8`), then bytes-to-bytes codecs;
 /// with `sharding` = (shards, inner chunks), all of that moves inside
 /// `sharding_indexed` (index at the end, with a CRC32C, as zarr-python writes).
