@@ -115,29 +115,6 @@ impl ChunkGrid {
             .try_fold(1u64, |acc, &c| acc.checked_mul(c))
     }
 
-    /// The chunk key for `index`: indices joined by `separator`, `0` for a scalar.
-    ///
-    /// ```
-    /// use nczarr::chunking::ChunkGrid;
-    /// let g = ChunkGrid::new(vec![4, 6], vec![2, 3]);
-    /// assert_eq!(g.chunk_key(&[1, 0], '.'), "1.0");
-    /// assert_eq!(g.chunk_key(&[1, 0], '/'), "1/0");
-    /// assert_eq!(ChunkGrid::new(vec![], vec![]).chunk_key(&[], '.'), "0");
-    /// ```
-    pub fn chunk_key(&self, index: &[u64], separator: char) -> String {
-        if index.is_empty() {
-            return "0".to_string();
-        }
-        let mut s = String::new();
-        for (i, x) in index.iter().enumerate() {
-            if i > 0 {
-                s.push(separator);
-            }
-            s.push_str(&x.to_string());
-        }
-        s
-    }
-
     /// The runs along dimension `d` for a region's selection `(start, count, stride)`,
     /// restricted to positions below `limit` (the stored extent).
     fn dim_runs(&self, d: usize, start: u64, count: u64, stride: u64, limit: u64) -> Vec<DimRun> {

@@ -38,6 +38,51 @@ pub struct ArrayMeta {
 /// hostile `.zarray`, and would make even listing the chunks impossible.
 const MAX_CHUNKS: u128 = 1 << 48;
 
+/// The member `name` of a metadata document: a list of non-negative integers
+/// (`shape`, `chunks`, v3's `chunk_shape`).
+pub(crate) fn u64_list(json: Option<&Json>, name: &str) -> std::result::Result<Vec<u64>, String> {
+    let arr = json
+        .and_then(Json::as_array)
+        .ok_or_else(|| format!("missing or non-array \"{name}\""))?;
+    arr.iter()
+        .map(|v| {
+            v.as_number().and_then(Number::as_u64).ok_or_else(|| {
+                format!(
+                    "\"{name}\" holds {}, not a non-negative integer",
+                    v.to_text()
+                )
+            })
+        })
+        .collect()
+}
+
+/// Check chunk sizes against a shape of the same rank: a chunk size of 0 is 1 along an
+/// empty dimension (netcdf-c writes 0 there; nothing is stored) and an error elsewhere,
+/// and chunk counts past [`MAX_CHUNKS`] are refused.
+pub(crate) fn check_chunks(shape: &[u64], chunks: &mut [u64]) -> std::result::Result<(), String> {
+    for (i, c) in chunks.iter_mut().enumerate() {
+        if *c == 0 {
+            if shape[i] == 0 {
+                *c = 1;
+            } else {
+                return Err(format!("chunk size 0 in dimension {i}"));
+            }
+        }
+    }
+    let nchunks: u128 = shape
+        .iter()
+        .zip(chunks.iter())
+        .map(|(s, c)| u128::from(s.div_ceil(*c)))
+        .try_fold(1u128, |acc, n| acc.checked_mul(n))
+        .unwrap_or(u128::MAX);
+    if nchunks > MAX_CHUNKS {
+        return Err(format!(
+            "shape {shape:?} with chunks {chunks:?} means more than 2^48 chunks"
+        ));
+    }
+    Ok(())
+}
+
 impl ArrayMeta {
     /// Parse and validate a `.zarray` document read from `key`.
     ///
@@ -64,24 +109,8 @@ impl ArrayMeta {
             }
             None => return Err(bad("missing or non-integer \"zarr_format\"".into())),
         }
-        let dims = |name: &str| -> Result<Vec<u64>> {
-            let arr = json
-                .get(name)
-                .and_then(Json::as_array)
-                .ok_or_else(|| bad(format!("missing or non-array \"{name}\"")))?;
-            arr.iter()
-                .map(|v| {
-                    v.as_number().and_then(|n| n.as_u64()).ok_or_else(|| {
-                        bad(format!(
-                            "\"{name}\" holds {}, not a non-negative integer",
-                            v.to_text()
-                        ))
-                    })
-                })
-                .collect()
-        };
-        let shape = dims("shape")?;
-        let mut chunks = dims("chunks")?;
+        let shape = u64_list(json.get("shape"), "shape").map_err(bad)?;
+        let mut chunks = u64_list(json.get("chunks"), "chunks").map_err(bad)?;
         if shape.len() != chunks.len() {
             return Err(bad(format!(
                 "shape {:?} has {} dimensions but chunks {:?} has {}",
@@ -91,27 +120,7 @@ impl ArrayMeta {
                 chunks.len()
             )));
         }
-        for (i, c) in chunks.iter_mut().enumerate() {
-            if *c == 0 {
-                if shape[i] == 0 {
-                    // netcdf-c writes chunk 0 for an empty dimension; nothing is stored.
-                    *c = 1;
-                } else {
-                    return Err(bad(format!("chunk size 0 in dimension {i}")));
-                }
-            }
-        }
-        let nchunks: u128 = shape
-            .iter()
-            .zip(&chunks)
-            .map(|(s, c)| u128::from(s.div_ceil(*c)))
-            .try_fold(1u128, |acc, n| acc.checked_mul(n))
-            .unwrap_or(u128::MAX);
-        if nchunks > MAX_CHUNKS {
-            return Err(bad(format!(
-                "shape {shape:?} with chunks {chunks:?} means more than 2^48 chunks"
-            )));
-        }
+        check_chunks(&shape, &mut chunks).map_err(bad)?;
         let dtype_text =
             json.get("dtype")
                 .and_then(Json::as_str)

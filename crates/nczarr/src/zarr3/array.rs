@@ -5,12 +5,11 @@ use super::dtype::{dtype_from_json, dtype_to_json, is_text, with_endian};
 use crate::array::{ChunkKeys, StoredArray};
 use crate::json::{Json, Number};
 use crate::model::{NcType, Values};
-use crate::zarr::{parse_fill_value, Dtype, Endian, FillError, MetadataError};
+use crate::zarr::{
+    check_chunks, parse_fill_value, u64_list, Dtype, Endian, FillError, MetadataError,
+};
 
 type Result<T> = std::result::Result<T, MetadataError>;
-
-/// Chunk counts beyond this are refused (as for v2).
-const MAX_CHUNKS: u128 = 1 << 48;
 
 /// A parsed `zarr.json`.
 #[derive(Debug, Clone, PartialEq)]
@@ -127,26 +126,6 @@ fn must_understand(json: &Json, what: &str, bad: &dyn Fn(String) -> MetadataErro
     Ok(())
 }
 
-fn dims(
-    json: Option<&Json>,
-    name: &str,
-    bad: &dyn Fn(String) -> MetadataError,
-) -> Result<Vec<u64>> {
-    let arr = json
-        .and_then(Json::as_array)
-        .ok_or_else(|| bad(format!("missing or non-array \"{name}\"")))?;
-    arr.iter()
-        .map(|v| {
-            v.as_number().and_then(Number::as_u64).ok_or_else(|| {
-                bad(format!(
-                    "\"{name}\" holds {}, not a non-negative integer",
-                    v.to_text()
-                ))
-            })
-        })
-        .collect()
-}
-
 impl ArrayMeta3 {
     fn parse(
         json: &Json,
@@ -154,7 +133,7 @@ impl ArrayMeta3 {
         bad: &dyn Fn(String) -> MetadataError,
     ) -> Result<ArrayMeta3> {
         must_understand(json, "array", bad)?;
-        let shape = dims(json.get("shape"), "shape", bad)?;
+        let shape = u64_list(json.get("shape"), "shape").map_err(bad)?;
         let rank = shape.len();
         let data_type = json
             .get("data_type")
@@ -172,26 +151,18 @@ impl ArrayMeta3 {
             }
             None => return Err(bad("chunk_grid has no \"name\"".into())),
         }
-        let mut chunks = dims(
+        let mut chunks = u64_list(
             grid.get("configuration").and_then(|c| c.get("chunk_shape")),
             "chunk_shape",
-            bad,
-        )?;
+        )
+        .map_err(bad)?;
         if chunks.len() != rank {
             return Err(bad(format!(
                 "shape {shape:?} has {rank} dimensions but chunk_shape {chunks:?} has {}",
                 chunks.len()
             )));
         }
-        for (i, c) in chunks.iter_mut().enumerate() {
-            if *c == 0 {
-                if shape[i] == 0 {
-                    *c = 1;
-                } else {
-                    return Err(bad(format!("chunk size 0 in dimension {i}")));
-                }
-            }
-        }
+        check_chunks(&shape, &mut chunks).map_err(bad)?;
         let keys = chunk_keys(json.get("chunk_key_encoding"), bad)?;
         if json
             .get("storage_transformers")
@@ -222,19 +193,7 @@ impl ArrayMeta3 {
             }
             None => (None, chunks.clone(), chain),
         };
-        let count = |c: &[u64]| {
-            shape
-                .iter()
-                .zip(c)
-                .map(|(s, c)| u128::from(s.div_ceil(*c)))
-                .try_fold(1u128, |a, n| a.checked_mul(n))
-                .unwrap_or(u128::MAX)
-        };
-        if count(&inner) > MAX_CHUNKS {
-            return Err(bad(format!(
-                "shape {shape:?} with chunks {inner:?} means more than 2^48 chunks"
-            )));
-        }
+        check_chunks(&shape, &mut inner.clone()).map_err(bad)?;
         let dtype = with_endian(dtype, chain.endian.unwrap_or(Endian::Little));
         let dimension_names = match json.get("dimension_names") {
             None | Some(Json::Null) => None,
