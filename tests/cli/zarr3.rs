@@ -458,3 +458,16 @@ fn our_v3_output_opens_in_zarr_python_and_xarray_with_the_same_values() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn the_bundled_example_keeps_its_order_through_zarr3() {
+    let example = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/ocean.zarr");
+    let e = example.to_string_lossy();
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("ocean3.zarr");
+    let o = out.to_string_lossy();
+    run("nczcopy", &["-k", "zarr3", "--shards", "time/4", &e, &o]).success();
+    let want = run("nczdump", &[&e]).stdout();
+    let got = run("nczdump", &["-n", "ocean", &o]).stdout();
+    assert!(got == want, "{}", first_diff(&got, &want));
+}

@@ -307,6 +307,31 @@ fn read_group(
             None => {}
         }
     }
+    // Our writer records netCDF's order of variables and groups; listings are sorted.
+    let order = |key: &str| -> Option<Vec<String>> {
+        let list = attributes.get("_nczarr_group")?.get(key)?.as_array()?;
+        list.iter()
+            .map(|n| n.as_str().map(str::to_string))
+            .collect()
+    };
+    let rank =
+        |order: &[String], name: &str| order.iter().position(|n| n == name).unwrap_or(usize::MAX);
+    if let Some(order) = order("arrays") {
+        let mut vars: Vec<_> = std::mem::take(&mut pending.group.vars)
+            .into_iter()
+            .zip(std::mem::take(&mut pending.stored))
+            .zip(std::mem::take(&mut pending.dim_names))
+            .collect();
+        vars.sort_by_key(|((v, _), _)| rank(&order, &v.name));
+        for ((v, st), dn) in vars {
+            pending.group.vars.push(v);
+            pending.stored.push(st);
+            pending.dim_names.push(dn);
+        }
+    }
+    if let Some(order) = order("groups") {
+        subgroups.sort_by_key(|(n, _, _)| rank(&order, n));
+    }
     for (n, p, attrs) in subgroups {
         let child = read_group(docs, &p, n, &attrs, declared, problems)?;
         pending.children.push(child);

@@ -3,7 +3,8 @@
 //! writes, so xarray opens the dataset with one read).
 //!
 //! netCDF facts v3 has no place for go in attributes, read back by `nczarr::v3`
-//! (`docs/formats.md`): `_nczarr_group` (dimensions with their lengths and unlimited
+//! (`docs/formats.md`): `_nczarr_group` (variables and subgroups in order, dimensions
+//! with their lengths and unlimited
 //! flags), `_nczarr_array` (`nctype` for char and string, `nofill`), `_nczarr_attr`
 //! (attribute types), `_nczarr_superblock` at the root. Dimension names are
 //! `dimension_names`; a `_FillValue` attribute is kept as such (xarray reads it as
@@ -137,23 +138,34 @@ fn group_attrs(g: &Group, root: bool, opts: &super::WriteOptions) -> Json {
             Json::String(opts.nc_properties.clone()),
         ));
     }
-    if !g.dims.is_empty() {
-        let dims = g
-            .dims
-            .iter()
-            .map(|d| {
-                let mut m = vec![("size".to_string(), Json::Number(Number::from_u64(d.len)))];
-                if d.unlimited {
-                    m.push(("unlimited".into(), num(1)));
-                }
-                (d.name.clone(), Json::Object(m))
-            })
-            .collect();
-        extra.push((
-            "_nczarr_group".to_string(),
-            Json::Object(vec![("dimensions".into(), Json::Object(dims))]),
-        ));
-    }
+    // The order of dimensions, variables and subgroups: Zarr lists children sorted.
+    let dims = g
+        .dims
+        .iter()
+        .map(|d| {
+            let mut m = vec![("size".to_string(), Json::Number(Number::from_u64(d.len)))];
+            if d.unlimited {
+                m.push(("unlimited".into(), num(1)));
+            }
+            (d.name.clone(), Json::Object(m))
+        })
+        .collect();
+    let names =
+        |n: Vec<&String>| Json::Array(n.into_iter().map(|n| Json::String(n.clone())).collect());
+    extra.push((
+        "_nczarr_group".to_string(),
+        Json::Object(vec![
+            ("dimensions".into(), Json::Object(dims)),
+            (
+                "arrays".into(),
+                names(g.vars.iter().map(|v| &v.name).collect()),
+            ),
+            (
+                "groups".into(),
+                names(g.groups.iter().map(|c| &c.name).collect()),
+            ),
+        ]),
+    ));
     let block = root.then(|| {
         (
             "_nczarr_superblock",
