@@ -377,7 +377,7 @@ fn python_with_zarr3() -> Option<String> {
 
 /// Opens every group of a store with xarray (decode_cf=False) and zarr-python and
 /// compares each variable's values, dimensions and attributes with the netCDF-4 file
-/// ncgen made from the same CDL.
+/// ncgen made from the same CDL; netCDF strings must read as text, not bytes.
 const CHECK_WITH_PEERS: &str = r#"
 import sys, warnings
 warnings.simplefilter("ignore")
@@ -405,6 +405,8 @@ with netCDF4.Dataset(nc) as ds:
                     np.asarray(got, dtype=float), np.asarray(want, dtype=float), equal_nan=True))
                 if not same:
                     problems.append(f"{path}/{name}: {who} reads {norm(got)[:4]}, netCDF has {norm(want)[:4]}")
+            if v.dtype is str and np.asarray(zg[name][...]).dtype.kind == "S":
+                problems.append(f"{path}/{name}: zarr-python reads bytes, not text")
             if tuple(x[name].dims) != tuple(v.dimensions):
                 problems.append(f"{path}/{name}: dims {x[name].dims} != {v.dimensions}")
             for a in v.ncattrs():

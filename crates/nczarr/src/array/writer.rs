@@ -9,6 +9,7 @@ use crate::codec::{ChunkInfo, Decoded, Pipeline};
 use crate::error::{Error, Result};
 use crate::model::{Values, VarPath};
 use crate::store::{StoreKey, WritableStore};
+use crate::zarr::Dtype;
 
 /// Writes a variable's values into its chunks.
 #[derive(Debug)]
@@ -30,6 +31,23 @@ pub struct ArrayWriter {
 
 /// A chunk ready to be put: its key and stored bytes.
 type EncodedChunk = (StoreKey, Vec<u8>);
+
+/// The strings of one write to an object (`vlen-utf8`) array. Its slab holds each
+/// element's index into them (8 bytes, little-endian; [`STRING_FILL`] for the fill
+/// value), so chunks and shards are cut and padded as for fixed-size elements and
+/// become items only when they are encoded.
+type Strings<'a> = Option<&'a [Option<Vec<u8>>]>;
+
+/// The slab index of an element that holds the fill value.
+const STRING_FILL: u64 = u64::MAX;
+
+/// Bytes per element in the writer's slabs and chunks: an object array's are indices.
+fn element_bytes(dtype: &Dtype) -> usize {
+    match dtype {
+        Dtype::Object => 8,
+        d => d.item_size(),
+    }
+}
 
 /// About how many bytes of chunks one batch of a write encodes and puts at once.
 const BATCH_BYTES: usize = 64 << 20;
@@ -60,7 +78,7 @@ impl ArrayWriter {
         let chunk_len = grid
             .chunk_len()
             .and_then(|n| usize::try_from(n).ok())
-            .filter(|n| n.checked_mul(stored.dtype.item_size()).is_some())
+            .filter(|n| n.checked_mul(element_bytes(&stored.dtype)).is_some())
             .ok_or_else(|| {
                 Error::Invalid(format!(
                     "variable '{name}': chunks {:?} are too large for this machine",
@@ -68,6 +86,7 @@ impl ArrayWriter {
                 ))
             })?;
         let fill = match &stored.fill {
+            _ if stored.dtype == Dtype::Object => STRING_FILL.to_le_bytes().to_vec(),
             Some(f) => to_stored(f, &stored.dtype)
                 .map_err(|m| Error::Invalid(format!("variable '{name}': {m}")))?
                 .into_owned(),
@@ -122,9 +141,9 @@ impl ArrayWriter {
                 values.len()
             )));
         }
-        let slab = to_stored(values, &self.stored.dtype)
-            .map_err(|m| Error::Invalid(format!("variable '{}': {m}", self.name)))?;
-        let item = self.stored.dtype.item_size().max(1);
+        let (slab, strings) = self.slab(values)?;
+        let strings = strings.as_deref();
+        let item = element_bytes(&self.stored.dtype).max(1);
         let parts = self.grid.plan(region);
         // Chunks are encoded in parallel in batches, and a batch is put while the next
         // is encoded, so memory holds two batches of encoded chunks beside the slab. The
@@ -137,7 +156,7 @@ impl ArrayWriter {
             let previous = pending.take();
             let (stored, encoded) = rayon::join(
                 || previous.map_or(Ok(()), |items| store.put_many(&items)),
-                || self.encode_batch(batch, &slab, region, item),
+                || self.encode_batch(batch, &slab, region, item, strings),
             );
             stored?;
             pending = Some(encoded?);
@@ -146,6 +165,83 @@ impl ArrayWriter {
             store.put_many(&items)?;
         }
         Ok(())
+    }
+
+    /// The stored elements of `values`, and for an object array the strings its
+    /// indices point to (see [`Strings`]).
+    #[allow(clippy::type_complexity)]
+    fn slab<'v>(
+        &self,
+        values: &'v Values,
+    ) -> Result<(std::borrow::Cow<'v, [u8]>, Option<Vec<Option<Vec<u8>>>>)> {
+        let bad = |m: String| Error::Invalid(format!("variable '{}': {m}", self.name));
+        if self.stored.dtype != Dtype::Object {
+            let slab = to_stored(values, &self.stored.dtype).map_err(|m| bad(m.to_string()))?;
+            return Ok((slab, None));
+        }
+        let Values::String(items) = values else {
+            return Err(bad(format!(
+                "{} values cannot be stored as strings",
+                values.nc_type()
+            )));
+        };
+        let fill = self.fill_string();
+        let mut slab = Vec::with_capacity(items.len() * 8);
+        for (i, s) in items.iter().enumerate() {
+            let is_fill = s.as_deref().unwrap_or(&[]) == fill;
+            let index = if is_fill { STRING_FILL } else { i as u64 };
+            slab.extend_from_slice(&index.to_le_bytes());
+        }
+        Ok((std::borrow::Cow::Owned(slab), Some(items.clone())))
+    }
+
+    /// The fill value of an object array's elements (`""` without one).
+    fn fill_string(&self) -> &[u8] {
+        match &self.stored.fill {
+            Some(Values::String(s)) => s.first().and_then(Option::as_deref).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+
+    /// The stored bytes of one chunk's elements (for an object array, indices into
+    /// `strings`) through the codec chain.
+    fn encode_elements(
+        &self,
+        elements: Vec<u8>,
+        key: &StoreKey,
+        item: usize,
+        strings: Strings,
+    ) -> Result<Vec<u8>> {
+        let chunk = match strings {
+            None => Decoded::Bytes(elements),
+            Some(strings) => {
+                let fill = self.fill_string();
+                Decoded::Items(
+                    elements
+                        .chunks_exact(8)
+                        .map(|b| {
+                            let mut index = [0u8; 8];
+                            index.copy_from_slice(b);
+                            let s = usize::try_from(u64::from_le_bytes(index))
+                                .ok()
+                                .and_then(|i| strings.get(i))
+                                .map_or(fill, |s| s.as_deref().unwrap_or(&[]));
+                            s.to_vec()
+                        })
+                        .collect(),
+                )
+            }
+        };
+        let info = ChunkInfo {
+            item_size: item,
+            max_decoded: usize::MAX,
+        };
+        self.pipeline
+            .encode(chunk, key.as_str(), &info)
+            .map_err(|error| Error::Codec {
+                var: self.name.clone(),
+                error,
+            })
     }
 
     /// Store whole chunks given as another format stores them: each `(index, bytes)`
@@ -163,9 +259,9 @@ impl ArrayWriter {
         chunks: Vec<(Vec<u64>, Vec<u8>)>,
         from: Option<&Pipeline>,
     ) -> Result<()> {
-        if self.stored.sharding.is_some() {
+        if self.stored.sharding.is_some() || self.stored.dtype == Dtype::Object {
             return Err(Error::Invalid(format!(
-                "variable '{}': a sharded array takes values, not stored chunks",
+                "variable '{}': a sharded or string array takes values, not stored chunks",
                 self.name
             )));
         }
@@ -240,6 +336,7 @@ impl ArrayWriter {
         slab: &[u8],
         region: &Region,
         item: usize,
+        strings: Strings,
     ) -> Result<Vec<EncodedChunk>> {
         let encoded: Vec<Result<Vec<Option<EncodedChunk>>>> = row_groups(batch)
             .par_iter()
@@ -248,7 +345,7 @@ impl ArrayWriter {
                 chunks
                     .into_par_iter()
                     .zip(group.par_iter())
-                    .map(|(chunk, part)| self.encode_chunk(part, chunk, item))
+                    .map(|(chunk, part)| self.encode_chunk(part, chunk, item, strings))
                     .collect()
             })
             .collect();
@@ -301,25 +398,18 @@ impl ArrayWriter {
         part: &ChunkPart,
         chunk: Vec<u8>,
         item: usize,
+        strings: Strings,
     ) -> Result<Option<EncodedChunk>> {
         if self.skip_fill && self.all_fill(&chunk) {
             return Ok(None);
         }
         let key = self.key.join_path(&self.stored.keys.key(&part.index))?;
         if self.stored.sharding.is_some() {
-            return Ok(self.encode_shard(&key, &chunk, item)?.map(|b| (key, b)));
+            return Ok(self
+                .encode_shard(&key, &chunk, item, strings)?
+                .map(|b| (key, b)));
         }
-        let info = ChunkInfo {
-            item_size: item,
-            max_decoded: usize::MAX,
-        };
-        let bytes = self
-            .pipeline
-            .encode(Decoded::Bytes(chunk), key.as_str(), &info)
-            .map_err(|error| Error::Codec {
-                var: self.name.clone(),
-                error,
-            })?;
+        let bytes = self.encode_elements(chunk, &key, item, strings)?;
         Ok(Some((key, bytes)))
     }
 
@@ -327,7 +417,13 @@ impl ArrayWriter {
     /// chunks encoded in parallel and laid end to end, then the index (with its
     /// CRC32C). Inner chunks of fill only are left out when such chunks are; `None`
     /// when that leaves nothing.
-    fn encode_shard(&self, key: &StoreKey, shard: &[u8], item: usize) -> Result<Option<Vec<u8>>> {
+    fn encode_shard(
+        &self,
+        key: &StoreKey,
+        shard: &[u8],
+        item: usize,
+        strings: Strings,
+    ) -> Result<Option<Vec<u8>>> {
         let Some(sharding) = &self.stored.sharding else {
             return Ok(None);
         };
@@ -338,10 +434,6 @@ impl ArrayWriter {
         let shard_strides = c_strides(&sharding.shape);
         let rank = inner.len();
         let row = inner.last().copied().unwrap_or(1) as usize * item;
-        let info = ChunkInfo {
-            item_size: item,
-            max_decoded: usize::MAX,
-        };
         let encoded: Vec<Option<Vec<u8>>> = (0..n)
             .into_par_iter()
             .map(|pos| -> Result<Option<Vec<u8>>> {
@@ -374,13 +466,7 @@ impl ArrayWriter {
                 if self.skip_fill && self.all_fill(&bytes) {
                     return Ok(None);
                 }
-                self.pipeline
-                    .encode(Decoded::Bytes(bytes), key.as_str(), &info)
-                    .map(Some)
-                    .map_err(|error| Error::Codec {
-                        var: self.name.clone(),
-                        error,
-                    })
+                self.encode_elements(bytes, key, item, strings).map(Some)
             })
             .collect::<Result<_>>()?;
         if encoded.iter().all(Option::is_none) {

@@ -62,12 +62,19 @@ pub(crate) fn stored_array(
     enc: &Encoding,
     opts: &WriteOptions,
 ) -> StoredArray {
-    let dtype = dtype_for(
-        var.nc_type,
-        enc.endian,
-        enc.string_width.unwrap_or(1),
-        opts.char_dtype,
-    );
+    // Zarr v3 has variable-length strings (`string` + `vlen-utf8`), which zarr-python
+    // and xarray read as str; v2 output keeps fixed-width bytes, which netcdf-c reads.
+    let v3_strings = opts.zarr3 && var.nc_type == NcType::String;
+    let dtype = if v3_strings {
+        Dtype::Object
+    } else {
+        dtype_for(
+            var.nc_type,
+            enc.endian,
+            enc.string_width.unwrap_or(1),
+            opts.char_dtype,
+        )
+    };
     let (stored_shape, chunks) = if shape.is_empty() {
         let zero_d = opts.pure_zarr
             || opts.zarr3
@@ -86,6 +93,15 @@ pub(crate) fn stored_array(
         (shape.to_vec(), chunks)
     };
     let mut filters = enc.codecs.clone();
+    if v3_strings {
+        filters.insert(
+            0,
+            crate::json::Json::Object(vec![(
+                "id".into(),
+                crate::json::Json::String("vlen-utf8".into()),
+            )]),
+        );
+    }
     let compressor = if opts.zarr3 { None } else { filters.pop() };
     let sharding = if opts.zarr3 {
         shards_of(var, &stored_shape, &chunks, &opts.shards)
