@@ -105,7 +105,7 @@ fn directory_that_is_not_zarr() {
     let s = TempStore::new("plain");
     s.put("readme.txt", "hello");
     let err = dump_error(&s);
-    assert_eq!(err, format!("nczdump: {}: not a Zarr dataset (no .zgroup, .zarray, .zmetadata or .nczarr at its root)", s.path_str()));
+    assert_eq!(err, format!("nczdump: {}: not a Zarr dataset (no .zgroup, .zarray, .zmetadata, .nczarr or zarr.json at its root)", s.path_str()));
 }
 
 #[test]

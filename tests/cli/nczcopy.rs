@@ -721,6 +721,15 @@ fn a_killed_copy_leaves_the_target_as_it_was_and_the_next_run_cleans_up() {
 
 #[test]
 fn four_parts_in_separate_processes_make_the_one_process_copy() {
+    for format in [None, Some("zarr3")] {
+        four_parts(format);
+    }
+}
+
+/// A copy in four parts (each its own process) against the one-process copy, in
+/// Zarr v2 (`format` `None`) or the given `-k` format: same values, and the same
+/// opening documents (`.zmetadata` and `.zgroup`, or `zarr.json`).
+fn four_parts(format: Option<&str>) {
     let tmp = tempfile::tempdir().unwrap();
     let cdl = tmp.path().join("s.cdl");
     fs::write(&cdl, SUBSET_CDL).unwrap();
@@ -728,7 +737,10 @@ fn four_parts_in_separate_processes_make_the_one_process_copy() {
     run("nczgen", &["-o", &path_str(&input), &path_str(&cdl)]).success();
     let one = tmp.path().join("one.zarr");
     // One value per chunk: 22 chunks to share out.
-    let flags = ["-c", "time/1,lat/1,station/1", "-M", "0", "--memory", "1M"];
+    let mut flags = vec!["-c", "time/1,lat/1,station/1", "-M", "0", "--memory", "1M"];
+    if let Some(f) = format {
+        flags.extend(["-k", f]);
+    }
     let args = |extra: &[&str], out: &Path| {
         let mut a: Vec<String> = extra.iter().map(|s| (*s).to_string()).collect();
         a.extend(flags.iter().map(|s| (*s).to_string()));
@@ -774,6 +786,24 @@ fn four_parts_in_separate_processes_make_the_one_process_copy() {
         dump(&["-s", "-n", "x", &path_str(&parts)]),
         dump(&["-s", "-n", "x", &path_str(&one)])
     );
+    let openers: &[&str] = match format {
+        None => &[".zmetadata", ".zgroup"],
+        Some(_) => &["zarr.json"],
+    };
+    for name in openers {
+        assert_eq!(
+            fs::read(parts.join(name)).unwrap(),
+            fs::read(one.join(name)).unwrap(),
+            "{name} ({format:?})"
+        );
+    }
+    assert!(
+        !parts.join(".nczcopy").exists(),
+        "the parts' notes are gone"
+    );
+    if format.is_some() {
+        return;
+    }
     // A zip cannot be written in parts.
     let e = run_in(
         "nczcopy",

@@ -403,3 +403,71 @@ fn large_data_sections_compile_exactly() {
     assert_eq!(got[0], "-1000.5");
     assert_eq!(got[n - 1], format!("{}.5", n as i64 - 1001));
 }
+
+/// `.zmetadata` holds every `.zgroup`, `.zarray` and `.zattrs` of the store, each
+/// equal to the document beside it, in every v2 layout; a reader given only the
+/// consolidated documents (the others removed) dumps the same dataset.
+#[test]
+fn v2_output_has_consolidated_metadata_equal_to_its_documents() {
+    use nczarr::json::{parse_str, Json};
+    let tmp = tempfile::tempdir().unwrap();
+    let cdl = data_dir().join("golden/cases/nested_groups.cdl");
+    let cdl_s = cdl.to_string_lossy().into_owned();
+    for (name, extra) in [
+        ("nczarr", vec![]),
+        ("pure", vec!["-k", "zarr"]),
+        ("v490", vec!["--nczarr-layout", "4.9.0"]),
+    ] {
+        let path = tmp.path().join(format!("{name}.zarr"));
+        let out = path.to_string_lossy().into_owned();
+        let mut args = extra.clone();
+        args.extend(["-o", &out, &cdl_s]);
+        nczgen(&args).success();
+        let text = fs::read_to_string(path.join(".zmetadata")).expect(".zmetadata");
+        let doc = parse_str(&text).unwrap();
+        assert_eq!(
+            doc.get("zarr_consolidated_format")
+                .and_then(Json::as_i64_lenient),
+            Some(1)
+        );
+        let held = doc.get("metadata").and_then(Json::as_object).unwrap();
+        let mut on_disk: Vec<String> = walk(&path)
+            .into_iter()
+            .map(|p| {
+                p.strip_prefix(&path)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .filter(|k| k.ends_with(".zgroup") || k.ends_with(".zarray") || k.ends_with(".zattrs"))
+            .collect();
+        on_disk.sort();
+        let keys: Vec<String> = held.iter().map(|(k, _)| k.clone()).collect();
+        assert_eq!(keys, on_disk, "{name}");
+        for (k, v) in held {
+            let beside = parse_str(&fs::read_to_string(path.join(k)).unwrap()).unwrap();
+            assert_eq!(v, &beside, "{name}: {k}");
+        }
+        if let Some(py) = crate::zarr3::python_with_zarr3() {
+            // xarray opens it from the consolidated metadata, without its warning.
+            let check = "import sys, warnings, xarray\nwarnings.simplefilter('error')\nxarray.open_zarr(sys.argv[1], consolidated=True, zarr_format=2, decode_cf=False).load()";
+            let r = std::process::Command::new(&py)
+                .args(["-c", check, &out])
+                .output()
+                .unwrap();
+            assert!(
+                r.status.success(),
+                "{name}: {}",
+                String::from_utf8_lossy(&r.stderr)
+            );
+        }
+        let whole = run("nczdump", &[&out]);
+        whole.success();
+        for k in keys.iter().filter(|k| k.contains('/')) {
+            fs::remove_file(path.join(k)).unwrap();
+        }
+        let consolidated_only = run("nczdump", &[&out]);
+        consolidated_only.success();
+        assert_eq!(consolidated_only.stdout(), whole.stdout(), "{name}");
+    }
+}

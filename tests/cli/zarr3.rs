@@ -362,7 +362,7 @@ fn shards_are_written_as_asked() {
 }
 
 /// A Python with zarr 3, xarray and netCDF4: `NCZARR_PYTHON`, else `python3`.
-fn python_with_zarr3() -> Option<String> {
+pub(crate) fn python_with_zarr3() -> Option<String> {
     let py = std::env::var("NCZARR_PYTHON").unwrap_or_else(|_| "python3".into());
     std::process::Command::new(&py)
         .args([

@@ -41,7 +41,9 @@ pub enum Error {
         message: String,
     },
     /// The location holds no Zarr dataset.
-    #[error("not a Zarr dataset (no .zgroup, .zarray, .zmetadata or .nczarr at its root)")]
+    #[error(
+        "not a Zarr dataset (no .zgroup, .zarray, .zmetadata, .nczarr or zarr.json at its root)"
+    )]
     NotZarr {
         /// Path or URL.
         location: String,

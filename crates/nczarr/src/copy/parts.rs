@@ -2,7 +2,7 @@
 //! (`--metadata-only`), N runs write disjoint sets of output chunks (`--part K/N`), on as
 //! many machines as a scheduler gives, and a last run (`--finish`) checks that every
 //! part is done and makes the dataset openable. Until then nothing at the destination
-//! opens: the root `.zgroup` waits under `.nczcopy/`, with the copy's fingerprint (every
+//! opens: the root `.zgroup` and `.zmetadata` (or `zarr.json`) wait under `.nczcopy/`, with the copy's fingerprint (every
 //! part must plan the same copy) and one marker per finished part.
 //!
 //! Which chunks a part writes does not depend on memory or threads: each variable's
@@ -16,7 +16,7 @@ use crate::chunking::Region;
 use crate::encoding::Plan;
 use crate::error::{Error, Result};
 use crate::model::Dataset;
-use crate::nczarr::{PARTS_OPENER, PARTS_PREFIX};
+use crate::nczarr::{parts_opener, OPENERS, PARTS_PREFIX};
 use crate::store::{parts_target, PartsRun, ReadStore, StoreKey};
 use crate::url::DatasetUrl;
 
@@ -150,10 +150,19 @@ pub fn finish_parts(output: &str) -> Result<()> {
     let (target, reader) = parts_target(&url, PartsRun::Resume, false)?;
     let prefix = StoreKey::new(PARTS_PREFIX)?;
     let notes: Vec<String> = reader.search(&prefix)?.into_iter().collect();
-    let opener = StoreKey::new(PARTS_OPENER)?;
-    let zgroup = reader.get(&opener)?.ok_or_else(|| {
-        Error::Invalid("no copy in parts started here (run --metadata-only first)".into())
-    })?;
+    let mut openers = Vec::new();
+    for name in OPENERS {
+        if let Some(aside) = parts_opener(name) {
+            if let Some(doc) = reader.get(&StoreKey::new(&aside)?)? {
+                openers.push((*name, doc));
+            }
+        }
+    }
+    if !openers.iter().any(|(n, _)| *n != ".zmetadata") {
+        return Err(Error::Invalid(
+            "no copy in parts started here (run --metadata-only first)".into(),
+        ));
+    }
     let mut count = None;
     let mut done = Vec::new();
     for n in &notes {
@@ -191,7 +200,9 @@ pub fn finish_parts(output: &str) -> Result<()> {
     for n in notes {
         target.store.delete(&prefix.join(&n)?)?;
     }
-    target.store.put(&StoreKey::new(".zgroup")?, &zgroup)?;
+    for (name, doc) in openers {
+        target.store.put(&StoreKey::new(name)?, &doc)?;
+    }
     target.commit()?;
     Ok(())
 }

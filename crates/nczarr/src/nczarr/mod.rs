@@ -32,7 +32,7 @@ pub use detect::Generation;
 pub use read::ReadOptions;
 pub use source::ZarrSource;
 pub use write::{
-    CharDtype, Layout, ScalarShape, WriteOptions, ZarrSink, PARTS_OPENER, PARTS_PREFIX,
+    parts_opener, CharDtype, Layout, ScalarShape, WriteOptions, ZarrSink, OPENERS, PARTS_PREFIX,
 };
 
 use crate::array::StoredArray;

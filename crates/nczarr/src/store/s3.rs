@@ -137,7 +137,7 @@ impl S3Store {
         self
     }
 
-    /// Replace the dataset at this place: its root objects (`.zgroup`, `.zmetadata`,
+    /// Replace the dataset at this place: its root objects (`.zgroup`, `.zmetadata`, `zarr.json`,
     /// `.nczarr`, the objects that make it open) are deleted now, so that from here on
     /// it does not open; its other objects are deleted when the new dataset is
     /// finished, unless the new one writes them again. Not atomic: a failed run leaves
@@ -151,7 +151,7 @@ impl S3Store {
             .runtime
             .block_on(self.store.list(root.as_ref()).try_collect())
             .map_err(|e| self.error(&self.root, &e))?;
-        let markers: Vec<ObjPath> = [".zgroup", ".zmetadata", ".nczarr"]
+        let markers: Vec<ObjPath> = [".zgroup", ".zmetadata", ".nczarr", "zarr.json"]
             .iter()
             .map(|k| self.path_of(&StoreKey::new(k).expect("static key")))
             .collect::<Result<_, _>>()?;

@@ -26,7 +26,7 @@ use super::{
 };
 
 /// Keys whose presence marks the root of a Zarr (or NCZarr V1) dataset.
-const ROOT_MARKERS: &[&str] = &[".zgroup", ".zarray", ".zmetadata", ".nczarr"];
+const ROOT_MARKERS: &[&str] = &[".zgroup", ".zarray", ".zmetadata", ".nczarr", "zarr.json"];
 
 /// How an entry's bytes are kept, found when the archive is indexed; entries this
 /// reader cannot read are said to be so when they are read, not when it opens.
@@ -116,7 +116,7 @@ impl ZipStore {
             return Err(archive_err("empty zip archive: it holds no files".into()));
         }
         let prefix = find_root(all.iter().map(|(n, _)| n.as_str()))
-            .ok_or_else(|| archive_err("not a Zarr dataset: no .zgroup, .zarray or .zmetadata at the archive root or under a single top-level directory".into()))?;
+            .ok_or_else(|| archive_err("not a Zarr dataset: no .zgroup, .zarray, .zmetadata or zarr.json at the archive root or under a single top-level directory".into()))?;
         let mut entries = BTreeMap::new();
         for (name, entry) in all {
             let Some(rest) = name.strip_prefix(&prefix) else {

@@ -183,8 +183,6 @@ pub struct ZarrSink {
 
 /// Where a copy in parts keeps what its finishing run needs (removed by that run).
 pub const PARTS_PREFIX: &str = ".nczcopy";
-/// The root `.zgroup` the finishing run of a copy in parts writes.
-pub const PARTS_OPENER: &str = ".nczcopy/zgroup";
 
 impl ZarrSink {
     /// A sink writing into `target` (staged: nothing is visible before
@@ -226,13 +224,29 @@ impl ZarrSink {
         self.target.store.as_ref()
     }
 
+    /// Write the metadata of the dataset: every group's, and the consolidated
+    /// metadata (`.zmetadata` in v2, inside the root `zarr.json` in v3), which is
+    /// put just before the root's opening document.
+    fn write_metadata(&self) -> Result<()> {
+        let mut consolidated = Vec::new();
+        let root = &self.dataset.root;
+        if self.options.zarr3 {
+            return v3::write_group(self, root, &mut Vec::new(), &mut consolidated);
+        }
+        self.write_group(root, &mut Vec::new(), &mut consolidated)
+    }
+
     /// Write the metadata of group `g` at `path` and below: variables, subgroups, then
     /// the group itself, so a group is openable only once all it holds is written.
-    fn write_group(&self, g: &Group, path: &mut Vec<String>) -> Result<()> {
-        if self.options.zarr3 {
-            let mut consolidated = Vec::new();
-            return v3::write_group(self, g, path, &mut consolidated);
-        }
+    /// Each document is added to `consolidated` by its key; the root writes them all
+    /// as `.zmetadata` (zarr-python's and xarray's consolidated metadata: one read
+    /// opens the dataset) before its `.zgroup`.
+    fn write_group(
+        &self,
+        g: &Group,
+        path: &mut Vec<String>,
+        consolidated: &mut Vec<(String, Json)>,
+    ) -> Result<()> {
         let gkey = group_key(path)?;
         for v in &g.vars {
             let vp = VarPath::new(path, &v.name);
@@ -242,11 +256,11 @@ impl ZarrSink {
             } else {
                 current::var_docs(v, stored, &self.options)
             };
-            self.put_docs(&array_key(&vp)?, docs)?;
+            self.put_docs(&array_key(&vp)?, docs, consolidated)?;
         }
         for c in &g.groups {
             path.push(c.name.clone());
-            self.write_group(c, path)?;
+            self.write_group(c, path, consolidated)?;
             path.pop();
         }
         let docs = if self.options.v490() {
@@ -254,23 +268,70 @@ impl ZarrSink {
         } else {
             current::group_docs(g, path.is_empty(), &self.options)
         };
-        self.put_docs(&gkey, docs)
-    }
-
-    fn put_docs(&self, prefix: &StoreKey, docs: Vec<(&str, Json)>) -> Result<()> {
-        for (name, doc) in docs {
-            let mut key = prefix.join(name)?;
-            // A copy in parts keeps the root .zgroup aside until every part is written.
-            if prefix.is_root()
-                && name == ".zgroup"
-                && matches!(self.stage, WriteStage::MetadataOnly { .. })
-            {
-                key = StoreKey::new(PARTS_OPENER)?;
-            }
-            self.store().put(&key, doc.to_text().as_bytes())?;
+        if !path.is_empty() {
+            return self.put_docs(&gkey, docs, consolidated);
+        }
+        let (opener, rest): (Vec<_>, Vec<_>) =
+            docs.into_iter().partition(|(name, _)| *name == ".zgroup");
+        self.put_docs(&gkey, rest, consolidated)?;
+        for (name, doc) in &opener {
+            consolidated.push((name.to_string(), doc.clone()));
+        }
+        consolidated.sort_by(|a, b| a.0.cmp(&b.0));
+        let zmetadata = Json::Object(vec![
+            (
+                "metadata".into(),
+                Json::Object(std::mem::take(consolidated)),
+            ),
+            (
+                "zarr_consolidated_format".into(),
+                Json::Number(crate::json::Number::from_i64(1)),
+            ),
+        ]);
+        self.put_opener(".zmetadata", &zmetadata)?;
+        for (name, doc) in &opener {
+            self.put_opener(name, doc)?;
         }
         Ok(())
     }
+
+    /// Put the documents `docs` under `prefix`, adding each to `consolidated`.
+    fn put_docs(
+        &self,
+        prefix: &StoreKey,
+        docs: Vec<(&str, Json)>,
+        consolidated: &mut Vec<(String, Json)>,
+    ) -> Result<()> {
+        for (name, doc) in docs {
+            let key = prefix.join(name)?;
+            self.store().put(&key, doc.to_text().as_bytes())?;
+            consolidated.push((key.to_string(), doc));
+        }
+        Ok(())
+    }
+
+    /// Put a root document that makes the dataset open (`.zgroup`, `.zmetadata`, the
+    /// root `zarr.json`). The metadata run of a copy in parts keeps it aside under
+    /// [`PARTS_PREFIX`] until the finishing run, so nothing opens before every part
+    /// is written.
+    fn put_opener(&self, name: &str, doc: &Json) -> Result<()> {
+        let key = match (&self.stage, parts_opener(name)) {
+            (WriteStage::MetadataOnly { .. }, Some(aside)) => StoreKey::new(&aside)?,
+            _ => StoreKey::new(name)?,
+        };
+        Ok(self.store().put(&key, doc.to_text().as_bytes())?)
+    }
+}
+
+/// The root documents that make a dataset open, in the order they are put: a copy in
+/// parts keeps them aside (see [`parts_opener`]) and its finishing run puts them.
+pub const OPENERS: &[&str] = &[".zmetadata", ".zgroup", "zarr.json"];
+
+/// Where a copy in parts keeps the opening document `name` (one of [`OPENERS`]).
+pub fn parts_opener(name: &str) -> Option<String> {
+    OPENERS
+        .contains(&name)
+        .then(|| format!("{PARTS_PREFIX}/{}", name.trim_start_matches('.')))
 }
 
 fn group_key(path: &[String]) -> Result<StoreKey> {
@@ -394,11 +455,11 @@ impl DatasetSink for ZarrSink {
     fn finish(self: Box<Self>) -> Result<()> {
         match &self.stage {
             WriteStage::Whole => {
-                self.write_group(&self.dataset.root, &mut Vec::new())?;
+                self.write_metadata()?;
                 self.target.commit()?;
             }
             WriteStage::MetadataOnly { notes } => {
-                self.write_group(&self.dataset.root, &mut Vec::new())?;
+                self.write_metadata()?;
                 self.put_notes(notes)?;
                 self.store().finish()?;
             }

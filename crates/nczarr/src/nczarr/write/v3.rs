@@ -71,13 +71,12 @@ pub(super) fn write_group(
         ));
     }
     let doc = Json::Object(members);
-    let doc_key = if root {
-        crate::store::StoreKey::new(ZARR_JSON)?
-    } else {
-        key.join(ZARR_JSON)?
-    };
-    sink.store().put(&doc_key, doc.to_text().as_bytes())?;
-    if !root {
+    if root {
+        return sink.put_opener(ZARR_JSON, &doc);
+    }
+    sink.store()
+        .put(&key.join(ZARR_JSON)?, doc.to_text().as_bytes())?;
+    {
         // The consolidated copy holds no nested consolidated metadata.
         consolidated.push((key.to_string(), doc));
     }
