@@ -61,7 +61,7 @@ fn the_format_is_named() {
 }
 
 #[test]
-fn one_sharded_variable_reads_only_its_shards_and_each_index_once() {
+fn one_sharded_variable_reads_only_its_shards_each_index_once_and_each_shard_in_one_read() {
     let store = fixtures().join("stores/sharding.zarr");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_nczdump"))
         .args(["-v", "a_default", &store.to_string_lossy()])
@@ -81,8 +81,10 @@ fn one_sharded_variable_reads_only_its_shards_and_each_index_once() {
     // 9x10 in shards of 4x6: 3x2 shards, each index (4 entries + CRC: 68 bytes) once.
     let index_reads = gets.iter().filter(|l| l.contains("bytes=-68")).count();
     assert_eq!(index_reads, 6, "{gets:#?}");
-    // Every inner chunk read is a range of a shard, never the whole shard.
+    // Every inner chunk read is a range of a shard, never the whole shard, and the
+    // inner chunks of one shard (written end to end) come in one read.
     assert!(gets.iter().all(|l| l.contains("bytes=")), "{gets:#?}");
+    assert_eq!(gets.len() - index_reads, 6, "{gets:#?}");
 }
 
 /// A v3 store with one int16 array `v(n=4)` in two chunks, its codecs given.

@@ -12,7 +12,7 @@ use crate::chunking::{c_strides, ChunkGrid, ChunkPart, Region};
 use crate::codec::{ChunkInfo, Decoded, Pipeline};
 use crate::error::{Error, Result};
 use crate::model::{NcType, Values, VarPath};
-use crate::store::{ByteRange, GetResult, ReadableStore, StoreKey};
+use crate::store::{ByteRange, GetResult, ReadableStore, StoreError, StoreKey};
 use crate::zarr::Dtype;
 
 /// About how many bytes of decoded chunks one batch of a read holds, by default.
@@ -512,29 +512,46 @@ impl<'s> ArrayReader<'s> {
             located.push((slot, pos));
         }
         let indexes = self.shard_indexes(sharding, &shard_keys, n_inner)?;
-        let mut requests = Vec::new();
+        // The inner chunks stored, then read with as few requests as their places in
+        // the shards allow (chunks of one shard are usually written end to end).
+        let mut wanted = Vec::new();
         let mut which = Vec::with_capacity(parts.len());
         for &(slot, pos) in &located {
             match indexes[slot].as_ref().and_then(|ix| ix.range(pos)) {
                 Some(r) => {
-                    which.push(Some(requests.len()));
-                    requests.push((shard_keys[slot].clone(), ByteRange::Bounded(r)));
+                    which.push(Some(wanted.len()));
+                    wanted.push((slot, r));
                 }
                 None => which.push(None),
             }
         }
-        let mut got: Vec<Option<GetResult>> = self
-            .store
-            .get_many_ranges(&requests)
-            .into_iter()
-            .map(Some)
+        let (reads, places) = shard::coalesce(&wanted);
+        let requests: Vec<(StoreKey, ByteRange)> = reads
+            .iter()
+            .map(|(slot, r)| (shard_keys[*slot].clone(), ByteRange::Bounded(r.clone())))
             .collect();
+        let got = self.store.get_many_ranges(&requests);
+        let piece = |i: usize| -> GetResult {
+            let (read, within) = &places[i];
+            match &got[*read] {
+                // A shard shorter than its index says: what there is, which fails
+                // to decode and is reported as the chunk's error.
+                Ok(Some(bytes)) => Ok(Some(
+                    bytes
+                        .get(within.start.min(bytes.len())..within.end.min(bytes.len()))
+                        .unwrap_or_default()
+                        .to_vec(),
+                )),
+                Ok(None) => Ok(None),
+                Err(e) => Err(StoreError::Archive {
+                    location: requests[*read].0.to_string(),
+                    message: e.to_string(),
+                }),
+            }
+        };
         Ok(which
             .into_iter()
-            .map(|w| match w {
-                Some(i) => got[i].take().unwrap_or(Ok(None)),
-                None => Ok(None),
-            })
+            .map(|w| w.map_or(Ok(None), piece))
             .collect())
     }
 

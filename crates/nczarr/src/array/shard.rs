@@ -156,6 +156,45 @@ impl ShardCache {
     }
 }
 
+/// Bytes between two inner chunks of a shard that are read and thrown away rather
+/// than cost one more request.
+const COALESCE_GAP: u64 = 64 << 10;
+/// The most bytes one coalesced read covers, so that a batch still makes enough
+/// requests to keep a remote store busy.
+const COALESCE_MAX: u64 = 4 << 20;
+
+/// One read that serves several inner chunks: the shard's slot and the byte range.
+pub(crate) type Read = (usize, Range<u64>);
+
+/// The reads that fetch `wanted` (each a shard's slot and an inner chunk's byte range):
+/// ranges of one shard that touch or lie within [`COALESCE_GAP`] of each other are
+/// merged, up to [`COALESCE_MAX`] bytes a read (a single larger chunk is read alone).
+/// Also, for each wanted range in order, which read holds it and where in that read.
+pub(crate) fn coalesce(wanted: &[Read]) -> (Vec<Read>, Vec<(usize, Range<usize>)>) {
+    let mut order: Vec<usize> = (0..wanted.len()).collect();
+    order.sort_by_key(|&i| (wanted[i].0, wanted[i].1.start));
+    let mut reads: Vec<Read> = Vec::new();
+    let mut place = vec![(0, 0..0); wanted.len()];
+    for i in order {
+        let (slot, r) = &wanted[i];
+        let joins = reads.last().is_some_and(|(s, last)| {
+            *s == *slot
+                && r.start >= last.start
+                && r.start <= last.end.saturating_add(COALESCE_GAP)
+                && r.end.max(last.end) - last.start <= COALESCE_MAX
+        });
+        if !joins {
+            reads.push((*slot, r.clone()));
+        }
+        let n = reads.len() - 1;
+        let last = &mut reads[n].1;
+        last.end = last.end.max(r.end);
+        let from = (r.start - last.start) as usize;
+        place[i] = (n, from..from + (r.end - r.start) as usize);
+    }
+    (reads, place)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -189,5 +228,52 @@ mod tests {
         assert_eq!(locate(&[5, 7], &[2, 3]), (vec![2, 2], 3 + 1));
         assert_eq!(locate(&[0, 0], &[2, 3]), (vec![0, 0], 0));
         assert_eq!(locate(&[], &[]), (vec![], 0));
+    }
+
+    #[test]
+    fn close_ranges_of_one_shard_become_one_read() {
+        let wanted = vec![
+            (0, 100..200),
+            (1, 0..10),
+            (0, 0..100),
+            (0, 200..250),
+            // Past the gap: a read of its own.
+            (0, 250 + COALESCE_GAP + 1..250 + COALESCE_GAP + 11),
+            // Within the gap: joins, the gap read and dropped.
+            (1, 20..30),
+        ];
+        let (reads, place) = coalesce(&wanted);
+        assert_eq!(
+            reads,
+            vec![
+                (0, 0..250),
+                (0, 250 + COALESCE_GAP + 1..250 + COALESCE_GAP + 11),
+                (1, 0..30)
+            ]
+        );
+        assert_eq!(
+            place,
+            vec![
+                (0, 100..200),
+                (2, 0..10),
+                (0, 0..100),
+                (0, 200..250),
+                (1, 0..10),
+                (2, 20..30)
+            ]
+        );
+    }
+
+    #[test]
+    fn reads_stop_growing_at_the_cap() {
+        let step = COALESCE_MAX / 4;
+        let wanted: Vec<Read> = (0..10).map(|i| (0, i * step..(i + 1) * step)).collect();
+        let (reads, place) = coalesce(&wanted);
+        assert_eq!(reads.len(), 3);
+        assert!(reads.iter().all(|(_, r)| r.end - r.start <= COALESCE_MAX));
+        assert_eq!(place[4], (1, 0..step as usize));
+        // A chunk larger than the cap is read whole, alone.
+        let (reads, _) = coalesce(&[(0, 0..10), (0, 10..COALESCE_MAX * 2)]);
+        assert_eq!(reads, vec![(0, 0..10), (0, 10..COALESCE_MAX * 2)]);
     }
 }
