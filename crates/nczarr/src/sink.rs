@@ -67,6 +67,14 @@ pub trait DatasetSink: Sync {
         within: Option<&Region>,
     ) -> Result<Vec<Region>>;
 
+    /// The pieces the variable at `var` is written in when they are larger than its
+    /// chunks (Zarr v3 shards): the blocks of a copy in parts are made of whole
+    /// pieces, so no two parts write one piece. `None`: the planned chunks.
+    fn write_unit(&self, var: &VarPath) -> Option<Vec<u64>> {
+        let _ = var;
+        None
+    }
+
     /// Store the values of `region` (one of [`DatasetSink::slabs`]) of the variable at
     /// `var`, in C order.
     ///

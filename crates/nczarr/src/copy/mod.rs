@@ -74,12 +74,13 @@ impl Default for CopyOptions<'_> {
 }
 
 /// One variable to copy: where, how much per slab, and its output chunk shape.
-struct Job<'p> {
+struct Job {
     path: VarPath,
     shape: Vec<u64>,
     budget: u64,
     item: u64,
-    out_chunks: Option<&'p [u64]>,
+    /// The output's chunks, or the larger pieces it is written in (shards).
+    out_chunks: Option<Vec<u64>>,
 }
 
 /// Write `dataset` (the source's, or a selection of it), stored as `plan` says, into
@@ -112,7 +113,9 @@ pub fn write_dataset(
             shape: dataset.shape_of(&path).unwrap_or_default(),
             budget: (options.slab_bytes / item).max(1),
             item,
-            out_chunks: enc.chunk_shape(),
+            out_chunks: sink
+                .write_unit(&path)
+                .or_else(|| enc.chunk_shape().map(<[u64]>::to_vec)),
             path,
         });
     }
@@ -122,7 +125,10 @@ pub fn write_dataset(
             let shape = dataset.shape_of(&job.path).unwrap_or_default();
             let n: u64 = shape.iter().product();
             bytes = bytes.saturating_add(n.saturating_mul(job.item));
-            chunks = chunks.saturating_add(chunk_count(&Region::whole(&shape), job.out_chunks));
+            chunks = chunks.saturating_add(chunk_count(
+                &Region::whole(&shape),
+                job.out_chunks.as_deref(),
+            ));
         }
         p.start(bytes, chunks);
     }
@@ -143,7 +149,7 @@ pub fn write_dataset(
                 // This part's blocks of the variable, each cut into slabs.
                 let shape = dataset.shape_of(&job.path).unwrap_or_default();
                 let mut regions = Vec::new();
-                for block in parts::blocks(&shape, job.out_chunks, part.count) {
+                for block in parts::blocks(&shape, job.out_chunks.as_deref(), part.count) {
                     if part.owns(dealt) {
                         regions.extend(sink.slabs(
                             &job.path,
@@ -208,7 +214,7 @@ enum Slab {
 fn copy_var(
     source: &dyn DatasetSource,
     sink: &dyn DatasetSink,
-    job: &Job<'_>,
+    job: &Job,
     regions: &[Region],
     as_stored: Option<&Encoding>,
     progress: Option<&dyn Progress>,
@@ -246,7 +252,7 @@ fn copy_var(
                 let n = region.len().unwrap_or(0);
                 p.advance(
                     n.saturating_mul(job.item),
-                    chunk_count(region, job.out_chunks),
+                    chunk_count(region, job.out_chunks.as_deref()),
                 );
             }
         }

@@ -399,7 +399,8 @@ impl DatasetSink for ZarrSink {
         let block = within
             .cloned()
             .unwrap_or_else(|| Region::whole(&out.stored.shape));
-        let units = aligned_units(&block.count, &out.stored.chunks, read_chunks, budget);
+        // Whole pieces of what the writer writes: chunks, or shards.
+        let units = aligned_units(&block.count, &out.writer.grid().chunks, read_chunks, budget);
         // Slabs of the block, moved to where it starts (a chunk edge, so they stay
         // whole chunks).
         Ok(slabs(&block.count, &units, budget, SlabOrder::Chunks)
@@ -411,6 +412,11 @@ impl DatasetSink for ZarrSink {
                 r
             })
             .collect())
+    }
+
+    fn write_unit(&self, var: &VarPath) -> Option<Vec<u64>> {
+        let out = self.var(var).ok()?;
+        out.stored.sharding.as_ref().map(|s| s.shape.clone())
     }
 
     fn write(&self, var: &VarPath, region: &Region, values: &Values) -> Result<()> {
