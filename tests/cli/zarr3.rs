@@ -250,7 +250,7 @@ fn golden_cases() -> Vec<(String, std::path::PathBuf)> {
 #[test]
 fn every_golden_case_round_trips_through_zarr3_and_back() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    for d in ["v3", "sh", "back", "again"] {
+    for d in ["v3", "sh", "back", "again", "v2", "v2v3", "v2v3v2"] {
         std::fs::create_dir(tmp.path().join(d)).expect("mkdir");
     }
     let mut failures = Vec::new();
@@ -288,11 +288,28 @@ fn every_golden_case_round_trips_through_zarr3_and_back() {
         let again = tmp.path().join(format!("again/{case}.file"));
         let agains = again.to_string_lossy().into_owned();
         run("nczcopy", &["-k", "zarr3", &backs, &agains]).success();
+        // v2 -> v3 (sharded by nczcopy) -> v2.
+        let p = |d: &str| {
+            tmp.path()
+                .join(format!("{d}/{case}.file"))
+                .to_string_lossy()
+                .into_owned()
+        };
+        let (v2, v2v3, v2v3v2) = (p("v2"), p("v2v3"), p("v2v3v2"));
+        run("nczgen", &["-o", &v2, &cdl.to_string_lossy()]).success();
+        run(
+            "nczcopy",
+            &["-k", "zarr3", "--shards", "x/4,time/2,y/100", &v2, &v2v3],
+        )
+        .success();
+        run("nczcopy", &[&v2v3, &v2v3v2]).success();
         for (what, store) in [
             ("zarr3", &v3s),
             ("sharded", &shs),
             ("nczarr copy", &backs),
             ("zarr3 again", &agains),
+            ("v2 to sharded v3", &v2v3),
+            ("v2 to v3 to v2", &v2v3v2),
         ] {
             let out = run("nczdump", &[store]);
             if out.stdout() != expected {
