@@ -76,7 +76,7 @@ fn open_store(name: &str) -> anyhow::Result<(DatasetUrl, nczarr::store::OpenedSt
             );
         }
     }
-    if url.modes.has("bytes") || url.storage == nczarr::url::StorageKind::Http {
+    if url.modes.has("bytes") {
         anyhow::bail!(
             "{name}: a remote file read by byte ranges has no keys or objects; `zmapdump format` \
              describes it, `nczdump` prints it"

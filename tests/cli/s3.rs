@@ -12,7 +12,8 @@ use std::time::{Duration, Instant};
 
 use nczarr::aws::{resolve, AwsInputs};
 use nczarr::store::{
-    DirStore, ListableStore, ReadStore, ReadableStore, S3Store, StoreKey, WritableStore, ZipStore,
+    s3_store, CloudStore, DirStore, ListableStore, ReadStore, ReadableStore, StoreKey,
+    WritableStore, ZipStore,
 };
 use nczarr::url::DatasetUrl;
 
@@ -91,7 +92,7 @@ impl Server {
     }
 
     /// A store on the server for `name` (under this test's prefix), with the keys.
-    fn store(&self, name: &str) -> S3Store {
+    fn store(&self, name: &str) -> CloudStore {
         let url = DatasetUrl::parse(&self.url(name)).unwrap();
         let inputs = AwsInputs {
             vars: self
@@ -101,7 +102,7 @@ impl Server {
                 .collect(),
             ..AwsInputs::default()
         };
-        S3Store::new(&resolve(&url, &inputs).unwrap()).unwrap()
+        s3_store(&resolve(&url, &inputs).unwrap()).unwrap()
     }
 
     /// Copy every key of a local store up to `name`.
@@ -660,7 +661,7 @@ fn netcdf_files_in_s3_objects_read_by_byte_ranges() {
                     .collect(),
                 ..AwsInputs::default()
             };
-            S3Store::new(&resolve(&up, &inputs).unwrap())
+            s3_store(&resolve(&up, &inputs).unwrap())
                 .unwrap()
                 .put(&StoreKey::root(), &bytes)
                 .unwrap();

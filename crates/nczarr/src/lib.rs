@@ -25,12 +25,14 @@
 
 pub mod array;
 pub mod aws;
+pub mod azure;
 pub mod cdl;
 pub mod chunking;
 pub mod codec;
 pub mod copy;
 pub mod encoding;
 mod error;
+pub mod gcs;
 pub mod json;
 pub mod model;
 pub mod nc3;

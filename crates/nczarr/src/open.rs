@@ -73,8 +73,7 @@ pub fn open(name: &str, options: &OpenOptions) -> Result<Opened> {
     if url.path().is_none() {
         // A remote URL names either a netCDF file in one object (`#mode=bytes`, or
         // known by its first bytes) or a Zarr dataset under a prefix.
-        let bytes = url.modes.has("bytes");
-        if bytes || url.storage == StorageKind::Http {
+        if url.modes.has("bytes") || names_a_netcdf_file(&url) {
             return open_remote_file(url, options);
         }
         return match open_zarr(&url, options) {
@@ -87,6 +86,25 @@ pub fn open(name: &str, options: &OpenOptions) -> Result<Opened> {
     }
     let source = open_zarr(&url, options)?;
     Ok(Opened { url, source })
+}
+
+/// True for a web URL whose name ends like a netCDF file's (`.nc`, `.nc4`, `.cdf`,
+/// `.h5`, `.hdf5`): read as a file first, without asking for Zarr metadata below it.
+fn names_a_netcdf_file(url: &DatasetUrl) -> bool {
+    let Location::Remote { path, .. } = &url.location else {
+        return false;
+    };
+    let ext = path
+        .rsplit('/')
+        .next()
+        .and_then(|n| n.rsplit_once('.'))
+        .map(|(_, e)| e);
+    url.storage == StorageKind::Http
+        && ext.is_some_and(|e| {
+            ["nc", "nc4", "cdf", "h5", "hdf5", "netcdf"]
+                .iter()
+                .any(|x| e.eq_ignore_ascii_case(x))
+        })
 }
 
 /// The Zarr dataset `url` names.
@@ -128,7 +146,7 @@ fn open_remote_file(url: DatasetUrl, options: &OpenOptions) -> Result<Opened> {
         Some(FileKind::Hdf5) => Box::new(crate::nc4::Hdf5Source::from_file(file, true)?),
         None => {
             return Err(Error::Invalid(format!(
-                "{} is not a netCDF file (no netCDF or HDF5 signature in its first bytes); over HTTP only netCDF files are read, a Zarr dataset needs an S3 URL or '#mode=nczarr,s3'",
+                "{} is not a netCDF file (no netCDF or HDF5 signature in its first bytes)",
                 file.location()
             )))
         }

@@ -4,7 +4,12 @@
 //! - a plain path: a directory is a file store, a name ending in `.zip` a zip store;
 //! - `file:///abs/path#mode=nczarr,file` (netcdf-c's spelling; `file://rel/x` is relative);
 //! - `s3://bucket/key` (implies `mode=nczarr,s3`);
-//! - `https://host/...` with `mode=...,s3`, or any `*.amazonaws.com` host.
+//! - `https://host/...` with `mode=...,s3`, or any `*.amazonaws.com` host;
+//! - `gs://bucket/key`, `gcs://bucket/key`, `https://storage.googleapis.com/bucket/key`
+//!   (Google Cloud Storage; with `mode=s3` or `gs3`, Google's S3 API instead);
+//! - `az://container/key`, `abfs[s]://container@account.dfs.core.windows.net/key`,
+//!   `https://account.blob.core.windows.net/container/key` (Azure Blob);
+//! - any other `http(s)://` URL: a web server, read-only.
 //!
 //! The fragment is `key=value&key=value...`, keys case-insensitive; repeated keys merge
 //! (`mode=zarr&mode=file` is `mode=zarr,file`), and a key without a value is one of
@@ -51,7 +56,7 @@ pub enum UrlError {
         b: String,
     },
     /// A URL scheme we do not handle.
-    #[error("unsupported URL scheme '{scheme}' (use a path, file://, s3:// or https://)")]
+    #[error("unsupported URL scheme '{scheme}' (use a path, file://, s3://, gs://, az://, abfs:// or https://)")]
     UnsupportedScheme {
         /// The scheme as given.
         scheme: String,
@@ -73,7 +78,12 @@ pub enum StorageKind {
     Zip,
     /// An S3 (or S3-compatible) bucket (`mode=s3`, `mode=gs3`).
     S3,
-    /// A web server (any other `http(s)://` URL): files read by byte ranges.
+    /// A Google Cloud Storage bucket (`gs://`, `gcs://`, `https://storage.googleapis.com/`).
+    Gcs,
+    /// An Azure Blob container (`az://`, `abfs[s]://`, `https://<account>.blob.core.windows.net/`).
+    Azure,
+    /// A web server (any other `http(s)://` URL), read-only: a Zarr dataset under the
+    /// URL, or a netCDF file read by byte ranges.
     Http,
 }
 
@@ -82,7 +92,8 @@ pub enum StorageKind {
 pub enum Location {
     /// A local path (from a plain path or a `file://` URL).
     Path(PathBuf),
-    /// A remote URL (`s3://`, `gs3://`, `http://`, `https://`).
+    /// A remote URL (`s3://`, `gs3://`, `gs://`, `gcs://`, `az://`, `abfs[s]://`,
+    /// `http://`, `https://`).
     Remote {
         /// Lower-case scheme.
         scheme: String,
@@ -198,9 +209,12 @@ impl DatasetUrl {
                     modes.add("gs3");
                     modes.add("nczarr");
                 }
+                "gs" | "gcs" | "az" | "abfs" | "abfss" => {
+                    modes.add("nczarr");
+                }
                 "http" | "https" => {
-                    let h = host.split(':').next().unwrap_or("");
-                    if h.ends_with(".amazonaws.com") || h == "storage.googleapis.com" {
+                    let h = host.split(':').next().unwrap_or("").to_ascii_lowercase();
+                    if h.ends_with(".amazonaws.com") {
                         modes.add("s3");
                     }
                 }
@@ -209,11 +223,11 @@ impl DatasetUrl {
         }
         infer_modes(&mut modes);
         let storage = decide_storage(&modes, &location)?;
-        if !matches!(storage, StorageKind::S3 | StorageKind::Http) {
+        if matches!(storage, StorageKind::Dir | StorageKind::Zip) {
             if let Location::Remote { scheme, .. } = &location {
                 return Err(UrlError::Malformed {
                     reason: format!(
-                        "a {scheme}:// dataset must be on S3 or a web server; '#mode=file' and '#mode=zip' name local paths"
+                        "a {scheme}:// dataset is remote; '#mode=file' and '#mode=zip' name local paths"
                     ),
                 });
             }
@@ -322,7 +336,7 @@ fn parse_location(text: &str) -> Result<(Location, bool), UrlError> {
             }
             Ok((Location::Path(PathBuf::from(path)), true))
         }
-        "s3" | "gs3" | "http" | "https" => {
+        "s3" | "gs3" | "gs" | "gcs" | "az" | "abfs" | "abfss" | "http" | "https" => {
             let (host, path) = match rest.find('/') {
                 Some(i) => (&rest[..i], &rest[i + 1..]),
                 None => (rest, ""),
@@ -492,16 +506,28 @@ fn decide_storage(modes: &ModeSet, location: &Location) -> Result<StorageKind, U
     Ok(match location {
         Location::Path(p) if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("zip")) => StorageKind::Zip,
         Location::Path(_) => StorageKind::Dir,
-        Location::Remote { scheme, .. } if scheme == "http" || scheme == "https" => {
-            StorageKind::Http
-        }
-        Location::Remote { scheme, .. } => {
-            return Err(UrlError::Malformed {
-                reason: format!(
-                    "a {scheme}:// dataset must be on S3; add '#mode=nczarr,s3' for an S3-compatible server"
-                ),
-            })
-        }
+        Location::Remote { scheme, host, .. } => match scheme.as_str() {
+            "gs" | "gcs" => StorageKind::Gcs,
+            "az" | "abfs" | "abfss" => StorageKind::Azure,
+            "http" | "https" => {
+                let h = host.split(':').next().unwrap_or("").to_ascii_lowercase();
+                if h == "storage.googleapis.com" {
+                    StorageKind::Gcs
+                } else if h.ends_with(".blob.core.windows.net") || h.ends_with(".dfs.core.windows.net")
+                {
+                    StorageKind::Azure
+                } else {
+                    StorageKind::Http
+                }
+            }
+            _ => {
+                return Err(UrlError::Malformed {
+                    reason: format!(
+                        "a {scheme}:// dataset must be on S3; add '#mode=nczarr,s3' for an S3-compatible server"
+                    ),
+                })
+            }
+        },
     })
 }
 
@@ -577,6 +603,33 @@ mod tests {
                 StorageKind::S3,
                 &["nczarr", "s3"],
             ),
+            ("gs://bucket/a/b.zarr", StorageKind::Gcs, &["nczarr"]),
+            (
+                "gcs://bucket/a#mode=zarr",
+                StorageKind::Gcs,
+                &["zarr", "nczarr"],
+            ),
+            ("https://storage.googleapis.com/b/k", StorageKind::Gcs, &[]),
+            // Google's S3 API, as netcdf-c reaches it.
+            (
+                "https://storage.googleapis.com/b/k#mode=gs3",
+                StorageKind::S3,
+                &["gs3"],
+            ),
+            ("gs3://b/k", StorageKind::S3, &["gs3", "nczarr"]),
+            ("gs://b/k#mode=s3", StorageKind::S3, &["s3", "nczarr"]),
+            ("az://container/k", StorageKind::Azure, &["nczarr"]),
+            (
+                "abfss://c@acct.dfs.core.windows.net/k#mode=zarr3",
+                StorageKind::Azure,
+                &["zarr3", "nczarr"],
+            ),
+            (
+                "https://acct.blob.core.windows.net/c/k",
+                StorageKind::Azure,
+                &[],
+            ),
+            ("https://data.example.org/x.zarr", StorageKind::Http, &[]),
         ];
         for (input, storage, expect) in cases {
             let u = DatasetUrl::parse(input).unwrap_or_else(|e| panic!("{input}: {e}"));

@@ -6,7 +6,8 @@
 //! - `https://bucket.s3.<region>.amazonaws.com/key` and `https://bucket.s3.amazonaws.com/key`
 //!   (virtual-hosted), also the older `bucket.s3-<region>.amazonaws.com`;
 //! - `https://s3.<region>.amazonaws.com/bucket/key` and `https://s3.amazonaws.com/bucket/key`;
-//! - `gs3://bucket/key` and `https://storage.googleapis.com/bucket/key` (Google's S3 API);
+//! - `gs3://bucket/key`, and `gs://`, `gcs://` or `https://storage.googleapis.com/bucket/key`
+//!   with `mode=s3`/`gs3` (Google's S3 API; without it they are native GCS URLs);
 //! - any other host (MinIO, Ceph, SeaweedFS, ...): `http[s]://host[:port]/bucket/key`, the
 //!   host being the endpoint.
 
@@ -67,7 +68,8 @@ impl S3Address {
         let lower_host = host.to_ascii_lowercase();
         let (bucket, key, endpoint, host_region) = match scheme.as_str() {
             "s3" => (host.clone(), path_trimmed.to_string(), None, None),
-            "gs3" => (
+            // Google's S3 API (`gs://` only with `mode=s3`: otherwise it is native GCS).
+            "gs3" | "gs" | "gcs" => (
                 host.clone(),
                 path_trimmed.to_string(),
                 Some(format!("https://{GOOGLE}")),

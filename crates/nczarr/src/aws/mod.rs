@@ -382,24 +382,12 @@ pub fn resolve(url: &DatasetUrl, inputs: &AwsInputs) -> Result<S3Settings, AwsEr
     }
     decisions.push(format!("endpoint {endpoint} from {endpoint_source}"));
 
-    let concurrency = match url
-        .param("concurrency")
-        .map(|v| (v, "the URL's concurrency"))
-        .or_else(|| {
-            inputs
-                .var("NCZARR_S3_CONCURRENCY")
-                .map(|v| (v, "NCZARR_S3_CONCURRENCY"))
-        }) {
-        Some((v, source)) => match v.trim().parse::<usize>() {
-            Ok(n) if (1..=1024).contains(&n) => n,
-            _ => {
-                return Err(AwsError::Invalid(format!(
-                    "{source} must be a number from 1 to 1024, not '{v}'"
-                )))
-            }
-        },
-        None => DEFAULT_CONCURRENCY,
-    };
+    let concurrency = concurrency(
+        url,
+        inputs.var("NCZARR_S3_CONCURRENCY"),
+        "NCZARR_S3_CONCURRENCY",
+    )
+    .map_err(AwsError::Invalid)?;
     decisions.push(format!("{concurrency} requests in flight at most"));
 
     Ok(S3Settings {
@@ -412,6 +400,32 @@ pub fn resolve(url: &DatasetUrl, inputs: &AwsInputs) -> Result<S3Settings, AwsEr
         concurrency,
         decisions,
     })
+}
+
+/// Requests in flight at once: the URL's `concurrency` key, else the environment
+/// variable `var` (holding `value`), else [`DEFAULT_CONCURRENCY`]. Every cloud decides
+/// it so.
+///
+/// # Errors
+/// A message when the value is not a number from 1 to 1024.
+pub(crate) fn concurrency(
+    url: &DatasetUrl,
+    value: Option<&str>,
+    var: &str,
+) -> Result<usize, String> {
+    let given = url
+        .param("concurrency")
+        .map(|v| (v, "the URL's concurrency"))
+        .or_else(|| value.map(|v| (v, var)));
+    match given {
+        Some((v, source)) => match v.trim().parse::<usize>() {
+            Ok(n) if (1..=1024).contains(&n) => Ok(n),
+            _ => Err(format!(
+                "{source} must be a number from 1 to 1024, not '{v}'"
+            )),
+        },
+        None => Ok(DEFAULT_CONCURRENCY),
+    }
 }
 
 /// The last 4 characters of an access key id: enough to tell keys apart in a trace.

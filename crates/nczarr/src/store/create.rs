@@ -1,7 +1,8 @@
 //! Opening a place to write a new dataset, staged beside its final location.
 
 use super::{
-    DirStore, ReadStore, ReadableStore, S3Store, Staged, StoreError, WritableStore, ZipWriterStore,
+    CloudStore, DirStore, ReadStore, ReadableStore, Staged, StoreError, WritableStore,
+    ZipWriterStore,
 };
 use crate::url::{DatasetUrl, StorageKind};
 
@@ -39,12 +40,12 @@ impl Target {
 ///
 /// S3 has no rename: a dataset cannot be swapped in whole, and writing over one would
 /// damage it if the run failed half way. So a place that holds objects is refused
-/// unless `overwrite` says to replace it (see [`S3Store::replacing_existing`]), and what
+/// unless `overwrite` says to replace it (see [`CloudStore::replacing_existing`]), and what
 /// an unfinished run wrote is deleted when the target is dropped.
 ///
 /// # Errors
 /// [`StoreError::Archive`] when the place already holds objects; listing errors.
-pub(crate) fn s3_target(store: S3Store, overwrite: bool) -> Result<Target, StoreError> {
+pub(crate) fn cloud_target(store: CloudStore, overwrite: bool) -> Result<Target, StoreError> {
     if overwrite && store.has_content()? {
         return Ok(Target {
             store: Box::new(store.replacing_existing()?.removing_unfinished_writes()),
@@ -90,11 +91,11 @@ pub fn parts_target(
     overwrite: bool,
 ) -> Result<(Target, Box<dyn ReadStore>), StoreError> {
     match url.storage {
-        StorageKind::S3 => {
-            let reader = Box::new(super::open::open_s3(url, None)?);
-            let store = super::open::open_s3(url, None)?;
+        StorageKind::S3 | StorageKind::Gcs | StorageKind::Azure => {
+            let reader = Box::new(super::open::open_cloud(url, None, false)?);
+            let store = super::open::open_cloud(url, None, true)?;
             let target = match run {
-                PartsRun::Start => s3_target(store, overwrite)?,
+                PartsRun::Start => cloud_target(store, overwrite)?,
                 PartsRun::Resume => Target::in_place(Box::new(store)),
             };
             Ok((target, reader))
@@ -146,7 +147,9 @@ pub fn create_target(
     overwrite: bool,
 ) -> Result<Target, StoreError> {
     match url.storage {
-        StorageKind::S3 => return s3_target(super::open::open_s3(url, None)?, overwrite),
+        StorageKind::S3 | StorageKind::Gcs | StorageKind::Azure => {
+            return cloud_target(super::open::open_cloud(url, None, true)?, overwrite)
+        }
         StorageKind::Http => return Err(read_only_web(url)),
         StorageKind::Dir | StorageKind::Zip => {}
     }
@@ -171,10 +174,10 @@ pub fn create_target(
             Box::new(ZipWriterStore::create(&staged.temp, top.as_deref())?)
         }
         // Handled above; kept so the match stays exhaustive without a panic.
-        StorageKind::S3 | StorageKind::Http => {
+        StorageKind::S3 | StorageKind::Gcs | StorageKind::Azure | StorageKind::Http => {
             return Err(StoreError::Archive {
                 location: url.original.clone(),
-                message: "S3 target reached the local path".into(),
+                message: "a remote target reached the local path".into(),
             })
         }
     };
@@ -188,7 +191,7 @@ pub fn create_target(
 fn read_only_web(url: &DatasetUrl) -> StoreError {
     StoreError::Archive {
         location: url.original.clone(),
-        message: "a web server (http/https URL) cannot be written; write to a directory, a .zip or S3 ('#mode=s3' for an S3-compatible server)".into(),
+        message: "a web server (http/https URL) cannot be written; write to a directory, a .zip, S3 ('#mode=s3' for an S3-compatible server), GCS or Azure".into(),
     }
 }
 

@@ -1,6 +1,7 @@
-//! Files on a web server, read with HTTP `Range` requests through `object_store`'s HTTP
-//! client: a netCDF file behind any `http(s)://` URL (THREDDS `fileServer`, a plain web
-//! server), as netcdf-c's `#mode=bytes` reads it.
+//! Files on a web server, read with HTTP GETs (`Range` requests for parts) through
+//! `object_store`'s HTTP client: a Zarr dataset under any `http(s)://` URL (a static
+//! server, fsspec's HTTP filesystem's use), or a netCDF file behind one (THREDDS
+//! `fileServer`), as netcdf-c's `#mode=bytes` reads it.
 //!
 //! The store is rooted at the URL: the root key is the URL itself, other keys are
 //! below it. A web server cannot list, so only reads are offered. A server that
@@ -12,9 +13,9 @@ use std::time::Duration;
 use futures::StreamExt;
 use object_store::http::{HttpBuilder, HttpStore as ObjHttpStore};
 use object_store::path::Path as ObjPath;
-use object_store::{BackoffConfig, ClientOptions, ObjectStore, ObjectStoreExt, RetryConfig};
+use object_store::{ClientOptions, ObjectStore, ObjectStoreExt};
 
-use super::s3::{brief, get_options};
+use super::cloud::{brief, get_options, retry_config};
 use super::{ByteRange, GetResult, ListableStore, ReadableStore, StoreError, StoreKey};
 
 /// Requests in flight at once for a batch of reads.
@@ -54,15 +55,7 @@ impl HttpStore {
                     .with_allow_http(true)
                     .with_pool_max_idle_per_host(CONCURRENCY),
             )
-            .with_retry(RetryConfig {
-                backoff: BackoffConfig {
-                    init_backoff: Duration::from_millis(100),
-                    max_backoff: Duration::from_secs(5),
-                    base: 2.0,
-                },
-                max_retries: 4,
-                retry_timeout: Duration::from_secs(60),
-            })
+            .with_retry(retry_config())
             .build()
             .map_err(|e| fail(format!("cannot set up the HTTP client: {}", brief(&e))))?;
         let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -180,7 +173,10 @@ impl HttpStore {
     fn cannot_list(&self) -> StoreError {
         StoreError::Refused {
             key: self.url.clone(),
-            message: "a web server cannot list its files".into(),
+            message: "a web server cannot list its files: over HTTP a dataset is read from its \
+                      consolidated metadata (.zmetadata, or the root zarr.json's) or its NCZarr \
+                      metadata, and this one has neither"
+                .into(),
         }
     }
 }

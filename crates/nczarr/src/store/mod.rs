@@ -8,8 +8,11 @@
 //! archive, entries read by offset), [`MemoryStore`] (tests). [`TracingStore`] wraps any
 //! of them to report requests when `NCTRACING` is set.
 
+mod azure;
+mod cloud;
 mod create;
 mod dir;
+mod gcs;
 mod http;
 mod key;
 mod memory;
@@ -24,15 +27,18 @@ mod zip;
 #[cfg(test)]
 pub(crate) mod conformance;
 
+pub use azure::azure_store;
+pub use cloud::{CloudPlace, CloudStore};
 pub use create::{create_target, parts_target, PartsRun, Target, ZipLayout};
 pub use dir::DirStore;
+pub use gcs::gcs_store;
 pub use http::HttpStore;
 pub use key::{KeyError, StoreKey, MAX_KEY_BYTES};
 pub use memory::MemoryStore;
-pub use open::{open_ranged, open_read, open_s3, OpenedStore};
+pub use open::{open_cloud, open_ranged, open_read, open_s3, OpenedStore};
 pub use range::{ByteRange, RangeError};
 pub use ranged::{LocalFile, RangedFile, ReadAt, READ_AHEAD};
-pub use s3::S3Store;
+pub use s3::s3_store;
 pub use trace::{TraceSink, TracingStore};
 pub use write::{Staged, WritableStore, ZipWriterStore};
 pub use zip::ZipStore;

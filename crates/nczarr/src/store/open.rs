@@ -1,8 +1,8 @@
 //! Opening the store a dataset URL names.
 
 use super::{
-    DirStore, HttpStore, RangedFile, ReadStore, S3Store, StoreError, StoreKey, TraceSink,
-    TracingStore, ZipStore,
+    azure, gcs, s3_store, CloudStore, DirStore, HttpStore, RangedFile, ReadStore, StoreError,
+    StoreKey, TraceSink, TracingStore, ZipStore,
 };
 use crate::aws::{resolve, AwsInputs};
 use crate::url::{DatasetUrl, StorageKind};
@@ -13,7 +13,7 @@ use crate::url::{DatasetUrl, StorageKind};
 /// # Errors
 /// [`StoreError::Archive`] naming the URL when the settings cannot be decided or the
 /// client cannot be built.
-pub fn open_s3(url: &DatasetUrl, trace: Option<&TraceSink>) -> Result<S3Store, StoreError> {
+pub fn open_s3(url: &DatasetUrl, trace: Option<&TraceSink>) -> Result<CloudStore, StoreError> {
     let inputs = AwsInputs::from_process();
     let settings = resolve(url, &inputs).map_err(|e| StoreError::Archive {
         location: url.original.clone(),
@@ -24,7 +24,56 @@ pub fn open_s3(url: &DatasetUrl, trace: Option<&TraceSink>) -> Result<S3Store, S
             sink(&format!("s3: {note}"));
         }
     }
-    S3Store::new(&settings)
+    s3_store(&settings)
+}
+
+/// Connect to the cloud dataset `url` names (S3, GCS or Azure), deciding its settings
+/// from the environment; the decisions are traced. `write` says the store will be
+/// written (GCS refuses that without credentials).
+///
+/// # Errors
+/// [`StoreError::Archive`] naming the URL when the settings cannot be decided or the
+/// client cannot be built, or for a URL that names no cloud store.
+pub fn open_cloud(
+    url: &DatasetUrl,
+    trace: Option<&TraceSink>,
+    write: bool,
+) -> Result<CloudStore, StoreError> {
+    let fail = |message: String| StoreError::Archive {
+        location: url.original.clone(),
+        message,
+    };
+    let note = |cloud: &str, decisions: &[String]| {
+        if let Some(sink) = trace {
+            for d in decisions {
+                sink(&format!("{cloud}: {d}"));
+            }
+        }
+    };
+    match url.storage {
+        StorageKind::S3 => open_s3(url, trace),
+        StorageKind::Gcs => {
+            let settings = crate::gcs::resolve(url, &crate::gcs::GcsInputs::from_process())
+                .map_err(|e| fail(e.to_string()))?;
+            note("gcs", &settings.decisions);
+            if write {
+                gcs::writable(&settings)?;
+            }
+            gcs::gcs_store(&settings)
+        }
+        StorageKind::Azure => {
+            let settings = crate::azure::resolve(url, &crate::azure::AzureInputs::from_process())
+                .map_err(|e| fail(e.to_string()))?;
+            note("azure", &settings.decisions);
+            azure::azure_store(&settings)
+        }
+        _ => Err(fail("not a cloud store URL (s3://, gs://, az://)".into())),
+    }
+}
+
+/// A web URL as given, without the fragment (modes are ours, not the server's).
+fn web_base(url: &DatasetUrl) -> &str {
+    url.original.split('#').next().unwrap_or(&url.original)
 }
 
 /// A store opened for reading, with what we learned while opening it.
@@ -41,13 +90,10 @@ pub fn open_read(url: &DatasetUrl, trace: Option<TraceSink>) -> Result<OpenedSto
     let store: Box<dyn ReadStore> = match (url.storage, url.path()) {
         (StorageKind::Dir, Some(path)) => Box::new(DirStore::open(path)?),
         (StorageKind::Zip, Some(path)) => Box::new(ZipStore::open(path)?),
-        (StorageKind::S3, _) => Box::new(open_s3(url, trace.as_ref())?),
-        (StorageKind::Http, _) => {
-            return Err(StoreError::Archive {
-                location: url.original.clone(),
-                message: "a web server is read as a netCDF file by byte ranges ('#mode=bytes'); for a Zarr dataset on an S3-compatible server add '#mode=nczarr,s3'".to_string(),
-            })
+        (StorageKind::S3 | StorageKind::Gcs | StorageKind::Azure, _) => {
+            Box::new(open_cloud(url, trace.as_ref(), false)?)
         }
+        (StorageKind::Http, _) => Box::new(HttpStore::new(web_base(url))?),
         (_, None) => {
             return Err(StoreError::Archive {
                 location: url.original.clone(),
@@ -81,12 +127,10 @@ pub fn open_ranged(
     trace: Option<TraceSink>,
 ) -> Result<Option<RangedFile>, StoreError> {
     let store: Box<dyn ReadStore> = match url.storage {
-        StorageKind::S3 => Box::new(open_s3(url, trace.as_ref())?),
-        StorageKind::Http => {
-            // The URL as given, without the fragment (modes are ours, not the server's).
-            let base = url.original.split('#').next().unwrap_or(&url.original);
-            Box::new(HttpStore::new(base)?)
+        StorageKind::S3 | StorageKind::Gcs | StorageKind::Azure => {
+            Box::new(open_cloud(url, trace.as_ref(), false)?)
         }
+        StorageKind::Http => Box::new(HttpStore::new(web_base(url))?),
         StorageKind::Dir | StorageKind::Zip => {
             return Err(StoreError::Archive {
                 location: url.original.clone(),

@@ -1,0 +1,572 @@
+//! Object stores in the cloud (S3 and S3-compatible servers, Google Cloud Storage,
+//! Azure Blob) through `object_store`: one [`CloudStore`] over whichever client the
+//! URL needs (`s3.rs`, `gcs.rs`, `azure.rs` build them), so every cloud gets the same
+//! batching, errors, staged writes and listing.
+//!
+//! The store is rooted at the dataset's key inside its bucket (container). Batch calls
+//! (`get_many`, `put_many`) keep up to `concurrency` requests in flight on a small
+//! tokio runtime the store owns; results come back in request order. Nothing is asked
+//! twice: no HEAD before a GET (a missing key is the GET's 404), listings use the
+//! service's delimiter listing for `search`.
+//!
+//! Errors name the object as `scheme://bucket/key` and what the server said (its error
+//! code and message only: response bodies can echo request details). Credentials never
+//! appear.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::{StreamExt, TryStreamExt};
+use object_store::path::Path as ObjPath;
+use object_store::{
+    BackoffConfig, ClientOptions, GetOptions, GetRange, ObjectStore, ObjectStoreExt, PutPayload,
+    RetryConfig,
+};
+
+use super::{
+    ByteRange, GetResult, KeyError, ListableStore, ReadableStore, StoreError, StoreKey,
+    WritableStore, MAX_KEY_BYTES,
+};
+
+/// Where a dataset in a cloud bucket is, for keys and messages.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CloudPlace {
+    /// The scheme locations are shown with: `s3`, `gs`, `az`.
+    pub scheme: &'static str,
+    /// The bucket (an Azure container).
+    pub bucket: String,
+    /// The dataset's root key in the bucket ("" for the bucket root).
+    pub root: String,
+    /// The service's endpoint, named in errors.
+    pub endpoint: String,
+}
+
+/// A dataset in a cloud bucket.
+pub struct CloudStore {
+    store: Arc<dyn ObjectStore>,
+    runtime: tokio::runtime::Runtime,
+    /// The dataset's root key in the bucket ("" for the bucket root).
+    root: String,
+    place: CloudPlace,
+    concurrency: usize,
+    /// The service answers suffix ranges (`bytes=-N`); Azure does not.
+    suffix_ranges: bool,
+    /// Keys written, while writing a new dataset: removed again if the writing is not
+    /// finished (S3 has no staging area to abandon).
+    written: Option<std::sync::Mutex<Vec<ObjPath>>>,
+    finished: std::sync::atomic::AtomicBool,
+    /// The keys of the dataset being replaced (`--overwrite`): those the new dataset
+    /// does not write again are deleted when it is finished.
+    replaced: Vec<ObjPath>,
+}
+
+impl std::fmt::Debug for CloudStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CloudStore")
+            .field("location", &self.location())
+            .field("endpoint", &self.place.endpoint)
+            .finish_non_exhaustive()
+    }
+}
+
+/// How long one request may take, and how long to wait for a connection. Generous for
+/// large chunks on slow links, short enough that an unreachable endpoint fails fast.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(120);
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The client options every cloud uses: timeouts, and idle connections for
+/// `concurrency` requests in flight.
+pub(super) fn client_options(concurrency: usize) -> ClientOptions {
+    ClientOptions::new()
+        .with_timeout(REQUEST_TIMEOUT)
+        .with_connect_timeout(CONNECT_TIMEOUT)
+        .with_pool_max_idle_per_host(concurrency)
+}
+
+/// Retries with backoff, the same for every cloud: 4 retries of a failed request
+/// (connection errors, 5xx, throttling), from 100 ms to 5 s apart, within 60 s.
+pub(super) fn retry_config() -> RetryConfig {
+    RetryConfig {
+        backoff: BackoffConfig {
+            init_backoff: Duration::from_millis(100),
+            max_backoff: Duration::from_secs(5),
+            base: 2.0,
+        },
+        max_retries: 4,
+        retry_timeout: Duration::from_secs(60),
+    }
+}
+
+impl CloudStore {
+    /// A store over the client `store`, rooted at `place`. No request is made yet.
+    ///
+    /// # Errors
+    /// [`StoreError::Archive`] when the I/O runtime cannot be started.
+    pub fn new(
+        store: Arc<dyn ObjectStore>,
+        place: CloudPlace,
+        concurrency: usize,
+    ) -> Result<CloudStore, StoreError> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name(format!("nczarr-{}", place.scheme))
+            .enable_all()
+            .build()
+            .map_err(|e| StoreError::Archive {
+                location: place.location(),
+                message: format!("cannot start the I/O runtime: {e}"),
+            })?;
+        Ok(CloudStore {
+            store,
+            runtime,
+            root: place.root.trim_matches('/').to_string(),
+            place,
+            concurrency: concurrency.max(1),
+            suffix_ranges: true,
+            written: None,
+            finished: std::sync::atomic::AtomicBool::new(false),
+            replaced: Vec::new(),
+        })
+    }
+
+    /// For a service that answers no suffix ranges: such a read asks the object's size
+    /// first, then reads that many bytes from its end.
+    pub fn without_suffix_ranges(mut self) -> CloudStore {
+        self.suffix_ranges = false;
+        self
+    }
+
+    /// Remember every key written, and delete them all if the store is dropped before
+    /// [`WritableStore::finish`]: a failed run leaves nothing behind.
+    pub fn removing_unfinished_writes(mut self) -> CloudStore {
+        self.written = Some(std::sync::Mutex::new(Vec::new()));
+        self
+    }
+
+    /// Replace the dataset at this place: its root objects (`.zgroup`, `.zmetadata`, `zarr.json`,
+    /// `.nczarr`, the objects that make it open) are deleted now, so that from here on
+    /// it does not open; its other objects are deleted when the new dataset is
+    /// finished, unless the new one writes them again. Not atomic: a failed run leaves
+    /// neither dataset openable.
+    ///
+    /// # Errors
+    /// [`StoreError`] when listing or deleting fails.
+    pub fn replacing_existing(mut self) -> Result<CloudStore, StoreError> {
+        let root = self.root_path()?;
+        let metas: Vec<object_store::ObjectMeta> = self
+            .runtime
+            .block_on(self.store.list(root.as_ref()).try_collect())
+            .map_err(|e| self.error(&self.root, &e))?;
+        let markers: Vec<ObjPath> = [".zgroup", ".zmetadata", ".nczarr", "zarr.json"]
+            .iter()
+            .map(|k| self.path_of(&StoreKey::new(k).expect("static key")))
+            .collect::<Result<_, _>>()?;
+        let (openers, rest): (Vec<ObjPath>, Vec<ObjPath>) = metas
+            .into_iter()
+            .map(|m| m.location)
+            .partition(|p| markers.contains(p));
+        self.delete_paths(openers)?;
+        self.replaced = rest;
+        Ok(self)
+    }
+
+    fn delete_paths(&self, paths: Vec<ObjPath>) -> Result<(), StoreError> {
+        if paths.is_empty() {
+            return Ok(());
+        }
+        let store = Arc::clone(&self.store);
+        let stream = futures::stream::iter(paths.into_iter().map(Ok)).boxed();
+        let results = self
+            .runtime
+            .block_on(store.delete_stream(stream).collect::<Vec<_>>());
+        for r in results {
+            if let Err(e) = r {
+                if !matches!(e, object_store::Error::NotFound { .. }) {
+                    return Err(self.error(&self.root, &e));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The object path of `key`, checked against the 1024-byte key limit of S3, GCS and
+    /// Azure before any request is made.
+    pub(super) fn path_of(&self, key: &StoreKey) -> Result<ObjPath, StoreError> {
+        let full = match (self.root.is_empty(), key.is_root()) {
+            (true, _) => key.as_str().to_string(),
+            (false, true) => self.root.clone(),
+            (false, false) => format!("{}/{}", self.root, key.as_str()),
+        };
+        if full.len() > MAX_KEY_BYTES {
+            return Err(StoreError::InvalidKey(KeyError {
+                key: format!("{}://{}/{full}", self.place.scheme, self.place.bucket),
+                reason:
+                    "longer than the 1024-byte limit of object keys (with the dataset's root key)",
+            }));
+        }
+        ObjPath::parse(&full).map_err(|e| StoreError::Corrupt {
+            key: full,
+            message: format!("not a valid object key: {e}"),
+        })
+    }
+
+    /// The dataset's root as an object path (`None` at the bucket root), taken byte for
+    /// byte (`ObjPath::from_iter` would percent-encode some characters).
+    fn root_path(&self) -> Result<Option<ObjPath>, StoreError> {
+        if self.root.is_empty() {
+            return Ok(None);
+        }
+        ObjPath::parse(&self.root)
+            .map(Some)
+            .map_err(|e| StoreError::Corrupt {
+                key: self.root.clone(),
+                message: format!("not a valid object key: {e}"),
+            })
+    }
+
+    fn error(&self, key: &str, e: &object_store::Error) -> StoreError {
+        let what = match e {
+            object_store::Error::PermissionDenied { .. } => "access denied",
+            object_store::Error::Unauthenticated { .. } => "not authenticated",
+            _ => "request failed",
+        };
+        StoreError::Remote {
+            location: format!("{}://{}/{}", self.place.scheme, self.place.bucket, key),
+            message: format!("{what} ({}): {}", self.place.endpoint, brief(e)),
+        }
+    }
+
+    /// GET the object `key`, or the part `range` says; `None` when it does not exist.
+    async fn fetch(&self, key: &StoreKey, range: Option<&ByteRange>) -> GetResult {
+        let path = self.path_of(key)?;
+        let bounded;
+        let range = match range {
+            Some(ByteRange::Suffix(n)) if !self.suffix_ranges => {
+                let size = match self.store.head(&path).await {
+                    Ok(meta) => meta.size,
+                    Err(object_store::Error::NotFound { .. }) => return Ok(None),
+                    Err(e) => return Err(self.error(path.as_ref(), &e)),
+                };
+                if size == 0 || *n == 0 {
+                    return Ok(Some(Vec::new()));
+                }
+                bounded = ByteRange::Bounded(size.saturating_sub(*n)..size);
+                Some(&bounded)
+            }
+            r => r,
+        };
+        let options = get_options(range);
+        match self.store.get_opts(&path, options).await {
+            Ok(r) => match r.bytes().await {
+                Ok(b) => Ok(Some(b.to_vec())),
+                Err(e) => Err(self.error(path.as_ref(), &e)),
+            },
+            Err(object_store::Error::NotFound { source, .. })
+                if no_such_bucket(&source.to_string()) =>
+            {
+                Err(StoreError::Remote {
+                    location: format!("{}://{}", self.place.scheme, self.place.bucket),
+                    message: format!("no such bucket at {}", self.place.endpoint),
+                })
+            }
+            Err(object_store::Error::NotFound { .. }) => Ok(None),
+            Err(e) => Err(self.error(path.as_ref(), &e)),
+        }
+    }
+
+    async fn store_one(&self, key: &StoreKey, value: Vec<u8>) -> Result<(), StoreError> {
+        let path = self.path_of(key)?;
+        if let Some(w) = &self.written {
+            // Recorded before the request: a PUT that fails half way may still land.
+            w.lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .push(path.clone());
+        }
+        self.store
+            .put(&path, PutPayload::from(value))
+            .await
+            .map(|_| ())
+            .map_err(|e| self.error(path.as_ref(), &e))
+    }
+
+    /// Whether any object exists under the dataset's root.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the listing fails.
+    pub fn has_content(&self) -> Result<bool, StoreError> {
+        let root = self.root_path()?;
+        self.runtime.block_on(async {
+            let mut s = self.store.list(root.as_ref());
+            match s.next().await {
+                None => Ok(false),
+                Some(Ok(_)) => Ok(true),
+                Some(Err(e)) => Err(self.error(&self.root, &e)),
+            }
+        })
+    }
+}
+
+/// True when a 404's body says the bucket (container) itself is missing: S3's and GCS's
+/// `NoSuchBucket`, Azure's `ContainerNotFound`.
+fn no_such_bucket(text: &str) -> bool {
+    text.contains("NoSuchBucket") || text.contains("ContainerNotFound")
+}
+
+impl CloudPlace {
+    /// `scheme://bucket/root`.
+    pub fn location(&self) -> String {
+        let root = self.root.trim_matches('/');
+        if root.is_empty() {
+            format!("{}://{}", self.scheme, self.bucket)
+        } else {
+            format!("{}://{}/{root}", self.scheme, self.bucket)
+        }
+    }
+}
+
+/// A GET of the part `range` says (all of it for `None`), in `object_store`'s terms.
+pub(super) fn get_options(range: Option<&ByteRange>) -> GetOptions {
+    GetOptions {
+        range: range.map(|r| match r {
+            ByteRange::Bounded(b) => GetRange::Bounded(b.clone()),
+            ByteRange::From(s) => GetRange::Offset(*s),
+            ByteRange::Suffix(n) => GetRange::Suffix(*n),
+        }),
+        ..GetOptions::default()
+    }
+}
+
+/// What an `object_store` error says, in one line: for a server reply its error code
+/// and message (the XML `<Code>`/`<Message>` S3, GCS and Azure answer with), otherwise
+/// the innermost cause (connection refused, timed out).
+pub(super) fn brief(e: &(dyn std::error::Error + 'static)) -> String {
+    let text = e.to_string();
+    let tag = |name: &str| -> Option<String> {
+        let open = format!("<{name}>");
+        let start = text.find(&open)? + open.len();
+        let end = text[start..].find(&format!("</{name}>"))? + start;
+        Some(text[start..end].to_string())
+    };
+    if let Some(code) = tag("Code") {
+        return match tag("Message") {
+            Some(m) => format!("{code}: {m}"),
+            None => code,
+        };
+    }
+    // The innermost cause is the most specific (e.g. "Connection refused").
+    let mut inner: &dyn std::error::Error = e;
+    while let Some(next) = inner.source() {
+        inner = next;
+    }
+    let inner = inner.to_string();
+    let status = text.find("status ").map(|i| {
+        text[i..]
+            .split([':', ','])
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_string()
+    });
+    let line = match status {
+        Some(s) if !inner.contains(&s) => format!("{s}: {inner}"),
+        _ => inner,
+    };
+    line.lines().next().unwrap_or("").trim().to_string()
+}
+
+impl ReadableStore for CloudStore {
+    fn get(&self, key: &StoreKey) -> GetResult {
+        self.runtime.block_on(self.fetch(key, None))
+    }
+
+    fn size(&self, key: &StoreKey) -> Result<Option<u64>, StoreError> {
+        let path = self.path_of(key)?;
+        match self.runtime.block_on(self.store.head(&path)) {
+            Ok(meta) => Ok(Some(meta.size)),
+            Err(object_store::Error::NotFound { .. }) => Ok(None),
+            Err(e) => Err(self.error(path.as_ref(), &e)),
+        }
+    }
+
+    fn get_range(&self, key: &StoreKey, range: &ByteRange) -> GetResult {
+        self.runtime.block_on(self.fetch(key, Some(range)))
+    }
+
+    fn get_many(&self, keys: &[StoreKey]) -> Vec<GetResult> {
+        self.runtime.block_on(
+            futures::stream::iter(keys.iter().map(|k| self.fetch(k, None)))
+                .buffered(self.concurrency)
+                .collect(),
+        )
+    }
+
+    fn get_many_ranges(&self, requests: &[(StoreKey, ByteRange)]) -> Vec<GetResult> {
+        self.runtime.block_on(
+            futures::stream::iter(requests.iter().map(|(k, r)| self.fetch(k, Some(r))))
+                .buffered(self.concurrency)
+                .collect(),
+        )
+    }
+
+    fn location(&self) -> String {
+        self.place.location()
+    }
+}
+
+impl ListableStore for CloudStore {
+    fn list(&self) -> Result<Vec<(StoreKey, u64)>, StoreError> {
+        let root = self.root_path()?;
+        let metas: Vec<object_store::ObjectMeta> = self
+            .runtime
+            .block_on(self.store.list(root.as_ref()).try_collect())
+            .map_err(|e| self.error(&self.root, &e))?;
+        let skip = if self.root.is_empty() {
+            0
+        } else {
+            self.root.len() + 1
+        };
+        let mut out = Vec::with_capacity(metas.len());
+        for m in metas {
+            let full = m.location.as_ref();
+            let Some(rel) = full.get(skip..) else {
+                continue;
+            };
+            // Keys that break our rules (made by other tools) are left out, not fatal.
+            if let Ok(k) = StoreKey::new(rel) {
+                out.push((k, m.size));
+            }
+        }
+        out.sort_by(|a, b| a.0.as_str().cmp(b.0.as_str()));
+        Ok(out)
+    }
+
+    fn search(&self, prefix: &StoreKey) -> Result<Vec<String>, StoreError> {
+        let base = if prefix.is_root() {
+            self.root_path()?
+        } else {
+            Some(self.path_of(prefix)?)
+        };
+        let listed = self
+            .runtime
+            .block_on(self.store.list_with_delimiter(base.as_ref()))
+            .map_err(|e| self.error(&self.root, &e))?;
+        let mut names: Vec<String> = listed
+            .common_prefixes
+            .iter()
+            .chain(listed.objects.iter().map(|o| &o.location))
+            .filter_map(|p| p.filename().map(str::to_string))
+            .collect();
+        names.sort();
+        names.dedup();
+        Ok(names)
+    }
+}
+
+impl Drop for CloudStore {
+    fn drop(&mut self) {
+        let Some(written) = self.written.take() else {
+            return;
+        };
+        if self.finished.load(std::sync::atomic::Ordering::SeqCst) {
+            return;
+        }
+        let paths = written
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if paths.is_empty() {
+            return;
+        }
+        // Best effort: the run has already failed and says why.
+        let store = Arc::clone(&self.store);
+        let stream = futures::stream::iter(paths.into_iter().map(Ok)).boxed();
+        let _ = self
+            .runtime
+            .block_on(store.delete_stream(stream).collect::<Vec<_>>());
+    }
+}
+
+impl WritableStore for CloudStore {
+    fn finish(&self) -> Result<(), StoreError> {
+        if !self.replaced.is_empty() {
+            let written: std::collections::HashSet<ObjPath> = self
+                .written
+                .as_ref()
+                .map(|w| {
+                    w.lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .iter()
+                        .cloned()
+                        .collect()
+                })
+                .unwrap_or_default();
+            let stale = self
+                .replaced
+                .iter()
+                .filter(|p| !written.contains(*p))
+                .cloned()
+                .collect();
+            self.delete_paths(stale)?;
+        }
+        self.finished
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+        Ok(())
+    }
+
+    fn put(&self, key: &StoreKey, value: &[u8]) -> Result<(), StoreError> {
+        self.runtime.block_on(self.store_one(key, value.to_vec()))
+    }
+
+    fn delete(&self, key: &StoreKey) -> Result<(), StoreError> {
+        let path = self.path_of(key)?;
+        self.delete_paths(vec![path])
+    }
+
+    fn put_many(&self, items: &[(StoreKey, Vec<u8>)]) -> Result<(), StoreError> {
+        self.runtime.block_on(
+            futures::stream::iter(items.iter().map(|(k, v)| self.store_one(k, v.clone())))
+                .buffer_unordered(self.concurrency)
+                .try_collect::<Vec<()>>(),
+        )?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug)]
+    struct Chain(&'static str, Option<Box<Chain>>);
+
+    impl std::fmt::Display for Chain {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str(self.0)
+        }
+    }
+
+    impl std::error::Error for Chain {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            self.1.as_deref().map(|c| c as _)
+        }
+    }
+
+    #[test]
+    fn brief_keeps_the_server_code_and_message_only() {
+        let e = Chain(
+            "Client error with status 403 Forbidden: <?xml version=\"1.0\"?><Error><Code>SignatureDoesNotMatch</Code><Message>The request signature we calculated does not match.</Message><StringToSign>AWS4-HMAC-SHA256 ...</StringToSign></Error>",
+            None,
+        );
+        assert_eq!(
+            brief(&e),
+            "SignatureDoesNotMatch: The request signature we calculated does not match."
+        );
+        let e = Chain(
+            "Generic S3 error: error sending request",
+            Some(Box::new(Chain(
+                "client error (Connect)",
+                Some(Box::new(Chain("Connection refused (os error 111)", None))),
+            ))),
+        );
+        assert_eq!(brief(&e), "Connection refused (os error 111)");
+    }
+}

@@ -1,0 +1,66 @@
+//! Google Cloud Storage: the `object_store` client for [`GcsSettings`] (decided by
+//! [`crate::gcs`]), as a [`CloudStore`].
+
+use std::sync::Arc;
+
+use object_store::gcp::GoogleCloudStorageBuilder;
+
+use super::cloud::{brief, client_options, retry_config, CloudPlace, CloudStore};
+use super::StoreError;
+use crate::gcs::{GcsCredentials, GcsSettings};
+
+/// Connect to the bucket `settings` describe. No request is made yet.
+///
+/// # Errors
+/// [`StoreError::Archive`] when the client cannot be built (an unreadable service
+/// account file, a malformed endpoint).
+pub fn gcs_store(settings: &GcsSettings) -> Result<CloudStore, StoreError> {
+    let place = CloudPlace {
+        scheme: "gs",
+        bucket: settings.bucket.clone(),
+        root: settings.key.clone(),
+        endpoint: settings
+            .base_url
+            .clone()
+            .unwrap_or_else(|| "https://storage.googleapis.com".into()),
+    };
+    // `new()`, not `from_env()`: the settings are ours, every one decided and traced.
+    let mut builder = GoogleCloudStorageBuilder::new()
+        .with_client_options(client_options(settings.concurrency).with_allow_http(true))
+        .with_bucket_name(&settings.bucket)
+        .with_retry(retry_config());
+    if let Some(b) = &settings.base_url {
+        builder = builder.with_base_url(b);
+    }
+    builder = match &settings.credentials {
+        // Unsigned: never the metadata server. Writes are refused before they get here
+        // (see `writable`), since object_store signs them whatever this says.
+        GcsCredentials::Anonymous => builder.with_skip_signature(true),
+        GcsCredentials::ServiceAccount(p) => {
+            builder.with_service_account_path(p.to_string_lossy().into_owned())
+        }
+        GcsCredentials::ApplicationDefault(p) => {
+            builder.with_application_credentials(p.to_string_lossy().into_owned())
+        }
+    };
+    let store = builder.build().map_err(|e| StoreError::Archive {
+        location: place.location(),
+        message: format!("cannot set up the GCS client: {}", brief(&e)),
+    })?;
+    CloudStore::new(Arc::new(store), place, settings.concurrency)
+}
+
+/// Refuse to write with no credentials: object_store would then ask the GCE metadata
+/// server for a token, which is never what a user outside Google Cloud means.
+///
+/// # Errors
+/// [`StoreError::Archive`] for anonymous settings.
+pub(super) fn writable(settings: &GcsSettings) -> Result<(), StoreError> {
+    if settings.credentials == GcsCredentials::Anonymous {
+        return Err(StoreError::Archive {
+            location: format!("gs://{}/{}", settings.bucket, settings.key),
+            message: "writing to GCS needs credentials: set GOOGLE_APPLICATION_CREDENTIALS (or GOOGLE_SERVICE_ACCOUNT) to a service-account file, or run `gcloud auth application-default login`".into(),
+        });
+    }
+    Ok(())
+}
