@@ -36,7 +36,9 @@ s3_server_start() {
         [ -x "$venv/bin/weed" ] && weed="$venv/bin/weed"
     fi
     [ -n "$weed" ] || return 0
-    trap s3_server_stop EXIT
+    # Added to the EXIT trap, not replacing it (scripts/cloud_servers.sh adds its own).
+    local old; old=$(trap -p EXIT); old=${old#"trap -- '"}; old=${old%"' EXIT"}
+    case ";$old;" in *"s3_server_stop"*) ;; *) trap "${old:+$old; }s3_server_stop" EXIT ;; esac
     s3_server_dir=$(mktemp -d)
     # A free block of ports (SeaweedFS also listens on each port + 10000 for gRPC).
     base=$(python3 - <<'PY'

@@ -5,6 +5,8 @@ mod util;
 
 /// nczdump on malformed and damaged datasets: one clear line, non-zero exit.
 mod bad_inputs;
+/// Every tool against GCS and Azure emulators (skipped without them) and a web server.
+mod clouds;
 /// netcdf-c's own fixtures, when ../shared/conformance is present.
 mod conformance;
 /// nczdump against ncdump's output for datasets written by the peers.

@@ -225,9 +225,24 @@ impl CloudStore {
     }
 
     fn error(&self, key: &str, e: &object_store::Error) -> StoreError {
+        let text = e.to_string();
+        // Listings report a refusal as a generic error: known by its status or code.
+        let refused = [
+            "status 403",
+            "Forbidden",
+            "AuthorizationFailure",
+            "AccessDenied",
+        ]
+        .iter()
+        .any(|t| text.contains(t));
+        let unauthenticated = ["status 401", "AuthenticationFailed"]
+            .iter()
+            .any(|t| text.contains(t));
         let what = match e {
             object_store::Error::PermissionDenied { .. } => "access denied",
             object_store::Error::Unauthenticated { .. } => "not authenticated",
+            _ if refused => "access denied",
+            _ if unauthenticated => "not authenticated",
             _ => "request failed",
         };
         StoreError::Remote {
@@ -348,8 +363,9 @@ pub(super) fn brief(e: &(dyn std::error::Error + 'static)) -> String {
         Some(text[start..end].to_string())
     };
     if let Some(code) = tag("Code") {
+        // Azure's message goes on with RequestId and Time lines: the first says it.
         return match tag("Message") {
-            Some(m) => format!("{code}: {m}"),
+            Some(m) => format!("{code}: {}", m.lines().next().unwrap_or("").trim()),
             None => code,
         };
     }
