@@ -78,9 +78,16 @@ pub fn open(name: &str, options: &OpenOptions) -> Result<Opened> {
         }
         return match open_zarr(&url, options) {
             // Not a Zarr dataset: perhaps one object that is a netCDF file.
-            Err(Error::NotZarr { .. }) if matches!(remote_kind(&url, options), Ok(Some(_))) => {
-                open_remote_file(url, options)
-            }
+            Err(e @ Error::NotZarr { .. }) => match open_ranged(&url, options.trace.clone()) {
+                Ok(Some(file)) => match crate::nc3::header::sniff_at(&file) {
+                    Ok(Some(_)) => open_remote_file(url, options),
+                    _ => Err(Error::Invalid(format!(
+                        "{} is not a netCDF file (no netCDF or HDF5 signature in its first bytes), and no Zarr dataset is under it",
+                        url.original
+                    ))),
+                },
+                _ => Err(e),
+            },
             other => other.map(|source| Opened { url, source }),
         };
     }
@@ -122,15 +129,6 @@ fn open_zarr(url: &DatasetUrl, options: &OpenOptions) -> Result<Box<dyn DatasetS
     };
     let source = ZarrSource::open(store.store, &read)?;
     Ok(Box::new(source))
-}
-
-/// What kind of netCDF file the remote object `url` names is, if it is one (`None`
-/// for an object that is not, or no object).
-fn remote_kind(url: &DatasetUrl, options: &OpenOptions) -> Result<Option<FileKind>> {
-    match open_ranged(url, options.trace.clone())? {
-        Some(file) => Ok(crate::nc3::header::sniff_at(&file)?),
-        None => Ok(None),
-    }
 }
 
 /// The netCDF file in the remote object `url` names, read by byte ranges.
