@@ -100,7 +100,7 @@ pub enum AzureError {
 }
 
 /// Container, key and the account the URL's host names, if it does.
-fn address(url: &DatasetUrl) -> Option<(String, String, Option<String>)> {
+pub(crate) fn address(url: &DatasetUrl) -> Option<(String, String, Option<String>)> {
     let Location::Remote { scheme, host, path } = &url.location else {
         return None;
     };

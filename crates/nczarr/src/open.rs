@@ -221,6 +221,16 @@ pub fn same_dataset(a: &DatasetUrl, b: &DatasetUrl) -> bool {
             };
             resolve(p) == resolve(q)
         }
+        (Location::Remote { .. }, Location::Remote { .. })
+            if a.storage == StorageKind::Azure && b.storage == StorageKind::Azure =>
+        {
+            match (crate::azure::address(a), crate::azure::address(b)) {
+                (Some((c, k, x)), Some((d, l, y))) => {
+                    c == d && k == l && (x.is_none() || y.is_none() || x == y)
+                }
+                _ => a.original == b.original,
+            }
+        }
         (Location::Remote { .. }, Location::Remote { .. }) => {
             match (S3Address::from_url(a), S3Address::from_url(b)) {
                 (Ok(x), Ok(y)) => {
@@ -256,5 +266,18 @@ mod tests {
         ));
         assert!(!same_dataset(&u("s3://bucket/a"), &u("s3://bucket/b")));
         assert!(!same_dataset(&u("s3://bucket/a"), &u(&plain)));
+        assert!(same_dataset(
+            &u("gs://b/a/ds.zarr"),
+            &u("https://storage.googleapis.com/b/a/ds.zarr/")
+        ));
+        assert!(same_dataset(
+            &u("az://c/a/ds.zarr"),
+            &u("abfss://c@acct.dfs.core.windows.net/a/ds.zarr")
+        ));
+        assert!(!same_dataset(
+            &u("https://one.blob.core.windows.net/c/a"),
+            &u("https://two.blob.core.windows.net/c/a")
+        ));
+        assert!(!same_dataset(&u("az://c/a"), &u("az://c/b")));
     }
 }
