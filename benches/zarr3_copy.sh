@@ -76,31 +76,8 @@ b.attrs["units"] = "K"
 zarr.consolidate_metadata(dst)
 PY
 
-median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-
-# measure NAME...: as in benches/copy_vs_nccopy.sh: the commands cmd_NAME run $runs
-# times, names in turn within each round; "@R@" is the round's number (every run writes
-# a new output). Sets t_NAME (median seconds) and m_NAME (largest peak RSS, MiB).
-measure() {
-    local name round
-    for name in "$@"; do : > "$work/times-$name"; echo 0 > "$work/peak-$name"; done
-    for round in $(seq "$runs"); do
-        for name in "$@"; do
-            local -n argv="cmd_$name"
-            sync
-            /usr/bin/time -f '%e %M' -o "$work/time" "${argv[@]//@R@/$round}" >/dev/null
-            cut -d' ' -f1 "$work/time" >> "$work/times-$name"
-            local kb peak; kb=$(cut -d' ' -f2 "$work/time"); peak=$(cat "$work/peak-$name")
-            [ "$kb" -gt "$peak" ] && echo "$kb" > "$work/peak-$name"
-            unset -n argv
-        done
-    done
-    for name in "$@"; do
-        printf '  %s runs (s): %s\n' "$name" "$(tr '\n' ' ' < "$work/times-$name")" >&2
-        printf -v "t_$name" '%s' "$(median < "$work/times-$name")"
-        printf -v "m_$name" '%s' "$(($(cat "$work/peak-$name") / 1024))"
-    done
-}
+# shellcheck source=benches/measure.sh
+. "$here/benches/measure.sh"
 
 cmd_ours32=("$bin/nczcopy" -k zarr "$work/in3.zarr" "$work/o32-@R@.zarr")
 cmd_py32=("$py" "$work/zarr_copy.py" "$work/in3.zarr" "$work/p32-@R@.zarr" 2)

@@ -69,26 +69,7 @@ impl Server {
 
     /// Run `tool` with a clean environment plus `env`.
     fn run(&self, tool: &str, args: &[&str], env: &[(&str, String)]) -> Run {
-        let exe = match tool {
-            "nczdump" => env!("CARGO_BIN_EXE_nczdump"),
-            "zmapdump" => env!("CARGO_BIN_EXE_zmapdump"),
-            "nczgen" => env!("CARGO_BIN_EXE_nczgen"),
-            "nczcopy" => env!("CARGO_BIN_EXE_nczcopy"),
-            other => panic!("unknown tool {other}"),
-        };
-        let mut cmd = Command::new(exe);
-        cmd.env_clear()
-            .env("HOME", self.home.path())
-            .current_dir(self.home.path())
-            .args(args);
-        for (k, v) in env {
-            cmd.env(k, v);
-        }
-        let output = cmd.output().expect("run tool");
-        Run {
-            desc: format!("{tool} {}", args.join(" ")),
-            output,
-        }
+        crate::util::run_clean(tool, self.home.path(), args, env)
     }
 
     /// A store on the server for `name` (under this test's prefix), with the keys.

@@ -83,16 +83,37 @@ pub fn first_diff(a: &str, b: &str) -> String {
     )
 }
 
-/// Run a tool binary with arguments in `cwd`.
-pub fn run_in(tool: &str, cwd: &Path, args: &[&str]) -> Run {
-    let exe = match tool {
+/// The binary of one of our tools.
+fn exe(tool: &str) -> &'static str {
+    match tool {
         "nczdump" => env!("CARGO_BIN_EXE_nczdump"),
         "zmapdump" => env!("CARGO_BIN_EXE_zmapdump"),
         "nczgen" => env!("CARGO_BIN_EXE_nczgen"),
         "nczcopy" => env!("CARGO_BIN_EXE_nczcopy"),
         other => panic!("unknown tool {other}"),
-    };
-    let output = Command::new(exe)
+    }
+}
+
+/// Run a tool with an empty environment but `env`, with `home` as `HOME` and the
+/// working directory (the cloud tests: no `~/.aws`, no `.ncrc`, no stray variable).
+pub fn run_clean(tool: &str, home: &Path, args: &[&str], env: &[(&str, String)]) -> Run {
+    let mut cmd = Command::new(exe(tool));
+    cmd.env_clear()
+        .env("HOME", home)
+        .current_dir(home)
+        .args(args);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    Run {
+        desc: format!("{tool} {}", args.join(" ")),
+        output: cmd.output().expect("run tool"),
+    }
+}
+
+/// Run a tool binary with arguments in `cwd`.
+pub fn run_in(tool: &str, cwd: &Path, args: &[&str]) -> Run {
+    let output = Command::new(exe(tool))
         .args(args)
         .current_dir(cwd)
         .env_remove("NCTRACING")

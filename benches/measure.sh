@@ -1,0 +1,36 @@
+# Shared by the benchmarks: source it after setting `work` (a scratch directory) and
+# `runs` (how many times each command runs).
+
+median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+# measure NAME...: runs the command in the array cmd_NAME of each NAME $runs times, the
+# names in turn within each round, so that the file system's state weighs on every tool
+# alike. "@R@" in a command is replaced by the round's number: each run writes a new
+# output, and outputs are removed only after the measurements. On a journal-less ext4
+# (this project's CI machines) each file created scans past the inodes deleted in the
+# last minutes (the kernel's recently_deleted()), so deleting 648 chunk files before every
+# run made file creation, the same kernel work for every tool, grow run after run until
+# it was most of each tool's time. Sets t_NAME (median seconds) and m_NAME (largest peak
+# RSS, MiB).
+measure() {
+    local name round
+    for name in "$@"; do : > "$work/times-$name"; echo 0 > "$work/peak-$name"; done
+    for round in $(seq "$runs"); do
+        for name in "$@"; do
+            local -n argv="cmd_$name"
+            # The last run's dirty pages are written back before this one starts, not
+            # during it (on 2 cores the kernel's writeback takes a tool's CPU).
+            sync
+            /usr/bin/time -f '%e %M' -o "$work/time" "${argv[@]//@R@/$round}" >/dev/null
+            cut -d' ' -f1 "$work/time" >> "$work/times-$name"
+            local kb peak; kb=$(cut -d' ' -f2 "$work/time"); peak=$(cat "$work/peak-$name")
+            [ "$kb" -gt "$peak" ] && echo "$kb" > "$work/peak-$name"
+            unset -n argv
+        done
+    done
+    for name in "$@"; do
+        printf '  %s runs (s): %s\n' "$name" "$(tr '\n' ' ' < "$work/times-$name")" >&2
+        printf -v "t_$name" '%s' "$(median < "$work/times-$name")"
+        printf -v "m_$name" '%s' "$(($(cat "$work/peak-$name") / 1024))"
+    done
+}
