@@ -55,11 +55,7 @@ pub fn run(tool: &str, body: impl FnOnce() -> anyhow::Result<ExitCode>) -> ExitC
         // not a failure, so exit quietly with success like other Unix filters.
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            let _ = writeln!(
-                io::stderr().lock(),
-                "{tool}: {}",
-                one_line(&format!("{e:#}"))
-            );
+            let _ = writeln!(io::stderr().lock(), "{tool}: {}", one_line(&message(&e)));
             ExitCode::FAILURE
         }
     }
@@ -91,7 +87,88 @@ pub fn comma_list(s: &Option<String>) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// An error and its causes as one message, each said once: a cause its error already
+/// printed (`"{path}: {source}"` errors also report the source as a cause) is left
+/// out, and so is a context that the next part starts with (the dataset name, when the
+/// error names the dataset or a key inside it).
+pub fn message(err: &anyhow::Error) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for cause in err.chain() {
+        let text = cause.to_string();
+        if text.is_empty() || parts.iter().any(|p| p.contains(&text)) {
+            continue;
+        }
+        parts.push(text);
+    }
+    let repeated_by_next = |i: usize| {
+        parts.get(i + 1).is_some_and(|next| {
+            next.strip_prefix(parts[i].as_str())
+                .is_some_and(|rest| rest.starts_with(": ") || rest.starts_with('/'))
+        })
+    };
+    let kept: Vec<&str> = (0..parts.len())
+        .filter(|&i| !repeated_by_next(i))
+        .map(|i| parts[i].as_str())
+        .collect();
+    kept.join(": ")
+}
+
 /// Keep an error on one line: newlines inside messages become spaces.
 pub fn one_line(s: &str) -> String {
     s.replace(['\n', '\r'], " ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::message;
+
+    #[derive(Debug)]
+    struct Located {
+        path: &'static str,
+        source: std::io::Error,
+    }
+
+    impl std::fmt::Display for Located {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "{}: {}", self.path, self.source)
+        }
+    }
+
+    impl std::error::Error for Located {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            Some(&self.source)
+        }
+    }
+
+    fn located(path: &'static str, what: &str) -> anyhow::Error {
+        anyhow::Error::new(Located {
+            path,
+            source: std::io::Error::other(what.to_string()),
+        })
+    }
+
+    #[test]
+    fn each_cause_and_the_path_are_said_once() {
+        let e = located("/d/a.nc", "not a directory").context("/d/a.nc");
+        assert_eq!(message(&e), "/d/a.nc: not a directory");
+        let e = located("/nope", "output directory does not exist").context("/nope/x.zarr");
+        assert_eq!(
+            message(&e),
+            "/nope/x.zarr: /nope: output directory does not exist"
+        );
+        // The dataset named again as the start of a key inside it.
+        let e = anyhow::anyhow!("az://c/d.zarr/.zmetadata: access denied").context("az://c/d.zarr");
+        assert_eq!(message(&e), "az://c/d.zarr/.zmetadata: access denied");
+        // Different causes are all kept, in order.
+        let e = anyhow::anyhow!("unknown codec 'szip'")
+            .context("variable '/v'")
+            .context("/d/x.zarr");
+        assert_eq!(
+            message(&e),
+            "/d/x.zarr: variable '/v': unknown codec 'szip'"
+        );
+        // A name that is a prefix of another, but not a path of it, stays.
+        let e = anyhow::anyhow!("/d/x.zarr2 is missing").context("/d/x.zarr");
+        assert_eq!(message(&e), "/d/x.zarr: /d/x.zarr2 is missing");
+    }
 }

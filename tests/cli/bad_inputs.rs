@@ -1,6 +1,8 @@
 //! Every damaged or malformed dataset gives one line naming the problem and exit 1.
 
-use crate::util::{run, run_in, TempStore};
+use std::fs;
+
+use crate::util::{data_dir, run, run_in, TempStore};
 
 fn dump_error(s: &TempStore) -> String {
     run("nczdump", &[&s.path_str()]).fails_with_one_line(1)
@@ -173,4 +175,89 @@ fn checksum_mismatch() {
         err.contains("codec 'fletcher32' failed on chunk 'v/0.0': fletcher32 checksum mismatch"),
         "{err}"
     );
+}
+
+/// The exact text of common errors: the path once, each cause once (no
+/// `a.nc: a.nc: not a directory: not a directory`).
+#[test]
+fn common_errors_say_each_thing_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = |name: &str| tmp.path().join(name).to_string_lossy().into_owned();
+    fs::write(p("empty.nc"), b"").unwrap();
+    fs::write(p("text.nc"), b"just text\n").unwrap();
+    fs::write(
+        p("bad.cdl"),
+        "netcdf x { dimensions: n = 2 ; variables: int v(m) ; }\n",
+    )
+    .unwrap();
+    let cdl = data_dir()
+        .join("golden/cases/coords.cdl")
+        .to_string_lossy()
+        .into_owned();
+    let example = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples/ocean.zarr")
+        .to_string_lossy()
+        .into_owned();
+    let long = p(&"x".repeat(300));
+    let not_nc = "not a netCDF file (no netCDF or HDF5 signature in its first bytes), nor a Zarr dataset (a directory or a .zip)";
+    let cases: Vec<(&str, Vec<String>, String)> = vec![
+        ("nczdump", vec![p("empty.nc")], format!("nczdump: {}: {not_nc}", p("empty.nc"))),
+        ("nczdump", vec![p("text.nc")], format!("nczdump: {}: {not_nc}", p("text.nc"))),
+        ("nczcopy", vec![p("text.nc"), p("o.zarr")], format!("nczcopy: {}: {not_nc}", p("text.nc"))),
+        ("nczdump", vec![p("missing.zarr")], format!("nczdump: {}: no such file or directory", p("missing.zarr"))),
+        ("nczdump", vec![long.clone()], format!("nczdump: {long}: File name too long (os error 36)")),
+        (
+            "nczgen",
+            vec!["-o".into(), p("no/dir/x.zarr"), cdl.clone()],
+            format!("nczgen: {}: {}: output directory does not exist", p("no/dir/x.zarr"), p("no/dir")),
+        ),
+        (
+            "nczgen",
+            vec![p("missing.cdl")],
+            format!("nczgen: {}: No such file or directory (os error 2)", p("missing.cdl")),
+        ),
+        (
+            "nczgen",
+            vec!["-o".into(), p("b.zarr"), p("bad.cdl")],
+            format!("nczgen: {}:1:49: undefined or forward referenced dimension: m", p("bad.cdl")),
+        ),
+        (
+            "nczdump",
+            vec!["ftp://h/x".into()],
+            "nczdump: ftp://h/x: unsupported URL scheme 'ftp' (use a path, file://, s3://, gs://, az://, abfs:// or https://)".into(),
+        ),
+        (
+            "nczdump",
+            vec!["s3://b/k#mode=zip".into()],
+            "nczdump: s3://b/k#mode=zip: conflicting storage modes 'zip' and 's3'".into(),
+        ),
+        (
+            "nczdump",
+            vec!["file:///x#mode=bogus".into()],
+            "nczdump: file:///x#mode=bogus: unknown mode flag 'bogus' (known: nczarr, zarr, xarray, noxarray, file, zip, s3, gs3, consolidated, v2, zarr3, v3, bytes)".into(),
+        ),
+        (
+            "nczcopy",
+            vec![example.clone(), "https://example.org/x.zarr".into()],
+            "nczcopy: https://example.org/x.zarr: a web server (http/https URL) cannot be written; write to a directory, a .zip, S3 ('#mode=s3' for an S3-compatible server), GCS or Azure".into(),
+        ),
+        (
+            "zmapdump",
+            vec!["object".into(), example.clone(), "nokey".into()],
+            format!("zmapdump: {example}: key 'nokey' does not exist"),
+        ),
+        (
+            "nczdump",
+            vec![tmp.path().to_string_lossy().into_owned()],
+            format!(
+                "nczdump: {}: not a Zarr dataset (no .zgroup, .zarray, .zmetadata, .nczarr or zarr.json at its root)",
+                tmp.path().display()
+            ),
+        ),
+    ];
+    for (tool, args, want) in cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let got = run(tool, &args).fails_with_one_line(1);
+        assert_eq!(got, want, "{tool} {args:?}");
+    }
 }

@@ -67,6 +67,14 @@ pub fn open(name: &str, options: &OpenOptions) -> Result<Opened> {
                     source: Box::new(source),
                 });
             }
+            // Not netCDF, and not a zip archive by name or by its first bytes: say what
+            // it is not, rather than that it is not a directory.
+            None if url.storage == StorageKind::Dir && !starts_like_zip(path) => {
+                return Err(Error::Invalid(format!(
+                    "{}: not a netCDF file (no netCDF or HDF5 signature in its first bytes), nor a Zarr dataset (a directory or a .zip)",
+                    path.display()
+                )));
+            }
             None => {}
         }
     }
@@ -93,6 +101,15 @@ pub fn open(name: &str, options: &OpenOptions) -> Result<Opened> {
     }
     let source = open_zarr(&url, options)?;
     Ok(Opened { url, source })
+}
+
+/// True when the file at `path` starts with a zip archive's local-file signature.
+fn starts_like_zip(path: &std::path::Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 4];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok_and(|()| head == *b"PK\x03\x04")
 }
 
 /// True for a web URL whose name ends like a netCDF file's (`.nc`, `.nc4`, `.cdf`,

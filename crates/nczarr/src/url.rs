@@ -34,7 +34,7 @@ use std::path::{Path, PathBuf};
 #[non_exhaustive]
 pub enum UrlError {
     /// A mode flag netcdf-c does not define.
-    #[error("unknown mode flag '{flag}' (known: nczarr, zarr, xarray, noxarray, file, zip, s3, gs3, consolidated, v2)")]
+    #[error("unknown mode flag '{flag}' (known: nczarr, zarr, xarray, noxarray, file, zip, s3, gs3, consolidated, v2, zarr3, v3, bytes)")]
     UnknownMode {
         /// The flag as given.
         flag: String,

@@ -88,6 +88,8 @@ pub struct OpenedStore {
 /// [`StoreError`] when the dataset does not exist or cannot be opened.
 pub fn open_read(url: &DatasetUrl, trace: Option<TraceSink>) -> Result<OpenedStore, StoreError> {
     let store: Box<dyn ReadStore> = match (url.storage, url.path()) {
+        // A zip archive by its bytes whatever its name (`open` refuses other files).
+        (StorageKind::Dir, Some(path)) if path.is_file() => Box::new(ZipStore::open(path)?),
         (StorageKind::Dir, Some(path)) => Box::new(DirStore::open(path)?),
         (StorageKind::Zip, Some(path)) => Box::new(ZipStore::open(path)?),
         (StorageKind::S3 | StorageKind::Gcs | StorageKind::Azure, _) => {
