@@ -38,6 +38,41 @@ def rank(cell):
     return RANK.get((cell or {}).get("status"), 0)
 
 
+def check_complete(report, need_ours_writer, problems, min_cases=15):
+    """A report that cannot show a failure is a failure: it must hold every case with a
+    cell for every writer and reader it lists, and our reader's column (and, for a full
+    run, our writer's row) must have cells that were actually read."""
+    cases = report.get("cases") or {}
+    writers = list(report.get("writers") or {})
+    readers = list(report.get("readers") or {})
+    if len(cases) < min_cases:
+        problems.append(f"  report: {len(cases)} cases, expected at least {min_cases}")
+    if "ours" not in readers:
+        problems.append("  report: our reader is not in it")
+    if need_ours_writer and "ours" not in writers:
+        problems.append("  report: our writer is not in it")
+    read_by_ours = wrote_by_ours = 0
+    for case, data in sorted(cases.items()):
+        cells = data.get("cells") or {}
+        for w in writers:
+            row = cells.get(w)
+            if row is None:
+                problems.append(f"  report: {case}: no cells for writer {w}")
+                continue
+            for r in readers:
+                if r not in row:
+                    problems.append(f"  report: {case} / {w}: no cell for reader {r}")
+            ours = row.get("ours") or {}
+            if ours.get("status") in RANK:
+                read_by_ours += 1
+            if w == "ours" and any((c or {}).get("status") in RANK for c in row.values()):
+                wrote_by_ours += 1
+    if "ours" in readers and read_by_ours == 0:
+        problems.append("  report: our reader read nothing")
+    if need_ours_writer and wrote_by_ours == 0:
+        problems.append("  report: nothing we wrote was read")
+
+
 def check_reader(report, problems):
     shown = []
     for case, data in sorted(report["cases"].items()):
@@ -90,6 +125,7 @@ def main(argv):
     if argv and argv[0] == "--reader-only":
         report = json.load(open(argv[1]))
         problems = []
+        check_complete(report, False, problems)
         shown = check_reader(report, problems)
         for writer, s in report.get("summary", {}).items():
             c = s.get("cells", {}).get("ours")
@@ -110,6 +146,12 @@ def main(argv):
         label, _, path = arg.partition("=")
         alternatives.append((label, json.load(open(path))))
     problems = []
+    check_complete(report, True, problems)
+    for label, rep in alternatives:
+        alt = []
+        check_complete(rep, True, alt)
+        # An option run has our writer alone: its cells are checked, not the peers'.
+        problems.extend(f"{p} ({label})" for p in alt if "no cells for writer" not in p)
     shown = check_reader(report, problems)
     served = check_writer(report, alternatives, problems)
     summary = report.get("summary", {})
