@@ -456,6 +456,6 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 fn main() -> ExitCode {
-    let args = Args::parse();
+    let args: Args = cli::about::parse("nczcopy");
     cli::run("nczcopy", || run(args))
 }

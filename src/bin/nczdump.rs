@@ -186,6 +186,6 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 fn main() -> ExitCode {
-    let args = Args::parse();
+    let args: Args = cli::about::parse("nczdump");
     cli::run("nczdump", || run(args))
 }

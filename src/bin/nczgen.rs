@@ -137,6 +137,6 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 fn main() -> ExitCode {
-    let args = Args::parse();
+    let args: Args = cli::about::parse("nczgen");
     cli::run("nczgen", || run(args))
 }

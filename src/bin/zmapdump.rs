@@ -253,6 +253,6 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 fn main() -> ExitCode {
-    let args = Args::parse();
+    let args: Args = cli::about::parse("zmapdump");
     cli::run("zmapdump", || run(args))
 }

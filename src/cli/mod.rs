@@ -1,5 +1,6 @@
 //! What every binary does the same way.
 
+pub mod about;
 mod memory;
 pub mod output;
 pub mod progress;

@@ -3,6 +3,8 @@
 /// Test helpers: temporary stores, running a tool, asserting on its output.
 mod util;
 
+/// `--version` and `--generate` of every tool.
+mod about;
 /// nczdump on malformed and damaged datasets: one clear line, non-zero exit.
 mod bad_inputs;
 /// Every tool against GCS and Azure emulators (skipped without them) and a web server.

@@ -69,6 +69,16 @@ mod tests {
     use crate::json::parse_str;
 
     #[test]
+    fn every_listed_codec_is_known() {
+        for id in KNOWN_IDS.iter().filter(|id| !id.starts_with("vlen-")) {
+            let config = parse_str(&format!(r#"{{"id": "{id}"}}"#)).unwrap();
+            if let Err(e) = build(&config) {
+                assert!(!e.to_string().contains("unknown codec"), "{id}: {e}");
+            }
+        }
+    }
+
+    #[test]
     fn unknown_and_bad_configs() {
         let e = build(&parse_str(r#"{"id": "szip", "mask": 4}"#).unwrap()).unwrap_err();
         assert!(
