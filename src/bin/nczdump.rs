@@ -5,7 +5,9 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context as _};
 use clap::Parser;
-use nczarr::cdl::print::{check_selection, print_cdl, IndexStyle, PrintOptions};
+use nczarr::cdl::print::{
+    check_selection, print_cdl, print_json, IndexStyle, JsonFill, PrintOptions,
+};
 use nczarr_tools::cli;
 
 /// Print a netCDF dataset stored as NCZarr or Zarr v2 as CDL text, byte-identical to
@@ -73,6 +75,14 @@ struct Args {
     /// DAP client cache (accepted for ncdump compatibility; no effect).
     #[arg(short = 'w')]
     dap_cache: bool,
+    /// Print the header (and the data the other options select) as JSON instead of CDL
+    /// (schema: docs/json.md).
+    #[arg(long = "json")]
+    json: bool,
+    /// With --json: write data values equal to the fill value as `value` (default) or
+    /// `null`.
+    #[arg(long = "json-fill", value_name = "value|null", requires = "json")]
+    json_fill: Option<String>,
     /// Print help.
     #[arg(long = "help", action = clap::ArgAction::Help)]
     help: Option<bool>,
@@ -180,7 +190,16 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         bail!("NcML output (-x) currently only permitted for netCDF classic model");
     }
     check_selection(source.dataset(), &opts.vars, &opts.groups)?;
-    print_cdl(&mut stdout, source, &opts).with_context(|| name.clone())?;
+    if args.json {
+        let fill = match args.json_fill.as_deref() {
+            None | Some("value") => JsonFill::Value,
+            Some("null") => JsonFill::Null,
+            Some(other) => bail!("invalid value for --json-fill: {other} (value or null)"),
+        };
+        print_json(&mut stdout, source, &opts, fill).with_context(|| name.clone())?;
+    } else {
+        print_cdl(&mut stdout, source, &opts).with_context(|| name.clone())?;
+    }
     stdout.flush()?;
     Ok(cli::exit_after_problems("nczdump", name, source.problems()))
 }

@@ -232,3 +232,156 @@ fn zip_store_with_keys_at_root_or_under_a_directory() {
             .stdout_is(&sample_dump("sample"));
     }
 }
+
+const JSON_CDL: &str = "netcdf j {
+dimensions:
+\ttime = UNLIMITED ;
+\tx = 3 ;
+\tlen = 4 ;
+\tnone = 0 ;
+variables:
+\tfloat t(time, x) ;
+\t\tt:_FillValue = -1.f ;
+\t\tt:units = \"K\" ;
+\t\tt:valid_range = 0.f, 400.f ;
+\tchar name(x, len) ;
+\tstring label(x) ;
+\tint scalar ;
+\tdouble empty(none) ;
+\tshort coords(x) ;
+data:
+ t = 1.5, NaN, _, Infinity, -Infinity, 2 ;
+ name = \"ab\", \"cde\", \"\" ;
+ label = \"one\", \"two \\\"q\\\"\", \"\" ;
+ scalar = 7 ;
+ coords = 1, 2, 3 ;
+
+group: sub {
+  variables:
+  \tint x(x) ;
+  data:
+   x = 10, 20, 30 ;
+}
+}
+";
+
+/// Walk `path` (object keys, or array indices as numbers) into a JSON document.
+fn at<'a>(doc: &'a nczarr::json::Json, path: &[&str]) -> &'a nczarr::json::Json {
+    let mut here = doc;
+    for p in path {
+        here = match p.parse::<usize>() {
+            Ok(i) => &here
+                .as_array()
+                .unwrap_or_else(|| panic!("{p}: not an array"))[i],
+            Err(_) => here
+                .get(p)
+                .unwrap_or_else(|| panic!("no {p} in {}", here.to_text())),
+        };
+    }
+    here
+}
+
+#[test]
+fn json_output_holds_the_header_and_the_selected_data() {
+    use nczarr::json::parse_str;
+    let tmp = tempfile::tempdir().unwrap();
+    let cdl = tmp.path().join("j.cdl");
+    std::fs::write(&cdl, JSON_CDL).unwrap();
+    let store = tmp.path().join("j.zarr").to_string_lossy().into_owned();
+    run("nczgen", &["-o", &store, &cdl.to_string_lossy()]).success();
+
+    // Header only: every field of every variable, no data.
+    let r = run("nczdump", &["--json", "-h", &store]);
+    r.success();
+    let doc = parse_str(&r.stdout()).expect("valid JSON");
+    assert_eq!(at(&doc, &["schema"]).as_str(), Some("nczarr-tools/dump"));
+    assert_eq!(at(&doc, &["version"]).as_i64_lenient(), Some(1));
+    assert_eq!(at(&doc, &["name"]).as_str(), Some("j"));
+    assert_eq!(at(&doc, &["format", "kind"]).as_str(), Some("netCDF-4"));
+    assert_eq!(at(&doc, &["root", "name"]).as_str(), Some("/"));
+    let dim0 = at(&doc, &["root", "dimensions", "0"]);
+    assert_eq!(dim0.get("name").and_then(|v| v.as_str()), Some("time"));
+    assert_eq!(dim0.get("length").and_then(|v| v.as_i64_lenient()), Some(2));
+    assert_eq!(dim0.get("unlimited"), Some(&nczarr::json::Json::Bool(true)));
+    let vars = at(&doc, &["root", "variables"]).as_array().unwrap();
+    assert_eq!(vars.len(), 6);
+    for v in vars {
+        for key in [
+            "name",
+            "type",
+            "dimensions",
+            "shape",
+            "chunks",
+            "codecs",
+            "fill_value",
+            "attributes",
+        ] {
+            assert!(v.get(key).is_some(), "{key} missing in {}", v.to_text());
+        }
+        assert!(v.get("data").is_none(), "no data with -h");
+    }
+    let t = &vars[0];
+    assert_eq!(at(t, &["type"]).as_str(), Some("float"));
+    assert_eq!(at(t, &["shape"]).to_text(), "[2,3]");
+    assert_eq!(
+        match at(t, &["fill_value"]) {
+            nczarr::json::Json::Number(n) => n.as_f64(),
+            _ => None,
+        },
+        Some(-1.0)
+    );
+    assert_eq!(at(t, &["attributes", "1", "name"]).as_str(), Some("units"));
+    assert_eq!(at(t, &["attributes", "1", "type"]).as_str(), Some("char"));
+    assert_eq!(at(t, &["attributes", "1", "values"]).as_str(), Some("K"));
+    assert_eq!(
+        at(t, &["attributes", "2", "values"]).to_text(),
+        "[0.0,400.0]"
+    );
+    assert_eq!(
+        at(&doc, &["root", "groups", "0", "name"]).as_str(),
+        Some("sub")
+    );
+
+    // All the data: nested arrays, NaN and infinities as strings, char as strings
+    // along the last dimension, NIL-free strings, a scalar as one value.
+    let r = run("nczdump", &["--json", &store]);
+    r.success();
+    let doc = parse_str(&r.stdout()).expect("valid JSON");
+    let data = |i: &str| at(&doc, &["root", "variables", i, "data"]).to_text();
+    assert_eq!(
+        data("0"),
+        r#"[[1.5,"NaN",-1.0],["Infinity","-Infinity",2.0]]"#
+    );
+    assert_eq!(data("1"), r#"["ab","cde",""]"#);
+    assert_eq!(data("2"), r#"["one","two \"q\"",""]"#);
+    assert_eq!(data("3"), "7");
+    assert_eq!(data("4"), "[]");
+    assert_eq!(
+        at(&doc, &["root", "groups", "0", "variables", "0", "data"]).to_text(),
+        "[10,20,30]"
+    );
+
+    // Fill values as null, on request; -v selects the data, not the header.
+    let r = run(
+        "nczdump",
+        &["--json", "--json-fill", "null", "-v", "t", &store],
+    );
+    r.success();
+    let doc = parse_str(&r.stdout()).expect("valid JSON");
+    let vars = at(&doc, &["root", "variables"]).as_array().unwrap();
+    assert_eq!(vars.iter().filter(|v| v.get("data").is_some()).count(), 1);
+    assert_eq!(
+        at(&vars[0], &["data"]).to_text(),
+        r#"[[1.5,"NaN",null],["Infinity","-Infinity",2.0]]"#
+    );
+    // -c: coordinate variables only (x in the subgroup).
+    let r = run("nczdump", &["--json", "-c", &store]);
+    let doc = parse_str(&r.stdout()).expect("valid JSON");
+    assert!(at(&doc, &["root", "variables", "0"]).get("data").is_none());
+    assert!(at(&doc, &["root", "groups", "0", "variables", "0"])
+        .get("data")
+        .is_some());
+    // Bad values are one-line errors.
+    let e = run("nczdump", &["--json", "--json-fill", "zero", &store]).fails_with_one_line(1);
+    assert!(e.contains("invalid value for --json-fill: zero"), "{e}");
+}

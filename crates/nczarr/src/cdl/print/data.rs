@@ -43,7 +43,7 @@ enum ValueFormat {
 /// The fill value ncdump compares against (`get_fill_info`): the `_FillValue`
 /// attribute if it has the variable's type and one value, else the type's default,
 /// except for byte and ubyte which get none.
-fn fill_for(var: &Var) -> Option<Values> {
+pub(super) fn fill_for(var: &Var) -> Option<Values> {
     if let Some(a) = var.attr("_FillValue") {
         if a.values.nc_type() == var.nc_type && a.values.len() == 1 {
             return Some(a.values.clone());
@@ -103,7 +103,7 @@ fn double_is_fill(a: f64, b: f64) -> bool {
 }
 
 /// ncdump's `*_val_equals` against the fill value.
-fn is_fill(fill: &Values, values: &Values, i: usize) -> bool {
+pub(super) fn is_fill(fill: &Values, values: &Values, i: usize) -> bool {
     match (fill, values) {
         (Values::Float(f), Values::Float(v)) => float_is_fill(f[0], v[i]),
         (Values::Double(f), Values::Double(v)) => double_is_fill(f[0], v[i]),

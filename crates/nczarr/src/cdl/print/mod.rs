@@ -11,6 +11,8 @@
 mod data;
 pub mod escape;
 mod header;
+mod json;
+pub use json::{print_json, JsonFill, JSON_VERSION};
 pub mod number;
 
 use std::io::Write;
