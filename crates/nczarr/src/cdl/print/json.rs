@@ -105,6 +105,46 @@ fn element(values: &Values, i: usize) -> Value {
     }
 }
 
+/// Element `i` of `values` as JSON text, straight into `buf` (the data path: no
+/// `Value` per element). Numbers through serde_json's own formatters.
+fn write_element(buf: &mut Vec<u8>, values: &Values, i: usize) {
+    // Writing a number into a Vec cannot fail.
+    match values {
+        Values::Byte(v) => {
+            let _ = serde_json::to_writer(&mut *buf, &v[i]);
+        }
+        Values::UByte(v) => {
+            let _ = serde_json::to_writer(&mut *buf, &v[i]);
+        }
+        Values::Short(v) => {
+            let _ = serde_json::to_writer(&mut *buf, &v[i]);
+        }
+        Values::UShort(v) => {
+            let _ = serde_json::to_writer(&mut *buf, &v[i]);
+        }
+        Values::Int(v) => {
+            let _ = serde_json::to_writer(&mut *buf, &v[i]);
+        }
+        Values::UInt(v) => {
+            let _ = serde_json::to_writer(&mut *buf, &v[i]);
+        }
+        Values::Int64(v) => {
+            let _ = serde_json::to_writer(&mut *buf, &v[i]);
+        }
+        Values::UInt64(v) => {
+            let _ = serde_json::to_writer(&mut *buf, &v[i]);
+        }
+        // serde_json writes an f32 as its own shortest decimal.
+        Values::Float(v) if v[i].is_finite() => {
+            let _ = serde_json::to_writer(&mut *buf, &v[i]);
+        }
+        Values::Double(v) if v[i].is_finite() => {
+            let _ = serde_json::to_writer(&mut *buf, &v[i]);
+        }
+        other => buf.extend_from_slice(element(other, i).to_string().as_bytes()),
+    }
+}
+
 /// All of `values` as JSON: char as one string, the rest as an array.
 fn values_json(values: &Values) -> Value {
     match values {
@@ -294,7 +334,7 @@ impl JsonPrinter<'_> {
                 if null_fill && fill.is_some_and(|f| is_fill(f, &values, i)) {
                     buf.extend_from_slice(b"null");
                 } else {
-                    buf.extend_from_slice(element(&values, i).to_string().as_bytes());
+                    write_element(&mut buf, &values, i);
                 }
                 nest.after(&mut buf);
             }
@@ -387,5 +427,15 @@ mod tests {
         let f = Values::Float(vec![24.063692, f32::INFINITY]);
         assert_eq!(element(&f, 0).to_string(), "24.063692");
         assert_eq!(element(&f, 1), Value::from("Infinity"));
+        let mut buf = Vec::new();
+        for i in 0..2 {
+            write_element(&mut buf, &f, i);
+            buf.push(b' ');
+        }
+        write_element(&mut buf, &Values::UInt64(vec![u64::MAX]), 0);
+        assert_eq!(
+            String::from_utf8(buf).unwrap(),
+            "24.063692 \"Infinity\" 18446744073709551615"
+        );
     }
 }
