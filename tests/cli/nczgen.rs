@@ -471,3 +471,39 @@ fn v2_output_has_consolidated_metadata_equal_to_its_documents() {
         assert_eq!(consolidated_only.stdout(), whole.stdout(), "{name}");
     }
 }
+
+/// ncgen's reading of `_FillValue = ""` on a char variable: the NUL character, so the
+/// unwritten values are NULs and the attribute prints as `""`.
+#[test]
+fn an_empty_char_fill_value_is_nul_as_in_ncgen() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cdl = tmp.path().join("cf.cdl");
+    fs::write(
+        &cdl,
+        "netcdf cf {\ndimensions:\n\tn = 3 ;\nvariables:\n\tchar c(n) ;\n\t\tc:_FillValue = \"\" ;\ndata:\n c = \"a\" ;\n}\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("cf.zarr");
+    nczgen(&["-o", &out.to_string_lossy(), &cdl.to_string_lossy()]).success();
+    let got = run("nczdump", &[&out.to_string_lossy()]);
+    got.success();
+    let want = "netcdf cf {\ndimensions:\n\tn = 3 ;\nvariables:\n\tchar c(n) ;\n\t\tc:_FillValue = \"\" ;\ndata:\n\n c = \"a\" ;\n}\n";
+    assert_eq!(got.stdout(), want);
+    if crate::util::have("ncgen") {
+        let nc = tmp.path().join("cf.nc");
+        let ok = std::process::Command::new("ncgen")
+            .args(["-4", "-o", &nc.to_string_lossy(), &cdl.to_string_lossy()])
+            .status()
+            .unwrap();
+        assert!(ok.success());
+        let peer = std::process::Command::new("ncdump")
+            .arg(&nc)
+            .output()
+            .unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&peer.stdout),
+            want,
+            "ncdump of ncgen's file"
+        );
+    }
+}

@@ -27,11 +27,16 @@ impl Builder<'_> {
         if let Some(kind) = SpecialKind::of(&a.name) {
             return self.special(a, kind, &key, var_type, var_rank);
         }
-        let values = match (explicit, a.name.as_str()) {
+        let mut values = match (explicit, a.name.as_str()) {
             (Some(t), _) => self.convert_list(&a.values, t, a.pos)?,
             (None, "_FillValue") => self.convert_list(&a.values, var_type, a.pos)?,
             (None, _) => self.infer(a)?,
         };
+        // ncgen: `_FillValue = ""` on a char variable is the NUL character.
+        if a.name == "_FillValue" && var_type == NcType::Char && values == Values::Char(Vec::new())
+        {
+            values = Values::Char(vec![0]);
+        }
         if a.name == "_FillValue" {
             if values.len() != 1 {
                 return Err(self.err(a.pos, "_FillValue must be a single value"));

@@ -108,6 +108,14 @@ fn attribute_types_are_inferred_as_ncgen_does() {
     assert!(err("netcdf x { :a = \"t\", 1 ; }").contains("mixes text and numbers"));
     assert!(err("netcdf x { variables: int v ; v:_FillValue = 1, 2 ; }")
         .contains("_FillValue must be a single value"));
+    // ncgen: an empty char _FillValue is the NUL character.
+    let c = ok("netcdf x { dimensions: n = 2 ; variables: char c(n) ; c:_FillValue = \"\" ; }");
+    let v = c.dataset.var(&VarPath::new(&[], "c")).unwrap();
+    assert_eq!(attr(v, "_FillValue"), &Values::Char(vec![0]));
+    assert_eq!(
+        c.encodings[&VarPath::new(&[], "c")].fill,
+        Some(Values::Char(vec![0]))
+    );
 }
 
 #[test]
