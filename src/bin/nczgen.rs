@@ -66,21 +66,15 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     let _ = (args.binary, args.nc4, args.classic, args.nc4_classic);
     let (file_label, text) = match args.input.as_deref() {
         None | Some("-") => {
-            let mut s = String::new();
+            let mut bytes = Vec::new();
             io::stdin()
-                .read_to_string(&mut s)
+                .read_to_end(&mut bytes)
                 .context("reading standard input")?;
-            ("<stdin>".to_string(), s)
+            ("<stdin>".to_string(), nczarr::cdl::source_text(bytes))
         }
         Some(path) => {
             let bytes = std::fs::read(path).with_context(|| path.to_string())?;
-            let text = String::from_utf8(bytes).map_err(|e| {
-                let offset = e.utf8_error().valid_up_to();
-                let s = String::from_utf8_lossy(e.as_bytes());
-                let (line, col) = nczarr::cdl::parse::line_col(&s, offset);
-                anyhow!("{path}:{line}:{col}: the file is not valid UTF-8")
-            })?;
-            (path.to_string(), text)
+            (path.to_string(), nczarr::cdl::source_text(bytes))
         }
     };
     let kind = args

@@ -507,3 +507,35 @@ fn an_empty_char_fill_value_is_nul_as_in_ncgen() {
         );
     }
 }
+
+/// A CDL file that is not UTF-8 (Latin-1 in a comment and in char data, as netcdf-c's
+/// corpus has): the bytes are kept as ncgen keeps them, and the dump is ncdump's.
+#[test]
+fn latin1_bytes_in_cdl_strings_are_kept_as_ncgen_keeps_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cdl = tmp.path().join("l1.cdl");
+    fs::write(
+        &cdl,
+        b"netcdf l1 { // caf\xe9\ndimensions:\n\tn = 3 ;\nvariables:\n\tchar c(n) ;\ndata:\n c = \"\xe9t\xe9\" ;\n}\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("l1.zarr");
+    nczgen(&["-o", &out.to_string_lossy(), &cdl.to_string_lossy()]).success();
+    let got = run("nczdump", &[&out.to_string_lossy()]);
+    assert!(got.output.status.success());
+    // ncdump prints char bytes that are not UTF-8 as octal escapes.
+    assert!(got.stdout().contains(r#" c = "\351t\351" ;"#), "{}", got.stdout());
+    if crate::util::have("ncgen") {
+        let nc = tmp.path().join("l1.nc");
+        let ok = std::process::Command::new("ncgen")
+            .args(["-4", "-o", &nc.to_string_lossy(), &cdl.to_string_lossy()])
+            .status()
+            .unwrap();
+        assert!(ok.success());
+        let peer = std::process::Command::new("ncdump")
+            .arg(&nc)
+            .output()
+            .unwrap();
+        assert_eq!(got.output.stdout, peer.stdout, "ncdump of ncgen's file");
+    }
+}

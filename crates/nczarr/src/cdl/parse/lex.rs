@@ -205,7 +205,11 @@ fn raw_word(i: &str) -> Option<(&str, &str)> {
                 }
                 _ => break,
             }
-        } else if (first && is_ident_start(c)) || (!first && is_ident_char(c)) {
+        } else if (first && is_ident_start(c))
+            || (!first && is_ident_char(c))
+            // A byte that is not UTF-8 is taken into the word, for `ident` to refuse.
+            || crate::cdl::raw_byte(c).is_some()
+        {
             chars.next();
             end = p + c.len_utf8();
         } else {
@@ -312,6 +316,12 @@ pub(crate) fn ident(i: &str) -> PResult<'_, (String, usize)> {
             // "dimensions:" and the other section keywords include their colon.
             if is_section_keyword(w) && rest.starts_with(':') {
                 return Err(PError::expected(i, "a name"));
+            }
+            if w.chars().any(|c| crate::cdl::raw_byte(c).is_some()) {
+                return Err(PError::fail(
+                    i,
+                    "a name must be valid UTF-8 (netCDF names are UTF-8 text)".into(),
+                ));
             }
             Ok((rest, (unescape_ident(w), i.len())))
         }
@@ -443,6 +453,20 @@ pub(crate) fn string(i: &str) -> PResult<'_, (Vec<u8>, usize)> {
                         out.push((v & 0xff) as u8);
                     }
                     other => out.push(other),
+                }
+            }
+            // A byte of the file that was not UTF-8 (see `cdl::source_text`): the byte.
+            0xf4 => {
+                let raw = body[k..].chars().next().and_then(crate::cdl::raw_byte);
+                match raw {
+                    Some(byte) => {
+                        out.push(byte);
+                        k += 4;
+                    }
+                    None => {
+                        out.push(0xf4);
+                        k += 1;
+                    }
                 }
             }
             c => {

@@ -62,6 +62,13 @@ pub fn parse(text: &str) -> Result<CdlFile, CdlError> {
     // A UTF-8 byte order mark is skipped, as ncgen does.
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
     let skipped = text.len() - body.len();
+    if let Some(offset) = raw_byte_outside_text(text) {
+        return Err(CdlError::at(
+            text,
+            offset,
+            "a byte that is not UTF-8 outside a string or comment: names must be valid UTF-8",
+        ));
+    }
     match grammar::file(body) {
         Ok((_, f)) => Ok(f),
         Err(nom::Err::Error(e) | nom::Err::Failure(e)) => {
@@ -72,6 +79,52 @@ pub fn parse(text: &str) -> Result<CdlFile, CdlError> {
             Err(CdlError::at(text, text.len(), "unexpected end of input"))
         }
     }
+}
+
+/// Where a byte of the file that is not UTF-8 (see [`crate::cdl::source_text`]) stands
+/// outside string and character literals and comments, if it does: ncgen takes such
+/// bytes in text, but netCDF names are UTF-8.
+fn raw_byte_outside_text(text: &str) -> Option<usize> {
+    #[derive(PartialEq)]
+    enum In {
+        Code,
+        Str,
+        Char,
+        Comment,
+    }
+    let mut state = In::Code;
+    let mut escaped = false;
+    let mut prev = '\0';
+    for (i, c) in text.char_indices() {
+        match state {
+            In::Code => match c {
+                // An escaped quote in a name (`a\'b`) opens nothing.
+                '"' | '\'' if prev == '\\' => {}
+                '"' => state = In::Str,
+                '\'' => state = In::Char,
+                '/' if prev == '/' => state = In::Comment,
+                c if crate::cdl::raw_byte(c).is_some() => return Some(i),
+                _ => {}
+            },
+            In::Str | In::Char => {
+                let close = if state == In::Str { '"' } else { '\'' };
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' {
+                    escaped = true;
+                } else if c == close {
+                    state = In::Code;
+                }
+            }
+            In::Comment => {
+                if c == '\n' {
+                    state = In::Code;
+                }
+            }
+        }
+        prev = if state == In::Code { c } else { '\0' };
+    }
+    None
 }
 
 #[cfg(test)]

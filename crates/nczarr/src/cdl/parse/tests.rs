@@ -310,3 +310,17 @@ fn decimals_in_data_lists_read_like_ncgen() {
         ]
     );
 }
+
+#[test]
+fn bytes_that_are_not_utf8_are_text_in_strings_and_refused_in_names() {
+    let text = crate::cdl::source_text(
+        b"netcdf x { // caf\xe9\nvariables: char c ; c:a = \"\xe9t\xe9\" ; data: c = '\\'' ; }"
+            .to_vec(),
+    );
+    assert!(parse(&text).is_ok(), "{:?}", parse(&text).err());
+    let bad = crate::cdl::source_text(b"netcdf x {\ndimensions:\n\tn\xe9 = 1 ;\n}\n".to_vec());
+    assert_eq!(
+        parse(&bad).unwrap_err().to_string(),
+        "3:3: a byte that is not UTF-8 outside a string or comment: names must be valid UTF-8"
+    );
+}
