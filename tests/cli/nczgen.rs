@@ -524,7 +524,11 @@ fn latin1_bytes_in_cdl_strings_are_kept_as_ncgen_keeps_them() {
     let got = run("nczdump", &[&out.to_string_lossy()]);
     assert!(got.output.status.success());
     // ncdump prints char bytes that are not UTF-8 as octal escapes.
-    assert!(got.stdout().contains(r#" c = "\351t\351" ;"#), "{}", got.stdout());
+    assert!(
+        got.stdout().contains(r#" c = "\351t\351" ;"#),
+        "{}",
+        got.stdout()
+    );
     if crate::util::have("ncgen") {
         let nc = tmp.path().join("l1.nc");
         let ok = std::process::Command::new("ncgen")
