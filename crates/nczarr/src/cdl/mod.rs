@@ -17,7 +17,7 @@ const RAW_BYTE_BASE: u32 = 0x10_FF00;
 
 /// The text of a CDL file, losslessly: ncgen takes the bytes of strings and comments as
 /// they are (netcdf-c's own corpus has Latin-1 in strings), so bytes that are not UTF-8
-/// are kept as private-use characters (see [`raw_byte`]) rather than refused.
+/// are kept as private-use characters (U+10FF80 to U+10FFFF) rather than refused.
 pub fn source_text(bytes: Vec<u8>) -> String {
     match String::from_utf8(bytes) {
         Ok(s) => s,
