@@ -121,6 +121,19 @@ def summary_line(c):
             f"{c.get('FAIL', 0)} FAIL, {c.get('WRITE-FAIL', 0)} WRITE-FAIL")
 
 
+def verdict(shown, problems, passed):
+    """Print our reader's non-PASS cells and the problems; the exit status."""
+    if shown:
+        print("our reader's cells that are not PASS (writer losses or documented conventions):")
+        print("\n".join(shown))
+    if problems:
+        print("FAILED:")
+        print("\n".join(problems))
+        return 1
+    print(passed)
+    return 0
+
+
 def main(argv):
     if argv and argv[0] == "--reader-only":
         report = json.load(open(argv[1]))
@@ -131,15 +144,7 @@ def main(argv):
             c = s.get("cells", {}).get("ours")
             if c:
                 print(f"  ours reading {writer}: {summary_line(c)}")
-        if shown:
-            print("our reader's cells that are not PASS (writer losses or documented conventions):")
-            print("\n".join(shown))
-        if problems:
-            print("FAILED:")
-            print("\n".join(problems))
-            return 1
-        print("interop check (reader only) passed")
-        return 0
+        return verdict(shown, problems, "interop check (reader only) passed")
     report = json.load(open(argv[0]))
     alternatives = []
     for arg in argv[1:]:
@@ -168,15 +173,7 @@ def main(argv):
     print("layout that serves each reader best (cases):")
     for reader, counts in sorted(served.items()):
         print(f"  {reader}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items(), key=lambda kv: -kv[1])))
-    if shown:
-        print("our reader's cells that are not PASS (writer losses or documented conventions):")
-        print("\n".join(shown))
-    if problems:
-        print("FAILED:")
-        print("\n".join(problems))
-        return 1
-    print("interop check passed")
-    return 0
+    return verdict(shown, problems, "interop check passed")
 
 
 if __name__ == "__main__":

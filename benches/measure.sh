@@ -1,5 +1,7 @@
 # Shared by the benchmarks: source it after setting `work` (a scratch directory) and
-# `runs` (how many times each command runs).
+# `runs` (how many times each command runs). With `measure_keep_output=1`, each
+# command's stdout of the last round is kept in $work/out-NAME.txt (to compare tools'
+# outputs); otherwise it goes to /dev/null.
 
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
@@ -18,10 +20,12 @@ measure() {
     for round in $(seq "$runs"); do
         for name in "$@"; do
             local -n argv="cmd_$name"
+            local out=/dev/null
+            [ -n "${measure_keep_output:-}" ] && out="$work/out-$name.txt"
             # The last run's dirty pages are written back before this one starts, not
             # during it (on 2 cores the kernel's writeback takes a tool's CPU).
             sync
-            /usr/bin/time -f '%e %M' -o "$work/time" "${argv[@]//@R@/$round}" >/dev/null
+            /usr/bin/time -f '%e %M' -o "$work/time" "${argv[@]//@R@/$round}" >"$out"
             cut -d' ' -f1 "$work/time" >> "$work/times-$name"
             local kb peak; kb=$(cut -d' ' -f2 "$work/time"); peak=$(cat "$work/peak-$name")
             [ "$kb" -gt "$peak" ] && echo "$kb" > "$work/peak-$name"

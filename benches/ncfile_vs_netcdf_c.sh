@@ -26,30 +26,10 @@ trap 'rm -rf "$work"' EXIT
 
 "$py" "$here/benches/make_era.py" "$work"
 
-median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-
-# measure NAME...: runs the array cmd_NAME of each NAME $runs times, interleaved; "@R@"
-# in a command is the round's number. Sets t_NAME (median s) and m_NAME (peak MiB).
-measure() {
-    local name round
-    for name in "$@"; do : > "$work/times-$name"; echo 0 > "$work/peak-$name"; done
-    for round in $(seq "$runs"); do
-        for name in "$@"; do
-            local -n argv="cmd_$name"
-            sync
-            /usr/bin/time -f '%e %M' -o "$work/time" "${argv[@]//@R@/$round}" > "$work/out-$name.txt"
-            cut -d' ' -f1 "$work/time" >> "$work/times-$name"
-            local kb peak; kb=$(cut -d' ' -f2 "$work/time"); peak=$(cat "$work/peak-$name")
-            [ "$kb" -gt "$peak" ] && echo "$kb" > "$work/peak-$name"
-            unset -n argv
-        done
-    done
-    for name in "$@"; do
-        printf '  %s runs (s): %s\n' "$name" "$(tr '\n' ' ' < "$work/times-$name")" >&2
-        printf -v "t_$name" '%s' "$(median < "$work/times-$name")"
-        printf -v "m_$name" '%s' "$(($(cat "$work/peak-$name") / 1024))"
-    done
-}
+# The tools' outputs are compared below.
+measure_keep_output=1
+# shellcheck source=benches/measure.sh
+. "$here/benches/measure.sh"
 
 cat > "$work/xarray_copy.py" <<'PY'
 import sys, warnings, xarray as xr

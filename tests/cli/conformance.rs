@@ -179,7 +179,7 @@ fn netcdf_c_cdl_corpus_round_trips() {
                     ));
                 }
             }
-            Some((_, why)) => match ncgen_ncdump(&cdl, tmp.path()) {
+            Some((_, why)) => match crate::util::ncgen_ncdump(&cdl, tmp.path()) {
                 Some(peer) => {
                     // var4 of ref_tst_special_atts3 is never written and has no fill:
                     // its values are undefined, so its data block is left out.
@@ -218,27 +218,6 @@ fn netcdf_c_cdl_corpus_round_trips() {
     }
     assert!(compared >= 30, "only {compared} files compared");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
-
-/// What ncgen 4.9.0 (`-4`) and ncdump make of `cdl`, named as nczdump names the store
-/// (`None` without netcdf-bin).
-fn ncgen_ncdump(cdl: &std::path::Path, dir: &std::path::Path) -> Option<String> {
-    if !crate::util::have("ncgen") {
-        return None;
-    }
-    let name = cdl.file_stem()?.to_string_lossy().into_owned();
-    let nc = dir.join(format!("{name}.nc"));
-    let made = std::process::Command::new("ncgen")
-        .args(["-4", "-o", &nc.to_string_lossy(), &cdl.to_string_lossy()])
-        .status()
-        .ok()?;
-    assert!(made.success(), "ncgen -4 {}", cdl.display());
-    let out = std::process::Command::new("ncdump")
-        .arg(&nc)
-        .output()
-        .ok()?;
-    assert!(out.status.success(), "ncdump {}", nc.display());
-    Some(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 /// Every CDL file of netcdf-c's corpus that ncgen 4.9.0 compiles, as each file format

@@ -130,6 +130,27 @@ pub fn run(tool: &str, args: &[&str]) -> Run {
     run_in(tool, Path::new(env!("CARGO_MANIFEST_DIR")), args)
 }
 
+/// What ncgen 4.9.0 (`-4`) and ncdump make of `cdl`, named as nczdump names the store
+/// (`None` without netcdf-bin).
+pub fn ncgen_ncdump(cdl: &std::path::Path, dir: &std::path::Path) -> Option<String> {
+    if !crate::util::have("ncgen") {
+        return None;
+    }
+    let name = cdl.file_stem()?.to_string_lossy().into_owned();
+    let nc = dir.join(format!("{name}.nc"));
+    let made = std::process::Command::new("ncgen")
+        .args(["-4", "-o", &nc.to_string_lossy(), &cdl.to_string_lossy()])
+        .status()
+        .ok()?;
+    assert!(made.success(), "ncgen -4 {}", cdl.display());
+    let out = std::process::Command::new("ncdump")
+        .arg(&nc)
+        .output()
+        .ok()?;
+    assert!(out.status.success(), "ncdump {}", nc.display());
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
 /// Whether a peer tool (netcdf-bin's `ncgen`, `ncdump`, `nccopy`) can be run here.
 pub fn have(tool: &str) -> bool {
     std::process::Command::new(tool)

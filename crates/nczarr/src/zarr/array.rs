@@ -56,6 +56,17 @@ pub(crate) fn u64_list(json: Option<&Json>, name: &str) -> std::result::Result<V
         .collect()
 }
 
+/// The `zarr_format` of a metadata document that must be a JSON object (`.zarray`,
+/// `zarr.json`): the messages both versions' parsers give.
+pub(crate) fn zarr_format(json: &Json) -> std::result::Result<i64, String> {
+    if json.as_object().is_none() {
+        return Err(format!("expected a JSON object, found {}", json.kind()));
+    }
+    json.get("zarr_format")
+        .and_then(Json::as_i64_lenient)
+        .ok_or_else(|| "missing or non-integer \"zarr_format\"".into())
+}
+
 /// Check chunk sizes against a shape of the same rank: a chunk size of 0 is 1 along an
 /// empty dimension (netcdf-c writes 0 there; nothing is stored) and an error elsewhere,
 /// and chunk counts past [`MAX_CHUNKS`] are refused.
@@ -94,20 +105,13 @@ impl ArrayMeta {
             key: key.to_string(),
             message,
         };
-        if json.as_object().is_none() {
-            return Err(bad(format!(
-                "expected a JSON object, found {}",
-                json.kind()
-            )));
-        }
-        match json.get("zarr_format").and_then(Json::as_i64_lenient) {
-            Some(2) => {}
-            Some(v) => {
+        match zarr_format(json).map_err(bad)? {
+            2 => {}
+            v => {
                 return Err(bad(format!(
                     "zarr_format {v} is not supported (only Zarr version 2)"
                 )))
             }
-            None => return Err(bad("missing or non-integer \"zarr_format\"".into())),
         }
         let shape = u64_list(json.get("shape"), "shape").map_err(bad)?;
         let mut chunks = u64_list(json.get("chunks"), "chunks").map_err(bad)?;

@@ -6,7 +6,7 @@ use crate::array::{ChunkKeys, StoredArray};
 use crate::json::{Json, Number};
 use crate::model::{NcType, Values};
 use crate::zarr::{
-    check_chunks, parse_fill_value, u64_list, Dtype, Endian, FillError, MetadataError,
+    check_chunks, parse_fill_value, u64_list, zarr_format, Dtype, Endian, FillError, MetadataError,
 };
 
 type Result<T> = std::result::Result<T, MetadataError>;
@@ -53,16 +53,9 @@ impl NodeMeta {
             key: key.to_string(),
             message,
         };
-        if json.as_object().is_none() {
-            return Err(bad(format!(
-                "expected a JSON object, found {}",
-                json.kind()
-            )));
-        }
-        match json.get("zarr_format").and_then(Json::as_i64_lenient) {
-            Some(3) => {}
-            Some(v) => return Err(bad(format!("zarr_format {v} in a zarr.json (expected 3)"))),
-            None => return Err(bad("missing or non-integer \"zarr_format\"".into())),
+        match zarr_format(json).map_err(bad)? {
+            3 => {}
+            v => return Err(bad(format!("zarr_format {v} in a zarr.json (expected 3)"))),
         }
         let attributes = match json.get("attributes") {
             None | Some(Json::Null) => Json::Object(Vec::new()),
