@@ -142,7 +142,6 @@ impl ArrayWriter {
             )));
         }
         let (slab, strings) = self.slab(values)?;
-        let strings = strings.as_deref();
         let item = element_bytes(&self.stored.dtype).max(1);
         let parts = self.grid.plan(region);
         // Chunks are encoded in parallel in batches, and a batch is put while the next
@@ -169,11 +168,7 @@ impl ArrayWriter {
 
     /// The stored elements of `values`, and for an object array the strings its
     /// indices point to (see [`Strings`]).
-    #[allow(clippy::type_complexity)]
-    fn slab<'v>(
-        &self,
-        values: &'v Values,
-    ) -> Result<(std::borrow::Cow<'v, [u8]>, Option<Vec<Option<Vec<u8>>>>)> {
+    fn slab<'v>(&self, values: &'v Values) -> Result<(std::borrow::Cow<'v, [u8]>, Strings<'v>)> {
         let bad = |m: String| Error::Invalid(format!("variable '{}': {m}", self.name));
         if self.stored.dtype != Dtype::Object {
             let slab = to_stored(values, &self.stored.dtype).map_err(|m| bad(m.to_string()))?;
@@ -192,7 +187,7 @@ impl ArrayWriter {
             let index = if is_fill { STRING_FILL } else { i as u64 };
             slab.extend_from_slice(&index.to_le_bytes());
         }
-        Ok((std::borrow::Cow::Owned(slab), Some(items.clone())))
+        Ok((std::borrow::Cow::Owned(slab), Some(items.as_slice())))
     }
 
     /// The fill value of an object array's elements (`""` without one).

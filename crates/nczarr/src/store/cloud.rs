@@ -489,15 +489,8 @@ impl Drop for CloudStore {
         let paths = written
             .into_inner()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if paths.is_empty() {
-            return;
-        }
         // Best effort: the run has already failed and says why.
-        let store = Arc::clone(&self.store);
-        let stream = futures::stream::iter(paths.into_iter().map(Ok)).boxed();
-        let _ = self
-            .runtime
-            .block_on(store.delete_stream(stream).collect::<Vec<_>>());
+        let _ = self.delete_paths(paths);
     }
 }
 

@@ -58,7 +58,13 @@ pub fn gcs_store(settings: &GcsSettings) -> Result<CloudStore, StoreError> {
 pub(super) fn writable(settings: &GcsSettings) -> Result<(), StoreError> {
     if settings.credentials == GcsCredentials::Anonymous {
         return Err(StoreError::Archive {
-            location: format!("gs://{}/{}", settings.bucket, settings.key),
+            location: CloudPlace {
+                scheme: "gs",
+                bucket: settings.bucket.clone(),
+                root: settings.key.clone(),
+                endpoint: String::new(),
+            }
+            .location(),
             message: "writing to GCS needs credentials: set GOOGLE_APPLICATION_CREDENTIALS (or GOOGLE_SERVICE_ACCOUNT) to a service-account file, or run `gcloud auth application-default login`".into(),
         });
     }
