@@ -54,6 +54,13 @@ struct Args {
     /// Print the storage format in detail (NCZarr generation or pure Zarr) and exit.
     #[arg(short = 'K')]
     kind_extended: bool,
+    /// Values of CF time variables (units "<unit> since <date>", and their bounds) as
+    /// dates, and the numeric attributes of such variables as dates in comments.
+    #[arg(short = 't')]
+    times: bool,
+    /// As -t, with ISO 8601's 'T' between date and time.
+    #[arg(short = 'i')]
+    iso_times: bool,
     /// Print special virtual attributes (_Storage, _ChunkSizes, _Filter, _Codecs, ...).
     #[arg(short = 's')]
     special: bool,
@@ -127,6 +134,11 @@ fn options(args: &Args, default_name: String) -> anyhow::Result<PrintOptions> {
         ..PrintOptions::default()
     };
     o.header_only = args.header_only;
+    o.times = if args.iso_times {
+        Some('T')
+    } else {
+        args.times.then_some(' ')
+    };
     o.coords_only = args.coords;
     o.vars = cli::comma_list(&args.vars);
     o.groups = cli::comma_list(&args.groups);

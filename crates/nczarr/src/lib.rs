@@ -27,6 +27,7 @@ pub mod array;
 pub mod aws;
 pub mod azure;
 pub mod cdl;
+pub mod cftime;
 pub mod chunking;
 pub mod codec;
 pub mod copy;

@@ -10,9 +10,11 @@ use std::sync::mpsc;
 
 use rayon::prelude::*;
 
+use super::dates;
 use super::escape;
 use super::number::{self, CFormat, NUM_ROOM};
 use super::{IndexStyle, PrintOptions};
+use crate::cftime::TimeUnits;
 use crate::chunking::{slabs, SlabOrder};
 use crate::error::Result;
 use crate::model::{NcType, Values, Var, VarPath};
@@ -28,6 +30,8 @@ pub(crate) struct VarLayout<'a> {
     pub(crate) unlimited: &'a [bool],
     /// How it is chunked (its shape when not chunked): slabs follow chunks.
     pub(crate) chunks: &'a [u64],
+    /// With `-t`/`-i`: the time units its values print as dates with.
+    pub(crate) time: Option<&'a TimeUnits>,
 }
 
 /// How one value becomes text.
@@ -38,6 +42,8 @@ enum ValueFormat {
         double_digits: usize,
     },
     C(CFormat),
+    /// `-t`/`-i`: dates, with this separator before the time of day.
+    Time(TimeUnits, char),
 }
 
 /// The fill value ncdump compares against (`get_fill_info`): the `_FillValue`
@@ -55,7 +61,10 @@ pub(super) fn fill_for(var: &Var) -> Option<Values> {
     }
 }
 
-fn format_for(var: &Var, opts: &PrintOptions) -> ValueFormat {
+fn format_for(var: &Var, opts: &PrintOptions, time: Option<&TimeUnits>) -> ValueFormat {
+    if let (Some(units), Some(sep)) = (time, opts.times) {
+        return ValueFormat::Time(units.clone(), sep);
+    }
     let default = ValueFormat::Default {
         float_digits: opts.float_digits.unwrap_or(7),
         double_digits: opts.double_digits.unwrap_or(15),
@@ -178,6 +187,10 @@ fn format_value(
     }
     scratch.clear();
     match (values, fmt) {
+        (_, ValueFormat::Time(units, sep)) => {
+            dates::date_text(out, units, values.get_f64(i), *sep);
+            return;
+        }
         (Values::String(v), _) => {
             escape::string_value(out, v[i].as_deref());
             return;
@@ -616,6 +629,7 @@ pub(crate) fn print_var(
         shape,
         unlimited,
         chunks,
+        time,
     } = *var_layout;
     let rank = shape.len();
     let max = opts.max_line_len as i64 - 2;
@@ -640,7 +654,7 @@ pub(crate) fn print_var(
         ncols: if rank == 0 { 1 } else { shape[rank - 1] },
     };
     let fill = fill_for(var);
-    let fmt = format_for(var, opts);
+    let fmt = format_for(var, opts, time);
     let regions = slabs(shape, chunks, opts.slab_elements, SlabOrder::Output);
     let text_mode = var.nc_type == NcType::Char;
     let ncols = layout.ncols;

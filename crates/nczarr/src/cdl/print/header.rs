@@ -4,9 +4,11 @@
 use std::io::Write;
 
 use super::data;
+use super::dates;
 use super::escape::{self, ByteWriter, KEYWORDS};
 use super::number;
 use super::{group_matches, var_matches, PrintOptions};
+use crate::cftime::TimeUnits;
 use crate::encoding::special::{special_attrs, SpecialValue};
 use crate::encoding::{Chunking, Encoding};
 use crate::error::Result;
@@ -19,6 +21,10 @@ pub(crate) struct Printer<'a> {
     pub(crate) opts: &'a PrintOptions,
     /// Group nesting indent in spaces (2 per level).
     pub(crate) indent: usize,
+    /// With `-t`/`-i`: variables named by a `bounds` attribute printed so far, newest
+    /// last, with the time units of the variable that named them (ncdump's
+    /// `bounds_list`, which matches by name alone, across groups).
+    pub(crate) bounds: Vec<(String, Option<TimeUnits>)>,
 }
 
 impl Printer<'_> {
@@ -83,8 +89,14 @@ impl Printer<'_> {
             }
             decl.push_str(" ;");
             self.line(&decl)?;
+            let time = self.opts.times.and_then(|_| dates::time_units(v));
             for a in &v.attrs {
-                self.attr(&v.name, a, v.nc_type)?;
+                self.attr(&v.name, a, time.as_ref())?;
+                if self.opts.times.is_some() && a.name == "bounds" {
+                    if let Some(name) = bounds_name(&a.values) {
+                        self.bounds.push((name, time.clone()));
+                    }
+                }
             }
             if self.opts.special {
                 self.specials(&VarPath::new(path, &v.name), v)?;
@@ -102,7 +114,7 @@ impl Printer<'_> {
             })?;
         }
         for a in &g.attrs {
-            self.attr("", a, NcType::Char)?;
+            self.attr("", a, None)?;
         }
         if is_root && self.opts.special {
             let format = self.source.format();
@@ -149,11 +161,13 @@ impl Printer<'_> {
                     .and_then(|e| e.chunk_shape().map(<[u64]>::to_vec))
                     .filter(|c| c.len() == shape.len())
                     .unwrap_or_else(|| shape.clone());
+                let time = self.opts.times.and_then(|_| self.data_time_units(v));
                 let layout = data::VarLayout {
                     var: v,
                     shape: &shape,
                     unlimited: &unlimited,
                     chunks: &chunks,
+                    time: time.as_ref(),
                 };
                 data::print_var(self.out, self.source, &vp, &layout, self.indent, self.opts)?;
             }
@@ -204,8 +218,21 @@ impl Printer<'_> {
             })
     }
 
-    fn attr(&mut self, var_name: &str, a: &Attr, var_type: NcType) -> Result<()> {
-        let _ = var_type;
+    /// The time units a variable's data prints with (`get_timeinfo`): those of the
+    /// variable whose `bounds` names it, else its own.
+    fn data_time_units(&self, v: &Var) -> Option<TimeUnits> {
+        if !v.nc_type.is_numeric() {
+            return None;
+        }
+        match self.bounds.iter().rev().find(|(name, _)| *name == v.name) {
+            Some((_, time)) => time.clone(),
+            None => dates::time_units(v),
+        }
+    }
+
+    /// One attribute line (`pr_att`); with `-t`/`-i` and the time units of its
+    /// variable, a numeric attribute's values also as dates in a comment.
+    fn attr(&mut self, var_name: &str, a: &Attr, time: Option<&TimeUnits>) -> Result<()> {
         let mut buf: Vec<u8> = Vec::with_capacity(64);
         buf.extend_from_slice(self.indent_str().as_bytes());
         buf.extend_from_slice(b"\t\t");
@@ -223,7 +250,21 @@ impl Printer<'_> {
         buf.extend_from_slice(escape::escaped_name(&a.name).as_bytes());
         buf.extend_from_slice(b" = ");
         attr_values(&mut buf, &a.values, self.opts, self.breaks_text_lines());
-        buf.extend_from_slice(b" ;\n");
+        buf.extend_from_slice(b" ;");
+        if let (Some(units), Some(sep)) = (time, self.opts.times) {
+            if a.values.nc_type().is_numeric() && !a.values.is_empty() {
+                let indent = self.indent_str();
+                dates::attr_comment(
+                    &mut buf,
+                    units,
+                    &a.values,
+                    sep,
+                    &indent,
+                    self.opts.max_line_len,
+                );
+            }
+        }
+        buf.push(b'\n');
         self.out.write_all(&buf)?;
         Ok(())
     }
@@ -264,6 +305,18 @@ impl Printer<'_> {
             self.special(&v.name, a.name, &value)?;
         }
         Ok(())
+    }
+}
+
+/// The variable name a char `bounds` attribute holds. (ncdump 4.9.0 takes a string
+/// attribute's pointer for its text, so a string `bounds` never matches there.)
+fn bounds_name(values: &Values) -> Option<String> {
+    match values {
+        Values::Char(t) => {
+            let t = &t[..t.iter().position(|&b| b == 0).unwrap_or(t.len())];
+            Some(String::from_utf8_lossy(t).into_owned())
+        }
+        _ => None,
     }
 }
 

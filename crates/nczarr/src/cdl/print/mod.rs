@@ -9,6 +9,7 @@
 //! about inexact type mappings printed as `//` comments.
 
 mod data;
+mod dates;
 pub mod escape;
 mod header;
 mod json;
@@ -62,6 +63,9 @@ pub struct PrintOptions {
     pub filter_atts: bool,
     /// `-XF`: type prefix on `_FillValue`.
     pub fill_type: bool,
+    /// `-t` (`' '`) or `-i` (`'T'`): values of CF time variables as dates, with this
+    /// separator before the time of day.
+    pub times: Option<char>,
     /// Elements read per slab: the memory bound of a data dump.
     pub slab_elements: u64,
 }
@@ -82,6 +86,7 @@ impl Default for PrintOptions {
             special: false,
             filter_atts: false,
             fill_type: false,
+            times: None,
             slab_elements: 4 << 20,
         }
     }
@@ -101,6 +106,7 @@ pub fn print_cdl(
         source,
         opts,
         indent: 0,
+        bounds: Vec::new(),
     };
     p.line(&format!("netcdf {} {{", escape::escaped_name(&opts.name)))?;
     p.group(&source.dataset().root, &mut Vec::new())?;
