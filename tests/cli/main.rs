@@ -23,6 +23,8 @@ mod nczgen;
 mod netcdf_files;
 /// Every tool against a local S3 server (skipped without one).
 mod s3;
+/// CF time: nczdump -t/-i against ncdump, nczgen date strings.
+mod times;
 /// Zarr version 3 stores.
 mod zarr3;
 /// zmapdump subcommands.

@@ -100,7 +100,8 @@ impl Days {
     }
 
     /// Days in the years `from..to` (negative when `to < from`), as cdtime's loops
-    /// add them, with whole cycles skipped first.
+    /// add them, with whole cycles skipped first; modulo 2^64, so that the `int`
+    /// cdtime keeps the count in wraps as it does there.
     fn days_between(self, from: i64, to: i64) -> i64 {
         let (sign, lo, hi) = if to >= from {
             (1, from, to)
@@ -108,14 +109,15 @@ impl Days {
             (-1, to, from)
         };
         let (cy, cd) = self.cycle();
-        let cycles = (hi - lo) / cy;
-        let mut days = cycles.saturating_mul(cd);
-        let mut y = lo.saturating_add(cycles.saturating_mul(cy));
-        while y < hi {
-            days = days.saturating_add(self.year_days(y));
-            y += 1;
+        let span = hi.wrapping_sub(lo);
+        let cycles = span / cy;
+        let mut days = cycles.wrapping_mul(cd);
+        let mut y = lo.wrapping_add(cycles.wrapping_mul(cy));
+        for _ in 0..span % cy {
+            days = days.wrapping_add(self.year_days(y));
+            y = y.wrapping_add(1);
         }
-        sign * days
+        days.wrapping_mul(sign)
     }
 
     /// Days in a month (1..=12).
@@ -168,19 +170,20 @@ impl Days {
     }
 
     /// `Cdh2e`: hours since 1970-01-01 (since month 1 day 1 for climatological time).
-    pub(super) fn to_epoch(self, t: &CompTime) -> f64 {
+    pub(super) fn date_to_epoch(self, t: &CompTime) -> f64 {
         let doy = self.day_of_year(t.year, t.month, t.day);
         let (year, base) = if self.chronological() {
             (t.year, 1970)
         } else {
             (0, 0)
         };
-        let day_cnt = self.days_between(base, year);
-        (day_cnt.saturating_add(doy) - 1) as f64 * 24.0 + t.hour
+        // cdtime counts days in a C int, which wraps.
+        let day_cnt = self.days_between(base, year) as i32;
+        f64::from(day_cnt.wrapping_add(doy as i32).wrapping_sub(1)) * 24.0 + t.hour
     }
 
     /// `Cde2h`: the component time of hours since 1970-01-01.
-    pub(super) fn from_epoch(self, etime: f64) -> CompTime {
+    pub(super) fn epoch_to_date(self, etime: f64) -> CompTime {
         // C converts with `(int)`: x86 makes an out-of-range value INT_MIN.
         let whole = (etime / 24.0).floor();
         let day = if (-2_147_483_648.0..2_147_483_648.0).contains(&whole) {
@@ -228,27 +231,27 @@ impl Days {
 
     /// `CdAddDelTime` for `months` whole months: day 1 at 00:00 of the month reached.
     pub(super) fn add_months(self, etime: f64, months: i64) -> f64 {
-        let b = self.from_epoch(etime);
-        let months = months.saturating_add(i64::from(b.month) - 1);
+        let b = self.epoch_to_date(etime);
+        let months = months.wrapping_add(i64::from(b.month) - 1);
         let years = if months >= 0 {
             months / 12
         } else {
             (months + 1) / 12 - 1
         };
         let e = CompTime {
-            year: b.year.saturating_add(years),
+            year: b.year.wrapping_add(years),
             month: (months - 12 * years + 1) as i16,
             day: 1,
             hour: 0.0,
         };
-        self.to_epoch(&e)
+        self.date_to_epoch(&e)
     }
 
     /// `CdDivDelTime` for steps of `step` months: how many whole steps lie between
     /// the two times.
     pub(super) fn months_between(self, begin: f64, end: f64, step: i64) -> i64 {
-        let b = self.from_epoch(begin);
-        let e = self.from_epoch(end);
+        let b = self.epoch_to_date(begin);
+        let e = self.epoch_to_date(end);
         let range = if self.chronological() {
             12 * (e.year - b.year) + i64::from(e.month - b.month)
         } else {
@@ -281,7 +284,7 @@ const ZB: CompTime = CompTime {
 /// cdtime's `cdComp2Rel(calendar, t, "hours")`: hours since its default base,
 /// 1979-01-01, which the arithmetic below subtracts and adds back as cdtime does.
 fn rel_hours(days: Days, t: &CompTime) -> f64 {
-    days.to_epoch(t) - days.to_epoch(&BASE_1979)
+    days.date_to_epoch(t) - days.date_to_epoch(&BASE_1979)
 }
 
 const BASE_1979: CompTime = CompTime {
@@ -294,7 +297,7 @@ const BASE_1979: CompTime = CompTime {
 /// `cdCompAdd`: `t` plus `hours` in one calendar.
 fn add_hours(days: Days, t: &CompTime, hours: f64) -> CompTime {
     let rel = rel_hours(days, t) + hours;
-    days.from_epoch(days.to_epoch(&BASE_1979) + rel)
+    days.epoch_to_date(days.date_to_epoch(&BASE_1979) + rel)
 }
 
 /// `cdCompAddMixed`: `t` plus `hours` in the mixed Julian/Gregorian calendar.
@@ -378,11 +381,15 @@ mod tests {
             Days::AllLeap,
             Days::Thirty,
         ] {
-            let mut prev = days.from_epoch(-800_000.0 * 24.0);
-            for d in -800_000i64..800_000 {
-                let c = days.from_epoch(d as f64 * 24.0 + 6.0);
+            let mut prev = days.epoch_to_date(-300_000.0 * 24.0);
+            for d in -300_000i64..300_000 {
+                let c = days.epoch_to_date(d as f64 * 24.0 + 6.0);
                 assert!(c.is_valid(), "{days:?} day {d}: {c:?}");
-                assert_eq!(days.to_epoch(&c), d as f64 * 24.0 + 6.0, "{days:?} {c:?}");
+                assert_eq!(
+                    days.date_to_epoch(&c),
+                    d as f64 * 24.0 + 6.0,
+                    "{days:?} {c:?}"
+                );
                 assert!(prev.before(&c), "{days:?}: {prev:?} then {c:?}");
                 prev = c;
             }
@@ -391,15 +398,18 @@ mod tests {
 
     #[test]
     fn known_dates() {
-        assert_eq!(Days::Gregorian.from_epoch(0.0), t(1970, 1, 1));
-        assert_eq!(Days::Gregorian.from_epoch(-24.0), t(1969, 12, 31));
-        assert_eq!(Days::Gregorian.from_epoch(59.0 * 24.0), t(1970, 3, 1));
-        assert_eq!(Days::Gregorian.to_epoch(&t(2000, 3, 1)), 11017.0 * 24.0);
-        assert_eq!(Days::Julian.to_epoch(&t(1970, 1, 2)), 24.0);
-        assert_eq!(Days::Thirty.from_epoch(359.0 * 24.0), t(1970, 12, 30));
-        assert_eq!(Days::AllLeap.from_epoch(59.0 * 24.0), t(1970, 2, 29));
+        assert_eq!(Days::Gregorian.epoch_to_date(0.0), t(1970, 1, 1));
+        assert_eq!(Days::Gregorian.epoch_to_date(-24.0), t(1969, 12, 31));
+        assert_eq!(Days::Gregorian.epoch_to_date(59.0 * 24.0), t(1970, 3, 1));
         assert_eq!(
-            Days::NoLeap.from_epoch(365.0 * 24.0 * 30.0 + 59.0 * 24.0),
+            Days::Gregorian.date_to_epoch(&t(2000, 3, 1)),
+            11017.0 * 24.0
+        );
+        assert_eq!(Days::Julian.date_to_epoch(&t(1970, 1, 2)), 24.0);
+        assert_eq!(Days::Thirty.epoch_to_date(359.0 * 24.0), t(1970, 12, 30));
+        assert_eq!(Days::AllLeap.epoch_to_date(59.0 * 24.0), t(1970, 2, 29));
+        assert_eq!(
+            Days::NoLeap.epoch_to_date(365.0 * 24.0 * 30.0 + 59.0 * 24.0),
             t(2000, 3, 1)
         );
         // The switch: the day after 1582-10-04 (Julian) is 1582-10-15 (Gregorian), but
@@ -411,11 +421,11 @@ mod tests {
         assert_eq!(mixed_add(&t(1582, 10, 15), -24.0), t(1582, 10, 4));
         assert_eq!(
             Days::Gregorian.add_months(0.0, 14),
-            Days::Gregorian.to_epoch(&t(1971, 3, 1))
+            Days::Gregorian.date_to_epoch(&t(1971, 3, 1))
         );
         assert_eq!(
             Days::Gregorian.add_months(0.0, -1),
-            Days::Gregorian.to_epoch(&t(1969, 12, 1))
+            Days::Gregorian.date_to_epoch(&t(1969, 12, 1))
         );
         assert_eq!(Days::Gregorian.months_between(0.0, 24.0 * 400.0, 1), 13);
     }
@@ -423,8 +433,8 @@ mod tests {
     #[test]
     fn absurd_values_end() {
         for v in [1e300, -1e300, f64::MAX, 1e18] {
-            let c = Days::Gregorian.from_epoch(v);
-            let _ = Days::Gregorian.to_epoch(&CompTime {
+            let c = Days::Gregorian.epoch_to_date(v);
+            let _ = Days::Gregorian.date_to_epoch(&CompTime {
                 year: i64::MAX / 2,
                 ..c
             });

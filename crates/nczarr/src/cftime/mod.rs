@@ -5,7 +5,7 @@
 //!
 //! netcdf-c does this with cdtime (`libdispatch/nctime.c`), whose quirks ncdump's
 //! output carries and which are kept here: units and dates are read with C's `sscanf`
-//! rules ([`scan`]), a calendar name matches when the attribute is a prefix of it,
+//! rules (the `scan` module), a calendar name matches when the attribute is a prefix of it,
 //! month units step to the first day of a month, fractional seconds print with `%lf`,
 //! the mixed Julian/Gregorian calendar names its switch moment 1582-10-05, a date
 //! that cannot be printed prints as `""`.
@@ -15,6 +15,7 @@ mod scan;
 #[cfg(test)]
 mod tests;
 
+use crate::model::{Values, Var};
 pub use cdtime::CompTime;
 use cdtime::{mixed_add, mixed_diff, Days};
 use scan::{scan, Slot, EOF};
@@ -81,6 +82,19 @@ impl Calendar {
             .iter()
             .find(|(name, _)| matches(name))
             .map_or(Calendar::Mixed, |&(_, c)| c)
+    }
+
+    /// The CF name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Calendar::Mixed => "standard",
+            Calendar::ProlepticGregorian => "proleptic_gregorian",
+            Calendar::Julian => "julian",
+            Calendar::NoLeap => "noleap",
+            Calendar::AllLeap => "all_leap",
+            Calendar::Day360 => "360_day",
+            Calendar::None => "none",
+        }
     }
 
     /// Whether dates have years (all but `none`).
@@ -178,7 +192,7 @@ impl Unit {
     }
 
     /// `hours` in this unit (`cdFromHours` and `cdComp2Rel`'s conversions).
-    fn from_hours(self, hours: f64) -> f64 {
+    fn of_hours(self, hours: f64) -> f64 {
         match self {
             Unit::Second => 3600.0 * hours,
             Unit::Minute => 60.0 * hours,
@@ -281,6 +295,21 @@ impl TimeUnits {
         })
     }
 
+    /// A numeric variable's time units, as ncdump's `get_timeinfo` finds them: its
+    /// `units` and `calendar` attributes, char text or (as netcdf-c reads them since
+    /// 4.9.1) the first of a string list.
+    pub fn of_var(var: &Var) -> Option<TimeUnits> {
+        if !var.nc_type.is_numeric() {
+            return None;
+        }
+        let text = |name: &str| match var.attr(name).map(|a| &a.values) {
+            Some(Values::Char(t)) => Some(t.as_slice()),
+            Some(Values::String(list)) => list.first().and_then(|s| s.as_deref()),
+            _ => None,
+        };
+        TimeUnits::parse(text("units")?, text("calendar"))
+    }
+
     /// The date `value` names (`cdRel2Comp`).
     pub fn date(&self, value: f64) -> CompTime {
         if self.calendar == Calendar::Mixed {
@@ -293,16 +322,16 @@ impl TimeUnits {
     }
 
     fn date_in(&self, days: Days, value: f64) -> CompTime {
-        let base = days.to_epoch(&self.base);
+        let base = days.date_to_epoch(&self.base);
         match self.unit.months() {
             Some(m) => {
                 if value == 0.0 {
                     return self.base;
                 }
                 let steps = m as f64 * value + if value < 0.0 { -1e-10 } else { 1e-10 };
-                days.from_epoch(days.add_months(base, c_long(steps)))
+                days.epoch_to_date(days.add_months(base, c_long(steps)))
             }
-            None => days.from_epoch(base + self.unit.to_hours(value)),
+            None => days.epoch_to_date(base + self.unit.to_hours(value)),
         }
     }
 
@@ -328,13 +357,13 @@ impl TimeUnits {
         let mut calendar = self.calendar;
         if calendar == Calendar::Mixed {
             if self.unit.months().is_none() {
-                return self.unit.from_hours(mixed_diff(t, &self.base));
+                return self.unit.of_hours(mixed_diff(t, &self.base));
             }
             calendar = Calendar::ProlepticGregorian;
         }
         let days = calendar.days();
-        let base = days.to_epoch(&self.base);
-        let end = days.to_epoch(t);
+        let base = days.date_to_epoch(&self.base);
+        let end = days.date_to_epoch(t);
         match self.unit.months() {
             Some(step) => {
                 let n = days.months_between(base, end, step) as f64;
@@ -349,7 +378,7 @@ impl TimeUnits {
                 if !calendar.has_years() && !(0.0..8760.0).contains(&delta) {
                     delta -= (delta / 8760.0).floor() * 8760.0;
                 }
-                self.unit.from_hours(delta)
+                self.unit.of_hours(delta)
             }
         }
     }
@@ -361,7 +390,7 @@ impl TimeUnits {
 /// A [`DateError`] when the text is not a date.
 pub fn ncgen_time(text: &str) -> Result<f64, DateError> {
     let t = read_date(Calendar::ProlepticGregorian, text)?;
-    Ok(Days::Gregorian.to_epoch(&t))
+    Ok(Days::Gregorian.date_to_epoch(&t))
 }
 
 /// A whole date-time text in `calendar`, checked as nczgen checks it.
@@ -395,7 +424,7 @@ fn read_date(calendar: Calendar, text: &str) -> Result<CompTime, DateError> {
     let skipped =
         calendar == Calendar::Mixed && (t.year, t.month) == (1582, 10) && (6..15).contains(&t.day);
     if i64::from(t.day) > calendar.month_len(t.year, t.month) || skipped {
-        return Err(fail(&format!("in the {calendar:?} calendar")));
+        return Err(fail(&format!("in the {} calendar", calendar.name())));
     }
     Ok(t)
 }
@@ -412,7 +441,9 @@ fn trim(s: &str) -> &str {
 
 /// C's `(long)` of a double on x86-64: out of range is `LONG_MIN`.
 fn c_long(v: f64) -> i64 {
-    if v.is_finite() && v >= -9.223_372_036_854_775_808e18 && v < 9.223_372_036_854_775_808e18 {
+    // 2^63, exactly.
+    const LIMIT: f64 = 9_223_372_036_854_775_808.0;
+    if (-LIMIT..LIMIT).contains(&v) {
         v as i64
     } else {
         i64::MIN

@@ -4,6 +4,7 @@
 
 use super::{Builder, CdlError};
 use crate::cdl::ast::{AttrDecl, Datum, TypeRef, Value};
+use crate::cftime::{ncgen_time, DateError, TimeUnits};
 use crate::encoding::{Special, SpecialKind};
 use crate::model::{Attr, NcType, Values};
 
@@ -271,10 +272,12 @@ impl Builder<'_> {
                 Value::List(_) | Value::Run(_) => {
                     return Err(self.err(d.pos, "braces are not allowed in an attribute"))
                 }
-                Value::Opaque(_) | Value::Ident(_) | Value::Call(..) => {
+                // time("...") is a double (ncgen's evaluate).
+                Value::Call(..) => any_double = true,
+                Value::Opaque(_) | Value::Ident(_) => {
                     return Err(self.err(
                         d.pos,
-                        "opaque, enum and function values are outside the NCZarr data model",
+                        "opaque and enum values are outside the NCZarr data model",
                     ))
                 }
             }
@@ -329,21 +332,76 @@ impl Builder<'_> {
         }
         let mut out = Values::with_capacity(t, list.len());
         for d in list {
-            self.convert_into(d, t, None, &mut out)?;
+            self.convert_into(d, t, None, None, &mut out)?;
         }
         Ok(out)
     }
 
+    /// ncgen's `time("date")` (hours since 1970-01-01, proleptic Gregorian), and a
+    /// date string in the data of a variable with CF time units (`time`), as the
+    /// number the date is in those units.
+    fn evaluated(&self, d: &Datum, time: Option<&TimeUnits>) -> Result<Option<f64>, CdlError> {
+        let date =
+            |r: Result<f64, DateError>| r.map(Some).map_err(|e| self.err(d.pos, e.to_string()));
+        match &d.value {
+            Value::Call(call) => {
+                let (name, args) = &**call;
+                if !name.eq_ignore_ascii_case("time") {
+                    return Err(self.err(
+                        d.pos,
+                        format!("unknown function '{name}' (CDL has time(\"date\"))"),
+                    ));
+                }
+                match args.as_slice() {
+                    [Datum {
+                        value: Value::Text(text),
+                        ..
+                    }] => date(ncgen_time(&String::from_utf8_lossy(text))),
+                    [Datum {
+                        value: Value::Text(kind),
+                        ..
+                    }, Datum {
+                        value: Value::Text(_),
+                        ..
+                    }] => Err(self.err(
+                        d.pos,
+                        format!(
+                            "time conversion '{}' is not supported (as in ncgen)",
+                            String::from_utf8_lossy(kind)
+                        ),
+                    )),
+                    _ => Err(self.err(d.pos, "expected function signature: time([string,]string)")),
+                }
+            }
+            Value::Text(text) => match time {
+                Some(units) => date(units.value_of(&String::from_utf8_lossy(text))),
+                None => Ok(None),
+            },
+            _ => Ok(None),
+        }
+    }
+
     /// One constant as type `t`, appended to `out` (of type `t`); `fill` is what `_`
-    /// means (for data). Appending rather than returning keeps large data sections
-    /// free of a small allocation per value.
+    /// means (for data); `time` the variable's CF time units, which date strings are
+    /// read in. Appending rather than returning keeps large data sections free of a
+    /// small allocation per value.
     pub(super) fn convert_into(
         &self,
         d: &Datum,
         t: NcType,
         fill: Option<&Values>,
+        time: Option<&TimeUnits>,
         out: &mut Values,
     ) -> Result<(), CdlError> {
+        if t.is_numeric() {
+            if let Some(v) = self.evaluated(d, time)? {
+                let number = Datum {
+                    value: Value::Double(v),
+                    pos: d.pos,
+                };
+                return self.convert_into(&number, t, fill, None, out);
+            }
+        }
         let bad = |what: &str| self.err(d.pos, format!("cannot convert {what} to {t}"));
         if let Values::String(out) = out {
             out.push(match &d.value {
@@ -405,12 +463,10 @@ impl Builder<'_> {
             Value::Opaque(_) if matches!(t, NcType::Float | NcType::Double) => {
                 return Err(bad("a hex constant"))
             }
-            Value::Ident(_) | Value::Call(..) => {
-                return Err(self.err(
-                    d.pos,
-                    "enum constants and functions are outside the NCZarr data model",
-                ))
+            Value::Ident(_) => {
+                return Err(self.err(d.pos, "enum constants are outside the NCZarr data model"))
             }
+            Value::Call(..) => return Err(bad("a function value")),
             _ => {}
         }
         if let Values::Float(o) = out {

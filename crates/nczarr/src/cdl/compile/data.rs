@@ -5,7 +5,8 @@
 
 use super::{Builder, CdlError};
 use crate::cdl::ast::{item_count, items, Datum, Value};
-use crate::model::{Dim, DimRef, NcType, Values, VarPath};
+use crate::cftime::TimeUnits;
+use crate::model::{Dim, DimRef, NcType, Values, Var, VarPath};
 
 /// The leaves of a data list in order, braces and runs removed, without collecting them.
 struct Flat<'d> {
@@ -165,6 +166,7 @@ impl Builder<'_> {
                 .map(|r| self.dim_of(r).is_some_and(|d| d.unlimited))
                 .collect();
             let fill = self.fill_of(&var, t);
+            self.data_time = self.time_units_of(&var);
             let total: u64 = shape.iter().product();
             let total = usize::try_from(total)
                 .map_err(|_| self.err(pos, "variable too large for data in CDL"))?;
@@ -178,7 +180,31 @@ impl Builder<'_> {
             };
             self.values.insert(var, values);
         }
+        self.data_time = None;
         Ok(())
+    }
+
+    /// A variable's CF time units, for date strings in its data: its own, or, for a
+    /// variable another's `bounds` attribute names (in its group first, then
+    /// anywhere, as ncdump -t matches bounds by name), that variable's.
+    fn time_units_of(&self, var: &VarPath) -> Option<TimeUnits> {
+        let v = self.ds.var(var)?;
+        if !v.nc_type.is_numeric() {
+            return None;
+        }
+        let names_this = |p: &Var| matches!(p.attr("bounds").map(|a| &a.values), Some(Values::Char(t)) if t.as_slice() == v.name.as_bytes());
+        let parent = self
+            .ds
+            .group(&var.group)
+            .and_then(|g| g.vars.iter().find(|p| names_this(p)))
+            .or_else(|| {
+                self.ds
+                    .vars()
+                    .into_iter()
+                    .map(|(_, p)| p)
+                    .find(|p| names_this(p))
+            });
+        TimeUnits::of_var(parent.unwrap_or(v))
     }
 
     /// What `_` and missing data mean for a variable: its `_FillValue`, or the default.
@@ -220,7 +246,7 @@ impl Builder<'_> {
                 let mut first_extra = None;
                 for d in Flat::new(list) {
                     if given < room {
-                        self.convert_into(d, t, Some(fill), &mut run)?;
+                        self.convert_into(d, t, Some(fill), self.data_time.as_ref(), &mut run)?;
                     } else if first_extra.is_none() {
                         first_extra = Some(d.pos);
                     }

@@ -56,6 +56,9 @@ struct Builder<'t> {
     wrapped: std::cell::Cell<usize>,
     /// Variables whose codec chain `_Codecs` gave exactly.
     codecs_fixed: HashSet<VarPath>,
+    /// The time units of the variable whose data is being laid out: its date strings
+    /// become numbers in them.
+    data_time: Option<crate::cftime::TimeUnits>,
 }
 
 /// Build the dataset a CDL file describes.
@@ -75,6 +78,7 @@ pub fn compile<'t>(text: &'t str, file: &'t CdlFile) -> Result<Compiled, CdlErro
         warnings: std::cell::RefCell::new(Vec::new()),
         wrapped: std::cell::Cell::new(0),
         codecs_fixed: HashSet::new(),
+        data_time: None,
     };
     b.group(&file.root, &[])?;
     b.unlimited_lengths()?;

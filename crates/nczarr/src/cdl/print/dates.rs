@@ -4,21 +4,7 @@
 //! such a variable.
 
 use crate::cftime::TimeUnits;
-use crate::model::{Values, Var};
-
-/// A variable's time units, as ncdump's `get_timeinfo` finds them: a char `units`
-/// attribute of the form `<unit> since <date>`, in the calendar of a char `calendar`
-/// attribute. String-typed attributes do not count, as in ncdump.
-pub(super) fn time_units(var: &Var) -> Option<TimeUnits> {
-    let text = |name: &str| match var.attr(name).map(|a| &a.values) {
-        Some(Values::Char(t)) => Some(t.as_slice()),
-        _ => None,
-    };
-    if !var.nc_type.is_numeric() {
-        return None;
-    }
-    TimeUnits::parse(text("units")?, text("calendar"))
-}
+use crate::model::Values;
 
 /// One value as ncdump's `nctime_val_tostring` prints it: a quoted date, or `NaN`,
 /// `Infinity`, `-Infinity`.

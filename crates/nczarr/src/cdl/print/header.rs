@@ -89,7 +89,7 @@ impl Printer<'_> {
             }
             decl.push_str(" ;");
             self.line(&decl)?;
-            let time = self.opts.times.and_then(|_| dates::time_units(v));
+            let time = self.opts.times.and_then(|_| TimeUnits::of_var(v));
             for a in &v.attrs {
                 self.attr(&v.name, a, time.as_ref())?;
                 if self.opts.times.is_some() && a.name == "bounds" {
@@ -226,7 +226,7 @@ impl Printer<'_> {
         }
         match self.bounds.iter().rev().find(|(name, _)| *name == v.name) {
             Some((_, time)) => time.clone(),
-            None => dates::time_units(v),
+            None => TimeUnits::of_var(v),
         }
     }
 

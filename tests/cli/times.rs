@@ -1,0 +1,248 @@
+//! CF time: `nczdump -t`/`-i` against ncdump 4.9.0 on CDL written here, netcdf-c's
+//! own time references, and date strings read by nczgen.
+
+use crate::util::{data_dir, have, run, shared_conformance};
+
+fn cf_times_cdl() -> std::path::PathBuf {
+    data_dir().join("times/cf_times.cdl")
+}
+
+/// Every calendar, unit form, reference-date form, fill, NaN, bounds variable,
+/// attribute comment (one, two, many values; in a group) of cf_times.cdl prints as
+/// ncdump prints the file ncgen makes of it, with each option that changes the data
+/// layout; both from nczgen's Zarr and from ncgen's netCDF file.
+#[test]
+fn times_print_as_ncdump_prints_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let zarr = tmp.path().join("cf_times.zarr");
+    let zarr_s = zarr.to_string_lossy().into_owned();
+    let cdl = cf_times_cdl();
+    run("nczgen", &["-o", &zarr_s, &cdl.to_string_lossy()]).success();
+
+    // Checked with or without netcdf-bin: values ncdump 4.9.0 prints for these.
+    let dump = run("nczdump", &["-t", &zarr_s]).success().stdout();
+    for line in [
+        " mixed = \"1582-10-01\", \"1582-10-04\", \"1582-10-05\", \"1582-10-31\" ;",
+        " standard = \"1970-01-01\", \"1970-01-01 01:30\", _, \"1958-08-05 08\" ;",
+        " gregorian = \"2000-02-28 23\", \"2000-02-29\", \"2000-02-29 00:30:30\", NaN ;",
+        " none = \"01-01\", \"02-10\", \"12-31 06\", \"02-05\" ;",
+        " secs = \"1970-01-01 00:00:0.500000\", \"1970-01-01 00:00:0.750000\", ",
+        " months = \"2000-06-15 12\", \"2000-07-01\", \"1999-11-01\", \"2008-10-01\" ;",
+        "\t\tmixed:actual_range = 0., 20. ; // \"1582-10-01\", \"1582-10-31\"",
+        "\t\tstandard:_FillValue = -9999. ; // \"1968-11-10 09\"",
+        "\t\t  // \"1900-03-01\", \"1900-12-30\", \"1901-01-01\", \"1901-12-30\",",
+        "  \"1804-01-10 12\", \"1804-01-11 12\",",
+        " not_time = 1, 2, 3, 4 ;",
+        "\t\tnot_time:att = 1, 2 ;",
+        "\t\t:numbers = 1., 2., 3. ;",
+    ] {
+        assert!(
+            dump.lines().any(|l| l == line),
+            "missing line {line:?} in\n{dump}"
+        );
+    }
+    let iso = run("nczdump", &["-i", "-v", "day360", &zarr_s])
+        .success()
+        .stdout();
+    assert!(iso
+        .contains(" day360 = \"1900-01-01\", \"1900-01-30\", \"1900-12-30T12\", \"1902-12-30\" ;"));
+
+    if !have("ncgen") || !have("ncdump") {
+        eprintln!("skipped the comparison with ncdump: netcdf-bin is not installed");
+        return;
+    }
+    let nc = tmp.path().join("cf_times.nc");
+    let nc_s = nc.to_string_lossy().into_owned();
+    let made = std::process::Command::new("ncgen")
+        .args(["-4", "-o", &nc_s, &cdl.to_string_lossy()])
+        .status()
+        .unwrap();
+    assert!(made.success());
+    for opts in [
+        &["-t"][..],
+        &["-i"],
+        &["-t", "-v", "time,mixed"],
+        &["-t", "-b", "c"],
+        &["-i", "-f", "f"],
+        &["-t", "-l", "50"],
+        &["-t", "-h"],
+        &["-i", "-g", "g"],
+        &["-t", "-c"],
+    ] {
+        let mut args = opts.to_vec();
+        args.push(&nc_s);
+        let out = std::process::Command::new("ncdump")
+            .args(&args)
+            .output()
+            .unwrap();
+        let expected = String::from_utf8_lossy(&out.stdout).into_owned();
+        run("nczdump", &args).success().stdout_is(&expected);
+        *args.last_mut().unwrap() = &zarr_s;
+        run("nczdump", &args).success().stdout_is(&expected);
+    }
+}
+
+/// netcdf-c's own time tests: tst_calendars.cdl dumps as ref_times.cdl (and the
+/// netCDF-4 variant with string attributes, as netcdf-c reads them since 4.9.1), and
+/// its `-t` reference dumps, dates as data, compile with nczgen and dump back to
+/// themselves.
+#[test]
+fn netcdf_c_time_references() {
+    let Some(root) = shared_conformance() else {
+        eprintln!("../shared/conformance not present; skipping");
+        return;
+    };
+    let dir = root.join("ncdump");
+    let tmp = tempfile::tempdir().unwrap();
+    for (cdl, store, expected) in [
+        ("tst_calendars.cdl", "tst_times", "ref_times.cdl"),
+        (
+            "tst_calendars_nc4.cdl",
+            "tst_times_nc4",
+            "ref_times_nc4.cdl",
+        ),
+        ("ref_times.cdl", "tst_times", "ref_times.cdl"),
+        ("ref_times_nc4.cdl", "tst_times_nc4", "ref_times_nc4.cdl"),
+        (
+            "ref_test_360_day_1900.cdl",
+            "test_360_day_1900",
+            "ref_test_360_day_1900.cdl",
+        ),
+        (
+            "ref_test_365_day_1900.cdl",
+            "test_365_day_1900",
+            "ref_test_365_day_1900.cdl",
+        ),
+        (
+            "ref_test_366_day_1900.cdl",
+            "test_366_day_1900",
+            "ref_test_366_day_1900.cdl",
+        ),
+    ] {
+        let dir_out = tmp.path().join(cdl);
+        std::fs::create_dir_all(&dir_out).unwrap();
+        let out = dir_out.join(store);
+        let out_s = out.to_string_lossy().into_owned();
+        run("nczgen", &["-o", &out_s, &dir.join(cdl).to_string_lossy()]).success();
+        let want = std::fs::read_to_string(dir.join(expected)).unwrap();
+        run("nczdump", &["-t", &out_s]).success().stdout_is(&want);
+    }
+}
+
+/// nczgen reads dates as data of a variable with CF time units (and of its bounds
+/// variable), in the variable's calendar, with ' ' or 'T' before the time; and
+/// ncgen's time("...") function. nczdump -t prints the same dates back.
+#[test]
+fn nczgen_reads_dates() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cdl = tmp.path().join("dates.cdl");
+    std::fs::write(
+        &cdl,
+        r#"netcdf dates {
+dimensions:
+	t = 3 ;
+	nv = 2 ;
+variables:
+	double time(t) ;
+		time:units = "hours since 2000-01-01" ;
+		time:bounds = "time_bnds" ;
+	double time_bnds(t, nv) ;
+	int day(t) ;
+		day:units = "days since 1900-1-1" ;
+		day:calendar = "360_day" ;
+	float iso(t) ;
+		iso:units = "minutes since 2000-01-01T00:00:00" ;
+		iso:calendar = "proleptic_gregorian" ;
+	double stamp ;
+		stamp:at = time("1970-01-02 12") ;
+data:
+ time = "2000-01-02", "2000-01-01 06", _ ;
+ time_bnds = "2000-01-01 12", "2000-01-02 12", "2000-01-01", "2000-01-01 12:00:00", 0, 1 ;
+ day = "1900-01-01", "1900-02-30", "1904-12-30" ;
+ iso = "2000-01-01T00:01:30", "1999-12-31 23:00", "2000-01-01" ;
+ stamp = time("2000-01-03") ;
+}
+"#,
+    )
+    .unwrap();
+    let out = tmp.path().join("dates.zarr");
+    let out_s = out.to_string_lossy().into_owned();
+    run("nczgen", &["-o", &out_s, &cdl.to_string_lossy()]).success();
+    let numbers = run("nczdump", &[&out_s]).success().stdout();
+    let data = numbers.split_once("data:\n").unwrap().1;
+    assert_eq!(
+        data,
+        "\n time = 24, 6, _ ;\n\n time_bnds =\n  12, 36,\n  0, 12,\n  0, 1 ;\n\n \
+         day = 0, 59, 1799 ;\n\n iso = 1.5, -60, 0 ;\n\n stamp = 263016 ;\n}\n"
+    );
+    assert!(numbers.contains("\t\tstamp:at = 36. ;\n"), "{numbers}");
+    let dates = run("nczdump", &["-t", &out_s]).success().stdout();
+    let data = dates.split_once("data:\n").unwrap().1;
+    assert_eq!(
+        data,
+        "\n time = \"2000-01-02\", \"2000-01-01 06\", _ ;\n\n time_bnds =\n  \
+         \"2000-01-01 12\", \"2000-01-02 12\",\n  \"2000-01-01\", \"2000-01-01 12\",\n  \
+         \"2000-01-01\", \"2000-01-01 01\" ;\n\n day = \"1900-01-01\", \"1900-02-30\", \
+         \"1904-12-30\" ;\n\n iso = \"2000-01-01 00:01:30\", \"1999-12-31 23\", \"2000-01-01\" ;\n\n \
+         stamp = 263016 ;\n}\n"
+    );
+}
+
+/// A date the variable's calendar does not have, text that is no date, and ncgen's
+/// unsupported time conversions: one line naming the place, exit 1, nothing written.
+#[test]
+fn bad_dates_are_one_line_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (data, message) in [
+        (
+            "t = \"2001-02-29\" ;",
+            "dates.cdl:7:6: '2001-02-29' is not a date-time in the standard calendar",
+        ),
+        (
+            "t = \"1582-10-10\" ;",
+            "dates.cdl:7:6: '1582-10-10' is not a date-time in the standard calendar",
+        ),
+        (
+            "t = \"next tuesday\" ;",
+            "dates.cdl:7:6: 'next tuesday' is not a date-time (no date in it)",
+        ),
+        (
+            "t = \"2000-01-01 25:00\" ;",
+            "dates.cdl:7:6: '2000-01-01 25:00' is not a date-time (hour 25)",
+        ),
+        (
+            "t = \"2000-01-01 10:00 GMT\" ;",
+            "dates.cdl:7:6: '2000-01-01 10:00 GMT' is not a date-time (YYYY-MM-DD hh:mm:ss)",
+        ),
+        (
+            "t = time(\"julian\", \"2000-01-01\") ;",
+            "dates.cdl:7:6: time conversion 'julian' is not supported (as in ncgen)",
+        ),
+        (
+            "t = when(\"2000-01-01\") ;",
+            "dates.cdl:7:6: unknown function 'when' (CDL has time(\"date\"))",
+        ),
+        (
+            "n = \"2000-01-01\" ;",
+            "dates.cdl:7:6: cannot convert a string to double",
+        ),
+    ] {
+        let cdl = tmp.path().join("dates.cdl");
+        std::fs::write(
+            &cdl,
+            format!(
+                "netcdf dates {{\ndimensions: d = 1 ;\nvariables:\n double t(d) ; t:units = \"days since 2000-01-01\" ;\n double n(d) ;\ndata:\n {data}\n}}\n"
+            ),
+        )
+        .unwrap();
+        let out = tmp.path().join("dates.zarr");
+        let r = run_in_tmp(tmp.path(), &["-o", &out.to_string_lossy(), "dates.cdl"]);
+        let line = r.fails_with_one_line(1);
+        assert_eq!(line, format!("nczgen: {message}"), "{data}");
+        assert!(!out.exists(), "{data}: a dataset was written");
+    }
+}
+
+fn run_in_tmp(dir: &std::path::Path, args: &[&str]) -> crate::util::Run {
+    crate::util::run_in("nczgen", dir, args)
+}
