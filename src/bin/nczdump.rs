@@ -54,7 +54,7 @@ struct Args {
     /// Print the storage format in detail (NCZarr generation or pure Zarr) and exit.
     #[arg(short = 'K')]
     kind_extended: bool,
-    /// Values of CF time variables (units "<unit> since <date>", and their bounds) as
+    /// Values of CF time variables (units "UNIT since DATE", and their bounds) as
     /// dates, and the numeric attributes of such variables as dates in comments.
     #[arg(short = 't')]
     times: bool,
