@@ -385,3 +385,102 @@ fn json_output_holds_the_header_and_the_selected_data() {
     let e = run("nczdump", &["--json", "--json-fill", "zero", &store]).fails_with_one_line(1);
     assert!(e.contains("invalid value for --json-fill: zero"), "{e}");
 }
+
+/// Every form `--json` prints (header only, all data, `--json-fill null`, `-v`, `-c`,
+/// groups, every type, strings, NaN) is valid against `docs/json-schema.json`, checked
+/// by the `jsonschema` Python package (skipped without it); the validator is shown to
+/// reject documents that break the schema.
+#[test]
+fn json_output_follows_its_schema() {
+    let py = std::env::var("NCZARR_PYTHON").unwrap_or_else(|_| "python3".into());
+    let have_validator = std::process::Command::new(&py)
+        .args(["-c", "import jsonschema"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !have_validator {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI needs the jsonschema package in NCZARR_PYTHON"
+        );
+        eprintln!("skipped: no python3 with jsonschema (set NCZARR_PYTHON)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let mut docs = Vec::new();
+    let sources = [
+        ("j", JSON_CDL.to_string()),
+        (
+            "cf_times",
+            std::fs::read_to_string(crate::util::data_dir().join("times/cf_times.cdl")).unwrap(),
+        ),
+    ];
+    for (name, text) in sources {
+        let cdl = tmp.path().join(format!("{name}.cdl"));
+        std::fs::write(&cdl, text).unwrap();
+        let store = tmp
+            .path()
+            .join(format!("{name}.zarr"))
+            .to_string_lossy()
+            .into_owned();
+        run("nczgen", &["-o", &store, &cdl.to_string_lossy()]).success();
+        for opts in [
+            &["-h"][..],
+            &[],
+            &["--json-fill", "null"],
+            &["-c"],
+            &["-g", "g"],
+        ] {
+            if opts == ["-g", "g"] && name != "cf_times" {
+                continue;
+            }
+            let mut args = vec!["--json"];
+            args.extend_from_slice(opts);
+            args.push(&store);
+            let out = run("nczdump", &args).success().stdout();
+            let file = tmp.path().join(format!("{name}{}.json", docs.len()));
+            std::fs::write(&file, out).unwrap();
+            docs.push(file.to_string_lossy().into_owned());
+        }
+    }
+    let schema = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/json-schema.json");
+    let script = r#"
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+jsonschema.Draft202012Validator.check_schema(schema)
+v = jsonschema.Draft202012Validator(schema)
+for f in sys.argv[2:]:
+    doc = json.load(open(f))
+    errs = list(v.iter_errors(doc))
+    if errs:
+        print(f, errs[0].message, list(errs[0].absolute_path)); sys.exit(1)
+# The validator can fail: each of these breaks the schema.
+doc = json.load(open(sys.argv[2]))
+broken = [
+    lambda d: d.update(version=2),
+    lambda d: d["root"]["variables"][0].update(type="complex"),
+    lambda d: d["root"]["variables"][0].pop("shape"),
+    lambda d: d["root"]["dimensions"][0].update(length=-1),
+    lambda d: d["root"]["attributes"].append({"name": "a", "type": "int", "values": "text"}),
+]
+for i, breaks in enumerate(broken):
+    d = json.loads(json.dumps(doc))
+    breaks(d)
+    if v.is_valid(d):
+        print("broken document", i, "passed"); sys.exit(1)
+print("ok", len(sys.argv) - 2)
+"#;
+    let out = std::process::Command::new(&py)
+        .arg("-c")
+        .arg(script)
+        .arg(&schema)
+        .args(&docs)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(said.trim(), format!("ok {}", docs.len()));
+}
