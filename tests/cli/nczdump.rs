@@ -484,3 +484,47 @@ print("ok", len(sys.argv) - 2)
     );
     assert_eq!(said.trim(), format!("ok {}", docs.len()));
 }
+
+/// netcdf-c writes a char attribute's bytes into `.zattrs` as they are, even when they
+/// are not UTF-8 (Latin-1 text): such a store opens, and the bytes print as ncdump
+/// prints them from a netCDF-4 file (as they are; a DEL as `\177`).
+#[test]
+fn char_attributes_netcdf_c_wrote_as_raw_bytes_keep_their_bytes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cdl = tmp.path().join("l1.cdl");
+    std::fs::write(
+        &cdl,
+        "netcdf l1 {\nvariables:\n int v ;\n  v:c = \"x\" ;\ndata:\n v = 1 ;\n}\n",
+    )
+    .unwrap();
+    let store = tmp.path().join("l1.zarr");
+    run(
+        "nczgen",
+        &["-o", &store.to_string_lossy(), &cdl.to_string_lossy()],
+    )
+    .success();
+    let key = store.join("v/.zattrs");
+    let attrs = std::fs::read(&key).unwrap();
+    let at = attrs.windows(5).position(|w| w == b"\"c\": ").unwrap() + 5;
+    let mut raw = attrs[..at].to_vec();
+    raw.extend_from_slice(b"\"\x80\x7fAZ \xe9t\xe9 caf\xc3\xa9\"");
+    let rest = &attrs[at..];
+    let close = rest[1..].iter().position(|&b| b == b'"').unwrap() + 2;
+    raw.extend_from_slice(&rest[close..]);
+    std::fs::write(&key, raw).unwrap();
+    // As netcdf-c writes it: no consolidated metadata.
+    std::fs::remove_file(store.join(".zmetadata")).unwrap();
+    let out = run("nczdump", &[&store.to_string_lossy()]);
+    out.success();
+    let line = out
+        .output
+        .stdout
+        .split(|&b| b == b'\n')
+        .find(|l| l.starts_with(b"\t\tv:c = "))
+        .unwrap()
+        .to_vec();
+    assert_eq!(
+        line,
+        b"\t\tv:c = \"\x80\\177AZ \xe9t\xe9 caf\xc3\xa9\" ;".to_vec()
+    );
+}

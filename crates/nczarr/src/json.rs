@@ -377,8 +377,9 @@ fn write_string(s: &str, out: &mut String) {
 /// Parse a JSON document.
 ///
 /// # Errors
-/// A [`JsonError`] with the line and column of the first fault: invalid UTF-8,
-/// bad syntax, or trailing characters after the value.
+/// A [`JsonError`] with the line and column of the first fault: bad syntax, or
+/// trailing characters after the value. Bytes in strings that are not UTF-8 are kept
+/// as [`crate::text`] stand-ins, not refused (netcdf-c writes them).
 pub fn parse(bytes: &[u8]) -> Result<Json, JsonError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let mut p = Parser {
@@ -594,7 +595,9 @@ impl Parser<'_> {
                 other => out.push(other),
             }
         }
-        String::from_utf8(out).map_err(|_| self.error("string is not valid UTF-8"))
+        // netcdf-c writes char attributes' bytes into the JSON as they are: bytes that
+        // are not UTF-8 are kept (see crate::text) for the char values they are.
+        Ok(crate::text::lossless(out))
     }
 
     fn number(&mut self) -> Result<Json, JsonError> {

@@ -9,8 +9,8 @@
 //! `docs/architecture.md` draws the layers.
 //!
 //! Modules, lowest first (each uses only modules above it in this list):
-//! - [`json`], [`model`], [`chunking`]: JSON, the netCDF data model, region and chunk
-//!   arithmetic (no I/O);
+//! - [`text`], [`json`], [`model`], [`chunking`], [`cftime`]: text that may hold raw bytes,
+//!   JSON, the netCDF data model, region and chunk arithmetic, CF time (no I/O);
 //! - [`url`], [`rc`], [`aws`]: dataset names, `#mode=` fragments, S3 settings;
 //! - [`zarr`]: Zarr v2 documents, dtypes, fill values;
 //! - [`codec`]: numcodecs-compatible codecs and their chains;
@@ -44,6 +44,7 @@ pub mod rc;
 pub mod sink;
 pub mod source;
 pub mod store;
+pub mod text;
 pub mod url;
 pub mod zarr;
 pub mod zarr3;

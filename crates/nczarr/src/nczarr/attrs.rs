@@ -107,7 +107,7 @@ fn items(json: &Json) -> Vec<&Json> {
 fn typed(json: &Json, t: NcType) -> Result<Values, ValueFault> {
     match t {
         NcType::Char => Ok(Values::Char(match json {
-            Json::String(s) => s.as_bytes().to_vec(),
+            Json::String(s) => crate::text::bytes_of(s),
             // netCDF's JSON convention: text that parsed as JSON was stored as JSON.
             // netcdf-c reads it back as its first character; we give back the text.
             other => other.to_python_text().into_bytes(),
@@ -116,7 +116,7 @@ fn typed(json: &Json, t: NcType) -> Result<Values, ValueFault> {
             items(json)
                 .into_iter()
                 .map(|j| match j {
-                    Json::String(s) => Some(s.as_bytes().to_vec()),
+                    Json::String(s) => Some(crate::text::bytes_of(s)),
                     Json::Null => None,
                     other => Some(other.to_python_text().into_bytes()),
                 })
@@ -171,7 +171,7 @@ fn number(j: &Json, t: NcType) -> Result<Values, ValueFault> {
 /// The type of an untyped attribute from its JSON value.
 fn infer(json: &Json) -> Values {
     match json {
-        Json::String(s) => Values::Char(s.as_bytes().to_vec()),
+        Json::String(s) => Values::Char(crate::text::bytes_of(s)),
         Json::Number(_) | Json::Bool(_) => {
             numbers(&[json]).unwrap_or_else(|| Values::text(&json.to_python_text()))
         }
