@@ -314,6 +314,12 @@ impl Staged {
                 .unwrap_or_default(),
             std::process::id()
         ));
+        // Durable before it is in place: a crash after the swap must not leave a
+        // complete-looking dataset whose chunks never reached the disk.
+        let durable = std::env::var("NCZARR_FSYNC").map_or(true, |v| v != "0");
+        if durable {
+            sync_tree(&self.temp)?;
+        }
         let existed = fs::symlink_metadata(&self.target).is_ok();
         if existed {
             fs::rename(&self.target, &old).map_err(|e| io(&self.target, e))?;
@@ -325,6 +331,12 @@ impl Staged {
             return Err(io(&self.target, e));
         }
         self.committed = true;
+        // The renames themselves are entries of the parent directory.
+        if let Some(parent) = self.target.parent().filter(|p| !p.as_os_str().is_empty()) {
+            if durable {
+                sync_path(parent)?;
+            }
+        }
         if existed {
             if fs::metadata(&old).map(|m| m.is_dir()).unwrap_or(false) {
                 let _ = fs::remove_dir_all(&old);
@@ -334,6 +346,45 @@ impl Staged {
         }
         Ok(())
     }
+}
+
+/// `fsync` one file or directory.
+fn sync_path(p: &Path) -> Result<(), StoreError> {
+    fs::File::open(p)
+        .and_then(|f| f.sync_all())
+        .map_err(|source| StoreError::Io {
+            location: p.display().to_string(),
+            source,
+        })
+}
+
+/// `fsync` every file of a tree (in parallel: each waits on the disk), then every
+/// directory, deepest first, so that each entry's file is durable before the entry.
+fn sync_tree(root: &Path) -> Result<(), StoreError> {
+    use rayon::prelude::*;
+    let mut files = Vec::new();
+    let mut dirs = Vec::new();
+    let mut todo = vec![root.to_path_buf()];
+    while let Some(p) = todo.pop() {
+        let meta = fs::symlink_metadata(&p).map_err(|source| StoreError::Io {
+            location: p.display().to_string(),
+            source,
+        })?;
+        if meta.is_dir() {
+            let entries = fs::read_dir(&p).map_err(|source| StoreError::Io {
+                location: p.display().to_string(),
+                source,
+            })?;
+            for e in entries.flatten() {
+                todo.push(e.path());
+            }
+            dirs.push(p);
+        } else if meta.is_file() {
+            files.push(p);
+        }
+    }
+    files.par_iter().try_for_each(|f| sync_path(f))?;
+    dirs.iter().rev().try_for_each(|d| sync_path(d))
 }
 
 /// Remove a file or a directory tree, whichever is there (if anything).
@@ -395,6 +446,19 @@ impl Drop for Staged {
 mod tests {
     use super::*;
     use crate::store::{ListableStore, ReadableStore, ZipStore};
+
+    #[test]
+    fn sync_tree_syncs_files_and_directories_and_names_what_fails() {
+        let tmp = tempfile::tempdir().unwrap();
+        fs::create_dir_all(tmp.path().join("d/a/b")).unwrap();
+        fs::write(tmp.path().join("d/a/b/0.0"), b"x").unwrap();
+        fs::write(tmp.path().join("d/.zgroup"), b"{}").unwrap();
+        sync_tree(&tmp.path().join("d")).unwrap();
+        sync_tree(&tmp.path().join("d/.zgroup")).unwrap();
+        let missing = tmp.path().join("nothing");
+        let err = sync_tree(&missing).unwrap_err().to_string();
+        assert!(err.contains("nothing"), "{err}");
+    }
 
     #[test]
     fn staged_directory_replaces_only_on_commit() {
