@@ -116,6 +116,46 @@ fn every_generation_netcdf_c_wrote_dumps_like_its_ncdump() {
     }
 }
 
+/// Every CDL file of the corpus but netcdf-c's large-file tests (`big*`, gigabytes
+/// each), sorted.
+fn corpus_cdls(root: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut cdls = Vec::new();
+    let mut dirs = vec![root.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "cdl")
+                && !p
+                    .file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("big"))
+            {
+                cdls.push(p);
+            }
+        }
+    }
+    cdls.sort();
+    cdls
+}
+
+/// An ncdump output with NIL strings in its data section shown as `_`, as NCZarr's
+/// fixed-length strings (which store NIL and "" alike) read back.
+fn nil_as_fill(dump: &str) -> String {
+    let (head, data) = dump.split_once("\ndata:\n").unwrap_or((dump, ""));
+    format!("{head}\ndata:\n{}", data.replace("NIL", "_"))
+}
+
+/// A dump without var4's data: ref_tst_special_atts3's var4 is NoFill and never
+/// written, so its values are undefined.
+fn without_var4_data(dump: &str) -> String {
+    let Some(i) = dump.find("\n var4 =") else {
+        return dump.to_string();
+    };
+    let end = dump[i..].find(';').map_or(dump.len(), |j| i + j);
+    format!("{}{}", &dump[..i], &dump[end..])
+}
+
 /// netcdf-c's `ncdump/cdl` corpus: every CDL netcdf-c accepts for NCZarr compiles with
 /// nczgen and dumps back equal to netcdf-c's expected ncdump output. The table lists
 /// every file that does not, and why.
@@ -170,8 +210,7 @@ fn netcdf_c_cdl_corpus_round_trips() {
         match known.iter().find(|(k, _)| *k == name) {
             Some((_, why)) if why.contains("NIL data shown as _") => {
                 // Only the data section's NIL strings differ: they read back as "".
-                let (head, data) = expected.split_once("\ndata:\n").unwrap_or((&expected, ""));
-                let want = format!("{head}\ndata:\n{}", data.replace("NIL", "_"));
+                let want = nil_as_fill(&expected);
                 if dump.stdout() != want {
                     failures.push(format!(
                         "{name}: differs beyond NIL strings: {}",
@@ -181,17 +220,8 @@ fn netcdf_c_cdl_corpus_round_trips() {
             }
             Some((_, why)) => match crate::util::ncgen_ncdump(&cdl, tmp.path()) {
                 Some(peer) => {
-                    // var4 of ref_tst_special_atts3 is never written and has no fill:
-                    // its values are undefined, so its data block is left out.
-                    let unset = |t: &str| {
-                        let Some(i) = t.find("\n var4 =") else {
-                            return t.to_string();
-                        };
-                        let end = t[i..].find(';').map_or(t.len(), |j| i + j);
-                        format!("{}{}", &t[..i], &t[end..])
-                    };
                     let (got, want) = if why.contains("var4") {
-                        (unset(&dump.stdout()), unset(&peer))
+                        (without_var4_data(&dump.stdout()), without_var4_data(&peer))
                     } else {
                         (dump.stdout(), peer)
                     };
@@ -237,22 +267,7 @@ fn netcdf_c_cdl_corpus_as_netcdf_files_dumps_like_ncdump() {
         eprintln!("skipped: ncgen/ncdump (netcdf-bin) are not installed");
         return;
     }
-    let mut cdls = Vec::new();
-    let mut dirs = vec![root];
-    while let Some(d) = dirs.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                dirs.push(p);
-            } else if p.extension().is_some_and(|x| x == "cdl")
-                // netcdf-c's large-file tests (bigf*, bigr*) make files of gigabytes.
-                && !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("big"))
-            {
-                cdls.push(p);
-            }
-        }
-    }
-    cdls.sort();
+    let cdls = corpus_cdls(&root);
     let tmp = tempfile::tempdir().unwrap();
     let ncdump = |args: &[&str]| {
         let out = Command::new("ncdump").args(args).output().unwrap();
@@ -361,23 +376,7 @@ fn netcdf_c_corpus_compiles_as_ncgen_compiles_it() {
         ("ref_times", "dates as data: ncgen 4.9.0 reads \"1900-01-01\" as 1900; nczgen reads the date in the variable's units (dumps back to the file with -t)"),
         ("ref_times_nc4", "dates as data: ncgen 4.9.0 reads \"1900-01-01\" as 1900; nczgen reads the date in the variable's units (dumps back to the file with -t)"),
     ];
-    let mut cdls = Vec::new();
-    let mut dirs = vec![root.clone()];
-    while let Some(d) = dirs.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                dirs.push(p);
-            } else if p.extension().is_some_and(|x| x == "cdl")
-                && !p
-                    .file_name()
-                    .is_some_and(|n| n.to_string_lossy().starts_with("big"))
-            {
-                cdls.push(p);
-            }
-        }
-    }
-    cdls.sort();
+    let cdls = corpus_cdls(&root);
     let tmp = tempfile::tempdir().unwrap();
     let jobs = Mutex::new(cdls.into_iter().enumerate().collect::<Vec<_>>());
     // (compared, equal, left out, failures)
@@ -469,21 +468,10 @@ fn explained_difference(
 ) -> Option<String> {
     let check = |got: &str, want: &str| (got != want).then(|| crate::util::first_diff(got, want));
     if why.starts_with("NIL strings") {
-        let (head, data) = peer.split_once("\ndata:\n").unwrap_or((peer, ""));
-        return check(
-            ours,
-            &format!("{head}\ndata:\n{}", data.replace("NIL", "_")),
-        );
+        return check(ours, &nil_as_fill(peer));
     }
     if why.starts_with("var4") {
-        let unset = |t: &str| {
-            let Some(i) = t.find("\n var4 =") else {
-                return t.to_string();
-            };
-            let end = t[i..].find(';').map_or(t.len(), |j| i + j);
-            format!("{}{}", &t[..i], &t[end..])
-        };
-        return check(&unset(ours), &unset(peer));
+        return check(&without_var4_data(ours), &without_var4_data(peer));
     }
     if why.starts_with("dates as data") {
         let dates = run("nczdump", &["-t", zarr]).stdout();

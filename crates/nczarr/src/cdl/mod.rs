@@ -16,23 +16,3 @@ pub use parse::{parse, CdlError};
 pub fn source_text(bytes: Vec<u8>) -> String {
     crate::text::lossless(bytes)
 }
-
-/// The file byte a character of [`source_text`] stands for, when it stands for one.
-pub(crate) fn raw_byte(c: char) -> Option<u8> {
-    crate::text::raw_byte(c)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bytes_that_are_not_utf8_survive_as_themselves() {
-        let t = source_text(b"a \"\xe9t\xe9\" \xc3\xa9".to_vec());
-        let chars: Vec<char> = t.chars().collect();
-        assert_eq!(raw_byte(chars[3]), Some(0xe9));
-        assert!(t.ends_with('\u{e9}'), "valid UTF-8 stays text");
-        assert_eq!(raw_byte('e'), None);
-        assert_eq!(source_text(b"plain".to_vec()), "plain");
-    }
-}

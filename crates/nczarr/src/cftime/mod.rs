@@ -240,39 +240,15 @@ impl TimeUnits {
     pub fn parse(units: &[u8], calendar: Option<&[u8]>) -> Option<TimeUnits> {
         let calendar = Calendar::from_attr(calendar);
         let (mut word, mut b1, mut b2) = (String::new(), String::new(), String::new());
-        let n1 = scan(
-            units,
-            "%s since %[^T]T%s",
-            &mut [
-                Slot::Word(&mut word),
-                Slot::NotT(&mut b1),
-                Slot::Word(&mut b2),
-            ],
-        );
-        let n2 = scan(
-            units,
-            "%s since %s %s",
-            &mut [
-                Slot::Word(&mut word),
-                Slot::Word(&mut b1),
-                Slot::Word(&mut b2),
-            ],
-        );
+        let n1 = scan_units(units, true, &mut word, &mut b1, &mut b2);
+        let n2 = scan_units(units, false, &mut word, &mut b1, &mut b2);
         if n1 <= 1 && n2 <= 1 {
             return None;
         }
         // cdParseRelunits: blank-separated, or ISO 8601's T between date and time.
         let mut nconv = n2;
         if nconv != EOF && nconv >= 2 && b1.contains('T') {
-            nconv = scan(
-                units,
-                "%s since %[^T]T%s",
-                &mut [
-                    Slot::Word(&mut word),
-                    Slot::NotT(&mut b1),
-                    Slot::Word(&mut b2),
-                ],
-            );
+            nconv = scan_units(units, true, &mut word, &mut b1, &mut b2);
         }
         if nconv == EOF || nconv == 0 {
             return None;
@@ -427,6 +403,25 @@ fn read_date(calendar: Calendar, text: &str) -> Result<CompTime, DateError> {
         return Err(fail(&format!("in the {} calendar", calendar.name())));
     }
     Ok(t)
+}
+
+/// cdtime's two readings of units: `%s since %s %s`, or with ISO 8601's `T` between
+/// date and time (`%s since %[^T]T%s`). As in C, a reading that converts less leaves
+/// the later fields as the other reading set them.
+fn scan_units(units: &[u8], iso: bool, word: &mut String, b1: &mut String, b2: &mut String) -> i32 {
+    if iso {
+        scan(
+            units,
+            "%s since %[^T]T%s",
+            &mut [Slot::Word(word), Slot::NotT(b1), Slot::Word(b2)],
+        )
+    } else {
+        scan(
+            units,
+            "%s since %s %s",
+            &mut [Slot::Word(word), Slot::Word(b1), Slot::Word(b2)],
+        )
+    }
 }
 
 /// `cdTrim`: cut at the first blank, and to at most 47 bytes.

@@ -208,7 +208,7 @@ fn raw_word(i: &str) -> Option<(&str, &str)> {
         } else if (first && is_ident_start(c))
             || (!first && is_ident_char(c))
             // A byte that is not UTF-8 is taken into the word, for `ident` to refuse.
-            || crate::cdl::raw_byte(c).is_some()
+            || crate::text::raw_byte(c).is_some()
         {
             chars.next();
             end = p + c.len_utf8();
@@ -317,7 +317,7 @@ pub(crate) fn ident(i: &str) -> PResult<'_, (String, usize)> {
             if is_section_keyword(w) && rest.starts_with(':') {
                 return Err(PError::expected(i, "a name"));
             }
-            if w.chars().any(|c| crate::cdl::raw_byte(c).is_some()) {
+            if w.chars().any(|c| crate::text::raw_byte(c).is_some()) {
                 return Err(PError::fail(
                     i,
                     "a name must be valid UTF-8 (netCDF names are UTF-8 text)".into(),
@@ -457,7 +457,7 @@ pub(crate) fn string(i: &str) -> PResult<'_, (Vec<u8>, usize)> {
             }
             // A byte of the file that was not UTF-8 (see `cdl::source_text`): the byte.
             0xf4 => {
-                let raw = body[k..].chars().next().and_then(crate::cdl::raw_byte);
+                let raw = body[k..].chars().next().and_then(crate::text::raw_byte);
                 match raw {
                     Some(byte) => {
                         out.push(byte);

@@ -103,7 +103,7 @@ fn raw_byte_outside_text(text: &str) -> Option<usize> {
                 '"' => state = In::Str,
                 '\'' => state = In::Char,
                 '/' if prev == '/' => state = In::Comment,
-                c if crate::cdl::raw_byte(c).is_some() => return Some(i),
+                c if crate::text::raw_byte(c).is_some() => return Some(i),
                 _ => {}
             },
             In::Str | In::Char => {

@@ -222,7 +222,7 @@ impl Printer<'_> {
     /// variable whose `bounds` names it, else its own.
     fn data_time_units(&self, v: &Var) -> Option<TimeUnits> {
         if !v.nc_type.is_numeric() {
-            return None;
+            return None; // a char bounds variable prints as text
         }
         match self.bounds.iter().rev().find(|(name, _)| *name == v.name) {
             Some((_, time)) => time.clone(),

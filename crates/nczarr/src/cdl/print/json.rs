@@ -7,7 +7,7 @@ use std::io::Write;
 
 use serde_json::{Map, Value};
 
-use super::data::{fill_for, is_fill};
+use super::values::{fill_for, is_fill};
 use super::{group_matches, var_matches, PrintOptions};
 use crate::chunking::{slabs, SlabOrder};
 use crate::error::Result;

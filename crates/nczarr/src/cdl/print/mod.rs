@@ -13,6 +13,7 @@ mod dates;
 pub mod escape;
 mod header;
 mod json;
+mod values;
 pub use json::{print_json, JsonFill, JSON_VERSION};
 pub mod number;
 
