@@ -13,6 +13,8 @@ mod clouds;
 mod conformance;
 /// nczdump against ncdump's output for datasets written by the peers.
 mod golden;
+/// Hostile input under a memory cap and a time limit: no panic, abort or hang.
+mod hostile;
 /// nczcopy: lossless copies, nccopy's flags, rechunking, memory, parts.
 mod nczcopy;
 /// nczdump: options, output layout, exit codes.

@@ -84,7 +84,7 @@ pub fn first_diff(a: &str, b: &str) -> String {
 }
 
 /// The binary of one of our tools.
-fn exe(tool: &str) -> &'static str {
+pub fn exe(tool: &str) -> &'static str {
     match tool {
         "nczdump" => env!("CARGO_BIN_EXE_nczdump"),
         "zmapdump" => env!("CARGO_BIN_EXE_zmapdump"),

@@ -471,7 +471,10 @@ impl Parser<'_> {
     fn object(&mut self) -> Result<Json, JsonError> {
         self.nest()?;
         self.pos += 1;
+        /// Members from which keys are looked up in a map instead of a scan.
+        const INDEX_FROM: usize = 32;
         let mut members = Vec::new();
+        let mut index: Option<std::collections::HashMap<String, usize>> = None;
         self.skip_ws();
         if self.peek() == Some(b'}') {
             self.pos += 1;
@@ -488,11 +491,30 @@ impl Parser<'_> {
             self.expect(b':', "':'")?;
             self.skip_ws();
             let value = self.value()?;
-            // A repeated key replaces the earlier value but keeps its position.
-            if let Some(slot) = members.iter_mut().find(|(k, _)| *k == key) {
-                slot.1 = value;
-            } else {
-                members.push((key, value));
+            // A repeated key replaces the earlier value but keeps its position (as
+            // Python's json keeps the last value). Past a few members the keys are
+            // indexed: a scan per member made a 10^6-member object take hours.
+            let at = match &mut index {
+                Some(index) => index.get(&key).copied(),
+                None => members.iter().position(|(k, _)| *k == key),
+            };
+            match at {
+                Some(i) => members[i].1 = value,
+                None => {
+                    if let Some(index) = &mut index {
+                        index.insert(key.clone(), members.len());
+                    }
+                    members.push((key, value));
+                    if index.is_none() && members.len() == INDEX_FROM {
+                        index = Some(
+                            members
+                                .iter()
+                                .enumerate()
+                                .map(|(i, (k, _))| (k.clone(), i))
+                                .collect(),
+                        );
+                    }
+                }
             }
             self.skip_ws();
             match self.peek() {
@@ -761,5 +783,23 @@ mod tests {
         let j = parse_str(r#"{"a": 1, "a": 2}"#).unwrap();
         assert_eq!(j.get("a").unwrap().as_number().unwrap().as_i64(), Some(2));
         assert_eq!(j.as_object().unwrap().len(), 1);
+        // Past the indexed size too, in place and in time (10^5 members: a scan per
+        // member would take minutes).
+        let mut text: Vec<String> = (0..100_000).map(|i| format!("\"k{i}\": {i}")).collect();
+        text.push(r#""k40": -1"#.into());
+        text.push(r#""k7": -2"#.into());
+        let j = parse_str(&format!("{{{}}}", text.join(","))).unwrap();
+        let members = j.as_object().unwrap();
+        assert_eq!(members.len(), 100_000);
+        assert_eq!(members[40].0, "k40");
+        assert_eq!(
+            j.get("k40").unwrap().as_number().unwrap().as_i64(),
+            Some(-1)
+        );
+        assert_eq!(j.get("k7").unwrap().as_number().unwrap().as_i64(), Some(-2));
+        assert_eq!(
+            j.get("k99999").unwrap().as_number().unwrap().as_i64(),
+            Some(99999)
+        );
     }
 }

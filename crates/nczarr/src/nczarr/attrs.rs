@@ -31,7 +31,7 @@ pub(crate) fn type_hint(entry: &Json) -> Option<TypeHint> {
         _ => ('|', text),
     };
     let kind = rest.chars().next()?;
-    let size: usize = rest[1..].parse().ok()?;
+    let size: usize = rest[kind.len_utf8()..].parse().ok()?;
     Some(TypeHint::Nc(match (kind, size) {
         ('J', _) => return Some(TypeHint::Internal),
         ('i', 1) => NcType::Byte,
@@ -253,6 +253,18 @@ fn numbers(items: &[&Json]) -> Option<Values> {
 mod tests {
     use super::*;
     use crate::json::parse_str;
+
+    /// Found by fuzzing (zarr_store): a type entry whose kind is not ASCII sliced a
+    /// char in two and panicked.
+    #[test]
+    fn type_entry_with_a_multibyte_kind_is_unknown() {
+        assert!(type_hint(&Json::String("<\u{e9}4".into())).is_none());
+        assert!(type_hint(&Json::String("\u{e9}".into())).is_none());
+        assert!(matches!(
+            type_hint(&Json::String("<i4".into())),
+            Some(TypeHint::Nc(NcType::Int))
+        ));
+    }
 
     fn inf(s: &str) -> Values {
         infer(&parse_str(s).unwrap())

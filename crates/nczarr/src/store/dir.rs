@@ -95,15 +95,99 @@ impl DirStore {
             } else {
                 format!("{prefix}/{name}")
             };
+            let file_type = entry.file_type().map_err(|e| self.io_error(&path, e))?;
+            if file_type.is_symlink() && !self.link_leads_inward(&path, dir) {
+                continue;
+            }
             let meta = fs::metadata(&path).map_err(|e| self.io_error(&path, e))?;
             if meta.is_dir() {
                 self.walk(&path, &key_text, out)?;
-            } else {
+            } else if meta.is_file() {
                 out.push((StoreKey::new(&key_text)?, meta.len()));
             }
         }
         Ok(())
     }
+
+    /// True for a link (at `path`, in directory `dir`) that a listing follows: to a
+    /// file or directory inside the store that is not `dir` or above it. Links out of
+    /// the store, dangling links and loops are left out, so a listing ends and never
+    /// shows what is outside.
+    fn link_leads_inward(&self, path: &Path, dir: &Path) -> bool {
+        let (Ok(real), Ok(root), Ok(here)) = (
+            fs::canonicalize(path),
+            fs::canonicalize(&self.root),
+            fs::canonicalize(dir),
+        ) else {
+            return false;
+        };
+        real.starts_with(&root) && !here.starts_with(&real)
+    }
+
+    /// What is at the path of `key`, as a reader may use it: nothing, a directory, or a
+    /// regular file of some length. A link is followed only to a place inside the store
+    /// (a dataset must not read `/etc/...` or `~/.ssh` into its values, nor a copy upload
+    /// them); a named pipe, device or socket is refused (reading one would block or
+    /// never end).
+    fn entry(&self, path: &Path) -> Result<Entry, StoreError> {
+        let missing =
+            |e: &std::io::Error| matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory);
+        let meta = match fs::symlink_metadata(path) {
+            Ok(m) => m,
+            Err(e) if missing(&e) => return Ok(Entry::Missing),
+            Err(e) => return Err(self.io_error(path, e)),
+        };
+        let meta = if meta.file_type().is_symlink() {
+            let real = match fs::canonicalize(path) {
+                Ok(r) => r,
+                Err(e) if missing(&e) => return Ok(Entry::Missing),
+                Err(e) => return Err(self.io_error(path, e)),
+            };
+            let root = fs::canonicalize(&self.root).map_err(|e| self.io_error(&self.root, e))?;
+            if !real.starts_with(&root) {
+                return Err(self.io_error(
+                    path,
+                    std::io::Error::new(
+                        ErrorKind::PermissionDenied,
+                        format!(
+                            "a symbolic link out of the dataset (to {}), not followed",
+                            real.display()
+                        ),
+                    ),
+                ));
+            }
+            fs::metadata(&real).map_err(|e| self.io_error(path, e))?
+        } else {
+            meta
+        };
+        if meta.is_dir() {
+            Ok(Entry::Dir)
+        } else if meta.is_file() {
+            Ok(Entry::File)
+        } else {
+            Err(self.io_error(
+                path,
+                std::io::Error::new(
+                    ErrorKind::InvalidInput,
+                    "not a regular file (a named pipe, device or socket), not read",
+                ),
+            ))
+        }
+    }
+}
+
+/// True for the key of a metadata document (`.zarray`, `zarr.json`...), which is a file
+/// in every dataset.
+fn is_document(key: &StoreKey) -> bool {
+    let name = key.name();
+    name.starts_with('.') || name == "zarr.json"
+}
+
+/// What a key's path holds (see [`DirStore::entry`]).
+enum Entry {
+    Missing,
+    Dir,
+    File,
 }
 
 /// True when `dir` holds at least one file somewhere below it.
@@ -111,8 +195,10 @@ fn has_content(dir: &Path) -> bool {
     let Ok(entries) = fs::read_dir(dir) else {
         return false;
     };
-    entries.flatten().any(|e| match fs::metadata(e.path()) {
-        Ok(m) if m.is_dir() => has_content(&e.path()),
+    // Links count as content without being followed: a link loop must not make a
+    // search endless.
+    entries.flatten().any(|e| match e.file_type() {
+        Ok(t) if t.is_dir() => has_content(&e.path()),
         Ok(_) => true,
         Err(_) => false,
     })
@@ -124,6 +210,21 @@ impl ReadableStore for DirStore {
             return Ok(None);
         }
         let path = self.path_of(key);
+        match self.entry(&path)? {
+            Entry::File => {}
+            // A metadata document that is a directory is a damaged dataset, not a
+            // missing document (chunk keys may be directories of nested chunks).
+            Entry::Dir if is_document(key) => {
+                return Err(self.io_error(
+                    &path,
+                    std::io::Error::new(
+                        ErrorKind::IsADirectory,
+                        "a metadata document that is a directory",
+                    ),
+                ))
+            }
+            Entry::Dir | Entry::Missing => return Ok(None),
+        }
         let mut file = match fs::File::open(&path) {
             Ok(f) => f,
             Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
@@ -144,6 +245,9 @@ impl ReadableStore for DirStore {
             return Ok(None);
         }
         let path = self.path_of(key);
+        if !matches!(self.entry(&path)?, Entry::File) {
+            return Ok(None);
+        }
         let file = match fs::File::open(&path) {
             Ok(f) => f,
             Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {

@@ -46,6 +46,7 @@ impl HttpStore {
             location: url.to_string(),
             message,
         };
+        super::cloud::check_endpoint(url).map_err(fail)?;
         let store = HttpBuilder::new()
             .with_url(url)
             .with_client_options(

@@ -119,13 +119,26 @@ impl ZipStore {
             .ok_or_else(|| archive_err("not a Zarr dataset: no .zgroup, .zarray, .zmetadata or zarr.json at the archive root or under a single top-level directory".into()))?;
         let mut entries = BTreeMap::new();
         for (name, entry) in all {
+            // A name that climbs out of the archive (zip slip) or is absolute marks an
+            // archive made to attack extractors: refused whole, before a copy could
+            // write anything it holds.
+            if name.starts_with('/') || name.split(['/', '\\']).any(|s| s == "..") {
+                return Err(archive_err(format!(
+                    "entry '{}' leads out of the archive (an absolute name or '..'): refused",
+                    name.escape_default()
+                )));
+            }
             let Some(rest) = name.strip_prefix(&prefix) else {
                 continue;
             };
-            // Entries whose names are not valid keys (e.g. with '..') cannot be addressed; skip them.
+            // Other names that are not valid keys (empty segments, control characters)
+            // cannot be addressed: skipped.
             if let Ok(key) = StoreKey::new(rest) {
-                if !key.is_root() {
-                    entries.insert(key, entry);
+                if !key.is_root() && entries.insert(key, entry).is_some() {
+                    return Err(archive_err(format!(
+                        "entry '{}' appears twice: which one holds the data is not known",
+                        name.escape_default()
+                    )));
                 }
             }
         }

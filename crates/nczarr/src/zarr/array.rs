@@ -38,6 +38,27 @@ pub struct ArrayMeta {
 /// hostile `.zarray`, and would make even listing the chunks impossible.
 const MAX_CHUNKS: u128 = 1 << 48;
 
+/// Decoded chunks larger than this are refused (HDF5's own limit for one chunk): a
+/// reader holds a whole chunk in memory while it decodes it, so a `.zarray` claiming
+/// chunks of gigabytes over a few values must fail before anything is allocated.
+const MAX_CHUNK_BYTES: u128 = 1 << 32;
+
+/// Refuse chunks of `chunks` elements of `item_size` bytes past [`MAX_CHUNK_BYTES`].
+pub(crate) fn check_chunk_bytes(
+    chunks: &[u64],
+    item_size: usize,
+) -> std::result::Result<(), String> {
+    let bytes = chunks.iter().try_fold(item_size.max(1) as u128, |acc, &c| {
+        acc.checked_mul(u128::from(c))
+    });
+    match bytes {
+        Some(b) if b <= MAX_CHUNK_BYTES => Ok(()),
+        _ => Err(format!(
+            "chunks {chunks:?} of {item_size}-byte values are larger than 4 GiB each (HDF5's limit; a chunk is held whole in memory)",
+        )),
+    }
+}
+
 /// The member `name` of a metadata document: a list of non-negative integers
 /// (`shape`, `chunks`, v3's `chunk_shape`).
 pub(crate) fn u64_list(json: Option<&Json>, name: &str) -> std::result::Result<Vec<u64>, String> {
@@ -133,6 +154,7 @@ impl ArrayMeta {
                     _ => bad("missing or non-string \"dtype\"".into()),
                 })?;
         let dtype = Dtype::parse(dtype_text).map_err(|e| bad(e.to_string()))?;
+        check_chunk_bytes(&chunks, dtype.item_size()).map_err(bad)?;
         let fill_value = json.get("fill_value").cloned().unwrap_or(Json::Null);
         let fortran_order = match json.get("order") {
             None | Some(Json::Null) => false,

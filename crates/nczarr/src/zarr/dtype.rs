@@ -184,7 +184,7 @@ impl Dtype {
             Dtype::Bool => 1,
             Dtype::Int { bytes, .. } | Dtype::Float { bytes, .. } => *bytes,
             Dtype::Bytes { len, .. } => *len,
-            Dtype::Unicode { chars, .. } => chars * 4,
+            Dtype::Unicode { chars, .. } => chars.saturating_mul(4),
             Dtype::Object => 0,
             Dtype::DateTime { .. } | Dtype::TimeDelta { .. } => 8,
         }

@@ -11,7 +11,7 @@ mod fill;
 mod values;
 
 pub use array::ArrayMeta;
-pub(crate) use array::{check_chunks, u64_list, zarr_format};
+pub(crate) use array::{check_chunk_bytes, check_chunks, u64_list, zarr_format};
 pub use consolidated::Consolidated;
 pub use dtype::{Dtype, DtypeError, Endian};
 pub(crate) use fill::decode_base64;

@@ -6,7 +6,8 @@ use crate::array::{ChunkKeys, StoredArray};
 use crate::json::{Json, Number};
 use crate::model::{NcType, Values};
 use crate::zarr::{
-    check_chunks, parse_fill_value, u64_list, zarr_format, Dtype, Endian, FillError, MetadataError,
+    check_chunk_bytes, check_chunks, parse_fill_value, u64_list, zarr_format, Dtype, Endian,
+    FillError, MetadataError,
 };
 
 type Result<T> = std::result::Result<T, MetadataError>;
@@ -187,6 +188,7 @@ impl ArrayMeta3 {
             None => (None, chunks.clone(), chain),
         };
         check_chunks(&shape, &mut inner.clone()).map_err(bad)?;
+        check_chunk_bytes(&inner, dtype.item_size()).map_err(bad)?;
         let dtype = with_endian(dtype, chain.endian.unwrap_or(Endian::Little));
         let dimension_names = match json.get("dimension_names") {
             None | Some(Json::Null) => None,

@@ -8,6 +8,9 @@ use crate::cdl::ast::{item_count, items, Datum, Value};
 use crate::cftime::TimeUnits;
 use crate::model::{Dim, DimRef, NcType, Values, Var, VarPath};
 
+/// The most memory one variable's data may take once laid out (see `place_data`).
+const MAX_DATA_BYTES: u64 = 2 << 30;
+
 /// The leaves of a data list in order, braces and runs removed, without collecting them.
 struct Flat<'d> {
     stack: Vec<std::slice::Iter<'d, Datum>>,
@@ -167,9 +170,24 @@ impl Builder<'_> {
                 .collect();
             let fill = self.fill_of(&var, t);
             self.data_time = self.time_units_of(&var);
-            let total: u64 = shape.iter().product();
-            let total = usize::try_from(total)
-                .map_err(|_| self.err(pos, "variable too large for data in CDL"))?;
+            // The data section is laid out whole in memory: a data list for a variable
+            // of billions of values (one datum, the rest fill) must fail here, not in
+            // the allocator.
+            let total = shape
+                .iter()
+                .try_fold(1u64, |a, &d| a.checked_mul(d))
+                .filter(|&n| n.saturating_mul(t.size().max(1) as u64) <= MAX_DATA_BYTES)
+                .and_then(|n| usize::try_from(n).ok())
+                .ok_or_else(|| {
+                    self.err(
+                        pos,
+                        format!(
+                            "variable '{}' has {} values: data for it would take more than 2 GiB of memory (give it no data, or fewer values)",
+                            var,
+                            shape.iter().map(u64::to_string).collect::<Vec<_>>().join(" x ")
+                        ),
+                    )
+                })?;
             let values = if t == NcType::Char {
                 self.char_data(list, &shape, &unlimited, &fill, total, pos)?
             } else {

@@ -62,12 +62,8 @@ pub fn parse(text: &str) -> Result<CdlFile, CdlError> {
     // A UTF-8 byte order mark is skipped, as ncgen does.
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
     let skipped = text.len() - body.len();
-    if let Some(offset) = raw_byte_outside_text(text) {
-        return Err(CdlError::at(
-            text,
-            offset,
-            "a byte that is not UTF-8 outside a string or comment: names must be valid UTF-8",
-        ));
+    if let Some((offset, message)) = check_outside_text(text) {
+        return Err(CdlError::at(text, offset, message));
     }
     match grammar::file(body) {
         Ok((_, f)) => Ok(f),
@@ -84,7 +80,7 @@ pub fn parse(text: &str) -> Result<CdlFile, CdlError> {
 /// Where a byte of the file that is not UTF-8 (see [`crate::cdl::source_text`]) stands
 /// outside string and character literals and comments, if it does: ncgen takes such
 /// bytes in text, but netCDF names are UTF-8.
-fn raw_byte_outside_text(text: &str) -> Option<usize> {
+fn check_outside_text(text: &str) -> Option<(usize, &'static str)> {
     #[derive(PartialEq)]
     enum In {
         Code,
@@ -92,7 +88,11 @@ fn raw_byte_outside_text(text: &str) -> Option<usize> {
         Char,
         Comment,
     }
+    /// Deeper than any real group tree or data list (a data list nests once per
+    /// dimension at most).
+    const MAX_NESTING: usize = 256;
     let mut state = In::Code;
+    let mut depth = 0usize;
     let mut escaped = false;
     let mut prev = '\0';
     for (i, c) in text.char_indices() {
@@ -103,7 +103,18 @@ fn raw_byte_outside_text(text: &str) -> Option<usize> {
                 '"' => state = In::Str,
                 '\'' => state = In::Char,
                 '/' if prev == '/' => state = In::Comment,
-                c if crate::text::raw_byte(c).is_some() => return Some(i),
+                c if crate::text::raw_byte(c).is_some() => {
+                    return Some((i, "a byte that is not UTF-8 outside a string or comment: names must be valid UTF-8"))
+                }
+                // The grammar recurses on braces (groups, nested data lists): a limit
+                // here keeps hostile nesting from overflowing the stack.
+                '{' => {
+                    depth += 1;
+                    if depth > MAX_NESTING {
+                        return Some((i, "braces nested more than 256 deep"));
+                    }
+                }
+                '}' => depth = depth.saturating_sub(1),
                 _ => {}
             },
             In::Str | In::Char => {
