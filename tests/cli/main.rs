@@ -25,6 +25,8 @@ mod nczgen;
 mod netcdf_files;
 /// Every tool against a local S3 server (skipped without one).
 mod s3;
+/// Every tool through a fault-injecting proxy in front of the local S3 server.
+mod s3_faults;
 /// CF time: nczdump -t/-i against ncdump, nczgen date strings.
 mod times;
 /// Zarr version 3 stores.

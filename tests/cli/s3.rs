@@ -19,18 +19,18 @@ use nczarr::url::DatasetUrl;
 
 use crate::util::{data_dir, first_diff, run, Run};
 
-struct Server {
-    endpoint: String,
-    bucket: String,
-    key: String,
-    secret: String,
+pub(crate) struct Server {
+    pub(crate) endpoint: String,
+    pub(crate) bucket: String,
+    pub(crate) key: String,
+    pub(crate) secret: String,
     /// Unique to the test, so tests run in parallel without meeting.
-    prefix: String,
+    pub(crate) prefix: String,
     /// An empty home and working directory.
-    home: tempfile::TempDir,
+    pub(crate) home: tempfile::TempDir,
 }
 
-fn server(test: &str) -> Option<Server> {
+pub(crate) fn server(test: &str) -> Option<Server> {
     let var = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
     let Some(endpoint) = var("NCZARR_TEST_S3_ENDPOINT") else {
         eprintln!(
@@ -53,14 +53,14 @@ fn server(test: &str) -> Option<Server> {
 
 impl Server {
     /// `http://host:port/bucket/prefix/name#mode=nczarr,s3`.
-    fn url(&self, name: &str) -> String {
+    pub(crate) fn url(&self, name: &str) -> String {
         format!(
             "{}/{}/{}/{name}#mode=nczarr,s3",
             self.endpoint, self.bucket, self.prefix
         )
     }
 
-    fn keys(&self) -> Vec<(&'static str, String)> {
+    pub(crate) fn keys(&self) -> Vec<(&'static str, String)> {
         vec![
             ("AWS_ACCESS_KEY_ID", self.key.clone()),
             ("AWS_SECRET_ACCESS_KEY", self.secret.clone()),
@@ -68,12 +68,12 @@ impl Server {
     }
 
     /// Run `tool` with a clean environment plus `env`.
-    fn run(&self, tool: &str, args: &[&str], env: &[(&str, String)]) -> Run {
+    pub(crate) fn run(&self, tool: &str, args: &[&str], env: &[(&str, String)]) -> Run {
         crate::util::run_clean(tool, self.home.path(), args, env)
     }
 
     /// A store on the server for `name` (under this test's prefix), with the keys.
-    fn store(&self, name: &str) -> CloudStore {
+    pub(crate) fn store(&self, name: &str) -> CloudStore {
         let url = DatasetUrl::parse(&self.url(name)).unwrap();
         let inputs = AwsInputs {
             vars: self

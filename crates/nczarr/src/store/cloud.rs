@@ -159,7 +159,7 @@ impl CloudStore {
         let root = self.root_path()?;
         let metas: Vec<object_store::ObjectMeta> = self
             .runtime
-            .block_on(self.store.list(root.as_ref()).try_collect())
+            .block_on(again(|| self.store.list(root.as_ref()).try_collect()))
             .map_err(|e| self.error(&self.root, &e))?;
         let markers: Vec<ObjPath> = [".zgroup", ".zmetadata", ".nczarr", "zarr.json"]
             .iter()
@@ -256,6 +256,7 @@ impl CloudStore {
     }
 
     /// GET the object `key`, or the part `range` says; `None` when it does not exist.
+    /// A body cut short is asked for again (see [`again`]).
     async fn fetch(&self, key: &StoreKey, range: Option<&ByteRange>) -> GetResult {
         let path = self.path_of(key)?;
         let bounded;
@@ -274,12 +275,13 @@ impl CloudStore {
             }
             r => r,
         };
-        let options = get_options(range);
-        match self.store.get_opts(&path, options).await {
-            Ok(r) => match r.bytes().await {
-                Ok(b) => Ok(Some(b.to_vec())),
-                Err(e) => Err(self.error(path.as_ref(), &e)),
-            },
+        let got = again(|| async {
+            let r = self.store.get_opts(&path, get_options(range)).await?;
+            r.bytes().await
+        })
+        .await;
+        match got {
+            Ok(b) => Ok(Some(b.to_vec())),
             Err(object_store::Error::NotFound { source, .. })
                 if no_such_bucket(&source.to_string()) =>
             {
@@ -314,15 +316,66 @@ impl CloudStore {
     /// [`StoreError`] when the listing fails.
     pub fn has_content(&self) -> Result<bool, StoreError> {
         let root = self.root_path()?;
-        self.runtime.block_on(async {
-            let mut s = self.store.list(root.as_ref());
-            match s.next().await {
-                None => Ok(false),
-                Some(Ok(_)) => Ok(true),
-                Some(Err(e)) => Err(self.error(&self.root, &e)),
-            }
-        })
+        self.runtime
+            .block_on(again(|| async {
+                let mut s = self.store.list(root.as_ref());
+                s.next().await.transpose()
+            }))
+            .map(|first| first.is_some())
+            .map_err(|e| self.error(&self.root, &e))
     }
+}
+
+/// Times a read that failed in a way object_store does not retry is tried again.
+const READ_ATTEMPTS: u32 = 4;
+
+/// Run a read, again when it fails in a way object_store leaves to us: its retries
+/// cover error statuses and failed connections, not a body cut short nor a listing page
+/// lost mid-way. Up to [`READ_ATTEMPTS`] tries, 200 ms, 400 ms, 800 ms apart; answers
+/// that say something (not found, refused, bad request) and errors object_store already
+/// retried are returned at once.
+async fn again<T, F, Fut>(op: F) -> Result<T, object_store::Error>
+where
+    F: Fn() -> Fut,
+    Fut: std::future::Future<Output = Result<T, object_store::Error>>,
+{
+    let mut attempt = 1;
+    loop {
+        match op().await {
+            Err(e) if attempt < READ_ATTEMPTS && transient(&e) => {
+                tokio::time::sleep(std::time::Duration::from_millis(100 << attempt)).await;
+                attempt += 1;
+            }
+            other => return other,
+        }
+    }
+}
+
+/// True for a failure worth another try: a transfer broken off, not an answer.
+fn transient(e: &object_store::Error) -> bool {
+    use object_store::Error as E;
+    if !matches!(e, E::Generic { .. }) {
+        return false;
+    }
+    let mut chain = e.to_string();
+    let mut inner: &dyn std::error::Error = e;
+    while let Some(next) = inner.source() {
+        chain.push_str(": ");
+        chain.push_str(&next.to_string());
+        inner = next;
+    }
+    // object_store says "after N retries" when its own budget is spent.
+    !chain.contains("retries")
+        && [
+            "end of file before message length",
+            "connection closed before message completed",
+            "error decoding response body",
+            "Connection reset",
+            "error reading a body",
+            "body error",
+        ]
+        .iter()
+        .any(|m| chain.contains(m))
 }
 
 /// True when a 404's body says the bucket (container) itself is missing: S3's and GCS's
@@ -438,7 +491,7 @@ impl ListableStore for CloudStore {
         let root = self.root_path()?;
         let metas: Vec<object_store::ObjectMeta> = self
             .runtime
-            .block_on(self.store.list(root.as_ref()).try_collect())
+            .block_on(again(|| self.store.list(root.as_ref()).try_collect()))
             .map_err(|e| self.error(&self.root, &e))?;
         let skip = if self.root.is_empty() {
             0
