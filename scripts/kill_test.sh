@@ -6,7 +6,8 @@
 #   - no other complete-looking dataset appeared beside it (only .NAME.tmp-PID /
 #     .NAME.old-PID leftovers of the killed run),
 # and after each next, uninterrupted run that it succeeded, replaced the dataset, and
-# left no leftovers of any killed run.
+# left no leftovers of any killed run. Then on S3 (see s3_trial below), when the local
+# server starts.
 # Usage: scripts/kill_test.sh [KILLS]   (binaries: NCZ_BIN, default target/release)
 set -euo pipefail
 kills=${1:-20}
@@ -86,4 +87,56 @@ trial "nczgen -> zip" "$work/z/out.zip" "$bin/nczgen" -o "$work/z/out.zip" "$wor
 trial "nczcopy -> directory" "$work/d/copy.zarr" "$bin/nczcopy" "$work/source.zarr" "$work/d/copy.zarr"
 "$bin/nczcopy" "$work/source.zarr" "$work/z/copy.zip"
 trial "nczcopy -> zip" "$work/z/copy.zip" "$bin/nczcopy" "$work/source.zarr" "$work/z/copy.zip"
+# S3 (the local server of scripts/s3_server.sh, when it starts): there is no rename, so
+# a new dataset is written in place, chunks first and its root metadata last. A run
+# killed mid-way leaves objects that do not open as a dataset; a run to a key that holds
+# a dataset is refused without --overwrite, so a killed one cannot touch it.
+s3_trial() { # label tool-args-before-url...: new datasets, killed
+    local label=$1; shift
+    local url t0 t1 span i killed=0 looks=0
+    url="$s3_base/$label-probe.zarr#mode=nczarr,s3"
+    t0=$(date +%s%N); "$@" "$url" >/dev/null 2>&1; t1=$(date +%s%N)
+    span=$(( (t1 - t0) / 1000000 ))
+    for i in $(seq "$kills"); do
+        url="$s3_base/$label-$i.zarr#mode=nczarr,s3"
+        "$@" "$url" >/dev/null 2>&1 &
+        local pid=$!
+        t=$(awk -v r=$RANDOM -v s="$span" 'BEGIN { printf "%.3f", (r % 1000) / 1000 * s / 1000 }')
+        sleep "$t"
+        if kill -9 "$pid" 2>/dev/null; then killed=$((killed + 1)); fi
+        if wait "$pid" 2>/dev/null; then
+            continue # finished before the kill: a complete dataset, rightly
+        fi
+        # Killed: what it left must not open as a dataset.
+        if "$bin/nczdump" -h "$url" >/dev/null 2>&1; then
+            looks=$((looks + 1)); fail "$label kill $i ($t s): a killed run left a dataset that opens"
+        fi
+        # The existing dataset, refused as a target, is untouched.
+        "$@" "$s3_base/existing.zarr#mode=nczarr,s3" >/dev/null 2>&1 &
+        pid=$!; sleep "$t"; kill -9 "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true
+        [ "$("$bin/nczdump" "$s3_base/existing.zarr#mode=nczarr,s3" | sha1sum)" = "$existing" ] ||
+            fail "$label kill $i: the existing dataset changed"
+        # The next run replaces the debris with --overwrite and gives the whole dataset.
+        "$1" --overwrite "${@:2}" "$url" >/dev/null 2>&1 || fail "$label kill $i: the run after the kill failed"
+        [ "$("$bin/nczdump" "$url" | sed 1d | sha1sum)" = "$expected" ] ||
+            fail "$label kill $i: the run after the kill wrote something else"
+    done
+    echo "$label: $killed of $kills runs killed mid-way (a run takes ${span} ms; none left a dataset that opens)"
+}
+if [ -f "$here/scripts/s3_server.sh" ]; then
+    # shellcheck source=scripts/s3_server.sh
+    source "$here/scripts/s3_server.sh"
+    s3_server_start
+fi
+if [ -n "${NCZARR_TEST_S3_ENDPOINT:-}" ]; then
+    export AWS_ACCESS_KEY_ID=$NCZARR_TEST_S3_KEY AWS_SECRET_ACCESS_KEY=$NCZARR_TEST_S3_SECRET
+    s3_base="$NCZARR_TEST_S3_ENDPOINT/$NCZARR_TEST_S3_BUCKET/killtest-$$"
+    "$bin/nczcopy" "$work/source.zarr" "$s3_base/existing.zarr#mode=nczarr,s3"
+    existing=$("$bin/nczdump" "$s3_base/existing.zarr#mode=nczarr,s3" | sha1sum)
+    expected=$("$bin/nczdump" "$work/source.zarr" | sed 1d | sha1sum)
+    s3_trial "nczgen-s3" "$bin/nczgen" "$work/big.cdl" -o
+    s3_trial "nczcopy-s3" "$bin/nczcopy" "$work/source.zarr"
+else
+    echo "S3: no local server (scripts/s3_server.sh), S3 trials skipped"
+fi
 [ "$failures" -eq 0 ] && echo "kill test: all checks passed" || { echo "kill test: $failures failures"; exit 1; }

@@ -47,6 +47,12 @@ struct Args {
     /// Header only: ignore the data section.
     #[arg(short = 'H')]
     header_only: bool,
+    /// On S3, GCS or Azure, replace a dataset (or what a killed run left) already at
+    /// the output key: its objects are deleted once the new dataset is written (not
+    /// atomic: object stores cannot swap). Directories and .zip files are always
+    /// replaced, and only once the new dataset is complete.
+    #[arg(long)]
+    overwrite: bool,
     #[command(flatten)]
     layout: LayoutArgs,
     /// The CDL file ('-' or nothing reads standard input).
@@ -110,8 +116,9 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.header_only {
         compiled.data.clear();
     }
-    let sink =
-        create(&output, &args.layout.create_options(kind)?).with_context(|| output.clone())?;
+    let mut create_options = args.layout.create_options(kind)?;
+    create_options.overwrite = args.overwrite;
+    let sink = create(&output, &create_options).with_context(|| output.clone())?;
     for w in sink
         .prepare(&compiled.dataset, &mut plan)
         .with_context(|| output.clone())?

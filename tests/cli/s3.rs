@@ -403,6 +403,25 @@ fn existing_datasets_are_not_overwritten_and_failed_writes_leave_nothing() {
         .fails_with_one_line(1);
     assert!(err.contains("already holds objects"), "{err}");
     assert_eq!(s3.run("nczdump", &[&url], &s3.keys()).stdout(), before);
+    // nczgen --overwrite replaces it, leaving none of the old dataset's objects.
+    s3.run(
+        "nczgen",
+        &["--overwrite", "-o", &url, &other.to_string_lossy()],
+        &s3.keys(),
+    )
+    .success();
+    let local = tempfile::tempdir().unwrap();
+    let local_s = local.path().join("s.zarr");
+    let local_s = local_s.to_string_lossy();
+    run("nczgen", &["-o", &local_s, &other.to_string_lossy()]).success();
+    let expected = run("nczdump", &[&local_s]).stdout();
+    s3.run("nczdump", &[&url], &s3.keys()).stdout_is(&expected);
+    assert!(!s3
+        .store("s.zarr")
+        .list()
+        .unwrap()
+        .iter()
+        .any(|(k, _)| k.as_str().starts_with("lat") || k.as_str().starts_with("lon")));
 
     // A write that fails half way (a key over S3's 1024-byte limit, refused before any
     // request) removes what it wrote.
