@@ -23,6 +23,8 @@ mod nczdump;
 mod nczgen;
 /// netCDF classic, 64-bit offset and CDF-5 files as input.
 mod netcdf_files;
+/// Options with no test elsewhere (nczdump -p -g -K -XF, nczgen -x -H --separator).
+mod options;
 /// Every tool against a local S3 server (skipped without one).
 mod s3;
 /// Every tool through a fault-injecting proxy in front of the local S3 server.

@@ -671,3 +671,42 @@ fn netcdf_files_in_s3_objects_read_by_byte_ranges() {
         }
     }
 }
+
+#[test]
+fn listings_go_past_the_1000_keys_of_one_page() {
+    let Some(s3) = server("pages") else { return };
+    // 1,100 chunks of one variable: S3 lists 1,000 keys a page.
+    let store = s3.store("many.zarr");
+    let mut items = vec![
+        (StoreKey::new(".zgroup").unwrap(), br#"{"zarr_format": 2}"#.to_vec()),
+        (
+            StoreKey::new("v/.zarray").unwrap(),
+            br#"{"zarr_format": 2, "shape": [1100], "chunks": [1], "dtype": "<i2", "fill_value": 0, "order": "C", "compressor": null, "filters": null}"#.to_vec(),
+        ),
+        (StoreKey::new("v/.zattrs").unwrap(), br#"{"_ARRAY_DIMENSIONS": ["x"]}"#.to_vec()),
+    ];
+    for i in 0..1100i16 {
+        items.push((
+            StoreKey::new(&format!("v/{i}")).unwrap(),
+            i.to_le_bytes().to_vec(),
+        ));
+    }
+    store.put_many(&items).unwrap();
+    assert_eq!(store.list().unwrap().len(), 1103);
+    let url = s3.url("many.zarr").replace("nczarr,s3", "zarr,s3");
+    let listed = s3
+        .run("zmapdump", &["list", &url], &s3.keys())
+        .success()
+        .stdout();
+    assert_eq!(listed.lines().count(), 1103, "{listed}");
+    assert!(listed.contains("v/1099"), "{listed}");
+    // And a copy takes every chunk.
+    let down = tempfile::tempdir().unwrap();
+    let local = down.path().join("many.zarr");
+    s3.run("nczcopy", &[&url, &local.to_string_lossy()], &s3.keys())
+        .success();
+    let dump = run("nczdump", &["-v", "v", &local.to_string_lossy()])
+        .success()
+        .stdout();
+    assert!(dump.contains("1097, 1098, 1099 ;"), "{dump}");
+}
