@@ -7,14 +7,11 @@ use crate::util::{data_dir, first_diff, run};
 #[test]
 fn peer_written_datasets_dump_like_ncdump() {
     let root = data_dir().join("golden");
-    let manifest = match std::fs::read_to_string(root.join("manifest.tsv")) {
-        Ok(m) => m,
-        Err(_) => {
-            eprintln!("golden corpus not present; skipping");
-            return;
-        }
-    };
+    // The corpus is part of the repository: without it the test must fail, not pass.
+    let manifest = std::fs::read_to_string(root.join("manifest.tsv"))
+        .expect("tests/cli/data/golden/manifest.tsv (the golden corpus) is missing");
     let mut checked = 0;
+    let mut explained = 0;
     let mut failures = Vec::new();
     for line in manifest
         .lines()
@@ -22,8 +19,46 @@ fn peer_written_datasets_dump_like_ncdump() {
     {
         let cols: Vec<&str> = line.split('\t').collect();
         let (case, writer, status) = (cols[0], cols[1], cols.get(2).copied().unwrap_or(""));
-        if status != "match" {
-            continue;
+        let reason = cols.get(3).copied().unwrap_or("").trim();
+        match status {
+            "match" => {}
+            "write-fail" | "differs" => {
+                // A known difference says why, and a "differs" row still differs: one
+                // that became equal must move to "match", where it is guarded.
+                assert!(
+                    !reason.is_empty(),
+                    "{case} / {writer}: {status} without a reason"
+                );
+                explained += 1;
+                if status == "differs" {
+                    let store = root
+                        .join("stores")
+                        .join(writer)
+                        .join(format!("{case}.file"));
+                    let expected =
+                        std::fs::read_to_string(root.join("expected").join(format!("{case}.cdl")))
+                            .expect("expected file");
+                    let out = run("nczdump", &[&store.to_string_lossy()]);
+                    assert!(
+                        out.output.status.success() && out.stdout() != expected,
+                        "{case} / {writer}: listed as differing, but it {}",
+                        if out.output.status.success() {
+                            "now matches"
+                        } else {
+                            "fails to dump"
+                        }
+                    );
+                    assert!(
+                        root.join("diffs")
+                            .join(writer)
+                            .join(format!("{case}.diff"))
+                            .is_file(),
+                        "{case} / {writer}: no diff file"
+                    );
+                }
+                continue;
+            }
+            other => panic!("{case} / {writer}: unknown status {other:?}"),
         }
         let store = root
             .join("stores")
@@ -47,5 +82,7 @@ fn peer_written_datasets_dump_like_ncdump() {
         failures.len(),
         failures.join("\n")
     );
-    assert!(checked > 0, "manifest lists no matching cases");
+    // As many as the corpus held when it was last made: a manifest that loses rows fails.
+    assert!(checked >= 78, "only {checked} matching cases (78 expected)");
+    assert_eq!(explained, 17, "known differences and write failures");
 }

@@ -1,5 +1,5 @@
 use super::*;
-use crate::cdl::ast::{Item, Value};
+use crate::cdl::ast::{Item, TypeRef, Value, Wide};
 use crate::model::NcType;
 
 fn ok(text: &str) -> crate::cdl::ast::CdlFile {
@@ -135,9 +135,36 @@ fn comments_braces_fill_and_nil() {
     let Item::Data(d) = &f.root.items[0] else {
         panic!()
     };
-    assert!(
-        matches!(&d.values[0].value, Value::List(l) if l.len() == 2 && l[1].value == Value::Fill)
+    /// A datum as CDL spells it (positions left out).
+    fn spelled(v: &Value) -> String {
+        match v {
+            Value::List(l) => format!(
+                "{{{}}}",
+                l.iter()
+                    .map(|d| spelled(&d.value))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Value::Int { value, typ } => format!("{value:?}:{typ:?}"),
+            Value::Fill => "_".into(),
+            Value::Nil => "NIL".into(),
+            Value::Text(t) => format!("{:?}", String::from_utf8_lossy(t)),
+            other => format!("{other:?}"),
+        }
+    }
+    let values = |d: &crate::cdl::ast::DataDecl| -> Vec<String> {
+        d.values.iter().map(|v| spelled(&v.value)).collect()
+    };
+    let one = format!("{:?}:Int", Wide::new(1));
+    let two = format!("{:?}:Int", Wide::new(2));
+    assert_eq!(
+        values(d),
+        [format!("{{{one}, _}}"), format!("{{_, {two}}}")]
     );
+    let Item::Data(s) = &f.root.items[1] else {
+        panic!()
+    };
+    assert_eq!(values(s), ["NIL", "\"a\""]);
 }
 
 #[test]
@@ -146,17 +173,42 @@ fn typed_attributes_and_specials() {
     let Item::Attr(a) = &f.root.items[1] else {
         panic!()
     };
-    assert!(a.typ.is_some());
+    assert_eq!(a.typ, Some(TypeRef::Atomic(NcType::String)));
+    assert_eq!(a.name, "names");
+    let texts: Vec<&Value> = a.values.iter().map(|d| &d.value).collect();
+    assert_eq!(
+        texts,
+        [&Value::Text(b"a".to_vec()), &Value::Text(b"b".to_vec())]
+    );
     let Item::Attr(a) = &f.root.items[2] else {
         panic!()
     };
     assert_eq!(a.name, "_FillValue");
+    assert_eq!(a.typ, None);
+    assert_eq!(a.values[0].value, Value::Float(-1.0));
 }
 
 #[test]
 fn user_types_parse() {
     let f = ok("netcdf x { types: ubyte enum e {a = 1, b = 2} ; compound c { int x ; float y(2) ; } ; int(*) vl ; opaque(4) op ; }");
-    assert_eq!(f.root.items.len(), 4);
+    let types: Vec<(&str, &str)> = f
+        .root
+        .items
+        .iter()
+        .map(|i| match i {
+            Item::Type(t) => (t.kind, t.name.as_str()),
+            other => panic!("not a type: {other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        types,
+        [
+            ("enum", "e"),
+            ("compound", "c"),
+            ("vlen", "vl"),
+            ("opaque", "op")
+        ]
+    );
 }
 
 #[test]
