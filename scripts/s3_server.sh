@@ -84,6 +84,9 @@ JSON
         fi
         sleep 0.5
     done
-    echo "SeaweedFS did not start ($(tail -3 "$s3_server_dir/weed.log")); S3 parts are skipped" >&2
+    # The first panic or fatal line says why (the last lines are a goroutine trace).
+    local why
+    why=$(grep -m1 -iE 'panic|fatal|bind|address already in use' "$s3_server_dir/weed.log" || tail -3 "$s3_server_dir/weed.log")
+    echo "SeaweedFS did not start ($why); S3 parts are skipped" >&2
     s3_server_stop
 }
