@@ -346,7 +346,7 @@ group: g {
     );
     let w = value(&["g"], "w").unwrap();
     let Values::Float(w) = w else { panic!("{w:?}") };
-    assert_eq!(w[..3], [1.5, 9.969_209_968_386_869e36, 3.25]);
+    assert_eq!(w[..3], [1.5, 9.969_21e36, 3.25]);
     assert_eq!(w[3..5], [1e-38, 3.402_823_5e38]);
     assert!(w[5] == 0.0 && w[5].is_sign_negative());
     // k(t) gets fill for the third record: the unlimited length is the dataset's.
@@ -385,7 +385,7 @@ group: g {
             1.5,
             9.969_21e36,
             3.25,
-            9.999_999e-39,
+            1e-38, // printed 9.999999e-39: the same subnormal float
             3.402_823e38,
             0.0
         ]))
