@@ -21,15 +21,8 @@ pub const MAX_DUMP_ELEMENTS: u64 = 1 << 16;
 pub fn dump(source: &dyn DatasetSource) {
     let ds = source.dataset();
     let vars = ds.vars();
-    let total = vars.iter().fold(0u64, |acc, (_, v)| {
-        let n = ds
-            .var_shape(v)
-            .iter()
-            .fold(1u64, |a, &d| a.saturating_mul(d));
-        acc.saturating_add(n)
-    });
     let opts = PrintOptions {
-        header_only: total > MAX_DUMP_ELEMENTS,
+        header_only: total_elements(ds) > MAX_DUMP_ELEMENTS,
         special: true,
         slab_elements: 1 << 12,
         ..PrintOptions::default()
@@ -39,7 +32,7 @@ pub fn dump(source: &dyn DatasetSource) {
     for (path, v) in vars.iter().take(8) {
         let shape = ds.var_shape(v);
         let _ = source.encoding(path);
-        if shape.iter().fold(1u64, |a, &d| a.saturating_mul(d)) <= MAX_DUMP_ELEMENTS {
+        if elements(&shape) <= MAX_DUMP_ELEMENTS {
             let _ = source.read(path, &Region::whole(&shape));
         }
         let first = vec![0u64; shape.len()];
@@ -116,48 +109,55 @@ impl ReadAt for MemFile {
     }
 }
 
-/// Write `source` as NCZarr into memory with nczgen's and nczcopy's path (plan, sink,
-/// slabs), read the result back and dump it: the writer and the reader meet on every
-/// dataset the fuzzer makes. Datasets too large to dump are left alone (writing their
-/// fill values is slow, not wrong).
-pub fn write_and_read(source: &dyn DatasetSource) {
+/// Values a shape holds (saturating: fuzzed shapes overflow).
+fn elements(shape: &[u64]) -> u64 {
+    shape.iter().fold(1u64, |a, &d| a.saturating_mul(d))
+}
+
+/// Values of every variable of `ds`.
+fn total_elements(ds: &nczarr::model::Dataset) -> u64 {
+    ds.vars()
+        .iter()
+        .fold(0u64, |acc, (_, v)| acc.saturating_add(elements(&ds.var_shape(v))))
+}
+
+/// Write `source` into a new memory store with nczgen's and nczcopy's path (plan,
+/// sink, slabs of 64 KiB); the store, or why it failed.
+fn write_to_memory(
+    source: &dyn DatasetSource,
+    options: nczarr::nczarr::WriteOptions,
+) -> nczarr::Result<Arc<MemoryStore>> {
     use nczarr::copy::{plan, write_dataset, CopyOptions};
     use nczarr::encoding::PlanOptions;
-    use nczarr::nczarr::{ReadOptions, WriteOptions, ZarrSink, ZarrSource};
+    use nczarr::nczarr::ZarrSink;
     use nczarr::store::Target;
     use nczarr::DatasetSink;
 
     let ds = source.dataset();
-    let total = ds.vars().iter().fold(0u64, |acc, (_, v)| {
-        let n = ds
-            .var_shape(v)
-            .iter()
-            .fold(1u64, |a, &d| a.saturating_mul(d));
-        acc.saturating_add(n)
-    });
-    if total > MAX_DUMP_ELEMENTS {
-        return;
-    }
     let store = Arc::new(MemoryStore::new());
-    let Ok(sink) = ZarrSink::new(
-        Target::in_place(Box::new(Arc::clone(&store))),
-        WriteOptions::default(),
-    ) else {
-        return;
-    };
-    let Ok(mut p) = plan(source, &PlanOptions::default()) else {
-        return;
-    };
-    if sink.prepare(ds, &mut p).is_err() {
-        return;
-    }
-    let options = CopyOptions {
+    let sink = ZarrSink::new(Target::in_place(Box::new(Arc::clone(&store))), options)?;
+    let mut p = plan(source, &PlanOptions::default())?;
+    sink.prepare(ds, &mut p)?;
+    let copy = CopyOptions {
         slab_bytes: 1 << 16,
         ..CopyOptions::default()
     };
-    if write_dataset(source, ds, &p, Box::new(sink), &options).is_err() {
+    write_dataset(source, ds, &p, Box::new(sink), &copy)?;
+    Ok(store)
+}
+
+/// Write `source` as NCZarr into memory, read the result back and dump it: the writer
+/// and the reader meet on every dataset the fuzzer makes. Datasets too large to dump
+/// are left alone (writing their fill values is slow, not wrong).
+pub fn write_and_read(source: &dyn DatasetSource) {
+    use nczarr::nczarr::{ReadOptions, WriteOptions, ZarrSource};
+
+    if total_elements(source.dataset()) > MAX_DUMP_ELEMENTS {
         return;
     }
+    let Ok(store) = write_to_memory(source, WriteOptions::default()) else {
+        return;
+    };
     if let Ok(back) = ZarrSource::open(Box::new(store), &ReadOptions::default()) {
         dump(&back);
     }
@@ -214,32 +214,16 @@ pub fn skeleton(v3: bool) -> MemoryStore {
 
 /// Every entry of the skeleton dataset, written by the library's own writer.
 pub fn write_skeleton(v3: bool) -> Vec<(String, Vec<u8>)> {
-    use nczarr::copy::{plan, write_dataset, CopyOptions};
-    use nczarr::encoding::PlanOptions;
-    use nczarr::nczarr::{WriteOptions, ZarrSink};
-    use nczarr::store::{ListableStore, ReadableStore, Target};
-    use nczarr::DatasetSink;
+    use nczarr::nczarr::WriteOptions;
+    use nczarr::store::{ListableStore, ReadableStore};
 
     let ast = nczarr::cdl::parse(SKELETON_CDL).expect("skeleton CDL parses");
     let compiled = nczarr::cdl::compile(SKELETON_CDL, &ast).expect("skeleton CDL compiles");
-    let store = Arc::new(MemoryStore::new());
     let options = WriteOptions {
         zarr3: v3,
         ..WriteOptions::default()
     };
-    let sink = ZarrSink::new(Target::in_place(Box::new(Arc::clone(&store))), options)
-        .expect("memory sink");
-    let mut p = plan(&compiled, &PlanOptions::default()).expect("skeleton plan");
-    sink.prepare(&compiled.dataset, &mut p)
-        .expect("skeleton prepare");
-    write_dataset(
-        &compiled,
-        &compiled.dataset,
-        &p,
-        Box::new(sink),
-        &CopyOptions::default(),
-    )
-    .expect("skeleton written");
+    let store = write_to_memory(&compiled, options).expect("skeleton written");
     store
         .list()
         .expect("memory store lists")

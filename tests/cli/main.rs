@@ -17,6 +17,8 @@ mod golden;
 mod hostile;
 /// nczcopy: lossless copies, nccopy's flags, rechunking, memory, parts.
 mod nczcopy;
+/// nczcopy as a process: memory budget, killed runs, copies in parts.
+mod nczcopy_runs;
 /// nczdump: options, output layout, exit codes.
 mod nczdump;
 /// nczgen: CDL to datasets, errors, safe replacement.

@@ -451,15 +451,7 @@ fn v2_output_has_consolidated_metadata_equal_to_its_documents() {
         if let Some(py) = crate::zarr3::python_with_zarr3() {
             // xarray opens it from the consolidated metadata, without its warning.
             let check = "import sys, warnings, xarray\nwarnings.simplefilter('error')\nxarray.open_zarr(sys.argv[1], consolidated=True, zarr_format=2, decode_cf=False).load()";
-            let r = std::process::Command::new(&py)
-                .args(["-c", check, &out])
-                .output()
-                .unwrap();
-            assert!(
-                r.status.success(),
-                "{name}: {}",
-                String::from_utf8_lossy(&r.stderr)
-            );
+            crate::util::python_succeeds(&py, check, &[&out], name);
         }
         let whole = run("nczdump", &[&out]);
         whole.success();

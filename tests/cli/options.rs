@@ -128,14 +128,6 @@ assert np.allclose(g["f"][:], [3.1415927, 2.7182817, -1.0]), g["f"][:]
 assert list(g["m"][1]) == [4, -9, 6], g["m"][:]
 assert list(g["g"]["i"][:]) == [7, 8, 9]
 "#;
-        let r = std::process::Command::new(&py)
-            .args(["-c", check, &out])
-            .output()
-            .unwrap();
-        assert!(
-            r.status.success(),
-            "{kind}: {}",
-            String::from_utf8_lossy(&r.stderr)
-        );
+        crate::util::python_succeeds(&py, check, &[&out], kind);
     }
 }

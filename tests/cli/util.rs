@@ -344,3 +344,19 @@ impl RangeServer {
         self.requests.load(std::sync::atomic::Ordering::SeqCst)
     }
 }
+
+/// Run the Python `script` with `py` and `args`; fail the test, saying `what` and
+/// Python's error, unless it succeeds.
+pub fn python_succeeds(py: &str, script: &str, args: &[&str], what: &str) {
+    let r = Command::new(py)
+        .arg("-c")
+        .arg(script)
+        .args(args)
+        .output()
+        .expect("run python");
+    assert!(
+        r.status.success(),
+        "{what}: {}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+}

@@ -125,24 +125,17 @@ fn chunk_case(
     expect: Expect,
     bytes: impl Fn() -> Vec<u8> + 'static,
 ) -> Case {
-    Case::new(
-        class,
-        name,
-        "nczdump",
-        &["{dir}/s.zarr"],
-        expect,
-        move |d| {
-            let za = zarray(
-                chain.n,
-                chain.n,
-                chain.dtype,
-                chain.compressor,
-                chain.filters,
-            );
-            let b = bytes();
-            zarr(d, &za, None, &[("0", b.as_slice())]);
-        },
-    )
+    Case::dump_store(class, name, expect, move |d| {
+        let za = zarray(
+            chain.n,
+            chain.n,
+            chain.dtype,
+            chain.compressor,
+            chain.filters,
+        );
+        let b = bytes();
+        zarr(d, &za, None, &[("0", b.as_slice())]);
+    })
 }
 
 fn chain(fixture: &str) -> &'static Chain {

@@ -5,16 +5,9 @@ use super::{put, zarr, Case, Expect};
 
 /// nczdump of the store `s.zarr` whose `.zarray` is `zarray`.
 fn dump_zarray(class: &'static str, name: &'static str, zarray: String, expect: Expect) -> Case {
-    Case::new(
-        class,
-        name,
-        "nczdump",
-        &["{dir}/s.zarr"],
-        expect,
-        move |d| {
-            zarr(d, &zarray, None, &[]);
-        },
-    )
+    Case::dump_store(class, name, expect, move |d| {
+        zarr(d, &zarray, None, &[]);
+    })
 }
 
 /// A `.zarray` with this shape and these chunks (JSON text) of `<i4`.

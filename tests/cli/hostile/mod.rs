@@ -34,7 +34,7 @@ pub type Check = Box<dyn Fn(&Path) -> Result<(), String>>;
 pub struct Case {
     /// The class (the closing note counts cases by class).
     pub class: &'static str,
-    pub name: &'static str,
+    pub name: String,
     /// Writes the input into the case's directory.
     pub setup: Box<dyn Fn(&Path)>,
     pub tool: &'static str,
@@ -48,7 +48,7 @@ pub struct Case {
 impl Case {
     pub fn new(
         class: &'static str,
-        name: &'static str,
+        name: impl Into<String>,
         tool: &'static str,
         args: &[&str],
         expect: Expect,
@@ -56,13 +56,23 @@ impl Case {
     ) -> Case {
         Case {
             class,
-            name,
+            name: name.into(),
             setup: Box::new(setup),
             tool,
             args: args.iter().map(|a| (*a).to_string()).collect(),
             expect,
             after: None,
         }
+    }
+
+    /// nczdump of the store `s.zarr` that `setup` writes.
+    pub fn dump_store(
+        class: &'static str,
+        name: &'static str,
+        expect: Expect,
+        setup: impl Fn(&Path) + 'static,
+    ) -> Case {
+        Case::new(class, name, "nczdump", &["{dir}/s.zarr"], expect, setup)
     }
 
     /// With a check of the directory after the run.

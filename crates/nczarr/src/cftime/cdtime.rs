@@ -337,6 +337,14 @@ pub(super) fn mixed_diff(a: &CompTime, b: &CompTime) -> f64 {
 mod tests {
     use super::*;
 
+    const CALENDARS: [Days; 5] = [
+        Days::Gregorian,
+        Days::Julian,
+        Days::NoLeap,
+        Days::AllLeap,
+        Days::Thirty,
+    ];
+
     fn t(year: i64, month: i16, day: i16) -> CompTime {
         CompTime {
             year,
@@ -349,13 +357,7 @@ mod tests {
     /// The loops cdtime runs, year by year, against the cycle-skipping versions.
     #[test]
     fn cycles_agree_with_year_loops() {
-        for days in [
-            Days::Gregorian,
-            Days::Julian,
-            Days::NoLeap,
-            Days::AllLeap,
-            Days::Thirty,
-        ] {
+        for days in CALENDARS {
             for (from, to) in [(1970, 2400), (1970, -3000), (1, 1), (-7, 5), (1600, 1601)] {
                 let mut expect = 0;
                 if to > from {
@@ -374,13 +376,7 @@ mod tests {
 
     #[test]
     fn epoch_round_trips_every_day() {
-        for days in [
-            Days::Gregorian,
-            Days::Julian,
-            Days::NoLeap,
-            Days::AllLeap,
-            Days::Thirty,
-        ] {
+        for days in CALENDARS {
             let mut prev = days.epoch_to_date(-300_000.0 * 24.0);
             for d in -300_000i64..300_000 {
                 let c = days.epoch_to_date(d as f64 * 24.0 + 6.0);

@@ -235,7 +235,6 @@ impl ReadableStore for DirStore {
         let mut buf = Vec::new();
         match file.read_to_end(&mut buf) {
             Ok(_) => Ok(Some(buf)),
-            Err(e) if e.kind() == ErrorKind::IsADirectory => Ok(None),
             Err(e) => Err(self.io_error(&path, e)),
         }
     }
@@ -256,9 +255,6 @@ impl ReadableStore for DirStore {
             Err(e) => return Err(self.io_error(&path, e)),
         };
         let meta = file.metadata().map_err(|e| self.io_error(&path, e))?;
-        if meta.is_dir() {
-            return Ok(None);
-        }
         let r = range
             .resolve(meta.len())
             .map_err(|source| StoreError::Range {
