@@ -1,24 +1,51 @@
 #!/usr/bin/env bash
-# Benchmark: nczdump against netcdf-c's ncdump on the same NCZarr dataset, in the same run.
+# Benchmark: nczdump against netcdf-c's ncdump on the same datasets, in the same run.
 #
-# Dataset: float tas(time=365, lat=180, lon=360), chunks 1x180x360, uncompressed, written
-# by netcdf-c's own ncgen (so ncdump 4.9.0 reads it natively) with pseudo-random data.
-# Both outputs must be byte-identical. Target: nczdump takes at most 1/10 of ncdump's time.
+# Datasets, written by netcdf-c's own ncgen (so ncdump 4.9.0 reads them natively) with
+# pseudo-random data written into the chunk files by numpy:
+#   b1     float tas(time=365, lat=180, lon=360), chunks 1x180x360, uncompressed NCZarr
+#   b1z    the same as a netCDF-4 file, zlib 1 + shuffle (ncdump 4.9.0's NCZarr has no
+#          filters): ncdump and nczdump read the same file; nczdump also reads an NCZarr
+#          copy with the same filters (nczcopy -d 1 -s), reported beside it
+#   small  float tas(73, 180, 360) for -f c (a comment line per value)
+#   double double v(100, 180, 360), values spread over 12 orders of magnitude
+#   short  short s(365, 180, 360) with a _FillValue, one value in ten missing
+#   string string name(1000, 1000), 1 to 24 characters, some quotes and escapes, in a
+#          netCDF-4 file (netcdf-c 4.9.0 cannot write strings to NCZarr)
+# Cases: the default dump of each, and -p 4,9, -b c on b1. Outputs must be byte-identical.
+# Targets (issue 15): b1 and b1z at least 20x faster than ncdump, peak RSS under 200 MiB;
+# every other case at least 10x. Wall time is the median of RUNS runs, peak RSS the largest.
 #
-# Needs: ncgen/ncdump (apt-get install netcdf-bin), python3 with numpy (PYTHON=...),
-# a release build (cargo build --release). Usage: benches/dump_vs_ncdump.sh [RUNS]
+# Needs: ncgen/ncdump/nccopy (apt-get install netcdf-bin), GNU time, python3 with numpy
+# (PYTHON=...), a release build (cargo build --release). Usage: benches/dump_vs_ncdump.sh [RUNS]
+# Environment: CASES="b1 p49 ..." runs only those cases.
 set -euo pipefail
 runs=${1:-3}
 here=$(cd "$(dirname "$0")/.." && pwd)
-nczdump=${NCZDUMP:-$here/target/release/nczdump}
+bin=${NCZ_BIN:-$here/target/release}
 py=${PYTHON:-python3}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# Outputs are compared, so they are kept: in memory when it can, as a pipe would.
+tmp=${TMPDIR:-/tmp}
+[ -d /dev/shm ] && tmp=/dev/shm
+work=$(mktemp -d "$tmp/dumpbench.XXXXXX")
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
+cases=${CASES:-b1 b1z p49 bc fc double short string}
 
-cat > "$work/b.cdl" <<'CDL'
-netcdf b {
+# shellcheck source=benches/measure.sh
+. "$here/benches/measure.sh"
+measure_keep_output=1
+
+ncgen_store() { # NAME CDL: an NCZarr store made by ncgen from CDL text on stdin
+    cat > "$work/$1.cdl"
+    ncgen -4 -lb -o "file://$work/$1.file#mode=nczarr,file" "$work/$1.cdl"
+}
+url() { echo "file://$work/$1.file#mode=nczarr,file"; }
+
+make_b1() { # NAME NT: float tas(NT,180,360) with chunk files of random values
+    ncgen_store "$1" <<CDL
+netcdf $1 {
 dimensions:
-	time = 365 ;
+	time = $2 ;
 	lat = 180 ;
 	lon = 360 ;
 variables:
@@ -27,32 +54,146 @@ variables:
 		tas:_ChunkSizes = 1, 180, 360 ;
 }
 CDL
-ncgen -4 -lb -o "file://$work/b.file#mode=nczarr,file" "$work/b.cdl"
-"$py" - "$work/b.file/tas" <<'PY'
+    "$py" - "$work/$1.file/tas" "$2" <<'PY'
 import sys, numpy as np
 rng = np.random.default_rng(42)
-for t in range(365):
+for t in range(int(sys.argv[2])):
     (rng.standard_normal((180, 360)) * 10 + 280).astype('<f4').tofile(f"{sys.argv[1]}/{t}.0.0")
 PY
-
-time_it() { # prints seconds of the median of $runs runs of "$@" > $out
-    local out=$1; shift
-    local times=()
-    for _ in $(seq "$runs"); do
-        local t0 t1
-        t0=$(date +%s.%N); "$@" > "$out"; t1=$(date +%s.%N)
-        times+=("$(echo "$t1 - $t0" | bc -l)")
-    done
-    printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
 }
 
-url="file://$work/b.file#mode=nczarr,file"
-t_nc=$(time_it "$work/ncdump.cdl" ncdump "$url")
-t_ours=$(time_it "$work/nczdump.cdl" "$nczdump" "$url")
-if cmp -s "$work/ncdump.cdl" "$work/nczdump.cdl"; then same=identical; else same=DIFFERENT; fi
-ratio=$(echo "$t_ours / $t_nc" | bc -l)
-printf 'dataset: float tas(365,180,360), chunks 1x180x360, %s MB of CDL\n' "$(($(stat -c %s "$work/ncdump.cdl") / 1000000))"
-printf 'ncdump  (netcdf-c %s): %.3f s (median of %d)\n' "$(ncdump 2>&1 | sed -n 's/.*library version \([0-9.]*\).*/\1/p')" "$t_nc" "$runs"
-printf 'nczdump: %.3f s (median of %d)\n' "$t_ours" "$runs"
-printf 'ratio nczdump/ncdump: %.3f (target <= 0.100); outputs %s\n' "$ratio" "$same"
-[ "$same" = identical ]
+make_double() {
+    ncgen_store double <<'CDL'
+netcdf double {
+dimensions:
+	time = 100 ;
+	lat = 180 ;
+	lon = 360 ;
+variables:
+	double v(time, lat, lon) ;
+		v:_ChunkSizes = 1, 180, 360 ;
+}
+CDL
+    "$py" - "$work/double.file/v" <<'PY'
+import sys, numpy as np
+rng = np.random.default_rng(43)
+for t in range(100):
+    x = rng.standard_normal((180, 360)) * 10.0 ** rng.integers(-6, 6, (180, 360))
+    x.astype('<f8').tofile(f"{sys.argv[1]}/{t}.0.0")
+PY
+}
+
+make_short() {
+    ncgen_store short <<'CDL'
+netcdf short {
+dimensions:
+	time = 365 ;
+	lat = 180 ;
+	lon = 360 ;
+variables:
+	short s(time, lat, lon) ;
+		s:_FillValue = -32767s ;
+		s:scale_factor = 0.01f ;
+		s:_ChunkSizes = 1, 180, 360 ;
+}
+CDL
+    "$py" - "$work/short.file/s" <<'PY'
+import sys, numpy as np
+rng = np.random.default_rng(44)
+for t in range(365):
+    x = rng.integers(-3000, 3000, (180, 360)).astype('<i2')
+    x[rng.random((180, 360)) < 0.1] = -32767
+    x.tofile(f"{sys.argv[1]}/{t}.0.0")
+PY
+}
+
+make_string() {
+    "$py" - > "$work/string.cdl" <<'PY'
+import random
+random.seed(45)
+alphabet = "abcdefghijklmnopqrstuvwxyz ABCDEFGHIJ0123456789_-"
+print("netcdf string {\ndimensions:\n\tn = 1000 ;\n\tm = 1000 ;\nvariables:")
+print("\tstring name(n, m) ;\n\t\tname:_ChunkSizes = 100, 1000 ;\ndata:\n\n name =")
+rows = []
+for _ in range(1000):
+    vals = []
+    for _ in range(1000):
+        s = "".join(random.choice(alphabet) for _ in range(random.randint(1, 24)))
+        if random.random() < 0.01:
+            s += '\\"quoted\\"\\t'
+        vals.append('"%s"' % s)
+    rows.append("  " + ", ".join(vals))
+print(",\n".join(rows) + " ;\n}")
+PY
+    # netcdf-c 4.9.0's ncgen cannot write strings to NCZarr (it aborts): a netCDF-4 file.
+    ncgen -4 -lb -o "$work/string.nc" "$work/string.cdl"
+}
+
+ok=1
+report=()
+# run_case NAME TARGET DATASET [ARGS...]: ncdump and nczdump with ARGS on DATASET's store.
+run_case() {
+    local name=$1 target=$2 ds=$3; shift 3
+    cmd_nc=(ncdump "$@" "$(url "$ds")")
+    cmd_ours=("$bin/nczdump" "$@" "$work/$ds.file")
+    measure nc ours
+    compare "$name" "$target" "$*"
+}
+compare() { # NAME TARGET ARGS: ratio of t_nc to t_ours, outputs identical, into the report
+    local same=identical speed
+    cmp -s "$work/out-nc.txt" "$work/out-ours.txt" || { same=DIFFERENT; ok=0; }
+    speed=$(echo "$t_nc / $t_ours" | bc -l)
+    (($(echo "$speed < $2" | bc -l))) && ok=0
+    report+=("$(printf '%-7s %-10s ncdump %7.3f s %4d MiB | nczdump %6.3f s %4d MiB | %5.1fx (target >= %dx) %s' \
+        "$1" "$3" "$t_nc" "$m_nc" "$t_ours" "$m_ours" "$speed" "$2" "$same")")
+    rm -f "$work"/out-*.txt
+}
+
+for c in $cases; do
+    case $c in
+    b1 | p49 | bc) [ -d "$work/b1.file" ] || make_b1 b1 365 ;;
+    b1z)
+        [ -d "$work/b1.file" ] || make_b1 b1 365
+        nccopy -k nc4 -d 1 -s "$(url b1)" "$work/b1z.nc"
+        "$bin/nczcopy" -d 1 -s "$work/b1.file" "$work/b1z.zarr"
+        ;;
+    fc) make_b1 small 73 ;;
+    double) make_double ;;
+    short) make_short ;;
+    string) make_string ;;
+    esac
+    case $c in
+    b1) run_case b1 20 b1 ;;
+    p49) run_case b1 10 b1 -p 4,9 ;;
+    bc) run_case b1 10 b1 -b c ;;
+    fc) run_case small 10 small -f c ;;
+    double | short) run_case "$c" 10 "$c" ;;
+    string)
+        cmd_nc=(ncdump "$work/string.nc")
+        cmd_ours=("$bin/nczdump" "$work/string.nc")
+        measure nc ours
+        compare string 10 "(.nc)"
+        ;;
+    b1z)
+        cmd_nc=(ncdump "$work/b1z.nc")
+        cmd_ours=("$bin/nczdump" "$work/b1z.nc")
+        cmd_zarr=("$bin/nczdump" "$work/b1z.zarr")
+        measure nc ours zarr
+        # The NCZarr copy's dump names its own dataset: compare from the dimensions on.
+        sed -n '2,$p' "$work/out-zarr.txt" > "$work/zarr.txt"
+        sed -n '2,$p' "$work/out-nc.txt" | cmp -s - "$work/zarr.txt" || ok=0
+        zarr_line=$(printf '%-7s %-10s                         | nczdump %6.3f s %4d MiB | %5.1fx' \
+            b1z "(NCZarr)" "$t_zarr" "$m_zarr" "$(echo "$t_nc / $t_zarr" | bc -l)")
+        compare b1z 20 "(.nc)"
+        report+=("$zarr_line")
+        [ "$m_zarr" -lt 200 ] || ok=0
+        ;;
+    esac
+    # Every peak under 200 MiB.
+    [ "$m_ours" -lt 200 ] || ok=0
+done
+
+printf 'nczdump vs ncdump (netcdf-c %s), median of %d runs, 2 cores\n' \
+    "$(ncdump 2>&1 | sed -n 's/.*library version \([0-9.]*\).*/\1/p')" "$runs"
+printf '%s\n' "${report[@]}"
+[ "$ok" = 1 ]

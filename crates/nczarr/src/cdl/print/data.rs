@@ -6,12 +6,11 @@
 
 use std::fmt::Write as _;
 use std::io::Write;
-use std::sync::mpsc;
-
-use rayon::prelude::*;
+use std::sync::{mpsc, Arc};
 
 use super::escape;
 use super::number::{self, NUM_ROOM};
+use super::ordered;
 use super::values::{
     double_is_fill, fill_for, float_is_fill, format_for, format_slab, format_value, number_text,
     ValueFormat,
@@ -298,13 +297,13 @@ impl Layout<'_> {
                     _ => None,
                 };
                 let p = *float_digits;
-                self.rows_with(&rows, |out, i| {
+                return self.rows_with(&rows, |out, i| {
                     let x = v[i];
                     if !x.is_finite() || fill.is_some_and(|f| float_is_fill(f, x)) {
                         return None;
                     }
                     number::format_g_into(out, f64::from(x), p)
-                })
+                });
             }
             (Values::Double(v), ValueFormat::Default { double_digits, .. }, f) => {
                 let fill = match f {
@@ -312,16 +311,46 @@ impl Layout<'_> {
                     _ => None,
                 };
                 let p = *double_digits;
-                self.rows_with(&rows, |out, i| {
+                return self.rows_with(&rows, |out, i| {
                     let x = v[i];
                     if !x.is_finite() || fill.is_some_and(|f| double_is_fill(f, x)) {
                         return None;
                     }
                     number::format_g_into(out, x, p)
-                })
+                });
             }
-            _ => self.rows_with(&rows, |out, i| number_text(out, values, i, fmt, fill)),
+            _ => {}
         }
+        // Integers likewise: the fill value is compared as the variable's own type.
+        macro_rules! integers {
+            ($($variant:ident => $text:expr),*) => {
+                match (values, fmt) {
+                    $((Values::$variant(v), ValueFormat::Default { .. }) => {
+                        let fill = match fill {
+                            Some(Values::$variant(f)) => f.first().copied(),
+                            _ => None,
+                        };
+                        return self.rows_with(&rows, |out, i| {
+                            let x = v[i];
+                            (fill != Some(x)).then(|| $text(out, x))
+                        });
+                    })*
+                    _ => {}
+                }
+            };
+        }
+        let signed = |out: &mut [u8], x: i64| number::signed_into(out, x);
+        integers!(
+            Byte => |out, x: i8| signed(out, x.into()),
+            Short => |out, x: i16| signed(out, x.into()),
+            Int => |out, x: i32| signed(out, x.into()),
+            Int64 => signed,
+            UByte => |out, x: u8| number::unsigned_into(out, x.into()),
+            UShort => |out, x: u16| number::unsigned_into(out, x.into()),
+            UInt => |out, x: u32| number::unsigned_into(out, x.into()),
+            UInt64 => number::unsigned_into
+        );
+        self.rows_with(&rows, |out, i| number_text(out, values, i, fmt, fill))
     }
 
     /// [`Layout::rows`] with `number` writing value `i` in place where it can (see
@@ -428,6 +457,9 @@ pub(crate) fn print_var(
     let regions = slabs(shape, chunks, opts.slab_elements, SlabOrder::Output);
     let text_mode = var.nc_type == NcType::Char;
     let ncols = layout.ncols;
+    // Borrowed by the pieces of work, which outlive the formatting thread's loop.
+    let (layout, fmt, fill) = (&layout, &fmt, fill.as_ref());
+    let threads = std::thread::available_parallelism().map_or(2, usize::from);
 
     std::thread::scope(|scope| -> Result<()> {
         let (tx, rx) = mpsc::sync_channel::<Result<Values>>(1);
@@ -438,16 +470,16 @@ pub(crate) fn print_var(
                 }
             }
         });
-        // Text is written on this thread while the next slab is laid out on another.
-        let (text_tx, text_rx) = mpsc::sync_channel::<Vec<u8>>(4);
+        // Text is written on this thread, in order, while workers lay out what follows.
+        let (pieces, mut texts) = ordered::start(scope, threads, 4 * threads);
         let formatter = scope.spawn(move || -> Result<()> {
             let mut element: u64 = 0;
             let mut row_text: Vec<u8> = Vec::new();
             for values in rx {
-                let values = values?;
+                let values = Arc::new(values?);
                 let n = values.len() as u64;
                 if text_mode {
-                    let Values::Char(bytes) = &values else {
+                    let Values::Char(bytes) = &*values else {
                         continue;
                     };
                     for &b in bytes {
@@ -481,39 +513,33 @@ pub(crate) fn print_var(
                         max,
                         indent,
                     );
-                    let batches: Vec<(u64, u64)> = (0..rows)
-                        .step_by(per as usize)
-                        .map(|r| (r, per.min(rows - r)))
-                        .collect();
-                    let texts: Vec<Vec<u8>> = batches
-                        .par_iter()
-                        .map(|&(r, k)| {
-                            let st = if r == 0 {
-                                start
-                            } else {
-                                (2 + indent as i64, max, indent)
-                            };
+                    e.hand(&pieces)?;
+                    for r in (0..rows).step_by(per as usize) {
+                        let k = per.min(rows - r);
+                        let st = if r == 0 {
+                            start
+                        } else {
+                            (2 + indent as i64, max, indent)
+                        };
+                        let values = Arc::clone(&values);
+                        pieces.job(Box::new(move || {
                             layout.rows(
                                 &values,
                                 (r * ncols) as usize,
                                 first_row + r,
                                 k,
-                                &fmt,
-                                fill.as_ref(),
+                                fmt,
+                                fill,
                                 st,
                             )
-                        })
-                        .collect();
-                    e.send(&text_tx)?;
-                    for t in texts {
-                        send(&text_tx, t)?;
+                        }))?;
                     }
                     e.linep = indent as i64;
                     element += n;
                 } else {
                     // A single row (rank 0 or 1) or rows cut by a slab: values are formatted
                     // in parallel, then laid out in order.
-                    let texts = format_slab(&values, &fmt, fill.as_ref());
+                    let texts = format_slab(&values, fmt, fill);
                     let mut col = element % ncols;
                     let mut row = element / ncols;
                     for t in &texts {
@@ -534,18 +560,18 @@ pub(crate) fn print_var(
                             }
                         }
                         if e.buf.len() > 1 << 20 {
-                            e.send(&text_tx)?;
+                            e.hand(&pieces)?;
                         }
                     }
                     element += n;
                 }
-                e.send(&text_tx)?;
+                e.hand(&pieces)?;
             }
-            e.send(&text_tx)
+            e.hand(&pieces)
         });
-        let written = text_rx.iter().try_for_each(|t| out.write_all(&t));
+        let written = texts.try_for_each(|t| Ok::<_, crate::error::Error>(out.write_all(&t?)?));
         // A failed write closes the channel, which stops the formatter.
-        drop(text_rx);
+        drop(texts);
         let formatted = formatter.join().unwrap_or_else(|_| {
             Err(crate::error::Error::Invalid(
                 "the data formatter failed".into(),
@@ -560,21 +586,8 @@ pub(crate) fn print_var(
 
 impl Line {
     /// Hand the text laid out so far to the writer.
-    fn send(&mut self, to: &mpsc::SyncSender<Vec<u8>>) -> Result<()> {
-        if self.buf.is_empty() {
-            return Ok(());
-        }
+    fn hand(&mut self, to: &ordered::Pieces<'_>) -> Result<()> {
         let cap = self.buf.capacity();
-        send(
-            to,
-            std::mem::replace(&mut self.buf, Vec::with_capacity(cap)),
-        )
+        to.text(std::mem::replace(&mut self.buf, Vec::with_capacity(cap)))
     }
-}
-
-/// Hand `text` to the writer; an error when the writer has stopped (its own error is
-/// the one reported).
-fn send(to: &mpsc::SyncSender<Vec<u8>>, text: Vec<u8>) -> Result<()> {
-    to.send(text)
-        .map_err(|_| crate::error::Error::Invalid("output closed".into()))
 }

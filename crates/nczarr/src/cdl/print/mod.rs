@@ -10,9 +10,12 @@
 
 mod data;
 mod dates;
+pub mod digits;
 pub mod escape;
+mod gtext;
 mod header;
 mod json;
+mod ordered;
 mod values;
 pub use json::{print_json, JsonFill, JSON_VERSION};
 pub mod number;
@@ -88,7 +91,7 @@ impl Default for PrintOptions {
             filter_atts: false,
             fill_type: false,
             times: None,
-            slab_elements: 4 << 20,
+            slab_elements: 1 << 19,
         }
     }
 }

@@ -4,62 +4,6 @@
 
 use std::fmt::Write as _;
 
-/// 10^0 ..= 10^22: the powers of ten a double holds exactly, which data mostly needs.
-const EXACT_POW10: [f64; 23] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
-    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-];
-
-/// Powers of ten as doubles (correctly rounded), 10^-350 ..= 10^350 by index - 350.
-fn pow10(k: i32) -> f64 {
-    if let Some(&p) = usize::try_from(k).ok().and_then(|i| EXACT_POW10.get(i)) {
-        return p;
-    }
-    static TABLE: std::sync::OnceLock<Vec<f64>> = std::sync::OnceLock::new();
-    let t = TABLE.get_or_init(|| {
-        (-350..=350)
-            .map(|e: i32| format!("1e{e}").parse::<f64>().unwrap_or(0.0))
-            .collect()
-    });
-    t[(k + 350).clamp(0, 700) as usize]
-}
-
-/// The `p` significant decimal digits of finite, non-zero `a` (> 0), correctly rounded
-/// (ties to even, as glibc), and the decimal exponent of the first digit. `None` when
-/// the fast computation cannot guarantee the rounding (then use the exact path).
-fn digits_fast(a: f64, p: usize) -> Option<(u64, i32)> {
-    if p > 9 || !(1e-300..1e300).contains(&a) {
-        return None;
-    }
-    let p = p as i32;
-    // floor(log10(a)) from the binary exponent: off by at most one, corrected below.
-    let b = ((a.to_bits() >> 52) & 0x7ff) as i32 - 1023;
-    // (78913 / 2^18 is log10(2) within 1e-6; the shift floors negatives too.)
-    let mut e = (b * 78913) >> 18;
-    let lo = pow10(p - 1) as u64;
-    for _ in 0..3 {
-        let k = p - 1 - e;
-        // y has at most 10 integer digits; its error is a few ulps (< 1e-5 absolute).
-        let y = if k >= 0 { a * pow10(k) } else { a / pow10(-k) };
-        let t = y as u64;
-        let frac = y - t as f64;
-        if (frac - 0.5).abs() < 1e-5 {
-            return None;
-        }
-        let r = t.saturating_add(u64::from(frac > 0.5));
-        if r >= lo * 10 {
-            e += 1;
-            continue;
-        }
-        if r < lo {
-            e -= 1;
-            continue;
-        }
-        return Some((r, e));
-    }
-    None
-}
-
 /// The shortest round-trip digits of `a` (> 0) and the exponent of the first digit.
 fn digits_shortest(a: f64) -> (u64, usize, i32) {
     let mut buf = StackBuf::new();
@@ -144,13 +88,22 @@ impl NumText<'_> {
 }
 
 /// `%d` of `v` into `out` (at least [`NUM_ROOM`] bytes); the length written.
-pub(crate) fn integer_into(out: &mut [u8], v: i128) -> usize {
-    let mut t = NumText::new(out);
+#[inline]
+pub(crate) fn unsigned_into(out: &mut [u8], v: u64) -> usize {
+    let n = v.checked_ilog10().map_or(1, |l| l as usize + 1);
+    write_digits(&mut out[..n], v);
+    n
+}
+
+/// `%d` of `v` into `out` (at least [`NUM_ROOM`] bytes); the length written.
+#[inline]
+pub(crate) fn signed_into(out: &mut [u8], v: i64) -> usize {
     if v < 0 {
-        t.push(b'-');
+        out[0] = b'-';
+        1 + unsigned_into(&mut out[1..], v.unsigned_abs())
+    } else {
+        unsigned_into(out, v.unsigned_abs())
     }
-    t.push_u64(u64::try_from(v.unsigned_abs()).unwrap_or(u64::MAX));
-    t.len
 }
 
 /// Lay out `%g` from `n` significant digits `d` (first digit at exponent `e`).
@@ -275,8 +228,20 @@ pub fn format_g_bytes(out: &mut Vec<u8>, v: f64, prec: usize) {
 /// C's `%.{prec}g` of a finite `v` written into `out` (at least [`NUM_ROOM`] bytes)
 /// when it can be built in place (at most 15 significant digits, which is what data
 /// printing asks for); the length written, or `None`.
+#[inline]
 pub(crate) fn format_g_into(out: &mut [u8], v: f64, prec: usize) -> Option<usize> {
     let p = prec.max(1);
+    if let Some(n) = super::gtext::g_into(out, v, p) {
+        return Some(n);
+    }
+    format_g_general(out, v, p)
+}
+
+/// [`format_g_into`] of what the register layout does not take: apart, for the common
+/// path to stay small.
+#[cold]
+#[inline(never)]
+fn format_g_general(out: &mut [u8], v: f64, p: usize) -> Option<usize> {
     let neg = v.is_sign_negative();
     let a = v.abs();
     let mut t = NumText::new(out);
@@ -287,7 +252,7 @@ pub(crate) fn format_g_into(out: &mut [u8], v: f64, prec: usize) -> Option<usize
         t.push(b'0');
         return Some(t.len);
     }
-    if let Some((d, e)) = digits_fast(a, p) {
+    if let Some((d, e)) = super::digits::digits_exact(a, p as u32) {
         render_g(&mut t, neg, d, p, e, p);
         return Some(t.len);
     }

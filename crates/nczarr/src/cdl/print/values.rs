@@ -126,7 +126,7 @@ pub(super) fn number_text(
     if fill.is_some_and(|f| is_fill(f, values, i)) {
         return None;
     }
-    let mut int = |v: i128| Some(number::integer_into(out, v));
+    let mut int = |v: i64| Some(number::signed_into(out, v));
     match values {
         Values::Float(v) if v[i].is_finite() => {
             number::format_g_into(out, f64::from(v[i]), *float_digits)
@@ -138,8 +138,8 @@ pub(super) fn number_text(
         Values::UShort(v) => int(v[i].into()),
         Values::Int(v) => int(v[i].into()),
         Values::UInt(v) => int(v[i].into()),
-        Values::Int64(v) => int(v[i].into()),
-        Values::UInt64(v) => int(v[i].into()),
+        Values::Int64(v) => int(v[i]),
+        Values::UInt64(v) => Some(number::unsigned_into(out, v[i])),
         _ => None,
     }
 }

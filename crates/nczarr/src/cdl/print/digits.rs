@@ -1,0 +1,370 @@
+//! The first `p` significant decimal digits of a double, correctly rounded the way
+//! glibc's `printf` rounds them (the exact binary value, ties to even), in integer
+//! arithmetic: `a = m * 2^q` times `10^k` is one 64x64- or 64x128-bit product and a
+//! shift (or, for large numbers, one division), so the rounding is decided on the exact
+//! remainder rather than estimated. Outside the range those fit in (about 1e-23 to 1e38
+//! for 15 digits) the callers take the general path.
+
+use std::cmp::Ordering;
+
+/// 10^0 ..= 10^38: every power of ten a `u128` holds.
+const POW10: [u128; 39] = {
+    let mut t = [1u128; 39];
+    let mut i = 1;
+    while i < 39 {
+        t[i] = t[i - 1] * 10;
+        i += 1;
+    }
+    t
+};
+
+/// 10^0 ..= 10^19 as `u64`.
+const POW10_U64: [u64; 20] = {
+    let mut t = [1u64; 20];
+    let mut i = 1;
+    while i < 20 {
+        t[i] = t[i - 1] * 10;
+        i += 1;
+    }
+    t
+};
+
+/// The `p` (1..=17) significant digits of finite `a` > 0 as an integer, correctly
+/// rounded, and the decimal exponent of the first digit; `None` out of range.
+#[inline]
+pub fn digits_exact(a: f64, p: u32) -> Option<(u64, i32)> {
+    if !(1..=17).contains(&p) || a.is_nan() || a <= 0.0 || a.is_infinite() {
+        return None;
+    }
+    let bits = a.to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i32;
+    let frac = bits & ((1 << 52) - 1);
+    let (m, q) = if biased == 0 {
+        (frac, -1074)
+    } else {
+        (frac | (1 << 52), biased - 1075)
+    };
+    // Without its trailing zero bits (a float's 29 at least) m * 10^k often fits in 64.
+    let zeros = m.trailing_zeros();
+    let (m, q) = (m >> zeros, q + zeros as i32);
+    // log2(a) lies in [q + top, q + top + 1), so floor(log10(a)) is e or e + 1
+    // (78913 / 2^18 is log10(2) to 6 digits; the shift floors negatives too).
+    let top = 63 - m.leading_zeros() as i32;
+    let e = ((q + top) * 78913) >> 18;
+    let lo = POW10_U64[p as usize - 1];
+    let k = p as i32 - 1 - e;
+    if (0..20).contains(&k) && (-64..0).contains(&q) {
+        if let Some(n) = m.checked_mul(POW10_U64[k as usize]) {
+            // Most of `float`'s data: the same in 64 bits, cheaper than in 128.
+            let s = q.unsigned_abs();
+            return Some(round(n >> s, n << (64 - s), 1 << 63, e, lo));
+        }
+    }
+    if (0..20).contains(&k) && (-127..0).contains(&q) {
+        // What data mostly holds (about 1e-4 to 1e15 at 15 digits): m * 10^k fits in
+        // 128 bits, and the bits shifted out, moved to the top, are the fraction.
+        let n = u128::from(m) * u128::from(POW10_U64[k as usize]);
+        let s = q.unsigned_abs();
+        return Some(round((n >> s) as u64, n << (128 - s), 1 << 127, e, lo));
+    }
+    digits_general(m, q, k, e, lo)
+}
+
+/// [`digits_exact`] beyond 128-bit products: apart, for the common path to stay small.
+#[cold]
+#[inline(never)]
+fn digits_general(m: u64, q: i32, k: i32, mut e: i32, lo: u64) -> Option<(u64, i32)> {
+    let Scaled {
+        mut y,
+        mut rest,
+        exact,
+    } = scaled(m, q, k)?;
+    if y >= lo * 10 {
+        let digit = y % 10;
+        y /= 10;
+        e += 1;
+        rest = match digit.cmp(&5) {
+            Ordering::Equal if !exact => Ordering::Greater,
+            o => o,
+        };
+    }
+    if y < lo || y >= lo * 10 {
+        return None;
+    }
+    let up = (rest == Ordering::Greater) | ((rest == Ordering::Equal) & (y & 1 == 1));
+    let r = y + u64::from(up);
+    Some(if r == lo * 10 { (lo, e + 1) } else { (r, e) })
+}
+
+/// The `p` digits (`lo` is 10^(p-1)) of `y` + `frac` / 2^BITS, correctly rounded, where
+/// `y` may have one digit too many (the exponent `e` was one low): that digit then joins
+/// the fraction. The cases are selected without branches, for which one it is is random.
+#[inline]
+fn round<F: Copy + Eq + Ord + Default>(y: u64, frac: F, half: F, e: i32, lo: u64) -> (u64, i32) {
+    let over = y >= lo * 10;
+    let digit = y % 10;
+    let zero = frac == F::default();
+    let (y, above, tie) = if over {
+        (
+            y / 10,
+            digit > 5 || (digit == 5 && !zero),
+            digit == 5 && zero,
+        )
+    } else {
+        (y, frac > half, frac == half)
+    };
+    let e = e + i32::from(over);
+    let r = y + u64::from(above | (tie & (y & 1 == 1)));
+    if r == lo * 10 {
+        (lo, e + 1)
+    } else {
+        (r, e)
+    }
+}
+
+/// `floor(m * 2^q * 10^k)`, how the rest compares with one half, and whether it is 0.
+struct Scaled {
+    y: u64,
+    rest: Ordering,
+    exact: bool,
+}
+
+/// [`Scaled`] of `m * 2^q * 10^k`; `None` when the quotient passes 2^64 or the operands
+/// do not fit the integer method.
+#[inline]
+fn scaled(m: u64, q: i32, k: i32) -> Option<Scaled> {
+    if k >= 0 {
+        // n = m * 10^k = hi * 2^64 + lo, with hi < 2^117.
+        let (hi, lo) = if let Some(&pow) = POW10_U64.get(k as usize) {
+            let n = u128::from(m) * u128::from(pow);
+            (n >> 64, n as u64)
+        } else {
+            let pow = *POW10.get(k as usize)?;
+            let a = u128::from(m) * (pow & u128::from(u64::MAX));
+            let b = u128::from(m) * (pow >> 64);
+            (b + (a >> 64), a as u64)
+        };
+        if q >= 0 {
+            // An integer: it is the quotient if it fits.
+            let s = q as u32;
+            if hi != 0 || s >= 64 || lo.leading_zeros() < s {
+                return None;
+            }
+            return Some(Scaled {
+                y: lo << s,
+                rest: Ordering::Less,
+                exact: true,
+            });
+        }
+        shift_right(hi, lo, q.unsigned_abs())
+    } else {
+        let pow = *POW10.get(k.unsigned_abs() as usize)?;
+        let bits_m = 64 - m.leading_zeros();
+        // a * 10^k = (m * 2^q) / 10^-k as a fraction of two u128 integers.
+        let (num, den) = if q >= 0 {
+            if bits_m + q as u32 > 127 {
+                return None;
+            }
+            (u128::from(m) << q, pow)
+        } else {
+            let s = q.unsigned_abs();
+            if 128 - pow.leading_zeros() + s > 127 {
+                return None;
+            }
+            (u128::from(m), pow << s)
+        };
+        let y = u64::try_from(num / den).ok()?;
+        let rem = num % den;
+        // rem < den < 2^127, so doubling it cannot overflow.
+        Some(Scaled {
+            y,
+            rest: (rem * 2).cmp(&den),
+            exact: rem == 0,
+        })
+    }
+}
+
+/// `(hi * 2^64 + lo) >> s` (s >= 1) as [`Scaled`].
+#[inline]
+fn shift_right(hi: u128, lo: u64, s: u32) -> Option<Scaled> {
+    if hi >> 64 == 0 {
+        let n = (hi << 64) | u128::from(lo);
+        if s >= 128 {
+            return None;
+        }
+        let rem = n & ((1u128 << s) - 1);
+        return Some(Scaled {
+            y: u64::try_from(n >> s).ok()?,
+            rest: rem.cmp(&(1u128 << (s - 1))),
+            exact: rem == 0,
+        });
+    }
+    // Over 128 bits: the quotient only fits when s >= 64.
+    if s < 64 || s - 64 >= 128 {
+        return None;
+    }
+    let t = s - 64;
+    let y = u64::try_from(hi >> t).ok()?;
+    if t == 0 {
+        return Some(Scaled {
+            y,
+            rest: lo.cmp(&(1u64 << 63)),
+            exact: lo == 0,
+        });
+    }
+    let rem_hi = hi & ((1u128 << t) - 1);
+    let half_hi = 1u128 << (t - 1);
+    Some(Scaled {
+        y,
+        rest: rem_hi.cmp(&half_hi).then(lo.cmp(&0)),
+        exact: rem_hi == 0 && lo == 0,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The digits and exponent of glibc's `%.{p-1}e`.
+    fn c_digits(a: f64, p: u32) -> (u64, i32) {
+        let mut buf = [0u8; 64];
+        let fmt = b"%.*e\0";
+        // SAFETY: the buffer's length is passed; the format takes an int and a double.
+        let n = unsafe {
+            libc::snprintf(
+                buf.as_mut_ptr().cast(),
+                buf.len(),
+                fmt.as_ptr().cast(),
+                (p - 1) as libc::c_int,
+                a,
+            )
+        };
+        let s = std::str::from_utf8(&buf[..n as usize]).unwrap();
+        let (mant, exp) = s.split_once('e').unwrap();
+        let d = mant.replace('.', "").parse().unwrap();
+        (d, exp.parse().unwrap())
+    }
+
+    fn check(a: f64, p: u32) {
+        if let Some(got) = digits_exact(a, p) {
+            assert_eq!(got, c_digits(a, p), "{a:e} with {p} digits");
+        }
+    }
+
+    /// xorshift64: reproducible bit patterns.
+    fn patterns(mut state: u64) -> impl FnMut() -> u64 {
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        }
+    }
+
+    #[test]
+    fn random_bits_match_printf() {
+        let mut next = patterns(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..300_000 {
+            let bits = next();
+            for a in [
+                f64::from_bits(bits >> 1),
+                f64::from(f32::from_bits((bits as u32) >> 1)),
+            ] {
+                for p in [1, 2, 6, 7, 9, 15, 16, 17] {
+                    check(a, p);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn value_classes_match_printf() {
+        let mut values = vec![
+            f64::MIN_POSITIVE,
+            f64::MAX,
+            5e-324,
+            f64::from_bits(0x000f_ffff_ffff_ffff),
+            f64::from(f32::MIN_POSITIVE),
+            f64::from(f32::MAX),
+            f64::from(f32::from_bits(1)),
+            f64::from(f32::EPSILON),
+            9.969209968386869e36,
+            f64::from(9.96921e36f32),
+        ];
+        // Ties: decimal halves a double holds exactly, at every digit count.
+        for p in 1..=17 {
+            for base in [
+                0.5,
+                1.5,
+                2.5,
+                12.5,
+                125.0,
+                0.125,
+                1e15 + 0.5,
+                4503599627370497.5,
+            ] {
+                values.push(base * 10f64.powi(p - 3));
+            }
+        }
+        // Powers of two and ten, and their neighbours.
+        for e in -1074..1024 {
+            let x = 2f64.powi(e);
+            let b = x.to_bits();
+            values.extend([
+                x,
+                f64::from_bits(b + 1),
+                f64::from_bits(b.saturating_sub(1)),
+            ]);
+        }
+        for e in -323..308 {
+            let x: f64 = format!("1e{e}").parse().unwrap();
+            let b = x.to_bits();
+            values.extend([
+                x,
+                f64::from_bits(b + 1),
+                f64::from_bits(b.saturating_sub(1)),
+            ]);
+        }
+        // Every f32 near 1 and 1000: integers, halves, rounding boundaries of 7 digits.
+        for i in 0..200_000u32 {
+            values.push(f64::from(f32::from_bits(1.0f32.to_bits() + i)));
+            values.push(f64::from(f32::from_bits(999.0f32.to_bits() + i)));
+        }
+        for a in values {
+            if a > 0.0 && a.is_finite() {
+                for p in 1..=17 {
+                    check(a, p);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn covers_data_magnitudes() {
+        // The integer method must take what data mostly holds; the rest goes the long way.
+        for a in [1.1e-23, 3.7e-9, 0.1, 1.0, 280.5, 1e15, 1.7e38] {
+            assert!(digits_exact(a, 15).is_some(), "{a:e}");
+            assert!(digits_exact(a, 7).is_some(), "{a:e}");
+        }
+        assert!(digits_exact(0.0, 7).is_none());
+        assert!(digits_exact(1.0, 18).is_none());
+    }
+
+    /// 10^8 random doubles and floats against glibc at 7, 9, 15 and 17 digits (minutes:
+    /// `cargo test --release -p nczarr -- --ignored hundred_million`).
+    #[test]
+    #[ignore]
+    fn hundred_million_random_values_match_printf() {
+        let mut next = patterns(0x2545_f491_4f6c_dd1d);
+        for i in 0..100_000_000u64 {
+            let bits = next();
+            let a = if i % 2 == 0 {
+                f64::from(f32::from_bits((bits as u32) >> 1))
+            } else {
+                f64::from_bits(bits >> 1)
+            };
+            let p = [7, 9, 15, 17][(i / 2 % 4) as usize];
+            check(a, p);
+        }
+    }
+}

@@ -1,0 +1,223 @@
+//! C's `%.{p}g` text of data values laid out in registers: the digits become ASCII
+//! all at once (SWAR: lanes of one integer split 8 digits into 4+4, 2+2, 1+1), the
+//! trailing zeros are counted rather than looped over, the point is inserted by
+//! shifting, and the text is stored with wide writes.
+
+use super::digits::digits_exact;
+
+/// `x` (< 10^8) as 8 ASCII digits, the first digit in the lowest byte.
+#[inline]
+fn ascii8(x: u64) -> u64 {
+    // Two lanes of 32 bits: the first four digits, then the last four.
+    let mut v = (x / 10_000) | ((x % 10_000) << 32);
+    // Each lane into two of 16 bits (x / 100 is (x * 10486) >> 20 for x < 10^4).
+    let hundreds = ((v * 10_486) >> 20) & 0x0000_007f_0000_007f;
+    v = hundreds | ((v - hundreds * 100) << 16);
+    // Each of those into two bytes (x / 10 is (x * 103) >> 10 for x < 100).
+    let tens = ((v * 103) >> 10) & 0x000f_000f_000f_000f;
+    v = tens | ((v - tens * 10) << 8);
+    v | 0x3030_3030_3030_3030
+}
+
+/// `d` (< 10^16) as 16 ASCII digits with leading zeros, the first in the lowest byte.
+#[inline]
+fn ascii16(d: u64) -> u128 {
+    u128::from(ascii8(d / 100_000_000)) | (u128::from(ascii8(d % 100_000_000)) << 64)
+}
+
+/// The digits of one number as bytes of an integer, first digit lowest: a `u64` holds
+/// up to 8 (`float`'s 7), a `u128` up to 16 (`double`'s 15).
+trait Word:
+    Copy
+    + std::ops::Shl<usize, Output = Self>
+    + std::ops::Shr<usize, Output = Self>
+    + std::ops::BitOr<Output = Self>
+    + std::ops::BitXor<Output = Self>
+    + From<u8>
+{
+    const BYTES: usize;
+    /// `d` (< 10^BYTES) as ASCII digits with leading zeros.
+    fn ascii(d: u64) -> Self;
+    /// The lowest `n` bytes.
+    fn low_bytes(self, n: usize) -> Self;
+    /// Byte `i`.
+    fn byte(self, i: usize) -> u8;
+    fn leading_zeros(self) -> u32;
+    /// Every byte `b'0'`.
+    fn zeros() -> Self;
+    /// Store all `BYTES` bytes at the start of `out`.
+    fn store(self, out: &mut [u8]);
+}
+
+impl Word for u64 {
+    const BYTES: usize = 8;
+    fn ascii(d: u64) -> u64 {
+        ascii8(d)
+    }
+    fn low_bytes(self, n: usize) -> u64 {
+        if n >= 8 {
+            self
+        } else {
+            self & ((1u64 << (8 * n)) - 1)
+        }
+    }
+    fn byte(self, i: usize) -> u8 {
+        (self >> (8 * i)) as u8
+    }
+    fn leading_zeros(self) -> u32 {
+        u64::leading_zeros(self)
+    }
+    fn zeros() -> u64 {
+        0x3030_3030_3030_3030
+    }
+    fn store(self, out: &mut [u8]) {
+        out[..8].copy_from_slice(&self.to_le_bytes());
+    }
+}
+
+impl Word for u128 {
+    const BYTES: usize = 16;
+    fn ascii(d: u64) -> u128 {
+        ascii16(d)
+    }
+    fn low_bytes(self, n: usize) -> u128 {
+        if n >= 16 {
+            self
+        } else {
+            self & ((1u128 << (8 * n)) - 1)
+        }
+    }
+    fn byte(self, i: usize) -> u8 {
+        (self >> (8 * i)) as u8
+    }
+    fn leading_zeros(self) -> u32 {
+        u128::leading_zeros(self)
+    }
+    fn zeros() -> u128 {
+        0x3030_3030_3030_3030_3030_3030_3030_3030
+    }
+    /// Two 8-byte writes: a `u128` copied as bytes goes through the stack as two halves
+    /// read back with one 16-byte load, which the processor cannot forward from the two
+    /// stores (a stall on every value).
+    fn store(self, out: &mut [u8]) {
+        out[..8].copy_from_slice(&(self as u64).to_le_bytes());
+        out[8..16].copy_from_slice(&((self >> 64) as u64).to_le_bytes());
+    }
+}
+
+/// `%.{p}g` of finite `v` written into `out` (at least [`super::number::NUM_ROOM`]
+/// bytes) for `p <= 16` and the magnitudes [`digits_exact`] takes; the length written.
+/// Bytes past that length may be overwritten.
+#[inline]
+pub(crate) fn g_into(out: &mut [u8], v: f64, p: usize) -> Option<usize> {
+    if p > 16 {
+        return None;
+    }
+    let (d, e) = digits_exact(v.abs(), p as u32)?;
+    let neg = v.is_sign_negative();
+    Some(if p <= 8 {
+        layout::<u64>(out, neg, d, e, p)
+    } else {
+        layout::<u128>(out, neg, d, e, p)
+    })
+}
+
+/// The text of `p` digits `d` with the first at exponent `e`.
+#[inline]
+fn layout<W: Word>(out: &mut [u8], neg: bool, d: u64, e: i32, p: usize) -> usize {
+    // The p digits in the lowest p bytes.
+    let word = W::ascii(d) >> (8 * (W::BYTES - p));
+    // Significant digits: p less the trailing zeros (the first digit is never 0).
+    let values = (word ^ W::zeros()).low_bytes(p);
+    let n = W::BYTES - values.leading_zeros() as usize / 8;
+    let at = usize::from(neg);
+    out[0] = b'-';
+    let body = &mut out[at..];
+    let len = if e < -4 || e >= p as i32 {
+        return exponential(out, at, word, n, e);
+    } else if e < 0 {
+        // 0.000ddd: at most 3 zeros after the point, then the digits.
+        let zeros = (-e - 1) as usize;
+        body[..8].copy_from_slice(b"0.000000");
+        word.low_bytes(n).store(&mut body[2 + zeros..]);
+        2 + zeros + n
+    } else {
+        let int_len = e as usize + 1;
+        if n <= int_len {
+            // An integer: its trailing zeros are digits.
+            word.store(body);
+            int_len
+        } else {
+            let text = word.low_bytes(int_len)
+                | (W::from(b'.') << (8 * int_len))
+                | ((word >> (8 * int_len)).low_bytes(n - int_len) << (8 * (int_len + 1)));
+            text.store(body);
+            // With the point the text can be a byte longer than the word.
+            body[W::BYTES] = word.byte(W::BYTES - 1);
+            n + 1
+        }
+    };
+    at + len
+}
+
+/// `d.ddde+XX` of the `n` significant digits in `word` at `out[at..]`.
+fn exponential<W: Word>(out: &mut [u8], at: usize, word: W, n: usize, e: i32) -> usize {
+    let mut i = at;
+    word.store(&mut out[i..]);
+    i += 1;
+    if n > 1 {
+        out[i] = b'.';
+        (word >> 8).low_bytes(n - 1).store(&mut out[i + 1..]);
+        i += n;
+    }
+    out[i] = b'e';
+    out[i + 1] = if e < 0 { b'-' } else { b'+' };
+    i += 2;
+    let x = e.unsigned_abs();
+    if x >= 100 {
+        out[i] = b'0' + (x / 100) as u8;
+        i += 1;
+    }
+    out[i] = b'0' + (x / 10 % 10) as u8;
+    out[i + 1] = b'0' + (x % 10) as u8;
+    i + 2
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ascii_digits() {
+        assert_eq!(&ascii8(12_345_678).to_le_bytes(), b"12345678");
+        assert_eq!(&ascii8(0).to_le_bytes(), b"00000000");
+        assert_eq!(&ascii8(99_999_999).to_le_bytes(), b"99999999");
+        assert_eq!(
+            &ascii16(1_234_567_890_123_456).to_le_bytes(),
+            b"1234567890123456"
+        );
+        assert_eq!(&ascii16(7).to_le_bytes(), b"0000000000000007");
+    }
+
+    #[test]
+    fn layouts() {
+        let g = |v: f64, p: usize| {
+            let mut out = [0u8; 40];
+            let n = g_into(&mut out, v, p).unwrap();
+            String::from_utf8(out[..n].to_vec()).unwrap()
+        };
+        assert_eq!(g(280.125, 7), "280.125");
+        assert_eq!(g(-280.0, 7), "-280");
+        assert_eq!(g(1234567.0, 7), "1234567");
+        assert_eq!(g(12345678.0, 7), "1.234568e+07");
+        assert_eq!(g(0.000123, 7), "0.000123");
+        assert_eq!(g(-0.00001234, 7), "-1.234e-05");
+        assert_eq!(g(1e-20, 15), "1e-20");
+        assert_eq!(g(1e30, 16), "1e+30");
+        assert_eq!(g(0.5, 1), "0.5");
+        assert_eq!(g(9.5, 1), "1e+01");
+        assert_eq!(g(1.0 / 3.0, 16), "0.3333333333333333");
+        assert_eq!(g(-123456.7890123, 15), "-123456.7890123");
+        assert!(g_into(&mut [0u8; 40], 1.0, 17).is_none());
+    }
+}

@@ -1,0 +1,79 @@
+//! Text made in parallel, written in order: pieces of work go to a few worker threads
+//! and their texts to the writer in the order the pieces were handed in. Unlike a
+//! fork-join per slab, the workers never wait for the slowest piece of a slab before
+//! starting on the next one, and the writer writes while they work. A bounded number
+//! of pieces is in flight, which bounds memory.
+
+use std::sync::mpsc::{self, Receiver, SyncSender};
+use std::sync::{Arc, Mutex};
+use std::thread::Scope;
+
+use crate::error::{Error, Result};
+
+/// A piece of work: it makes one text.
+pub(super) type Job<'a> = Box<dyn FnOnce() -> Vec<u8> + Send + 'a>;
+
+/// Where pieces are handed in (see [`start`]).
+pub(super) struct Pieces<'a> {
+    jobs: SyncSender<(Job<'a>, SyncSender<Vec<u8>>)>,
+    order: SyncSender<Receiver<Vec<u8>>>,
+}
+
+impl<'a> Pieces<'a> {
+    /// Hand in `job`; its text is written after every text handed in before.
+    pub(super) fn job(&self, job: Job<'a>) -> Result<()> {
+        let (tx, rx) = mpsc::sync_channel(1);
+        self.order.send(rx).map_err(|_| closed())?;
+        self.jobs.send((job, tx)).map_err(|_| closed())
+    }
+
+    /// Hand in text already made, to be written in its turn.
+    pub(super) fn text(&self, text: Vec<u8>) -> Result<()> {
+        if text.is_empty() {
+            return Ok(());
+        }
+        let (tx, rx) = mpsc::sync_channel(1);
+        // The receiver is still here: this send cannot fail.
+        let _ = tx.send(text);
+        self.order.send(rx).map_err(|_| closed())
+    }
+}
+
+fn closed() -> Error {
+    Error::Invalid("output closed".into())
+}
+
+/// Start `threads` workers in `scope`; `window` pieces at most are in flight. Returns
+/// where to hand pieces in, and the texts in order (ending when the [`Pieces`] is
+/// dropped and every piece is done).
+pub(super) fn start<'scope, 'env>(
+    scope: &'scope Scope<'scope, 'env>,
+    threads: usize,
+    window: usize,
+) -> (Pieces<'env>, impl Iterator<Item = Result<Vec<u8>>> + 'env)
+where
+    'env: 'scope,
+{
+    let (jobs, job_rx) = mpsc::sync_channel::<(Job<'env>, SyncSender<Vec<u8>>)>(window);
+    let (order, order_rx) = mpsc::sync_channel::<Receiver<Vec<u8>>>(window);
+    let job_rx = Arc::new(Mutex::new(job_rx));
+    for _ in 0..threads.max(1) {
+        let job_rx = Arc::clone(&job_rx);
+        scope.spawn(move || loop {
+            // The lock is held only to take a piece, not while working on it.
+            let next = match job_rx.lock() {
+                Ok(rx) => rx.recv(),
+                Err(_) => return,
+            };
+            let Ok((job, done)) = next else { return };
+            // The writer gone (it failed) is reported by the writer.
+            let _ = done.send(job());
+        });
+    }
+    // A worker that panicked drops its sender: that piece's text is an error.
+    let texts = order_rx.into_iter().map(|rx| {
+        rx.recv()
+            .map_err(|_| Error::Invalid("the data formatter failed".into()))
+    });
+    (Pieces { jobs, order }, texts)
+}
