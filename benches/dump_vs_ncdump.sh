@@ -41,70 +41,37 @@ ncgen_store() { # NAME CDL: an NCZarr store made by ncgen from CDL text on stdin
 }
 url() { echo "file://$work/$1.file#mode=nczarr,file"; }
 
-make_b1() { # NAME NT: float tas(NT,180,360) with chunk files of random values
-    ncgen_store "$1" <<CDL
-netcdf $1 {
-dimensions:
-	time = $2 ;
-	lat = 180 ;
-	lon = 360 ;
-variables:
-	float tas(time, lat, lon) ;
-		tas:units = "K" ;
-		tas:_ChunkSizes = 1, 180, 360 ;
-}
-CDL
-    "$py" - "$work/$1.file/tas" "$2" <<'PY'
+# store NAME NT VAR TYPE 'ATTRIBUTES' SEED 'PYTHON': an NCZarr store of TYPE VAR(NT, 180,
+# 360) in chunks of 1x180x360, whose chunk files hold what PYTHON makes of rng (numpy's
+# generator) as `x`, one time step at a time.
+store() {
+    local name=$1 nt=$2 var=$3 type=$4 attrs=$5 seed=$6 make=$7
+    printf 'netcdf %s {\ndimensions:\n\ttime = %s ;\n\tlat = 180 ;\n\tlon = 360 ;\nvariables:\n\t%s %s(time, lat, lon) ;\n%s\t\t%s:_ChunkSizes = 1, 180, 360 ;\n}\n' \
+        "$name" "$nt" "$type" "$var" "$attrs" "$var" | ncgen_store "$name"
+    "$py" - "$work/$name.file/$var" "$nt" "$seed" "$make" <<'PY'
 import sys, numpy as np
-rng = np.random.default_rng(42)
-for t in range(int(sys.argv[2])):
-    (rng.standard_normal((180, 360)) * 10 + 280).astype('<f4').tofile(f"{sys.argv[1]}/{t}.0.0")
+path, nt, seed, make = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+rng = np.random.default_rng(seed)
+for t in range(nt):
+    scope = {"rng": rng, "np": np}
+    exec(make, scope)
+    scope["x"].tofile(f"{path}/{t}.0.0")
 PY
+}
+
+make_b1() { # NAME NT: float tas(NT,180,360) of random values
+    store "$1" "$2" tas float $'\t\ttas:units = "K" ;\n' 42 \
+        "x = (rng.standard_normal((180, 360)) * 10 + 280).astype('<f4')"
 }
 
 make_double() {
-    ncgen_store double <<'CDL'
-netcdf double {
-dimensions:
-	time = 100 ;
-	lat = 180 ;
-	lon = 360 ;
-variables:
-	double v(time, lat, lon) ;
-		v:_ChunkSizes = 1, 180, 360 ;
-}
-CDL
-    "$py" - "$work/double.file/v" <<'PY'
-import sys, numpy as np
-rng = np.random.default_rng(43)
-for t in range(100):
-    x = rng.standard_normal((180, 360)) * 10.0 ** rng.integers(-6, 6, (180, 360))
-    x.astype('<f8').tofile(f"{sys.argv[1]}/{t}.0.0")
-PY
+    store double 100 v double "" 43 \
+        "x = (rng.standard_normal((180, 360)) * 10.0 ** rng.integers(-6, 6, (180, 360))).astype('<f8')"
 }
 
 make_short() {
-    ncgen_store short <<'CDL'
-netcdf short {
-dimensions:
-	time = 365 ;
-	lat = 180 ;
-	lon = 360 ;
-variables:
-	short s(time, lat, lon) ;
-		s:_FillValue = -32767s ;
-		s:scale_factor = 0.01f ;
-		s:_ChunkSizes = 1, 180, 360 ;
-}
-CDL
-    "$py" - "$work/short.file/s" <<'PY'
-import sys, numpy as np
-rng = np.random.default_rng(44)
-for t in range(365):
-    x = rng.integers(-3000, 3000, (180, 360)).astype('<i2')
-    x[rng.random((180, 360)) < 0.1] = -32767
-    x.tofile(f"{sys.argv[1]}/{t}.0.0")
-PY
+    store short 365 s short $'\t\ts:_FillValue = -32767s ;\n\t\ts:scale_factor = 0.01f ;\n' 44 \
+        "x = rng.integers(-3000, 3000, (180, 360)).astype('<i2'); x[rng.random((180, 360)) < 0.1] = -32767"
 }
 
 make_string() {

@@ -226,36 +226,8 @@ impl Json {
     /// the best guess at the text a JSON-valued char attribute was written from.
     pub fn to_python_text(&self) -> String {
         let mut out = String::new();
-        self.write_python(&mut out);
+        self.write_compact(&mut out, ", ");
         out
-    }
-
-    fn write_python(&self, out: &mut String) {
-        match self {
-            Json::Array(items) => {
-                out.push('[');
-                for (i, item) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    item.write_python(out);
-                }
-                out.push(']');
-            }
-            Json::Object(members) => {
-                out.push('{');
-                for (i, (k, v)) in members.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    write_string(k, out);
-                    out.push_str(": ");
-                    v.write_python(out);
-                }
-                out.push('}');
-            }
-            other => other.write_text(out),
-        }
     }
 
     /// Serialize with two-space indentation, one member or element per line (for people).
@@ -308,6 +280,12 @@ impl Json {
     }
 
     fn write_text(&self, out: &mut String) {
+        self.write_compact(out, ",");
+    }
+
+    /// One line; array elements apart by `array_sep` (netcdf-c `,`, Python `, `),
+    /// object members always by `, ` (both spell them so).
+    fn write_compact(&self, out: &mut String, array_sep: &str) {
         match self {
             Json::Null => out.push_str("null"),
             Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -332,9 +310,9 @@ impl Json {
                 out.push('[');
                 for (i, item) in items.iter().enumerate() {
                     if i > 0 {
-                        out.push(',');
+                        out.push_str(array_sep);
                     }
-                    item.write_text(out);
+                    item.write_compact(out, array_sep);
                 }
                 out.push(']');
             }
@@ -346,7 +324,7 @@ impl Json {
                     }
                     write_string(k, out);
                     out.push_str(": ");
-                    v.write_text(out);
+                    v.write_compact(out, array_sep);
                 }
                 out.push('}');
             }

@@ -145,14 +145,8 @@ impl Parser<'_> {
                     }
                 }
             }
-            self.skip_ws();
-            match self.peek() {
-                Some(b',') => self.pos += 1,
-                Some(b'}') => {
-                    self.pos += 1;
-                    break;
-                }
-                _ => return Err(self.error("expected ',' or '}'")),
+            if self.list_ends(b'}')? {
+                break;
             }
         }
         self.depth -= 1;
@@ -172,18 +166,33 @@ impl Parser<'_> {
         loop {
             self.skip_ws();
             items.push(self.value()?);
-            self.skip_ws();
-            match self.peek() {
-                Some(b',') => self.pos += 1,
-                Some(b']') => {
-                    self.pos += 1;
-                    break;
-                }
-                _ => return Err(self.error("expected ',' or ']'")),
+            if self.list_ends(b']')? {
+                break;
             }
         }
         self.depth -= 1;
         Ok(Json::Array(items))
+    }
+
+    /// After an element or member: true at the closing `close` (consumed), false at a
+    /// `,` (consumed), an error otherwise.
+    fn list_ends(&mut self, close: u8) -> Result<bool, JsonError> {
+        self.skip_ws();
+        match self.peek() {
+            Some(b',') => {
+                self.pos += 1;
+                Ok(false)
+            }
+            Some(c) if c == close => {
+                self.pos += 1;
+                Ok(true)
+            }
+            _ => Err(self.error(if close == b'}' {
+                "expected ',' or '}'"
+            } else {
+                "expected ',' or ']'"
+            })),
+        }
     }
 
     fn hex4(&mut self) -> Result<u32, JsonError> {

@@ -204,30 +204,24 @@ fn has_content(dir: &Path) -> bool {
     })
 }
 
-impl ReadableStore for DirStore {
-    fn get(&self, key: &StoreKey) -> GetResult {
+impl DirStore {
+    /// The file holding `key` (at `path`), open, and its length; `None` when missing.
+    fn open_key(&self, key: &StoreKey, path: &Path) -> Result<Option<(fs::File, u64)>, StoreError> {
         if key.is_root() {
             return Ok(None);
         }
-        let path = self.path_of(key);
-        match open_plain(&path) {
-            Plain::File(mut file, len) => {
-                let mut buf = vec![0u8; usize::try_from(len).unwrap_or(usize::MAX)];
-                return match file.read_exact(&mut buf) {
-                    Ok(()) => Ok(Some(buf)),
-                    Err(e) => Err(self.io_error(&path, e)),
-                };
-            }
+        match open_plain(path) {
+            Plain::File(file, len) => return Ok(Some((file, len))),
             Plain::Missing => return Ok(None),
             Plain::Other => {}
         }
-        match self.entry(&path)? {
+        match self.entry(path)? {
             Entry::File => {}
             // A metadata document that is a directory is a damaged dataset, not a
             // missing document (chunk keys may be directories of nested chunks).
             Entry::Dir if is_document(key) => {
                 return Err(self.io_error(
-                    &path,
+                    path,
                     std::io::Error::new(
                         ErrorKind::IsADirectory,
                         "a metadata document that is a directory",
@@ -236,44 +230,35 @@ impl ReadableStore for DirStore {
             }
             Entry::Dir | Entry::Missing => return Ok(None),
         }
-        let mut file = match fs::File::open(&path) {
+        let file = match fs::File::open(path) {
             Ok(f) => f,
             Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
                 return Ok(None)
             }
-            Err(e) => return Err(self.io_error(&path, e)),
+            Err(e) => return Err(self.io_error(path, e)),
         };
-        let mut buf = Vec::new();
-        match file.read_to_end(&mut buf) {
-            Ok(_) => Ok(Some(buf)),
+        let len = file.metadata().map_err(|e| self.io_error(path, e))?.len();
+        Ok(Some((file, len)))
+    }
+}
+
+impl ReadableStore for DirStore {
+    fn get(&self, key: &StoreKey) -> GetResult {
+        let path = self.path_of(key);
+        let Some((mut file, len)) = self.open_key(key, &path)? else {
+            return Ok(None);
+        };
+        let mut buf = vec![0u8; usize::try_from(len).unwrap_or(usize::MAX)];
+        match file.read_exact(&mut buf) {
+            Ok(()) => Ok(Some(buf)),
             Err(e) => Err(self.io_error(&path, e)),
         }
     }
 
     fn get_range(&self, key: &StoreKey, range: &ByteRange) -> GetResult {
-        if key.is_root() {
-            return Ok(None);
-        }
         let path = self.path_of(key);
-        let (file, len) = match open_plain(&path) {
-            Plain::File(file, len) => (file, len),
-            Plain::Missing => return Ok(None),
-            Plain::Other => {
-                if !matches!(self.entry(&path)?, Entry::File) {
-                    return Ok(None);
-                }
-                let file = match fs::File::open(&path) {
-                    Ok(f) => f,
-                    Err(e)
-                        if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) =>
-                    {
-                        return Ok(None)
-                    }
-                    Err(e) => return Err(self.io_error(&path, e)),
-                };
-                let len = file.metadata().map_err(|e| self.io_error(&path, e))?.len();
-                (file, len)
-            }
+        let Some((file, len)) = self.open_key(key, &path)? else {
+            return Ok(None);
         };
         let r = range.resolve(len).map_err(|source| StoreError::Range {
             key: key.to_string(),

@@ -18,12 +18,12 @@ const POW10: [u128; 39] = {
     t
 };
 
-/// 10^0 ..= 10^19 as `u64`.
+/// 10^0 ..= 10^19: the powers of ten a `u64` holds, as `u64`.
 const POW10_U64: [u64; 20] = {
-    let mut t = [1u64; 20];
-    let mut i = 1;
+    let mut t = [0u64; 20];
+    let mut i = 0;
     while i < 20 {
-        t[i] = t[i - 1] * 10;
+        t[i] = POW10[i] as u64;
         i += 1;
     }
     t
@@ -53,18 +53,15 @@ pub fn digits_exact(a: f64, p: u32) -> Option<(u64, i32)> {
     let e = ((q + top) * 78913) >> 18;
     let lo = POW10_U64[p as usize - 1];
     let k = p as i32 - 1 - e;
-    if (0..20).contains(&k) && (-64..0).contains(&q) {
-        if let Some(n) = m.checked_mul(POW10_U64[k as usize]) {
-            // Most of `float`'s data: the same in 64 bits, cheaper than in 128.
-            let s = q.unsigned_abs();
+    if let (Some(&pow), true) = (POW10_U64.get(k as usize), (-127..0).contains(&q)) {
+        let s = q.unsigned_abs();
+        if let (Some(n), true) = (m.checked_mul(pow), s < 64) {
+            // Most of `float`'s data: as below in 64 bits, cheaper than in 128.
             return Some(round(n >> s, n << (64 - s), 1 << 63, e, lo));
         }
-    }
-    if (0..20).contains(&k) && (-127..0).contains(&q) {
         // What data mostly holds (about 1e-4 to 1e15 at 15 digits): m * 10^k fits in
         // 128 bits, and the bits shifted out, moved to the top, are the fraction.
-        let n = u128::from(m) * u128::from(POW10_U64[k as usize]);
-        let s = q.unsigned_abs();
+        let n = u128::from(m) * u128::from(pow);
         return Some(round((n >> s) as u64, n << (128 - s), 1 << 127, e, lo));
     }
     digits_general(m, q, k, e, lo)

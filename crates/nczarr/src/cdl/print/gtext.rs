@@ -49,61 +49,44 @@ trait Word:
     fn store(self, out: &mut [u8]);
 }
 
-impl Word for u64 {
-    const BYTES: usize = 8;
-    fn ascii(d: u64) -> u64 {
-        ascii8(d)
-    }
-    fn low_bytes(self, n: usize) -> u64 {
-        if n >= 8 {
-            self
-        } else {
-            self & ((1u64 << (8 * n)) - 1)
+/// The parts of [`Word`] that are the same for both widths.
+macro_rules! word {
+    ($t:ty, $bytes:expr, $ascii:expr) => {
+        impl Word for $t {
+            const BYTES: usize = $bytes;
+            fn ascii(d: u64) -> $t {
+                $ascii(d)
+            }
+            fn low_bytes(self, n: usize) -> $t {
+                if n >= $bytes {
+                    self
+                } else {
+                    self & ((1 << (8 * n)) - 1)
+                }
+            }
+            fn byte(self, i: usize) -> u8 {
+                (self >> (8 * i)) as u8
+            }
+            fn leading_zeros(self) -> u32 {
+                <$t>::leading_zeros(self)
+            }
+            fn zeros() -> $t {
+                <$t>::from_le_bytes([b'0'; $bytes])
+            }
+            /// As 8-byte writes: a `u128` copied as bytes goes through the stack as
+            /// two halves read back with one 16-byte load, which the processor cannot
+            /// forward from the two stores (a stall on every value).
+            fn store(self, out: &mut [u8]) {
+                for (i, part) in out[..$bytes].chunks_exact_mut(8).enumerate() {
+                    part.copy_from_slice(&((self >> (64 * i)) as u64).to_le_bytes());
+                }
+            }
         }
-    }
-    fn byte(self, i: usize) -> u8 {
-        (self >> (8 * i)) as u8
-    }
-    fn leading_zeros(self) -> u32 {
-        u64::leading_zeros(self)
-    }
-    fn zeros() -> u64 {
-        0x3030_3030_3030_3030
-    }
-    fn store(self, out: &mut [u8]) {
-        out[..8].copy_from_slice(&self.to_le_bytes());
-    }
+    };
 }
 
-impl Word for u128 {
-    const BYTES: usize = 16;
-    fn ascii(d: u64) -> u128 {
-        ascii16(d)
-    }
-    fn low_bytes(self, n: usize) -> u128 {
-        if n >= 16 {
-            self
-        } else {
-            self & ((1u128 << (8 * n)) - 1)
-        }
-    }
-    fn byte(self, i: usize) -> u8 {
-        (self >> (8 * i)) as u8
-    }
-    fn leading_zeros(self) -> u32 {
-        u128::leading_zeros(self)
-    }
-    fn zeros() -> u128 {
-        0x3030_3030_3030_3030_3030_3030_3030_3030
-    }
-    /// Two 8-byte writes: a `u128` copied as bytes goes through the stack as two halves
-    /// read back with one 16-byte load, which the processor cannot forward from the two
-    /// stores (a stall on every value).
-    fn store(self, out: &mut [u8]) {
-        out[..8].copy_from_slice(&(self as u64).to_le_bytes());
-        out[8..16].copy_from_slice(&((self >> 64) as u64).to_le_bytes());
-    }
-}
+word!(u64, 8, ascii8);
+word!(u128, 16, ascii16);
 
 /// `%.{p}g` of finite `v` written into `out` (at least [`super::number::NUM_ROOM`]
 /// bytes) for `p <= 16` and the magnitudes [`digits_exact`] takes; the length written.
