@@ -15,6 +15,7 @@ use hdf5_reader::{
 };
 
 use super::chunks;
+use super::heap::HeapStrings;
 use super::meta::{self, VarInfo};
 use super::types::to_native;
 use crate::chunking::Region;
@@ -200,7 +201,7 @@ impl DataSource for Hdf5Source {
         let h5 = |e: hdf5_reader::error::Error| fail(e.to_string());
         let ds = &info.ds;
         let mut values = match (t, info.stored.fixed_string) {
-            (NcType::String, _) => return strings(ds, &selection, n).map_err(h5),
+            (NcType::String, _) => return strings(&self.file, ds, &selection, n).map_err(h5),
             (NcType::Char, Some(w)) if w != 1 => {
                 return Err(fail(format!("char values stored as {w}-byte strings")))
             }
@@ -381,6 +382,7 @@ fn read_refs<const N: usize>(
 
 /// Variable-length strings: the selection's heap references, each resolved.
 fn strings(
+    file: &Hdf5File,
     ds: &hdf5_reader::Dataset,
     selection: &SliceInfo,
     n: usize,
@@ -395,11 +397,10 @@ fn strings(
         }
     };
     let w = ds.vlen_reference_size();
+    let mut heap = HeapStrings::new(file);
     let mut out = Vec::with_capacity(n);
     for r in refs.chunks_exact(w) {
-        out.push(meta::vlen_string(r, |r| {
-            ds.resolve_vlen_reference_bytes(r, 1)
-        })?);
+        out.push(heap.string(r)?);
     }
     Ok(Values::String(out))
 }

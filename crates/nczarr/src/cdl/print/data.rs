@@ -297,13 +297,17 @@ impl Layout<'_> {
                     _ => None,
                 };
                 let p = *float_digits;
-                return self.rows_with(&rows, |out, i| {
-                    let x = v[i];
-                    if !x.is_finite() || fill.is_some_and(|f| float_is_fill(f, x)) {
-                        return None;
-                    }
-                    number::format_g_into(out, f64::from(x), p)
-                });
+                return self.rows_with(
+                    &rows,
+                    |out, i| {
+                        let x = v[i];
+                        if !x.is_finite() || fill.is_some_and(|f| float_is_fill(f, x)) {
+                            return None;
+                        }
+                        number::format_g_into(out, f64::from(x), p)
+                    },
+                    None,
+                );
             }
             (Values::Double(v), ValueFormat::Default { double_digits, .. }, f) => {
                 let fill = match f {
@@ -311,13 +315,33 @@ impl Layout<'_> {
                     _ => None,
                 };
                 let p = *double_digits;
-                return self.rows_with(&rows, |out, i| {
-                    let x = v[i];
-                    if !x.is_finite() || fill.is_some_and(|f| double_is_fill(f, x)) {
-                        return None;
+                return self.rows_with(
+                    &rows,
+                    |out, i| {
+                        let x = v[i];
+                        if !x.is_finite() || fill.is_some_and(|f| double_is_fill(f, x)) {
+                            return None;
+                        }
+                        number::format_g_into(out, x, p)
+                    },
+                    None,
+                );
+            }
+            // Strings: the fill value (as a C string) decided once, no number to try.
+            (Values::String(v), ValueFormat::Default { .. }, f) => {
+                let fill = match f {
+                    Some(Values::String(f)) => f.first().map(|s| s.as_deref().map(c_string)),
+                    _ => None,
+                };
+                let text = |out: &mut Vec<u8>, i: usize| {
+                    let s = v[i].as_deref();
+                    if fill.is_some_and(|f| f == s.map(c_string)) {
+                        out.push(b'_');
+                    } else {
+                        escape::string_value(out, s);
                     }
-                    number::format_g_into(out, x, p)
-                });
+                };
+                return self.rows_with(&rows, |_, _| None, Some(&text));
             }
             _ => {}
         }
@@ -333,7 +357,7 @@ impl Layout<'_> {
                         return self.rows_with(&rows, |out, i| {
                             let x = v[i];
                             (fill != Some(x)).then(|| $text(out, x))
-                        });
+                        }, None);
                     })*
                     _ => {}
                 }
@@ -350,15 +374,16 @@ impl Layout<'_> {
             UInt => |out, x: u32| number::unsigned_into(out, x.into()),
             UInt64 => number::unsigned_into
         );
-        self.rows_with(&rows, |out, i| number_text(out, values, i, fmt, fill))
+        self.rows_with(&rows, |out, i| number_text(out, values, i, fmt, fill), None)
     }
 
     /// [`Layout::rows`] with `number` writing value `i` in place where it can (see
-    /// [`number_text`]).
+    /// [`number_text`]), and `other` (or [`format_value`]) appending it where not.
     fn rows_with(
         &self,
         rows: &Rows<'_>,
         number: impl Fn(&mut [u8], usize) -> Option<usize>,
+        other: Option<&dyn Fn(&mut Vec<u8>, usize)>,
     ) -> Vec<u8> {
         let Rows {
             values,
@@ -389,7 +414,10 @@ impl Layout<'_> {
                     continue;
                 }
                 text.clear();
-                format_value(&mut text, values, base + c, fmt, fill, &mut scratch);
+                match other {
+                    Some(other) => other(&mut text, base + c),
+                    None => format_value(&mut text, values, base + c, fmt, fill, &mut scratch),
+                }
                 if c + 1 < ncols {
                     self.value(&mut line, row, c as u64, &text);
                 } else {
@@ -399,6 +427,11 @@ impl Layout<'_> {
         }
         line.buf
     }
+}
+
+/// A C string's bytes: up to the first NUL.
+fn c_string(s: &[u8]) -> &[u8] {
+    &s[..s.iter().position(|&b| b == 0).unwrap_or(s.len())]
 }
 
 /// Whole rows of a slab to lay out: `n` rows from row `first`, whose values start at

@@ -106,9 +106,13 @@ pub fn string_value(out: &mut Vec<u8>, s: Option<&[u8]>) {
     };
     // A C string ends at its first NUL.
     let s = &s[..s.iter().position(|&b| b == 0).unwrap_or(s.len())];
+    out.reserve(s.len() + 2);
     out.push(b'"');
-    for &b in s {
-        match b {
+    // Runs of bytes printed as they are go in whole: most strings are one run.
+    let mut rest = s;
+    while let Some(at) = rest.iter().position(|&b| ESCAPED[usize::from(b)]) {
+        out.extend_from_slice(&rest[..at]);
+        match rest[at] {
             8 => out.extend_from_slice(b"\\b"),
             12 => out.extend_from_slice(b"\\f"),
             b'\n' | 11 => out.extend_from_slice(b"\\n"),
@@ -117,14 +121,30 @@ pub fn string_value(out: &mut Vec<u8>, s: Option<&[u8]>) {
             b'\\' => out.extend_from_slice(b"\\\\"),
             b'\'' => out.extend_from_slice(b"\\'"),
             b'"' => out.extend_from_slice(b"\\\""),
-            b if b < 0x20 || b == 0x7f => {
+            b => {
                 let _ = write!(ByteWriter(out), "\\{b:03o}");
             }
-            b => out.push(b),
         }
+        rest = &rest[at + 1..];
     }
+    out.extend_from_slice(rest);
     out.push(b'"');
 }
+
+/// The bytes [`string_value`] escapes: control characters, DEL, quotes, backslash.
+const ESCAPED: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = true;
+        b += 1;
+    }
+    t[0x7f] = true;
+    t[b'\\' as usize] = true;
+    t[b'\'' as usize] = true;
+    t[b'"' as usize] = true;
+    t
+};
 
 /// A string attribute value (`pr_att_string` on each string): as [`char_attr`].
 pub fn string_attr(out: &mut Vec<u8>, s: Option<&[u8]>) {

@@ -96,10 +96,11 @@ pub(super) fn is_fill(fill: &Values, values: &Values, i: usize) -> bool {
         (Values::Float(f), Values::Float(v)) => float_is_fill(f[0], v[i]),
         (Values::Double(f), Values::Double(v)) => double_is_fill(f[0], v[i]),
         (Values::String(f), Values::String(v)) => {
-            let cut = |s: &Option<Vec<u8>>| {
-                s.as_ref()
-                    .map(|s| s[..s.iter().position(|&b| b == 0).unwrap_or(s.len())].to_vec())
-            };
+            // As C strings: up to the first NUL.
+            fn cut(s: &Option<Vec<u8>>) -> Option<&[u8]> {
+                s.as_deref()
+                    .map(|s| &s[..s.iter().position(|&b| b == 0).unwrap_or(s.len())])
+            }
             cut(&f[0]) == cut(&v[i])
         }
         (f, v) => f.get_i128(0).is_some() && f.get_i128(0) == v.get_i128(i),

@@ -1,0 +1,205 @@
+//! Variable-length strings resolved through HDF5 global heap collections, each
+//! collection read once per read and its objects found by index in constant time.
+//!
+//! `hdf5-reader` finds an object by its position and, when the position is not the
+//! index, by a scan of the collection: netcdf-c's heaps do not keep objects in index
+//! order, so a million strings cost a million scans (most of a string dump's time).
+//! Here a collection is walked once into a table from index to its bytes.
+
+use std::collections::HashMap;
+
+use hdf5_reader::error::{Error, Result};
+use hdf5_reader::Hdf5File;
+
+/// Bytes of a collection header: `GCOL`, version, 3 reserved, then its size.
+const SIGNATURE: &[u8; 4] = b"GCOL";
+
+/// One collection: its bytes and, by object index, where each object's data lies.
+struct Collection {
+    bytes: hdf5_reader::storage::StorageBuffer,
+    /// `(start, len)` of object `i` at `i`; `len == u32::MAX` where there is none.
+    objects: Vec<(u32, u32)>,
+}
+
+const ABSENT: (u32, u32) = (0, u32::MAX);
+
+impl Collection {
+    fn read(file: &Hdf5File, address: u64) -> Result<Collection> {
+        let sb = file.superblock();
+        let length_size = usize::from(sb.length_size);
+        let storage = file.storage();
+        let header = storage.read_range(address, 8 + length_size)?;
+        let header = header.as_ref();
+        if &header[..4] != SIGNATURE {
+            return Err(Error::InvalidGlobalHeapSignature);
+        }
+        if header[4] != 1 {
+            return Err(Error::UnsupportedGlobalHeapVersion(header[4]));
+        }
+        let size = read_length(&header[8..]);
+        if size > storage.len() || size > u64::from(u32::MAX) {
+            return Err(Error::InvalidData(format!(
+                "global heap collection at {address:#x} claims {size} bytes"
+            )));
+        }
+        let bytes = storage.read_range(address, size as usize)?;
+        let objects = index_objects(bytes.as_ref(), 8 + length_size, length_size)?;
+        Ok(Collection { bytes, objects })
+    }
+
+    fn object(&self, index: u32) -> Option<&[u8]> {
+        let &(start, len) = self.objects.get(index as usize)?;
+        if len == u32::MAX {
+            return None;
+        }
+        self.bytes
+            .as_ref()
+            .get(start as usize..start as usize + len as usize)
+    }
+}
+
+/// Little-endian unsigned of 1 to 8 bytes.
+fn read_length(b: &[u8]) -> u64 {
+    b.iter()
+        .take(8)
+        .rev()
+        .fold(0u64, |acc, &x| (acc << 8) | u64::from(x))
+}
+
+/// Walk the objects after the header: index (2 bytes), reference count (2), reserved
+/// (4), size (`length_size`), data padded to 8 bytes; index 0 is the free space that
+/// ends the collection.
+fn index_objects(bytes: &[u8], mut at: usize, length_size: usize) -> Result<Vec<(u32, u32)>> {
+    let mut objects = Vec::new();
+    let head = 8 + length_size;
+    while at + head <= bytes.len() {
+        let index = usize::from(u16::from_le_bytes([bytes[at], bytes[at + 1]]));
+        if index == 0 {
+            break;
+        }
+        let size = read_length(&bytes[at + 8..at + head]);
+        let start = at + head;
+        let end = u64::try_from(start)
+            .ok()
+            .and_then(|s| s.checked_add(size))
+            .filter(|&e| e <= bytes.len() as u64)
+            .ok_or_else(|| {
+                Error::InvalidData(format!(
+                    "global heap object {index} of {size} bytes runs past its collection"
+                ))
+            })? as usize;
+        if objects.len() <= index {
+            objects.resize(index + 1, ABSENT);
+        }
+        objects[index] = (start as u32, (end - start) as u32);
+        at = end + ((8 - (end - start) % 8) % 8);
+    }
+    Ok(objects)
+}
+
+/// Resolves the heap references of one read, keeping each collection it meets.
+pub(super) struct HeapStrings<'f> {
+    file: &'f Hdf5File,
+    collections: Vec<Collection>,
+    /// Where each collection read so far is in `collections`.
+    by_address: HashMap<u64, usize>,
+    /// The collection of the last reference: neighbours mostly share one.
+    last: Option<(u64, usize)>,
+}
+
+impl<'f> HeapStrings<'f> {
+    pub(super) fn new(file: &'f Hdf5File) -> HeapStrings<'f> {
+        HeapStrings {
+            file,
+            collections: Vec::new(),
+            by_address: HashMap::new(),
+            last: None,
+        }
+    }
+
+    /// The string a reference names (length, collection address, object index), or
+    /// `None` for a reference to no object (a NIL string).
+    pub(super) fn string(&mut self, reference: &[u8]) -> Result<Option<Vec<u8>>> {
+        let offset_size = usize::from(self.file.superblock().offset_size);
+        if reference.len() != 8 + offset_size {
+            return Err(Error::InvalidData(format!(
+                "string reference of {} bytes",
+                reference.len()
+            )));
+        }
+        let count = read_length(&reference[..4]) as usize;
+        let address = read_length(&reference[4..4 + offset_size]);
+        let index = read_length(&reference[4 + offset_size..]) as u32;
+        let undefined =
+            offset_size < 8 && address == (1u64 << (8 * offset_size)) - 1 || address == u64::MAX;
+        if undefined || index == 0 || address == 0 {
+            return Ok(None);
+        }
+        let at = match self.last {
+            Some((a, at)) if a == address => at,
+            _ => {
+                let at = match self.by_address.get(&address) {
+                    Some(&at) => at,
+                    None => {
+                        self.collections.push(Collection::read(self.file, address)?);
+                        self.by_address.insert(address, self.collections.len() - 1);
+                        self.collections.len() - 1
+                    }
+                };
+                self.last = Some((address, at));
+                at
+            }
+        };
+        let collection = &self.collections[at];
+        let object = collection.object(index).ok_or_else(|| {
+            Error::InvalidData(format!("missing vlen heap object {index} at {address:#x}"))
+        })?;
+        let data = object.get(..count).ok_or_else(|| {
+            Error::InvalidData("vlen heap object is shorter than its reference".into())
+        })?;
+        Ok(Some(data.to_vec()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A collection's objects after its header, as HDF5 lays them out.
+    fn objects(list: &[(u16, &[u8])]) -> Vec<u8> {
+        let mut b = vec![0u8; 16];
+        for (i, data) in list {
+            b.extend_from_slice(&i.to_le_bytes());
+            b.extend_from_slice(&[1, 0, 0, 0, 0, 0]);
+            b.extend_from_slice(&(data.len() as u64).to_le_bytes());
+            b.extend_from_slice(data);
+            b.resize(b.len().div_ceil(8) * 8, 0);
+        }
+        b
+    }
+
+    #[test]
+    fn objects_are_found_by_index_in_any_order() {
+        let b = objects(&[(3, b"three"), (1, b"one"), (2, b"a longer second one")]);
+        let table = index_objects(&b, 16, 8).unwrap();
+        let get = |i: usize| {
+            let (s, n) = table[i];
+            (n != u32::MAX).then(|| &b[s as usize..(s + n) as usize])
+        };
+        assert_eq!(get(1), Some(&b"one"[..]));
+        assert_eq!(get(2), Some(&b"a longer second one"[..]));
+        assert_eq!(get(3), Some(&b"three"[..]));
+        assert_eq!(get(0), None);
+    }
+
+    #[test]
+    fn free_space_ends_the_walk_and_overruns_are_errors() {
+        let mut b = objects(&[(1, b"x")]);
+        b.extend_from_slice(&[0; 16]);
+        b.extend_from_slice(&objects(&[(2, b"hidden")])[16..]);
+        assert_eq!(index_objects(&b, 16, 8).unwrap().len(), 2);
+        let mut bad = objects(&[(1, b"abc")]);
+        bad[24..32].copy_from_slice(&1000u64.to_le_bytes());
+        assert!(index_objects(&bad, 16, 8).is_err());
+    }
+}
