@@ -116,6 +116,34 @@ impl Line {
     fn raw(&mut self, s: &[u8]) {
         self.buf.extend_from_slice(s);
     }
+
+    /// [`Line::raw`] of a number `write` writes in place; false (and nothing written)
+    /// when it does not.
+    fn raw_number(&mut self, write: impl FnOnce(&mut [u8]) -> Option<usize>) -> bool {
+        let at = self.buf.len();
+        self.buf.resize(at + NUM_ROOM, 0);
+        let n = write(&mut self.buf[at..]);
+        self.buf.truncate(at + n.unwrap_or(0));
+        n.is_some()
+    }
+}
+
+/// The comment `-f` puts after each value of a row (see [`Layout::annotation`]).
+struct Annotation {
+    prefix: Vec<u8>,
+    first: u64,
+    suffix: Vec<u8>,
+}
+
+impl Annotation {
+    /// The comment after value `iel` of the row.
+    fn put(&self, e: &mut Line, iel: u64) {
+        e.raw(&self.prefix);
+        let mut n = [0u8; NUM_ROOM];
+        let len = number::unsigned_into(&mut n, self.first + iel);
+        e.raw(&n[..len]);
+        e.raw(&self.suffix);
+    }
 }
 
 /// Per-variable layout facts for the row walk.
@@ -197,24 +225,37 @@ impl Layout<'_> {
         e.linep = 4 + e.indent as i64;
     }
 
-    fn annotate(&self, e: &mut Line, cor: &[u64], iel: u64, style: IndexStyle) {
-        let mut s = format!("  // {}(", self.name());
-        match style {
+    /// `-f`'s comment after value `iel` of the row at `cor`: `  // name(` and the
+    /// indices before the one that varies along the row, that index's value for the
+    /// row's first element, and what follows it up to the next line's indent.
+    fn annotation(&self, cor: &[u64], style: IndexStyle) -> Annotation {
+        let last = self.rank.saturating_sub(1);
+        let mut prefix = format!("  // {}(", self.name());
+        let mut suffix = String::new();
+        let first = match style {
             IndexStyle::C => {
-                for c in &cor[..self.rank.saturating_sub(1)] {
-                    let _ = write!(s, "{c},");
+                for c in &cor[..last] {
+                    let _ = write!(prefix, "{c},");
                 }
-                let _ = write!(s, "{}", cor[self.rank.saturating_sub(1)] + iel);
+                cor[last]
             }
             IndexStyle::Fortran => {
-                let _ = write!(s, "{}", cor[self.rank.saturating_sub(1)] + iel + 1);
-                for d in (0..self.rank.saturating_sub(1)).rev() {
-                    let _ = write!(s, ",{}", 1 + cor[d]);
+                for d in (0..last).rev() {
+                    let _ = write!(suffix, ",{}", 1 + cor[d]);
                 }
+                cor[last] + 1
             }
+        };
+        suffix.push_str(")\n    ");
+        Annotation {
+            prefix: prefix.into_bytes(),
+            first,
+            suffix: suffix.into_bytes(),
         }
-        s.push_str(")\n    ");
-        e.raw(s.as_bytes());
+    }
+
+    fn annotate(&self, e: &mut Line, cor: &[u64], iel: u64, style: IndexStyle) {
+        self.annotation(cor, style).put(e, iel);
     }
 
     /// Everything printed before the first value of row `row`.
@@ -406,12 +447,36 @@ impl Layout<'_> {
             }
             self.row_start(&mut line, row);
             let base = offset + r as usize * ncols;
+            let annotation = self
+                .opts
+                .full
+                .map(|style| self.annotation(&self.corner(row), style));
             for c in 0..ncols {
-                if c + 1 < ncols
-                    && self.opts.full.is_none()
-                    && line.lput_number_comma(|out| number(out, base + c))
-                {
-                    continue;
+                if c + 1 < ncols {
+                    if let Some(a) = &annotation {
+                        // `-f`: no wrapping; the value, ", " and its comment.
+                        if !line.raw_number(|out| number(out, base + c)) {
+                            text.clear();
+                            match other {
+                                Some(other) => other(&mut text, base + c),
+                                None => format_value(
+                                    &mut text,
+                                    values,
+                                    base + c,
+                                    fmt,
+                                    fill,
+                                    &mut scratch,
+                                ),
+                            }
+                            line.raw(&text);
+                        }
+                        line.raw(b", ");
+                        a.put(&mut line, c as u64);
+                        continue;
+                    }
+                    if line.lput_number_comma(|out| number(out, base + c)) {
+                        continue;
+                    }
                 }
                 text.clear();
                 match other {
