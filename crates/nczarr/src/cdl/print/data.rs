@@ -395,10 +395,11 @@ impl Layout<'_> {
                             Some(Values::$variant(f)) => f.first().copied(),
                             _ => None,
                         };
+                        // The one value not written in place is the fill value.
                         return self.rows_with(&rows, |out, i| {
                             let x = v[i];
                             (fill != Some(x)).then(|| $text(out, x))
-                        }, None);
+                        }, Some(&|out: &mut Vec<u8>, _| out.push(b'_')));
                     })*
                     _ => {}
                 }
@@ -419,7 +420,8 @@ impl Layout<'_> {
     }
 
     /// [`Layout::rows`] with `number` writing value `i` in place where it can (see
-    /// [`number_text`]), and `other` (or [`format_value`]) appending it where not.
+    /// [`number_text`]), and `other` (or [`format_value`]) appending it where
+    /// `number` does not.
     fn rows_with(
         &self,
         rows: &Rows<'_>,
@@ -439,6 +441,20 @@ impl Layout<'_> {
         let mut line = Line::new(start.0, start.1, start.2, n as usize * ncols * 12);
         let mut text = Vec::with_capacity(32);
         let mut scratch = String::new();
+        // Value `i`'s text into `text`, by `number` where it can.
+        let mut text_of = |text: &mut Vec<u8>, i: usize| {
+            text.clear();
+            text.resize(NUM_ROOM, 0);
+            if let Some(n) = number(text, i) {
+                text.truncate(n);
+                return;
+            }
+            text.clear();
+            match other {
+                Some(other) => other(text, i),
+                None => format_value(text, values, i, fmt, fill, &mut scratch),
+            }
+        };
         for r in 0..n {
             let row = first + r;
             if r > 0 {
@@ -456,18 +472,7 @@ impl Layout<'_> {
                     if let Some(a) = &annotation {
                         // `-f`: no wrapping; the value, ", " and its comment.
                         if !line.raw_number(|out| number(out, base + c)) {
-                            text.clear();
-                            match other {
-                                Some(other) => other(&mut text, base + c),
-                                None => format_value(
-                                    &mut text,
-                                    values,
-                                    base + c,
-                                    fmt,
-                                    fill,
-                                    &mut scratch,
-                                ),
-                            }
+                            text_of(&mut text, base + c);
                             line.raw(&text);
                         }
                         line.raw(b", ");
@@ -478,11 +483,7 @@ impl Layout<'_> {
                         continue;
                     }
                 }
-                text.clear();
-                match other {
-                    Some(other) => other(&mut text, base + c),
-                    None => format_value(&mut text, values, base + c, fmt, fill, &mut scratch),
-                }
+                text_of(&mut text, base + c);
                 if c + 1 < ncols {
                     self.value(&mut line, row, c as u64, &text);
                 } else {

@@ -7,7 +7,7 @@ use super::digits::digits_exact;
 
 /// `x` (< 10^8) as 8 ASCII digits, the first digit in the lowest byte.
 #[inline]
-fn ascii8(x: u64) -> u64 {
+pub(super) fn ascii8(x: u64) -> u64 {
     // Two lanes of 32 bits: the first four digits, then the last four.
     let mut v = (x / 10_000) | ((x % 10_000) << 32);
     // Each lane into two of 16 bits (x / 100 is (x * 10486) >> 20 for x < 10^4).
