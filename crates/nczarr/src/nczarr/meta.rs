@@ -1,6 +1,11 @@
 //! Metadata documents: from `.zmetadata` when the store has one, else from the store,
 //! fetched in batches so that remote stores need few round trips.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use rayon::prelude::*;
+
 use crate::error::{Error, Result};
 use crate::json::{self, Json};
 use crate::store::{ReadStore, StoreKey, TraceSink};
@@ -12,6 +17,9 @@ pub(crate) struct MetaSource<'s> {
     consolidated: Option<Consolidated>,
     /// True when the store has a `.zmetadata`, usable or not.
     zmetadata_found: bool,
+    /// Documents fetched ahead of the walk (see [`MetaSource::prefetch`]), each given
+    /// out once, with the error its parse met if any.
+    prefetched: RefCell<HashMap<StoreKey, Result<Option<Json>>>>,
 }
 
 impl<'s> MetaSource<'s> {
@@ -45,6 +53,7 @@ impl<'s> MetaSource<'s> {
             store,
             consolidated,
             zmetadata_found,
+            prefetched: RefCell::new(HashMap::new()),
         })
     }
 
@@ -77,26 +86,80 @@ impl<'s> MetaSource<'s> {
     pub(crate) fn docs_vec(&self, keys: &[StoreKey]) -> Result<Vec<Option<Json>>> {
         let mut out: Vec<Option<Json>> = vec![None; keys.len()];
         let mut missing = Vec::new();
+        {
+            let mut prefetched = self.prefetched.borrow_mut();
+            for (i, k) in keys.iter().enumerate() {
+                match prefetched.remove(k) {
+                    Some(doc) => out[i] = doc?,
+                    None => missing.push(i),
+                }
+            }
+        }
+        if missing.is_empty() {
+            return Ok(out);
+        }
+        let fetch: Vec<StoreKey> = missing.iter().map(|&i| keys[i].clone()).collect();
+        for (i, doc) in missing.into_iter().zip(self.fetch(&fetch)) {
+            out[i] = doc?;
+        }
+        Ok(out)
+    }
+
+    /// Fetch documents the walk will ask for soon, in one batch with others: a
+    /// group's children are read one after another, but all their documents can be
+    /// fetched (and parsed) at once. Errors wait until the document is asked for.
+    pub(crate) fn prefetch(&self, keys: Vec<StoreKey>) {
+        let docs = self.fetch(&keys);
+        self.prefetched
+            .borrow_mut()
+            .extend(keys.into_iter().zip(docs));
+    }
+
+    /// Documents of `keys` from `.zmetadata` or from the store in one batch, parsed
+    /// in parallel.
+    fn fetch(&self, keys: &[StoreKey]) -> Vec<Result<Option<Json>>> {
+        let mut out: Vec<Result<Option<Json>>> = Vec::with_capacity(keys.len());
+        let mut missing = Vec::new();
         for (i, k) in keys.iter().enumerate() {
             match self.consolidated.as_ref() {
                 // Consolidated metadata is authoritative for Zarr documents; NCZarr V1
                 // objects are never consolidated, so those still come from the store.
-                Some(c) if !k.name().starts_with(".ncz") => out[i] = c.get(k.as_str()).cloned(),
-                _ => missing.push(i),
-            }
-        }
-        if !missing.is_empty() {
-            let fetch: Vec<StoreKey> = missing.iter().map(|&i| keys[i].clone()).collect();
-            for (i, got) in missing.into_iter().zip(self.store.get_many(&fetch)) {
-                if let Some(bytes) = got? {
-                    let doc = json::parse(&bytes).map_err(|error| Error::Json {
-                        key: keys[i].to_string(),
-                        error,
-                    })?;
-                    out[i] = Some(doc);
+                Some(c) if !k.name().starts_with(".ncz") => {
+                    out.push(Ok(c.get(k.as_str()).cloned()))
+                }
+                _ => {
+                    missing.push(i);
+                    out.push(Ok(None));
                 }
             }
         }
-        Ok(out)
+        if missing.is_empty() {
+            return out;
+        }
+        let fetch: Vec<StoreKey> = missing.iter().map(|&i| keys[i].clone()).collect();
+        let got = self.store.get_many(&fetch);
+        let parse = |(key, got): (&StoreKey, crate::store::GetResult)| -> Result<Option<Json>> {
+            match got? {
+                Some(bytes) => json::parse(&bytes).map(Some).map_err(|error| Error::Json {
+                    key: key.to_string(),
+                    error,
+                }),
+                None => Ok(None),
+            }
+        };
+        // Small batches are not worth handing to other threads.
+        let parsed: Vec<Result<Option<Json>>> = if got.len() >= 32 {
+            fetch
+                .par_iter()
+                .zip(got.into_par_iter())
+                .map(parse)
+                .collect()
+        } else {
+            fetch.iter().zip(got).map(parse).collect()
+        };
+        for (i, doc) in missing.into_iter().zip(parsed) {
+            out[i] = doc;
+        }
+        out
     }
 }

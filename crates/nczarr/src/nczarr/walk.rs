@@ -148,17 +148,9 @@ fn read_group(
     let group_names = names(&["groups"])?;
 
     // All variables' documents in one batch.
-    let mut keys = Vec::new();
-    for v in &var_names {
-        let vk = key.join(v)?;
-        keys.push(vk.join(".zarray")?);
-        keys.push(vk.join(".zattrs")?);
-        if generation == Generation::V1 {
-            keys.push(vk.join(".nczarray")?);
-            keys.push(vk.join(".nczattr")?);
-        }
-    }
-    let mut docs_iter = src.docs_vec(&keys)?.into_iter();
+    let mut docs_iter = src
+        .docs_vec(&var_doc_keys(key, &var_names, generation)?)?
+        .into_iter();
     for v in &var_names {
         let vk = key.join(v)?;
         let zarray = docs_iter.next().flatten();
@@ -244,17 +236,30 @@ fn read_group(
     }
 
     // Subgroups, their documents in one batch.
-    let mut keys = Vec::new();
-    for g in &group_names {
-        let gk = key.join(g)?;
-        keys.push(gk.join(".zgroup")?);
-        keys.push(gk.join(".zattrs")?);
-    }
-    let mut docs_iter = src.docs_vec(&keys)?.into_iter();
+    let mut docs_iter = src
+        .docs_vec(&group_doc_keys(key, &group_names)?)?
+        .into_iter();
+    let mut children = Vec::with_capacity(group_names.len());
     for g in group_names {
         let gk = key.join(&g)?;
         let zg = docs_iter.next().flatten();
         let za = docs_iter.next().flatten();
+        children.push((g, gk, zg, za));
+    }
+    if generation != Generation::V1 {
+        // What the children will ask for (their variables' documents and their own
+        // children's), in one batch: many small groups would be many round trips.
+        let mut ahead = Vec::new();
+        for (_, gk, zg, za) in &children {
+            let (vars, groups) = listing(&[za.as_ref(), zg.as_ref()]);
+            ahead.extend(var_doc_keys(gk, &vars, generation).unwrap_or_default());
+            ahead.extend(group_doc_keys(gk, &groups).unwrap_or_default());
+        }
+        if !ahead.is_empty() {
+            src.prefetch(ahead);
+        }
+    }
+    for (g, gk, zg, za) in children {
         if zg.is_none() && generation != Generation::V1 {
             return Err(Error::metadata(
                 gk.join(".zgroup")?,
@@ -275,6 +280,50 @@ fn read_group(
         )?);
     }
     Ok(group)
+}
+
+/// The documents of variables `names` of the group at `key`.
+fn var_doc_keys(key: &StoreKey, names: &[String], generation: Generation) -> Result<Vec<StoreKey>> {
+    let mut keys = Vec::with_capacity(names.len() * 2);
+    for v in names {
+        let vk = key.join(v)?;
+        keys.push(vk.join(".zarray")?);
+        keys.push(vk.join(".zattrs")?);
+        if generation == Generation::V1 {
+            keys.push(vk.join(".nczarray")?);
+            keys.push(vk.join(".nczattr")?);
+        }
+    }
+    Ok(keys)
+}
+
+/// The documents of subgroups `names` of the group at `key`.
+fn group_doc_keys(key: &StoreKey, names: &[String]) -> Result<Vec<StoreKey>> {
+    let mut keys = Vec::with_capacity(names.len() * 2);
+    for g in names {
+        let gk = key.join(g)?;
+        keys.push(gk.join(".zgroup")?);
+        keys.push(gk.join(".zattrs")?);
+    }
+    Ok(keys)
+}
+
+/// The variables and subgroups a group's documents list, leniently (for fetching
+/// ahead: [`read_group`] reports what is wrong with them).
+fn listing(docs: &[Option<&Json>]) -> (Vec<String>, Vec<String>) {
+    let names = |field: &[&str]| -> Vec<String> {
+        member(docs, &["_nczarr_group", "_NCZARR_GROUP"])
+            .and_then(|g| g.get_any(field))
+            .and_then(Json::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(Json::as_str)
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    (names(&["arrays", "vars"]), names(&["groups"]))
 }
 
 /// Resolve every variable's dimension references: create dimensions that are
