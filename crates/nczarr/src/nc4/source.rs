@@ -28,7 +28,7 @@ use crate::store::{LocalFile, ReadAt};
 
 /// Bytes of decoded chunks the reader keeps: enough for a row of chunks of a
 /// typical file while a printer walks it, small beside the memory bound.
-const CHUNK_CACHE_BYTES: usize = 64 << 20;
+const CHUNK_CACHE_BYTES: usize = 16 << 20;
 
 /// A netCDF-4 file opened for reading.
 pub struct Hdf5Source {

@@ -31,7 +31,7 @@ const POW10_U64: [u64; 20] = {
 
 /// The `p` (1..=17) significant digits of finite `a` > 0 as an integer, correctly
 /// rounded, and the decimal exponent of the first digit; `None` out of range.
-#[inline]
+#[inline(always)]
 pub fn digits_exact(a: f64, p: u32) -> Option<(u64, i32)> {
     if !(1..=17).contains(&p) || a.is_nan() || a <= 0.0 || a.is_infinite() {
         return None;
