@@ -131,3 +131,41 @@ assert list(g["g"]["i"][:]) == [7, 8, 9]
         crate::util::python_succeeds(&py, check, &[&out], kind);
     }
 }
+
+/// Every `-p` precision prints what ncdump prints, on values whose text fills the
+/// formatter's word (the point in its last byte: `1234567.8` at 8 digits was printed
+/// `9234567.8` before) and on either side of every layout (exponent, leading zeros).
+#[test]
+fn nczdump_p_every_precision_as_ncdump() {
+    if !crate::util::have("ncgen") || !crate::util::have("ncdump") {
+        eprintln!("skipped: ncgen/ncdump (netcdf-bin) not installed");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let cdl = tmp.path().join("p.cdl");
+    fs::write(
+        &cdl,
+        "netcdf p {\ndimensions:\n\tn = 9 ;\nvariables:\n\tfloat f(n) ;\n\tdouble d(n) ;\ndata:\n \
+         f = 1234567.8, 12345678, 0.1, 1.5e-05, -9.876543e-07, 123.45678, 3.4e+38, 1.e-44, 99999.99 ;\n \
+         d = 123456789012345.6, 1.2345678901234567e+300, 0.1, -9.87654321e-07, 1234567.75, \
+         99999999.99999999, 4.9e-324, 0.00012345678901234, 1e+16 ;\n}\n",
+    )
+    .unwrap();
+    let nc = tmp.path().join("p.nc");
+    let made = std::process::Command::new("ncgen")
+        .args(["-4", "-o", nc.to_str().unwrap(), cdl.to_str().unwrap()])
+        .status()
+        .unwrap();
+    assert!(made.success());
+    for p in 1..=17 {
+        let arg = format!("{p},{p}");
+        let theirs = std::process::Command::new("ncdump")
+            .args(["-p", &arg, nc.to_str().unwrap()])
+            .output()
+            .unwrap();
+        let ours = run("nczdump", &["-p", &arg, nc.to_str().unwrap()])
+            .success()
+            .stdout();
+        assert_eq!(ours, String::from_utf8_lossy(&theirs.stdout), "-p {arg}");
+    }
+}

@@ -248,6 +248,56 @@ mod tests {
         }
     }
 
+    /// glibc's `%.{p}g` of `v`: the text ncdump prints.
+    fn c_text(v: f64, p: usize) -> Vec<u8> {
+        let mut buf = [0u8; 64];
+        let fmt = b"%.*g\0";
+        // SAFETY: the buffer's length is passed; the format takes an int and a double.
+        let n = unsafe {
+            libc::snprintf(
+                buf.as_mut_ptr().cast(),
+                buf.len(),
+                fmt.as_ptr().cast(),
+                p as libc::c_int,
+                v,
+            )
+        };
+        buf[..n as usize].to_vec()
+    }
+
+    /// The whole text the data printer writes for `v` equals printf's.
+    fn check_text(v: f64, p: usize) {
+        let mut out = [0u8; 64];
+        if let Some(n) = super::super::number::format_g_into(&mut out, v, p) {
+            assert_eq!(
+                String::from_utf8_lossy(&out[..n]),
+                String::from_utf8_lossy(&c_text(v, p)),
+                "{v:e} with {p} digits"
+            );
+        }
+    }
+
+    #[test]
+    fn random_texts_match_printf() {
+        let mut next = patterns(0x1234_5678_9abc_def1);
+        for _ in 0..200_000 {
+            let bits = next();
+            // Any sign, and every class: normal, subnormal (floats too), zero.
+            for v in [
+                f64::from_bits(bits & !(0x7ff << 52) | (bits % 2047) << 52),
+                f64::from(f32::from_bits(
+                    bits as u32 & 0x807f_ffff | ((bits >> 32) as u32 % 255) << 23,
+                )),
+                f64::from(f32::from_bits(bits as u32 & 0x807f_ffff)),
+                f64::from_bits(bits & 0x800f_ffff_ffff_ffff),
+            ] {
+                for p in [1, 4, 6, 7, 9, 15, 16, 17] {
+                    check_text(v, p);
+                }
+            }
+        }
+    }
+
     /// xorshift64: reproducible bit patterns.
     fn patterns(mut state: u64) -> impl FnMut() -> u64 {
         move || {
@@ -347,7 +397,8 @@ mod tests {
         assert!(digits_exact(1.0, 18).is_none());
     }
 
-    /// 10^8 random doubles and floats against glibc at 7, 9, 15 and 17 digits (minutes:
+    /// 10^8 random doubles and floats against glibc at 7, 9, 15 and 17 digits, digits
+    /// and the printed text (minutes:
     /// `cargo test --release -p nczarr -- --ignored hundred_million`).
     #[test]
     #[ignore]
@@ -361,7 +412,11 @@ mod tests {
                 f64::from_bits(bits >> 1)
             };
             let p = [7, 9, 15, 17][(i / 2 % 4) as usize];
-            check(a, p);
+            check(a, p as u32);
+            // The printed text, either sign (-p 4,9 too).
+            let v = if bits >> 63 == 1 { -a } else { a };
+            check_text(v, p);
+            check_text(v, [4, 9][(i % 2) as usize]);
         }
     }
 }

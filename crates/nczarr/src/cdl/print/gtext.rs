@@ -131,9 +131,15 @@ fn layout<W: Word>(out: &mut [u8], neg: bool, d: u64, e: i32, p: usize) -> usize
             word.store(body);
             int_len
         } else {
-            let text = word.low_bytes(int_len)
-                | (W::from(b'.') << (8 * int_len))
-                | ((word >> (8 * int_len)).low_bytes(n - int_len) << (8 * (int_len + 1)));
+            // The fraction's digits after the point; when the point takes the word's
+            // last byte, the one fractional digit is the byte stored past it below
+            // (a shift by the word's width would wrap).
+            let fraction = if int_len + 1 < W::BYTES {
+                (word >> (8 * int_len)).low_bytes(n - int_len) << (8 * (int_len + 1))
+            } else {
+                W::from(0)
+            };
+            let text = word.low_bytes(int_len) | (W::from(b'.') << (8 * int_len)) | fraction;
             text.store(body);
             // With the point the text can be a byte longer than the word.
             body[W::BYTES] = word.byte(W::BYTES - 1);
@@ -198,6 +204,9 @@ mod tests {
         assert_eq!(g(1e-20, 15), "1e-20");
         assert_eq!(g(1e30, 16), "1e+30");
         assert_eq!(g(0.5, 1), "0.5");
+        // The point in the word's last byte, one fractional digit past it.
+        assert_eq!(g(1234567.75, 8), "1234567.8");
+        assert_eq!(g(-123456789012345.6, 16), "-123456789012345.6");
         assert_eq!(g(9.5, 1), "1e+01");
         assert_eq!(g(1.0 / 3.0, 16), "0.3333333333333333");
         assert_eq!(g(-123456.7890123, 15), "-123456.7890123");
