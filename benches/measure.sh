@@ -25,8 +25,12 @@ measure() {
             # The last run's dirty pages are written back before this one starts, not
             # during it (on 2 cores the kernel's writeback takes a tool's CPU).
             sync
+            # Wall time from the shell's microsecond clock (GNU time's %e has 10 ms
+            # steps: a 10 ms header dump would read as 0 or 0.01); peak RSS from time.
+            local t0=$EPOCHREALTIME
             /usr/bin/time -f '%e %M' -o "$work/time" "${argv[@]//@R@/$round}" >"$out"
-            cut -d' ' -f1 "$work/time" >> "$work/times-$name"
+            local t1=$EPOCHREALTIME
+            echo "$t0 $t1" | awk '{printf "%.4f\n", $2 - $1}' >> "$work/times-$name"
             local kb peak; kb=$(cut -d' ' -f2 "$work/time"); peak=$(cat "$work/peak-$name")
             [ "$kb" -gt "$peak" ] && echo "$kb" > "$work/peak-$name"
             unset -n argv
