@@ -222,21 +222,26 @@ fn shift_right(hi: u128, lo: u64, s: u32) -> Option<Scaled> {
 mod tests {
     use super::*;
 
-    /// The digits and exponent of glibc's `%.{p-1}e`.
-    fn c_digits(a: f64, p: u32) -> (u64, i32) {
+    /// glibc's `snprintf` of `v` with a format that takes a precision and a double.
+    fn printf(fmt: &[u8], p: usize, v: f64) -> String {
         let mut buf = [0u8; 64];
-        let fmt = b"%.*e\0";
-        // SAFETY: the buffer's length is passed; the format takes an int and a double.
+        // SAFETY: the buffer's length is passed; the format (NUL-terminated) takes an
+        // int and a double.
         let n = unsafe {
             libc::snprintf(
                 buf.as_mut_ptr().cast(),
                 buf.len(),
                 fmt.as_ptr().cast(),
-                (p - 1) as libc::c_int,
-                a,
+                p as libc::c_int,
+                v,
             )
         };
-        let s = std::str::from_utf8(&buf[..n as usize]).unwrap();
+        String::from_utf8(buf[..n as usize].to_vec()).unwrap()
+    }
+
+    /// The digits and exponent of glibc's `%.{p-1}e`.
+    fn c_digits(a: f64, p: u32) -> (u64, i32) {
+        let s = printf(b"%.*e\0", p as usize - 1, a);
         let (mant, exp) = s.split_once('e').unwrap();
         let d = mant.replace('.', "").parse().unwrap();
         (d, exp.parse().unwrap())
@@ -248,30 +253,14 @@ mod tests {
         }
     }
 
-    /// glibc's `%.{p}g` of `v`: the text ncdump prints.
-    fn c_text(v: f64, p: usize) -> Vec<u8> {
-        let mut buf = [0u8; 64];
-        let fmt = b"%.*g\0";
-        // SAFETY: the buffer's length is passed; the format takes an int and a double.
-        let n = unsafe {
-            libc::snprintf(
-                buf.as_mut_ptr().cast(),
-                buf.len(),
-                fmt.as_ptr().cast(),
-                p as libc::c_int,
-                v,
-            )
-        };
-        buf[..n as usize].to_vec()
-    }
-
     /// The whole text the data printer writes for `v` equals printf's.
     fn check_text(v: f64, p: usize) {
         let mut out = [0u8; 64];
         if let Some(n) = super::super::number::format_g_into(&mut out, v, p) {
             assert_eq!(
                 String::from_utf8_lossy(&out[..n]),
-                String::from_utf8_lossy(&c_text(v, p)),
+                // glibc's `%.{p}g`: the text ncdump prints.
+                printf(b"%.*g\0", p, v),
                 "{v:e} with {p} digits"
             );
         }
