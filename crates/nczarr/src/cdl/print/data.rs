@@ -426,7 +426,7 @@ impl Layout<'_> {
         &self,
         rows: &Rows<'_>,
         number: impl Fn(&mut [u8], usize) -> Option<usize>,
-        other: Option<&dyn Fn(&mut Vec<u8>, usize)>,
+        other: Option<&ValueText<'_>>,
     ) -> Vec<u8> {
         let Rows {
             values,
@@ -494,6 +494,9 @@ impl Layout<'_> {
         line.buf
     }
 }
+
+/// Appends the text of value `i` (for the values a number writer does not take).
+type ValueText<'a> = dyn Fn(&mut Vec<u8>, usize) + 'a;
 
 /// A C string's bytes: up to the first NUL.
 fn c_string(s: &[u8]) -> &[u8] {
