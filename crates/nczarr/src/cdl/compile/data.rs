@@ -64,6 +64,27 @@ impl Builder<'_> {
         }
     }
 
+    /// Grow the first (unlimited) dimension of the variable at `var` to hold `n` values
+    /// of a data list laid out flat: the length [`Builder::unlimited_lengths`] gives
+    /// a list whose variable has no other unlimited dimension.
+    pub(super) fn first_unlimited_length(&mut self, var: &VarPath, n: u64) {
+        let Some((_, refs)) = self.var_info(var) else {
+            return;
+        };
+        let Some(first) = refs.first().cloned() else {
+            return;
+        };
+        if !self.dim_of(&first).is_some_and(|d| d.unlimited) {
+            return;
+        }
+        let inner: u64 = refs[1..]
+            .iter()
+            .map(|r| self.dim_of(r).map_or(0, |d| d.len))
+            .product::<u64>()
+            .max(1);
+        self.set_dim_len(&first, n.div_ceil(inner));
+    }
+
     /// ncgen's `processunlimiteddims`: an unlimited dimension is as long as the longest
     /// data given for it.
     pub(super) fn unlimited_lengths(&mut self) -> Result<(), CdlError> {
@@ -205,7 +226,7 @@ impl Builder<'_> {
     /// A variable's CF time units, for date strings in its data: its own, or, for a
     /// variable another's `bounds` attribute names (in its group first, then
     /// anywhere, as ncdump -t matches bounds by name), that variable's.
-    fn time_units_of(&self, var: &VarPath) -> Option<TimeUnits> {
+    pub(super) fn time_units_of(&self, var: &VarPath) -> Option<TimeUnits> {
         let v = self.ds.var(var)?;
         if !v.nc_type.is_numeric() {
             return None;
@@ -226,7 +247,7 @@ impl Builder<'_> {
     }
 
     /// What `_` and missing data mean for a variable: its `_FillValue`, or the default.
-    fn fill_of(&self, var: &VarPath, t: NcType) -> Values {
+    pub(super) fn fill_of(&self, var: &VarPath, t: NcType) -> Values {
         self.encodings
             .get(var)
             .and_then(|e| e.fill.clone())
