@@ -191,24 +191,7 @@ impl Builder<'_> {
                 .collect();
             let fill = self.fill_of(&var, t);
             self.data_time = self.time_units_of(&var);
-            // The data section is laid out whole in memory: a data list for a variable
-            // of billions of values (one datum, the rest fill) must fail here, not in
-            // the allocator.
-            let total = shape
-                .iter()
-                .try_fold(1u64, |a, &d| a.checked_mul(d))
-                .filter(|&n| n.saturating_mul(t.size().max(1) as u64) <= MAX_DATA_BYTES)
-                .and_then(|n| usize::try_from(n).ok())
-                .ok_or_else(|| {
-                    self.err(
-                        pos,
-                        format!(
-                            "variable '{}' has {} values: data for it would take more than 2 GiB of memory (give it no data, or fewer values)",
-                            var,
-                            shape.iter().map(u64::to_string).collect::<Vec<_>>().join(" x ")
-                        ),
-                    )
-                })?;
+            let total = self.data_size(&var, &shape, t, pos)?;
             let values = if t == NcType::Char {
                 self.char_data(list, &shape, &unlimited, &fill, total, pos)?
             } else {
@@ -221,6 +204,35 @@ impl Builder<'_> {
         }
         self.data_time = None;
         Ok(())
+    }
+
+    /// How many values the variable at `var` (of `shape` and type `t`) holds, when its
+    /// data may be laid out: the data section is laid out whole in memory, so a data
+    /// list for a variable of billions of values (one datum, the rest fill) must fail
+    /// here, not in the allocator. Streamed lists keep the same limit, so that a file
+    /// compiles alike whichever way its lists go.
+    pub(super) fn data_size(
+        &self,
+        var: &VarPath,
+        shape: &[u64],
+        t: NcType,
+        pos: usize,
+    ) -> Result<usize, CdlError> {
+        shape
+            .iter()
+            .try_fold(1u64, |a, &d| a.checked_mul(d))
+            .filter(|&n| n.saturating_mul(t.size().max(1) as u64) <= MAX_DATA_BYTES)
+            .and_then(|n| usize::try_from(n).ok())
+            .ok_or_else(|| {
+                self.err(
+                    pos,
+                    format!(
+                        "variable '{}' has {} values: data for it would take more than 2 GiB of memory (give it no data, or fewer values)",
+                        var,
+                        shape.iter().map(u64::to_string).collect::<Vec<_>>().join(" x ")
+                    ),
+                )
+            })
     }
 
     /// A variable's CF time units, for date strings in its data: its own, or, for a

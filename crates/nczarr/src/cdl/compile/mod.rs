@@ -193,9 +193,11 @@ impl<'t> Staged<'t> {
         for c in &self.cut {
             let v = b.ds.var(&c.var).ok_or_else(|| b.err(c.pos, format!("no variable {}", c.var)))?;
             let nc_type = v.nc_type;
+            let shape = b.ds.var_shape(v);
+            b.data_size(&c.var, &shape, nc_type, c.pos)?;
             targets.push(StreamTarget {
                 nc_type,
-                shape: b.ds.var_shape(v),
+                shape,
                 fill: b.fill_of(&c.var, nc_type),
                 time: b.time_units_of(&c.var),
                 last: last.get(&c.var) == Some(&c.pos),
