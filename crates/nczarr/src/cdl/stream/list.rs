@@ -95,7 +95,11 @@ fn is_delimiter(b: u8) -> bool {
 /// # Errors
 /// The first syntax error (as a file offset and what was expected), read errors and
 /// the visitor's errors.
-pub(crate) fn read_list(input: &CdlInput, cut: &Cut, visit: &mut dyn Visit) -> Result<(), ListError> {
+pub(crate) fn read_list<V: Visit + ?Sized>(
+    input: &CdlInput,
+    cut: &Cut,
+    visit: &mut V,
+) -> Result<(), ListError> {
     let mut buf: Vec<u8> = Vec::with_capacity(BLOCK);
     // File offset of buf[0], and how far the list has been read into buf.
     let mut base = cut.start;
@@ -153,7 +157,23 @@ pub(crate) fn read_list(input: &CdlInput, cut: &Cut, visit: &mut dyn Visit) -> R
                     p += 1;
                     continue;
                 }
-                // A value: its token ends at the next delimiter.
+                let pos = here as usize;
+                // Plain decimals, read here, end at a delimiter.
+                let rest = &buf[p..];
+                match plain_prefix(rest) {
+                    Some((v, n)) if n < rest.len() && is_delimiter(rest[n]) => {
+                        visit.plain(v, pos)?;
+                        p += n;
+                        expect = Expect::Separator;
+                        continue;
+                    }
+                    Some((_, n)) if n == rest.len() && !at_end => {
+                        refill(input, cut, &mut buf, &mut base, &mut read_to, &mut p, n)?;
+                        continue;
+                    }
+                    _ => {}
+                }
+                // Any other value: its token ends at the next delimiter.
                 let mut e = p;
                 while e < buf.len() && !is_delimiter(buf[e]) {
                     e += 1;
@@ -164,7 +184,6 @@ pub(crate) fn read_list(input: &CdlInput, cut: &Cut, visit: &mut dyn Visit) -> R
                     continue;
                 }
                 let token = &buf[p..e];
-                let pos = here as usize;
                 match plain(token) {
                     Some(v) => {
                         visit.plain(v, pos)?;
@@ -238,10 +257,18 @@ const POW10: [f64; 23] = [
 /// exact, so the one rounding gives what `str::parse::<f64>` gives). `None` sends the
 /// token to the parser.
 pub(crate) fn plain(token: &[u8]) -> Option<Plain> {
-    let (negative, s) = match token.first()? {
-        b'-' => (true, &token[1..]),
-        b'+' => (false, &token[1..]),
-        _ => (false, token),
+    plain_prefix(token)
+        .filter(|&(_, n)| n == token.len())
+        .map(|(v, _)| v)
+}
+
+/// The plain decimal `text` starts with, and its length (see [`plain`]).
+#[inline]
+fn plain_prefix(text: &[u8]) -> Option<(Plain, usize)> {
+    let (negative, sign, s) = match text.first()? {
+        b'-' => (true, 1, &text[1..]),
+        b'+' => (false, 1, &text[1..]),
+        _ => (false, 0, text),
     };
     let mut i = 0;
     let mut mantissa: u64 = 0;
@@ -294,16 +321,14 @@ pub(crate) fn plain(token: &[u8]) -> Option<Plain> {
         float = true;
         i = j;
     }
-    if i != s.len() {
-        return None;
-    }
+    let len = sign + i;
     if !float {
         // A leading zero makes an octal constant (the parser's rule).
         if int_digits > 1 && s[0] == b'0' {
             return None;
         }
         let v = i64::try_from(mantissa).ok()?;
-        return Some(Plain::Int(if negative { -v } else { v }));
+        return Some((Plain::Int(if negative { -v } else { v }), len));
     }
     let e10 = exponent - frac_digits as i64;
     let m = mantissa as f64;
@@ -318,7 +343,7 @@ pub(crate) fn plain(token: &[u8]) -> Option<Plain> {
     } else {
         return None;
     };
-    Some(Plain::Double(if negative { -v } else { v }))
+    Some((Plain::Double(if negative { -v } else { v }), len))
 }
 
 #[cfg(test)]
@@ -407,7 +432,7 @@ mod tests {
             ("1,", 2, "expected a value, found ';'"),
             ("{1 2}", 3, "expected ',' or '}', found '2'"),
             ("1x", 0, "bad number '1x'"),
-            ("1-2", 1, "expected ',' or ';', found '-2'"),
+            ("1-2", 1, "expected ',' or ';', found '-'"),
             ("{1}}", 3, "expected ',' or ';', found '}'"),
             ("float", 0, "expected a value, found 'float'"),
         ];
