@@ -47,11 +47,16 @@ impl CdlInput {
     /// # Errors
     /// Reading, or writing the temporary file.
     pub fn read_all(reader: &mut dyn Read) -> io::Result<CdlInput> {
+        CdlInput::read_all_within(reader, STDIN_IN_MEMORY)
+    }
+
+    /// [`CdlInput::read_all`], in memory up to `in_memory` bytes.
+    fn read_all_within(reader: &mut dyn Read, in_memory: usize) -> io::Result<CdlInput> {
         let mut head = Vec::new();
         reader
-            .take(STDIN_IN_MEMORY as u64 + 1)
+            .take(in_memory as u64 + 1)
             .read_to_end(&mut head)?;
-        if head.len() <= STDIN_IN_MEMORY {
+        if head.len() <= in_memory {
             return Ok(CdlInput::from_bytes(head));
         }
         let mut spool = tempfile::tempfile()?;
@@ -240,6 +245,18 @@ fn count_chars(bytes: &[u8], last: bool) -> (usize, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn large_input_is_spooled_and_read_back_alike() {
+        let bytes: Vec<u8> = (0..100_000u32).map(|k| (k % 251) as u8).collect();
+        for limit in [10, 1 << 20] {
+            let input = CdlInput::read_all_within(&mut bytes.as_slice(), limit).unwrap();
+            assert_eq!(matches!(input.source, Source::File(_)), limit == 10);
+            assert_eq!(input.len(), bytes.len() as u64);
+            assert_eq!(input.bytes(0, u64::MAX).unwrap(), bytes);
+            assert_eq!(input.bytes(99_990, 100_010).unwrap(), &bytes[99_990..]);
+        }
+    }
 
     #[test]
     fn lines_and_columns_match_the_text_counting() {

@@ -388,3 +388,6 @@ impl SkeletonLines<'_> {
         GenError::Cdl(CdlError::located(self, offset, message))
     }
 }
+
+#[cfg(test)]
+mod tests;
