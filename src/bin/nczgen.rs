@@ -57,6 +57,11 @@ struct Args {
     overwrite: bool,
     #[command(flatten)]
     layout: LayoutArgs,
+    /// Data lists of at least this many bytes are streamed from the file (default
+    /// 1 MiB); smaller ones are compiled in memory. For tests: 1 streams every list
+    /// that can be.
+    #[arg(long, hide = true, value_name = "BYTES")]
+    stream_bytes: Option<u64>,
     /// The CDL file ('-' or nothing reads standard input).
     input: Option<String>,
 }
@@ -106,7 +111,8 @@ impl GenTarget for Output<'_> {
             no_fill: args.no_fill,
             ..PlanOptions::default()
         };
-        let mut plan = plan(compiled, &plan_options).with_context(|| self.file_label.to_string())?;
+        let mut plan =
+            plan(compiled, &plan_options).with_context(|| self.file_label.to_string())?;
         let mut create_options = args.layout.create_options(self.kind)?;
         create_options.overwrite = args.overwrite;
         let sink = create(&output, &create_options).with_context(|| output.clone())?;
@@ -141,9 +147,11 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         .kind
         .as_deref()
         .map_or(Ok(cli::output::OutputKind::Nczarr), output_kind)?;
+    let defaults = GenOptions::default();
     let options = GenOptions {
         header_only: args.header_only,
-        ..GenOptions::default()
+        stream_bytes: args.stream_bytes.unwrap_or(defaults.stream_bytes),
+        ..defaults
     };
     let mut output = Output {
         args: &args,

@@ -14,9 +14,9 @@ use std::collections::{HashMap, HashSet};
 
 use super::ast::{CdlFile, Datum, GroupDecl, Item, Ref, TypeRef};
 use super::parse::{CdlError, Locate};
-use convert::Converter;
 use crate::encoding::Encoding;
 use crate::model::{Dataset, Dim, DimRef, Group, GroupPath, NcType, Values, Var, VarPath};
+use convert::Converter;
 
 /// A compiled CDL file: the dataset, how each variable asks to be stored, and data.
 #[derive(Debug, Clone, PartialEq)]
@@ -183,15 +183,20 @@ impl<'t> Staged<'t> {
         for c in &self.cut {
             last.insert(&c.var, c.pos);
         }
-        let last: HashMap<VarPath, usize> =
-            last.into_iter().map(|(v, p)| (v.clone(), p)).collect();
+        let last: HashMap<VarPath, usize> = last.into_iter().map(|(v, p)| (v.clone(), p)).collect();
         b.place_data()?;
-        b.values
-            .retain(|var, _| !self.cut.iter().any(|c| &c.var == var && last.get(var) == Some(&c.pos)));
+        b.values.retain(|var, _| {
+            !self
+                .cut
+                .iter()
+                .any(|c| &c.var == var && last.get(var) == Some(&c.pos))
+        });
         b.string_widths();
         let mut targets = Vec::with_capacity(self.cut.len());
         for c in &self.cut {
-            let v = b.ds.var(&c.var).ok_or_else(|| b.err(c.pos, format!("no variable {}", c.var)))?;
+            let v =
+                b.ds.var(&c.var)
+                    .ok_or_else(|| b.err(c.pos, format!("no variable {}", c.var)))?;
             let nc_type = v.nc_type;
             let shape = b.ds.var_shape(v);
             b.data_size(&c.var, &shape, nc_type, c.pos)?;

@@ -53,9 +53,7 @@ impl CdlInput {
     /// [`CdlInput::read_all`], in memory up to `in_memory` bytes.
     fn read_all_within(reader: &mut dyn Read, in_memory: usize) -> io::Result<CdlInput> {
         let mut head = Vec::new();
-        reader
-            .take(in_memory as u64 + 1)
-            .read_to_end(&mut head)?;
+        reader.take(in_memory as u64 + 1).read_to_end(&mut head)?;
         if head.len() <= in_memory {
             return Ok(CdlInput::from_bytes(head));
         }
@@ -95,7 +93,9 @@ impl CdlInput {
     pub(crate) fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
         match &self.source {
             Source::Memory(bytes) => {
-                let start = usize::try_from(offset).unwrap_or(usize::MAX).min(bytes.len());
+                let start = usize::try_from(offset)
+                    .unwrap_or(usize::MAX)
+                    .min(bytes.len());
                 let n = buf.len().min(bytes.len() - start);
                 buf[..n].copy_from_slice(&bytes[start..start + n]);
                 Ok(n)

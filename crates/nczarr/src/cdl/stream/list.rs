@@ -180,7 +180,15 @@ pub(crate) fn read_list<V: Visit + ?Sized>(
                 }
                 if e == buf.len() && !at_end {
                     let partial = e - p;
-                    refill(input, cut, &mut buf, &mut base, &mut read_to, &mut p, partial)?;
+                    refill(
+                        input,
+                        cut,
+                        &mut buf,
+                        &mut base,
+                        &mut read_to,
+                        &mut p,
+                        partial,
+                    )?;
                     continue;
                 }
                 let token = &buf[p..e];
@@ -273,7 +281,9 @@ fn plain_prefix(text: &[u8]) -> Option<(Plain, usize)> {
     let mut i = 0;
     let mut mantissa: u64 = 0;
     while i < s.len() && s[i].is_ascii_digit() {
-        mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(s[i] - b'0'));
+        mantissa = mantissa
+            .wrapping_mul(10)
+            .wrapping_add(u64::from(s[i] - b'0'));
         i += 1;
     }
     let int_digits = i;
@@ -283,7 +293,9 @@ fn plain_prefix(text: &[u8]) -> Option<(Plain, usize)> {
         float = true;
         i += 1;
         while i < s.len() && s[i].is_ascii_digit() {
-            mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(s[i] - b'0'));
+            mantissa = mantissa
+                .wrapping_mul(10)
+                .wrapping_add(u64::from(s[i] - b'0'));
             i += 1;
             frac_digits += 1;
         }
@@ -353,8 +365,24 @@ mod tests {
     #[test]
     fn plain_decimals_read_as_the_parser_reads_them() {
         for t in [
-            "0", "7", "-12", "+5", "123456789012345678", "1.5", "-0.0", "250.123", ".5", "5.",
-            "1e3", "1.5E-7", "-2.25e+2", "0.1", "3.14159265358979", "1e22", "9e-22", "00.5",
+            "0",
+            "7",
+            "-12",
+            "+5",
+            "123456789012345678",
+            "1.5",
+            "-0.0",
+            "250.123",
+            ".5",
+            "5.",
+            "1e3",
+            "1.5E-7",
+            "-2.25e+2",
+            "0.1",
+            "3.14159265358979",
+            "1e22",
+            "9e-22",
+            "00.5",
         ] {
             let got = plain(t.as_bytes()).unwrap_or_else(|| panic!("{t}"));
             match got {
@@ -370,8 +398,25 @@ mod tests {
     #[test]
     fn everything_else_goes_to_the_parser() {
         for t in [
-            "", "-", ".", "012", "0x1F", "1.5f", "3b", "2s", "7u", "1e", "1e+", "NaN", "_",
-            "1234567890123456789", "1e400", "1-2", "1.5.5", "9007199254740993.0", "1e-30",
+            "",
+            "-",
+            ".",
+            "012",
+            "0x1F",
+            "1.5f",
+            "3b",
+            "2s",
+            "7u",
+            "1e",
+            "1e+",
+            "NaN",
+            "_",
+            "1234567890123456789",
+            "1e400",
+            "1-2",
+            "1.5.5",
+            "9007199254740993.0",
+            "1e-30",
         ] {
             assert_eq!(plain(t.as_bytes()), None, "{t}");
         }

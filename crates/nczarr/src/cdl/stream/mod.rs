@@ -223,7 +223,17 @@ fn attempt(
             continue;
         };
         let write = t.last && !options.header_only;
-        let result = stream_list(input, cut, t, &conv, &compiled, &plan, sink.as_ref(), write, options);
+        let result = stream_list(
+            input,
+            cut,
+            t,
+            &conv,
+            &compiled,
+            &plan,
+            sink.as_ref(),
+            write,
+            options,
+        );
         target.warnings(conv.take_warnings());
         match result {
             Ok(()) => {}
@@ -298,7 +308,10 @@ fn stream_typed<T: Elem>(
     // arrive in C order, so a chunk is complete once its row is.
     let chunk0 = sink
         .write_unit(var)
-        .or_else(|| plan.get(var).and_then(|e| e.chunk_shape().map(<[u64]>::to_vec)))
+        .or_else(|| {
+            plan.get(var)
+                .and_then(|e| e.chunk_shape().map(<[u64]>::to_vec))
+        })
         .and_then(|c| c.first().copied())
         .unwrap_or(shape[0])
         .clamp(1, shape[0].max(1));
@@ -332,7 +345,9 @@ fn stream_typed<T: Elem>(
         };
         let result = (|| {
             let mut layout = Layout::<T>::new(conv, t, slab_len, &mut flush).ok_or_else(|| {
-                ListError::Other(GenError::Cdl(conv.err(t.list.pos, "no fill value for this type")))
+                ListError::Other(GenError::Cdl(
+                    conv.err(t.list.pos, "no fill value for this type"),
+                ))
             })?;
             read_list(input, cut, &mut layout)?;
             layout.finish()
@@ -368,7 +383,12 @@ impl Checker<'_> {
 
     /// `found`, unless one of the cuts `range` starting before `before` (all of them
     /// with `None`) holds a syntax error: the first of those.
-    fn first(&self, range: std::ops::Range<usize>, before: Option<u64>, found: GenError) -> GenError {
+    fn first(
+        &self,
+        range: std::ops::Range<usize>,
+        before: Option<u64>,
+        found: GenError,
+    ) -> GenError {
         for cut in &self.cuts[range] {
             if before.is_some_and(|b| cut.start >= b) {
                 break;

@@ -145,9 +145,10 @@ impl<'a, 'c, T: Elem> Layout<'a, 'c, T> {
 
     fn flush_slab(&mut self) -> Result<(), ListError> {
         let n = self.slab.len();
-        let next = Vec::with_capacity(self.slab_len.min(
-            usize::try_from(self.room - self.slab_start - n as u64).unwrap_or(usize::MAX),
-        ));
+        let next = Vec::with_capacity(
+            self.slab_len
+                .min(usize::try_from(self.room - self.slab_start - n as u64).unwrap_or(usize::MAX)),
+        );
         let full = std::mem::replace(&mut self.slab, next);
         (self.flush)(self.slab_start, T::wrap(full))?;
         self.slab_start += n as u64;
@@ -205,7 +206,13 @@ impl<T: Elem> Visit for Layout<'_, '_, T> {
         }
         let t = self.target;
         self.conv
-            .convert_into(&datum, t.nc_type, Some(&t.fill), t.time.as_ref(), &mut self.scratch)
+            .convert_into(
+                &datum,
+                t.nc_type,
+                Some(&t.fill),
+                t.time.as_ref(),
+                &mut self.scratch,
+            )
             .map_err(|e| ListError::Other(super::GenError::Cdl(e)))?;
         let v = T::vec_mut(&mut self.scratch).and_then(Vec::pop);
         match v {

@@ -173,7 +173,11 @@ fn same(text: &str) {
     match (&want, &got) {
         (Ok((a, wa)), Ok((b, wb))) => {
             assert_eq!(wa, wb, "warnings\n{text}");
-            assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>(), "{text}");
+            assert_eq!(
+                a.keys().collect::<Vec<_>>(),
+                b.keys().collect::<Vec<_>>(),
+                "{text}"
+            );
             for (k, v) in a {
                 assert!(b[k] == *v, "{k} differs\n{text}");
             }
