@@ -13,7 +13,9 @@ use crate::cdl::ast::Datum;
 use crate::cdl::parse::{data_value, SyntaxFault};
 
 /// How much of a list is held at a time.
-const BLOCK: usize = 1 << 20;
+const BLOCK: usize = 4 << 20;
+/// Runs of at least this many bytes are offered to [`Visit::run`].
+const RUN_BYTES: usize = 1 << 20;
 
 /// A plain decimal constant, as the parser reads it: an integer without a type tag,
 /// leading zero or more than 18 digits, or a floating-point constant without a tag.
@@ -53,6 +55,18 @@ pub(crate) trait Visit {
     /// # Errors
     /// The visitor's.
     fn datum(&mut self, datum: Datum) -> Result<(), ListError>;
+
+    /// Take the values of `run` (values separated by commas, starting and ending
+    /// with a value, no braces) at once, when it can: false to have them read one by
+    /// one instead, which the reader then does (so only the common case need be
+    /// handled here).
+    ///
+    /// # Errors
+    /// The visitor's.
+    fn run(&mut self, run: &[u8]) -> Result<bool, ListError> {
+        let _ = run;
+        Ok(false)
+    }
 }
 
 /// Counts values: the first pass over lists that size an unlimited dimension, and
@@ -82,7 +96,7 @@ enum Expect {
     Separator,
 }
 
-fn is_space(b: u8) -> bool {
+pub(crate) fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0x0c)
 }
 
@@ -107,6 +121,8 @@ pub(crate) fn read_list<V: Visit + ?Sized>(
     let mut p = 0usize;
     let mut depth = 0usize;
     let mut expect = Expect::First;
+    // Runs are not offered again before the end of one the visitor did not take.
+    let mut runs_from = 0u64;
     let fault = |offset: u64, what: &'static str| {
         ListError::Syntax(SyntaxFault {
             offset: offset as usize,
@@ -142,6 +158,18 @@ pub(crate) fn read_list<V: Visit + ?Sized>(
                 _ => return Err(fault(here, "',' or '}'")),
             },
             Expect::First | Expect::Next => {
+                if here >= runs_from && depth == 0 && buf.len() - p >= RUN_BYTES {
+                    // Up to the last comma of what is held: values and commas only,
+                    // if the visitor can take them so.
+                    if let Some(q) = buf[p..].iter().rposition(|&c| c == b',') {
+                        if q > 0 && visit.run(&buf[p..p + q])? {
+                            p += q;
+                            expect = Expect::Separator;
+                            continue;
+                        }
+                        runs_from = here + q as u64;
+                    }
+                }
                 if b == b'{' {
                     depth += 1;
                     expect = Expect::First;
@@ -272,7 +300,7 @@ pub(crate) fn plain(token: &[u8]) -> Option<Plain> {
 
 /// The plain decimal `text` starts with, and its length (see [`plain`]).
 #[inline]
-fn plain_prefix(text: &[u8]) -> Option<(Plain, usize)> {
+pub(crate) fn plain_prefix(text: &[u8]) -> Option<(Plain, usize)> {
     let (negative, sign, s) = match text.first()? {
         b'-' => (true, 1, &text[1..]),
         b'+' => (false, 1, &text[1..]),

@@ -3,7 +3,7 @@
 //! unlimited dimension after the first), with slabs of whole chunk rows handed on as
 //! they fill, so that only a few slabs are held at a time.
 
-use super::list::{ListError, Plain, Visit};
+use super::list::{is_space, plain_prefix, ListError, Plain, Visit};
 use crate::cdl::ast::Datum;
 use crate::cdl::compile::convert::{fits, Converter};
 use crate::cdl::compile::StreamTarget;
@@ -200,6 +200,40 @@ impl<T: Elem> Visit for Layout<'_, '_, T> {
         self.push(v)
     }
 
+    /// The run is cut into pieces at commas, read in parallel as plain decimals, and
+    /// taken only when every piece holds nothing else, no integer changed by its cast
+    /// (which is reported, in order) and the values fit: anything else is read one by
+    /// one, with the same result.
+    fn run(&mut self, run: &[u8]) -> Result<bool, ListError> {
+        use rayon::prelude::*;
+        let t = self.target.nc_type;
+        let pieces = split_at_commas(run, rayon::current_num_threads() * 4);
+        let read: Option<Vec<Vec<T>>> = pieces
+            .par_iter()
+            .map(|piece| read_plain::<T>(piece, t))
+            .collect();
+        let Some(read) = read else {
+            return Ok(false);
+        };
+        let n: u64 = read.iter().map(|v| v.len() as u64).sum();
+        if self.given + n > self.room {
+            return Ok(false);
+        }
+        self.given += n;
+        for values in read {
+            let mut rest = values.as_slice();
+            while !rest.is_empty() {
+                let k = (self.slab_len - self.slab.len()).min(rest.len());
+                self.slab.extend_from_slice(&rest[..k]);
+                rest = &rest[k..];
+                if self.slab.len() >= self.slab_len {
+                    self.flush_slab()?;
+                }
+            }
+        }
+        Ok(true)
+    }
+
     fn datum(&mut self, datum: Datum) -> Result<(), ListError> {
         if !self.takes(datum.pos) {
             return Ok(());
@@ -221,6 +255,60 @@ impl<T: Elem> Visit for Layout<'_, '_, T> {
                 datum.pos,
                 format!("a value converted to {} gave none", t.nc_type),
             )))),
+        }
+    }
+}
+
+/// `run` cut into about `n` pieces, each ending before a comma (the comma is left
+/// out).
+fn split_at_commas(run: &[u8], n: usize) -> Vec<&[u8]> {
+    let step = (run.len() / n.max(1)).max(1);
+    let mut pieces = Vec::with_capacity(n + 1);
+    let mut start = 0;
+    while start < run.len() {
+        let target = start + step;
+        if target >= run.len() {
+            pieces.push(&run[start..]);
+            break;
+        }
+        match run[target..].iter().position(|&c| c == b',') {
+            Some(k) => {
+                pieces.push(&run[start..target + k]);
+                start = target + k + 1;
+            }
+            None => {
+                pieces.push(&run[start..]);
+                break;
+            }
+        }
+    }
+    pieces
+}
+
+/// The values of `piece` (plain decimals separated by commas and white space) as
+/// `T`, converted as [`Layout`] converts them one by one; `None` when the piece holds
+/// anything else or an integer its cast changes.
+fn read_plain<T: Elem>(piece: &[u8], t: NcType) -> Option<Vec<T>> {
+    let mut out = Vec::with_capacity(piece.len() / 6);
+    let mut p = 0;
+    loop {
+        while p < piece.len() && is_space(piece[p]) {
+            p += 1;
+        }
+        let (v, n) = plain_prefix(&piece[p..])?;
+        let (value, cast_from) = T::from_plain(v);
+        if cast_from.is_some_and(|i| !fits(i, t)) {
+            return None;
+        }
+        out.push(value);
+        p += n;
+        while p < piece.len() && is_space(piece[p]) {
+            p += 1;
+        }
+        match piece.get(p) {
+            None => return Some(out),
+            Some(b',') => p += 1,
+            Some(_) => return None,
         }
     }
 }

@@ -365,6 +365,40 @@ fn streaming_hands_on_chunk_rows_as_they_fill() {
     assert_eq!(v, [(0, 40), (40, 40), (80, 20)]);
 }
 
+/// Lists long enough to be read in parallel runs, with values that are not plain
+/// decimals, integers that wrap and too many values here and there.
+#[test]
+fn long_lists_read_in_parallel_alike() {
+    let n = 300_000;
+    let ints: Vec<String> = (0..n)
+        .map(|k| match k {
+            1000 => "_".to_string(),
+            150_000 => "70000".to_string(),
+            250_001 => "0x7fs".to_string(),
+            k => (k % 30_000).to_string(),
+        })
+        .collect();
+    let doubles: Vec<String> = (0..n)
+        .map(|k| match k {
+            200_000 => "NaN".to_string(),
+            k => format!("{}.{:03}e{}", k % 997, k % 1000, k % 7),
+        })
+        .collect();
+    for (extra, room) in [("", n), (", 1, 2, 3", n)] {
+        let text = format!(
+            "netcdf p {{\ndimensions:\n\tn = {room} ;\nvariables:\n\tshort s(n) ;\n\t\ts:_ChunkSizes = 7000 ;\n\tdouble d(n) ;\ndata:\n s = {}{extra} ;\n d = {} ;\n}}\n",
+            ints.join(", "),
+            doubles.join(",\n ")
+        );
+        assert!(text.len() > 3 << 20);
+        let options = GenOptions {
+            stream_bytes: 1,
+            ..GenOptions::default()
+        };
+        assert_eq!(streamed_with(&text, &options).0, whole(&text));
+    }
+}
+
 #[test]
 fn header_only_reads_the_data_and_writes_none() {
     let text = cdl(" d = 1, 2, 3, 4 ; u = 300 ;");
