@@ -323,6 +323,8 @@ fn stream_typed<T: Elem>(
     std::thread::scope(|scope| -> Result<(), ListError> {
         // A slab is written while the next fills; one more waits between them.
         let (tx, rx) = std::sync::mpsc::sync_channel::<(u64, Values)>(1);
+        // Written slabs come back, to be filled again.
+        let (back_tx, back_rx) = std::sync::mpsc::sync_channel::<Values>(2);
         let writer = scope.spawn(move || -> crate::Result<()> {
             for (start, values) in rx {
                 let n = values.len() as u64;
@@ -332,16 +334,17 @@ fn stream_typed<T: Elem>(
                     *c = n / row.max(1);
                 }
                 sink.write(var, &region, &values)?;
+                let _ = back_tx.try_send(values);
             }
             Ok(())
         });
-        let mut flush = |start: u64, values: Values| -> Result<(), ListError> {
+        let mut flush = |start: u64, values: Values| -> Result<Option<Values>, ListError> {
             if !write {
-                return Ok(());
+                return Ok(Some(values));
             }
             // A closed channel means the writer failed: its error is returned below.
             let _ = tx.send((start, values));
-            Ok(())
+            Ok(back_rx.try_recv().ok())
         };
         let result = (|| {
             let mut layout = Layout::<T>::new(conv, t, slab_len, &mut flush).ok_or_else(|| {

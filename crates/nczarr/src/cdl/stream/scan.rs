@@ -40,7 +40,6 @@ const OPEN: u8 = 1;
 const CLOSE: u8 = 2;
 const END: u8 = 3;
 const OTHER: u8 = 4;
-const NEWLINE: u8 = 5;
 
 static CLASS: [u8; 256] = {
     let mut t = [OTHER; 256];
@@ -56,7 +55,7 @@ static CLASS: [u8; 256] = {
     t[b'\t' as usize] = PLAIN;
     t[b'\r' as usize] = PLAIN;
     t[0x0c] = PLAIN;
-    t[b'\n' as usize] = NEWLINE;
+    t[b'\n' as usize] = PLAIN;
     t[b'{' as usize] = OPEN;
     t[b'}' as usize] = CLOSE;
     t[b';' as usize] = END;
@@ -248,19 +247,16 @@ fn scan_list(w: &mut Window<'_>, start: u64) -> io::Result<(u64, Option<Cut>)> {
             // The file ends inside the list: the parser says so.
             return Ok((at, None));
         }
-        // The bytes of a large list are nearly all plain: skip them in a tight loop.
+        // The bytes of a large list are nearly all plain: skip them at once.
         let bytes = &w.buf[k..];
-        let mut j = 0;
-        while j < bytes.len() && CLASS[usize::from(bytes[j])] == PLAIN {
-            j += 1;
-        }
+        let j = plain_len(bytes);
         content |= bytes[..j].iter().any(|b| !b.is_ascii_whitespace());
+        newline |= !newline && bytes[..j].contains(&b'\n');
         at += j as u64;
         if j == bytes.len() {
             continue;
         }
         match CLASS[usize::from(bytes[j])] {
-            NEWLINE => newline = true,
             OPEN => {
                 depth += 1;
                 content = true;
@@ -281,6 +277,28 @@ fn scan_list(w: &mut Window<'_>, start: u64) -> io::Result<(u64, Option<Cut>)> {
             _ => return Ok((at, None)),
         }
         at += 1;
+    }
+}
+
+/// How many bytes `bytes` starts with are plain: on all cores when there are many,
+/// as in the large lists this scan is for.
+fn plain_len(bytes: &[u8]) -> usize {
+    use rayon::prelude::*;
+    const PIECE: usize = 1 << 16;
+    let serial = |b: &[u8]| {
+        b.iter()
+            .position(|&c| CLASS[usize::from(c)] != PLAIN)
+            .unwrap_or(b.len())
+    };
+    if bytes.len() < 8 * PIECE {
+        return serial(bytes);
+    }
+    match bytes
+        .par_chunks(PIECE)
+        .position_first(|c| c.iter().any(|&b| CLASS[usize::from(b)] != PLAIN))
+    {
+        None => bytes.len(),
+        Some(k) => k * PIECE + serial(&bytes[k * PIECE..]),
     }
 }
 
@@ -433,6 +451,29 @@ mod tests {
         assert!(cuts_of("netcdf x {\ndata:\n v = 1, 2 }\n", 1).is_empty());
         assert!(cuts_of("netcdf x {\ndata:\n v = 1, 2", 1).is_empty());
         assert!(cuts_of("netcdf x {\ndata:\n v = ;\n}", 1).is_empty());
+    }
+
+    #[test]
+    fn long_lists_are_scanned_whole() {
+        let values: Vec<String> = (0..400_000).map(|k| k.to_string()).collect();
+        for (sep, newline) in [(", ", false), (",\n ", true)] {
+            let list = values.join(sep);
+            for tail in ["", " // end", " \"x\""] {
+                let text = format!("netcdf x {{\ndata:\n v = {list}{tail} ;\n}}\n");
+                let input = CdlInput::from_bytes(text.clone().into_bytes());
+                let cuts = find_cuts(&input, 1).unwrap();
+                if tail.is_empty() {
+                    assert_eq!(cuts.len(), 1);
+                    assert_eq!(cuts[0].newline, newline);
+                    assert_eq!(
+                        &text[cuts[0].start as usize..cuts[0].end as usize],
+                        format!(" {list} ")
+                    );
+                } else {
+                    assert!(cuts.is_empty(), "{tail}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -77,8 +77,9 @@ int_elem!(u32, UInt);
 int_elem!(i64, Int64);
 int_elem!(u64, UInt64);
 
-/// Where full slabs go: the values of elements `start..start + len` in C order.
-pub(crate) type Flush<'a> = dyn FnMut(u64, Values) -> Result<(), ListError> + 'a;
+/// Where full slabs go: the values of elements `start..start + len` in C order. May
+/// give back an earlier slab, written, for its memory to be filled again.
+pub(crate) type Flush<'a> = dyn FnMut(u64, Values) -> Result<Option<Values>, ListError> + 'a;
 
 /// Lays out the values of one list: the first `room` values given, converted, then
 /// the fill value; slabs of `slab_len` elements go to `flush` as they fill.
