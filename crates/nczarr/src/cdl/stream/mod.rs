@@ -223,17 +223,7 @@ fn attempt(
             continue;
         };
         let write = t.last && !options.header_only;
-        let result = stream_list(
-            input,
-            cut,
-            t,
-            &conv,
-            &compiled,
-            &plan,
-            sink.as_ref(),
-            write,
-            options,
-        );
+        let result = stream_list(input, cut, t, &conv, &plan, sink.as_ref(), write, options);
         target.warnings(conv.take_warnings());
         match result {
             Ok(()) => {}
@@ -268,7 +258,6 @@ fn stream_list(
     cut: &Cut,
     t: &StreamTarget,
     conv: &Converter<'_>,
-    compiled: &Compiled,
     plan: &Plan,
     sink: &dyn DatasetSink,
     write: bool,
@@ -277,7 +266,7 @@ fn stream_list(
     macro_rules! typed {
         ($($nc:ident => $t:ty),*) => {
             match t.nc_type {
-                $(NcType::$nc => stream_typed::<$t>(input, cut, t, conv, compiled, plan, sink, write, options),)*
+                $(NcType::$nc => stream_typed::<$t>(input, cut, t, conv, plan, sink, write, options),)*
                 other => Err(ListError::Other(GenError::Cdl(conv.err(
                     t.list.pos,
                     format!("a {other} variable's data cannot be streamed"),
@@ -295,7 +284,6 @@ fn stream_typed<T: Elem>(
     cut: &Cut,
     t: &StreamTarget,
     conv: &Converter<'_>,
-    compiled: &Compiled,
     plan: &Plan,
     sink: &dyn DatasetSink,
     write: bool,
@@ -319,7 +307,6 @@ fn stream_typed<T: Elem>(
     let row_bytes = row.saturating_mul(chunk0).saturating_mul(item).max(1);
     let rows = chunk0.saturating_mul((options.slab_bytes / row_bytes).max(1));
     let slab_len = usize::try_from(rows.saturating_mul(row)).unwrap_or(usize::MAX);
-    let _ = compiled;
     std::thread::scope(|scope| -> Result<(), ListError> {
         // A slab is written while the next fills; one more waits between them.
         let (tx, rx) = std::sync::mpsc::sync_channel::<(u64, Values)>(1);
