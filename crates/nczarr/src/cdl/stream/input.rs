@@ -19,6 +19,9 @@ const BLOCK: usize = 1 << 20;
 pub struct CdlInput {
     source: Source,
     len: u64,
+    /// For tests: how far the second pass has read data lists.
+    #[cfg(test)]
+    pub(crate) list_read: std::sync::atomic::AtomicU64,
 }
 
 #[derive(Debug)]
@@ -38,6 +41,8 @@ impl CdlInput {
         Ok(CdlInput {
             source: Source::File(file),
             len,
+            #[cfg(test)]
+            list_read: Default::default(),
         })
     }
 
@@ -65,6 +70,8 @@ impl CdlInput {
         Ok(CdlInput {
             source: Source::File(spool),
             len,
+            #[cfg(test)]
+            list_read: Default::default(),
         })
     }
 
@@ -73,6 +80,8 @@ impl CdlInput {
         CdlInput {
             len: bytes.len() as u64,
             source: Source::Memory(bytes),
+            #[cfg(test)]
+            list_read: Default::default(),
         }
     }
 

@@ -279,6 +279,10 @@ fn refill(
         ));
     }
     *read_to += got as u64;
+    #[cfg(test)]
+    input
+        .list_read
+        .fetch_max(*read_to, std::sync::atomic::Ordering::Relaxed);
     Ok(())
 }
 

@@ -56,12 +56,14 @@ fn whole(text: &str) -> Outcome {
     Ok((contents(&store), warnings))
 }
 
-/// One write of a slab: the variable, the first row and the rows.
-type Write = (String, u64, u64);
+/// One write of a slab: the variable, the first row, the rows, and how far the
+/// input had been read then.
+type Write = (String, u64, u64, u64);
 
 /// A sink that records the slabs written and whether it was finished.
 struct Recording {
     inner: Box<dyn DatasetSink>,
+    input: Arc<CdlInput>,
     writes: Arc<Mutex<Vec<Write>>>,
     finished: Arc<Mutex<bool>>,
 }
@@ -87,10 +89,14 @@ impl DatasetSink for Recording {
             region.start.first().copied().unwrap_or(0),
             region.count.first().copied().unwrap_or(1),
         );
+        let read = self
+            .input
+            .list_read
+            .load(std::sync::atomic::Ordering::Relaxed);
         self.writes
             .lock()
             .unwrap()
-            .push((var.to_string(), start, count));
+            .push((var.to_string(), start, count, read));
         self.inner.write(var, region, values)
     }
     fn takes_chunks_of(&self, var: &VarPath, encoding: &Encoding) -> bool {
@@ -111,8 +117,8 @@ impl DatasetSink for Recording {
 }
 
 /// A target writing into memory, recording what it is given.
-#[derive(Default)]
 struct Memory {
+    input: Arc<CdlInput>,
     store: Arc<MemoryStore>,
     warnings: Vec<String>,
     writes: Arc<Mutex<Vec<Write>>>,
@@ -140,6 +146,7 @@ impl GenTarget for Memory {
         sink.prepare(&compiled.dataset, &mut p)?;
         let sink = Recording {
             inner: Box::new(sink),
+            input: Arc::clone(&self.input),
             writes: Arc::clone(&self.writes),
             finished: Arc::clone(&self.finished),
         };
@@ -148,8 +155,15 @@ impl GenTarget for Memory {
 }
 
 fn streamed_with(text: &str, options: &GenOptions) -> (Outcome, Memory) {
-    let input = CdlInput::from_bytes(text.as_bytes().to_vec());
-    let mut m = Memory::default();
+    let input = Arc::new(CdlInput::from_bytes(text.as_bytes().to_vec()));
+    let mut m = Memory {
+        input: Arc::clone(&input),
+        store: Arc::default(),
+        warnings: Vec::new(),
+        writes: Arc::default(),
+        finished: Arc::default(),
+        held: 0,
+    };
     let out = match generate(&input, options, &mut m) {
         Ok(()) => Ok((contents(&m.store), m.warnings.clone())),
         Err(e) => Err(e.to_string()),
@@ -319,8 +333,8 @@ fn a_failed_stream_finishes_nothing() {
 }
 
 /// Streaming holds a few slabs of whole chunk rows, never the variable: slabs reach
-/// the sink in order, each as soon as its rows are read, and the compiled dataset
-/// holds none of the streamed values.
+/// the sink in order, while the list is still being read (the first well before the
+/// end of the file), and the compiled dataset holds none of the streamed values.
 #[test]
 fn streaming_hands_on_chunk_rows_as_they_fill() {
     let values: Vec<String> = (0..100 * 20 * 30).map(|k| format!("{k}.5")).collect();
@@ -363,6 +377,22 @@ fn streaming_hands_on_chunk_rows_as_they_fill() {
         .map(|w| (w.1, w.2))
         .collect();
     assert_eq!(v, [(0, 40), (40, 40), (80, 20)]);
+    // A list longer than what is read at a time: its first slabs are written before
+    // the half of it is read.
+    let values = vec!["7"; 3_000_000].join(", ");
+    let text = format!(
+        "netcdf big {{\ndimensions:\n\tt = 1000 ;\n\tx = 3000 ;\nvariables:\n\tbyte v(t, x) ;\n\t\tv:_ChunkSizes = 10, 3000 ;\ndata:\n v = {values} ;\n}}\n"
+    );
+    let (out, m) = streamed_with(&text, &options);
+    assert!(out.is_ok());
+    let writes = m.writes.lock().unwrap().clone();
+    assert_eq!(writes.len(), 34);
+    let first = &writes[0];
+    assert!(
+        first.3 < text.len() as u64 / 2,
+        "{first:?} of {}",
+        text.len()
+    );
 }
 
 /// Lists long enough to be read in parallel runs, with values that are not plain
