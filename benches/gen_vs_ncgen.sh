@@ -4,17 +4,25 @@
 # CDL: 10 million data values: float temp(time=100, lat=200, lon=400) with 4 MB chunks
 # (_ChunkSizes, so both write the same chunk grid) plus coordinate variables. Both
 # datasets are then dumped with ncdump (-p 9,17) and the data sections must be identical
-# (the dataset name in the header differs). Target: nczgen at least 5x faster.
+# (the dataset name in the header differs). Targets (issue 15): nczgen at least 15x
+# faster than ncgen, peak RSS under 150 MiB. Wall time is the median of RUNS runs, peak
+# RSS the largest (GNU time).
 #
-# Needs: ncgen/ncdump (apt-get install netcdf-bin), python3, a release build
+# Needs: ncgen/ncdump (apt-get install netcdf-bin), GNU time, python3, a release build
 # (cargo build --release). Usage: benches/gen_vs_ncgen.sh [RUNS]
+# Environment: NCZGEN_BEFORE=path/to/another/nczgen is measured in the same rounds and
+# reported beside (e.g. the build of the main branch, to compare a change).
 set -euo pipefail
 runs=${1:-3}
 here=$(cd "$(dirname "$0")/.." && pwd)
 nczgen=${NCZGEN:-$here/target/release/nczgen}
 nczdump=${NCZDUMP:-$here/target/release/nczdump}
+before=${NCZGEN_BEFORE:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+
+# shellcheck source=benches/measure.sh
+. "$here/benches/measure.sh"
 
 python3 - "$work/big.cdl" <<'PY'
 import random, sys
@@ -38,39 +46,38 @@ with open(sys.argv[1], "w") as f:
     f.write(",\n".join(rows) + " ;\n}\n")
 PY
 
-time_it() { # prints the median wall seconds of $runs runs of "$@"
-    local times=()
-    for _ in $(seq "$runs"); do
-        local t0 t1
-        t0=$(date +%s.%N); "$@"; t1=$(date +%s.%N)
-        times+=("$(echo "$t1 - $t0" | bc -l)")
-    done
-    printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
-}
-
-gen_ncgen() { rm -rf "$work/nc.file"; ncgen -4 -lb -o "file://$work/nc.file#mode=nczarr,file" "$work/big.cdl"; }
-gen_ours() { rm -rf "$work/ours.zarr"; "$nczgen" -o "$work/ours.zarr" "$work/big.cdl"; }
-
-t_nc=$(time_it gen_ncgen)
-t_ours=$(time_it gen_ours)
+# Each run writes a new output (see measure.sh on why outputs are removed only after).
+cmd_ncgen=(ncgen -4 -lb -o "file://$work/nc@R@.file#mode=nczarr,file" "$work/big.cdl")
+cmd_ours=("$nczgen" -o "$work/ours@R@.zarr" "$work/big.cdl")
+names=(ncgen ours)
+if [ -n "$before" ]; then
+    cmd_before=("$before" -o "$work/before@R@.zarr" "$work/big.cdl")
+    names+=(before)
+fi
+measure "${names[@]}"
 
 # Same content: both dumped by ncdump's own reading rules where it can (netcdf-c 4.9.0
 # cannot read the zarr-python dtypes nczgen writes by default), so compare with nczdump,
 # which reads both, after checking nczdump equals ncdump on ncgen's output.
 data() { sed -n '/^data:/,$p'; }
-ncdump -p 9,17 "file://$work/nc.file#mode=nczarr,file" | data > "$work/ref.cdl"
-"$nczdump" -p 9,17 "$work/nc.file" | data > "$work/ref_ours_reader.cdl"
-"$nczdump" -p 9,17 "$work/ours.zarr" | data > "$work/ours.cdl"
+ncdump -p 9,17 "file://$work/nc1.file#mode=nczarr,file" | data > "$work/ref.cdl"
+"$nczdump" -p 9,17 "$work/nc1.file" | data > "$work/ref_ours_reader.cdl"
+"$nczdump" -p 9,17 "$work/ours1.zarr" | data > "$work/ours.cdl"
 if cmp -s "$work/ref.cdl" "$work/ref_ours_reader.cdl" && cmp -s "$work/ref.cdl" "$work/ours.cdl"; then
     same=identical
 else
     same=DIFFERENT
 fi
-ratio=$(echo "$t_nc / $t_ours" | bc -l)
+ratio=$(echo "$t_ncgen / $t_ours" | bc -l)
 printf 'CDL: %s MB, 10,000,700 values (float temp 100x200x400, chunks 10x200x400)\n' \
     "$(($(stat -c %s "$work/big.cdl") / 1000000))"
-printf 'ncgen -4 -lb (netcdf-c %s) to NCZarr: %.3f s (median of %d)\n' \
-    "$(ncdump 2>&1 | sed -n 's/.*library version \([0-9.]*\).*/\1/p')" "$t_nc" "$runs"
-printf 'nczgen to NCZarr: %.3f s (median of %d)\n' "$t_ours" "$runs"
-printf 'speed-up ncgen/nczgen: %.1fx (target >= 5x); data %s\n' "$ratio" "$same"
+printf 'ncgen -4 -lb (netcdf-c %s) to NCZarr: %.3f s, peak RSS %d MiB (median of %d)\n' \
+    "$(ncdump 2>&1 | sed -n 's/.*library version \([0-9.]*\).*/\1/p')" "$t_ncgen" "$m_ncgen" "$runs"
+printf 'nczgen to NCZarr: %.3f s, peak RSS %d MiB (median of %d)\n' "$t_ours" "$m_ours" "$runs"
+if [ -n "$before" ]; then
+    printf 'nczgen before (%s): %.3f s, peak RSS %d MiB; speed-up ncgen/before: %.1fx\n' \
+        "$before" "$t_before" "$m_before" "$(echo "$t_ncgen / $t_before" | bc -l)"
+fi
+printf 'speed-up ncgen/nczgen: %.1fx (target >= 15x); nczgen peak RSS %d MiB (target < 150 MiB); data %s\n' \
+    "$ratio" "$m_ours" "$same"
 [ "$same" = identical ]

@@ -1,14 +1,16 @@
 //! nczgen: compile CDL text into an NCZarr or Zarr v2 dataset, like `ncgen -4 -lb`.
 
-use std::io::{self, Read};
+use std::io;
 use std::process::ExitCode;
 
 use anyhow::{anyhow, bail, Context as _};
 use clap::Parser;
-use nczarr::cdl::{compile, parse, CdlError};
-use nczarr::copy::{plan, write_dataset, CopyOptions};
+use nczarr::cdl::stream::{generate, CdlInput, GenError, GenOptions, GenTarget};
+use nczarr::cdl::{CdlError, Compiled};
+use nczarr::copy::plan;
 use nczarr::create;
-use nczarr::encoding::PlanOptions;
+use nczarr::encoding::{Plan, PlanOptions};
+use nczarr::sink::DatasetSink;
 use nczarr_tools::cli;
 use nczarr_tools::cli::output::{output_kind, LayoutArgs};
 
@@ -55,12 +57,73 @@ struct Args {
     overwrite: bool,
     #[command(flatten)]
     layout: LayoutArgs,
+    /// Data lists of at least this many bytes are streamed from the file (default
+    /// 1 MiB); smaller ones are compiled in memory. For tests: 1 streams every list
+    /// that can be.
+    #[arg(long, hide = true, value_name = "BYTES")]
+    stream_bytes: Option<u64>,
     /// The CDL file ('-' or nothing reads standard input).
     input: Option<String>,
 }
 
 fn located(file: &str, e: &CdlError) -> String {
     format!("{file}:{e}")
+}
+
+/// Where nczgen's dataset goes: named by the arguments (or the CDL's name), stored
+/// as they say.
+struct Output<'a> {
+    args: &'a Args,
+    kind: cli::output::OutputKind,
+    file_label: &'a str,
+    /// Once known.
+    name: Option<String>,
+}
+
+impl GenTarget for Output<'_> {
+    fn warnings(&mut self, warnings: Vec<CdlError>) {
+        for w in warnings {
+            eprintln!(
+                "nczgen: {}:{}:{}: warning: {}",
+                self.file_label,
+                w.line,
+                w.column,
+                cli::one_line(&w.message)
+            );
+        }
+    }
+
+    fn open(
+        &mut self,
+        compiled: &Compiled,
+    ) -> Result<(Box<dyn DatasetSink>, Plan), Box<dyn std::error::Error + Send + Sync>> {
+        let args = self.args;
+        let output = args.output.clone().unwrap_or_else(|| {
+            let stem = match args.input.as_deref() {
+                None | Some("-") => None,
+                Some(p) => std::path::Path::new(p).file_stem(),
+            };
+            let stem = stem.map_or(compiled.name.clone(), |s| s.to_string_lossy().into_owned());
+            format!("{stem}.zarr")
+        });
+        self.name = Some(output.clone());
+        let plan_options = PlanOptions {
+            no_fill: args.no_fill,
+            ..PlanOptions::default()
+        };
+        let mut plan =
+            plan(compiled, &plan_options).with_context(|| self.file_label.to_string())?;
+        let mut create_options = args.layout.create_options(self.kind)?;
+        create_options.overwrite = args.overwrite;
+        let sink = create(&output, &create_options).with_context(|| output.clone())?;
+        for w in sink
+            .prepare(&compiled.dataset, &mut plan)
+            .with_context(|| output.clone())?
+        {
+            eprintln!("nczgen: {output}: warning: {w}");
+        }
+        Ok((sink, plan))
+    }
 }
 
 fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -70,71 +133,39 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     let _ = (args.binary, args.nc4, args.classic, args.nc4_classic);
-    let (file_label, text) = match args.input.as_deref() {
-        None | Some("-") => {
-            let mut bytes = Vec::new();
-            io::stdin()
-                .read_to_end(&mut bytes)
-                .context("reading standard input")?;
-            ("<stdin>".to_string(), nczarr::cdl::source_text(bytes))
-        }
-        Some(path) => {
-            let bytes = std::fs::read(path).with_context(|| path.to_string())?;
-            (path.to_string(), nczarr::cdl::source_text(bytes))
-        }
+    let (file_label, input) = match args.input.as_deref() {
+        None | Some("-") => (
+            "<stdin>".to_string(),
+            CdlInput::read_all(&mut io::stdin().lock()).context("reading standard input")?,
+        ),
+        Some(path) => (
+            path.to_string(),
+            CdlInput::open(std::path::Path::new(path)).with_context(|| path.to_string())?,
+        ),
     };
     let kind = args
         .kind
         .as_deref()
         .map_or(Ok(cli::output::OutputKind::Nczarr), output_kind)?;
-    let ast = parse(&text).map_err(|e| anyhow!(located(&file_label, &e)))?;
-    let mut compiled = compile(&text, &ast).map_err(|e| anyhow!(located(&file_label, &e)))?;
-    // A large data section makes a syntax tree of millions of nodes; freeing it takes a
-    // while and nothing needs it any more, so it is freed beside the writing.
-    let freeing = std::thread::spawn(move || drop(ast));
-    for w in &compiled.warnings {
-        eprintln!(
-            "nczgen: {file_label}:{}:{}: warning: {}",
-            w.line,
-            w.column,
-            cli::one_line(&w.message)
-        );
-    }
-    let output = args.output.clone().unwrap_or_else(|| {
-        let stem = match args.input.as_deref() {
-            None | Some("-") => None,
-            Some(p) => std::path::Path::new(p).file_stem(),
-        };
-        let stem = stem.map_or(compiled.name.clone(), |s| s.to_string_lossy().into_owned());
-        format!("{stem}.zarr")
-    });
-    let plan_options = PlanOptions {
-        no_fill: args.no_fill,
-        ..PlanOptions::default()
+    let defaults = GenOptions::default();
+    let options = GenOptions {
+        header_only: args.header_only,
+        stream_bytes: args.stream_bytes.unwrap_or(defaults.stream_bytes),
+        ..defaults
     };
-    let mut plan = plan(&compiled, &plan_options).with_context(|| file_label.clone())?;
-    if args.header_only {
-        compiled.data.clear();
+    let mut output = Output {
+        args: &args,
+        kind,
+        file_label: &file_label,
+        name: None,
+    };
+    match generate(&input, &options, &mut output) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(GenError::Cdl(e)) => Err(anyhow!(located(&file_label, &e))),
+        Err(GenError::Read(e)) => Err(anyhow!(e).context(file_label)),
+        Err(GenError::Target(e)) => Err(anyhow!(e)),
+        Err(e) => Err(anyhow!(e).context(output.name.unwrap_or(file_label))),
     }
-    let mut create_options = args.layout.create_options(kind)?;
-    create_options.overwrite = args.overwrite;
-    let sink = create(&output, &create_options).with_context(|| output.clone())?;
-    for w in sink
-        .prepare(&compiled.dataset, &mut plan)
-        .with_context(|| output.clone())?
-    {
-        eprintln!("nczgen: {output}: warning: {w}");
-    }
-    write_dataset(
-        &compiled,
-        &compiled.dataset,
-        &plan,
-        sink,
-        &CopyOptions::default(),
-    )
-    .with_context(|| output.clone())?;
-    let _ = freeing.join();
-    Ok(ExitCode::SUCCESS)
 }
 
 fn main() -> ExitCode {

@@ -23,6 +23,8 @@ mod nczcopy_runs;
 mod nczdump;
 /// nczgen: CDL to datasets, errors, safe replacement.
 mod nczgen;
+/// nczgen streaming large data lists: same datasets, errors mid-stream, stdin.
+mod nczgen_stream;
 /// netCDF classic, 64-bit offset and CDF-5 files as input.
 mod netcdf_files;
 /// Options with no test elsewhere (nczdump -p -g -K -XF, nczgen -x -H --separator).

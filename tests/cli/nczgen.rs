@@ -62,9 +62,14 @@ fn errors_are_one_line_with_file_line_and_column() {
         }
         let name = p.file_name().unwrap().to_string_lossy().into_owned();
         let expected = fs::read_to_string(p.with_extension("err")).unwrap();
-        let got = run_in("nczgen", &dir, &["-o", &out_s, &name]).fails_with_one_line(1);
-        assert_eq!(got, expected.trim_end(), "{name}");
-        assert!(!out.exists(), "{name}: a failed run left {out_s}");
+        // Compiled in memory, and with every data list streamed.
+        for extra in [&[][..], &["--stream-bytes", "1"]] {
+            let mut args = extra.to_vec();
+            args.extend(["-o", &out_s, &name]);
+            let got = run_in("nczgen", &dir, &args).fails_with_one_line(1);
+            assert_eq!(got, expected.trim_end(), "{name} {extra:?}");
+            assert!(!out.exists(), "{name}: a failed run left {out_s}");
+        }
         n += 1;
     }
     assert!(n >= 15);

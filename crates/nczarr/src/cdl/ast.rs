@@ -120,6 +120,9 @@ pub struct DataDecl {
     pub values: Vec<Datum>,
     /// Where it starts.
     pub pos: usize,
+    /// Where its data list starts (just after the `=`): how a list the streaming
+    /// compiler cut out of the text (`cdl::stream`) is found again.
+    pub list_pos: usize,
 }
 
 /// An integer constant's value. CDL integers span `i64::MIN..=u64::MAX`; kept as two

@@ -99,6 +99,22 @@ pub fn write_dataset(
     options: &CopyOptions<'_>,
 ) -> Result<()> {
     sink.define(dataset, plan)?;
+    write_values(source, dataset, plan, sink.as_ref(), options)?;
+    sink.finish()
+}
+
+/// The values part of [`write_dataset`]: copy every variable the source has data for
+/// (and `options` selects) into `sink`, which has been defined and is finished after.
+///
+/// # Errors
+/// As [`write_dataset`].
+pub fn write_values(
+    source: &dyn DatasetSource,
+    dataset: &Dataset,
+    plan: &Plan,
+    sink: &dyn DatasetSink,
+    options: &CopyOptions<'_>,
+) -> Result<()> {
     let mut jobs = Vec::new();
     for (path, var) in dataset.vars() {
         let wanted = options.data.as_ref().is_none_or(|d| d.contains(&path));
@@ -163,16 +179,9 @@ pub fn write_dataset(
                 regions
             }
         };
-        copy_var(
-            source,
-            sink.as_ref(),
-            job,
-            &regions,
-            as_stored,
-            options.progress,
-        )?;
+        copy_var(source, sink, job, &regions, as_stored, options.progress)?;
     }
-    sink.finish()
+    Ok(())
 }
 
 /// Output chunks a region touches.

@@ -64,6 +64,27 @@ impl Builder<'_> {
         }
     }
 
+    /// Grow the first (unlimited) dimension of the variable at `var` to hold `n` values
+    /// of a data list laid out flat: the length [`Builder::unlimited_lengths`] gives
+    /// a list whose variable has no other unlimited dimension.
+    pub(super) fn first_unlimited_length(&mut self, var: &VarPath, n: u64) {
+        let Some((_, refs)) = self.var_info(var) else {
+            return;
+        };
+        let Some(first) = refs.first().cloned() else {
+            return;
+        };
+        if !self.dim_of(&first).is_some_and(|d| d.unlimited) {
+            return;
+        }
+        let inner: u64 = refs[1..]
+            .iter()
+            .map(|r| self.dim_of(r).map_or(0, |d| d.len))
+            .product::<u64>()
+            .max(1);
+        self.set_dim_len(&first, n.div_ceil(inner));
+    }
+
     /// ncgen's `processunlimiteddims`: an unlimited dimension is as long as the longest
     /// data given for it.
     pub(super) fn unlimited_lengths(&mut self) -> Result<(), CdlError> {
@@ -170,24 +191,7 @@ impl Builder<'_> {
                 .collect();
             let fill = self.fill_of(&var, t);
             self.data_time = self.time_units_of(&var);
-            // The data section is laid out whole in memory: a data list for a variable
-            // of billions of values (one datum, the rest fill) must fail here, not in
-            // the allocator.
-            let total = shape
-                .iter()
-                .try_fold(1u64, |a, &d| a.checked_mul(d))
-                .filter(|&n| n.saturating_mul(t.size().max(1) as u64) <= MAX_DATA_BYTES)
-                .and_then(|n| usize::try_from(n).ok())
-                .ok_or_else(|| {
-                    self.err(
-                        pos,
-                        format!(
-                            "variable '{}' has {} values: data for it would take more than 2 GiB of memory (give it no data, or fewer values)",
-                            var,
-                            shape.iter().map(u64::to_string).collect::<Vec<_>>().join(" x ")
-                        ),
-                    )
-                })?;
+            let total = self.data_size(&var, &shape, t, pos)?;
             let values = if t == NcType::Char {
                 self.char_data(list, &shape, &unlimited, &fill, total, pos)?
             } else {
@@ -202,10 +206,39 @@ impl Builder<'_> {
         Ok(())
     }
 
+    /// How many values the variable at `var` (of `shape` and type `t`) holds, when its
+    /// data may be laid out: the data section is laid out whole in memory, so a data
+    /// list for a variable of billions of values (one datum, the rest fill) must fail
+    /// here, not in the allocator. Streamed lists keep the same limit, so that a file
+    /// compiles alike whichever way its lists go.
+    pub(super) fn data_size(
+        &self,
+        var: &VarPath,
+        shape: &[u64],
+        t: NcType,
+        pos: usize,
+    ) -> Result<usize, CdlError> {
+        shape
+            .iter()
+            .try_fold(1u64, |a, &d| a.checked_mul(d))
+            .filter(|&n| n.saturating_mul(t.size().max(1) as u64) <= MAX_DATA_BYTES)
+            .and_then(|n| usize::try_from(n).ok())
+            .ok_or_else(|| {
+                self.err(
+                    pos,
+                    format!(
+                        "variable '{}' has {} values: data for it would take more than 2 GiB of memory (give it no data, or fewer values)",
+                        var,
+                        shape.iter().map(u64::to_string).collect::<Vec<_>>().join(" x ")
+                    ),
+                )
+            })
+    }
+
     /// A variable's CF time units, for date strings in its data: its own, or, for a
     /// variable another's `bounds` attribute names (in its group first, then
     /// anywhere, as ncdump -t matches bounds by name), that variable's.
-    fn time_units_of(&self, var: &VarPath) -> Option<TimeUnits> {
+    pub(super) fn time_units_of(&self, var: &VarPath) -> Option<TimeUnits> {
         let v = self.ds.var(var)?;
         if !v.nc_type.is_numeric() {
             return None;
@@ -226,7 +259,7 @@ impl Builder<'_> {
     }
 
     /// What `_` and missing data mean for a variable: its `_FillValue`, or the default.
-    fn fill_of(&self, var: &VarPath, t: NcType) -> Values {
+    pub(super) fn fill_of(&self, var: &VarPath, t: NcType) -> Values {
         self.encodings
             .get(var)
             .and_then(|e| e.fill.clone())

@@ -7,14 +7,16 @@
 //! (`cdl::memory`): what nczgen plans and writes, and what the round-trip tests print.
 
 mod attrs;
+pub(crate) mod convert;
 mod data;
 
 use std::collections::{HashMap, HashSet};
 
 use super::ast::{CdlFile, Datum, GroupDecl, Item, Ref, TypeRef};
-use super::parse::CdlError;
+use super::parse::{CdlError, Locate};
 use crate::encoding::Encoding;
 use crate::model::{Dataset, Dim, DimRef, Group, GroupPath, NcType, Values, Var, VarPath};
+use convert::Converter;
 
 /// A compiled CDL file: the dataset, how each variable asks to be stored, and data.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,7 +44,8 @@ pub struct Compiled {
 type PendingData<'t> = (VarPath, &'t [Datum], usize);
 
 struct Builder<'t> {
-    text: &'t str,
+    /// Conversion of constants, and the warnings (see [`Builder::deref`]).
+    conv: Converter<'t>,
     ds: Dataset,
     encodings: HashMap<VarPath, Encoding>,
     values: HashMap<VarPath, Values>,
@@ -50,15 +53,15 @@ struct Builder<'t> {
     data: Vec<PendingData<'t>>,
     format: Option<String>,
     default_maxstrlen: Option<usize>,
-    /// Interior mutability so value conversion (which only reads) can warn.
-    warnings: std::cell::RefCell<Vec<CdlError>>,
-    /// Out-of-range values reported so far (reports stop after a few).
-    wrapped: std::cell::Cell<usize>,
     /// Variables whose codec chain `_Codecs` gave exactly.
     codecs_fixed: HashSet<VarPath>,
     /// The time units of the variable whose data is being laid out: its date strings
     /// become numbers in them.
     data_time: Option<crate::cftime::TimeUnits>,
+    /// Where the data lists cut out of the text start (see [`Staged`]).
+    cut_at: HashSet<usize>,
+    /// The data statements whose lists were cut, in order.
+    cut: Vec<CutList>,
 }
 
 /// Build the dataset a CDL file describes.
@@ -67,78 +70,178 @@ struct Builder<'t> {
 /// The first semantic error: undefined or duplicate names, user-defined types, values
 /// that do not fit their type, malformed special attributes.
 pub fn compile<'t>(text: &'t str, file: &'t CdlFile) -> Result<Compiled, CdlError> {
-    let mut b = Builder {
-        text,
-        ds: Dataset::default(),
-        encodings: HashMap::new(),
-        values: HashMap::new(),
-        data: Vec::new(),
-        format: None,
-        default_maxstrlen: None,
-        warnings: std::cell::RefCell::new(Vec::new()),
-        wrapped: std::cell::Cell::new(0),
-        codecs_fixed: HashSet::new(),
-        data_time: None,
-    };
-    b.group(&file.root, &[])?;
-    b.unlimited_lengths()?;
-    b.place_data()?;
-    b.string_widths();
-    Ok(Compiled {
-        name: file.name.clone(),
-        dataset: b.ds,
-        encodings: b.encodings,
-        data: b.values,
-        format: b.format,
-        default_maxstrlen: b.default_maxstrlen,
-        warnings: b.warnings.into_inner(),
-    })
+    let staged = Staged::new(&text, file, &HashSet::new())?;
+    let (compiled, _, _) = staged.finish(&HashMap::new())?;
+    Ok(compiled)
+}
+
+/// A data list the streaming compiler cut out of the text (`cdl::stream`), found
+/// again by where it starts ([`crate::cdl::ast::DataDecl::list_pos`]).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct CutList {
+    /// The variable it is data for.
+    pub(crate) var: VarPath,
+    /// Where the list starts in the parsed text.
+    pub(crate) list_pos: usize,
+    /// Where the data statement starts.
+    pub(crate) pos: usize,
+}
+
+/// What the streaming compiler needs to lay out a cut list as its variable's values.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct StreamTarget {
+    /// The list.
+    pub(crate) list: CutList,
+    /// The variable's type.
+    pub(crate) nc_type: NcType,
+    /// Its shape, unlimited lengths known.
+    pub(crate) shape: Vec<u64>,
+    /// What `_` and values not given are.
+    pub(crate) fill: Values,
+    /// CF time units, for date strings in the data.
+    pub(crate) time: Option<crate::cftime::TimeUnits>,
+    /// False when a later data statement gives the variable's data (the last one
+    /// wins, as in ncgen): the list is read and converted, for its errors and
+    /// warnings, and not written.
+    pub(crate) last: bool,
+}
+
+/// A CDL file compiled up to its data: declarations, attributes and encodings done,
+/// data lists collected, cut lists known by variable. [`Staged::finish`] sizes the
+/// unlimited dimensions and lays out the data lists held in the syntax tree.
+pub(crate) struct Staged<'t> {
+    b: Builder<'t>,
+    name: String,
+    cut: Vec<CutList>,
+}
+
+impl<'t> Staged<'t> {
+    /// Walk `file`'s declarations; data lists starting at a position in `cut` are
+    /// the streaming compiler's (the syntax tree holds none of their values).
+    ///
+    /// # Errors
+    /// As [`compile`], for everything before the data.
+    pub(crate) fn new(
+        loc: &'t dyn Locate,
+        file: &'t CdlFile,
+        cut: &HashSet<usize>,
+    ) -> Result<Staged<'t>, CdlError> {
+        let mut b = Builder {
+            conv: Converter::new(loc),
+            ds: Dataset::default(),
+            encodings: HashMap::new(),
+            values: HashMap::new(),
+            data: Vec::new(),
+            format: None,
+            default_maxstrlen: None,
+            codecs_fixed: HashSet::new(),
+            data_time: None,
+            cut_at: cut.clone(),
+            cut: Vec::new(),
+        };
+        b.group(&file.root, &[])?;
+        let cut = std::mem::take(&mut b.cut);
+        Ok(Staged {
+            b,
+            name: file.name.clone(),
+            cut,
+        })
+    }
+
+    /// The cut lists, in the order of the text.
+    pub(crate) fn cut(&self) -> &[CutList] {
+        &self.cut
+    }
+
+    /// The dataset as declared (unlimited dimensions not yet sized).
+    pub(crate) fn dataset(&self) -> &Dataset {
+        &self.b.ds
+    }
+
+    /// Size the unlimited dimensions (`values` gives how many values each cut list
+    /// holds, by its position, for those whose variable has one), lay out the data
+    /// lists of the syntax tree, and say how to lay out each cut list.
+    ///
+    /// # Errors
+    /// As [`compile`].
+    pub(crate) fn finish(
+        mut self,
+        values: &HashMap<usize, u64>,
+    ) -> Result<(Compiled, Converter<'t>, Vec<StreamTarget>), CdlError> {
+        let b = &mut self.b;
+        b.unlimited_lengths()?;
+        for c in &self.cut {
+            if let Some(&n) = values.get(&c.list_pos) {
+                b.first_unlimited_length(&c.var, n);
+            }
+        }
+        // The last data statement of a variable gives its data.
+        let mut last: HashMap<&VarPath, usize> = HashMap::new();
+        for (var, _, pos) in &b.data {
+            last.insert(var, *pos);
+        }
+        for c in &self.cut {
+            last.insert(&c.var, c.pos);
+        }
+        let last: HashMap<VarPath, usize> = last.into_iter().map(|(v, p)| (v.clone(), p)).collect();
+        b.place_data()?;
+        b.values.retain(|var, _| {
+            !self
+                .cut
+                .iter()
+                .any(|c| &c.var == var && last.get(var) == Some(&c.pos))
+        });
+        b.string_widths();
+        let mut targets = Vec::with_capacity(self.cut.len());
+        for c in &self.cut {
+            let v =
+                b.ds.var(&c.var)
+                    .ok_or_else(|| b.err(c.pos, format!("no variable {}", c.var)))?;
+            let nc_type = v.nc_type;
+            let shape = b.ds.var_shape(v);
+            b.data_size(&c.var, &shape, nc_type, c.pos)?;
+            targets.push(StreamTarget {
+                nc_type,
+                shape,
+                fill: b.fill_of(&c.var, nc_type),
+                time: b.time_units_of(&c.var),
+                last: last.get(&c.var) == Some(&c.pos),
+                list: c.clone(),
+            });
+        }
+        let b = self.b;
+        let warnings = b.conv.take_warnings();
+        let compiled = Compiled {
+            name: self.name,
+            dataset: b.ds,
+            encodings: b.encodings,
+            data: b.values,
+            format: b.format,
+            default_maxstrlen: b.default_maxstrlen,
+            warnings,
+        };
+        Ok((compiled, b.conv, targets))
+    }
+}
+
+/// Conversion is the builder's: `self.err`, `self.warn` and `self.convert_into` read
+/// as they did before conversion moved to [`Converter`], which the streaming compiler
+/// keeps once the builder is done.
+impl<'t> std::ops::Deref for Builder<'t> {
+    type Target = Converter<'t>;
+
+    fn deref(&self) -> &Converter<'t> {
+        &self.conv
+    }
 }
 
 impl<'t> Builder<'t> {
-    fn err(&self, pos: usize, message: impl Into<String>) -> CdlError {
-        CdlError::at(self.text, pos, message)
-    }
-
     /// The group at `path`, which the walk has declared.
     fn group_mut(&mut self, path: &[String], pos: usize) -> Result<&mut Group, CdlError> {
-        let text = self.text;
+        let loc = self.conv.loc;
         self.ds
             .group_mut(path)
-            .ok_or_else(|| CdlError::at(text, pos, format!("no group {}", GroupPath(path))))
-    }
-
-    fn warn(&self, pos: usize, message: impl Into<String>) {
-        let w = self.err(pos, message);
-        self.warnings.borrow_mut().push(w);
-    }
-
-    /// Report an integer that does not fit its type (ncgen stores it wrapped, as a C
-    /// cast does, without a word; the value is kept the same here but said aloud).
-    fn warn_wrapped(&self, pos: usize, value: i128, t: NcType, stored: &Values) {
-        const REPORTED: usize = 10;
-        let n = self.wrapped.get() + 1;
-        self.wrapped.set(n);
-        if n <= REPORTED {
-            let shown = match stored {
-                Values::Byte(v) => v[0].to_string(),
-                Values::UByte(v) => v[0].to_string(),
-                Values::Short(v) => v[0].to_string(),
-                Values::UShort(v) => v[0].to_string(),
-                Values::Int(v) => v[0].to_string(),
-                Values::UInt(v) => v[0].to_string(),
-                Values::Int64(v) => v[0].to_string(),
-                Values::UInt64(v) => v[0].to_string(),
-                Values::Char(v) => v[0].to_string(),
-                _ => String::new(),
-            };
-            self.warn(
-                pos,
-                format!("{value} is out of range for {t}; stored as {shown} (as ncgen)"),
-            );
-        } else if n == REPORTED + 1 {
-            self.warn(pos, "more values out of range; not reported");
-        }
+            .ok_or_else(|| CdlError::located(loc, pos, format!("no group {}", GroupPath(path))))
     }
 
     fn group(&mut self, decl: &'t GroupDecl, path: &[String]) -> Result<(), CdlError> {
@@ -183,7 +286,11 @@ impl<'t> Builder<'t> {
                 Item::Attr(a) => self.attr(a, path)?,
                 Item::Data(d) => {
                     let var = self.resolve_var(path, &d.var)?;
-                    self.data.push((var, &d.values, d.pos));
+                    if self.cut_at.contains(&d.list_pos) {
+                        self.cut.push(CutList { var, list_pos: d.list_pos, pos: d.pos });
+                    } else {
+                        self.data.push((var, &d.values, d.pos));
+                    }
                 }
             }
         }

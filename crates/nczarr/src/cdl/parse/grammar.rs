@@ -539,11 +539,20 @@ fn data_decl(i: &str, total: usize) -> PResult<'_, DataDecl> {
     let pos = total - j.len();
     let (rest, var) = var_ref(j, total)?;
     let (rest, _) = cut(sym('=', "'='")(rest))?;
+    let list_pos = total - rest.len();
     let (rest, values) = match data_list_parallel(rest, total) {
         Some(parsed) => parsed,
         None => cut(data_list(rest, total))?,
     };
-    Ok((rest, DataDecl { var, values, pos }))
+    Ok((
+        rest,
+        DataDecl {
+            var,
+            values,
+            pos,
+            list_pos,
+        },
+    ))
 }
 
 /// Lists longer than this are parsed in pieces on all cores.
@@ -705,6 +714,27 @@ fn number_value(n: Number, text: &str) -> Value {
 /// `data_item = constant | "{" data_list "}"`.
 fn data_item(i: &str, total: usize) -> PResult<'_, Datum> {
     let (j, ()) = ws(i)?;
+    // A byte test first: a failed `sym` builds an error, and this runs once per value.
+    if let Some(rest) = j.strip_prefix('{') {
+        let pos = total - j.len();
+        let (rest, inner) = data_list(rest, total)?;
+        let (rest, _) = cut(sym('}', "',' or '}'")(rest))?;
+        return Ok((
+            rest,
+            Datum {
+                value: Value::List(inner),
+                pos,
+            },
+        ));
+    }
+    data_leaf(j, total)
+}
+
+/// A `data_item` that is not a braced list: a constant. The streaming compiler
+/// (`cdl::stream`) reads list structure itself and calls this for every value its
+/// fast path for plain decimals does not take, so both read values alike.
+pub(crate) fn data_leaf(i: &str, total: usize) -> PResult<'_, Datum> {
+    let (j, ()) = ws(i)?;
     let pos = total - j.len();
     // Numbers, nearly every value of a large data section, go straight to the number
     // token (`constant` would first try words, strings and characters).
@@ -722,18 +752,6 @@ fn data_item(i: &str, total: usize) -> PResult<'_, Datum> {
             Err(nom::Err::Failure(e)) => return Err(nom::Err::Failure(e)),
             Err(_) => {}
         }
-    }
-    // A byte test first: a failed `sym` builds an error, and this runs once per value.
-    if let Some(rest) = j.strip_prefix('{') {
-        let (rest, inner) = data_list(rest, total)?;
-        let (rest, _) = cut(sym('}', "',' or '}'")(rest))?;
-        return Ok((
-            rest,
-            Datum {
-                value: Value::List(inner),
-                pos,
-            },
-        ));
     }
     let (rest, value) = constant(j, total)?;
     Ok((rest, Datum { value, pos }))

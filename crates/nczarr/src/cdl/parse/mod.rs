@@ -8,7 +8,7 @@ mod lex;
 
 use std::fmt;
 
-use crate::cdl::ast::CdlFile;
+use crate::cdl::ast::{CdlFile, Datum};
 
 /// A CDL syntax or semantic error, with its position.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,12 +32,77 @@ impl std::error::Error for CdlError {}
 impl CdlError {
     /// An error at byte `offset` of `text`.
     pub fn at(text: &str, offset: usize, message: impl Into<String>) -> CdlError {
-        let (line, column) = line_col(text, offset);
+        CdlError::located(&text, offset, message)
+    }
+
+    /// An error at `offset`, placed by `loc`.
+    pub fn located(loc: &dyn Locate, offset: usize, message: impl Into<String>) -> CdlError {
+        let (line, column) = loc.line_col(offset);
         CdlError {
             line,
             column,
             message: message.into(),
         }
+    }
+}
+
+/// Where an offset of parsed text is in the file, as 1-based line and column (in
+/// characters): the text itself when the whole file was parsed, a map back to the
+/// file when the streaming compiler parsed the file with its large data lists cut out
+/// (`cdl::stream`).
+pub trait Locate {
+    /// Line and column of byte `offset`.
+    fn line_col(&self, offset: usize) -> (usize, usize);
+}
+
+impl Locate for &str {
+    fn line_col(&self, offset: usize) -> (usize, usize) {
+        line_col(self, offset)
+    }
+}
+
+/// A syntax error in a data list read by the streaming compiler: where (byte offset
+/// in the text it was given), and what was expected or went wrong. The message is
+/// made from the text at the fault, which may lie past what the compiler holds.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct SyntaxFault {
+    /// Byte offset of the fault.
+    pub(crate) offset: usize,
+    /// What would have been accepted there.
+    pub(crate) expected: Vec<&'static str>,
+    /// A complete message instead.
+    pub(crate) message: Option<String>,
+}
+
+impl SyntaxFault {
+    /// `expected X, found Y`, as the parser says it, `at` being the text at the fault.
+    pub(crate) fn message(&self, at: &str) -> String {
+        lex::PError {
+            at,
+            expected: self.expected.clone(),
+            message: self.message.clone(),
+        }
+        .message()
+    }
+}
+
+/// One value of a data list (not a braced list) at the start of `text`, after
+/// whitespace: its datum, positioned at `base` plus its offset in `text`, and how many
+/// bytes of `text` it took.
+pub(crate) fn data_value(text: &str, base: usize) -> Result<(Datum, usize), SyntaxFault> {
+    let total = base + text.len();
+    match grammar::data_leaf(text, total) {
+        Ok((rest, d)) => Ok((d, text.len() - rest.len())),
+        Err(nom::Err::Error(e) | nom::Err::Failure(e)) => Err(SyntaxFault {
+            offset: text.len() - e.at.len(),
+            expected: e.expected,
+            message: e.message,
+        }),
+        Err(nom::Err::Incomplete(_)) => Err(SyntaxFault {
+            offset: text.len(),
+            expected: vec!["a value"],
+            message: None,
+        }),
     }
 }
 
@@ -59,21 +124,23 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
 /// # Errors
 /// [`CdlError`] with the position of the first syntax error.
 pub fn parse(text: &str) -> Result<CdlFile, CdlError> {
+    parse_at(text).map_err(|(offset, message)| CdlError::at(text, offset, message))
+}
+
+/// [`parse`], with the error as the byte offset of the fault and the message.
+pub(crate) fn parse_at(text: &str) -> Result<CdlFile, (usize, String)> {
     // A UTF-8 byte order mark is skipped, as ncgen does.
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
     let skipped = text.len() - body.len();
     if let Some((offset, message)) = check_outside_text(text) {
-        return Err(CdlError::at(text, offset, message));
+        return Err((offset, message.to_string()));
     }
     match grammar::file(body) {
         Ok((_, f)) => Ok(f),
         Err(nom::Err::Error(e) | nom::Err::Failure(e)) => {
-            let offset = skipped + body.len() - e.at.len();
-            Err(CdlError::at(text, offset, e.message()))
+            Err((skipped + body.len() - e.at.len(), e.message()))
         }
-        Err(nom::Err::Incomplete(_)) => {
-            Err(CdlError::at(text, text.len(), "unexpected end of input"))
-        }
+        Err(nom::Err::Incomplete(_)) => Err((text.len(), "unexpected end of input".to_string())),
     }
 }
 
