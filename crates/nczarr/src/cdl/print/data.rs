@@ -556,14 +556,7 @@ pub(crate) fn print_var(
     };
     let fill = fill_for(var);
     let fmt = format_for(var, opts, time);
-    // A string is an allocation of its own and many bytes: smaller slabs bound the
-    // memory and let reading the next overlap formatting this one.
-    let slab_elements = if var.nc_type == NcType::String {
-        opts.slab_elements.min(1 << 16)
-    } else {
-        opts.slab_elements
-    };
-    let regions = slabs(shape, chunks, slab_elements, SlabOrder::Output);
+    let regions = slabs(shape, chunks, opts.slab_elements, SlabOrder::Output);
     let text_mode = var.nc_type == NcType::Char;
     let ncols = layout.ncols;
     // Borrowed by the pieces of work, which outlive the formatting thread's loop.
