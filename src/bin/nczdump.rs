@@ -216,6 +216,13 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(cli::exit_after_problems("nczdump", name, source.problems()))
 }
 
+/// mimalloc rather than the system allocator for the dump: it holds millions of small
+/// values (strings are one allocation each) and frees them slab after slab, which
+/// glibc's allocator does at a higher cost (1000x1000 strings 0.16 -> 0.12 s). Not for
+/// nczgen: mimalloc's purging of freed pages doubled its time on the 10M-value CDL.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let args: Args = cli::about::parse("nczdump");
     cli::run("nczdump", || run(args))
