@@ -4,11 +4,14 @@
 //! `hdf5-reader` finds an object by its position and, when the position is not the
 //! index, by a scan of the collection: netcdf-c's heaps do not keep objects in index
 //! order, so a million strings cost a million scans (most of a string dump's time).
-//! Here a collection is walked once into a table from index to its bytes.
+//! Here a collection is walked once into a table from index to its bytes. (The
+//! crate's `GlobalHeapCollection::parse_at_storage` would also do for the walk, but
+//! copies every object into a `Vec` of its own: a second allocation per string.)
 
 use std::collections::HashMap;
 
 use hdf5_reader::error::{Error, Result};
+use hdf5_reader::io::Cursor;
 use hdf5_reader::Hdf5File;
 
 /// Bytes of a collection header: `GCOL`, version, 3 reserved, then its size.
@@ -130,8 +133,7 @@ impl<'f> HeapStrings<'f> {
         let count = read_length(&reference[..4]) as usize;
         let address = read_length(&reference[4..4 + offset_size]);
         let index = read_length(&reference[4 + offset_size..]) as u32;
-        let undefined =
-            offset_size < 8 && address == (1u64 << (8 * offset_size)) - 1 || address == u64::MAX;
+        let undefined = Cursor::is_undefined_offset(address, self.file.superblock().offset_size);
         if undefined || index == 0 || address == 0 {
             return Ok(None);
         }

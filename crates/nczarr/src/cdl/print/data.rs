@@ -371,12 +371,14 @@ impl Layout<'_> {
             // Strings: the fill value (as a C string) decided once, no number to try.
             (Values::String(v), ValueFormat::Default { .. }, f) => {
                 let fill = match f {
-                    Some(Values::String(f)) => f.first().map(|s| s.as_deref().map(c_string)),
+                    Some(Values::String(f)) => {
+                        f.first().map(|s| s.as_deref().map(escape::c_string))
+                    }
                     _ => None,
                 };
                 let text = |out: &mut Vec<u8>, i: usize| {
                     let s = v[i].as_deref();
-                    if fill.is_some_and(|f| f == s.map(c_string)) {
+                    if fill.is_some_and(|f| f == s.map(escape::c_string)) {
                         out.push(b'_');
                     } else {
                         escape::string_value(out, s);
@@ -497,11 +499,6 @@ impl Layout<'_> {
 
 /// Appends the text of value `i` (for the values a number writer does not take).
 type ValueText<'a> = dyn Fn(&mut Vec<u8>, usize) + 'a;
-
-/// A C string's bytes: up to the first NUL.
-fn c_string(s: &[u8]) -> &[u8] {
-    &s[..s.iter().position(|&b| b == 0).unwrap_or(s.len())]
-}
 
 /// Whole rows of a slab to lay out: `n` rows from row `first`, whose values start at
 /// `offset` of `values`; `start` is the line position, limit and indent of the first.

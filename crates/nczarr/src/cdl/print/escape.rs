@@ -104,8 +104,7 @@ pub fn string_value(out: &mut Vec<u8>, s: Option<&[u8]>) {
         out.extend_from_slice(b"NIL");
         return;
     };
-    // A C string ends at its first NUL.
-    let s = &s[..s.iter().position(|&b| b == 0).unwrap_or(s.len())];
+    let s = c_string(s);
     out.reserve(s.len() + 2);
     out.push(b'"');
     // Runs of bytes printed as they are go in whole: most strings are one run.
@@ -146,10 +145,15 @@ const ESCAPED: [bool; 256] = {
     t
 };
 
+/// The bytes of a C string: up to its first NUL, as ncdump sees text.
+pub(crate) fn c_string(s: &[u8]) -> &[u8] {
+    &s[..s.iter().position(|&b| b == 0).unwrap_or(s.len())]
+}
+
 /// A string attribute value (`pr_att_string` on each string): as [`char_attr`].
 pub fn string_attr(out: &mut Vec<u8>, s: Option<&[u8]>) {
     match s {
-        Some(s) => char_attr(out, &s[..s.iter().position(|&b| b == 0).unwrap_or(s.len())]),
+        Some(s) => char_attr(out, c_string(s)),
         None => out.extend_from_slice(b"NIL"),
     }
 }

@@ -312,10 +312,7 @@ impl Printer<'_> {
 /// attribute's pointer for its text, so a string `bounds` never matches there.)
 fn bounds_name(values: &Values) -> Option<String> {
     match values {
-        Values::Char(t) => {
-            let t = &t[..t.iter().position(|&b| b == 0).unwrap_or(t.len())];
-            Some(String::from_utf8_lossy(t).into_owned())
-        }
+        Values::Char(t) => Some(String::from_utf8_lossy(super::escape::c_string(t)).into_owned()),
         _ => None,
     }
 }

@@ -96,12 +96,7 @@ pub(super) fn is_fill(fill: &Values, values: &Values, i: usize) -> bool {
         (Values::Float(f), Values::Float(v)) => float_is_fill(f[0], v[i]),
         (Values::Double(f), Values::Double(v)) => double_is_fill(f[0], v[i]),
         (Values::String(f), Values::String(v)) => {
-            // As C strings: up to the first NUL.
-            fn cut(s: &Option<Vec<u8>>) -> Option<&[u8]> {
-                s.as_deref()
-                    .map(|s| &s[..s.iter().position(|&b| b == 0).unwrap_or(s.len())])
-            }
-            cut(&f[0]) == cut(&v[i])
+            f[0].as_deref().map(escape::c_string) == v[i].as_deref().map(escape::c_string)
         }
         (f, v) => f.get_i128(0).is_some() && f.get_i128(0) == v.get_i128(i),
     }

@@ -223,7 +223,14 @@ fn attempt(
             continue;
         };
         let write = t.last && !options.header_only;
-        let result = stream_list(input, cut, t, &conv, &plan, sink.as_ref(), write, options);
+        let lists = Lists {
+            input,
+            conv: &conv,
+            plan: &plan,
+            sink: sink.as_ref(),
+            options,
+        };
+        let result = stream_list(&lists, cut, t, write);
         target.warnings(conv.take_warnings());
         match result {
             Ok(()) => {}
@@ -250,24 +257,29 @@ fn streamable(ds: &Dataset, var: &crate::model::VarPath) -> bool {
     numeric(v.nc_type) && !v.dims.is_empty() && !(1..v.dims.len()).any(unlimited)
 }
 
-/// Read the cut list `cut` of `t`'s variable, writing its slabs into `sink` when
+/// What every streamed list is read with.
+#[derive(Clone, Copy)]
+struct Lists<'a> {
+    input: &'a CdlInput,
+    conv: &'a Converter<'a>,
+    plan: &'a Plan,
+    sink: &'a dyn DatasetSink,
+    options: &'a GenOptions,
+}
+
+/// Read the cut list `cut` of `t`'s variable, writing its slabs into the sink when
 /// `write`.
-#[allow(clippy::too_many_arguments)]
 fn stream_list(
-    input: &CdlInput,
+    lists: &Lists<'_>,
     cut: &Cut,
     t: &StreamTarget,
-    conv: &Converter<'_>,
-    plan: &Plan,
-    sink: &dyn DatasetSink,
     write: bool,
-    options: &GenOptions,
 ) -> Result<(), ListError> {
     macro_rules! typed {
         ($($nc:ident => $t:ty),*) => {
             match t.nc_type {
-                $(NcType::$nc => stream_typed::<$t>(input, cut, t, conv, plan, sink, write, options),)*
-                other => Err(ListError::Other(GenError::Cdl(conv.err(
+                $(NcType::$nc => stream_typed::<$t>(lists, cut, t, write),)*
+                other => Err(ListError::Other(GenError::Cdl(lists.conv.err(
                     t.list.pos,
                     format!("a {other} variable's data cannot be streamed"),
                 )))),
@@ -278,17 +290,19 @@ fn stream_list(
         Int64 => i64, UInt64 => u64, Float => f32, Double => f64)
 }
 
-#[allow(clippy::too_many_arguments)]
 fn stream_typed<T: Elem>(
-    input: &CdlInput,
+    lists: &Lists<'_>,
     cut: &Cut,
     t: &StreamTarget,
-    conv: &Converter<'_>,
-    plan: &Plan,
-    sink: &dyn DatasetSink,
     write: bool,
-    options: &GenOptions,
 ) -> Result<(), ListError> {
+    let Lists {
+        input,
+        conv,
+        plan,
+        sink,
+        options,
+    } = *lists;
     let var = &t.list.var;
     let shape = &t.shape;
     let row: u64 = shape[1..].iter().product();

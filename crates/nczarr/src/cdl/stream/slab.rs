@@ -20,14 +20,14 @@ pub(crate) trait Elem: Copy + Send + 'static {
     fn wrap(v: Vec<Self>) -> Values;
 }
 
-macro_rules! float_elem {
-    ($t:ty, $variant:ident) => {
+/// `Elem` for `$t` stored as `Values::$variant`, converting a plain number with
+/// `$from` (a closure from [`Plain`] to the value and, for integers, the exact value
+/// before the cast).
+macro_rules! elem {
+    ($t:ty, $variant:ident, $from:expr) => {
         impl Elem for $t {
             fn from_plain(v: Plain) -> (Self, Option<i128>) {
-                match v {
-                    Plain::Int(i) => (i as f64 as $t, None),
-                    Plain::Double(d) => (d as $t, None),
-                }
+                $from(v)
             }
             fn vec_mut(values: &mut Values) -> Option<&mut Vec<Self>> {
                 match values {
@@ -42,27 +42,25 @@ macro_rules! float_elem {
     };
 }
 
+macro_rules! float_elem {
+    ($t:ty, $variant:ident) => {
+        elem!($t, $variant, |v| match v {
+            Plain::Int(i) => (i as f64 as $t, None),
+            Plain::Double(d) => (d as $t, None),
+        });
+    };
+}
+
 macro_rules! int_elem {
     ($t:ty, $variant:ident) => {
-        impl Elem for $t {
-            fn from_plain(v: Plain) -> (Self, Option<i128>) {
-                // C casts, as ncgen: doubles truncate toward zero, integers wrap.
-                let i = match v {
-                    Plain::Int(i) => i128::from(i),
-                    Plain::Double(d) => d as i128,
-                };
-                (i as $t, Some(i))
-            }
-            fn vec_mut(values: &mut Values) -> Option<&mut Vec<Self>> {
-                match values {
-                    Values::$variant(v) => Some(v),
-                    _ => None,
-                }
-            }
-            fn wrap(v: Vec<Self>) -> Values {
-                Values::$variant(v)
-            }
-        }
+        // C casts, as ncgen: doubles truncate toward zero, integers wrap.
+        elem!($t, $variant, |v| {
+            let i = match v {
+                Plain::Int(i) => i128::from(i),
+                Plain::Double(d) => d as i128,
+            };
+            (i as $t, Some(i))
+        });
     };
 }
 
