@@ -256,7 +256,7 @@ fn formatting() {
         ("short", "short", Values::Short(shorts), &default),
         ("int", "int", Values::Int(ints), &default),
         ("int64", "int64", Values::Int64(int64s), &default),
-        ("string", "string", Values::String(strings), &default),
+        ("string", "string", Values::String(strings.into()), &default),
     ];
     let threads = std::thread::available_parallelism().map_or(1, usize::from);
     println!("CDL printer (format and lay out, into memory), {threads} core(s), best of 3 rounds");

@@ -137,7 +137,7 @@ fn value_text(values: &Values, i: usize) -> String {
         }
         Values::String(v) => {
             let mut b = Vec::new();
-            nczarr::cdl::print::escape::string_value(&mut b, v[i].as_deref());
+            nczarr::cdl::print::escape::string_value(&mut b, v.value(i));
             s = String::from_utf8_lossy(&b).into_owned();
         }
         Values::Char(v) => {

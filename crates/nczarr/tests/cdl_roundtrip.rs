@@ -94,7 +94,7 @@ fn values_of(t: NcType, n: usize) -> BoxedStrategy<Values> {
             ],
             n,
         )
-        .prop_map(Values::String)
+        .prop_map(|v| Values::String(v.into()))
         .boxed(),
     }
 }
@@ -338,7 +338,7 @@ group: g {
     );
     assert_eq!(
         value(&[], "s"),
-        Some(Values::String(vec![None, Some(b"b".to_vec())]))
+        Some(Values::String(vec![None, Some(b"b".to_vec())].into()))
     );
     assert_eq!(
         value(&[], "f"),

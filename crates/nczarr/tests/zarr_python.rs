@@ -59,7 +59,7 @@ fn zarr_python_arrays_read_as_zarr_python_reads_them() {
                     } else {
                         text.as_bytes().to_vec()
                     };
-                    assert_eq!(items[i].as_deref(), Some(&bytes[..]), "{name}[{i}]");
+                    assert_eq!(items.value(i), Some(&bytes[..]), "{name}[{i}]");
                 }
                 Values::Char(b) => {
                     let text = w.as_str().unwrap();

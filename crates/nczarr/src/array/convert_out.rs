@@ -22,8 +22,8 @@ pub(crate) fn to_stored<'v>(
     match (values, dtype) {
         (Values::String(items), Dtype::Bytes { len, .. }) => {
             out.reserve(items.len() * len);
-            for s in items {
-                let s = s.as_deref().unwrap_or(&[]);
+            for s in items.iter() {
+                let s = s.unwrap_or(&[]);
                 let n = s.len().min(*len);
                 out.extend_from_slice(&s[..n]);
                 out.extend(std::iter::repeat_n(0u8, len - n));
@@ -75,7 +75,7 @@ mod tests {
             let back = Values::from_ne_bytes(v.nc_type(), &back);
             assert_eq!(format!("{back:?}"), format!("{v:?}"), "{d}");
         }
-        let s = Values::String(vec![Some(b"abcdef".to_vec()), None, Some(b"x".to_vec())]);
+        let s = Values::String(vec![Some(b"abcdef".to_vec()), None, Some(b"x".to_vec())].into());
         assert_eq!(
             &*to_stored(&s, &Dtype::parse("|S3").unwrap()).unwrap(),
             b"abc\0\0\0x\0\0"

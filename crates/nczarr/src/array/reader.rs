@@ -40,7 +40,7 @@ impl Output {
         match t {
             NcType::String => {
                 let fill = match fill {
-                    Values::String(v) => v.first().cloned().flatten(),
+                    Values::String(v) => v.first().flatten().map(<[u8]>::to_vec),
                     _ => None,
                 };
                 Output::Strings {
@@ -110,7 +110,7 @@ impl Output {
 
     fn finish(self) -> Values {
         match self {
-            Output::Strings { out, .. } => Values::String(out),
+            Output::Strings { out, .. } => Values::String(out.into()),
             Output::Fixed { out, .. } => out,
         }
     }
@@ -244,7 +244,7 @@ impl<'s> ArrayReader<'s> {
         match &self.fill {
             Some(f) if f.len() == 1 => f.clone(),
             _ => match self.nc_type {
-                NcType::String => Values::String(vec![Some(Vec::new())]),
+                NcType::String => Values::String(crate::model::Strings::repeat(Some(b""), 1)),
                 t => Values::from_ne_bytes(t, &vec![0u8; t.size()]),
             },
         }
@@ -323,7 +323,7 @@ impl<'s> ArrayReader<'s> {
         let data = self.decode(&part, &key, bytes)?;
         let values = match data {
             ChunkData::Fixed(b) => Values::from_ne_bytes(self.nc_type, &b),
-            ChunkData::Strings(s) => Values::String(s),
+            ChunkData::Strings(s) => Values::String(s.into()),
         };
         if self.c_order {
             return Ok(Some(values));

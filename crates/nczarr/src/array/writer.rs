@@ -36,7 +36,7 @@ type EncodedChunk = (StoreKey, Vec<u8>);
 /// element's index into them (8 bytes, little-endian; [`STRING_FILL`] for the fill
 /// value), so chunks and shards are cut and padded as for fixed-size elements and
 /// become items only when they are encoded.
-type Strings<'a> = Option<&'a [Option<Vec<u8>>]>;
+type Strings<'a> = Option<&'a crate::model::Strings>;
 
 /// The slab index of an element that holds the fill value.
 const STRING_FILL: u64 = u64::MAX;
@@ -183,17 +183,17 @@ impl ArrayWriter {
         let fill = self.fill_string();
         let mut slab = Vec::with_capacity(items.len() * 8);
         for (i, s) in items.iter().enumerate() {
-            let is_fill = s.as_deref().unwrap_or(&[]) == fill;
+            let is_fill = s.unwrap_or(&[]) == fill;
             let index = if is_fill { STRING_FILL } else { i as u64 };
             slab.extend_from_slice(&index.to_le_bytes());
         }
-        Ok((std::borrow::Cow::Owned(slab), Some(items.as_slice())))
+        Ok((std::borrow::Cow::Owned(slab), Some(items)))
     }
 
     /// The fill value of an object array's elements (`""` without one).
     fn fill_string(&self) -> &[u8] {
         match &self.stored.fill {
-            Some(Values::String(s)) => s.first().and_then(Option::as_deref).unwrap_or(&[]),
+            Some(Values::String(s)) => s.first().flatten().unwrap_or(&[]),
             _ => &[],
         }
     }
@@ -220,7 +220,7 @@ impl ArrayWriter {
                             let s = usize::try_from(u64::from_le_bytes(index))
                                 .ok()
                                 .and_then(|i| strings.get(i))
-                                .map_or(fill, |s| s.as_deref().unwrap_or(&[]));
+                                .map_or(fill, |s| s.unwrap_or(&[]));
                             s.to_vec()
                         })
                         .collect(),

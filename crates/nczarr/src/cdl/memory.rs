@@ -8,7 +8,7 @@ use super::compile::Compiled;
 use crate::chunking::{for_each_index, Region};
 use crate::encoding::Encoding;
 use crate::error::{Error, Result};
-use crate::model::{Dataset, Values, VarPath};
+use crate::model::{Dataset, Strings, Values, VarPath};
 use crate::source::{DataSource, DatasetSource, FormatInfo};
 
 /// What compiled CDL is: netCDF-4 in memory, no file yet.
@@ -22,9 +22,10 @@ static CDL_FORMAT: LazyLock<FormatInfo> = LazyLock::new(|| FormatInfo {
     facts: Vec::new(),
 });
 
-/// Apply `$body` to the vector inside any [`Values`], making a `Values` of the same type.
+/// Apply `$body` to the vector inside any [`Values`] (`$strings` to [`Strings`]), making a
+/// `Values` of the same type.
 macro_rules! map_values {
-    ($values:expr, $v:ident => $body:expr) => {
+    ($values:expr, $v:ident => $body:expr, $s:ident => $strings:expr) => {
         match $values {
             Values::Byte($v) => Values::Byte($body),
             Values::Char($v) => Values::Char($body),
@@ -37,7 +38,7 @@ macro_rules! map_values {
             Values::UInt($v) => Values::UInt($body),
             Values::Int64($v) => Values::Int64($body),
             Values::UInt64($v) => Values::UInt64($body),
-            Values::String($v) => Values::String($body),
+            Values::String($s) => Values::String($strings),
         }
     };
 }
@@ -62,34 +63,17 @@ pub fn extract(values: &Values, shape: &[u64], region: &Region) -> Result<Values
             values.len()
         )));
     }
-    Ok(map_values!(values, v => gather(v, shape, region)))
+    Ok(map_values!(values, v => gather(v, shape, region), s => gather_strings(s, shape, region)))
 }
 
 /// The elements of `src` (C order, `shape`) that `region` selects, copying whole runs
 /// along the last dimension where its stride is 1.
 fn gather<T: Clone>(src: &[T], shape: &[u64], region: &Region) -> Vec<T> {
-    let rank = shape.len();
-    if rank == 0 {
+    if shape.is_empty() {
         return src[..1].to_vec();
     }
-    let n = region.len().unwrap_or(0) as usize;
-    let mut out = Vec::with_capacity(n);
-    if n == 0 {
-        return out;
-    }
-    let mut stride = vec![1usize; rank];
-    for d in (0..rank - 1).rev() {
-        stride[d] = stride[d + 1] * shape[d + 1] as usize;
-    }
-    let last = rank - 1;
-    let (run, step) = (region.count[last] as usize, region.stride[last] as usize);
-    for_each_index(&region.count[..last], |k| {
-        let base: usize = k
-            .iter()
-            .enumerate()
-            .map(|(d, &i)| (region.start[d] + i * region.stride[d]) as usize * stride[d])
-            .sum::<usize>()
-            + region.start[last] as usize;
+    let mut out = Vec::with_capacity(region.len().unwrap_or(0) as usize);
+    for_each_run(shape, region, |base, run, step| {
         if step == 1 {
             out.extend_from_slice(&src[base..base + run]);
         } else {
@@ -97,6 +81,44 @@ fn gather<T: Clone>(src: &[T], shape: &[u64], region: &Region) -> Vec<T> {
         }
     });
     out
+}
+
+/// [`gather`] for strings.
+fn gather_strings(src: &Strings, shape: &[u64], region: &Region) -> Strings {
+    if shape.is_empty() {
+        return src.slice(0..1);
+    }
+    let mut out = Strings::with_capacity(region.len().unwrap_or(0) as usize, 0);
+    for_each_run(shape, region, |base, run, step| {
+        for i in 0..run {
+            out.push(src.value(base + i * step));
+        }
+    });
+    out
+}
+
+/// Calls `run(base, n, step)` for each run of `region` along the last dimension of a
+/// C-order array of `shape` (rank 1 or more): `n` elements from `base`, `step` apart.
+fn for_each_run(shape: &[u64], region: &Region, mut run: impl FnMut(usize, usize, usize)) {
+    let rank = shape.len();
+    if region.len().unwrap_or(0) == 0 {
+        return;
+    }
+    let mut stride = vec![1usize; rank];
+    for d in (0..rank - 1).rev() {
+        stride[d] = stride[d + 1] * shape[d + 1] as usize;
+    }
+    let last = rank - 1;
+    let (n, step) = (region.count[last] as usize, region.stride[last] as usize);
+    for_each_index(&region.count[..last], |k| {
+        let base: usize = k
+            .iter()
+            .enumerate()
+            .map(|(d, &i)| (region.start[d] + i * region.stride[d]) as usize * stride[d])
+            .sum::<usize>()
+            + region.start[last] as usize;
+        run(base, n, step);
+    });
 }
 
 impl DataSource for Compiled {

@@ -280,7 +280,7 @@ impl TimeUnits {
         }
         let text = |name: &str| match var.attr(name).map(|a| &a.values) {
             Some(Values::Char(t)) => Some(t.as_slice()),
-            Some(Values::String(list)) => list.first().and_then(|s| s.as_deref()),
+            Some(Values::String(list)) => list.first().flatten(),
             _ => None,
         };
         TimeUnits::parse(text("units")?, text("calendar"))

@@ -110,7 +110,7 @@ fn longest_string(source: &dyn DatasetSource, output: &Dataset, path: &VarPath) 
             longest = items
                 .iter()
                 .flatten()
-                .map(Vec::len)
+                .map(<[u8]>::len)
                 .fold(longest, usize::max);
         }
     }

@@ -7,10 +7,12 @@
 mod dataset;
 mod path;
 pub mod select;
+mod strings;
 mod types;
 mod values;
 
 pub use dataset::{Attr, Dataset, Dim, DimRef, Group, Var};
 pub use path::{GroupPath, VarPath};
+pub use strings::Strings;
 pub use types::NcType;
 pub use values::Values;

@@ -1,6 +1,6 @@
 //! Typed value vectors: attribute values, fill values and blocks of variable data.
 
-use super::NcType;
+use super::{NcType, Strings};
 
 /// A vector of values of one netCDF type.
 ///
@@ -31,7 +31,7 @@ pub enum Values {
     /// `uint64`
     UInt64(Vec<u64>),
     /// `string`; `None` is NIL.
-    String(Vec<Option<Vec<u8>>>),
+    String(Strings),
 }
 
 /// Apply `$body` to the inner vector of any variant, binding it as `$v`.
@@ -76,7 +76,7 @@ impl Values {
             NcType::UInt => Values::UInt(Vec::with_capacity(n)),
             NcType::Int64 => Values::Int64(Vec::with_capacity(n)),
             NcType::UInt64 => Values::UInt64(Vec::with_capacity(n)),
-            NcType::String => Values::String(Vec::with_capacity(n)),
+            NcType::String => Values::String(Strings::with_capacity(n, 0)),
         }
     }
 
@@ -127,7 +127,7 @@ impl Values {
             Values::UInt(v) => Values::UInt(v[range].to_vec()),
             Values::Int64(v) => Values::Int64(v[range].to_vec()),
             Values::UInt64(v) => Values::UInt64(v[range].to_vec()),
-            Values::String(v) => Values::String(v[range].to_vec()),
+            Values::String(v) => Values::String(v.slice(range)),
         }
     }
 
@@ -180,7 +180,7 @@ impl Values {
             NcType::UInt => Values::UInt(vec![0; n]),
             NcType::Int64 => Values::Int64(vec![0; n]),
             NcType::UInt64 => Values::UInt64(vec![0; n]),
-            NcType::String => Values::String(vec![Some(Vec::new()); n]),
+            NcType::String => Values::String(Strings::repeat(Some(b""), n)),
         }
     }
 
@@ -260,7 +260,7 @@ impl Values {
             (Values::UInt(a), Values::UInt(b)) => a.extend(b),
             (Values::Int64(a), Values::Int64(b)) => a.extend(b),
             (Values::UInt64(a), Values::UInt64(b)) => a.extend(b),
-            (Values::String(a), Values::String(b)) => a.extend(b),
+            (Values::String(a), Values::String(b)) => a.extend_from(&b),
             (a, b) => panic!("append {} to {}", b.nc_type(), a.nc_type()),
         }
     }
@@ -279,9 +279,10 @@ impl Values {
             Values::UInt(v) => Values::UInt(v.first().map_or_else(Vec::new, |&x| vec![x; n])),
             Values::Int64(v) => Values::Int64(v.first().map_or_else(Vec::new, |&x| vec![x; n])),
             Values::UInt64(v) => Values::UInt64(v.first().map_or_else(Vec::new, |&x| vec![x; n])),
-            Values::String(v) => {
-                Values::String(v.first().map_or_else(Vec::new, |x| vec![x.clone(); n]))
-            }
+            Values::String(v) => Values::String(match v.first() {
+                Some(s) => Strings::repeat(s, n),
+                None => Strings::new(),
+            }),
         }
     }
 
@@ -303,7 +304,7 @@ impl Values {
             (Values::UInt(a), Values::UInt(b)) => a[start..end].copy_from_slice(b),
             (Values::Int64(a), Values::Int64(b)) => a[start..end].copy_from_slice(b),
             (Values::UInt64(a), Values::UInt64(b)) => a[start..end].copy_from_slice(b),
-            (Values::String(a), Values::String(b)) => a[start..end].clone_from_slice(b),
+            (Values::String(a), Values::String(b)) => a.write_at(start, b),
             (a, b) => panic!("write {} into {}", b.nc_type(), a.nc_type()),
         }
     }
@@ -322,7 +323,7 @@ impl Values {
             NcType::UInt => Values::UInt(vec![4294967295]),
             NcType::Int64 => Values::Int64(vec![-9223372036854775806]),
             NcType::UInt64 => Values::UInt64(vec![18446744073709551614]),
-            NcType::String => Values::String(vec![Some(Vec::new())]),
+            NcType::String => Values::String(Strings::repeat(Some(b""), 1)),
         }
     }
 

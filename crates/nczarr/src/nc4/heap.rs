@@ -1,5 +1,6 @@
 //! Variable-length strings resolved through HDF5 global heap collections, each
-//! collection read once per read and its objects found by index in constant time.
+//! collection read once per read and its objects found by index in constant time,
+//! into one [`Strings`] block.
 //!
 //! `hdf5-reader` finds an object by its position and, when the position is not the
 //! index, by a scan of the collection: netcdf-c's heaps do not keep objects in index
@@ -9,16 +10,22 @@
 //! copies every object into a `Vec` of its own: a second allocation per string.)
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::{Arc, Mutex};
 
 use hdf5_reader::error::{Error, Result};
 use hdf5_reader::io::Cursor;
 use hdf5_reader::Hdf5File;
+use rayon::prelude::*;
+
+use crate::model::Strings;
 
 /// Bytes of a collection header: `GCOL`, version, 3 reserved, then its size.
 const SIGNATURE: &[u8; 4] = b"GCOL";
 
 /// One collection: its bytes and, by object index, where each object's data lies.
 struct Collection {
+    address: u64,
     bytes: hdf5_reader::storage::StorageBuffer,
     /// `(start, len)` of object `i` at `i`; `len == u32::MAX` where there is none.
     objects: Vec<(u32, u32)>,
@@ -47,7 +54,11 @@ impl Collection {
         }
         let bytes = storage.read_range(address, size as usize)?;
         let objects = index_objects(bytes.as_ref(), 8 + length_size, length_size)?;
-        Ok(Collection { bytes, objects })
+        Ok(Collection {
+            address,
+            bytes,
+            objects,
+        })
     }
 
     fn object(&self, index: u32) -> Option<&[u8]> {
@@ -100,66 +111,126 @@ fn index_objects(bytes: &[u8], mut at: usize, length_size: usize) -> Result<Vec<
     Ok(objects)
 }
 
-/// Resolves the heap references of one read, keeping each collection it meets.
-pub(super) struct HeapStrings<'f> {
-    file: &'f Hdf5File,
-    collections: Vec<Collection>,
-    /// Where each collection read so far is in `collections`.
-    by_address: HashMap<u64, usize>,
-    /// The collection of the last reference: neighbours mostly share one.
-    last: Option<(u64, usize)>,
+/// The strings `refs` names: references (length, collection address, object index)
+/// as the file stores them, every collection read once (or kept from the read
+/// before). Collections are read and strings copied out of them on every core.
+pub(super) fn resolve<R: AsRef<[u8]> + Sync>(
+    file: &Hdf5File,
+    kept: &KeptCollections,
+    refs: &[R],
+) -> Result<Strings> {
+    let offset_size = usize::from(file.superblock().offset_size);
+    if let Some(r) = refs.first().filter(|r| r.as_ref().len() != 8 + offset_size) {
+        return Err(Error::InvalidData(format!(
+            "string reference of {} bytes",
+            r.as_ref().len()
+        )));
+    }
+    // Each string's collection (by number) and index; NIL strings have no number.
+    let mut objects: Vec<(u32, u32)> = Vec::with_capacity(refs.len());
+    let mut addresses: Vec<u64> = Vec::new();
+    let mut numbers: HashMap<u64, u32, BuildHasherDefault<AddressHasher>> = HashMap::default();
+    // Neighbours mostly share a collection.
+    let mut last = (u64::MAX, 0u32);
+    for r in refs {
+        let r = r.as_ref();
+        let address = read_length(&r[4..4 + offset_size]);
+        let index = read_length(&r[4 + offset_size..]) as u32;
+        let undefined = Cursor::is_undefined_offset(address, offset_size as u8);
+        if undefined || index == 0 || address == 0 {
+            objects.push((NIL, 0));
+            continue;
+        }
+        if address != last.0 {
+            let next = addresses.len() as u32;
+            let number = *numbers.entry(address).or_insert(next);
+            if number == next {
+                addresses.push(address);
+            }
+            last = (address, number);
+        }
+        objects.push((last.1, index));
+    }
+    let collections = kept.collections(file, &addresses)?;
+    // A string's length is its reference's count, but memory is taken only for what
+    // its object holds: a damaged count is an error below, not a huge allocation.
+    let count = |r: &R| read_length(&r.as_ref()[..4]) as usize;
+    let lens = refs.iter().zip(&objects).map(|(r, &(number, index))| {
+        (number != NIL).then(|| {
+            let held = collections[number as usize]
+                .object(index)
+                .map_or(0, <[u8]>::len);
+            count(r).min(held)
+        })
+    });
+    Strings::fill_parallel(lens, |i, out| {
+        let (number, index) = objects[i];
+        let collection = &collections[number as usize];
+        let object = collection.object(index).ok_or_else(|| {
+            Error::InvalidData(format!(
+                "missing vlen heap object {index} at {:#x}",
+                collection.address
+            ))
+        })?;
+        if count(&refs[i]) != out.len() {
+            return Err(Error::InvalidData(
+                "vlen heap object is shorter than its reference".into(),
+            ));
+        }
+        out.copy_from_slice(&object[..out.len()]);
+        Ok(())
+    })
 }
 
-impl<'f> HeapStrings<'f> {
-    pub(super) fn new(file: &'f Hdf5File) -> HeapStrings<'f> {
-        HeapStrings {
-            file,
-            collections: Vec::new(),
-            by_address: HashMap::new(),
-            last: None,
+/// The collection number of a NIL string's reference.
+const NIL: u32 = u32::MAX;
+
+/// The collections of the last read of strings, for the next: a collection holds
+/// strings of neighbouring slabs, which would otherwise be read again at every slab
+/// boundary. Memory holds one read's collections at most.
+#[derive(Default)]
+pub(super) struct KeptCollections(Mutex<HashMap<u64, Arc<Collection>>>);
+
+impl KeptCollections {
+    /// The collections at `addresses`, kept or read (in parallel); they become the
+    /// ones kept.
+    fn collections(&self, file: &Hdf5File, addresses: &[u64]) -> Result<Vec<Arc<Collection>>> {
+        let kept = std::mem::take(&mut *self.0.lock().unwrap_or_else(|p| p.into_inner()));
+        let collections = addresses
+            .par_iter()
+            .map(|a| match kept.get(a) {
+                Some(c) => Ok(Arc::clone(c)),
+                None => Collection::read(file, *a).map(Arc::new),
+            })
+            .collect::<Result<Vec<_>>>()?;
+        drop(kept);
+        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = addresses
+            .iter()
+            .copied()
+            .zip(collections.iter().map(Arc::clone))
+            .collect();
+        Ok(collections)
+    }
+}
+
+/// Hashes a collection's address (a file offset, already well spread) with one
+/// multiplication: the default hasher cost more than the rest of the lookup.
+#[derive(Default)]
+struct AddressHasher(u64);
+
+impl Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8 | u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         }
     }
 
-    /// The string a reference names (length, collection address, object index), or
-    /// `None` for a reference to no object (a NIL string).
-    pub(super) fn string(&mut self, reference: &[u8]) -> Result<Option<Vec<u8>>> {
-        let offset_size = usize::from(self.file.superblock().offset_size);
-        if reference.len() != 8 + offset_size {
-            return Err(Error::InvalidData(format!(
-                "string reference of {} bytes",
-                reference.len()
-            )));
-        }
-        let count = read_length(&reference[..4]) as usize;
-        let address = read_length(&reference[4..4 + offset_size]);
-        let index = read_length(&reference[4 + offset_size..]) as u32;
-        let undefined = Cursor::is_undefined_offset(address, self.file.superblock().offset_size);
-        if undefined || index == 0 || address == 0 {
-            return Ok(None);
-        }
-        let at = match self.last {
-            Some((a, at)) if a == address => at,
-            _ => {
-                let at = match self.by_address.get(&address) {
-                    Some(&at) => at,
-                    None => {
-                        self.collections.push(Collection::read(self.file, address)?);
-                        self.by_address.insert(address, self.collections.len() - 1);
-                        self.collections.len() - 1
-                    }
-                };
-                self.last = Some((address, at));
-                at
-            }
-        };
-        let collection = &self.collections[at];
-        let object = collection.object(index).ok_or_else(|| {
-            Error::InvalidData(format!("missing vlen heap object {index} at {address:#x}"))
-        })?;
-        let data = object.get(..count).ok_or_else(|| {
-            Error::InvalidData("vlen heap object is shorter than its reference".into())
-        })?;
-        Ok(Some(data.to_vec()))
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29);
     }
 }
 

@@ -512,7 +512,7 @@ fn attr_values(
                 .take(n)
                 .map(|r| vlen_string(r, resolve).map_err(|e| e.to_string()))
                 .collect::<Result<Vec<_>, _>>()?;
-            Ok(Values::String(strings))
+            Ok(Values::String(strings.into()))
         }
         t => {
             let need = n * t.size();

@@ -15,7 +15,7 @@ use hdf5_reader::{
 };
 
 use super::chunks;
-use super::heap::HeapStrings;
+use super::heap;
 use super::meta::{self, VarInfo};
 use super::types::to_native;
 use crate::chunking::Region;
@@ -41,6 +41,8 @@ pub struct Hdf5Source {
     problems: Vec<String>,
     /// Kept open for the datasets' reads; chunks as stored are read from it directly.
     file: Hdf5File,
+    /// The global heap collections the last read of strings met.
+    heaps: heap::KeptCollections,
 }
 
 impl Hdf5Source {
@@ -94,6 +96,7 @@ impl Hdf5Source {
             vars: meta.vars,
             problems: meta.problems,
             file,
+            heaps: heap::KeptCollections::default(),
         })
     }
 
@@ -201,7 +204,9 @@ impl DataSource for Hdf5Source {
         let h5 = |e: hdf5_reader::error::Error| fail(e.to_string());
         let ds = &info.ds;
         let mut values = match (t, info.stored.fixed_string) {
-            (NcType::String, _) => return strings(&self.file, ds, &selection, n).map_err(h5),
+            (NcType::String, _) => {
+                return strings(&self.file, &self.heaps, ds, &selection, n).map_err(h5)
+            }
             (NcType::Char, Some(w)) if w != 1 => {
                 return Err(fail(format!("char values stored as {w}-byte strings")))
             }
@@ -369,40 +374,53 @@ fn read_raw<const N: usize>(
     Ok(())
 }
 
-/// The stored bytes of a selection, `N` bytes per element, in C order.
+/// The stored elements of a selection, `N` bytes each, in C order.
 fn read_refs<const N: usize>(
     ds: &hdf5_reader::Dataset,
     selection: &SliceInfo,
     n: usize,
-) -> hdf5_reader::error::Result<Vec<u8>> {
-    let mut out = vec![0u8; n * N];
-    read_raw::<N>(ds, selection, &mut out)?;
-    Ok(out)
+) -> hdf5_reader::error::Result<Vec<Raw<N>>> {
+    let a = ds.read_slice_parallel::<Raw<N>>(selection)?;
+    if a.len() != n {
+        return Err(hdf5_reader::error::Error::InvalidData(format!(
+            "read {} string references for {n}",
+            a.len()
+        )));
+    }
+    if a.as_slice().is_none() {
+        return Ok(a.iter().copied().collect());
+    }
+    // In order already: the array's own memory, without a copy.
+    let (mut v, offset) = a.into_raw_vec_and_offset();
+    v.drain(..offset.unwrap_or(0));
+    v.truncate(n);
+    Ok(v)
+}
+
+impl<const N: usize> AsRef<[u8]> for Raw<N> {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
 }
 
 /// Variable-length strings: the selection's heap references, each resolved.
 fn strings(
     file: &Hdf5File,
+    kept: &heap::KeptCollections,
     ds: &hdf5_reader::Dataset,
     selection: &SliceInfo,
     n: usize,
 ) -> hdf5_reader::error::Result<Values> {
-    let refs = match ds.vlen_reference_size() {
-        16 => read_refs::<16>(ds, selection, n)?,
-        12 => read_refs::<12>(ds, selection, n)?,
+    let strings = match ds.vlen_reference_size() {
+        16 => heap::resolve(file, kept, &read_refs::<16>(ds, selection, n)?)?,
+        12 => heap::resolve(file, kept, &read_refs::<12>(ds, selection, n)?)?,
         w => {
             return Err(hdf5_reader::error::Error::InvalidData(format!(
                 "string references of {w} bytes"
             )))
         }
     };
-    let w = ds.vlen_reference_size();
-    let mut heap = HeapStrings::new(file);
-    let mut out = Vec::with_capacity(n);
-    for r in refs.chunks_exact(w) {
-        out.push(heap.string(r)?);
-    }
-    Ok(Values::String(out))
+    Ok(Values::String(strings))
 }
 
 /// HDF5's built-in filters plus those netCDF-4 files name by registered ids, decoded

@@ -281,7 +281,7 @@ mod tests {
         assert_eq!(inf("\"K\""), Values::text("K"));
         assert_eq!(
             inf(r#"["a", "b"]"#),
-            Values::String(vec![Some(b"a".to_vec()), Some(b"b".to_vec())])
+            Values::String(vec![Some(b"a".to_vec()), Some(b"b".to_vec())].into())
         );
         assert_eq!(
             inf(r#"{"a": 1, "b": [1,2]}"#),

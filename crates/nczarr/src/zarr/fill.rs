@@ -3,7 +3,7 @@
 
 use super::Dtype;
 use crate::json::Json;
-use crate::model::{NcType, Values};
+use crate::model::{NcType, Strings, Values};
 
 /// A `fill_value` that does not fit its array's type.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -48,7 +48,7 @@ pub fn parse_fill_value(
             while bytes.last() == Some(&0) {
                 bytes.pop();
             }
-            Values::String(vec![Some(bytes)])
+            Values::String(Strings::from(vec![Some(bytes)]))
         }
         NcType::Float | NcType::Double => {
             let f = match json {
@@ -232,7 +232,7 @@ mod tests {
         );
         assert_eq!(
             fill("\"\"", "|S128", NcType::String, false).unwrap(),
-            Some(Values::String(vec![Some(vec![])]))
+            Some(Values::String(vec![Some(vec![])].into()))
         );
     }
 

@@ -23,7 +23,7 @@ pub fn values_json(values: &Values) -> Json {
         match values {
             Values::Float(v) => Json::Number(Number::from_f32(v[i])),
             Values::Double(v) => Json::Number(Number::from_f64(v[i])),
-            Values::String(v) => v[i].as_deref().map_or(Json::Null, text_json),
+            Values::String(v) => v.value(i).map_or(Json::Null, text_json),
             Values::Int64(v) => Json::Number(Number::from_i64(v[i])),
             Values::UInt64(v) => Json::Number(Number::from_u64(v[i])),
             other => Json::Number(Number::from_i64(other.get_i128(i).unwrap_or(0) as i64)),
@@ -75,7 +75,7 @@ mod tests {
         );
         assert_eq!(values_json(&Values::text("abc\0")).to_text(), "\"abc\"");
         assert_eq!(
-            values_json(&Values::String(vec![Some(b"a".to_vec()), None])).to_text(),
+            values_json(&Values::String(vec![Some(b"a".to_vec()), None].into())).to_text(),
             "[\"a\",null]"
         );
         assert_eq!(

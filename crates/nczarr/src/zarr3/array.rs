@@ -340,8 +340,7 @@ fn fill_json3(stored: &StoredArray) -> Json {
             Json::Bool(matches!(v, Values::UByte(b) if b.first().is_some_and(|&x| x != 0)))
         }
         (Some(Values::String(s)), _) => Json::String(
-            String::from_utf8_lossy(s.first().cloned().flatten().unwrap_or_default().as_slice())
-                .into_owned(),
+            String::from_utf8_lossy(s.first().flatten().unwrap_or_default()).into_owned(),
         ),
         (Some(v), _) => crate::zarr::fill_json(Some(v), true),
     }

@@ -143,12 +143,12 @@ impl<'t> Converter<'t> {
         let bad = |what: &str| self.err(d.pos, format!("cannot convert {what} to {t}"));
         if let Values::String(out) = out {
             out.push(match &d.value {
-                Value::Text(s) => Some(s.clone()),
-                Value::Char(c) => Some(vec![*c]),
+                Value::Text(s) => Some(s.as_slice()),
+                Value::Char(c) => Some(std::slice::from_ref(c)),
                 Value::Nil => None,
                 Value::Fill => match fill {
-                    Some(Values::String(f)) => f.first().cloned().flatten(),
-                    _ => Some(Vec::new()),
+                    Some(Values::String(f)) => f.first().flatten(),
+                    _ => Some(&[][..]),
                 },
                 Value::Int { .. } | Value::Float(_) | Value::Double(_) => {
                     return Err(bad("a number"))

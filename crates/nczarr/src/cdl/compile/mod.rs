@@ -357,7 +357,7 @@ impl<'t> Builder<'t> {
             }
             let longest = match self.values.get(&path) {
                 Some(Values::String(s)) => {
-                    Some(s.iter().flatten().map(Vec::len).max().unwrap_or(1))
+                    Some(s.iter().flatten().map(<[u8]>::len).max().unwrap_or(1))
                 }
                 _ => None,
             };

@@ -10,7 +10,7 @@ use std::sync::{mpsc, Arc};
 
 use super::escape;
 use super::number::{self, NUM_ROOM};
-use super::ordered;
+use super::ordered::{self, Spare};
 use super::values::{
     double_is_fill, fill_for, float_is_fill, format_for, format_slab, format_value, number_text,
     ValueFormat,
@@ -47,9 +47,9 @@ struct Line {
 const LINEPIND: &[u8] = b"    ";
 
 impl Line {
-    fn new(linep: i64, max: i64, indent: usize, capacity: usize) -> Line {
+    fn new(linep: i64, max: i64, indent: usize, buf: Vec<u8>) -> Line {
         Line {
-            buf: Vec::with_capacity(capacity),
+            buf,
             linep,
             max,
             indent,
@@ -110,6 +110,26 @@ impl Line {
         self.buf.truncate(at + n + 2);
         self.linep += nn;
         true
+    }
+
+    /// [`Line::lput_comma`] of text `write` appends to the line: written in place, and
+    /// moved after the line break when it wraps.
+    fn lput_appended_comma(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
+        let at = self.buf.len();
+        write(&mut self.buf);
+        let n = self.buf.len() - at;
+        let nn = n as i64 + 2;
+        if nn + self.linep > self.max && nn > 2 {
+            // "\n", the indent and LINEPIND: all spaces after the break.
+            let brk = 1 + self.indent + LINEPIND.len();
+            self.buf.resize(at + n + brk, b' ');
+            self.buf.copy_within(at..at + n, at + brk);
+            self.buf[at] = b'\n';
+            self.buf[at + 1..at + brk].fill(b' ');
+            self.linep = LINEPIND.len() as i64 + self.indent as i64;
+        }
+        self.buf.extend_from_slice(b", ");
+        self.linep += nn;
     }
 
     /// `printf`: no line bookkeeping.
@@ -308,7 +328,7 @@ impl Layout<'_> {
     }
 
     /// Whole rows `first..first + n` of `values` (starting at `offset`), each laid out
-    /// from the line position a row always starts at.
+    /// from the line position a row always starts at, into `buf`.
     #[allow(clippy::too_many_arguments)]
     fn rows(
         &self,
@@ -319,6 +339,7 @@ impl Layout<'_> {
         fmt: &ValueFormat,
         fill: Option<&Values>,
         start: (i64, i64, usize),
+        buf: Vec<u8>,
     ) -> Vec<u8> {
         let rows = Rows {
             values,
@@ -340,6 +361,7 @@ impl Layout<'_> {
                 let p = *float_digits;
                 return self.rows_with(
                     &rows,
+                    buf,
                     |out, i| {
                         let x = v[i];
                         if !x.is_finite() || fill.is_some_and(|f| float_is_fill(f, x)) {
@@ -358,6 +380,7 @@ impl Layout<'_> {
                 let p = *double_digits;
                 return self.rows_with(
                     &rows,
+                    buf,
                     |out, i| {
                         let x = v[i];
                         if !x.is_finite() || fill.is_some_and(|f| double_is_fill(f, x)) {
@@ -371,20 +394,18 @@ impl Layout<'_> {
             // Strings: the fill value (as a C string) decided once, no number to try.
             (Values::String(v), ValueFormat::Default { .. }, f) => {
                 let fill = match f {
-                    Some(Values::String(f)) => {
-                        f.first().map(|s| s.as_deref().map(escape::c_string))
-                    }
+                    Some(Values::String(f)) => f.first().map(|s| s.map(escape::c_string)),
                     _ => None,
                 };
                 let text = |out: &mut Vec<u8>, i: usize| {
-                    let s = v[i].as_deref();
+                    let s = v.value(i);
                     if fill.is_some_and(|f| f == s.map(escape::c_string)) {
                         out.push(b'_');
                     } else {
                         escape::string_value(out, s);
                     }
                 };
-                return self.rows_with(&rows, |_, _| None, Some(&text));
+                return self.rows_with(&rows, buf, |_, _| None, Some(&text));
             }
             _ => {}
         }
@@ -398,7 +419,7 @@ impl Layout<'_> {
                             _ => None,
                         };
                         // The one value not written in place is the fill value.
-                        return self.rows_with(&rows, |out, i| {
+                        return self.rows_with(&rows, buf, |out, i| {
                             let x = v[i];
                             (fill != Some(x)).then(|| $text(out, x))
                         }, Some(&|out: &mut Vec<u8>, _| out.push(b'_')));
@@ -418,7 +439,12 @@ impl Layout<'_> {
             UInt => |out, x: u32| number::unsigned_into(out, x.into()),
             UInt64 => number::unsigned_into
         );
-        self.rows_with(&rows, |out, i| number_text(out, values, i, fmt, fill), None)
+        self.rows_with(
+            &rows,
+            buf,
+            |out, i| number_text(out, values, i, fmt, fill),
+            None,
+        )
     }
 
     /// [`Layout::rows`] with `number` writing value `i` in place where it can (see
@@ -427,6 +453,7 @@ impl Layout<'_> {
     fn rows_with(
         &self,
         rows: &Rows<'_>,
+        buf: Vec<u8>,
         number: impl Fn(&mut [u8], usize) -> Option<usize>,
         other: Option<&ValueText<'_>>,
     ) -> Vec<u8> {
@@ -440,7 +467,7 @@ impl Layout<'_> {
             start,
         } = *rows;
         let ncols = self.ncols as usize;
-        let mut line = Line::new(start.0, start.1, start.2, n as usize * ncols * 12);
+        let mut line = Line::new(start.0, start.1, start.2, buf);
         let mut text = Vec::with_capacity(32);
         let mut scratch = String::new();
         // Value `i`'s text into `text`, by `number` where it can.
@@ -482,6 +509,10 @@ impl Layout<'_> {
                         continue;
                     }
                     if line.lput_number_comma(|out| number(out, base + c)) {
+                        continue;
+                    }
+                    if let Some(other) = other {
+                        line.lput_appended_comma(|out| other(out, base + c));
                         continue;
                     }
                 }
@@ -531,7 +562,8 @@ pub(crate) fn print_var(
     } = *var_layout;
     let rank = shape.len();
     let max = opts.max_line_len as i64 - 2;
-    let mut e = Line::new(0, max, indent, 1 << 16);
+    let spare = Spare::default();
+    let mut e = Line::new(0, max, indent, Vec::with_capacity(1 << 16));
     e.raw(b"\n");
     e.raw(" ".repeat(indent).as_bytes());
     e.raw(b" ");
@@ -553,11 +585,18 @@ pub(crate) fn print_var(
     };
     let fill = fill_for(var);
     let fmt = format_for(var, opts, time);
-    let regions = slabs(shape, chunks, opts.slab_elements, SlabOrder::Output);
+    // A string costs some 40 bytes while read (its reference, where it is, its bytes
+    // and end) against 4 for a float: slabs of a quarter as many, which also keeps the
+    // reading of one and the printing of the last in step.
+    let slab_elements = match var.nc_type {
+        NcType::String => (opts.slab_elements / 4).max(1),
+        _ => opts.slab_elements,
+    };
+    let regions = slabs(shape, chunks, slab_elements, SlabOrder::Output);
     let text_mode = var.nc_type == NcType::Char;
     let ncols = layout.ncols;
     // Borrowed by the pieces of work, which outlive the formatting thread's loop.
-    let (layout, fmt, fill) = (&layout, &fmt, fill.as_ref());
+    let (layout, fmt, fill, spare) = (&layout, &fmt, fill.as_ref(), &spare);
     let threads = std::thread::available_parallelism().map_or(2, usize::from);
 
     std::thread::scope(|scope| -> Result<()> {
@@ -612,7 +651,7 @@ pub(crate) fn print_var(
                         max,
                         indent,
                     );
-                    e.hand(&pieces)?;
+                    e.hand(&pieces, spare)?;
                     for r in (0..rows).step_by(per as usize) {
                         let k = per.min(rows - r);
                         let st = if r == 0 {
@@ -622,6 +661,7 @@ pub(crate) fn print_var(
                         };
                         let values = Arc::clone(&values);
                         pieces.job(Box::new(move || {
+                            let buf = spare.take((k * ncols) as usize * 12);
                             layout.rows(
                                 &values,
                                 (r * ncols) as usize,
@@ -630,6 +670,7 @@ pub(crate) fn print_var(
                                 fmt,
                                 fill,
                                 st,
+                                buf,
                             )
                         }))?;
                     }
@@ -659,16 +700,21 @@ pub(crate) fn print_var(
                             }
                         }
                         if e.buf.len() > 1 << 20 {
-                            e.hand(&pieces)?;
+                            e.hand(&pieces, spare)?;
                         }
                     }
                     element += n;
                 }
-                e.hand(&pieces)?;
+                e.hand(&pieces, spare)?;
             }
-            e.hand(&pieces)
+            e.hand(&pieces, spare)
         });
-        let written = texts.try_for_each(|t| Ok::<_, crate::error::Error>(out.write_all(&t?)?));
+        let written = texts.try_for_each(|t| {
+            let t = t?;
+            out.write_all(&t)?;
+            spare.give(t);
+            Ok::<_, crate::error::Error>(())
+        });
         // A failed write closes the channel, which stops the formatter.
         drop(texts);
         let formatted = formatter.join().unwrap_or_else(|_| {
@@ -685,8 +731,8 @@ pub(crate) fn print_var(
 
 impl Line {
     /// Hand the text laid out so far to the writer.
-    fn hand(&mut self, to: &ordered::Pieces<'_>) -> Result<()> {
+    fn hand(&mut self, to: &ordered::Pieces<'_>, spare: &Spare) -> Result<()> {
         let cap = self.buf.capacity();
-        to.text(std::mem::replace(&mut self.buf, Vec::with_capacity(cap)))
+        to.text(std::mem::replace(&mut self.buf, spare.take(cap)))
     }
 }

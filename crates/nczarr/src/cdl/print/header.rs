@@ -361,7 +361,7 @@ pub(crate) fn attr_values(
             Values::Float(v) => number::float_attr(&mut s, v[i], fd),
             Values::Double(v) => number::double_attr(&mut s, v[i], dd),
             Values::String(v) => {
-                escape::string_attr(buf, v[i].as_deref());
+                escape::string_attr(buf, v.value(i));
                 continue;
             }
             Values::Char(_) => {}

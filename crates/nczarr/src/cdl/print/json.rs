@@ -99,7 +99,7 @@ fn element(values: &Values, i: usize) -> Value {
         Values::Float(v) => float(format!("{}", v[i]).parse().unwrap_or(f64::from(v[i]))),
         Values::Double(v) => float(v[i]),
         Values::Char(v) => Value::from(String::from_utf8_lossy(&v[i..=i]).into_owned()),
-        Values::String(v) => v[i].as_ref().map_or(Value::Null, |s| {
+        Values::String(v) => v.value(i).map_or(Value::Null, |s| {
             Value::from(String::from_utf8_lossy(s).into_owned())
         }),
     }

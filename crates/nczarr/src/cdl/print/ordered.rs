@@ -39,6 +39,35 @@ impl<'a> Pieces<'a> {
     }
 }
 
+/// Text buffers written and given back, for the next pieces: a buffer freshly
+/// allocated per piece cost a zeroed page per 4 KiB each time (and a free on the
+/// writer's thread of memory a worker allocated).
+#[derive(Default)]
+pub(super) struct Spare(Mutex<Vec<Vec<u8>>>);
+
+/// Buffers kept at most (the pieces in flight are fewer).
+const SPARE_MAX: usize = 64;
+
+impl Spare {
+    /// An empty buffer with room for `capacity` bytes.
+    pub(super) fn take(&self, capacity: usize) -> Vec<u8> {
+        let kept = self.0.lock().ok().and_then(|mut s| s.pop());
+        let mut buf = kept.unwrap_or_default();
+        buf.reserve(capacity);
+        buf
+    }
+
+    /// A buffer whose text is written, to be taken again.
+    pub(super) fn give(&self, mut buf: Vec<u8>) {
+        buf.clear();
+        if let Ok(mut s) = self.0.lock() {
+            if s.len() < SPARE_MAX {
+                s.push(buf);
+            }
+        }
+    }
+}
+
 fn closed() -> Error {
     Error::Invalid("output closed".into())
 }

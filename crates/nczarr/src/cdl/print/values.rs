@@ -96,7 +96,7 @@ pub(super) fn is_fill(fill: &Values, values: &Values, i: usize) -> bool {
         (Values::Float(f), Values::Float(v)) => float_is_fill(f[0], v[i]),
         (Values::Double(f), Values::Double(v)) => double_is_fill(f[0], v[i]),
         (Values::String(f), Values::String(v)) => {
-            f[0].as_deref().map(escape::c_string) == v[i].as_deref().map(escape::c_string)
+            f.value(0).map(escape::c_string) == v.value(i).map(escape::c_string)
         }
         (f, v) => f.get_i128(0).is_some() && f.get_i128(0) == v.get_i128(i),
     }
@@ -167,7 +167,7 @@ pub(super) fn format_value(
             return;
         }
         (Values::String(v), _) => {
-            escape::string_value(out, v[i].as_deref());
+            escape::string_value(out, v.value(i));
             return;
         }
         (Values::Float(v), _) if !v[i].is_finite() => {

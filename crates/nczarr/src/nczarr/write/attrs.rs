@@ -11,7 +11,13 @@ use crate::zarr::values_json;
 fn attr_dtype(values: &Values, opts: &WriteOptions) -> String {
     match values {
         Values::String(v) => {
-            let n = v.iter().flatten().map(Vec::len).max().unwrap_or(1).max(1);
+            let n = v
+                .iter()
+                .flatten()
+                .map(<[u8]>::len)
+                .max()
+                .unwrap_or(1)
+                .max(1);
             format!("|S{n}")
         }
         // netcdf-c recognises char attributes by '>S1' whatever the variables use;
@@ -89,7 +95,7 @@ mod tests {
             Attr::new("valid", Values::Short(vec![0, 9])),
             Attr::new(
                 "names",
-                Values::String(vec![Some(b"ab".to_vec()), Some(b"xyz".to_vec())]),
+                Values::String(vec![Some(b"ab".to_vec()), Some(b"xyz".to_vec())].into()),
             ),
         ];
         let extra = || vec![("_NCProperties".to_string(), Json::String("p".into()))];
