@@ -9,7 +9,7 @@ use std::io::Write;
 use std::sync::{mpsc, Arc};
 
 use super::escape;
-use super::number::{self, NUM_ROOM};
+use super::number::{self, Texts16, NUM_ROOM};
 use super::ordered::{self, Spare};
 use super::values::{
     double_is_fill, fill_for, float_is_fill, format_for, format_slab, format_value, number_text,
@@ -430,12 +430,12 @@ impl Layout<'_> {
         }
         let signed = |out: &mut [u8], x: i64| number::signed_into(out, x);
         integers!(
-            Byte => |out, x: i8| signed(out, x.into()),
-            Short => |out, x: i16| signed(out, x.into()),
+            Byte => |out, x: i8| Texts16::signed().put(out, x as i16 as u16),
+            Short => |out, x: i16| Texts16::signed().put(out, x as u16),
             Int => |out, x: i32| signed(out, x.into()),
             Int64 => signed,
-            UByte => |out, x: u8| number::unsigned_into(out, x.into()),
-            UShort => |out, x: u16| number::unsigned_into(out, x.into()),
+            UByte => |out, x: u8| Texts16::unsigned().put(out, x.into()),
+            UShort => |out, x: u16| Texts16::unsigned().put(out, x),
             UInt => |out, x: u32| number::unsigned_into(out, x.into()),
             UInt64 => number::unsigned_into
         );

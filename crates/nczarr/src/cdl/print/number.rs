@@ -3,6 +3,7 @@
 //! `C_format` attribute may ask for.
 
 use std::fmt::Write as _;
+use std::sync::LazyLock;
 
 /// The shortest round-trip digits of `a` (> 0) and the exponent of the first digit.
 fn digits_shortest(a: f64) -> (u64, usize, i32) {
@@ -111,6 +112,50 @@ pub(crate) fn signed_into(out: &mut [u8], v: i64) -> usize {
         1 + unsigned_into(&mut out[1..], v.unsigned_abs())
     } else {
         unsigned_into(out, v.unsigned_abs())
+    }
+}
+
+/// The `%d` texts of all 65,536 values of a 16-bit type, each packed in a word: the
+/// text in its low bytes (six at most, `-32768`), its length in the top byte. A short
+/// variable is printed a table load and one store a value, where the digits cost
+/// several multiplications; 8-bit types use the same tables.
+pub(crate) struct Texts16(Box<[u64]>);
+
+impl Texts16 {
+    fn of(value: impl Fn(u16) -> i64) -> Texts16 {
+        Texts16(
+            (0..=u16::MAX)
+                .map(|b| {
+                    let mut text = [0u8; NUM_ROOM];
+                    let n = signed_into(&mut text, value(b));
+                    let mut word = [0u8; 8];
+                    word[..n].copy_from_slice(&text[..n]);
+                    word[7] = n as u8;
+                    u64::from_le_bytes(word)
+                })
+                .collect(),
+        )
+    }
+
+    /// The texts of the signed values (`short`, `byte`), indexed by their bits.
+    pub(crate) fn signed() -> &'static Texts16 {
+        static T: LazyLock<Texts16> = LazyLock::new(|| Texts16::of(|b| i64::from(b as i16)));
+        &T
+    }
+
+    /// The texts of the unsigned values (`ushort`, `ubyte`).
+    pub(crate) fn unsigned() -> &'static Texts16 {
+        static T: LazyLock<Texts16> = LazyLock::new(|| Texts16::of(i64::from));
+        &T
+    }
+
+    /// `%d` of the value whose bits are `bits` into `out` (at least [`NUM_ROOM`]
+    /// bytes: eight are written); the length of the text.
+    #[inline]
+    pub(crate) fn put(&self, out: &mut [u8], bits: u16) -> usize {
+        let word = self.0[usize::from(bits)];
+        out[..8].copy_from_slice(&word.to_le_bytes());
+        (word >> 56) as usize
     }
 }
 
@@ -661,6 +706,17 @@ mod tests {
                 format_g_bytes(&mut a, v, p);
                 assert_eq!(String::from_utf8(a).unwrap(), g(v, p), "{v} p={p}");
             }
+        }
+    }
+
+    #[test]
+    fn every_16_bit_text_is_printf_d() {
+        let mut out = [0u8; NUM_ROOM];
+        for b in 0..=u16::MAX {
+            let n = Texts16::signed().put(&mut out, b);
+            assert_eq!(&out[..n], (b as i16).to_string().as_bytes());
+            let n = Texts16::unsigned().put(&mut out, b);
+            assert_eq!(&out[..n], b.to_string().as_bytes());
         }
     }
 
