@@ -13,6 +13,6 @@ mod values;
 
 pub use dataset::{Attr, Dataset, Dim, DimRef, Group, Var};
 pub use path::{GroupPath, VarPath};
-pub use strings::Strings;
+pub use strings::{Strings, TooLarge};
 pub use types::NcType;
 pub use values::Values;

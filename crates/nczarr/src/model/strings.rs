@@ -126,7 +126,8 @@ impl Strings {
         }
     }
 
-    /// Strings `start..start + other.len()` replaced by `other`.
+    /// Strings `start..start + other.len()` replaced by `other`: the bytes after them
+    /// move only when the replaced strings' bytes differ in size from `other`'s.
     ///
     /// # Panics
     /// If the range does not fit.
@@ -137,11 +138,17 @@ impl Strings {
             "strings {start}..{end} of {}",
             self.len()
         );
-        let mut out = Strings::with_capacity(self.len(), self.bytes.len());
-        out.extend_from(&self.slice(0..start));
-        out.extend_from(other);
-        out.extend_from(&self.slice(end..self.len()));
-        *self = out;
+        let (from, to) = (self.start(start), self.start(end));
+        self.bytes.splice(from..to, other.bytes.iter().copied());
+        for (mine, &e) in self.ends[start..end].iter_mut().zip(&other.ends) {
+            *mine = ((e & !NIL) + from as u64) | (e & NIL);
+        }
+        let (old, new) = ((to - from) as u64, other.bytes.len() as u64);
+        if old != new {
+            for e in &mut self.ends[end..] {
+                *e = ((*e & !NIL) + new - old) | (*e & NIL);
+            }
+        }
     }
 
     /// Strings of the lengths `lens` gives (NIL where `None`), whose bytes `fill`
@@ -149,8 +156,9 @@ impl Strings {
     /// of the block are filled on every core.
     ///
     /// # Errors
-    /// The first error `fill` returns.
-    pub fn fill_parallel<E: Send>(
+    /// [`TooLarge`] when the lengths add up to more than memory can be asked for; an
+    /// error `fill` returns (one of them, when several parts fail).
+    pub fn fill_parallel<E: Send + From<TooLarge>>(
         lens: impl ExactSizeIterator<Item = Option<usize>>,
         fill: impl Fn(usize, &mut [u8]) -> Result<(), E> + Sync,
     ) -> Result<Strings, E> {
@@ -161,16 +169,20 @@ impl Strings {
         for len in lens {
             ends.push(match len {
                 Some(len) => {
-                    end += len as u64;
+                    end = end
+                        .checked_add(len as u64)
+                        .filter(|&e| e < NIL)
+                        .ok_or(TooLarge(u64::MAX))?;
                     end
                 }
                 None => end | NIL,
             });
         }
-        let mut out = Strings {
-            bytes: vec![0; end as usize],
-            ends,
-        };
+        let total = usize::try_from(end).map_err(|_| TooLarge(end))?;
+        let mut bytes = Vec::new();
+        bytes.try_reserve_exact(total).map_err(|_| TooLarge(end))?;
+        bytes.resize(total, 0);
+        let mut out = Strings { bytes, ends };
         // Parts of about 1 MiB or 64K strings, cut at string boundaries, each a slice
         // of its own.
         let mut parts = Vec::new();
@@ -187,18 +199,20 @@ impl Strings {
             parts.push((first..last, at, part));
             (rest, first, at) = (tail, last, to);
         }
-        parts.into_par_iter().try_for_each(|(range, at, part)| {
-            let mut from = 0;
-            for i in range {
-                if ends[i] & NIL != 0 {
-                    continue;
+        parts
+            .into_par_iter()
+            .try_for_each(|(range, at, part)| -> Result<(), E> {
+                let mut from = 0;
+                for i in range {
+                    if ends[i] & NIL != 0 {
+                        continue;
+                    }
+                    let to = ends[i] as usize - at;
+                    fill(i, &mut part[from..to])?;
+                    from = to;
                 }
-                let to = ends[i] as usize - at;
-                fill(i, &mut part[from..to])?;
-                from = to;
-            }
-            Ok(())
-        })?;
+                Ok(())
+            })?;
         Ok(out)
     }
 
@@ -207,6 +221,24 @@ impl Strings {
         self.iter().map(|s| s.map(<[u8]>::to_vec)).collect()
     }
 }
+
+/// Strings whose bytes add up to more than memory can be asked for (of so many bytes;
+/// `u64::MAX` past what a count holds): a damaged file's lengths, or references
+/// repeating one large object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TooLarge(pub u64);
+
+impl fmt::Display for TooLarge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "strings of {} bytes in all: more than memory allows",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for TooLarge {}
 
 /// Where string `i` starts, by the ends of those before it.
 fn start_of(ends: &[u64], i: usize) -> usize {
@@ -292,16 +324,44 @@ mod tests {
             .collect();
         let lens: Vec<_> = list.iter().map(|s| s.as_ref().map(Vec::len)).collect();
         let filled = Strings::fill_parallel(lens.iter().copied(), |i, b| {
-            b.copy_from_slice(list[i].as_deref().ok_or(i)?);
-            Ok::<_, usize>(())
+            b.copy_from_slice(list[i].as_deref().ok_or(Failed::At(i))?);
+            Ok::<_, Failed>(())
         })
         .unwrap();
         assert_eq!(filled, Strings::from(list.clone()));
-        let failed =
-            Strings::fill_parallel(
-                lens.into_iter(),
-                |i, _| if i == 200_001 { Err(i) } else { Ok(()) },
-            );
-        assert_eq!(failed, Err(200_001));
+        let failed = Strings::fill_parallel(lens.into_iter(), |i, _| {
+            if i == 200_001 {
+                Err(Failed::At(i))
+            } else {
+                Ok(())
+            }
+        });
+        assert_eq!(failed, Err(Failed::At(200_001)));
+        let huge = [Some(usize::MAX / 2), Some(usize::MAX / 2), Some(4)];
+        let too_large = Strings::fill_parallel(huge.into_iter(), |_, _| Ok::<_, Failed>(()));
+        assert!(matches!(too_large, Err(Failed::TooLarge(_))));
+    }
+
+    #[derive(Debug, PartialEq)]
+    enum Failed {
+        At(usize),
+        TooLarge(TooLarge),
+    }
+
+    impl From<TooLarge> for Failed {
+        fn from(e: TooLarge) -> Failed {
+            Failed::TooLarge(e)
+        }
+    }
+
+    #[test]
+    fn overwrites_of_other_sizes_move_what_follows() {
+        let mut s = block(&[Some("aa"), None, Some("bbb"), Some("c")]);
+        s.write_at(0, &block(&[Some("x"), Some("yyyy")]));
+        assert_eq!(s, block(&[Some("x"), Some("yyyy"), Some("bbb"), Some("c")]));
+        s.write_at(2, &block(&[None, Some("")]));
+        assert_eq!(s, block(&[Some("x"), Some("yyyy"), None, Some("")]));
+        s.write_at(1, &block(&[Some("zzzz")]));
+        assert_eq!(s, block(&[Some("x"), Some("zzzz"), None, Some("")]));
     }
 }

@@ -18,7 +18,7 @@ use hdf5_reader::io::Cursor;
 use hdf5_reader::Hdf5File;
 use rayon::prelude::*;
 
-use crate::model::Strings;
+use crate::model::{Strings, TooLarge};
 
 /// Bytes of a collection header: `GCOL`, version, 3 reserved, then its size.
 const SIGNATURE: &[u8; 4] = b"GCOL";
@@ -153,7 +153,8 @@ pub(super) fn resolve<R: AsRef<[u8]> + Sync>(
     }
     let collections = kept.collections(file, &addresses)?;
     // A string's length is its reference's count, but memory is taken only for what
-    // its object holds: a damaged count is an error below, not a huge allocation.
+    // its object holds: a damaged count is an error below, and lengths adding up to
+    // more than memory (one large object referenced over and over) an error first.
     let count = |r: &R| read_length(&r.as_ref()[..4]) as usize;
     let lens = refs.iter().zip(&objects).map(|(r, &(number, index))| {
         (number != NIL).then(|| {
@@ -180,6 +181,12 @@ pub(super) fn resolve<R: AsRef<[u8]> + Sync>(
         out.copy_from_slice(&object[..out.len()]);
         Ok(())
     })
+}
+
+impl From<TooLarge> for Error {
+    fn from(e: TooLarge) -> Error {
+        Error::InvalidData(e.to_string())
+    }
 }
 
 /// The collection number of a NIL string's reference.
