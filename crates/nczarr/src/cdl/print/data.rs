@@ -44,6 +44,7 @@ struct Line {
     indent: usize,
 }
 
+/// The continuation indent after a wrap (spaces only: [`Line::break_before`] relies on it).
 const LINEPIND: &[u8] = b"    ";
 
 impl Line {
@@ -58,14 +59,12 @@ impl Line {
 
     /// `lput`: wrap before `s` if it would pass the line limit.
     fn lput(&mut self, s: &[u8]) {
-        let nn = s.len() as i64;
-        if nn + self.linep > self.max && nn > 2 {
-            self.buf.push(b'\n');
-            self.buf.extend(std::iter::repeat_n(b' ', self.indent));
-            self.buf.extend_from_slice(LINEPIND);
-            self.linep = LINEPIND.len() as i64 + self.indent as i64;
-        }
+        let at = self.buf.len();
         self.buf.extend_from_slice(s);
+        let nn = s.len() as i64;
+        if self.wraps(nn) {
+            self.break_before(at);
+        }
         if s.last() == Some(&b'\n') {
             self.linep = self.indent as i64;
         } else {
@@ -75,16 +74,9 @@ impl Line {
 
     /// `lput` of a value followed by `", "`, without building the joined string.
     fn lput_comma(&mut self, v: &[u8]) {
-        let nn = v.len() as i64 + 2;
-        if nn + self.linep > self.max && nn > 2 {
-            self.buf.push(b'\n');
-            self.buf.extend(std::iter::repeat_n(b' ', self.indent));
-            self.buf.extend_from_slice(LINEPIND);
-            self.linep = LINEPIND.len() as i64 + self.indent as i64;
-        }
+        let at = self.buf.len();
         self.buf.extend_from_slice(v);
-        self.buf.extend_from_slice(b", ");
-        self.linep += nn;
+        self.comma_after(at);
     }
 
     /// [`Line::lput_comma`] of a number `write` writes in place (see [`number_text`]);
@@ -96,13 +88,12 @@ impl Line {
             self.buf.truncate(at);
             return false;
         };
+        // `", "` into the room already there: the common case, kept apart from
+        // `comma_after` (a fifth of a short dump's time went to the difference).
         let nn = n as i64 + 2;
-        if nn + self.linep > self.max && nn > 2 {
-            // The line wraps before the value (once a line): move it after the break.
-            let mut text = [0u8; NUM_ROOM];
-            text[..n].copy_from_slice(&self.buf[at..at + n]);
-            self.buf.truncate(at);
-            self.lput_comma(&text[..n]);
+        if self.wraps(nn) {
+            self.buf.truncate(at + n);
+            self.comma_after(at);
             return true;
         }
         self.buf[at + n] = b',';
@@ -112,24 +103,38 @@ impl Line {
         true
     }
 
-    /// [`Line::lput_comma`] of text `write` appends to the line: written in place, and
-    /// moved after the line break when it wraps.
+    /// [`Line::lput_comma`] of text `write` appends to the line, written in place.
     fn lput_appended_comma(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
         let at = self.buf.len();
         write(&mut self.buf);
-        let n = self.buf.len() - at;
-        let nn = n as i64 + 2;
-        if nn + self.linep > self.max && nn > 2 {
-            // "\n", the indent and LINEPIND: all spaces after the break.
-            let brk = 1 + self.indent + LINEPIND.len();
-            self.buf.resize(at + n + brk, b' ');
-            self.buf.copy_within(at..at + n, at + brk);
-            self.buf[at] = b'\n';
-            self.buf[at + 1..at + brk].fill(b' ');
-            self.linep = LINEPIND.len() as i64 + self.indent as i64;
+        self.comma_after(at);
+    }
+
+    /// The text from `at` on is a value: `lput` it (already in place) with `", "`.
+    fn comma_after(&mut self, at: usize) {
+        let nn = (self.buf.len() - at) as i64 + 2;
+        if self.wraps(nn) {
+            self.break_before(at);
         }
         self.buf.extend_from_slice(b", ");
         self.linep += nn;
+    }
+
+    /// Whether `lput` of `nn` bytes starts a new line first.
+    fn wraps(&self, nn: i64) -> bool {
+        nn + self.linep > self.max && nn > 2
+    }
+
+    /// `lput`'s line break (`"\n"`, the indent, [`LINEPIND`]) put before the text from
+    /// `at` on, which moves after it (once a line).
+    fn break_before(&mut self, at: usize) {
+        let end = self.buf.len();
+        let brk = 1 + self.indent + LINEPIND.len();
+        self.buf.resize(end + brk, b' ');
+        self.buf.copy_within(at..end, at + brk);
+        self.buf[at] = b'\n';
+        self.buf[at + 1..at + brk].fill(b' ');
+        self.linep = LINEPIND.len() as i64 + self.indent as i64;
     }
 
     /// `printf`: no line bookkeeping.
@@ -352,62 +357,46 @@ impl Layout<'_> {
         };
         // Floats and doubles in the default format get a loop of their own, with the
         // type and fill value decided once rather than per value.
-        match (values, fmt, fill) {
-            (Values::Float(v), ValueFormat::Default { float_digits, .. }, f) => {
-                let fill = match f {
-                    Some(Values::Float(f)) => f.first().copied(),
-                    _ => None,
-                };
-                let p = *float_digits;
-                return self.rows_with(
-                    &rows,
-                    buf,
-                    |out, i| {
-                        let x = v[i];
-                        if !x.is_finite() || fill.is_some_and(|f| float_is_fill(f, x)) {
-                            return None;
-                        }
-                        number::format_g_into(out, f64::from(x), p)
-                    },
-                    None,
-                );
-            }
-            (Values::Double(v), ValueFormat::Default { double_digits, .. }, f) => {
-                let fill = match f {
-                    Some(Values::Double(f)) => f.first().copied(),
-                    _ => None,
-                };
-                let p = *double_digits;
-                return self.rows_with(
-                    &rows,
-                    buf,
-                    |out, i| {
-                        let x = v[i];
-                        if !x.is_finite() || fill.is_some_and(|f| double_is_fill(f, x)) {
-                            return None;
-                        }
-                        number::format_g_into(out, x, p)
-                    },
-                    None,
-                );
-            }
-            // Strings: the fill value (as a C string) decided once, no number to try.
-            (Values::String(v), ValueFormat::Default { .. }, f) => {
-                let fill = match f {
-                    Some(Values::String(f)) => f.first().map(|s| s.map(escape::c_string)),
-                    _ => None,
-                };
-                let text = |out: &mut Vec<u8>, i: usize| {
-                    let s = v.value(i);
-                    if fill.is_some_and(|f| f == s.map(escape::c_string)) {
-                        out.push(b'_');
-                    } else {
-                        escape::string_value(out, s);
-                    }
-                };
-                return self.rows_with(&rows, buf, |_, _| None, Some(&text));
-            }
-            _ => {}
+        macro_rules! floats {
+            ($variant:ident, $digits:ident, $is_fill:expr) => {
+                if let (Values::$variant(v), ValueFormat::Default { $digits, .. }) = (values, fmt) {
+                    let fill = match fill {
+                        Some(Values::$variant(f)) => f.first().copied(),
+                        _ => None,
+                    };
+                    let p = *$digits;
+                    return self.rows_with(
+                        &rows,
+                        buf,
+                        |out, i| {
+                            let x = v[i];
+                            if !x.is_finite() || fill.is_some_and(|f| $is_fill(f, x)) {
+                                return None;
+                            }
+                            number::format_g_into(out, f64::from(x), p)
+                        },
+                        None,
+                    );
+                }
+            };
+        }
+        floats!(Float, float_digits, float_is_fill);
+        floats!(Double, double_digits, double_is_fill);
+        // Strings: the fill value (as a C string) decided once, no number to try.
+        if let (Values::String(v), ValueFormat::Default { .. }) = (values, fmt) {
+            let fill = match fill {
+                Some(Values::String(f)) => f.first().map(|s| s.map(escape::c_string)),
+                _ => None,
+            };
+            let text = |out: &mut Vec<u8>, i: usize| {
+                let s = v.value(i);
+                if fill.is_some_and(|f| f == s.map(escape::c_string)) {
+                    out.push(b'_');
+                } else {
+                    escape::string_value(out, s);
+                }
+            };
+            return self.rows_with(&rows, buf, |_, _| None, Some(&text));
         }
         // Integers likewise: the fill value is compared as the variable's own type.
         macro_rules! integers {
@@ -585,14 +574,12 @@ pub(crate) fn print_var(
     };
     let fill = fill_for(var);
     let fmt = format_for(var, opts, time);
-    // A string costs some 40 bytes while read (its reference, where it is, its bytes
-    // and end) against 4 for a float: slabs of a quarter as many, which also keeps the
-    // reading of one and the printing of the last in step.
-    let slab_elements = match var.nc_type {
-        NcType::String => (opts.slab_elements / 4).max(1),
-        _ => opts.slab_elements,
-    };
-    let regions = slabs(shape, chunks, slab_elements, SlabOrder::Output);
+    let regions = slabs(
+        shape,
+        chunks,
+        opts.slab_elements_of(var.nc_type),
+        SlabOrder::Output,
+    );
     let text_mode = var.nc_type == NcType::Char;
     let ncols = layout.ncols;
     // Borrowed by the pieces of work, which outlive the formatting thread's loop.

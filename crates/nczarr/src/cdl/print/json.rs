@@ -307,7 +307,8 @@ impl JsonPrinter<'_> {
         let mut nest = Nest::new(nest_shape);
         let mut pending: Vec<u8> = Vec::new();
         let null_fill = self.fill == JsonFill::Null;
-        for r in slabs(shape, chunks, self.opts.slab_elements, SlabOrder::Output) {
+        let budget = self.opts.slab_elements_of(v.nc_type);
+        for r in slabs(shape, chunks, budget, SlabOrder::Output) {
             let values = self.source.read(vp, &r)?;
             let mut buf = Vec::with_capacity(values.len() * 8);
             for i in 0..values.len() {

@@ -24,6 +24,7 @@ use std::io::Write;
 
 use crate::error::Result;
 use crate::model::select::{group_matches, var_matches};
+use crate::model::NcType;
 use crate::source::DatasetSource;
 
 pub use crate::model::select::{check_selection, SelectionError};
@@ -92,6 +93,19 @@ impl Default for PrintOptions {
             fill_type: false,
             times: None,
             slab_elements: 1 << 19,
+        }
+    }
+}
+
+impl PrintOptions {
+    /// Elements read per slab of a variable of type `t`: a string costs some 40 bytes
+    /// while read (its reference, where it is, its bytes and end) against 4 for a float,
+    /// so its slabs hold a quarter as many (which also keeps the reading of one and the
+    /// printing of the last in step).
+    pub(crate) fn slab_elements_of(&self, t: NcType) -> u64 {
+        match t {
+            NcType::String => (self.slab_elements / 4).max(1),
+            _ => self.slab_elements,
         }
     }
 }
