@@ -223,7 +223,10 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-fn main() -> ExitCode {
+fn main() {
     let args: Args = cli::about::parse("nczdump");
-    cli::run("nczdump", || run(args))
+    if args.header_only {
+        cli::small_pages();
+    }
+    cli::exit_now(cli::run("nczdump", || run(args)))
 }

@@ -13,6 +13,8 @@ use anyhow::Context as _;
 use nczarr::store::TraceSink;
 use nczarr::{OpenOptions, Opened};
 
+pub use memory::small_pages;
+
 /// The trace sink `NCTRACING=n` (n > 0) asks for: lines on stderr prefixed with the tool.
 pub fn trace_sink(tool: &'static str) -> Option<TraceSink> {
     let level: i64 = std::env::var("NCTRACING").ok()?.trim().parse().ok()?;
@@ -60,6 +62,20 @@ pub fn run(tool: &str, body: impl FnOnce() -> anyhow::Result<ExitCode>) -> ExitC
             ExitCode::FAILURE
         }
     }
+}
+
+/// End the process with `code` once stdout and stderr are flushed, without the C
+/// runtime's exit handlers. mimalloc's handler frees and purges every page it holds
+/// (64 `madvise` calls after a 400-variable header dump), work the kernel does anyway
+/// when the address space goes: 0.3 ms of a 6.5 ms header dump.
+pub fn exit_now(code: ExitCode) -> ! {
+    let _ = io::stdout().flush();
+    let _ = io::stderr().flush();
+    let status = if code == ExitCode::SUCCESS { 0 } else { 1 };
+    // SAFETY: _exit takes no pointers and ends the process; what is left to free goes
+    // with it. For tools whose only output is stdout and stderr (nczdump), flushed
+    // above: no exit handler has anything of theirs left to complete.
+    unsafe { libc::_exit(status) }
 }
 
 /// The exit of a run that got through `name`: success, or, when the reader reported

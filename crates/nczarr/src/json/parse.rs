@@ -1,6 +1,8 @@
 //! The JSON reader: bytes to [`Json`], keeping number text, member order and the
 //! bytes netcdf-c leaves raw in strings (see the module above).
 
+use std::cell::Cell;
+
 use super::{parse_float_text, Json, JsonError, Number};
 
 /// Parse a JSON document.
@@ -15,9 +17,12 @@ pub fn parse(bytes: &[u8]) -> Result<Json, JsonError> {
         s: bytes,
         pos: 0,
         depth: 0,
+        spare_items: Vec::new(),
+        spare_members: Vec::new(),
+        fault: Cell::new(None),
     };
     p.skip_ws();
-    let value = p.value()?;
+    let value = p.value().map_err(|Fault| p.take_fault())?;
     p.skip_ws();
     // netcdf-c's file map could leave stale bytes after a shorter rewrite; NUL padding
     // is tolerated, anything else is an error.
@@ -25,7 +30,8 @@ pub fn parse(bytes: &[u8]) -> Result<Json, JsonError> {
         p.pos += 1;
     }
     if p.pos < p.s.len() {
-        return Err(p.error("unexpected characters after the JSON value"));
+        let Fault = p.error("unexpected characters after the JSON value");
+        return Err(p.take_fault());
     }
     Ok(value)
 }
@@ -40,22 +46,79 @@ pub fn parse_str(text: &str) -> Result<Json, JsonError> {
 
 const MAX_DEPTH: usize = 256;
 
+/// True for number text in the plain grammar: an optional `-`, digits with at most one
+/// `.` (a digit at least), and an optional exponent `e`/`E`, sign, digits. What it
+/// accepts, Rust's float parser accepts too, and the text is kept as it is; anything
+/// else takes the general path.
+fn plain_number(t: &[u8]) -> bool {
+    let t = t.strip_prefix(b"-").unwrap_or(t);
+    let mantissa_end = t
+        .iter()
+        .position(|&b| b == b'e' || b == b'E')
+        .unwrap_or(t.len());
+    let (mantissa, exponent) = t.split_at(mantissa_end);
+    let mut digits = 0;
+    let mut dots = 0;
+    for &b in mantissa {
+        match b {
+            b'0'..=b'9' => digits += 1,
+            b'.' => dots += 1,
+            _ => return false,
+        }
+    }
+    if digits == 0 || dots > 1 {
+        return false;
+    }
+    match exponent {
+        [] => true,
+        [_, rest @ ..] => {
+            let rest = rest
+                .strip_prefix(b"+")
+                .or_else(|| rest.strip_prefix(b"-"))
+                .unwrap_or(rest);
+            !rest.is_empty() && rest.iter().all(u8::is_ascii_digit)
+        }
+    }
+}
+
 struct Parser<'a> {
     s: &'a [u8],
     pos: usize,
     depth: usize,
+    /// Buffers arrays and objects are gathered in, one per level of nesting in use,
+    /// so that each array or object is allocated once, at its size, instead of grown.
+    spare_items: Vec<Vec<Json>>,
+    spare_members: Vec<Vec<(String, Json)>>,
+    /// The fault a [`Fault`] stands for.
+    fault: Cell<Option<JsonError>>,
 }
 
+/// A fault, recorded in [`Parser::fault`]: the parser's results stay the size of a
+/// [`Json`] (a `JsonError` inside each made every value move through the stack in
+/// pieces, a tenth of the parse).
+struct Fault;
+
 impl Parser<'_> {
-    fn error(&self, message: &str) -> JsonError {
+    /// The fault recorded, or a general one should none be (a bug, not bad input).
+    fn take_fault(&self) -> JsonError {
+        self.fault.take().unwrap_or_else(|| JsonError {
+            line: 1,
+            column: 1,
+            message: "invalid JSON".into(),
+        })
+    }
+
+    /// Record the first fault, at the current position, for [`parse`] to return.
+    fn error(&self, message: &str) -> Fault {
         let upto = &self.s[..self.pos.min(self.s.len())];
         let line = upto.iter().filter(|&&b| b == b'\n').count() + 1;
         let column = self.pos - upto.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1) + 1;
-        JsonError {
+        self.fault.set(Some(JsonError {
             line,
             column,
             message: message.to_string(),
-        }
+        }));
+        Fault
     }
 
     fn peek(&self) -> Option<u8> {
@@ -68,7 +131,7 @@ impl Parser<'_> {
         }
     }
 
-    fn expect(&mut self, b: u8, what: &str) -> Result<(), JsonError> {
+    fn expect(&mut self, b: u8, what: &str) -> Result<(), Fault> {
         if self.peek() == Some(b) {
             self.pos += 1;
             Ok(())
@@ -77,7 +140,7 @@ impl Parser<'_> {
         }
     }
 
-    fn value(&mut self) -> Result<Json, JsonError> {
+    fn value(&mut self) -> Result<Json, Fault> {
         match self.peek() {
             None => Err(self.error("unexpected end of JSON text")),
             Some(b'{') => self.object(),
@@ -89,7 +152,7 @@ impl Parser<'_> {
         }
     }
 
-    fn nest(&mut self) -> Result<(), JsonError> {
+    fn nest(&mut self) -> Result<(), Fault> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             return Err(self.error("JSON nested too deeply"));
@@ -97,19 +160,19 @@ impl Parser<'_> {
         Ok(())
     }
 
-    fn object(&mut self) -> Result<Json, JsonError> {
+    fn object(&mut self) -> Result<Json, Fault> {
         self.nest()?;
         self.pos += 1;
         /// Members from which keys are looked up in a map instead of a scan.
         const INDEX_FROM: usize = 32;
-        let mut members = Vec::new();
         let mut index: Option<std::collections::HashMap<String, usize>> = None;
         self.skip_ws();
         if self.peek() == Some(b'}') {
             self.pos += 1;
             self.depth -= 1;
-            return Ok(Json::Object(members));
+            return Ok(Json::Object(Vec::new()));
         }
+        let mut members = self.spare_members.pop().unwrap_or_default();
         loop {
             self.skip_ws();
             if self.peek() != Some(b'"') {
@@ -150,19 +213,21 @@ impl Parser<'_> {
             }
         }
         self.depth -= 1;
-        Ok(Json::Object(members))
+        let object = members.drain(..).collect();
+        self.spare_members.push(members);
+        Ok(Json::Object(object))
     }
 
-    fn array(&mut self) -> Result<Json, JsonError> {
+    fn array(&mut self) -> Result<Json, Fault> {
         self.nest()?;
         self.pos += 1;
-        let mut items = Vec::new();
         self.skip_ws();
         if self.peek() == Some(b']') {
             self.pos += 1;
             self.depth -= 1;
-            return Ok(Json::Array(items));
+            return Ok(Json::Array(Vec::new()));
         }
+        let mut items = self.spare_items.pop().unwrap_or_default();
         loop {
             self.skip_ws();
             items.push(self.value()?);
@@ -171,12 +236,14 @@ impl Parser<'_> {
             }
         }
         self.depth -= 1;
-        Ok(Json::Array(items))
+        let array = items.drain(..).collect();
+        self.spare_items.push(items);
+        Ok(Json::Array(array))
     }
 
     /// After an element or member: true at the closing `close` (consumed), false at a
     /// `,` (consumed), an error otherwise.
-    fn list_ends(&mut self, close: u8) -> Result<bool, JsonError> {
+    fn list_ends(&mut self, close: u8) -> Result<bool, Fault> {
         self.skip_ws();
         match self.peek() {
             Some(b',') => {
@@ -195,7 +262,7 @@ impl Parser<'_> {
         }
     }
 
-    fn hex4(&mut self) -> Result<u32, JsonError> {
+    fn hex4(&mut self) -> Result<u32, Fault> {
         let digits = self
             .s
             .get(self.pos..self.pos + 4)
@@ -206,9 +273,25 @@ impl Parser<'_> {
         Ok(v)
     }
 
-    fn string(&mut self) -> Result<String, JsonError> {
+    fn string(&mut self) -> Result<String, Fault> {
         self.pos += 1; // opening quote
-        let mut out: Vec<u8> = Vec::new();
+                       // Most strings have no escape: found whole and copied once.
+        let plain = self.s[self.pos..]
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\');
+        let mut out: Vec<u8> = match plain {
+            Some(n) if self.s[self.pos + n] == b'"' => {
+                let text = self.s[self.pos..self.pos + n].to_vec();
+                self.pos += n + 1;
+                return Ok(crate::text::lossless(text));
+            }
+            Some(n) => {
+                let head = self.s[self.pos..self.pos + n].to_vec();
+                self.pos += n;
+                head
+            }
+            None => Vec::new(),
+        };
         loop {
             let Some(b) = self.peek() else {
                 return Err(self.error("unterminated string"));
@@ -260,7 +343,7 @@ impl Parser<'_> {
         Ok(crate::text::lossless(out))
     }
 
-    fn number(&mut self) -> Result<Json, JsonError> {
+    fn number(&mut self) -> Result<Json, Fault> {
         let start = self.pos;
         if let Some(b'-' | b'+') = self.peek() {
             self.pos += 1;
@@ -273,6 +356,12 @@ impl Parser<'_> {
         }
         while let Some(b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-') = self.peek() {
             self.pos += 1;
+        }
+        let raw = &self.s[start..self.pos];
+        if plain_number(raw) {
+            // ASCII by construction.
+            let text = String::from_utf8_lossy(raw).into_owned();
+            return Ok(Json::Number(Number(text)));
         }
         let text = self.text(start, self.pos);
         let valid = text
@@ -303,15 +392,34 @@ impl Parser<'_> {
         self.text(start, self.pos)
     }
 
-    fn special_number(&mut self, text: &str) -> Result<Json, JsonError> {
+    fn special_number(&mut self, text: &str) -> Result<Json, Fault> {
         match parse_float_text(text) {
             Some(f) if !f.is_finite() => Ok(Json::Number(Number::from_f64(f))),
             _ => Err(self.error(&format!("unexpected word '{text}'"))),
         }
     }
 
-    fn word(&mut self) -> Result<Json, JsonError> {
+    fn word(&mut self) -> Result<Json, Fault> {
         let start = self.pos;
+        for (text, value) in [
+            (&b"null"[..], Json::Null),
+            (b"true", Json::Bool(true)),
+            (b"false", Json::Bool(false)),
+        ] {
+            let end = start + text.len();
+            if self
+                .s
+                .get(start..end)
+                .is_some_and(|w| w.eq_ignore_ascii_case(text))
+                && !self
+                    .s
+                    .get(end)
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+            {
+                self.pos = end;
+                return Ok(value);
+            }
+        }
         let word = self.take_word();
         match word.to_ascii_lowercase().as_str() {
             "true" => Ok(Json::Bool(true)),

@@ -118,18 +118,34 @@ impl<'s> MetaSource<'s> {
     /// Documents of `keys` from `.zmetadata` or from the store in one batch, parsed
     /// in parallel.
     fn fetch(&self, keys: &[StoreKey]) -> Vec<Result<Option<Json>>> {
-        let mut out: Vec<Result<Option<Json>>> = Vec::with_capacity(keys.len());
+        let raw = self.fetch_raw(keys);
+        let parse = |(key, raw): (&StoreKey, Result<RawDoc>)| parse_raw(key, raw);
+        // Small batches are not worth handing to other threads.
+        if raw.len() >= PARALLEL_BATCH {
+            keys.par_iter()
+                .zip(raw.into_par_iter())
+                .map(parse)
+                .collect()
+        } else {
+            keys.iter().zip(raw).map(parse).collect()
+        }
+    }
+
+    /// Documents of `keys` as fetched, not yet parsed: from `.zmetadata` when it holds
+    /// them, else from the store in one batch (concurrent requests on a remote store).
+    pub(crate) fn fetch_raw(&self, keys: &[StoreKey]) -> Vec<Result<RawDoc>> {
+        let mut out: Vec<Result<RawDoc>> = Vec::with_capacity(keys.len());
         let mut missing = Vec::new();
         for (i, k) in keys.iter().enumerate() {
             match self.consolidated.as_ref() {
                 // Consolidated metadata is authoritative for Zarr documents; NCZarr V1
                 // objects are never consolidated, so those still come from the store.
-                Some(c) if !k.name().starts_with(".ncz") => {
-                    out.push(Ok(c.get(k.as_str()).cloned()))
-                }
+                Some(c) if !k.name().starts_with(".ncz") => out.push(Ok(c
+                    .get(k.as_str())
+                    .map_or(RawDoc::Missing, |d| RawDoc::Parsed(d.clone())))),
                 _ => {
                     missing.push(i);
-                    out.push(Ok(None));
+                    out.push(Ok(RawDoc::Missing));
                 }
             }
         }
@@ -137,29 +153,37 @@ impl<'s> MetaSource<'s> {
             return out;
         }
         let fetch: Vec<StoreKey> = missing.iter().map(|&i| keys[i].clone()).collect();
-        let got = self.store.get_many(&fetch);
-        let parse = |(key, got): (&StoreKey, crate::store::GetResult)| -> Result<Option<Json>> {
-            match got? {
-                Some(bytes) => json::parse(&bytes).map(Some).map_err(|error| Error::Json {
-                    key: key.to_string(),
-                    error,
-                }),
-                None => Ok(None),
-            }
-        };
-        // Small batches are not worth handing to other threads.
-        let parsed: Vec<Result<Option<Json>>> = if got.len() >= 32 {
-            fetch
-                .par_iter()
-                .zip(got.into_par_iter())
-                .map(parse)
-                .collect()
-        } else {
-            fetch.iter().zip(got).map(parse).collect()
-        };
-        for (i, doc) in missing.into_iter().zip(parsed) {
-            out[i] = doc;
+        for (i, got) in missing.into_iter().zip(self.store.get_many(&fetch)) {
+            out[i] = got
+                .map(|b| b.map_or(RawDoc::Missing, RawDoc::Bytes))
+                .map_err(Error::from);
         }
         out
+    }
+}
+
+/// Batches at least this long are parsed (and built) on every core.
+pub(crate) const PARALLEL_BATCH: usize = 32;
+
+/// A document as fetched.
+#[derive(Default)]
+pub(crate) enum RawDoc {
+    #[default]
+    Missing,
+    /// Read from the store, to be parsed.
+    Bytes(Vec<u8>),
+    /// From `.zmetadata`, parsed already.
+    Parsed(Json),
+}
+
+/// The document `key` fetched as `raw`, parsed; `None` when missing.
+pub(crate) fn parse_raw(key: &StoreKey, raw: Result<RawDoc>) -> Result<Option<Json>> {
+    match raw? {
+        RawDoc::Missing => Ok(None),
+        RawDoc::Parsed(doc) => Ok(Some(doc)),
+        RawDoc::Bytes(bytes) => json::parse(&bytes).map(Some).map_err(|error| Error::Json {
+            key: key.to_string(),
+            error,
+        }),
     }
 }

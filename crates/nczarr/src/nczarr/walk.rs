@@ -6,15 +6,25 @@
 //! piece of metadata is looked at, newest first, and both key spellings are accepted
 //! (`dimensions`/`dims`, `arrays`/`vars`, `dimension_references`/`dimrefs`).
 
+use std::collections::HashMap;
+
+use rayon::prelude::*;
+
+use super::meta::{parse_raw, RawDoc, PARALLEL_BATCH};
 use super::var::{self, VarSource};
 use super::{Arrays, Generation, MetaSource, SCALAR_DIM};
+use crate::array::StoredArray;
 use crate::error::{Error, Result};
 use crate::json::Json;
-use crate::model::{Dataset, Dim, DimRef, Group, NcType, VarPath};
+use crate::model::{Dataset, Dim, DimRef, Group, NcType, Var, VarPath};
 use crate::store::StoreKey;
 
 /// Read the whole tree. Returns the root group, how each variable is stored, and the
 /// root's `_NCProperties`.
+///
+/// Two passes: the group tree first (each level's documents in one batch), then every
+/// variable of the tree at once: one batch of documents, parsed and built on every
+/// core (a dataset of thousands of variables is mostly variables).
 pub(crate) fn read(
     src: &MetaSource<'_>,
     root: &StoreKey,
@@ -28,22 +38,104 @@ pub(crate) fn read(
         .and_then(|a| a.get("_NCProperties"))
         .and_then(Json::as_str)
         .map(str::to_string);
-    let mut arrays = Arrays::new();
+    let mut tree = Tree::default();
+    let mut group_problems = Vec::new();
+    let top = Place {
+        key: root.clone(),
+        path: Vec::new(),
+        at: Vec::new(),
+    };
     let mut group = read_group(
         src,
-        root,
+        top,
         String::new(),
-        &[],
         generation,
         (zgroup, zattrs),
-        &mut arrays,
-        problems,
+        &mut tree,
+        &mut group_problems,
     )?;
+    let mut built = build_vars(src, generation, &tree)?.into_iter();
+    let mut arrays = Arrays::new();
+    let mut group_problems = group_problems.into_iter();
+    let mut said = 0;
+    for info in &tree.groups {
+        // Problems in the order a depth-first read meets them: a group's own, then its
+        // variables', then its subgroups'.
+        problems.extend(group_problems.by_ref().take(info.problems_end - said));
+        said = info.problems_end;
+        let target = group_at(&mut group, &info.place.at);
+        for entry in &tree.vars[info.vars.clone()] {
+            let Some(b) = built.next() else { break };
+            problems.extend(b.problems);
+            if let Some((var, stored)) = b.var {
+                arrays.insert(VarPath::new(&info.place.path, &entry.name), stored);
+                target.vars.push(var);
+            }
+        }
+    }
+    problems.extend(group_problems);
     check_dims(&mut group, &arrays, problems)?;
     if generation == Generation::UpperKeys && !uses_dim(&group, SCALAR_DIM) {
         group.dims.retain(|d| !(d.name == SCALAR_DIM && d.len == 1));
     }
     Ok((group, arrays, nc_properties))
+}
+
+/// Where a group is: its key, its path of names, and its path of child indices.
+#[derive(Clone)]
+struct Place {
+    key: StoreKey,
+    path: Vec<String>,
+    at: Vec<usize>,
+}
+
+/// What the group pass found: every group in depth-first order, and every variable
+/// to build, each group's variables together.
+#[derive(Default)]
+struct Tree {
+    groups: Vec<GroupInfo>,
+    vars: Vec<VarEntry>,
+}
+
+struct GroupInfo {
+    place: Place,
+    /// The group's variables in [`Tree::vars`].
+    vars: std::ops::Range<usize>,
+    /// How many of the group pass's problems were found up to this group's own.
+    problems_end: usize,
+}
+
+struct VarEntry {
+    /// The variable's group in [`Tree::groups`].
+    group: usize,
+    name: String,
+}
+
+/// A variable built, or skipped with a problem, and the problems met building it.
+struct Built {
+    var: Option<(Var, StoredArray)>,
+    problems: Vec<String>,
+}
+
+/// The child indices from `root` to the group at `path`; `None` when there is none.
+fn child_indices(root: &Group, path: &[String]) -> Option<Vec<usize>> {
+    let mut g = root;
+    let mut at = Vec::with_capacity(path.len());
+    for name in path {
+        let i = g.groups.iter().position(|c| &c.name == name)?;
+        at.push(i);
+        g = &g.groups[i];
+    }
+    Some(at)
+}
+
+/// The group at child indices `at` below `root`.
+fn group_at<'g>(root: &'g mut Group, at: &[usize]) -> &'g mut Group {
+    let mut g = root;
+    for &i in at {
+        g = &mut g.groups[i];
+    }
+    g
 }
 
 /// Whether any variable in the tree uses the root dimension `name`.
@@ -59,17 +151,18 @@ fn member<'a>(docs: &[Option<&'a Json>], names: &[&str]) -> Option<&'a Json> {
     docs.iter().flatten().find_map(|d| d.get_any(names))
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The group at `place` and its subgroups, without variables: those are listed in
+/// `tree` for [`build_vars`].
 fn read_group(
     src: &MetaSource<'_>,
-    key: &StoreKey,
+    place: Place,
     name: String,
-    path: &[String],
     generation: Generation,
     (zgroup, zattrs): (Option<Json>, Option<Json>),
-    arrays: &mut Arrays,
+    tree: &mut Tree,
     problems: &mut Vec<String>,
 ) -> Result<Group> {
+    let key = &place.key;
     let v1 = if generation == Generation::V1 {
         let [g, a, a2] = src.docs(&[
             key.join(".nczgroup")?,
@@ -147,93 +240,18 @@ fn read_group(
     let var_names = names(&["arrays", "vars"])?;
     let group_names = names(&["groups"])?;
 
-    // All variables' documents in one batch.
-    let mut docs_iter = src
-        .docs_vec(&var_doc_keys(key, &var_names, generation)?)?
-        .into_iter();
-    for v in &var_names {
-        let vk = key.join(v)?;
-        let zarray = docs_iter.next().flatten();
-        let vattrs = docs_iter.next().flatten();
-        let (nczarray, nczattr) = if generation == Generation::V1 {
-            (docs_iter.next().flatten(), docs_iter.next().flatten())
-        } else {
-            (None, None)
-        };
-        let vdocs = [vattrs.as_ref(), zarray.as_ref()];
-        let ainfo = member(&vdocs, &["_nczarr_array", "_NCZARR_ARRAY"]).or(nczarray.as_ref());
-        let vtypes = member(&[vattrs.as_ref()], &["_nczarr_attr", "_NCZARR_ATTR"])
-            .or(nczattr.as_ref())
-            .and_then(|a| a.get("types"));
-        let refs: Vec<String> =
-            match ainfo.and_then(|a| a.get_any(&["dimension_references", "dimrefs"])) {
-                Some(Json::Array(a)) => a
-                    .iter()
-                    .filter_map(|r| r.as_str().map(str::to_string))
-                    .collect(),
-                _ => Vec::new(),
-            };
-        let mut dims = Vec::with_capacity(refs.len());
-        for r in &refs {
-            let d = DimRef::parse_fqn(r)
-                .or_else(|| {
-                    (!r.contains('/') && !r.is_empty()).then(|| DimRef {
-                        group: path.to_vec(),
-                        name: r.clone(),
-                    })
-                })
-                .ok_or_else(|| {
-                    Error::metadata(
-                        vk.join(".zarray").unwrap_or_default(),
-                        format!("bad dimension reference '{r}'"),
-                    )
-                })?;
-            dims.push(d);
-        }
-        // nczgen's 4.9.0 layout writes a scalar over the root dimension `_scalar_`
-        // (4.9.0 crashes on arrays without dimensions): it is a scalar.
-        if generation == Generation::UpperKeys
-            && dims.len() == 1
-            && dims[0].group.is_empty()
-            && dims[0].name == SCALAR_DIM
-        {
-            dims.clear();
-        }
-        let scalar = dims.is_empty()
-            && zarray
-                .as_ref()
-                .and_then(|z| z.get("shape"))
-                .and_then(Json::as_array)
-                .is_some_and(|s| s.len() <= 1);
-        let built = var::build(
-            VarSource {
-                name: v,
-                key: &vk,
-                zarray: zarray.as_ref(),
-                zattrs: vattrs.as_ref(),
-                types: vtypes,
-                dims,
-                scalar,
-                generation,
-                netcdf_490: generation == Generation::UpperKeys,
-                nctype: ainfo
-                    .and_then(|a| a.get("nctype"))
-                    .and_then(Json::as_str)
-                    .and_then(NcType::from_cdl_name),
-            },
-            problems,
-        );
-        match built {
-            Ok((var, stored)) => {
-                arrays.insert(VarPath::new(path, v), stored);
-                group.vars.push(var);
-            }
-            Err(e @ Error::Metadata { .. }) if zarray.is_some() => {
-                problems.push(format!("{e}; variable skipped"));
-            }
-            Err(e) => return Err(e),
-        }
-    }
+    let index = tree.groups.len();
+    let first = tree.vars.len();
+    tree.vars.extend(
+        var_names
+            .into_iter()
+            .map(|name| VarEntry { group: index, name }),
+    );
+    tree.groups.push(GroupInfo {
+        place: place.clone(),
+        vars: first..tree.vars.len(),
+        problems_end: problems.len(),
+    });
 
     // Subgroups, their documents in one batch.
     let mut docs_iter = src
@@ -247,54 +265,208 @@ fn read_group(
         children.push((g, gk, zg, za));
     }
     if generation != Generation::V1 {
-        // What the children will ask for (their variables' documents and their own
-        // children's), in one batch: many small groups would be many round trips.
+        // The children's own children's documents, in one batch: many small groups
+        // would be many round trips.
         let mut ahead = Vec::new();
         for (_, gk, zg, za) in &children {
-            let (vars, groups) = listing(&[za.as_ref(), zg.as_ref()]);
-            ahead.extend(var_doc_keys(gk, &vars, generation).unwrap_or_default());
+            let groups = listing(&[za.as_ref(), zg.as_ref()]);
             ahead.extend(group_doc_keys(gk, &groups).unwrap_or_default());
         }
         if !ahead.is_empty() {
             src.prefetch(ahead);
         }
     }
-    for (g, gk, zg, za) in children {
+    for (i, (g, gk, zg, za)) in children.into_iter().enumerate() {
         if zg.is_none() && generation != Generation::V1 {
             return Err(Error::metadata(
                 gk.join(".zgroup")?,
                 "missing: the group is listed in its parent's _nczarr_group",
             ));
         }
-        let mut child_path = path.to_vec();
-        child_path.push(g.clone());
+        let mut child = place.clone();
+        child.key = gk;
+        child.path.push(g.clone());
+        child.at.push(i);
         group.groups.push(read_group(
             src,
-            &gk,
+            child,
             g,
-            &child_path,
             generation,
             (zg, za),
-            arrays,
+            tree,
             problems,
         )?);
     }
     Ok(group)
 }
 
-/// The documents of variables `names` of the group at `key`.
-fn var_doc_keys(key: &StoreKey, names: &[String], generation: Generation) -> Result<Vec<StoreKey>> {
-    let mut keys = Vec::with_capacity(names.len() * 2);
-    for v in names {
-        let vk = key.join(v)?;
-        keys.push(vk.join(".zarray")?);
-        keys.push(vk.join(".zattrs")?);
+/// Every variable `tree` lists, in its order: their documents in one batch, parsed
+/// and built on every core when there are many.
+fn build_vars(src: &MetaSource<'_>, generation: Generation, tree: &Tree) -> Result<Vec<Built>> {
+    let var_keys = tree
+        .vars
+        .iter()
+        .map(|v| tree.groups[v.group].place.key.join(&v.name))
+        .collect::<std::result::Result<Vec<StoreKey>, _>>()?;
+    let doc_keys = var_doc_keys_of(&var_keys, generation)?;
+    let mut raw = src.fetch_raw(&doc_keys);
+    let per = docs_per_var(generation);
+    let build = |(i, docs): (usize, &mut [Result<RawDoc>])| -> Result<Built> {
+        let entry = &tree.vars[i];
+        let mut parsed = [None, None, None, None];
+        for (j, (slot, raw)) in parsed.iter_mut().zip(docs.iter_mut()).enumerate() {
+            *slot = parse_raw(
+                &doc_keys[i * per + j],
+                std::mem::replace(raw, Ok(RawDoc::Missing)),
+            )?;
+        }
+        let [zarray, vattrs, nczarray, nczattr] = parsed;
+        let mut problems = Vec::new();
+        let var = build_var(
+            VarDocs {
+                name: &entry.name,
+                key: &var_keys[i],
+                path: &tree.groups[entry.group].place.path,
+                zarray,
+                vattrs,
+                nczarray,
+                nczattr,
+            },
+            generation,
+            &mut problems,
+        )?;
+        Ok(Built { var, problems })
+    };
+    let built: Vec<Result<Built>> = if tree.vars.len() >= PARALLEL_BATCH {
+        raw.par_chunks_mut(per).enumerate().map(build).collect()
+    } else {
+        raw.chunks_mut(per).enumerate().map(build).collect()
+    };
+    built.into_iter().collect()
+}
+
+/// One variable's documents and where it is.
+struct VarDocs<'a> {
+    name: &'a str,
+    key: &'a StoreKey,
+    path: &'a [String],
+    zarray: Option<Json>,
+    vattrs: Option<Json>,
+    /// NCZarr V1's separate objects.
+    nczarray: Option<Json>,
+    nczattr: Option<Json>,
+}
+
+/// The variable and how it is stored; `None` when a problem in its metadata skips it
+/// (the problem is in `problems`).
+fn build_var(
+    docs: VarDocs<'_>,
+    generation: Generation,
+    problems: &mut Vec<String>,
+) -> Result<Option<(Var, StoredArray)>> {
+    let VarDocs {
+        name: v,
+        key: vk,
+        path,
+        zarray,
+        vattrs,
+        nczarray,
+        nczattr,
+    } = docs;
+    let vdocs = [vattrs.as_ref(), zarray.as_ref()];
+    let ainfo = member(&vdocs, &["_nczarr_array", "_NCZARR_ARRAY"]).or(nczarray.as_ref());
+    let vtypes = member(&[vattrs.as_ref()], &["_nczarr_attr", "_NCZARR_ATTR"])
+        .or(nczattr.as_ref())
+        .and_then(|a| a.get("types"));
+    let refs: Vec<String> =
+        match ainfo.and_then(|a| a.get_any(&["dimension_references", "dimrefs"])) {
+            Some(Json::Array(a)) => a
+                .iter()
+                .filter_map(|r| r.as_str().map(str::to_string))
+                .collect(),
+            _ => Vec::new(),
+        };
+    let mut dims = Vec::with_capacity(refs.len());
+    for r in &refs {
+        let d = DimRef::parse_fqn(r)
+            .or_else(|| {
+                (!r.contains('/') && !r.is_empty()).then(|| DimRef {
+                    group: path.to_vec(),
+                    name: r.clone(),
+                })
+            })
+            .ok_or_else(|| {
+                Error::metadata(
+                    vk.join(".zarray").unwrap_or_default(),
+                    format!("bad dimension reference '{r}'"),
+                )
+            })?;
+        dims.push(d);
+    }
+    // nczgen's 4.9.0 layout writes a scalar over the root dimension `_scalar_`
+    // (4.9.0 crashes on arrays without dimensions): it is a scalar.
+    if generation == Generation::UpperKeys
+        && dims.len() == 1
+        && dims[0].group.is_empty()
+        && dims[0].name == SCALAR_DIM
+    {
+        dims.clear();
+    }
+    let scalar = dims.is_empty()
+        && zarray
+            .as_ref()
+            .and_then(|z| z.get("shape"))
+            .and_then(Json::as_array)
+            .is_some_and(|s| s.len() <= 1);
+    let built = var::build(
+        VarSource {
+            name: v,
+            key: vk,
+            zarray: zarray.as_ref(),
+            zattrs: vattrs.as_ref(),
+            types: vtypes,
+            dims,
+            scalar,
+            generation,
+            netcdf_490: generation == Generation::UpperKeys,
+            nctype: ainfo
+                .and_then(|a| a.get("nctype"))
+                .and_then(Json::as_str)
+                .and_then(NcType::from_cdl_name),
+        },
+        problems,
+    );
+    match built {
+        Ok(b) => Ok(Some(b)),
+        Err(e @ Error::Metadata { .. }) if zarray.is_some() => {
+            problems.push(format!("{e}; variable skipped"));
+            Ok(None)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// How many documents [`var_doc_keys_of`] lists for each variable.
+fn docs_per_var(generation: Generation) -> usize {
+    if generation == Generation::V1 {
+        4
+    } else {
+        2
+    }
+}
+
+/// The documents of the variables at `keys`, [`docs_per_var`] each.
+fn var_doc_keys_of(keys: &[StoreKey], generation: Generation) -> Result<Vec<StoreKey>> {
+    let mut out = Vec::with_capacity(keys.len() * docs_per_var(generation));
+    for vk in keys {
+        out.push(vk.join(".zarray")?);
+        out.push(vk.join(".zattrs")?);
         if generation == Generation::V1 {
-            keys.push(vk.join(".nczarray")?);
-            keys.push(vk.join(".nczattr")?);
+            out.push(vk.join(".nczarray")?);
+            out.push(vk.join(".nczattr")?);
         }
     }
-    Ok(keys)
+    Ok(out)
 }
 
 /// The documents of subgroups `names` of the group at `key`.
@@ -308,22 +480,19 @@ fn group_doc_keys(key: &StoreKey, names: &[String]) -> Result<Vec<StoreKey>> {
     Ok(keys)
 }
 
-/// The variables and subgroups a group's documents list, leniently (for fetching
-/// ahead: [`read_group`] reports what is wrong with them).
-fn listing(docs: &[Option<&Json>]) -> (Vec<String>, Vec<String>) {
-    let names = |field: &[&str]| -> Vec<String> {
-        member(docs, &["_nczarr_group", "_NCZARR_GROUP"])
-            .and_then(|g| g.get_any(field))
-            .and_then(Json::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(Json::as_str)
-                    .map(str::to_string)
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
-    (names(&["arrays", "vars"]), names(&["groups"]))
+/// The subgroups a group's documents list, leniently (for fetching ahead:
+/// [`read_group`] reports what is wrong with them).
+fn listing(docs: &[Option<&Json>]) -> Vec<String> {
+    member(docs, &["_nczarr_group", "_NCZARR_GROUP"])
+        .and_then(|g| g.get("groups"))
+        .and_then(Json::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Json::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// Resolve every variable's dimension references: create dimensions that are
@@ -361,8 +530,14 @@ fn check_dims_of(ds: &mut Dataset, arrays: &Arrays, problems: &mut Vec<String>) 
         }
     }
     collect(&ds.root, &mut Vec::new(), arrays, &mut uses);
+    // Each group's place found once: thousands of references to groups with many
+    // siblings would each search the siblings by name.
+    let mut places: HashMap<Vec<String>, Option<Vec<usize>>> = HashMap::new();
     for (dref, len, var_path) in uses {
-        let Some(group) = ds.group_mut(&dref.group) else {
+        let at = places
+            .entry(dref.group.clone())
+            .or_insert_with(|| child_indices(&ds.root, &dref.group));
+        let Some(group) = at.as_deref().map(|at| group_at(&mut ds.root, at)) else {
             return Err(Error::Invalid(format!(
                 "variable '{var_path}': dimension reference '{}' names a group that does not exist",
                 dref.fqn()

@@ -429,10 +429,7 @@ pub fn float_attr(out: &mut String, v: f32, digits: usize) {
     } else if v.is_infinite() {
         out.push_str(if v < 0.0 { "-Infinityf" } else { "Infinityf" });
     } else {
-        let mut s = String::new();
-        format_g(&mut s, f64::from(v), digits, true, false);
-        tztrim(&mut s);
-        out.push_str(&s);
+        g_alt_trimmed(out, f64::from(v), digits);
         out.push('f');
     }
 }
@@ -444,11 +441,30 @@ pub fn double_attr(out: &mut String, v: f64, digits: usize) {
     } else if v.is_infinite() {
         out.push_str(if v < 0.0 { "-Infinity" } else { "Infinity" });
     } else {
-        let mut s = String::new();
-        format_g(&mut s, v, digits, true, false);
-        tztrim(&mut s);
-        out.push_str(&s);
+        g_alt_trimmed(out, v, digits);
     }
+}
+
+/// `%#.{digits}g` of finite `v` after [`tztrim`]: the digits of `%.{digits}g` with the
+/// point kept (`100.`, `1.e+20`). Built in place when [`format_g_into`] can, which is
+/// most values: the general `%#g` costs a big-number division a value.
+fn g_alt_trimmed(out: &mut String, v: f64, digits: usize) {
+    let mut buf = [0u8; NUM_ROOM];
+    if let Some(n) = format_g_into(&mut buf, v, digits) {
+        let text = &buf[..n];
+        let e = text.iter().position(|&b| b == b'e').unwrap_or(n);
+        let (mantissa, exponent) = text.split_at(e);
+        out.extend(mantissa.iter().map(|&b| char::from(b)));
+        if !mantissa.contains(&b'.') {
+            out.push('.');
+        }
+        out.extend(exponent.iter().map(|&b| char::from(b)));
+        return;
+    }
+    let mut s = String::new();
+    format_g(&mut s, v, digits, true, false);
+    tztrim(&mut s);
+    out.push_str(&s);
 }
 
 /// One conversion of a `C_format` attribute: `prefix %[flags][width][.prec]conv suffix`.
@@ -649,6 +665,57 @@ mod tests {
         let mut s = String::new();
         format_g(&mut s, v, p, true, false);
         s
+    }
+
+    #[test]
+    fn attribute_texts_built_in_place_match_the_general_path() {
+        let general = |v: f64, digits: usize| {
+            let mut s = String::new();
+            format_g(&mut s, v, digits, true, false);
+            tztrim(&mut s);
+            s
+        };
+        let mut values = vec![
+            0.0,
+            -0.0,
+            0.5,
+            1.0,
+            -100.0,
+            100.0,
+            1e20,
+            1.5e-7,
+            1e-5,
+            1e-4,
+            123456.0,
+            1234567.0,
+            9.969209968386869e36,
+            f64::MIN_POSITIVE,
+            5e-324,
+            f64::MAX,
+            0.1,
+            1.0 / 3.0,
+            f64::from(0.1f32),
+            f64::from(f32::MAX),
+            299792458.0,
+            6.02214076e23,
+        ];
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let v = f64::from_bits(x);
+            let narrowed = f64::from(v as f32);
+            values.extend([v, narrowed].into_iter().filter(|v| v.is_finite()));
+            values.push((x % 100_000) as f64 / 8.0);
+        }
+        for &v in &values {
+            for digits in [7, 9, 15, 17] {
+                let mut fast = String::new();
+                g_alt_trimmed(&mut fast, v, digits);
+                assert_eq!(fast, general(v, digits), "{v:e} at {digits} digits");
+            }
+        }
     }
 
     #[test]
