@@ -528,3 +528,67 @@ fn char_attributes_netcdf_c_wrote_as_raw_bytes_keep_their_bytes() {
         b"\t\tv:c = \"\x80\\177AZ \xe9t\xe9 caf\xc3\xa9\" ;".to_vec()
     );
 }
+
+/// The header of a dataset with enough variables for the walk to build them on every
+/// core (five in the root, twenty in each of three groups), in canonical CDL.
+fn many_variables_cdl() -> String {
+    let vars = |ind: &str, g: &str, n: usize| {
+        let mut out = format!("{ind}variables:\n");
+        for v in 0..n {
+            out += &format!("{ind}\tfloat v{g}_{v}(x) ;\n");
+            out += &format!("{ind}\t\tv{g}_{v}:units = \"m\" ;\n");
+            out += &format!("{ind}\t\tv{g}_{v}:scale = {v}.5f ;\n");
+        }
+        out
+    };
+    let mut cdl = String::from("netcdf many {\ndimensions:\n\tx = 3 ;\n");
+    cdl += &vars("", "r", 5);
+    for g in 0..3 {
+        cdl += &format!("\ngroup: g{g} {{\n");
+        cdl += &vars("  ", &format!("g{g}"), 20);
+        cdl += &format!("  }} // group g{g}\n");
+    }
+    cdl + "}\n"
+}
+
+#[test]
+fn many_variables_in_groups_come_out_in_order_with_their_problems() {
+    let dir = tempfile::tempdir().unwrap();
+    let cdl = dir.path().join("many.cdl");
+    std::fs::write(&cdl, many_variables_cdl()).unwrap();
+    let store = dir.path().join("many.zarr");
+    let store_str = store.to_string_lossy().into_owned();
+    run("nczgen", &["-o", &store_str, &cdl.to_string_lossy()]).success();
+    run("nczdump", &["-h", &store_str])
+        .success()
+        .stdout_is(&many_variables_cdl());
+    // Damage an attribute of the root and one of a variable in g0 (values their types
+    // refuse) and a variable's array in g2, and drop the consolidated metadata so the
+    // documents are read: each problem is reported once, in the order of a
+    // depth-first read (a group's own, its variables', then its subgroups'), the rest
+    // printed.
+    let damage = |key: &str, add: &str| {
+        let path = store.join(key);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let text = text
+            .replacen('{', &format!(r#"{{"bad": "{add}", "#), 1)
+            .replacen(r#""types": {"#, r#""types": {"bad": "<f4", "#, 1);
+        std::fs::write(&path, text).unwrap();
+    };
+    damage(".zattrs", "root");
+    damage("g0/vg0_3/.zattrs", "var");
+    std::fs::write(store.join("g2/vg2_7/.zarray"), r#"{"zarr_format": 2}"#).unwrap();
+    std::fs::remove_file(store.join(".zmetadata")).unwrap();
+    let out = run("nczdump", &["-h", &store_str]);
+    assert_eq!(out.code(), 1, "{}", out.stderr());
+    let problems: Vec<String> = out.stderr().lines().map(str::to_string).collect();
+    assert_eq!(problems.len(), 3, "{problems:?}");
+    assert!(problems[0].contains("'.zattrs'"), "{problems:?}");
+    assert!(problems[1].contains("g0/vg0_3/.zattrs"), "{problems:?}");
+    assert!(
+        problems[2].contains("g2/vg2_7") && problems[2].contains("skipped"),
+        "{problems:?}"
+    );
+    let dump = out.stdout();
+    assert!(dump.contains("vg0_3:units") && !dump.contains("vg2_7") && dump.contains("vg2_8(x)"));
+}

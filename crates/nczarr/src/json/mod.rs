@@ -422,6 +422,46 @@ mod tests {
     }
 
     #[test]
+    fn fast_and_general_paths_read_alike() {
+        // Strings: a plain run, then escapes after it, then a plain tail; bytes that
+        // are not UTF-8 kept as stand-ins either way.
+        let j = parse(b"[\"plain\", \"ab\\\"c\\nd\", \"\\u0041z\", \"\xffx\", \"\"]").unwrap();
+        let a = j.as_array().unwrap();
+        assert_eq!(a[0].as_str(), Some("plain"));
+        assert_eq!(a[1].as_str(), Some("ab\"c\nd"));
+        assert_eq!(a[2].as_str(), Some("Az"));
+        assert_eq!(
+            a[3].as_str(),
+            Some(crate::text::lossless(b"\xffx".to_vec()).as_str())
+        );
+        assert_eq!(a[4].as_str(), Some(""));
+        // Numbers: the plain grammar kept as written, the rest through the general path.
+        for (text, kept) in [
+            ("-0.5", "-0.5"),
+            ("1e5", "1e5"),
+            ("1E-07", "1E-07"),
+            (".5", ".5"),
+            ("5.", "5."),
+            ("+7", "7"),
+            ("007", "007"),
+        ] {
+            let j = parse_str(text).unwrap();
+            assert_eq!(j.as_number().unwrap().text(), kept, "{text}");
+        }
+        for bad in ["1e", "1.2.3", "--1", "1e+", "-"] {
+            assert!(parse_str(bad).is_err(), "{bad}");
+        }
+        // Words in any case, and not as the start of a longer word.
+        let j = parse_str("[TRUE, False, Null, null]").unwrap();
+        assert_eq!(j.to_text(), "[true,false,null,null]");
+        assert!(parse_str("nullx").is_err());
+        assert!(parse_str("[truex]").is_err());
+        // An error inside a nested value is the one reported.
+        let e = parse_str("{\"a\": [1, {\"b\": tru}]}").unwrap_err();
+        assert!(e.message.contains("tru"), "{}", e.message);
+    }
+
+    #[test]
     fn deep_nesting_is_an_error_not_a_stack_overflow() {
         let text = "[".repeat(100_000);
         assert!(parse_str(&text).unwrap_err().message.contains("deeply"));

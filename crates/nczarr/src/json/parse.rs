@@ -213,7 +213,8 @@ impl Parser<'_> {
             }
         }
         self.depth -= 1;
-        let object = members.drain(..).collect();
+        let mut object = Vec::with_capacity(members.len());
+        object.append(&mut members);
         self.spare_members.push(members);
         Ok(Json::Object(object))
     }
@@ -236,7 +237,8 @@ impl Parser<'_> {
             }
         }
         self.depth -= 1;
-        let array = items.drain(..).collect();
+        let mut array = Vec::with_capacity(items.len());
+        array.append(&mut items);
         self.spare_items.push(items);
         Ok(Json::Array(array))
     }
