@@ -6,9 +6,10 @@ use std::fmt::Write as _;
 
 use rayon::prelude::*;
 
+use super::cformat::CFormat;
 use super::dates;
 use super::escape;
-use super::number::{self, CFormat, NUM_ROOM};
+use super::number::{self, NUM_ROOM};
 use super::PrintOptions;
 use crate::cftime::TimeUnits;
 use crate::model::{NcType, Values, Var};
