@@ -71,6 +71,8 @@ pub fn run(tool: &str, body: impl FnOnce() -> anyhow::Result<ExitCode>) -> ExitC
 pub fn exit_now(code: ExitCode) -> ! {
     let _ = io::stdout().flush();
     let _ = io::stderr().flush();
+    // The tools end with SUCCESS or FAILURE only (`run`, `exit_after_problems`);
+    // `ExitCode` does not give its number back, so another code would need its own arm.
     let status = if code == ExitCode::SUCCESS { 0 } else { 1 };
     // SAFETY: _exit takes no pointers and ends the process; what is left to free goes
     // with it. For tools whose only output is stdout and stderr (nczdump), flushed

@@ -243,10 +243,7 @@ impl<'s> ArrayReader<'s> {
     fn fill_element(&self) -> Values {
         match &self.fill {
             Some(f) if f.len() == 1 => f.clone(),
-            _ => match self.nc_type {
-                NcType::String => Values::String(crate::model::Strings::repeat(Some(b""), 1)),
-                t => Values::from_ne_bytes(t, &vec![0u8; t.size()]),
-            },
+            _ => Values::zeroed(self.nc_type, 1),
         }
     }
 

@@ -277,66 +277,55 @@ impl Parser<'_> {
 
     fn string(&mut self) -> Result<String, Fault> {
         self.pos += 1; // opening quote
-                       // Most strings have no escape: found whole and copied once.
-        let plain = self.s[self.pos..]
-            .iter()
-            .position(|&b| b == b'"' || b == b'\\');
-        let mut out: Vec<u8> = match plain {
-            Some(n) if self.s[self.pos + n] == b'"' => {
-                let text = self.s[self.pos..self.pos + n].to_vec();
-                self.pos += n + 1;
-                return Ok(crate::text::lossless(text));
-            }
-            Some(n) => {
-                let head = self.s[self.pos..self.pos + n].to_vec();
-                self.pos += n;
-                head
-            }
-            None => Vec::new(),
-        };
+        let mut out: Vec<u8> = Vec::new();
         loop {
-            let Some(b) = self.peek() else {
+            // Bytes up to the next quote or escape go in whole: most strings are one run.
+            let Some(n) = self.s[self.pos..]
+                .iter()
+                .position(|&b| b == b'"' || b == b'\\')
+            else {
+                self.pos = self.s.len();
+                return Err(self.error("unterminated string"));
+            };
+            out.extend_from_slice(&self.s[self.pos..self.pos + n]);
+            let b = self.s[self.pos + n];
+            self.pos += n + 1;
+            if b == b'"' {
+                break;
+            }
+            // An escape.
+            let Some(e) = self.peek() else {
                 return Err(self.error("unterminated string"));
             };
             self.pos += 1;
-            match b {
-                b'"' => break,
-                b'\\' => {
-                    let Some(e) = self.peek() else {
-                        return Err(self.error("unterminated string"));
-                    };
-                    self.pos += 1;
-                    match e {
-                        b'"' => out.push(b'"'),
-                        b'\\' => out.push(b'\\'),
-                        b'/' => out.push(b'/'),
-                        b'b' => out.push(8),
-                        b'f' => out.push(12),
-                        b'n' => out.push(b'\n'),
-                        b'r' => out.push(b'\r'),
-                        b't' => out.push(b'\t'),
-                        b'u' => {
-                            let mut cp = self.hex4()?;
-                            if (0xD800..0xDC00).contains(&cp)
-                                && self.s.get(self.pos..self.pos + 2) == Some(b"\\u")
-                            {
-                                let save = self.pos;
-                                self.pos += 2;
-                                let lo = self.hex4()?;
-                                if (0xDC00..0xE000).contains(&lo) {
-                                    cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-                                } else {
-                                    self.pos = save;
-                                }
-                            }
-                            let c = char::from_u32(cp).unwrap_or('\u{FFFD}');
-                            let mut buf = [0u8; 4];
-                            out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+            match e {
+                b'"' => out.push(b'"'),
+                b'\\' => out.push(b'\\'),
+                b'/' => out.push(b'/'),
+                b'b' => out.push(8),
+                b'f' => out.push(12),
+                b'n' => out.push(b'\n'),
+                b'r' => out.push(b'\r'),
+                b't' => out.push(b'\t'),
+                b'u' => {
+                    let mut cp = self.hex4()?;
+                    if (0xD800..0xDC00).contains(&cp)
+                        && self.s.get(self.pos..self.pos + 2) == Some(b"\\u")
+                    {
+                        let save = self.pos;
+                        self.pos += 2;
+                        let lo = self.hex4()?;
+                        if (0xDC00..0xE000).contains(&lo) {
+                            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                        } else {
+                            self.pos = save;
                         }
-                        // netcdf-c's writer never emits other escapes; keep the character.
-                        other => out.push(other),
                     }
+                    let c = char::from_u32(cp).unwrap_or('\u{FFFD}');
+                    let mut buf = [0u8; 4];
+                    out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
                 }
+                // netcdf-c's writer never emits other escapes; keep the character.
                 other => out.push(other),
             }
         }
@@ -385,13 +374,17 @@ impl Parser<'_> {
 
     fn take_word(&mut self) -> String {
         let start = self.pos;
+        self.skip_word();
+        self.text(start, self.pos)
+    }
+
+    fn skip_word(&mut self) {
         while self
             .peek()
             .is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_')
         {
             self.pos += 1;
         }
-        self.text(start, self.pos)
     }
 
     fn special_number(&mut self, text: &str) -> Result<Json, Fault> {
@@ -403,37 +396,22 @@ impl Parser<'_> {
 
     fn word(&mut self) -> Result<Json, Fault> {
         let start = self.pos;
+        self.skip_word();
+        let word = &self.s[start..self.pos];
         for (text, value) in [
             (&b"null"[..], Json::Null),
             (b"true", Json::Bool(true)),
             (b"false", Json::Bool(false)),
         ] {
-            let end = start + text.len();
-            if self
-                .s
-                .get(start..end)
-                .is_some_and(|w| w.eq_ignore_ascii_case(text))
-                && !self
-                    .s
-                    .get(end)
-                    .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
-            {
-                self.pos = end;
+            if word.eq_ignore_ascii_case(text) {
                 return Ok(value);
             }
         }
-        let word = self.take_word();
-        match word.to_ascii_lowercase().as_str() {
-            "true" => Ok(Json::Bool(true)),
-            "false" => Ok(Json::Bool(false)),
-            "null" => Ok(Json::Null),
-            _ => {
-                let r = self.special_number(&word);
-                if r.is_err() {
-                    self.pos = start;
-                }
-                r
-            }
+        let word = self.text(start, self.pos);
+        let r = self.special_number(&word);
+        if r.is_err() {
+            self.pos = start;
         }
+        r
     }
 }

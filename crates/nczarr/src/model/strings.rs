@@ -55,11 +55,6 @@ impl Strings {
         self.ends.is_empty()
     }
 
-    /// All the strings' bytes, end to end.
-    pub fn total_bytes(&self) -> usize {
-        self.bytes.len()
-    }
-
     fn start(&self, i: usize) -> usize {
         start_of(&self.ends, i)
     }

@@ -16,7 +16,7 @@ use super::{Arrays, Generation, MetaSource, SCALAR_DIM};
 use crate::array::StoredArray;
 use crate::error::{Error, Result};
 use crate::json::Json;
-use crate::model::{Dataset, Dim, DimRef, Group, NcType, Var, VarPath};
+use crate::model::{Dim, DimRef, Group, NcType, Var, VarPath};
 use crate::store::StoreKey;
 
 /// Read the whole tree. Returns the root group, how each variable is stored, and the
@@ -64,8 +64,7 @@ pub(crate) fn read(
         problems.extend(group_problems.by_ref().take(info.problems_end - said));
         said = info.problems_end;
         let target = group_at(&mut group, &info.place.at);
-        for entry in &tree.vars[info.vars.clone()] {
-            let Some(b) = built.next() else { break };
+        for (entry, b) in tree.vars[info.vars.clone()].iter().zip(built.by_ref()) {
             problems.extend(b.problems);
             if let Some((var, stored)) = b.var {
                 arrays.insert(VarPath::new(&info.place.path, &entry.name), stored);
@@ -74,7 +73,12 @@ pub(crate) fn read(
         }
     }
     problems.extend(group_problems);
-    check_dims(&mut group, &arrays, problems)?;
+    let places = tree
+        .groups
+        .iter()
+        .map(|g| (g.place.path.as_slice(), g.place.at.as_slice()))
+        .collect();
+    check_dims(&mut group, &arrays, &places, problems)?;
     if generation == Generation::UpperKeys && !uses_dim(&group, SCALAR_DIM) {
         group.dims.retain(|d| !(d.name == SCALAR_DIM && d.len == 1));
     }
@@ -115,18 +119,6 @@ struct VarEntry {
 struct Built {
     var: Option<(Var, StoredArray)>,
     problems: Vec<String>,
-}
-
-/// The child indices from `root` to the group at `path`; `None` when there is none.
-fn child_indices(root: &Group, path: &[String]) -> Option<Vec<usize>> {
-    let mut g = root;
-    let mut at = Vec::with_capacity(path.len());
-    for name in path {
-        let i = g.groups.iter().position(|c| &c.name == name)?;
-        at.push(i);
-        g = &g.groups[i];
-    }
-    Some(at)
 }
 
 /// The group at child indices `at` below `root`.
@@ -337,6 +329,8 @@ fn build_vars(src: &MetaSource<'_>, generation: Generation, tree: &Tree) -> Resu
         )?;
         Ok(Built { var, problems })
     };
+    // Each variable's result kept, then the first error in tree order: rayon's own
+    // collect into a `Result` returns whichever error a thread met first.
     let built: Vec<Result<Built>> = if tree.vars.len() >= PARALLEL_BATCH {
         raw.par_chunks_mut(per).enumerate().map(build).collect()
     } else {
@@ -497,16 +491,12 @@ fn listing(docs: &[Option<&Json>]) -> Vec<String> {
 
 /// Resolve every variable's dimension references: create dimensions that are
 /// referenced but not declared, and check stored shapes against dimension lengths.
-fn check_dims(root: &mut Group, arrays: &Arrays, problems: &mut Vec<String>) -> Result<()> {
-    let mut ds = Dataset {
-        root: std::mem::take(root),
-    };
-    let checked = check_dims_of(&mut ds, arrays, problems);
-    *root = ds.root;
-    checked
-}
-
-fn check_dims_of(ds: &mut Dataset, arrays: &Arrays, problems: &mut Vec<String>) -> Result<()> {
+fn check_dims(
+    root: &mut Group,
+    arrays: &Arrays,
+    places: &HashMap<&[String], &[usize]>,
+    problems: &mut Vec<String>,
+) -> Result<()> {
     // Collect (reference, stored length, variable path) first, then fix the tree.
     let mut uses: Vec<(DimRef, u64, VarPath)> = Vec::new();
     fn collect(
@@ -529,15 +519,14 @@ fn check_dims_of(ds: &mut Dataset, arrays: &Arrays, problems: &mut Vec<String>) 
             path.pop();
         }
     }
-    collect(&ds.root, &mut Vec::new(), arrays, &mut uses);
-    // Each group's place found once: thousands of references to groups with many
-    // siblings would each search the siblings by name.
-    let mut places: HashMap<Vec<String>, Option<Vec<usize>>> = HashMap::new();
+    collect(root, &mut Vec::new(), arrays, &mut uses);
     for (dref, len, var_path) in uses {
-        let at = places
-            .entry(dref.group.clone())
-            .or_insert_with(|| child_indices(&ds.root, &dref.group));
-        let Some(group) = at.as_deref().map(|at| group_at(&mut ds.root, at)) else {
+        // Groups by their place in the tree: thousands of references to groups with
+        // many siblings would each search the siblings by name.
+        let Some(group) = places
+            .get(dref.group.as_slice())
+            .map(|at| group_at(root, at))
+        else {
             return Err(Error::Invalid(format!(
                 "variable '{var_path}': dimension reference '{}' names a group that does not exist",
                 dref.fqn()
