@@ -299,7 +299,8 @@ fn python_with_netcdf4() -> Option<String> {
 
 /// What netCDF4-python writes (the library inside the PyPI wheel, netcdf-c 4.10):
 /// deflate with shuffle, Fletcher-32, big-endian, NaN fill, unlimited records written
-/// partly, variable-length strings, nested groups, scalars, char; nczdump prints each
+/// partly, variable-length strings (in chunks that cut rows, and records left
+/// unwritten), nested groups, scalars, char; nczdump prints each
 /// as ncdump 4.9.0 does and nczcopy's copy dumps the same.
 #[test]
 fn netcdf4_python_files_dump_and_copy() {
@@ -329,6 +330,12 @@ with netCDF4.Dataset(sys.argv[1], "w", format="NETCDF4") as ds:
     b[:] = np.arange(20).reshape(4, 5)
     s = ds.createVariable("s", str, ("x",))
     s[0] = "one"; s[1] = "two words"; s[2] = ""; s[3] = "\u00fcn\u00efcode"
+    words = np.array([["r%dc%d%s" % (i, j, "\"'\\\t "[(i + j) % 5] * (i % 3)) for j in range(5)]
+                      for i in range(4)], dtype=object)
+    s2 = ds.createVariable("s2", str, ("time", "x"), chunksizes=(2, 2))
+    s2[0:4, :] = words
+    s3 = ds.createVariable("s3", str, ("time", "x"), chunksizes=(3, 5))
+    s3[0:2, :] = words[0:2]
     sc = ds.createVariable("scalar", "f8", ())
     sc[...] = 3.5
     sc.note = np.array([1, 2, 3], dtype="i2")

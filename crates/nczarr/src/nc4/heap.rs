@@ -19,6 +19,7 @@ use hdf5_reader::Hdf5File;
 use rayon::prelude::*;
 
 use crate::model::{Strings, TooLarge};
+use crate::store::ReadAt;
 
 /// Bytes of a collection header: `GCOL`, version, 3 reserved, then its size.
 const SIGNATURE: &[u8; 4] = b"GCOL";
@@ -26,7 +27,7 @@ const SIGNATURE: &[u8; 4] = b"GCOL";
 /// One collection: its bytes and, by object index, where each object's data lies.
 struct Collection {
     address: u64,
-    bytes: hdf5_reader::storage::StorageBuffer,
+    bytes: Vec<u8>,
     /// `(start, len)` of object `i` at `i`; `len == u32::MAX` where there is none.
     objects: Vec<(u32, u32)>,
 }
@@ -34,12 +35,25 @@ struct Collection {
 const ABSENT: (u32, u32) = (0, u32::MAX);
 
 impl Collection {
-    fn read(file: &Hdf5File, address: u64) -> Result<Collection> {
-        let sb = file.superblock();
-        let length_size = usize::from(sb.length_size);
-        let storage = file.storage();
-        let header = storage.read_range(address, 8 + length_size)?;
-        let header = header.as_ref();
+    /// The collection at `address`, read into the buffers of `spare` (one read before).
+    fn read(
+        file: &Hdf5File,
+        reader: &dyn ReadAt,
+        address: u64,
+        spare: Option<Collection>,
+    ) -> Result<Collection> {
+        let (mut bytes, mut objects) =
+            spare.map_or_else(Default::default, |c| (c.bytes, c.objects));
+        let length_size = usize::from(file.superblock().length_size);
+        let io = |e: crate::store::StoreError| Error::InvalidData(e.to_string());
+        let mut header = [0u8; 16];
+        let header = &mut header[..8 + length_size.min(8)];
+        if address.saturating_add(header.len() as u64) > reader.len() {
+            return Err(Error::InvalidData(format!(
+                "global heap collection at {address:#x} lies past the end of the file"
+            )));
+        }
+        reader.read_at(address, header).map_err(io)?;
         if &header[..4] != SIGNATURE {
             return Err(Error::InvalidGlobalHeapSignature);
         }
@@ -47,13 +61,15 @@ impl Collection {
             return Err(Error::UnsupportedGlobalHeapVersion(header[4]));
         }
         let size = read_length(&header[8..]);
-        if size > storage.len() || size > u64::from(u32::MAX) {
+        if size > reader.len().saturating_sub(address) || size > u64::from(u32::MAX) {
             return Err(Error::InvalidData(format!(
                 "global heap collection at {address:#x} claims {size} bytes"
             )));
         }
-        let bytes = storage.read_range(address, size as usize)?;
-        let objects = index_objects(bytes.as_ref(), 8 + length_size, length_size)?;
+        bytes.clear();
+        bytes.resize(size as usize, 0);
+        reader.read_at(address, &mut bytes).map_err(io)?;
+        index_objects(&bytes, 8 + length_size, length_size, &mut objects)?;
         Ok(Collection {
             address,
             bytes,
@@ -61,19 +77,24 @@ impl Collection {
         })
     }
 
-    fn object(&self, index: u32) -> Option<&[u8]> {
-        let &(start, len) = self.objects.get(index as usize)?;
-        if len == u32::MAX {
-            return None;
-        }
-        self.bytes
-            .as_ref()
-            .get(start as usize..start as usize + len as usize)
+    /// Where object `index`'s bytes start and how many there are.
+    fn object(&self, index: u32) -> Option<(u32, u32)> {
+        self.objects
+            .get(index as usize)
+            .copied()
+            .filter(|&(_, len)| len != u32::MAX)
     }
 }
 
 /// Little-endian unsigned of 1 to 8 bytes.
 fn read_length(b: &[u8]) -> u64 {
+    // Files almost always use 8 and 4 bytes: one load each (this runs per string).
+    if let Ok(a) = <[u8; 8]>::try_from(b) {
+        return u64::from_le_bytes(a);
+    }
+    if let Ok(a) = <[u8; 4]>::try_from(b) {
+        return u64::from(u32::from_le_bytes(a));
+    }
     b.iter()
         .take(8)
         .rev()
@@ -83,8 +104,13 @@ fn read_length(b: &[u8]) -> u64 {
 /// Walk the objects after the header: index (2 bytes), reference count (2), reserved
 /// (4), size (`length_size`), data padded to 8 bytes; index 0 is the free space that
 /// ends the collection.
-fn index_objects(bytes: &[u8], mut at: usize, length_size: usize) -> Result<Vec<(u32, u32)>> {
-    let mut objects = Vec::new();
+fn index_objects(
+    bytes: &[u8],
+    mut at: usize,
+    length_size: usize,
+    objects: &mut Vec<(u32, u32)>,
+) -> Result<()> {
+    objects.clear();
     let head = 8 + length_size;
     while at + head <= bytes.len() {
         let index = usize::from(u16::from_le_bytes([bytes[at], bytes[at + 1]]));
@@ -108,32 +134,33 @@ fn index_objects(bytes: &[u8], mut at: usize, length_size: usize) -> Result<Vec<
         objects[index] = (start as u32, (end - start) as u32);
         at = end + ((8 - (end - start) % 8) % 8);
     }
-    Ok(objects)
+    Ok(())
 }
 
-/// The strings `refs` names: references (length, collection address, object index)
-/// as the file stores them, every collection read once (or kept from the read
-/// before). Collections are read and strings copied out of them on every core.
-pub(super) fn resolve<R: AsRef<[u8]> + Sync>(
+/// The strings `refs` names: references of `width` bytes (length, collection
+/// address, object index) end to end, as the file stores them, every collection read
+/// once (or kept from the read before). Collections are read, and strings found and
+/// copied out of them, on every core.
+pub(super) fn resolve(
     file: &Hdf5File,
+    reader: &dyn ReadAt,
     kept: &KeptCollections,
-    refs: &[R],
+    refs: &[u8],
+    width: usize,
 ) -> Result<Strings> {
     let offset_size = usize::from(file.superblock().offset_size);
-    if let Some(r) = refs.first().filter(|r| r.as_ref().len() != 8 + offset_size) {
+    if width != 8 + offset_size || offset_size > 8 {
         return Err(Error::InvalidData(format!(
-            "string reference of {} bytes",
-            r.as_ref().len()
+            "string reference of {width} bytes"
         )));
     }
-    // Each string's collection (by number) and index; NIL strings have no number.
+    let raw = refs;
+    let refs = raw.chunks_exact(width);
+    // Each string's collection (by number) and object index; NIL strings have no
+    // number.
     let mut objects: Vec<(u32, u32)> = Vec::with_capacity(refs.len());
-    let mut addresses: Vec<u64> = Vec::new();
-    let mut numbers: HashMap<u64, u32, BuildHasherDefault<AddressHasher>> = HashMap::default();
-    // Neighbours mostly share a collection.
-    let mut last = (u64::MAX, 0u32);
-    for r in refs {
-        let r = r.as_ref();
+    let mut numbers = Numbers::default();
+    for r in refs.clone() {
         let address = read_length(&r[4..4 + offset_size]);
         let index = read_length(&r[4 + offset_size..]) as u32;
         let undefined = Cursor::is_undefined_offset(address, offset_size as u8);
@@ -141,46 +168,80 @@ pub(super) fn resolve<R: AsRef<[u8]> + Sync>(
             objects.push((NIL, 0));
             continue;
         }
-        if address != last.0 {
-            let next = addresses.len() as u32;
-            let number = *numbers.entry(address).or_insert(next);
-            if number == next {
-                addresses.push(address);
-            }
-            last = (address, number);
-        }
-        objects.push((last.1, index));
+        objects.push((numbers.of(address), index));
     }
-    let collections = kept.collections(file, &addresses)?;
-    // A string's length is its reference's count, but memory is taken only for what
-    // its object holds: a damaged count is an error below, and lengths adding up to
-    // more than memory (one large object referenced over and over) an error first.
-    let count = |r: &R| read_length(&r.as_ref()[..4]) as usize;
-    let lens = refs.iter().zip(&objects).map(|(r, &(number, index))| {
-        (number != NIL).then(|| {
-            let held = collections[number as usize]
-                .object(index)
-                .map_or(0, <[u8]>::len);
-            count(r).min(held)
-        })
-    });
-    Strings::fill_parallel(lens, |i, out| {
-        let (number, index) = objects[i];
-        let collection = &collections[number as usize];
-        let object = collection.object(index).ok_or_else(|| {
-            Error::InvalidData(format!(
-                "missing vlen heap object {index} at {:#x}",
-                collection.address
-            ))
+    let collections = kept.collections(file, reader, &numbers.addresses)?;
+    // Each string's length and where its bytes start in its collection (replacing its
+    // object index). A string's length is its reference's count, but memory is taken
+    // only for what its object holds: a damaged count is an error here, and lengths
+    // adding up to more than memory (one large object referenced over and over) an
+    // error below, before the strings are copied.
+    let mut lens = vec![0u32; objects.len()];
+    objects
+        .par_chunks_mut(1 << 14)
+        .zip(lens.par_chunks_mut(1 << 14))
+        .zip(raw.par_chunks((1 << 14) * width))
+        .try_for_each(|((objects, lens), refs)| -> Result<()> {
+            let refs = refs.chunks_exact(width);
+            for ((object, len), r) in objects.iter_mut().zip(lens).zip(refs) {
+                let (number, index) = *object;
+                if number == NIL {
+                    *len = u32::MAX;
+                    continue;
+                }
+                let collection = &collections[number as usize];
+                let (start, held) = collection.object(index).ok_or_else(|| {
+                    Error::InvalidData(format!(
+                        "missing vlen heap object {index} at {:#x}",
+                        collection.address
+                    ))
+                })?;
+                let count = read_length(&r[..4]);
+                if count > u64::from(held) {
+                    return Err(Error::InvalidData(
+                        "vlen heap object is shorter than its reference".into(),
+                    ));
+                }
+                *object = (number, start);
+                *len = count as u32;
+            }
+            Ok(())
         })?;
-        if count(&refs[i]) != out.len() {
-            return Err(Error::InvalidData(
-                "vlen heap object is shorter than its reference".into(),
-            ));
+    Strings::fill_parallel(
+        lens.iter().map(|&n| (n != u32::MAX).then_some(n as usize)),
+        |i, out| {
+            let (number, start) = objects[i];
+            let bytes = &collections[number as usize].bytes;
+            out.copy_from_slice(&bytes[start as usize..start as usize + out.len()]);
+            Ok(())
+        },
+    )
+}
+
+/// Collection numbers by address, in the order first met.
+#[derive(Default)]
+struct Numbers {
+    addresses: Vec<u64>,
+    numbers: HashMap<u64, u32, BuildHasherDefault<AddressHasher>>,
+    /// The last address looked up and its number: neighbours often share one.
+    last: Option<(u64, u32)>,
+}
+
+impl Numbers {
+    fn of(&mut self, address: u64) -> u32 {
+        if let Some((a, n)) = self.last {
+            if a == address {
+                return n;
+            }
         }
-        out.copy_from_slice(&object[..out.len()]);
-        Ok(())
-    })
+        let next = self.addresses.len() as u32;
+        let number = *self.numbers.entry(address).or_insert(next);
+        if number == next {
+            self.addresses.push(address);
+        }
+        self.last = Some((address, number));
+        number
+    }
 }
 
 impl From<TooLarge> for Error {
@@ -194,30 +255,55 @@ const NIL: u32 = u32::MAX;
 
 /// The collections of the last read of strings, for the next: a collection holds
 /// strings of neighbouring slabs, which would otherwise be read again at every slab
-/// boundary. Memory holds one read's collections at most.
+/// boundary. Memory holds one read's collections at most, and those the next read no
+/// longer needed, whose buffers it reads its own into (memory fresh for every read
+/// cost more in cleared pages than the reading).
 #[derive(Default)]
-pub(super) struct KeptCollections(Mutex<HashMap<u64, Arc<Collection>>>);
+pub(super) struct KeptCollections {
+    kept: Mutex<HashMap<u64, Arc<Collection>>>,
+    spare: Mutex<Vec<Collection>>,
+}
 
 impl KeptCollections {
     /// The collections at `addresses`, kept or read (in parallel); they become the
     /// ones kept.
-    fn collections(&self, file: &Hdf5File, addresses: &[u64]) -> Result<Vec<Arc<Collection>>> {
-        let kept = std::mem::take(&mut *self.0.lock().unwrap_or_else(|p| p.into_inner()));
+    fn collections(
+        &self,
+        file: &Hdf5File,
+        reader: &dyn ReadAt,
+        addresses: &[u64],
+    ) -> Result<Vec<Arc<Collection>>> {
+        let kept = std::mem::take(&mut *lock(&self.kept));
         let collections = addresses
             .par_iter()
             .map(|a| match kept.get(a) {
                 Some(c) => Ok(Arc::clone(c)),
-                None => Collection::read(file, *a).map(Arc::new),
+                None => {
+                    let spare = lock(&self.spare).pop();
+                    Collection::read(file, reader, *a, spare).map(Arc::new)
+                }
             })
             .collect::<Result<Vec<_>>>()?;
-        drop(kept);
-        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = addresses
+        {
+            let mut spare = lock(&self.spare);
+            for c in kept.into_values() {
+                if let Ok(c) = Arc::try_unwrap(c) {
+                    spare.push(c);
+                }
+            }
+        }
+        *lock(&self.kept) = addresses
             .iter()
             .copied()
             .zip(collections.iter().map(Arc::clone))
             .collect();
         Ok(collections)
     }
+}
+
+/// The lock's value, also after a panic elsewhere (the values stay whole).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// Hashes a collection's address (a file offset, already well spread) with one
@@ -258,10 +344,16 @@ mod tests {
         b
     }
 
+    fn index(b: &[u8]) -> Result<Vec<(u32, u32)>> {
+        let mut objects = vec![(7, 7); 3];
+        index_objects(b, 16, 8, &mut objects)?;
+        Ok(objects)
+    }
+
     #[test]
     fn objects_are_found_by_index_in_any_order() {
         let b = objects(&[(3, b"three"), (1, b"one"), (2, b"a longer second one")]);
-        let table = index_objects(&b, 16, 8).unwrap();
+        let table = index(&b).unwrap();
         let get = |i: usize| {
             let (s, n) = table[i];
             (n != u32::MAX).then(|| &b[s as usize..(s + n) as usize])
@@ -277,9 +369,9 @@ mod tests {
         let mut b = objects(&[(1, b"x")]);
         b.extend_from_slice(&[0; 16]);
         b.extend_from_slice(&objects(&[(2, b"hidden")])[16..]);
-        assert_eq!(index_objects(&b, 16, 8).unwrap().len(), 2);
+        assert_eq!(index(&b).unwrap().len(), 2);
         let mut bad = objects(&[(1, b"abc")]);
         bad[24..32].copy_from_slice(&1000u64.to_le_bytes());
-        assert!(index_objects(&bad, 16, 8).is_err());
+        assert!(index(&bad).is_err());
     }
 }

@@ -10,6 +10,7 @@ mod chunks;
 mod heap;
 mod meta;
 mod order;
+mod refs;
 mod source;
 mod types;
 

@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use hdf5_reader::storage::{Storage, StorageBuffer};
 use hdf5_reader::{
@@ -17,6 +17,7 @@ use hdf5_reader::{
 use super::chunks;
 use super::heap;
 use super::meta::{self, VarInfo};
+use super::refs::StoredChunks;
 use super::types::to_native;
 use crate::chunking::Region;
 use crate::codec::{hdf5 as filters, registry, ChunkInfo};
@@ -43,6 +44,8 @@ pub struct Hdf5Source {
     file: Hdf5File,
     /// The global heap collections the last read of strings met.
     heaps: heap::KeptCollections,
+    /// The buffer the last read of strings read its references into, for the next.
+    refs: Mutex<Vec<u8>>,
 }
 
 impl Hdf5Source {
@@ -97,6 +100,7 @@ impl Hdf5Source {
             problems: meta.problems,
             file,
             heaps: heap::KeptCollections::default(),
+            refs: Mutex::new(Vec::new()),
         })
     }
 
@@ -204,9 +208,7 @@ impl DataSource for Hdf5Source {
         let h5 = |e: hdf5_reader::error::Error| fail(e.to_string());
         let ds = &info.ds;
         let mut values = match (t, info.stored.fixed_string) {
-            (NcType::String, _) => {
-                return strings(&self.file, &self.heaps, ds, &selection, n).map_err(h5)
-            }
+            (NcType::String, _) => return self.strings(info, region, &selection, n).map_err(h5),
             (NcType::Char, Some(w)) if w != 1 => {
                 return Err(fail(format!("char values stored as {w}-byte strings")))
             }
@@ -374,53 +376,66 @@ fn read_raw<const N: usize>(
     Ok(())
 }
 
-/// The stored elements of a selection, `N` bytes each, in C order.
+/// The stored elements of a selection, `N` bytes each, end to end in C order.
 fn read_refs<const N: usize>(
     ds: &hdf5_reader::Dataset,
     selection: &SliceInfo,
     n: usize,
-) -> hdf5_reader::error::Result<Vec<Raw<N>>> {
-    let a = ds.read_slice_parallel::<Raw<N>>(selection)?;
-    if a.len() != n {
-        return Err(hdf5_reader::error::Error::InvalidData(format!(
-            "read {} string references for {n}",
-            a.len()
-        )));
-    }
-    if a.as_slice().is_none() {
-        return Ok(a.iter().copied().collect());
-    }
-    // In order already: the array's own memory, without a copy.
-    let (mut v, offset) = a.into_raw_vec_and_offset();
-    v.drain(..offset.unwrap_or(0));
-    v.truncate(n);
-    Ok(v)
+) -> hdf5_reader::error::Result<Vec<u8>> {
+    let mut out = vec![0u8; n * N];
+    read_raw::<N>(ds, selection, &mut out)?;
+    Ok(out)
 }
 
-impl<const N: usize> AsRef<[u8]> for Raw<N> {
-    fn as_ref(&self) -> &[u8] {
-        &self.0
-    }
-}
-
-/// Variable-length strings: the selection's heap references, each resolved.
-fn strings(
-    file: &Hdf5File,
-    kept: &heap::KeptCollections,
-    ds: &hdf5_reader::Dataset,
-    selection: &SliceInfo,
-    n: usize,
-) -> hdf5_reader::error::Result<Values> {
-    let strings = match ds.vlen_reference_size() {
-        16 => heap::resolve(file, kept, &read_refs::<16>(ds, selection, n)?)?,
-        12 => heap::resolve(file, kept, &read_refs::<12>(ds, selection, n)?)?,
-        w => {
-            return Err(hdf5_reader::error::Error::InvalidData(format!(
-                "string references of {w} bytes"
-            )))
+impl Hdf5Source {
+    /// Variable-length strings: the region's heap references, each resolved.
+    fn strings(
+        &self,
+        info: &VarInfo,
+        region: &Region,
+        selection: &SliceInfo,
+        n: usize,
+    ) -> hdf5_reader::error::Result<Values> {
+        let width = info.ds.vlen_reference_size();
+        let mut refs = std::mem::take(&mut *self.refs.lock().unwrap_or_else(|p| p.into_inner()));
+        let direct = match (info.encoding.chunk_shape(), self.chunk_map(info)) {
+            (Some(chunks), Some(map)) if info.encoding.codec_ids().next().is_none() => {
+                StoredChunks {
+                    reader: &*self.reader,
+                    base: self.file.superblock().base_address,
+                    map,
+                    chunks: &chunks,
+                    width,
+                }
+                .read(region, &mut refs)
+                .map_err(hdf5_reader::error::Error::InvalidData)?
+            }
+            _ => false,
+        };
+        if !direct {
+            refs = match width {
+                16 => read_refs::<16>(&info.ds, selection, n)?,
+                12 => read_refs::<12>(&info.ds, selection, n)?,
+                w => {
+                    return Err(hdf5_reader::error::Error::InvalidData(format!(
+                        "string references of {w} bytes"
+                    )))
+                }
+            };
         }
-    };
-    Ok(Values::String(strings))
+        let strings = heap::resolve(&self.file, &*self.reader, &self.heaps, &refs, width)?;
+        *self.refs.lock().unwrap_or_else(|p| p.into_inner()) = refs;
+        Ok(Values::String(strings))
+    }
+
+    /// The variable's chunk map, read the first time it is asked for; `None` when
+    /// its index is damaged (the general reader then reports it).
+    fn chunk_map<'a>(&self, info: &'a VarInfo) -> Option<&'a chunks::ChunkMap> {
+        info.chunk_map
+            .get_or_init(|| chunks::chunk_map(&self.file, info.ds.address()))
+            .as_ref()
+            .ok()
+    }
 }
 
 /// HDF5's built-in filters plus those netCDF-4 files name by registered ids, decoded

@@ -368,14 +368,14 @@ impl Layout<'_> {
                     return self.rows_with(
                         &rows,
                         buf,
-                        |out, i| {
+                        Some(|out: &mut [u8], i: usize| {
                             let x = v[i];
                             if !x.is_finite() || fill.is_some_and(|f| $is_fill(f, x)) {
                                 return None;
                             }
                             number::format_g_into(out, f64::from(x), p)
-                        },
-                        None,
+                        }),
+                        None::<&ValueText>,
                     );
                 }
             };
@@ -396,7 +396,7 @@ impl Layout<'_> {
                     escape::string_value(out, s);
                 }
             };
-            return self.rows_with(&rows, buf, |_, _| None, Some(&text));
+            return self.rows_with(&rows, buf, None::<fn(&mut [u8], usize) -> _>, Some(&text));
         }
         // Integers likewise: the fill value is compared as the variable's own type.
         macro_rules! integers {
@@ -408,10 +408,10 @@ impl Layout<'_> {
                             _ => None,
                         };
                         // The one value not written in place is the fill value.
-                        return self.rows_with(&rows, buf, |out, i| {
+                        return self.rows_with(&rows, buf, Some(|out: &mut [u8], i: usize| {
                             let x = v[i];
                             (fill != Some(x)).then(|| $text(out, x))
-                        }, Some(&|out: &mut Vec<u8>, _| out.push(b'_')));
+                        }), Some(&|out: &mut Vec<u8>, _| out.push(b'_')));
                     })*
                     _ => {}
                 }
@@ -431,21 +431,26 @@ impl Layout<'_> {
         self.rows_with(
             &rows,
             buf,
-            |out, i| number_text(out, values, i, fmt, fill),
-            None,
+            Some(|out: &mut [u8], i| number_text(out, values, i, fmt, fill)),
+            None::<&ValueText>,
         )
     }
 
     /// [`Layout::rows`] with `number` writing value `i` in place where it can (see
-    /// [`number_text`]), and `other` (or [`format_value`]) appending it where
-    /// `number` does not.
-    fn rows_with(
+    /// [`number_text`]), and `other` (or [`format_value`]) appending it where there
+    /// is no `number` or it does not write. Both are known to the compiler here (no
+    /// call through a pointer per value, nothing tried for strings).
+    fn rows_with<N, O>(
         &self,
         rows: &Rows<'_>,
         buf: Vec<u8>,
-        number: impl Fn(&mut [u8], usize) -> Option<usize>,
-        other: Option<&ValueText<'_>>,
-    ) -> Vec<u8> {
+        number: Option<N>,
+        other: Option<&O>,
+    ) -> Vec<u8>
+    where
+        N: Fn(&mut [u8], usize) -> Option<usize>,
+        O: Fn(&mut Vec<u8>, usize) + ?Sized,
+    {
         let Rows {
             values,
             offset,
@@ -462,12 +467,14 @@ impl Layout<'_> {
         // Value `i`'s text into `text`, by `number` where it can.
         let mut text_of = |text: &mut Vec<u8>, i: usize| {
             text.clear();
-            text.resize(NUM_ROOM, 0);
-            if let Some(n) = number(text, i) {
-                text.truncate(n);
-                return;
+            if let Some(number) = &number {
+                text.resize(NUM_ROOM, 0);
+                if let Some(n) = number(text, i) {
+                    text.truncate(n);
+                    return;
+                }
+                text.clear();
             }
-            text.clear();
             match other {
                 Some(other) => other(text, i),
                 None => format_value(text, values, i, fmt, fill, &mut scratch),
@@ -489,7 +496,10 @@ impl Layout<'_> {
                 if c + 1 < ncols {
                     if let Some(a) = &annotation {
                         // `-f`: no wrapping; the value, ", " and its comment.
-                        if !line.raw_number(|out| number(out, base + c)) {
+                        let written = number
+                            .as_ref()
+                            .is_some_and(|n| line.raw_number(|out| n(out, base + c)));
+                        if !written {
                             text_of(&mut text, base + c);
                             line.raw(&text);
                         }
@@ -497,8 +507,10 @@ impl Layout<'_> {
                         a.put(&mut line, c as u64);
                         continue;
                     }
-                    if line.lput_number_comma(|out| number(out, base + c)) {
-                        continue;
+                    if let Some(number) = &number {
+                        if line.lput_number_comma(|out| number(out, base + c)) {
+                            continue;
+                        }
                     }
                     if let Some(other) = other {
                         line.lput_appended_comma(|out| other(out, base + c));
