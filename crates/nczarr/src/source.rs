@@ -31,6 +31,14 @@ pub trait DataSource: Sync {
         let _ = var;
         true
     }
+
+    /// Values read from this source that the reader is done with, for the source to
+    /// read a later region into: a slab in memory already touched instead of fresh
+    /// pages the kernel must clear (the reader frees a slab on another thread, where
+    /// the allocator does not give it back to the next read). Dropped by default.
+    fn recycle(&self, values: Values) {
+        drop(values);
+    }
 }
 
 /// What a dataset's format is: what `ncdump -k`, `nczdump -K` and the global special

@@ -36,6 +36,27 @@ impl Strings {
         }
     }
 
+    /// No strings yet, in the memory of `spare` (strings no longer needed), with room
+    /// for `n` strings of `bytes` bytes in all.
+    ///
+    /// # Errors
+    /// [`TooLarge`] when that room cannot be had.
+    pub fn reusing(spare: Strings, n: usize, bytes: u64) -> Result<Strings, TooLarge> {
+        let Strings {
+            bytes: mut data,
+            mut ends,
+        } = spare;
+        data.clear();
+        ends.clear();
+        let room = usize::try_from(bytes)
+            .ok()
+            .filter(|_| bytes < NIL)
+            .ok_or(TooLarge(bytes))?;
+        data.try_reserve(room).map_err(|_| TooLarge(bytes))?;
+        ends.try_reserve(n).map_err(|_| TooLarge(bytes))?;
+        Ok(Strings { bytes: data, ends })
+    }
+
     /// `n` copies of `s`.
     pub fn repeat(s: Option<&[u8]>, n: usize) -> Strings {
         let mut out = Strings::with_capacity(n, s.map_or(0, <[u8]>::len).saturating_mul(n));
@@ -57,6 +78,17 @@ impl Strings {
 
     fn start(&self, i: usize) -> usize {
         start_of(&self.ends, i)
+    }
+
+    /// The bytes strings `range` hold together.
+    ///
+    /// # Panics
+    /// If the range is out of bounds, as indexing a slice would.
+    pub fn byte_len(&self, range: std::ops::Range<usize>) -> usize {
+        if range.is_empty() {
+            return 0;
+        }
+        self.start(range.end) - self.start(range.start)
     }
 
     /// String `i` (`None` when NIL).
@@ -144,71 +176,6 @@ impl Strings {
                 *e = ((*e & !NIL) + new - old) | (*e & NIL);
             }
         }
-    }
-
-    /// Strings of the lengths `lens` gives (NIL where `None`), whose bytes `fill`
-    /// writes: `fill(i, bytes)` gets string `i`'s bytes to write, all of them. Parts
-    /// of the block are filled on every core.
-    ///
-    /// # Errors
-    /// [`TooLarge`] when the lengths add up to more than memory can be asked for; an
-    /// error `fill` returns (one of them, when several parts fail).
-    pub fn fill_parallel<E: Send + From<TooLarge>>(
-        lens: impl ExactSizeIterator<Item = Option<usize>>,
-        fill: impl Fn(usize, &mut [u8]) -> Result<(), E> + Sync,
-    ) -> Result<Strings, E> {
-        use rayon::prelude::*;
-        let n = lens.len();
-        let mut ends = Vec::with_capacity(n);
-        let mut end = 0u64;
-        for len in lens {
-            ends.push(match len {
-                Some(len) => {
-                    end = end
-                        .checked_add(len as u64)
-                        .filter(|&e| e < NIL)
-                        .ok_or(TooLarge(u64::MAX))?;
-                    end
-                }
-                None => end | NIL,
-            });
-        }
-        let total = usize::try_from(end).map_err(|_| TooLarge(end))?;
-        let mut bytes = Vec::new();
-        bytes.try_reserve_exact(total).map_err(|_| TooLarge(end))?;
-        bytes.resize(total, 0);
-        let mut out = Strings { bytes, ends };
-        // Parts of about 1 MiB or 64K strings, cut at string boundaries, each a slice
-        // of its own.
-        let mut parts = Vec::new();
-        let ends = &out.ends;
-        let (mut rest, mut first, mut at) = (&mut out.bytes[..], 0usize, 0usize);
-        while first < n {
-            let mut last = first;
-            while last < n && last - first < 1 << 16 && start_of(ends, last + 1) - at < 1 << 20 {
-                last += 1;
-            }
-            let last = last.max(first + 1).min(n);
-            let to = start_of(ends, last);
-            let (part, tail) = std::mem::take(&mut rest).split_at_mut(to - at);
-            parts.push((first..last, at, part));
-            (rest, first, at) = (tail, last, to);
-        }
-        parts
-            .into_par_iter()
-            .try_for_each(|(range, at, part)| -> Result<(), E> {
-                let mut from = 0;
-                for i in range {
-                    if ends[i] & NIL != 0 {
-                        continue;
-                    }
-                    let to = ends[i] as usize - at;
-                    fill(i, &mut part[from..to])?;
-                    from = to;
-                }
-                Ok(())
-            })?;
-        Ok(out)
     }
 
     /// Each string as a vector of its own.
@@ -313,40 +280,15 @@ mod tests {
     }
 
     #[test]
-    fn filled_in_parallel_as_pushed_one_by_one() {
-        let list: Vec<Option<Vec<u8>>> = (0..300_000usize)
-            .map(|i| (i % 7 != 3).then(|| vec![b'a' + (i % 26) as u8; i % 13]))
-            .collect();
-        let lens: Vec<_> = list.iter().map(|s| s.as_ref().map(Vec::len)).collect();
-        let filled = Strings::fill_parallel(lens.iter().copied(), |i, b| {
-            b.copy_from_slice(list[i].as_deref().ok_or(Failed::At(i))?);
-            Ok::<_, Failed>(())
-        })
-        .unwrap();
-        assert_eq!(filled, Strings::from(list.clone()));
-        let failed = Strings::fill_parallel(lens.into_iter(), |i, _| {
-            if i == 200_001 {
-                Err(Failed::At(i))
-            } else {
-                Ok(())
-            }
-        });
-        assert_eq!(failed, Err(Failed::At(200_001)));
-        let huge = [Some(usize::MAX / 2), Some(usize::MAX / 2), Some(4)];
-        let too_large = Strings::fill_parallel(huge.into_iter(), |_, _| Ok::<_, Failed>(()));
-        assert!(matches!(too_large, Err(Failed::TooLarge(_))));
-    }
-
-    #[derive(Debug, PartialEq)]
-    enum Failed {
-        At(usize),
-        TooLarge(TooLarge),
-    }
-
-    impl From<TooLarge> for Failed {
-        fn from(e: TooLarge) -> Failed {
-            Failed::TooLarge(e)
-        }
+    fn strings_reusing_old_memory_hold_only_the_new_ones() {
+        let old = Strings::from(vec![Some(b"old".to_vec()), None, Some(b"x".repeat(5000))]);
+        let mut s = Strings::reusing(old, 2, 4).unwrap();
+        assert!(s.is_empty());
+        s.push(Some(b"new"));
+        s.push(None);
+        assert_eq!(s, Strings::from(vec![Some(b"new".to_vec()), None]));
+        assert_eq!(Strings::reusing(s, 1, u64::MAX), Err(TooLarge(u64::MAX)));
+        assert!(Strings::reusing(Strings::new(), 1, 1 << 62).is_err());
     }
 
     #[test]

@@ -139,14 +139,14 @@ fn index_objects(
 
 /// The strings `refs` names: references of `width` bytes (length, collection
 /// address, object index) end to end, as the file stores them, every collection read
-/// once (or kept from the read before). Collections are read, and strings found and
-/// copied out of them, on every core.
+/// once (or kept from the read before, and new ones in parallel), into the memory of
+/// `spare`.
 pub(super) fn resolve(
     file: &Hdf5File,
     reader: &dyn ReadAt,
     kept: &KeptCollections,
-    refs: &[u8],
-    width: usize,
+    (refs, width): (&[u8], usize),
+    spare: Strings,
 ) -> Result<Strings> {
     let offset_size = usize::from(file.superblock().offset_size);
     if width != 8 + offset_size || offset_size > 8 {
@@ -154,68 +154,50 @@ pub(super) fn resolve(
             "string reference of {width} bytes"
         )));
     }
-    let raw = refs;
-    let refs = raw.chunks_exact(width);
-    // Each string's collection (by number) and object index; NIL strings have no
-    // number.
-    let mut objects: Vec<(u32, u32)> = Vec::with_capacity(refs.len());
-    let mut numbers = Numbers::default();
-    for r in refs.clone() {
+    let refs = refs.chunks_exact(width);
+    // A reference's collection address and object index; `None` for a NIL string.
+    let named = |r: &[u8]| {
         let address = read_length(&r[4..4 + offset_size]);
         let index = read_length(&r[4 + offset_size..]) as u32;
         let undefined = Cursor::is_undefined_offset(address, offset_size as u8);
-        if undefined || index == 0 || address == 0 {
-            objects.push((NIL, 0));
-            continue;
+        (!undefined && index != 0 && address != 0).then_some((address, index))
+    };
+    // The collections named, and the bytes the references count.
+    let mut numbers = Numbers::default();
+    let mut counted = 0u64;
+    for r in refs.clone() {
+        if let Some((address, _)) = named(r) {
+            numbers.of(address);
+            counted = counted.saturating_add(read_length(&r[..4]));
         }
-        objects.push((numbers.of(address), index));
     }
     let collections = kept.collections(file, reader, &numbers.addresses)?;
-    // Each string's length and where its bytes start in its collection (replacing its
-    // object index). A string's length is its reference's count, but memory is taken
-    // only for what its object holds: a damaged count is an error here, and lengths
-    // adding up to more than memory (one large object referenced over and over) an
-    // error below, before the strings are copied.
-    let mut lens = vec![0u32; objects.len()];
-    objects
-        .par_chunks_mut(1 << 14)
-        .zip(lens.par_chunks_mut(1 << 14))
-        .zip(raw.par_chunks((1 << 14) * width))
-        .try_for_each(|((objects, lens), refs)| -> Result<()> {
-            let refs = refs.chunks_exact(width);
-            for ((object, len), r) in objects.iter_mut().zip(lens).zip(refs) {
-                let (number, index) = *object;
-                if number == NIL {
-                    *len = u32::MAX;
-                    continue;
-                }
-                let collection = &collections[number as usize];
-                let (start, held) = collection.object(index).ok_or_else(|| {
-                    Error::InvalidData(format!(
-                        "missing vlen heap object {index} at {:#x}",
-                        collection.address
-                    ))
-                })?;
-                let count = read_length(&r[..4]);
-                if count > u64::from(held) {
-                    return Err(Error::InvalidData(
-                        "vlen heap object is shorter than its reference".into(),
-                    ));
-                }
-                *object = (number, start);
-                *len = count as u32;
-            }
-            Ok(())
+    // Memory for what the references count, asked for once (counts adding up to more
+    // than memory, one large object referenced over and over, are an error here); a
+    // count past what its object holds is an error below, so no string grows it.
+    let mut strings = Strings::reusing(spare, refs.len(), counted)?;
+    for r in refs {
+        let Some((address, index)) = named(r) else {
+            strings.push(None);
+            continue;
+        };
+        let collection = &collections[numbers.of(address) as usize];
+        let (start, held) = collection.object(index).ok_or_else(|| {
+            Error::InvalidData(format!(
+                "missing vlen heap object {index} at {:#x}",
+                collection.address
+            ))
         })?;
-    Strings::fill_parallel(
-        lens.iter().map(|&n| (n != u32::MAX).then_some(n as usize)),
-        |i, out| {
-            let (number, start) = objects[i];
-            let bytes = &collections[number as usize].bytes;
-            out.copy_from_slice(&bytes[start as usize..start as usize + out.len()]);
-            Ok(())
-        },
-    )
+        let count = read_length(&r[..4]);
+        if count > u64::from(held) {
+            return Err(Error::InvalidData(
+                "vlen heap object is shorter than its reference".into(),
+            ));
+        }
+        let start = start as usize;
+        strings.push(collection.bytes.get(start..start + count as usize));
+    }
+    Ok(strings)
 }
 
 /// Collection numbers by address, in the order first met.
@@ -223,23 +205,28 @@ pub(super) fn resolve(
 struct Numbers {
     addresses: Vec<u64>,
     numbers: HashMap<u64, u32, BuildHasherDefault<AddressHasher>>,
-    /// The last address looked up and its number: neighbours often share one.
-    last: Option<(u64, u32)>,
+    /// The last two addresses looked up and their numbers, the latest first: HDF5
+    /// writes neighbouring strings into two collections in turn. (Address 0, where
+    /// they start, is never looked up: it is a NIL string.)
+    recent: [(u64, u32); 2],
 }
 
 impl Numbers {
     fn of(&mut self, address: u64) -> u32 {
-        if let Some((a, n)) = self.last {
-            if a == address {
-                return n;
+        if self.recent[0].0 == address {
+            return self.recent[0].1;
+        }
+        let number = if self.recent[1].0 == address {
+            self.recent[1].1
+        } else {
+            let next = self.addresses.len() as u32;
+            let number = *self.numbers.entry(address).or_insert(next);
+            if number == next {
+                self.addresses.push(address);
             }
-        }
-        let next = self.addresses.len() as u32;
-        let number = *self.numbers.entry(address).or_insert(next);
-        if number == next {
-            self.addresses.push(address);
-        }
-        self.last = Some((address, number));
+            number
+        };
+        self.recent = [(address, number), self.recent[0]];
         number
     }
 }
@@ -249,9 +236,6 @@ impl From<TooLarge> for Error {
         Error::InvalidData(e.to_string())
     }
 }
-
-/// The collection number of a NIL string's reference.
-const NIL: u32 = u32::MAX;
 
 /// The collections of the last read of strings, for the next: a collection holds
 /// strings of neighbouring slabs, which would otherwise be read again at every slab
@@ -302,7 +286,7 @@ impl KeptCollections {
 }
 
 /// The lock's value, also after a panic elsewhere (the values stay whole).
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+pub(super) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 

@@ -15,7 +15,7 @@ use hdf5_reader::{
 };
 
 use super::chunks;
-use super::heap;
+use super::heap::{self, lock};
 use super::meta::{self, VarInfo};
 use super::refs::StoredChunks;
 use super::types::to_native;
@@ -23,7 +23,7 @@ use crate::chunking::Region;
 use crate::codec::{hdf5 as filters, registry, ChunkInfo};
 use crate::encoding::Encoding;
 use crate::error::{Error, Result};
-use crate::model::{Dataset, NcType, Values, VarPath};
+use crate::model::{Dataset, NcType, Strings, Values, VarPath};
 use crate::source::{DataSource, DatasetSource, FormatInfo};
 use crate::store::{LocalFile, ReadAt};
 
@@ -46,6 +46,8 @@ pub struct Hdf5Source {
     heaps: heap::KeptCollections,
     /// The buffer the last read of strings read its references into, for the next.
     refs: Mutex<Vec<u8>>,
+    /// Strings given back by their reader ([`DataSource::recycle`]), to read into.
+    spare_strings: Mutex<Vec<Strings>>,
 }
 
 impl Hdf5Source {
@@ -101,6 +103,7 @@ impl Hdf5Source {
             file,
             heaps: heap::KeptCollections::default(),
             refs: Mutex::new(Vec::new()),
+            spare_strings: Mutex::new(Vec::new()),
         })
     }
 
@@ -226,6 +229,16 @@ impl DataSource for Hdf5Source {
         .map_err(h5)?;
         to_native(out, t.size(), info.stored.endian);
         Ok(values)
+    }
+
+    fn recycle(&self, values: Values) {
+        if let Values::String(s) = values {
+            let mut spare = lock(&self.spare_strings);
+            // The slabs a printer has in flight at most.
+            if spare.len() < 4 {
+                spare.push(s);
+            }
+        }
     }
 }
 
@@ -397,7 +410,7 @@ impl Hdf5Source {
         n: usize,
     ) -> hdf5_reader::error::Result<Values> {
         let width = info.ds.vlen_reference_size();
-        let mut refs = std::mem::take(&mut *self.refs.lock().unwrap_or_else(|p| p.into_inner()));
+        let mut refs = std::mem::take(&mut *lock(&self.refs));
         let direct = match (info.encoding.chunk_shape(), self.chunk_map(info)) {
             (Some(chunks), Some(map)) if info.encoding.codec_ids().next().is_none() => {
                 StoredChunks {
@@ -423,8 +436,15 @@ impl Hdf5Source {
                 }
             };
         }
-        let strings = heap::resolve(&self.file, &*self.reader, &self.heaps, &refs, width)?;
-        *self.refs.lock().unwrap_or_else(|p| p.into_inner()) = refs;
+        let spare = lock(&self.spare_strings).pop().unwrap_or_default();
+        let strings = heap::resolve(
+            &self.file,
+            &*self.reader,
+            &self.heaps,
+            (&refs, width),
+            spare,
+        )?;
+        *lock(&self.refs) = refs;
         Ok(Values::String(strings))
     }
 

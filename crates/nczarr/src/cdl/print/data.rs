@@ -660,8 +660,8 @@ pub(crate) fn print_var(
                         };
                         let values = Arc::clone(&values);
                         pieces.job(Box::new(move || {
-                            let buf = spare.take((k * ncols) as usize * 12);
-                            layout.rows(
+                            let buf = spare.take(text_room(&values, r * ncols, k * ncols));
+                            let text = layout.rows(
                                 &values,
                                 (r * ncols) as usize,
                                 first_row + r,
@@ -670,7 +670,9 @@ pub(crate) fn print_var(
                                 fill,
                                 st,
                                 buf,
-                            )
+                            );
+                            give_back(source, values);
+                            text
                         }))?;
                     }
                     e.linep = indent as i64;
@@ -704,6 +706,7 @@ pub(crate) fn print_var(
                     }
                     element += n;
                 }
+                give_back(source, values);
                 e.hand(&pieces, spare)?;
             }
             e.hand(&pieces, spare)
@@ -726,6 +729,23 @@ pub(crate) fn print_var(
         formatted
     })?;
     Ok(())
+}
+
+/// Room for the text of values `first..first + n`: numbers take about 12 bytes with
+/// their separator; strings their bytes and 6 (quotes, separator, a line's share). A
+/// guess short of the text costs a copy of all of it into fresh memory.
+fn text_room(values: &Values, first: u64, n: u64) -> usize {
+    match values {
+        Values::String(s) => s.byte_len(first as usize..(first + n) as usize) + n as usize * 6,
+        _ => n as usize * 12,
+    }
+}
+
+/// The slab `values` to its source once the last piece of work holding it is done.
+fn give_back(source: &dyn DataSource, values: Arc<Values>) {
+    if let Ok(values) = Arc::try_unwrap(values) {
+        source.recycle(values);
+    }
 }
 
 impl Line {
