@@ -37,23 +37,27 @@ const ABSENT: (u32, u32) = (0, u32::MAX);
 impl Collection {
     /// The collection at `address`, read into the buffers of `spare` (one read before).
     fn read(
-        file: &Hdf5File,
-        reader: &dyn ReadAt,
+        (reader, base, length_size): (&dyn ReadAt, u64, usize),
         address: u64,
         spare: Option<Collection>,
     ) -> Result<Collection> {
         let (mut bytes, mut objects) =
             spare.map_or_else(Default::default, |c| (c.bytes, c.objects));
-        let length_size = usize::from(file.superblock().length_size);
         let io = |e: crate::store::StoreError| Error::InvalidData(e.to_string());
         let mut header = [0u8; 16];
         let header = &mut header[..8 + length_size.min(8)];
-        if address.saturating_add(header.len() as u64) > reader.len() {
+        // Addresses are relative to the superblock's base (after a user block), as
+        // `hdf5-reader`'s own reads take them.
+        let at = base.checked_add(address).filter(|at| {
+            at.checked_add(header.len() as u64)
+                .is_some_and(|end| end <= reader.len())
+        });
+        let Some(at) = at else {
             return Err(Error::InvalidData(format!(
                 "global heap collection at {address:#x} lies past the end of the file"
             )));
-        }
-        reader.read_at(address, header).map_err(io)?;
+        };
+        reader.read_at(at, header).map_err(io)?;
         if &header[..4] != SIGNATURE {
             return Err(Error::InvalidGlobalHeapSignature);
         }
@@ -61,14 +65,14 @@ impl Collection {
             return Err(Error::UnsupportedGlobalHeapVersion(header[4]));
         }
         let size = read_length(&header[8..]);
-        if size > reader.len().saturating_sub(address) || size > u64::from(u32::MAX) {
+        if size > reader.len() - at || size > u64::from(u32::MAX) {
             return Err(Error::InvalidData(format!(
                 "global heap collection at {address:#x} claims {size} bytes"
             )));
         }
         bytes.clear();
         bytes.resize(size as usize, 0);
-        reader.read_at(address, &mut bytes).map_err(io)?;
+        reader.read_at(at, &mut bytes).map_err(io)?;
         index_objects(&bytes, 8 + length_size, length_size, &mut objects)?;
         Ok(Collection {
             address,
@@ -194,8 +198,9 @@ pub(super) fn resolve(
                 "vlen heap object is shorter than its reference".into(),
             ));
         }
+        // Inside the collection: its index holds only objects that are.
         let start = start as usize;
-        strings.push(collection.bytes.get(start..start + count as usize));
+        strings.push(Some(&collection.bytes[start..start + count as usize]));
     }
     Ok(strings)
 }
@@ -257,6 +262,8 @@ impl KeptCollections {
         reader: &dyn ReadAt,
         addresses: &[u64],
     ) -> Result<Vec<Arc<Collection>>> {
+        let sb = file.superblock();
+        let file_of = (reader, sb.base_address, usize::from(sb.length_size));
         let kept = std::mem::take(&mut *lock(&self.kept));
         let collections = addresses
             .par_iter()
@@ -264,7 +271,7 @@ impl KeptCollections {
                 Some(c) => Ok(Arc::clone(c)),
                 None => {
                     let spare = lock(&self.spare).pop();
-                    Collection::read(file, reader, *a, spare).map(Arc::new)
+                    Collection::read(file_of, *a, spare).map(Arc::new)
                 }
             })
             .collect::<Result<Vec<_>>>()?;
@@ -314,6 +321,7 @@ impl Hasher for AddressHasher {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::StoreError;
 
     /// A collection's objects after its header, as HDF5 lays them out.
     fn objects(list: &[(u16, &[u8])]) -> Vec<u8> {
@@ -346,6 +354,52 @@ mod tests {
         assert_eq!(get(2), Some(&b"a longer second one"[..]));
         assert_eq!(get(3), Some(&b"three"[..]));
         assert_eq!(get(0), None);
+    }
+
+    /// A file in memory.
+    struct Memory(Vec<u8>);
+
+    impl ReadAt for Memory {
+        fn len(&self) -> u64 {
+            self.0.len() as u64
+        }
+
+        fn read_at(&self, offset: u64, buf: &mut [u8]) -> std::result::Result<(), StoreError> {
+            let at = offset as usize;
+            let b = self.0.get(at..at + buf.len()).ok_or(StoreError::NotFound {
+                location: format!("{offset}"),
+            })?;
+            buf.copy_from_slice(b);
+            Ok(())
+        }
+
+        fn location(&self) -> String {
+            "memory".into()
+        }
+    }
+
+    #[test]
+    fn collections_are_read_at_their_address_after_the_base() {
+        // A user block of 512 bytes, then the collection at address 64.
+        let mut body = objects(&[(1, b"one"), (2, b"two")]);
+        body[..4].copy_from_slice(SIGNATURE);
+        body[4] = 1;
+        let size = body.len() as u64;
+        body[8..16].copy_from_slice(&size.to_le_bytes());
+        let mut file = vec![0u8; 512 + 64];
+        file.extend_from_slice(&body);
+        let m = Memory(file);
+        let c = Collection::read((&m, 512, 8), 64, None).unwrap();
+        let text = |i| {
+            c.object(i)
+                .map(|(s, n)| &c.bytes[s as usize..(s + n) as usize])
+        };
+        assert_eq!(text(2), Some(&b"two"[..]));
+        // Without the base the signature is not there; past the end is an error.
+        assert!(Collection::read((&m, 0, 8), 64, None).is_err());
+        assert!(Collection::read((&m, 512, 8), u64::MAX - 4, None).is_err());
+        let reused = Collection::read((&m, 512, 8), 64, Some(c)).unwrap();
+        assert_eq!(reused.object(1).map(|(_, n)| n), Some(3));
     }
 
     #[test]

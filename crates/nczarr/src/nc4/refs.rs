@@ -7,7 +7,7 @@
 //! on variable-length types), so a chunk's stored bytes are its elements; any other
 //! case is left to the general reader.
 
-use super::chunks::ChunkMap;
+use super::chunks::{ChunkMap, ChunkPlace};
 use crate::chunking::{c_strides, ChunkGrid, Region};
 use crate::store::ReadAt;
 
@@ -32,7 +32,13 @@ impl StoredChunks<'_> {
     pub(super) fn read(&self, region: &Region, out: &mut Vec<u8>) -> Result<bool, String> {
         let rank = self.chunks.len();
         let extent = &self.map.extent;
-        if rank == 0 || region.rank() != rank || extent.len() != rank || region.is_empty() {
+        // A chunk dimension of 0 is damage the general reader reports.
+        if rank == 0
+            || region.rank() != rank
+            || extent.len() != rank
+            || region.is_empty()
+            || self.chunks.contains(&0)
+        {
             return Ok(false);
         }
         let inside = (0..rank).all(|d| {
@@ -42,9 +48,12 @@ impl StoredChunks<'_> {
             last.is_some_and(|l| l < extent[d])
         });
         let grid = ChunkGrid::new(extent.clone(), self.chunks.to_vec());
+        // A chunk larger than HDF5 allows, or than the file, is damage the general
+        // reader reports (before memory is asked for it).
         let whole = grid
             .chunk_len()
-            .and_then(|n| n.checked_mul(self.width as u64));
+            .and_then(|n| n.checked_mul(self.width as u64))
+            .filter(|&w| w <= hdf5_reader::HDF5_MAX_CHUNK_BYTES as u64);
         let n = region
             .len()
             .and_then(|n| usize::try_from(n).ok())
@@ -55,8 +64,15 @@ impl StoredChunks<'_> {
         let parts = grid.plan(region);
         let mut places = Vec::with_capacity(parts.len());
         for part in &parts {
+            let end = |p: &ChunkPlace| {
+                self.base
+                    .checked_add(p.address)
+                    .and_then(|a| a.checked_add(whole))
+            };
             match self.map.places.get(&part.index) {
-                Some(p) if p.size == whole => places.push(p.address),
+                Some(p) if p.size == whole && end(p).is_some_and(|e| e <= self.reader.len()) => {
+                    places.push(p.address)
+                }
                 _ => return Ok(false),
             }
         }
@@ -74,12 +90,14 @@ impl StoredChunks<'_> {
                     .map_err(|e| format!("chunk {:?}: {e}", part.index))
             };
             // Whole rows of the chunk that are whole rows of the region lie end to end
-            // in both: read them into their place.
-            let rows = part.runs[1..].iter().enumerate().all(|(k, r)| {
-                let d = k + 1;
-                r.in_chunk == 0 && r.len == self.chunks[d] && r.len == region.count[d]
-            }) && (rank == 1 || part.runs[0].step == 1);
-            if rows && part.runs[rank - 1].step == 1 {
+            // in both: read them into their place. (A dimension taken whole has step 1,
+            // or one position; the first needs step 1 for its rows to be neighbours.)
+            let rows = part.runs[0].step == 1
+                && part.runs[1..].iter().enumerate().all(|(k, r)| {
+                    let d = k + 1;
+                    r.in_chunk == 0 && r.len == self.chunks[d] && r.len == region.count[d]
+                });
+            if rows {
                 let run = part.runs[0];
                 let row = (chunk_strides[0] as usize) * w;
                 let from = run.in_chunk as usize * row;
@@ -114,7 +132,6 @@ mod tests {
 
     use super::*;
     use crate::chunking::for_each_index;
-    use crate::nc4::chunks::ChunkPlace;
     use crate::store::StoreError;
 
     /// A file in memory.
@@ -257,18 +274,14 @@ mod tests {
         map.places.remove(&vec![1, 0]);
         assert_eq!(read(&m, &map, &[3, 5], &whole), None);
         assert!(read(&m, &map, &[3, 5], &Region::block(vec![0, 0], vec![3, 5])).is_some());
-        // A damaged place is an error, not a panic.
+        // A place past the end of the file, or chunks larger than HDF5 allows: the
+        // general reader's to report, before any memory is asked for.
+        let block = Region::block(vec![0, 0], vec![3, 5]);
         map.places.get_mut(&vec![0, 0]).unwrap().address = 1 << 40;
-        let mut out = Vec::new();
-        let stored = StoredChunks {
-            reader: &m,
-            base: 10,
-            map: &map,
-            chunks: &[3, 5],
-            width: 4,
-        };
-        assert!(stored
-            .read(&Region::block(vec![0, 0], vec![3, 5]), &mut out)
-            .is_err());
+        assert_eq!(read(&m, &map, &[3, 5], &block), None);
+        map.places.get_mut(&vec![0, 0]).unwrap().address = u64::MAX - 4;
+        assert_eq!(read(&m, &map, &[3, 5], &block), None);
+        assert_eq!(read(&m, &map, &[1 << 20, 1 << 20], &block), None);
+        assert_eq!(read(&m, &map, &[0, 5], &block), None);
     }
 }

@@ -389,17 +389,6 @@ fn read_raw<const N: usize>(
     Ok(())
 }
 
-/// The stored elements of a selection, `N` bytes each, end to end in C order.
-fn read_refs<const N: usize>(
-    ds: &hdf5_reader::Dataset,
-    selection: &SliceInfo,
-    n: usize,
-) -> hdf5_reader::error::Result<Vec<u8>> {
-    let mut out = vec![0u8; n * N];
-    read_raw::<N>(ds, selection, &mut out)?;
-    Ok(out)
-}
-
 impl Hdf5Source {
     /// Variable-length strings: the region's heap references, each resolved.
     fn strings(
@@ -417,7 +406,7 @@ impl Hdf5Source {
                     reader: &*self.reader,
                     base: self.file.superblock().base_address,
                     map,
-                    chunks: &chunks,
+                    chunks,
                     width,
                 }
                 .read(region, &mut refs)
@@ -426,15 +415,17 @@ impl Hdf5Source {
             _ => false,
         };
         if !direct {
-            refs = match width {
-                16 => read_refs::<16>(&info.ds, selection, n)?,
-                12 => read_refs::<12>(&info.ds, selection, n)?,
+            refs.clear();
+            refs.resize(n.saturating_mul(width), 0);
+            match width {
+                16 => read_raw::<16>(&info.ds, selection, &mut refs)?,
+                12 => read_raw::<12>(&info.ds, selection, &mut refs)?,
                 w => {
                     return Err(hdf5_reader::error::Error::InvalidData(format!(
                         "string references of {w} bytes"
                     )))
                 }
-            };
+            }
         }
         let spare = lock(&self.spare_strings).pop().unwrap_or_default();
         let strings = heap::resolve(

@@ -743,7 +743,8 @@ fn text_room(values: &Values, first: u64, n: u64) -> usize {
 
 /// The slab `values` to its source once the last piece of work holding it is done.
 fn give_back(source: &dyn DataSource, values: Arc<Values>) {
-    if let Ok(values) = Arc::try_unwrap(values) {
+    // Exactly one holder gets the values, however the last ones race.
+    if let Some(values) = Arc::into_inner(values) {
         source.recycle(values);
     }
 }

@@ -142,8 +142,7 @@ fn plain_run(s: &[u8]) -> usize {
     // for the lowest such byte (a borrow only marks bytes above a true one).
     let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGH;
     let mut i = 0;
-    while let Some(w) = s.get(i..i + 8) {
-        let Ok(w) = <[u8; 8]>::try_from(w) else { break };
+    while let Some(&w) = s[i..].first_chunk::<8>() {
         let x = u64::from_le_bytes(w);
         let found = below(x, 0x20)
             | below(x ^ (ONES * 0x7f), 1)
