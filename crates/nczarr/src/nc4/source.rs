@@ -122,12 +122,7 @@ impl Hdf5Source {
         else {
             return Ok(());
         };
-        let Ok(map) = info
-            .chunk_map
-            .get_or_init(|| chunks::chunk_map(&self.file, info.ds.address()))
-            .as_ref()
-        else {
-            // The read itself reports a damaged index.
+        let Some(map) = self.chunk_map(info) else {
             return Ok(());
         };
         let base = self.file.superblock().base_address;

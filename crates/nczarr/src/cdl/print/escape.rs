@@ -249,13 +249,7 @@ mod tests {
     fn string_values_scanned_by_word_match_the_bytewise_scan() {
         // Every byte value at every position of strings of 0 to 20 bytes, among plain
         // bytes and bytes at or above 0x80 (printed raw), and after other escapes.
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = super::super::test_words();
         for len in 0..=20usize {
             for at in 0..len.max(1) {
                 for b in 0..=255u8 {
@@ -268,7 +262,7 @@ mod tests {
                     if at < len {
                         s[at] = b;
                     }
-                    if next() % 8 == 0 && len > 0 {
+                    if next().is_multiple_of(8) && len > 0 {
                         let k = (next() as usize) % len;
                         s[k] = b"\"'\\\t\x7f"[(next() % 5) as usize];
                     }

@@ -132,3 +132,15 @@ pub fn print_cdl(
     p.out.write_all(b"}\n")?;
     Ok(())
 }
+
+/// A repeatable stream of pseudo-random words (xorshift64) for the printers' tests.
+#[cfg(test)]
+pub(crate) fn test_words() -> impl FnMut() -> u64 {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    }
+}

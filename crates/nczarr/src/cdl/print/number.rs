@@ -576,13 +576,7 @@ mod tests {
 
     #[test]
     fn fast_path_agrees_with_exact_path() {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = super::super::test_words();
         for i in 0..200_000 {
             let bits = next();
             let v = if i % 2 == 0 {
