@@ -41,9 +41,13 @@ pub fn slabs(shape: &[u64], chunks: &[u64], budget: u64, order: SlabOrder) -> Ve
             .iter()
             .fold(outer, |a, &b| a.saturating_mul(b))
     };
-    // The outermost dimension along which one chunk's width fits the budget.
+    // The outermost dimension along which one unit fits the budget: a chunk's width
+    // for chunk slabs, one index for output. (Part of a chunk's width there reads each
+    // chunk fewer times than slabs one index wide before an inner dimension: a
+    // [1000, 1000] array in chunks of 100 rows with a budget of 50 rows was cut into a
+    // thousand single rows.)
     let split = (0..rank)
-        .find(|&d| per_index(d).saturating_mul(chunk(d)) <= budget)
+        .find(|&d| per_index(d).saturating_mul(unit(d)) <= budget)
         .unwrap_or(rank - 1);
     let step = {
         let fit = (budget / per_index(split).max(1)).max(1);
@@ -123,6 +127,17 @@ mod tests {
         assert_eq!(s[1], Region::block(vec![0, 2, 0], vec![1, 2, 1000]));
         assert_eq!(s[2], Region::block(vec![1, 0, 0], vec![1, 2, 1000]));
         assert_eq!(total(&s), 8000);
+    }
+
+    #[test]
+    fn output_slabs_take_parts_of_chunks_rather_than_single_rows() {
+        let s = slabs(&[1000, 1000], &[100, 1000], 50_000, SlabOrder::Output);
+        assert_eq!(s.len(), 20);
+        assert_eq!(s[1], Region::block(vec![50, 0], vec![50, 1000]));
+        // Whole chunks where they fit.
+        let s = slabs(&[1000, 1000], &[100, 1000], 250_000, SlabOrder::Output);
+        assert_eq!(s[0].count, [200, 1000]);
+        assert_eq!(total(&s), 1_000_000);
     }
 
     #[test]

@@ -57,6 +57,49 @@ impl Strings {
         Ok(Strings { bytes: data, ends })
     }
 
+    /// Strings of `lengths` (`None`: NIL), their bytes zero until written through
+    /// [`Strings::value_mut`], in the memory of `spare`: strings that arrive out of
+    /// order are written into their places, without a block of their own first.
+    ///
+    /// # Errors
+    /// [`TooLarge`] when the lengths add up to more memory than can be had.
+    pub fn of_lengths(
+        spare: Strings,
+        lengths: impl ExactSizeIterator<Item = Option<u64>>,
+    ) -> Result<Strings, TooLarge> {
+        let mut s = Strings::reusing(spare, lengths.len(), 0)?;
+        let mut end = 0u64;
+        for len in lengths {
+            match len {
+                Some(len) => {
+                    end = end.saturating_add(len);
+                    if end >= NIL {
+                        return Err(TooLarge(end));
+                    }
+                    s.ends.push(end);
+                }
+                None => s.ends.push(end | NIL),
+            }
+        }
+        let room = usize::try_from(end).map_err(|_| TooLarge(end))?;
+        s.bytes.try_reserve(room).map_err(|_| TooLarge(end))?;
+        s.bytes.resize(room, 0);
+        Ok(s)
+    }
+
+    /// String `i`'s bytes to write (`None` when NIL).
+    ///
+    /// # Panics
+    /// If `i` is not below [`Strings::len`], as indexing a slice would.
+    pub fn value_mut(&mut self, i: usize) -> Option<&mut [u8]> {
+        let end = self.ends[i];
+        if end & NIL != 0 {
+            return None;
+        }
+        let start = self.start(i);
+        Some(&mut self.bytes[start..end as usize])
+    }
+
     /// `n` copies of `s`.
     pub fn repeat(s: Option<&[u8]>, n: usize) -> Strings {
         let mut out = Strings::with_capacity(n, s.map_or(0, <[u8]>::len).saturating_mul(n));
@@ -289,6 +332,20 @@ mod tests {
         assert_eq!(s, Strings::from(vec![Some(b"new".to_vec()), None]));
         assert_eq!(Strings::reusing(s, 1, u64::MAX), Err(TooLarge(u64::MAX)));
         assert!(Strings::reusing(Strings::new(), 1, 1 << 62).is_err());
+    }
+
+    #[test]
+    fn strings_of_lengths_are_written_in_any_order() {
+        let spare = block(&[Some("old strings")]);
+        let lengths = [Some(2), None, Some(0), Some(3)];
+        let mut s = Strings::of_lengths(spare, lengths.into_iter()).unwrap();
+        s.value_mut(3).unwrap().copy_from_slice(b"xyz");
+        assert!(s.value_mut(1).is_none());
+        s.value_mut(0).unwrap().copy_from_slice(b"ab");
+        assert_eq!(s, block(&[Some("ab"), None, Some(""), Some("xyz")]));
+        let huge = [Some(u64::MAX / 2), Some(u64::MAX / 2 + 2)];
+        assert!(Strings::of_lengths(Strings::new(), huge.into_iter()).is_err());
+        assert!(Strings::of_lengths(Strings::new(), [Some(1 << 62)].into_iter()).is_err());
     }
 
     #[test]

@@ -11,12 +11,11 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 use hdf5_reader::error::{Error, Result};
 use hdf5_reader::io::Cursor;
 use hdf5_reader::Hdf5File;
-use rayon::prelude::*;
 
 use crate::model::{Strings, TooLarge};
 use crate::store::ReadAt;
@@ -142,13 +141,15 @@ fn index_objects(
 }
 
 /// The strings `refs` names: references of `width` bytes (length, collection
-/// address, object index) end to end, as the file stores them, every collection read
-/// once (or kept from the read before, and new ones in parallel), into the memory of
-/// `spare`.
+/// address, object index) end to end, as the file stores them, in the memory of
+/// `spare`. The references are sorted by collection, and each collection is read once
+/// (or kept from the read before) and its strings copied into their places: one
+/// buffer per collection at a time, not every collection of a slab at once (fresh
+/// memory, cleared by the system page by page, cost more than the reading).
 pub(super) fn resolve(
     file: &Hdf5File,
     reader: &dyn ReadAt,
-    kept: &KeptCollections,
+    heaps: &Heaps,
     (refs, width): (&[u8], usize),
     spare: Strings,
 ) -> Result<Strings> {
@@ -158,51 +159,168 @@ pub(super) fn resolve(
             "string reference of {width} bytes"
         )));
     }
-    let refs = refs.chunks_exact(width);
-    // A reference's collection address and object index; `None` for a NIL string.
-    let named = |r: &[u8]| {
-        let address = read_length(&r[4..4 + offset_size]);
-        let index = read_length(&r[4 + offset_size..]) as u32;
-        let undefined = Cursor::is_undefined_offset(address, offset_size as u8);
-        (!undefined && index != 0 && address != 0).then_some((address, index))
-    };
-    // The collections named, and the bytes the references count.
-    let mut numbers = Numbers::default();
-    let mut counted = 0u64;
-    for r in refs.clone() {
-        if let Some((address, _)) = named(r) {
-            numbers.of(address);
-            counted = counted.saturating_add(read_length(&r[..4]));
+    let sb = file.superblock();
+    let file_of = (reader, sb.base_address, usize::from(sb.length_size));
+    // Taken out for the read (a read elsewhere meanwhile starts afresh), and put back.
+    let mut tables = std::mem::take(&mut *lock(&heaps.tables));
+    let strings = tables.resolve(file_of, (refs, width, offset_size as u8), spare);
+    *lock(&heaps.tables) = tables;
+    strings
+}
+
+/// A reference's collection number in [`Tables::places`] when it names no string.
+const NIL_STRING: u32 = u32::MAX;
+
+/// Collections kept between reads of strings: those at the end of one slab's strings
+/// hold the start of the next's.
+const KEEP: usize = 4;
+
+/// What reads of strings keep from one to the next: the last collections read, and
+/// the tables the references are sorted in (memory reused, not asked for each time).
+#[derive(Default)]
+pub(super) struct Heaps {
+    tables: Mutex<Tables>,
+}
+
+#[derive(Default)]
+struct Tables {
+    /// The collections read last, the latest last; at most [`KEEP`] between reads.
+    collections: Vec<Collection>,
+    numbers: Numbers,
+    /// Each reference's collection number, or [`NIL_STRING`].
+    places: Vec<u32>,
+    /// Reference numbers by collection, in order within each.
+    order: Vec<u32>,
+    /// Where each collection's references end in `order`.
+    ends: Vec<u32>,
+}
+
+impl Tables {
+    fn resolve(
+        &mut self,
+        file_of: (&dyn ReadAt, u64, usize),
+        (refs, width, offset_size): (&[u8], usize, u8),
+        spare: Strings,
+    ) -> Result<Strings> {
+        if u32::try_from(refs.len() / width).is_err() {
+            return Err(Error::InvalidData(format!(
+                "{} strings in one read",
+                refs.len() / width
+            )));
+        }
+        let at = |i: usize| &refs[i * width..(i + 1) * width];
+        let address_of = |r: &[u8]| read_length(&r[4..4 + usize::from(offset_size)]);
+        let index_of = |r: &[u8]| read_length(&r[4 + usize::from(offset_size)..]) as u32;
+        let Tables {
+            collections,
+            numbers,
+            places,
+            order,
+            ends,
+        } = self;
+        numbers.clear();
+        places.clear();
+        // A count longer than the file is damage, found before the strings' memory is
+        // cleared for it (as zeros, to be written over).
+        let file_len = file_of.0.len();
+        let mut too_long = None;
+        // Each string's length (so its place among the strings) and collection.
+        let lengths = refs.chunks_exact(width).map(|r| {
+            let address = address_of(r);
+            let nil = Cursor::is_undefined_offset(address, offset_size)
+                || address == 0
+                || index_of(r) == 0;
+            if nil {
+                places.push(NIL_STRING);
+                return None;
+            }
+            places.push(numbers.of(address));
+            let count = read_length(&r[..4]);
+            if count > file_len {
+                too_long = Some((count, index_of(r), address));
+                return Some(0);
+            }
+            Some(count)
+        });
+        // Memory for what the references count, asked for once (counts adding up to
+        // more than memory, one large object referenced over and over, are an error
+        // here); a count past what its object holds is an error below.
+        let strings = Strings::of_lengths(spare, lengths);
+        if let Some((count, index, address)) = too_long {
+            return Err(Error::InvalidData(format!(
+                "vlen heap object {index} at {address:#x}: a string of {count} bytes in a file of {file_len}"
+            )));
+        }
+        let mut strings = strings?;
+        sort_by_collection(places, numbers.addresses.len(), order, ends);
+        let mut from = 0;
+        for (&address, &to) in numbers.addresses.iter().zip(ends.iter()) {
+            let collection = collection(collections, file_of, address)?;
+            for &i in &order[from as usize..to as usize] {
+                let i = i as usize;
+                let index = index_of(at(i));
+                let (start, held) = collection.object(index).ok_or_else(|| {
+                    Error::InvalidData(format!("missing vlen heap object {index} at {address:#x}"))
+                })?;
+                let Some(place) = strings.value_mut(i) else {
+                    continue;
+                };
+                if place.len() > held as usize {
+                    return Err(Error::InvalidData(
+                        "vlen heap object is shorter than its reference".into(),
+                    ));
+                }
+                // Inside the collection: its index holds only objects that are.
+                let start = start as usize;
+                place.copy_from_slice(&collection.bytes[start..start + place.len()]);
+            }
+            from = to;
+        }
+        Ok(strings)
+    }
+}
+
+/// A counting sort of reference numbers by their collection (`places`, numbers below
+/// `count`), stable: `order` holds them, collection `c`'s ending at `ends[c]`.
+fn sort_by_collection(places: &[u32], count: usize, order: &mut Vec<u32>, ends: &mut Vec<u32>) {
+    ends.clear();
+    ends.resize(count, 0);
+    for &c in places.iter().filter(|&&c| c != NIL_STRING) {
+        ends[c as usize] += 1;
+    }
+    // Each collection's start, then moved past its references as they are placed:
+    // each ends where it ended.
+    let mut start = 0;
+    for e in ends.iter_mut() {
+        (*e, start) = (start, start + *e);
+    }
+    order.clear();
+    order.resize(start as usize, 0);
+    for (i, &c) in places.iter().enumerate() {
+        if c != NIL_STRING {
+            let e = &mut ends[c as usize];
+            order[*e as usize] = i as u32;
+            *e += 1;
         }
     }
-    let collections = kept.collections(file, reader, &numbers.addresses)?;
-    // Memory for what the references count, asked for once (counts adding up to more
-    // than memory, one large object referenced over and over, are an error here); a
-    // count past what its object holds is an error below, so no string grows it.
-    let mut strings = Strings::reusing(spare, refs.len(), counted)?;
-    for r in refs {
-        let Some((address, index)) = named(r) else {
-            strings.push(None);
-            continue;
-        };
-        let collection = &collections[numbers.of(address) as usize];
-        let (start, held) = collection.object(index).ok_or_else(|| {
-            Error::InvalidData(format!(
-                "missing vlen heap object {index} at {:#x}",
-                collection.address
-            ))
-        })?;
-        let count = read_length(&r[..4]);
-        if count > u64::from(held) {
-            return Err(Error::InvalidData(
-                "vlen heap object is shorter than its reference".into(),
-            ));
-        }
-        // Inside the collection: its index holds only objects that are.
-        let start = start as usize;
-        strings.push(Some(&collection.bytes[start..start + count as usize]));
+}
+
+/// The collection at `address`: one of `kept`, or read into the buffers of the one
+/// used longest ago when [`KEEP`] are held; it becomes the latest.
+fn collection<'a>(
+    kept: &'a mut Vec<Collection>,
+    file_of: (&dyn ReadAt, u64, usize),
+    address: u64,
+) -> Result<&'a Collection> {
+    if let Some(k) = kept.iter().position(|c| c.address == address) {
+        let c = kept.remove(k);
+        kept.push(c);
+    } else {
+        let spare = (kept.len() >= KEEP).then(|| kept.remove(0));
+        kept.push(Collection::read(file_of, address, spare)?);
     }
-    Ok(strings)
+    kept.last()
+        .ok_or_else(|| Error::InvalidData("no global heap collection".into()))
 }
 
 /// Collection numbers by address, in the order first met.
@@ -217,6 +335,12 @@ struct Numbers {
 }
 
 impl Numbers {
+    fn clear(&mut self) {
+        self.addresses.clear();
+        self.numbers.clear();
+        self.recent = Default::default();
+    }
+
     fn of(&mut self, address: u64) -> u32 {
         if self.recent[0].0 == address {
             return self.recent[0].1;
@@ -239,56 +363,6 @@ impl Numbers {
 impl From<TooLarge> for Error {
     fn from(e: TooLarge) -> Error {
         Error::InvalidData(e.to_string())
-    }
-}
-
-/// The collections of the last read of strings, for the next: a collection holds
-/// strings of neighbouring slabs, which would otherwise be read again at every slab
-/// boundary. Memory holds one read's collections at most, and those the next read no
-/// longer needed, whose buffers it reads its own into (memory fresh for every read
-/// cost more in cleared pages than the reading).
-#[derive(Default)]
-pub(super) struct KeptCollections {
-    kept: Mutex<HashMap<u64, Arc<Collection>>>,
-    spare: Mutex<Vec<Collection>>,
-}
-
-impl KeptCollections {
-    /// The collections at `addresses`, kept or read (in parallel); they become the
-    /// ones kept.
-    fn collections(
-        &self,
-        file: &Hdf5File,
-        reader: &dyn ReadAt,
-        addresses: &[u64],
-    ) -> Result<Vec<Arc<Collection>>> {
-        let sb = file.superblock();
-        let file_of = (reader, sb.base_address, usize::from(sb.length_size));
-        let kept = std::mem::take(&mut *lock(&self.kept));
-        let collections = addresses
-            .par_iter()
-            .map(|a| match kept.get(a) {
-                Some(c) => Ok(Arc::clone(c)),
-                None => {
-                    let spare = lock(&self.spare).pop();
-                    Collection::read(file_of, *a, spare).map(Arc::new)
-                }
-            })
-            .collect::<Result<Vec<_>>>()?;
-        {
-            let mut spare = lock(&self.spare);
-            for c in kept.into_values() {
-                if let Ok(c) = Arc::try_unwrap(c) {
-                    spare.push(c);
-                }
-            }
-        }
-        *lock(&self.kept) = addresses
-            .iter()
-            .copied()
-            .zip(collections.iter().map(Arc::clone))
-            .collect();
-        Ok(collections)
     }
 }
 
@@ -381,13 +455,8 @@ mod tests {
     #[test]
     fn collections_are_read_at_their_address_after_the_base() {
         // A user block of 512 bytes, then the collection at address 64.
-        let mut body = objects(&[(1, b"one"), (2, b"two")]);
-        body[..4].copy_from_slice(SIGNATURE);
-        body[4] = 1;
-        let size = body.len() as u64;
-        body[8..16].copy_from_slice(&size.to_le_bytes());
         let mut file = vec![0u8; 512 + 64];
-        file.extend_from_slice(&body);
+        file.extend_from_slice(&collection_bytes(&[(1, b"one"), (2, b"two")]));
         let m = Memory(file);
         let c = Collection::read((&m, 512, 8), 64, None).unwrap();
         let text = |i| {
@@ -400,6 +469,86 @@ mod tests {
         assert!(Collection::read((&m, 512, 8), u64::MAX - 4, None).is_err());
         let reused = Collection::read((&m, 512, 8), 64, Some(c)).unwrap();
         assert_eq!(reused.object(1).map(|(_, n)| n), Some(3));
+    }
+
+    /// A collection of `list` as a file holds it, for placing at an address.
+    fn collection_bytes(list: &[(u16, &[u8])]) -> Vec<u8> {
+        let mut body = objects(list);
+        body[..4].copy_from_slice(SIGNATURE);
+        body[4] = 1;
+        let size = body.len() as u64;
+        body[8..16].copy_from_slice(&size.to_le_bytes());
+        body
+    }
+
+    /// A reference of 16 bytes: count, collection address, object index.
+    fn reference(count: u32, address: u64, index: u32) -> Vec<u8> {
+        let mut r = count.to_le_bytes().to_vec();
+        r.extend_from_slice(&address.to_le_bytes());
+        r.extend_from_slice(&index.to_le_bytes());
+        r
+    }
+
+    #[test]
+    fn references_sorted_by_collection_come_back_in_their_order() {
+        let a = collection_bytes(&[(2, b"two"), (1, b"one")]);
+        let b = collection_bytes(&[(5, b"five"), (1, b"uno")]);
+        let mut file = vec![0u8; 64];
+        file.extend_from_slice(&a);
+        let at_b = file.len() as u64;
+        file.extend_from_slice(&b);
+        let m = Memory(file);
+        let refs: Vec<u8> = [
+            reference(3, 64, 1),
+            reference(0, 0, 0),
+            reference(4, at_b, 5),
+            reference(3, 64, 2),
+            reference(2, at_b, 1),
+            reference(3, 64, 1),
+            reference(0, u64::MAX, 7),
+        ]
+        .concat();
+        let mut tables = Tables::default();
+        let file_of = (&m as &dyn ReadAt, 0, 8);
+        let s = tables
+            .resolve(file_of, (&refs, 16, 8), Strings::new())
+            .unwrap();
+        let want: Vec<Option<&[u8]>> = vec![
+            Some(b"one"),
+            None,
+            Some(b"five"),
+            Some(b"two"),
+            Some(b"un"),
+            Some(b"one"),
+            None,
+        ];
+        assert_eq!(s, Strings::from(want));
+        // A second read keeps the collections, and reuses the strings' memory.
+        let again = [reference(4, at_b, 5), reference(3, 64, 2)].concat();
+        let s = tables.resolve(file_of, (&again, 16, 8), s).unwrap();
+        let want: Vec<Option<&[u8]>> = vec![Some(b"five"), Some(b"two")];
+        assert_eq!(s, Strings::from(want));
+        assert_eq!(tables.collections.len(), 2);
+        // An object not there, a count past the object, counts past memory.
+        let err = |refs: Vec<u8>| {
+            Tables::default()
+                .resolve(file_of, (&refs, 16, 8), Strings::new())
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(err(reference(3, 64, 9)).contains("missing vlen heap object 9"));
+        assert!(err(reference(4, 64, 2)).contains("shorter than its reference"));
+        let huge = [reference(u32::MAX, 64, 1), reference(3, 64, 1)].concat();
+        assert!(err(huge).contains("a string of 4294967295 bytes in a file of"));
+    }
+
+    #[test]
+    fn references_sort_stably_by_collection() {
+        let places = [2, NIL_STRING, 0, 2, 1, 0, NIL_STRING, 2];
+        let (mut order, mut ends) = (vec![9; 20], Vec::new());
+        sort_by_collection(&places, 3, &mut order, &mut ends);
+        assert_eq!(order, [2, 5, 4, 0, 3, 7]);
+        assert_eq!(ends, [2, 3, 6]);
     }
 
     #[test]

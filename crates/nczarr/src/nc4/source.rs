@@ -42,8 +42,8 @@ pub struct Hdf5Source {
     problems: Vec<String>,
     /// Kept open for the datasets' reads; chunks as stored are read from it directly.
     file: Hdf5File,
-    /// The global heap collections the last read of strings met.
-    heaps: heap::KeptCollections,
+    /// The global heap collections and tables reads of strings keep for the next.
+    heaps: heap::Heaps,
     /// The buffer the last read of strings read its references into, for the next.
     refs: Mutex<Vec<u8>>,
     /// Strings given back by their reader ([`DataSource::recycle`]), to read into.
@@ -101,7 +101,7 @@ impl Hdf5Source {
             vars: meta.vars,
             problems: meta.problems,
             file,
-            heaps: heap::KeptCollections::default(),
+            heaps: heap::Heaps::default(),
             refs: Mutex::new(Vec::new()),
             spare_strings: Mutex::new(Vec::new()),
         })

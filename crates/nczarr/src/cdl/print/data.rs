@@ -750,8 +750,11 @@ fn give_back(source: &dyn DataSource, values: Arc<Values>) {
 }
 
 impl Line {
-    /// Hand the text laid out so far to the writer.
+    /// Hand the text laid out so far to the writer (none: the buffer is kept).
     fn hand(&mut self, to: &ordered::Pieces<'_>, spare: &Spare) -> Result<()> {
+        if self.buf.is_empty() {
+            return Ok(());
+        }
         let cap = self.buf.capacity();
         to.text(std::mem::replace(&mut self.buf, spare.take(cap)))
     }

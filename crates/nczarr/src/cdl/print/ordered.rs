@@ -49,9 +49,18 @@ pub(super) struct Spare(Mutex<Vec<Vec<u8>>>);
 const SPARE_MAX: usize = 64;
 
 impl Spare {
-    /// An empty buffer with room for `capacity` bytes.
+    /// An empty buffer with room for `capacity` bytes: the smallest kept one that has
+    /// it, or else the largest, grown. (Any buffer taken grew small ones to the size of
+    /// large ones, in new memory each time, and the sizes of pieces differ.)
     pub(super) fn take(&self, capacity: usize) -> Vec<u8> {
-        let kept = self.0.lock().ok().and_then(|mut s| s.pop());
+        let kept = self.0.lock().ok().and_then(|mut s| {
+            let fits = |b: &&Vec<u8>| b.capacity() >= capacity;
+            let at = match s.iter().filter(fits).map(Vec::capacity).min() {
+                Some(c) => s.iter().position(|b| b.capacity() == c),
+                None => (0..s.len()).max_by_key(|&i| s[i].capacity()),
+            };
+            at.map(|i| s.swap_remove(i))
+        });
         let mut buf = kept.unwrap_or_default();
         buf.reserve(capacity);
         buf
