@@ -390,7 +390,7 @@ impl Layout<'_> {
             };
             let text = |out: &mut Vec<u8>, i: usize| {
                 let s = v.value(i);
-                if fill.is_some_and(|f| f == s.map(escape::c_string)) {
+                if fill.is_some_and(|f| escape::same_c_string(f, s)) {
                     out.push(b'_');
                 } else {
                     escape::string_value(out, s);

@@ -141,23 +141,37 @@ fn plain_run(s: &[u8]) -> usize {
     // The high bit of each byte of `x` below `n` (n <= 128), or equal to zero; exact
     // for the lowest such byte (a borrow only marks bytes above a true one).
     let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGH;
-    let mut i = 0;
-    while let Some(&w) = s[i..].first_chunk::<8>() {
-        let x = u64::from_le_bytes(w);
-        let found = below(x, 0x20)
+    // The high bit of the first byte of `x` that is escaped (of others too, after it).
+    let escaped = |x: u64| {
+        below(x, 0x20)
             | below(x ^ (ONES * 0x7f), 1)
             | below(x ^ (ONES * u64::from(b'"')), 1)
             | below(x ^ (ONES * u64::from(b'\'')), 1)
-            | below(x ^ (ONES * u64::from(b'\\')), 1);
+            | below(x ^ (ONES * u64::from(b'\\')), 1)
+    };
+    let mut i = 0;
+    while let Some(&w) = s[i..].first_chunk::<8>() {
+        let found = escaped(u64::from_le_bytes(w));
         if found != 0 {
             return i + (found.trailing_zeros() / 8) as usize;
         }
         i += 8;
     }
+    let left = s.len() - i;
+    if left == 0 {
+        return i;
+    }
+    // The last bytes: as the end of the string's last eight when it has them (the
+    // bytes before moved out, plain bytes moved in), else one at a time.
+    if let Some(&w) = s.last_chunk::<8>() {
+        let shift = 8 * (8 - left) as u32;
+        let x = (u64::from_le_bytes(w) >> shift) | (ONES * u64::from(b'a')) << (64 - shift);
+        return i + ((escaped(x).trailing_zeros() / 8) as usize).min(left);
+    }
     i + s[i..]
         .iter()
         .position(|&b| ESCAPED[usize::from(b)])
-        .unwrap_or(s.len() - i)
+        .unwrap_or(left)
 }
 
 /// The bytes [`string_value`] escapes: control characters (NUL ends the string), DEL,
@@ -175,6 +189,22 @@ const ESCAPED: [bool; 256] = {
     t[b'"' as usize] = true;
     t
 };
+
+/// Whether `s` as a C string is `c` (a C string already, or NIL): `c`'s bytes and then
+/// the end or a NUL, without scanning all of `s` for its NUL (a test on every value).
+pub(crate) fn same_c_string(c: Option<&[u8]>, s: Option<&[u8]>) -> bool {
+    match (c, s) {
+        (None, None) => true,
+        // Byte by byte: fill values are short (most often empty), and a call to
+        // `memcmp` per value cost more than the rest of the value's printing.
+        (Some(c), Some(s)) => {
+            s.len() >= c.len()
+                && c.iter().zip(s).all(|(a, b)| a == b)
+                && s.get(c.len()).is_none_or(|&b| b == 0)
+        }
+        _ => false,
+    }
+}
 
 /// The bytes of a C string: up to its first NUL, as ncdump sees text.
 pub(crate) fn c_string(s: &[u8]) -> &[u8] {
@@ -243,6 +273,27 @@ mod tests {
             }
         }
         out.push(b'"');
+    }
+
+    #[test]
+    fn c_strings_compare_as_their_bytes_to_the_first_nul() {
+        let values: [Option<&[u8]>; 9] = [
+            None,
+            Some(b""),
+            Some(b"\0"),
+            Some(b"\0abc"),
+            Some(b"ab"),
+            Some(b"ab\0x"),
+            Some(b"abc"),
+            Some(b"a"),
+            Some(b"ab\0"),
+        ];
+        for c in values {
+            let c = c.map(c_string);
+            for s in values {
+                assert_eq!(same_c_string(c, s), c == s.map(c_string), "{c:?} {s:?}");
+            }
+        }
     }
 
     #[test]
