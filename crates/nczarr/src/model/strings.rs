@@ -57,47 +57,22 @@ impl Strings {
         Ok(Strings { bytes: data, ends })
     }
 
-    /// Strings of `lengths` (`None`: NIL), their bytes zero until written through
-    /// [`Strings::value_mut`], in the memory of `spare`: strings that arrive out of
-    /// order are written into their places, without a block of their own first.
-    ///
-    /// # Errors
-    /// [`TooLarge`] when the lengths add up to more memory than can be had.
-    pub fn of_lengths(
-        spare: Strings,
-        lengths: impl ExactSizeIterator<Item = Option<u64>>,
-    ) -> Result<Strings, TooLarge> {
-        let mut s = Strings::reusing(spare, lengths.len(), 0)?;
-        let mut end = 0u64;
-        for len in lengths {
-            match len {
-                Some(len) => {
-                    end = end.saturating_add(len);
-                    if end >= NIL {
-                        return Err(TooLarge(end));
-                    }
-                    s.ends.push(end);
-                }
-                None => s.ends.push(end | NIL),
-            }
-        }
-        let room = usize::try_from(end).map_err(|_| TooLarge(end))?;
-        s.bytes.try_reserve(room).map_err(|_| TooLarge(end))?;
-        s.bytes.resize(room, 0);
-        Ok(s)
-    }
-
-    /// String `i`'s bytes to write (`None` when NIL).
+    /// Add the first `len` bytes of `from` at the end: as one copy of 16 bytes
+    /// when there are as many to copy from and room for them (the bytes past `len` are
+    /// dropped again), not a call to `memcpy` per string, most of which are short.
     ///
     /// # Panics
-    /// If `i` is not below [`Strings::len`], as indexing a slice would.
-    pub fn value_mut(&mut self, i: usize) -> Option<&mut [u8]> {
-        let end = self.ends[i];
-        if end & NIL != 0 {
-            return None;
+    /// If `from` is shorter than `len`, as slicing would.
+    pub fn push_from(&mut self, from: &[u8], len: usize) {
+        let at = self.bytes.len();
+        match from.first_chunk::<16>() {
+            Some(window) if len <= 16 && self.bytes.capacity() - at >= 16 => {
+                self.bytes.extend_from_slice(window);
+                self.bytes.truncate(at + len);
+            }
+            _ => self.bytes.extend_from_slice(&from[..len]),
         }
-        let start = self.start(i);
-        Some(&mut self.bytes[start..end as usize])
+        self.ends.push(self.bytes.len() as u64);
     }
 
     /// `n` copies of `s`.
@@ -335,17 +310,25 @@ mod tests {
     }
 
     #[test]
-    fn strings_of_lengths_are_written_in_any_order() {
-        let spare = block(&[Some("old strings")]);
-        let lengths = [Some(2), None, Some(0), Some(3)];
-        let mut s = Strings::of_lengths(spare, lengths.into_iter()).unwrap();
-        s.value_mut(3).unwrap().copy_from_slice(b"xyz");
-        assert!(s.value_mut(1).is_none());
-        s.value_mut(0).unwrap().copy_from_slice(b"ab");
-        assert_eq!(s, block(&[Some("ab"), None, Some(""), Some("xyz")]));
-        let huge = [Some(u64::MAX / 2), Some(u64::MAX / 2 + 2)];
-        assert!(Strings::of_lengths(Strings::new(), huge.into_iter()).is_err());
-        assert!(Strings::of_lengths(Strings::new(), [Some(1 << 62)].into_iter()).is_err());
+    fn strings_pushed_from_longer_bytes_take_only_their_own() {
+        let from = b"0123456789abcdefghij";
+        let mut s = Strings::with_capacity(5, 100);
+        s.push_from(from, 3);
+        s.push_from(&from[10..], 0);
+        s.push_from(from, 17);
+        s.push_from(&from[15..], 5);
+        s.push_from(b"0123456789abcdefghij0123456789abcdef", 20);
+        let mut tight = Strings::new();
+        tight.push_from(from, 2);
+        let want = block(&[
+            Some("012"),
+            Some(""),
+            Some("0123456789abcdefg"),
+            Some("fghij"),
+            Some("0123456789abcdefghij"),
+        ]);
+        assert_eq!(s, want);
+        assert_eq!(tight, block(&[Some("01")]));
     }
 
     #[test]

