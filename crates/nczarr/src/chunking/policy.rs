@@ -42,10 +42,8 @@ pub fn slabs(shape: &[u64], chunks: &[u64], budget: u64, order: SlabOrder) -> Ve
             .fold(outer, |a, &b| a.saturating_mul(b))
     };
     // The outermost dimension along which one unit fits the budget: a chunk's width
-    // for chunk slabs, one index for output. (Part of a chunk's width there reads each
-    // chunk fewer times than slabs one index wide before an inner dimension: a
-    // [1000, 1000] array in chunks of 100 rows with a budget of 50 rows was cut into a
-    // thousand single rows.)
+    // for chunk slabs, one index for output (parts of chunks along it read each chunk
+    // fewer times than slabs one index wide before an inner dimension).
     let split = (0..rank)
         .find(|&d| per_index(d).saturating_mul(unit(d)) <= budget)
         .unwrap_or(rank - 1);
@@ -64,7 +62,14 @@ pub fn slabs(shape: &[u64], chunks: &[u64], budget: u64, order: SlabOrder) -> Ve
     loop {
         let mut pos = 0;
         while pos < shape[split] {
-            let n = step.min(shape[split] - pos);
+            // Output slabs narrower than a chunk end at its edge too: each chunk is
+            // then cut into as few slabs as the budget allows.
+            let c = chunk(split);
+            let n = match order {
+                SlabOrder::Output if step < c => step.min(c - pos % c),
+                _ => step,
+            }
+            .min(shape[split] - pos);
             let mut start = prefix.clone();
             start.push(pos);
             start.extend(std::iter::repeat_n(0, rank - split - 1));
@@ -134,6 +139,11 @@ mod tests {
         let s = slabs(&[1000, 1000], &[100, 1000], 50_000, SlabOrder::Output);
         assert_eq!(s.len(), 20);
         assert_eq!(s[1], Region::block(vec![50, 0], vec![50, 1000]));
+        // Cut at chunk edges too: chunk rows 100..200 in two slabs, not three.
+        let s = slabs(&[1000, 1000], &[100, 1000], 60_000, SlabOrder::Output);
+        let rows: Vec<u64> = s.iter().map(|r| r.start[0]).take(5).collect();
+        assert_eq!(rows, [0, 60, 100, 160, 200]);
+        assert_eq!(total(&s), 1_000_000);
         // Whole chunks where they fit.
         let s = slabs(&[1000, 1000], &[100, 1000], 250_000, SlabOrder::Output);
         assert_eq!(s[0].count, [200, 1000]);
@@ -155,6 +165,28 @@ mod tests {
                 slabs(&[0, 5], &[1, 5], 10, order),
                 vec![Region::whole(&[0, 5])]
             );
+        }
+    }
+
+    #[test]
+    fn output_slabs_follow_each_other_in_c_order_within_budget() {
+        for (shape, chunks, budget) in [
+            (&[7u64, 5, 3][..], &[2u64, 2, 2][..], 4u64),
+            (&[7, 5, 3], &[3, 5, 3], 20),
+            (&[10, 9], &[4, 9], 25),
+            (&[1000], &[300], 70),
+            (&[3, 1000], &[1, 128], 100),
+        ] {
+            let s = slabs(shape, chunks, budget, SlabOrder::Output);
+            let mut next = 0u64;
+            let strides = crate::chunking::c_strides(shape);
+            for r in &s {
+                let first: u64 = r.start.iter().zip(&strides).map(|(a, b)| a * b).sum();
+                assert_eq!(first, next, "{shape:?} {chunks:?} {budget}: {r}");
+                assert!(r.len().unwrap() <= budget, "{r}");
+                next += r.len().unwrap();
+            }
+            assert_eq!(next, shape.iter().product::<u64>());
         }
     }
 

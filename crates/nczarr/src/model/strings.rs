@@ -57,16 +57,19 @@ impl Strings {
         Ok(Strings { bytes: data, ends })
     }
 
+    /// Room past the strings' bytes that [`Strings::push_from`] copies into.
+    pub(crate) const PUSH_ROOM: usize = 16;
+
     /// Add the first `len` bytes of `from` at the end: as one copy of 16 bytes
     /// when there are as many to copy from and room for them (the bytes past `len` are
     /// dropped again), not a call to `memcpy` per string, most of which are short.
     ///
     /// # Panics
     /// If `from` is shorter than `len`, as slicing would.
-    pub fn push_from(&mut self, from: &[u8], len: usize) {
+    pub(crate) fn push_from(&mut self, from: &[u8], len: usize) {
         let at = self.bytes.len();
-        match from.first_chunk::<16>() {
-            Some(window) if len <= 16 && self.bytes.capacity() - at >= 16 => {
+        match from.first_chunk::<{ Strings::PUSH_ROOM }>() {
+            Some(window) if len <= window.len() && self.bytes.capacity() - at >= window.len() => {
                 self.bytes.extend_from_slice(window);
                 self.bytes.truncate(at + len);
             }
@@ -312,20 +315,29 @@ mod tests {
     #[test]
     fn strings_pushed_from_longer_bytes_take_only_their_own() {
         let from = b"0123456789abcdefghij";
-        let mut s = Strings::with_capacity(5, 100);
+        let mut s = Strings::with_capacity(7, 120);
         s.push_from(from, 3);
         s.push_from(&from[10..], 0);
         s.push_from(from, 17);
         s.push_from(&from[15..], 5);
         s.push_from(b"0123456789abcdefghij0123456789abcdef", 20);
+        s.push_from(from, 16);
+        s.push_from(from, 0);
         let mut tight = Strings::new();
         tight.push_from(from, 2);
+        // 15 bytes of room: no 16-byte copy, the same strings.
+        let mut near = Strings::with_capacity(2, 17);
+        near.push_from(from, 2);
+        near.push_from(from, 1);
+        assert_eq!(near, block(&[Some("01"), Some("0")]));
         let want = block(&[
             Some("012"),
             Some(""),
             Some("0123456789abcdefg"),
             Some("fghij"),
             Some("0123456789abcdefghij"),
+            Some("0123456789abcdef"),
+            Some(""),
         ]);
         assert_eq!(s, want);
         assert_eq!(tight, block(&[Some("01")]));

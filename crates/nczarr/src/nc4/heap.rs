@@ -23,6 +23,33 @@ use crate::store::ReadAt;
 /// Bytes of a collection header: `GCOL`, version, 3 reserved, then its size.
 const SIGNATURE: &[u8; 4] = b"GCOL";
 
+/// Where the collections are: the file, the base their addresses count from (after a
+/// user block), the size of a length, and whether each read is a request (then the
+/// collections a read needs are fetched together first).
+#[derive(Clone, Copy)]
+struct HeapFile<'a> {
+    reader: &'a dyn ReadAt,
+    base: u64,
+    length_size: usize,
+    remote: bool,
+}
+
+impl HeapFile<'_> {
+    /// Bytes of a collection's header: signature, version, reserved, size.
+    fn header_len(&self) -> usize {
+        8 + self.length_size.min(8)
+    }
+
+    /// Where the collection at `address` starts, with its header inside the file.
+    fn start(&self, address: u64) -> Option<u64> {
+        let header = self.header_len() as u64;
+        self.base.checked_add(address).filter(|at| {
+            at.checked_add(header)
+                .is_some_and(|end| end <= self.reader.len())
+        })
+    }
+}
+
 /// One collection: its bytes and, by object index, where each object's data lies.
 struct Collection {
     address: u64,
@@ -35,23 +62,16 @@ const ABSENT: (u32, u32) = (0, u32::MAX);
 
 impl Collection {
     /// The collection at `address`, read into the buffers of `spare` (one read before).
-    fn read(
-        (reader, base, length_size): (&dyn ReadAt, u64, usize),
-        address: u64,
-        spare: Option<Collection>,
-    ) -> Result<Collection> {
+    fn read(file: HeapFile<'_>, address: u64, spare: Option<Collection>) -> Result<Collection> {
+        let (reader, length_size) = (file.reader, file.length_size);
         let (mut bytes, mut objects) =
             spare.map_or_else(Default::default, |c| (c.bytes, c.objects));
-        let io = |e: crate::store::StoreError| Error::InvalidData(e.to_string());
         let mut header = [0u8; 16];
-        let header = &mut header[..8 + length_size.min(8)];
+        let header = &mut header[..file.header_len()];
         // Addresses are relative to the superblock's base (after a user block), as
         // `hdf5-reader`'s own reads take them.
-        let at = base.checked_add(address).filter(|at| {
-            at.checked_add(header.len() as u64)
-                .is_some_and(|end| end <= reader.len())
-        });
-        let Some(at) = at else {
+        let io = |e: crate::store::StoreError| Error::InvalidData(e.to_string());
+        let Some(at) = file.start(address) else {
             return Err(Error::InvalidData(format!(
                 "global heap collection at {address:#x} lies past the end of the file"
             )));
@@ -69,7 +89,12 @@ impl Collection {
                 "global heap collection at {address:#x} claims {size} bytes"
             )));
         }
-        // Read over what the buffer held (only new room is cleared first).
+        // Read over what the buffer held (only new room is cleared first); memory not
+        // to be had is an error, not an abort.
+        bytes.truncate(size as usize);
+        bytes
+            .try_reserve(size as usize - bytes.len())
+            .map_err(|_| Error::InvalidData(format!("global heap collection at {address:#x} claims {size} bytes: more than memory allows")))?;
         bytes.resize(size as usize, 0);
         reader.read_at(at, &mut bytes).map_err(io)?;
         index_objects(&bytes, 8 + length_size, length_size, &mut objects)?;
@@ -149,7 +174,7 @@ fn index_objects(
 /// reading), and strings are copied in order.
 pub(super) fn resolve(
     file: &Hdf5File,
-    reader: &dyn ReadAt,
+    (reader, remote): (&dyn ReadAt, bool),
     heaps: &Heaps,
     (refs, width): (&[u8], usize),
     spare: Strings,
@@ -161,7 +186,12 @@ pub(super) fn resolve(
         )));
     }
     let sb = file.superblock();
-    let file_of = (reader, sb.base_address, usize::from(sb.length_size));
+    let file_of = HeapFile {
+        reader,
+        base: sb.base_address,
+        length_size: usize::from(sb.length_size),
+        remote,
+    };
     // Taken out for the read (a read elsewhere meanwhile starts afresh), and put back.
     let mut tables = std::mem::take(&mut *lock(&heaps.tables));
     let strings = tables.resolve(file_of, (refs, width, offset_size as u8), spare);
@@ -169,12 +199,17 @@ pub(super) fn resolve(
     strings
 }
 
-/// A reference's collection number in [`Tables::places`] when it names no string.
+/// A reference's collection number in [`Tables::collection_of`] when it names no string.
 const NIL_STRING: u32 = u32::MAX;
 
 /// Collections kept after their last string of a read: those at the end of one slab's
 /// strings hold the start of the next's.
 const KEEP: usize = 4;
+
+/// Bytes of collections held open between their strings at most: references that
+/// interleave more collections than that (not what HDF5 writes) have the others read
+/// again at their next string rather than held.
+const OPEN_MAX: usize = 256 << 20;
 
 /// What reads of strings keep from one to the next: the last collections read, and
 /// the tables of a read (memory reused, not asked for each time).
@@ -192,7 +227,7 @@ struct Tables {
     open: Vec<Option<Collection>>,
     numbers: Numbers,
     /// Each reference's collection number, or [`NIL_STRING`].
-    places: Vec<u32>,
+    collection_of: Vec<u32>,
     /// Each collection's last reference.
     last: Vec<u32>,
 }
@@ -200,7 +235,7 @@ struct Tables {
 impl Tables {
     fn resolve(
         &mut self,
-        file_of: (&dyn ReadAt, u64, usize),
+        file: HeapFile<'_>,
         (refs, width, offset_size): (&[u8], usize, u8),
         spare: Strings,
     ) -> Result<Strings> {
@@ -216,40 +251,60 @@ impl Tables {
             closed,
             open,
             numbers,
-            places,
+            collection_of,
             last,
         } = self;
         numbers.clear();
-        places.clear();
+        collection_of.clear();
         last.clear();
         // Each string's collection, each collection's last string, the bytes counted.
+        let file_len = file.reader.len();
         let mut counted = 0u64;
         for (i, r) in refs.chunks_exact(width).enumerate() {
             let address = address_of(r);
-            let nil = Cursor::is_undefined_offset(address, offset_size)
-                || address == 0
-                || index_of(r) == 0;
+            let index = index_of(r);
+            let nil =
+                Cursor::is_undefined_offset(address, offset_size) || address == 0 || index == 0;
             if nil {
-                places.push(NIL_STRING);
+                collection_of.push(NIL_STRING);
                 continue;
             }
-            // Numbers are given in the order first met: a new one is `last`'s length.
+            // A count longer than the file is damage, found before memory is asked for.
+            let count = read_length(&r[..4]);
+            if count > file_len {
+                return Err(Error::InvalidData(format!(
+                    "vlen heap object {index} at {address:#x}: a string of {count} bytes in a file of {file_len}"
+                )));
+            }
+            counted = counted.saturating_add(count);
             let c = numbers.of(address);
-            places.push(c);
+            collection_of.push(c);
             match last.get_mut(c as usize) {
                 Some(l) => *l = i as u32,
-                None => last.push(i as u32),
+                None => {
+                    // Numbers are given in the order first met: a new one is the next.
+                    debug_assert_eq!(c as usize, last.len());
+                    last.push(i as u32);
+                }
             }
-            counted = counted.saturating_add(read_length(&r[..4]));
+        }
+        if file.remote {
+            prefetch(file, closed, &numbers.addresses)?;
         }
         // Memory for what the references count, asked for once (counts adding up to
         // more than memory, one large object referenced over and over, are an error
-        // here), with room for copies of 32 bytes at a time; a count past what its
-        // object holds is an error below, so no string grows it.
-        let mut strings = Strings::reusing(spare, places.len(), counted.saturating_add(32))?;
+        // here), with room for `push_from`'s copies; a count past what its object holds
+        // is an error below, so no string grows it.
+        let room = counted.saturating_add(Strings::PUSH_ROOM as u64);
+        let mut strings = Strings::reusing(spare, collection_of.len(), room)?;
         open.clear();
         open.resize_with(numbers.addresses.len(), || None);
-        for (i, (r, &c)) in refs.chunks_exact(width).zip(places.iter()).enumerate() {
+        let mut open_bytes = 0usize;
+        for (i, (r, &c)) in refs
+            .chunks_exact(width)
+            .zip(collection_of.iter())
+            .enumerate()
+        {
             if c == NIL_STRING {
                 strings.push(None);
                 continue;
@@ -257,8 +312,11 @@ impl Tables {
             let c = c as usize;
             let address = numbers.addresses[c];
             let collection = match open[c].take() {
-                Some(collection) => collection,
-                None => reopen(closed, file_of, address)?,
+                Some(collection) => {
+                    open_bytes -= collection.bytes.len();
+                    collection
+                }
+                None => reopen(closed, file, address, &numbers.numbers)?,
             };
             let index = index_of(r);
             let (start, held) = collection.object(index).ok_or_else(|| {
@@ -272,31 +330,65 @@ impl Tables {
             }
             // Inside the collection: its index holds only objects that are.
             strings.push_from(&collection.bytes[start as usize..], count as usize);
-            if last[c] == i as u32 {
+            let len = collection.bytes.len();
+            if last[c] != i as u32 && open_bytes.saturating_add(len) <= OPEN_MAX {
+                open_bytes += len;
+                open[c] = Some(collection);
+            } else {
                 closed.push(collection);
                 if closed.len() > KEEP {
                     closed.remove(0);
                 }
-            } else {
-                open[c] = Some(collection);
             }
         }
         Ok(strings)
     }
 }
 
+/// Fetch the collections at `addresses` not among `closed` together, headers first
+/// and then the collections they size: a remote file otherwise costs two round trips
+/// a collection, one after the other.
+fn prefetch(file: HeapFile<'_>, closed: &[Collection], addresses: &[u64]) -> Result<()> {
+    let io = |e: crate::store::StoreError| Error::InvalidData(e.to_string());
+    let header_len = file.header_len();
+    let starts: Vec<u64> = addresses
+        .iter()
+        .filter(|&&a| !closed.iter().any(|c| c.address == a))
+        .filter_map(|&a| file.start(a))
+        .collect();
+    let headers: Vec<(u64, u64)> = starts.iter().map(|&at| (at, header_len as u64)).collect();
+    file.reader.prefetch(&headers).map_err(io)?;
+    let mut bodies = Vec::with_capacity(starts.len());
+    for at in starts {
+        let mut header = [0u8; 16];
+        // A header that cannot be read or is not one is reported by the read itself.
+        if file.reader.read_at(at, &mut header[..header_len]).is_ok() && &header[..4] == SIGNATURE {
+            bodies.push((at, read_length(&header[8..header_len])));
+        }
+    }
+    file.reader.prefetch(&bodies).map_err(io)
+}
+
 /// The collection at `address`: one of `closed`, or read into the buffers of the one
-/// closed longest ago when [`KEEP`] are held (else into new ones).
+/// closed longest ago that this read does not name (`named`) when [`KEEP`] are held
+/// (else into new ones).
 fn reopen(
     closed: &mut Vec<Collection>,
-    file_of: (&dyn ReadAt, u64, usize),
+    file: HeapFile<'_>,
     address: u64,
+    named: &HashMap<u64, u32, BuildHasherDefault<AddressHasher>>,
 ) -> Result<Collection> {
     if let Some(k) = closed.iter().position(|c| c.address == address) {
         return Ok(closed.remove(k));
     }
-    let spare = (closed.len() >= KEEP).then(|| closed.remove(0));
-    Collection::read(file_of, address, spare)
+    let spare = (closed.len() >= KEEP).then(|| {
+        let k = closed
+            .iter()
+            .position(|c| !named.contains_key(&c.address))
+            .unwrap_or(0);
+        closed.remove(k)
+    });
+    Collection::read(file, address, spare)
 }
 
 /// Collection numbers by address, in the order first met.
@@ -406,20 +498,57 @@ mod tests {
         assert_eq!(get(0), None);
     }
 
-    /// A file in memory.
-    struct Memory(Vec<u8>);
+    /// A file in memory that counts its reads and records what it is asked to prefetch.
+    struct Memory {
+        bytes: Vec<u8>,
+        reads: std::sync::atomic::AtomicUsize,
+        prefetched: Mutex<Vec<Vec<(u64, u64)>>>,
+    }
+
+    impl Memory {
+        fn new(bytes: Vec<u8>) -> Memory {
+            Memory {
+                bytes,
+                reads: Default::default(),
+                prefetched: Default::default(),
+            }
+        }
+
+        fn reads(&self) -> usize {
+            self.reads.load(std::sync::atomic::Ordering::Relaxed)
+        }
+
+        fn heap(&self, base: u64, remote: bool) -> HeapFile<'_> {
+            HeapFile {
+                reader: self,
+                base,
+                length_size: 8,
+                remote,
+            }
+        }
+    }
 
     impl ReadAt for Memory {
         fn len(&self) -> u64 {
-            self.0.len() as u64
+            self.bytes.len() as u64
         }
 
         fn read_at(&self, offset: u64, buf: &mut [u8]) -> std::result::Result<(), StoreError> {
+            self.reads
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let at = offset as usize;
-            let b = self.0.get(at..at + buf.len()).ok_or(StoreError::NotFound {
-                location: format!("{offset}"),
-            })?;
+            let b = self
+                .bytes
+                .get(at..at + buf.len())
+                .ok_or(StoreError::NotFound {
+                    location: format!("{offset}"),
+                })?;
             buf.copy_from_slice(b);
+            Ok(())
+        }
+
+        fn prefetch(&self, ranges: &[(u64, u64)]) -> std::result::Result<(), StoreError> {
+            lock(&self.prefetched).push(ranges.to_vec());
             Ok(())
         }
 
@@ -433,17 +562,17 @@ mod tests {
         // A user block of 512 bytes, then the collection at address 64.
         let mut file = vec![0u8; 512 + 64];
         file.extend_from_slice(&collection_bytes(&[(1, b"one"), (2, b"two")]));
-        let m = Memory(file);
-        let c = Collection::read((&m, 512, 8), 64, None).unwrap();
+        let m = Memory::new(file);
+        let c = Collection::read(m.heap(512, false), 64, None).unwrap();
         let text = |i| {
             c.object(i)
                 .map(|(s, n)| &c.bytes[s as usize..(s + n) as usize])
         };
         assert_eq!(text(2), Some(&b"two"[..]));
         // Without the base the signature is not there; past the end is an error.
-        assert!(Collection::read((&m, 0, 8), 64, None).is_err());
-        assert!(Collection::read((&m, 512, 8), u64::MAX - 4, None).is_err());
-        let reused = Collection::read((&m, 512, 8), 64, Some(c)).unwrap();
+        assert!(Collection::read(m.heap(0, false), 64, None).is_err());
+        assert!(Collection::read(m.heap(512, false), u64::MAX - 4, None).is_err());
+        let reused = Collection::read(m.heap(512, false), 64, Some(c)).unwrap();
         assert_eq!(reused.object(1).map(|(_, n)| n), Some(3));
     }
 
@@ -466,14 +595,14 @@ mod tests {
     }
 
     #[test]
-    fn references_sorted_by_collection_come_back_in_their_order() {
+    fn strings_come_back_in_their_references_order() {
         let a = collection_bytes(&[(2, b"two"), (1, b"one")]);
         let b = collection_bytes(&[(5, b"five"), (1, b"uno")]);
         let mut file = vec![0u8; 64];
         file.extend_from_slice(&a);
         let at_b = file.len() as u64;
         file.extend_from_slice(&b);
-        let m = Memory(file);
+        let m = Memory::new(file);
         let refs: Vec<u8> = [
             reference(3, 64, 1),
             reference(0, 0, 0),
@@ -485,9 +614,9 @@ mod tests {
         ]
         .concat();
         let mut tables = Tables::default();
-        let file_of = (&m as &dyn ReadAt, 0, 8);
+        let file = m.heap(0, false);
         let s = tables
-            .resolve(file_of, (&refs, 16, 8), Strings::new())
+            .resolve(file, (&refs, 16, 8), Strings::new())
             .unwrap();
         let want: Vec<Option<&[u8]>> = vec![
             Some(b"one"),
@@ -499,23 +628,72 @@ mod tests {
             None,
         ];
         assert_eq!(s, Strings::from(want));
-        // A second read keeps the collections, and reuses the strings' memory.
-        let again = [reference(4, at_b, 5), reference(3, 64, 2)].concat();
-        let s = tables.resolve(file_of, (&again, 16, 8), s).unwrap();
+        // A second read keeps the collections (no read), and reuses the strings' memory.
+        let (reads, again) = (
+            m.reads(),
+            [reference(4, at_b, 5), reference(3, 64, 2)].concat(),
+        );
+        let s = tables.resolve(file, (&again, 16, 8), s).unwrap();
         let want: Vec<Option<&[u8]>> = vec![Some(b"five"), Some(b"two")];
         assert_eq!(s, Strings::from(want));
-        assert_eq!(tables.closed.len(), 2);
-        // An object not there, a count past the object, counts past memory.
+        assert_eq!(m.reads(), reads);
+        // An object not there, a count past the object, a count past the file.
         let err = |refs: Vec<u8>| {
             Tables::default()
-                .resolve(file_of, (&refs, 16, 8), Strings::new())
+                .resolve(file, (&refs, 16, 8), Strings::new())
                 .unwrap_err()
                 .to_string()
         };
         assert!(err(reference(3, 64, 9)).contains("missing vlen heap object 9"));
         assert!(err(reference(4, 64, 2)).contains("shorter than its reference"));
-        let huge = [reference(u32::MAX, 64, 1), reference(3, 64, 1)].concat();
-        assert!(!err(huge).is_empty());
+        let huge = [reference(3, 64, 1), reference(u32::MAX, 64, 1)].concat();
+        assert!(err(huge).contains("a string of 4294967295 bytes in a file of"));
+    }
+
+    #[test]
+    fn interleaved_collections_are_read_once_each_and_fetched_together_when_remote() {
+        // Six collections of different sizes, strings of 0 to 40 bytes, referenced in
+        // turn three times over: more collections than are kept between reads.
+        let text = |c: usize, k: usize| format!("{c}:{k}:{}", "x".repeat((c * 7 + k * 5) % 38));
+        let mut file = vec![0u8; 8];
+        let mut at = Vec::new();
+        for c in 0..6 {
+            at.push(file.len() as u64);
+            let strings: Vec<String> = (0..3).map(|k| text(c, k)).collect();
+            let list: Vec<(u16, &[u8])> = (0..3)
+                .map(|k| (k as u16 + 1, strings[k].as_bytes()))
+                .collect();
+            file.extend_from_slice(&collection_bytes(&list));
+        }
+        let m = Memory::new(file);
+        let mut refs = Vec::new();
+        let mut want = Vec::new();
+        for k in 0..3 {
+            for (c, &address) in at.iter().enumerate() {
+                let t = text(c, k);
+                refs.extend_from_slice(&reference(t.len() as u32, address, k as u32 + 1));
+                want.push(Some(t.into_bytes()));
+            }
+        }
+        for remote in [false, true] {
+            let before = m.reads();
+            let s = Tables::default()
+                .resolve(m.heap(0, remote), (&refs, 16, 8), Strings::new())
+                .unwrap();
+            assert_eq!(s, Strings::from(want.clone()));
+            // Each collection's header and body once; remote, six more header reads
+            // to size what is fetched, after both were asked for together.
+            let extra = if remote { 6 } else { 0 };
+            assert_eq!(m.reads() - before, 12 + extra);
+        }
+        let asked = lock(&m.prefetched).clone();
+        assert_eq!(asked.len(), 2);
+        assert_eq!(asked[0], at.iter().map(|&a| (a, 16)).collect::<Vec<_>>());
+        assert_eq!(asked[1].len(), 6);
+        assert!(asked[1]
+            .iter()
+            .zip(&at)
+            .all(|(&(o, n), &a)| o == a && n > 16));
     }
 
     #[test]

@@ -425,7 +425,7 @@ impl Hdf5Source {
         let spare = lock(&self.spare_strings).pop().unwrap_or_default();
         let strings = heap::resolve(
             &self.file,
-            &*self.reader,
+            (&*self.reader, self.remote),
             &self.heaps,
             (&refs, width),
             spare,

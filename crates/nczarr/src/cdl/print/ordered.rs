@@ -115,3 +115,23 @@ where
     });
     (Pieces { jobs, order }, texts)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spares_are_taken_smallest_fitting_first_else_largest_grown() {
+        let spare = Spare::default();
+        for n in [10, 1000, 100] {
+            spare.give(Vec::with_capacity(n));
+        }
+        let b = spare.take(50);
+        assert!((100..1000).contains(&b.capacity()), "{}", b.capacity());
+        let b = spare.take(5000);
+        assert!(b.capacity() >= 5000);
+        // Only the smallest is left, and a new buffer once none is.
+        assert!(spare.take(1).capacity() >= 10);
+        assert!(spare.take(20).capacity() >= 20);
+    }
+}
