@@ -47,9 +47,9 @@ pub fn slabs(shape: &[u64], chunks: &[u64], budget: u64, order: SlabOrder) -> Ve
     let split = (0..rank)
         .find(|&d| per_index(d).saturating_mul(unit(d)) <= budget)
         .unwrap_or(rank - 1);
+    let c = chunk(split);
     let step = {
         let fit = (budget / per_index(split).max(1)).max(1);
-        let c = chunk(split);
         match order {
             _ if fit >= c => fit / c * c,
             SlabOrder::Output => fit,
@@ -62,12 +62,12 @@ pub fn slabs(shape: &[u64], chunks: &[u64], budget: u64, order: SlabOrder) -> Ve
     loop {
         let mut pos = 0;
         while pos < shape[split] {
-            // Output slabs narrower than a chunk end at its edge too: each chunk is
-            // then cut into as few slabs as the budget allows.
-            let c = chunk(split);
-            let n = match order {
-                SlabOrder::Output if step < c => step.min(c - pos % c),
-                _ => step,
+            // Slabs narrower than a chunk (only output slabs are) end at its edge
+            // too: each chunk is then cut into as few slabs as the budget allows.
+            let n = if step < c {
+                step.min(c - pos % c)
+            } else {
+                step
             }
             .min(shape[split] - pos);
             let mut start = prefix.clone();

@@ -194,7 +194,7 @@ pub(super) fn resolve(
     };
     // Taken out for the read (a read elsewhere meanwhile starts afresh), and put back.
     let mut tables = std::mem::take(&mut *lock(&heaps.tables));
-    let strings = tables.resolve(file_of, (refs, width, offset_size as u8), spare);
+    let strings = tables.resolve(file_of, (refs, width), spare);
     *lock(&heaps.tables) = tables;
     strings
 }
@@ -236,7 +236,7 @@ impl Tables {
     fn resolve(
         &mut self,
         file: HeapFile<'_>,
-        (refs, width, offset_size): (&[u8], usize, u8),
+        (refs, width): (&[u8], usize),
         spare: Strings,
     ) -> Result<Strings> {
         if u32::try_from(refs.len() / width).is_err() {
@@ -245,8 +245,10 @@ impl Tables {
                 refs.len() / width
             )));
         }
-        let address_of = |r: &[u8]| read_length(&r[4..4 + usize::from(offset_size)]);
-        let index_of = |r: &[u8]| read_length(&r[4 + usize::from(offset_size)..]) as u32;
+        // A reference: count (4 bytes), collection address, object index (4 bytes).
+        let offset_size = width.saturating_sub(8);
+        let address_of = |r: &[u8]| read_length(&r[4..4 + offset_size]);
+        let index_of = |r: &[u8]| read_length(&r[4 + offset_size..]) as u32;
         let Tables {
             closed,
             open,
@@ -263,8 +265,9 @@ impl Tables {
         for (i, r) in refs.chunks_exact(width).enumerate() {
             let address = address_of(r);
             let index = index_of(r);
-            let nil =
-                Cursor::is_undefined_offset(address, offset_size) || address == 0 || index == 0;
+            let nil = Cursor::is_undefined_offset(address, offset_size as u8)
+                || address == 0
+                || index == 0;
             if nil {
                 collection_of.push(NIL_STRING);
                 continue;
@@ -465,7 +468,7 @@ impl Hasher for AddressHasher {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::StoreError;
+    use crate::nc4::test_file::Memory;
 
     /// A collection's objects after its header, as HDF5 lays them out.
     fn objects(list: &[(u16, &[u8])]) -> Vec<u8> {
@@ -500,62 +503,13 @@ mod tests {
         assert_eq!(get(0), None);
     }
 
-    /// A file in memory that counts its reads and records what it is asked to prefetch.
-    struct Memory {
-        bytes: Vec<u8>,
-        reads: std::sync::atomic::AtomicUsize,
-        prefetched: Mutex<Vec<Vec<(u64, u64)>>>,
-    }
-
-    impl Memory {
-        fn new(bytes: Vec<u8>) -> Memory {
-            Memory {
-                bytes,
-                reads: Default::default(),
-                prefetched: Default::default(),
-            }
-        }
-
-        fn reads(&self) -> usize {
-            self.reads.load(std::sync::atomic::Ordering::Relaxed)
-        }
-
-        fn heap(&self, base: u64, remote: bool) -> HeapFile<'_> {
-            HeapFile {
-                reader: self,
-                base,
-                length_size: 8,
-                remote,
-            }
-        }
-    }
-
-    impl ReadAt for Memory {
-        fn len(&self) -> u64 {
-            self.bytes.len() as u64
-        }
-
-        fn read_at(&self, offset: u64, buf: &mut [u8]) -> std::result::Result<(), StoreError> {
-            self.reads
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let at = offset as usize;
-            let b = self
-                .bytes
-                .get(at..at + buf.len())
-                .ok_or(StoreError::NotFound {
-                    location: format!("{offset}"),
-                })?;
-            buf.copy_from_slice(b);
-            Ok(())
-        }
-
-        fn prefetch(&self, ranges: &[(u64, u64)]) -> std::result::Result<(), StoreError> {
-            lock(&self.prefetched).push(ranges.to_vec());
-            Ok(())
-        }
-
-        fn location(&self) -> String {
-            "memory".into()
+    /// `m` as the heap file of a file with `base` and 8-byte lengths.
+    fn heap(m: &Memory, base: u64, remote: bool) -> HeapFile<'_> {
+        HeapFile {
+            reader: m,
+            base,
+            length_size: 8,
+            remote,
         }
     }
 
@@ -565,16 +519,16 @@ mod tests {
         let mut file = vec![0u8; 512 + 64];
         file.extend_from_slice(&collection_bytes(&[(1, b"one"), (2, b"two")]));
         let m = Memory::new(file);
-        let c = Collection::read(m.heap(512, false), 64, None).unwrap();
+        let c = Collection::read(heap(&m, 512, false), 64, None).unwrap();
         let text = |i| {
             c.object(i)
                 .map(|(s, n)| &c.bytes[s as usize..(s + n) as usize])
         };
         assert_eq!(text(2), Some(&b"two"[..]));
         // Without the base the signature is not there; past the end is an error.
-        assert!(Collection::read(m.heap(0, false), 64, None).is_err());
-        assert!(Collection::read(m.heap(512, false), u64::MAX - 4, None).is_err());
-        let reused = Collection::read(m.heap(512, false), 64, Some(c)).unwrap();
+        assert!(Collection::read(heap(&m, 0, false), 64, None).is_err());
+        assert!(Collection::read(heap(&m, 512, false), u64::MAX - 4, None).is_err());
+        let reused = Collection::read(heap(&m, 512, false), 64, Some(c)).unwrap();
         assert_eq!(reused.object(1).map(|(_, n)| n), Some(3));
     }
 
@@ -616,10 +570,8 @@ mod tests {
         ]
         .concat();
         let mut tables = Tables::default();
-        let file = m.heap(0, false);
-        let s = tables
-            .resolve(file, (&refs, 16, 8), Strings::new())
-            .unwrap();
+        let file = heap(&m, 0, false);
+        let s = tables.resolve(file, (&refs, 16), Strings::new()).unwrap();
         let want: Vec<Option<&[u8]>> = vec![
             Some(b"one"),
             None,
@@ -635,14 +587,14 @@ mod tests {
             m.reads(),
             [reference(4, at_b, 5), reference(3, 64, 2)].concat(),
         );
-        let s = tables.resolve(file, (&again, 16, 8), s).unwrap();
+        let s = tables.resolve(file, (&again, 16), s).unwrap();
         let want: Vec<Option<&[u8]>> = vec![Some(b"five"), Some(b"two")];
         assert_eq!(s, Strings::from(want));
         assert_eq!(m.reads(), reads);
         // An object not there, a count past the object, a count past the file.
         let err = |refs: Vec<u8>| {
             Tables::default()
-                .resolve(file, (&refs, 16, 8), Strings::new())
+                .resolve(file, (&refs, 16), Strings::new())
                 .unwrap_err()
                 .to_string()
         };
@@ -680,7 +632,7 @@ mod tests {
         for remote in [false, true] {
             let before = m.reads();
             let s = Tables::default()
-                .resolve(m.heap(0, remote), (&refs, 16, 8), Strings::new())
+                .resolve(heap(&m, 0, remote), (&refs, 16), Strings::new())
                 .unwrap();
             assert_eq!(s, Strings::from(want.clone()));
             // Each collection's header and body once; remote, six more header reads

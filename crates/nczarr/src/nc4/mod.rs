@@ -12,6 +12,8 @@ mod meta;
 mod order;
 mod refs;
 mod source;
+#[cfg(test)]
+mod test_file;
 mod types;
 
 pub use source::Hdf5Source;

@@ -62,18 +62,17 @@ impl StoredChunks<'_> {
             return Ok(false);
         };
         let parts = grid.plan(region);
+        // Where each part's chunk starts in the file, whole and inside it.
+        let start = |p: &ChunkPlace| {
+            let at = self.base.checked_add(p.address)?;
+            let end = at.checked_add(whole)?;
+            (p.size == whole && end <= self.reader.len()).then_some(at)
+        };
         let mut places = Vec::with_capacity(parts.len());
         for part in &parts {
-            let end = |p: &ChunkPlace| {
-                self.base
-                    .checked_add(p.address)
-                    .and_then(|a| a.checked_add(whole))
-            };
-            match self.map.places.get(&part.index) {
-                Some(p) if p.size == whole && end(p).is_some_and(|e| e <= self.reader.len()) => {
-                    places.push(p.address)
-                }
-                _ => return Ok(false),
+            match self.map.places.get(&part.index).and_then(start) {
+                Some(at) => places.push(at),
+                None => return Ok(false),
             }
         }
         out.clear();
@@ -82,8 +81,7 @@ impl StoredChunks<'_> {
         let out_strides = c_strides(&region.count);
         let w = self.width;
         let mut chunk = Vec::new();
-        for (part, address) in parts.iter().zip(places) {
-            let at = self.base.saturating_add(address);
+        for (part, at) in parts.iter().zip(places) {
             let read = |offset: u64, buf: &mut [u8]| {
                 self.reader
                     .read_at(at.saturating_add(offset), buf)
@@ -132,33 +130,7 @@ mod tests {
 
     use super::*;
     use crate::chunking::for_each_index;
-    use crate::store::StoreError;
-
-    /// A file in memory.
-    struct Memory(Vec<u8>);
-
-    impl ReadAt for Memory {
-        fn len(&self) -> u64 {
-            self.0.len() as u64
-        }
-
-        fn read_at(&self, offset: u64, buf: &mut [u8]) -> Result<(), StoreError> {
-            let at = offset as usize;
-            match self.0.get(at..at + buf.len()) {
-                Some(b) => {
-                    buf.copy_from_slice(b);
-                    Ok(())
-                }
-                None => Err(StoreError::NotFound {
-                    location: format!("{offset}+{}", buf.len()),
-                }),
-            }
-        }
-
-        fn location(&self) -> String {
-            "memory".into()
-        }
-    }
+    use crate::nc4::test_file::Memory;
 
     /// An array of `shape` whose element at C-order position `p` holds `p` in 4
     /// bytes, stored in whole chunks of `chunks` (edge chunks padded) after a
@@ -195,7 +167,7 @@ mod tests {
             extent: shape.to_vec(),
             places,
         };
-        (Memory(file), map)
+        (Memory::new(file), map)
     }
 
     fn read(m: &Memory, map: &ChunkMap, chunks: &[u64], region: &Region) -> Option<Vec<u32>> {

@@ -268,7 +268,7 @@ mod tests {
 
     #[test]
     fn random_texts_match_printf() {
-        let mut next = patterns(0x1234_5678_9abc_def1);
+        let mut next = super::super::test_words(0x1234_5678_9abc_def1);
         for _ in 0..200_000 {
             let bits = next();
             // Any sign, and every class: normal, subnormal (floats too), zero.
@@ -287,19 +287,9 @@ mod tests {
         }
     }
 
-    /// xorshift64: reproducible bit patterns.
-    fn patterns(mut state: u64) -> impl FnMut() -> u64 {
-        move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        }
-    }
-
     #[test]
     fn random_bits_match_printf() {
-        let mut next = patterns(0x9e37_79b9_7f4a_7c15);
+        let mut next = super::super::test_words(0x9e37_79b9_7f4a_7c15);
         for _ in 0..300_000 {
             let bits = next();
             for a in [
@@ -392,7 +382,7 @@ mod tests {
     #[test]
     #[ignore]
     fn hundred_million_random_values_match_printf() {
-        let mut next = patterns(0x2545_f491_4f6c_dd1d);
+        let mut next = super::super::test_words(0x2545_f491_4f6c_dd1d);
         for i in 0..100_000_000u64 {
             let bits = next();
             let a = if i % 2 == 0 {

@@ -133,10 +133,10 @@ pub fn print_cdl(
     Ok(())
 }
 
-/// A repeatable stream of pseudo-random words (xorshift64) for the printers' tests.
+/// A repeatable stream of pseudo-random words (xorshift64 from `state`) for the
+/// printers' tests.
 #[cfg(test)]
-pub(crate) fn test_words() -> impl FnMut() -> u64 {
-    let mut state = 0x2545_f491_4f6c_dd1du64;
+pub(crate) fn test_words(mut state: u64) -> impl FnMut() -> u64 {
     move || {
         state ^= state << 13;
         state ^= state >> 7;

@@ -97,7 +97,7 @@ pub(super) fn is_fill(fill: &Values, values: &Values, i: usize) -> bool {
         (Values::Float(f), Values::Float(v)) => float_is_fill(f[0], v[i]),
         (Values::Double(f), Values::Double(v)) => double_is_fill(f[0], v[i]),
         (Values::String(f), Values::String(v)) => {
-            f.value(0).map(escape::c_string) == v.value(i).map(escape::c_string)
+            escape::same_c_string(f.value(0).map(escape::c_string), v.value(i))
         }
         (f, v) => f.get_i128(0).is_some() && f.get_i128(0) == v.get_i128(i),
     }
