@@ -12,11 +12,12 @@ median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 # (this project's CI machines) each file created scans past the inodes deleted in the
 # last minutes (the kernel's recently_deleted()), so deleting 648 chunk files before every
 # run made file creation, the same kernel work for every tool, grow run after run until
-# it was most of each tool's time. Sets t_NAME (median seconds) and m_NAME (largest peak
-# RSS, MiB).
+# it was most of each tool's time. Sets t_NAME (median seconds) and m_NAME (peak RSS,
+# MiB, from one more run of each command under GNU time after the timed rounds; "@R@" is
+# "rss" in it).
 measure() {
     local name round
-    for name in "$@"; do : > "$work/times-$name"; echo 0 > "$work/peak-$name"; done
+    for name in "$@"; do : > "$work/times-$name"; done
     for round in $(seq "$runs"); do
         for name in "$@"; do
             local -n argv="cmd_$name"
@@ -26,15 +27,22 @@ measure() {
             # during it (on 2 cores the kernel's writeback takes a tool's CPU).
             sync
             # Wall time from the shell's microsecond clock (GNU time's %e has 10 ms
-            # steps: a 10 ms header dump would read as 0 or 0.01); peak RSS from time.
+            # steps: a 10 ms header dump would read as 0 or 0.01), of the command alone:
+            # run under GNU time, its own fork and exec counted in every tool's time
+            # (a header dump of 6 ms measured 9 ms).
             local t0=$EPOCHREALTIME
-            /usr/bin/time -f '%e %M' -o "$work/time" "${argv[@]//@R@/$round}" >"$out"
+            "${argv[@]//@R@/$round}" >"$out"
             local t1=$EPOCHREALTIME
             echo "$t0 $t1" | awk '{printf "%.4f\n", $2 - $1}' >> "$work/times-$name"
-            local kb peak; kb=$(cut -d' ' -f2 "$work/time"); peak=$(cat "$work/peak-$name")
-            [ "$kb" -gt "$peak" ] && echo "$kb" > "$work/peak-$name"
             unset -n argv
         done
+    done
+    for name in "$@"; do
+        local -n argv="cmd_$name"
+        sync
+        /usr/bin/time -f '%M' -o "$work/time" "${argv[@]//@R@/rss}" >/dev/null
+        cat "$work/time" > "$work/peak-$name"
+        unset -n argv
     done
     for name in "$@"; do
         printf '  %s runs (s): %s\n' "$name" "$(tr '\n' ' ' < "$work/times-$name")" >&2

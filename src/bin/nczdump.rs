@@ -224,10 +224,21 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// Small pages from before the Rust runtime's first allocation: glibc runs the
+/// functions of `.init_array` before `main`, and mimalloc reserves its arena only at the
+/// first allocation. `main` lets huge pages back for runs that read data.
+#[cfg(target_os = "linux")]
+#[used]
+#[link_section = ".init_array"]
+static SMALL_PAGES_FROM_START: extern "C" fn() = small_pages_from_start;
+
+#[cfg(target_os = "linux")]
+extern "C" fn small_pages_from_start() {
+    cli::small_pages(true);
+}
+
 fn main() {
     let args: Args = cli::about::parse("nczdump");
-    if args.header_only {
-        cli::small_pages();
-    }
+    cli::small_pages(args.header_only);
     cli::exit_now(cli::run("nczdump", || run(args)))
 }

@@ -31,23 +31,34 @@ pub(super) fn keep_freed_memory() {
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 pub(super) fn keep_freed_memory() {}
 
-/// Keep this process's memory in 4 KiB pages: no transparent huge pages.
+/// Keep this process's memory in 4 KiB pages (`small`) or let it have transparent huge
+/// pages where its allocator asks for them.
 ///
 /// For runs that touch a few MiB in small pieces (a header dump). mimalloc asks for
 /// huge pages on its whole arena, each thread starts in a 2 MiB region of its own, and
 /// the kernel clears all 2 MiB of a region at its first touch: a 400-variable header
 /// dump had 13 MiB more resident and spent a fifth of its time clearing pages
 /// (7.3 -> 5.9 ms without). Runs that read data keep huge pages: string dumps, which
-/// read tens of MiB into fresh memory, were 10% slower without.
+/// read tens of MiB into fresh memory, were 10% slower without. Call it before the
+/// first allocation to have small pages from the start (see nczdump's `main`): the
+/// runtime's and the argument parser's first allocations otherwise fault in three
+/// whole regions before a tool knows what it will do.
 #[cfg(target_os = "linux")]
-pub fn small_pages() {
-    // SAFETY: PR_SET_THP_DISABLE only sets a flag on this process's memory map; it
-    // takes no pointers. A refusal leaves huge pages on: slower, not wrong.
+pub fn small_pages(small: bool) {
+    // SAFETY: PR_SET_THP_DISABLE only sets a flag on this process's memory map, read
+    // at each page fault; it takes no pointers. A refusal leaves the pages as they
+    // were: slower, not wrong.
     unsafe {
-        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+        libc::prctl(
+            libc::PR_SET_THP_DISABLE,
+            libc::c_ulong::from(small),
+            0,
+            0,
+            0,
+        );
     }
 }
 
 /// Other systems keep their own page policy.
 #[cfg(not(target_os = "linux"))]
-pub fn small_pages() {}
+pub fn small_pages(_small: bool) {}
