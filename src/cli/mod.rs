@@ -48,6 +48,16 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
     })
 }
 
+/// Start the worker threads (rayon's global pool) now, for a tool that will need
+/// them: each worker's start-up (its allocator heap, signal stack) then runs beside
+/// the argument parsing and the dataset's opening instead of before the first
+/// parallel read, which waited for it (run -> first read 0.41 -> 0.10 ms, for 0.14 ms
+/// more before the arguments are parsed; created from a thread of its own instead, the
+/// pool was not ready for the reads and they took 0.3-0.4 ms longer).
+pub fn start_workers() {
+    rayon::spawn(|| {});
+}
+
 /// Run a tool's body and turn its result into an exit code: errors print as one
 /// line `tool: cause: cause...` and exit 1.
 pub fn run(tool: &str, body: impl FnOnce() -> anyhow::Result<ExitCode>) -> ExitCode {

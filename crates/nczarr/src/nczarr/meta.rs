@@ -1,8 +1,8 @@
 //! Metadata documents: from `.zmetadata` when the store has one, else from the store,
 //! fetched in batches so that remote stores need few round trips.
 
-use std::cell::RefCell;
 use std::collections::HashMap;
+use std::sync::{Mutex, PoisonError};
 
 use rayon::prelude::*;
 
@@ -18,8 +18,9 @@ pub(crate) struct MetaSource<'s> {
     /// True when the store has a `.zmetadata`, usable or not.
     zmetadata_found: bool,
     /// Documents fetched ahead of the walk (see [`MetaSource::prefetch`]), each given
-    /// out once, with the error its parse met if any.
-    prefetched: RefCell<HashMap<StoreKey, Result<Option<Json>>>>,
+    /// out once, with the error its parse met if any. Behind a lock only so that the
+    /// source can be shared with the threads that read variables' documents.
+    prefetched: Mutex<HashMap<StoreKey, Result<Option<Json>>>>,
 }
 
 impl<'s> MetaSource<'s> {
@@ -53,7 +54,7 @@ impl<'s> MetaSource<'s> {
             store,
             consolidated,
             zmetadata_found,
-            prefetched: RefCell::new(HashMap::new()),
+            prefetched: Mutex::new(HashMap::new()),
         })
     }
 
@@ -87,7 +88,10 @@ impl<'s> MetaSource<'s> {
         let mut out: Vec<Option<Json>> = vec![None; keys.len()];
         let mut missing = Vec::new();
         {
-            let mut prefetched = self.prefetched.borrow_mut();
+            let mut prefetched = self
+                .prefetched
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
             for (i, k) in keys.iter().enumerate() {
                 match prefetched.remove(k) {
                     Some(doc) => out[i] = doc?,
@@ -111,7 +115,8 @@ impl<'s> MetaSource<'s> {
     pub(crate) fn prefetch(&self, keys: Vec<StoreKey>) {
         let docs = self.fetch(&keys);
         self.prefetched
-            .borrow_mut()
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
             .extend(keys.into_iter().zip(docs));
     }
 

@@ -69,6 +69,10 @@ impl ReadableStore for MemoryStore {
     fn location(&self) -> String {
         "memory".to_string()
     }
+
+    fn reads_are_cheap(&self) -> bool {
+        true
+    }
 }
 
 impl ListableStore for MemoryStore {

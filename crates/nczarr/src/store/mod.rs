@@ -158,6 +158,14 @@ pub trait ReadableStore: Send + Sync + Debug {
 
     /// A short description of where the store is, for messages (`/data/x.zarr`).
     fn location(&self) -> String;
+
+    /// True when a read costs about a system call (a local file, an archive, memory)
+    /// rather than a request whose latency is worth hiding: a caller may then read keys
+    /// one at a time on the threads that use them instead of gathering them into one
+    /// [`ReadableStore::get_many`] first.
+    fn reads_are_cheap(&self) -> bool {
+        false
+    }
 }
 
 /// A store whose keys can be listed.
@@ -201,6 +209,10 @@ impl<T: ReadableStore + ?Sized> ReadableStore for std::sync::Arc<T> {
 
     fn location(&self) -> String {
         (**self).location()
+    }
+
+    fn reads_are_cheap(&self) -> bool {
+        (**self).reads_are_cheap()
     }
 }
 

@@ -121,6 +121,10 @@ impl ReadableStore for TracingStore {
     fn location(&self) -> String {
         self.inner.location()
     }
+
+    fn reads_are_cheap(&self) -> bool {
+        self.inner.reads_are_cheap()
+    }
 }
 
 impl ListableStore for TracingStore {

@@ -299,6 +299,10 @@ impl ReadableStore for ZipStore {
     fn location(&self) -> String {
         self.path.display().to_string()
     }
+
+    fn reads_are_cheap(&self) -> bool {
+        true
+    }
 }
 
 impl ListableStore for ZipStore {
