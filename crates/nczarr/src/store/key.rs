@@ -51,16 +51,8 @@ impl StoreKey {
         if k.is_empty() {
             return Ok(StoreKey::root());
         }
-        for seg in k.split('/') {
-            if seg.is_empty() {
-                return Err(err("empty path segment"));
-            }
-            if seg == "." || seg == ".." {
-                return Err(err("'.' and '..' segments are not allowed"));
-            }
-            if seg.chars().any(char::is_control) {
-                return Err(err("control characters are not allowed"));
-            }
+        if let Some(reason) = k.split('/').find_map(segment_fault) {
+            return Err(err(reason));
         }
         Ok(StoreKey(k.to_string()))
     }
@@ -91,10 +83,22 @@ impl StoreKey {
                 reason: "a name may not be empty or contain '/'",
             });
         }
-        if self.is_root() {
-            StoreKey::new(segment)
-        } else {
-            StoreKey::new(&format!("{}/{}", self.0, segment))
+        // `self` is valid: only the new segment and the length are checked (a dataset
+        // of thousands of variables joins tens of thousands of keys).
+        let mut key = String::with_capacity(self.0.len() + 1 + segment.len());
+        if !self.is_root() {
+            key.push_str(&self.0);
+            key.push('/');
+        }
+        key.push_str(segment);
+        let fault = segment_fault(segment)
+            .or((key.len() > MAX_KEY_BYTES).then_some("longer than S3's 1024-byte limit"));
+        match fault {
+            Some(reason) => Err(KeyError {
+                key: key.escape_default().to_string(),
+                reason,
+            }),
+            None => Ok(StoreKey(key)),
         }
     }
 
@@ -151,6 +155,19 @@ impl fmt::Display for StoreKey {
     }
 }
 
+/// What is wrong with one segment of a key, if anything.
+fn segment_fault(seg: &str) -> Option<&'static str> {
+    if seg.is_empty() {
+        Some("empty path segment")
+    } else if seg == "." || seg == ".." {
+        Some("'.' and '..' segments are not allowed")
+    } else if seg.chars().any(char::is_control) {
+        Some("control characters are not allowed")
+    } else {
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -191,6 +208,23 @@ mod tests {
         assert_eq!(k.strip_prefix(&g), Some("v/.zarray"));
         assert_eq!(StoreKey::root().join("x").unwrap().as_str(), "x");
         assert!(g.join("a/b").is_err());
+        // A joined key obeys the rules a key built whole does, with the same messages.
+        for bad in ["..", ".", "a\u{1}b", "x\u{85}"] {
+            let joined = g.join(bad).unwrap_err();
+            let whole = StoreKey::new(&format!("g/{bad}")).unwrap_err();
+            assert_eq!(joined, whole, "{bad:?}");
+        }
+        let long = "k".repeat(1022);
+        assert_eq!(g.join(&long).unwrap().as_str().len(), 1024);
+        let longer = format!("{long}k");
+        assert_eq!(
+            g.join(&longer).unwrap_err(),
+            StoreKey::new(&format!("g/{longer}")).unwrap_err()
+        );
+        assert_eq!(
+            StoreKey::root().join("..").unwrap_err().reason,
+            "'.' and '..' segments are not allowed"
+        );
         assert_eq!(g.join_path("a/b").unwrap().as_str(), "g/a/b");
         assert_eq!(StoreKey::new("x").unwrap().parent(), StoreKey::root());
     }
