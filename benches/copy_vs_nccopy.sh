@@ -9,7 +9,7 @@
 #   - zlib level 1 + shuffle: xarray, nczcopy -d 1 -s (nccopy 4.9.0 cannot: its NCZarr
 #     has no filters and silently writes raw chunks);
 # then, unless BIG=0, nczcopy alone rechunks a 2 GiB variable (1024x512x1024).
-# Wall time is the median of RUNS runs; peak RSS (GNU time) the largest. nccopy's and
+# Wall time is the median of RUNS runs; peak RSS from GNU time (benches/measure.sh). nccopy's and
 # nczcopy's copies must hold the same values (nczdump of each, compared).
 # Targets: uncompressed >= 2x faster than nccopy; zlib 1 + shuffle >= 5x faster than
 # xarray with output under 60% of the raw size; peak RSS under 300 MiB, also on 2 GiB.

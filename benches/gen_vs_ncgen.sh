@@ -6,7 +6,7 @@
 # datasets are then dumped with ncdump (-p 9,17) and the data sections must be identical
 # (the dataset name in the header differs). Targets (issue 15): nczgen at least 15x
 # faster than ncgen, peak RSS under 150 MiB. Wall time is the median of RUNS runs, peak
-# RSS the largest (GNU time).
+# RSS from GNU time (benches/measure.sh).
 #
 # Needs: ncgen/ncdump (apt-get install netcdf-bin), GNU time, python3, a release build
 # (cargo build --release). Usage: benches/gen_vs_ncgen.sh [RUNS]

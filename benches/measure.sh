@@ -13,35 +13,44 @@ median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 # last minutes (the kernel's recently_deleted()), so deleting 648 chunk files before every
 # run made file creation, the same kernel work for every tool, grow run after run until
 # it was most of each tool's time. Sets t_NAME (median seconds) and m_NAME (peak RSS,
-# MiB, from one more run of each command under GNU time after the timed rounds; "@R@" is
-# "rss" in it).
+# MiB).
+#
+# Wall time is the shell's microsecond clock around the command alone (GNU time's %e has
+# 10 ms steps, and GNU time's own fork and exec counted in every tool's time: a header
+# dump of 6 ms measured 9 ms). Peak RSS comes from GNU time: a command whose earlier runs
+# took a second or more (or that runs once) runs under it in its last round, where its
+# few milliseconds do not count; any other gets one more run under it, not timed ("@R@"
+# is "rss" there).
 measure() {
     local name round
-    for name in "$@"; do : > "$work/times-$name"; done
+    for name in "$@"; do
+        : > "$work/times-$name"
+        rm -f "$work/peak-$name"
+    done
     for round in $(seq "$runs"); do
         for name in "$@"; do
             local -n argv="cmd_$name"
             local out=/dev/null
             [ -n "${measure_keep_output:-}" ] && out="$work/out-$name.txt"
+            local wrap=()
+            if [ "$round" = "$runs" ] && { [ "$runs" = 1 ] || (($(echo "$(median < "$work/times-$name") >= 1" | bc -l))); }; then
+                wrap=(/usr/bin/time -f '%M' -o "$work/peak-$name")
+            fi
             # The last run's dirty pages are written back before this one starts, not
             # during it (on 2 cores the kernel's writeback takes a tool's CPU).
             sync
-            # Wall time from the shell's microsecond clock (GNU time's %e has 10 ms
-            # steps: a 10 ms header dump would read as 0 or 0.01), of the command alone:
-            # run under GNU time, its own fork and exec counted in every tool's time
-            # (a header dump of 6 ms measured 9 ms).
             local t0=$EPOCHREALTIME
-            "${argv[@]//@R@/$round}" >"$out"
+            "${wrap[@]}" "${argv[@]//@R@/$round}" >"$out"
             local t1=$EPOCHREALTIME
             echo "$t0 $t1" | awk '{printf "%.4f\n", $2 - $1}' >> "$work/times-$name"
             unset -n argv
         done
     done
     for name in "$@"; do
+        [ -f "$work/peak-$name" ] && continue
         local -n argv="cmd_$name"
         sync
-        /usr/bin/time -f '%M' -o "$work/time" "${argv[@]//@R@/rss}" >/dev/null
-        cat "$work/time" > "$work/peak-$name"
+        /usr/bin/time -f '%M' -o "$work/peak-$name" "${argv[@]//@R@/rss}" >/dev/null
         unset -n argv
     done
     for name in "$@"; do

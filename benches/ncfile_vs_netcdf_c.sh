@@ -9,8 +9,8 @@
 #   - copy raw chunks: nccopy era.nc 'file://out#mode=nczarr,file' (netcdf-c 4.9.0
 #     writes NCZarr chunks uncompressed) / nczcopy -d 0 era.nc out;
 #   - copy, compression carried over: xarray open_dataset().to_zarr() / nczcopy era.nc out.
-# Wall time is the median of RUNS runs, tools interleaved run by run; peak RSS (GNU time)
-# the largest. Targets: nczdump >= 10x faster than ncdump (both files); nczcopy -d 0
+# Wall time is the median of RUNS runs, tools interleaved run by run; peak RSS from GNU
+# time (benches/measure.sh). Targets: nczdump >= 10x faster than ncdump (both files); nczcopy -d 0
 # >= 2x faster than nccopy; nczcopy >= 5x faster than xarray; peak RSS < 300 MiB.
 #
 # Needs: ncdump/nccopy (apt-get install netcdf-bin), GNU time, python3 with numpy,

@@ -3,8 +3,9 @@
 //! climate data, and the CDL printer's values per second for each type.
 //!
 //! Run: `cargo bench --bench throughput` (all cores), or under `taskset -c 0` for
-//! single-core figures (the printer's workers follow the affinity). Prints Markdown
-//! tables; every figure is the best of several rounds.
+//! single-core figures (the printer's workers follow the affinity); `-- codecs` or
+//! `-- formatting` runs one of the two. Prints Markdown tables; every figure is the
+//! best of several rounds.
 
 use std::time::{Duration, Instant};
 
@@ -25,8 +26,17 @@ const CHUNKS: usize = 64;
 const CHUNK_VALUES: usize = 180 * 360;
 
 fn main() {
-    codecs();
-    formatting();
+    let only: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let wanted = |name: &str| only.is_empty() || only.iter().any(|o| o == name);
+    if wanted("codecs") {
+        codecs();
+    }
+    if wanted("formatting") {
+        formatting();
+    }
 }
 
 /// xorshift64*: reproducible noise without a dependency.

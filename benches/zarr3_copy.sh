@@ -12,7 +12,7 @@
 #   - nczdump of the v3 store vs nczdump of the v2 store: target within 1.2x;
 #   - 50 sharded variables (365x90x180, shards 73x90x180): NCTRACING=1 nczdump -v v17
 #     counts the requests, which must all be v17's (or the root metadata).
-# Wall time is the median of RUNS runs; peak RSS (GNU time) the largest. Every copy must
+# Wall time is the median of RUNS runs; peak RSS from GNU time (benches/measure.sh). Every copy must
 # dump the same values as its input.
 #
 # Needs: GNU time, python3 with numpy and zarr>=3 (PYTHON=...), a release build

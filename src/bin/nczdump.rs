@@ -228,18 +228,15 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// Small pages from before the Rust runtime's first allocation: glibc runs the
-/// functions of `.init_array` before `main`, and mimalloc reserves its arena only at the
-/// first allocation. `main` lets huge pages back for runs that read data.
+/// Small pages from before the Rust runtime's first allocation (see
+/// [`cli::small_pages_from_start`]): glibc runs `.init_array` before `main`, the
+/// prioritised entries in their order first (std's own is `.00099`), so this runs
+/// before any unprioritised constructor. `main` lets huge pages back for runs that
+/// read data.
 #[cfg(target_os = "linux")]
 #[used]
-#[link_section = ".init_array"]
-static SMALL_PAGES_FROM_START: extern "C" fn() = small_pages_from_start;
-
-#[cfg(target_os = "linux")]
-extern "C" fn small_pages_from_start() {
-    cli::small_pages(true);
-}
+#[link_section = ".init_array.00100"]
+static SMALL_PAGES_FROM_START: extern "C" fn() = cli::small_pages_from_start;
 
 fn main() {
     cli::start_workers();

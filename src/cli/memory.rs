@@ -31,34 +31,77 @@ pub(super) fn keep_freed_memory() {
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 pub(super) fn keep_freed_memory() {}
 
-/// Keep this process's memory in 4 KiB pages (`small`) or let it have transparent huge
-/// pages where its allocator asks for them.
+/// The huge-page setting this process inherited (`PR_SET_THP_DISABLE` passes through
+/// fork and exec), as [`small_pages_from_start`] found it: [`NOT_RECORDED`], or
+/// whether huge pages were allowed.
+#[cfg(target_os = "linux")]
+static INHERITED: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(NOT_RECORDED);
+#[cfg(target_os = "linux")]
+const NOT_RECORDED: u8 = 0;
+#[cfg(target_os = "linux")]
+const HUGE_ALLOWED: u8 = 1;
+#[cfg(target_os = "linux")]
+const HUGE_DISABLED: u8 = 2;
+
+/// 4 KiB pages from before the Rust runtime's first allocation, for a binary to run
+/// from its `.init_array` (see nczdump's `SMALL_PAGES_FROM_START`): mimalloc reserves
+/// its arena, asking for huge pages, at the first allocation, and the runtime's and the
+/// argument parser's allocations would otherwise fault in three whole 2 MiB regions
+/// before the tool knows what it will do. The inherited setting is recorded first, for
+/// [`small_pages`]`(false)` to put back. Allocates nothing.
+#[cfg(target_os = "linux")]
+pub extern "C" fn small_pages_from_start() {
+    // SAFETY: PR_GET_THP_DISABLE takes no pointers and only reads a flag.
+    let was = unsafe { libc::prctl(libc::PR_GET_THP_DISABLE, 0, 0, 0, 0) };
+    let inherited = match was {
+        0 => HUGE_ALLOWED,
+        1 => HUGE_DISABLED,
+        _ => NOT_RECORDED,
+    };
+    INHERITED.store(inherited, std::sync::atomic::Ordering::Relaxed);
+    set_thp_disabled(true);
+}
+
+/// Other systems keep their own page policy.
+#[cfg(not(target_os = "linux"))]
+pub extern "C" fn small_pages_from_start() {}
+
+/// Keep this process's memory in 4 KiB pages (`small`), or put back the huge-page
+/// setting it inherited (when [`small_pages_from_start`] recorded one; a parent that
+/// turned huge pages off keeps them off).
 ///
-/// For runs that touch a few MiB in small pieces (a header dump). mimalloc asks for
-/// huge pages on its whole arena, each thread starts in a 2 MiB region of its own, and
-/// the kernel clears all 2 MiB of a region at its first touch: a 400-variable header
-/// dump had 13 MiB more resident and spent a fifth of its time clearing pages
-/// (7.3 -> 5.9 ms without). Runs that read data keep huge pages: string dumps, which
-/// read tens of MiB into fresh memory, were 10% slower without. Call it before the
-/// first allocation to have small pages from the start (see nczdump's `main`): the
-/// runtime's and the argument parser's first allocations otherwise fault in three
-/// whole regions before a tool knows what it will do.
+/// Small pages are for runs that touch a few MiB in small pieces (a header dump).
+/// mimalloc asks for huge pages on its whole arena, each thread starts in a 2 MiB
+/// region of its own, and the kernel clears all 2 MiB of a region at its first touch:
+/// a 400-variable header dump had 13 MiB more resident and spent a fifth of its time
+/// clearing pages (7.3 -> 5.9 ms without). Runs that read data get huge pages back
+/// after their arguments are parsed: string dumps, which read tens of MiB into fresh
+/// memory, were 10% slower without.
 #[cfg(target_os = "linux")]
 pub fn small_pages(small: bool) {
-    // SAFETY: PR_SET_THP_DISABLE only sets a flag on this process's memory map, read
-    // at each page fault; it takes no pointers. A refusal leaves the pages as they
-    // were: slower, not wrong.
-    unsafe {
-        libc::prctl(
-            libc::PR_SET_THP_DISABLE,
-            libc::c_ulong::from(small),
-            0,
-            0,
-            0,
-        );
+    if small {
+        set_thp_disabled(true);
+    } else if INHERITED.load(std::sync::atomic::Ordering::Relaxed) == HUGE_ALLOWED {
+        set_thp_disabled(false);
     }
 }
 
 /// Other systems keep their own page policy.
 #[cfg(not(target_os = "linux"))]
 pub fn small_pages(_small: bool) {}
+
+#[cfg(target_os = "linux")]
+fn set_thp_disabled(disabled: bool) {
+    // SAFETY: PR_SET_THP_DISABLE only sets a flag on this process's memory map, read
+    // at each page fault; it takes no pointers. A refusal leaves the pages as they
+    // were: slower, not wrong.
+    unsafe {
+        libc::prctl(
+            libc::PR_SET_THP_DISABLE,
+            libc::c_ulong::from(disabled),
+            0,
+            0,
+            0,
+        );
+    }
+}

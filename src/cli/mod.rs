@@ -13,7 +13,7 @@ use anyhow::Context as _;
 use nczarr::store::TraceSink;
 use nczarr::{OpenOptions, Opened};
 
-pub use memory::small_pages;
+pub use memory::{small_pages, small_pages_from_start};
 
 /// The trace sink `NCTRACING=n` (n > 0) asks for: lines on stderr prefixed with the tool.
 pub fn trace_sink(tool: &'static str) -> Option<TraceSink> {
@@ -53,7 +53,12 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
 /// the argument parsing and the dataset's opening instead of before the first
 /// parallel read, which waited for it (run -> first read 0.41 -> 0.10 ms, for 0.14 ms
 /// more before the arguments are parsed; created from a thread of its own instead, the
-/// pool was not ready for the reads and they took 0.3-0.4 ms longer).
+/// pool was not ready for the reads and they took 0.3-0.4 ms longer). Not for a tool
+/// that configures the pool itself (`build_global` fails once the pool exists).
+///
+/// # Panics
+/// When the threads cannot be started (rayon's own rule; a process limit on threads),
+/// as the first parallel read would have.
 pub fn start_workers() {
     rayon::spawn(|| {});
 }

@@ -139,44 +139,84 @@ impl ListableStore for Remote {
     }
 }
 
+/// What a reader made of a dataset: every group's variables and dimensions, the
+/// problems, or the error.
+fn summary(source: crate::Result<ZarrSource>) -> String {
+    fn group(g: &crate::model::Group, out: &mut String) {
+        for v in &g.vars {
+            out.push_str(&format!("{}/{}{:?} ", g.name, v.name, v.dims));
+        }
+        out.push_str(&format!("{:?} ", g.dims));
+        for c in &g.groups {
+            group(c, out);
+        }
+    }
+    match source {
+        Ok(s) => {
+            let mut out = String::new();
+            group(&s.dataset().root, &mut out);
+            format!("{out}{:?}", s.problems())
+        }
+        Err(e) => format!("error: {e}"),
+    }
+}
+
+/// The same dataset read from `store` as it is (reads where the documents are used)
+/// and as [`Remote`] (one batch first).
+fn both_ways(store: MemoryStore) -> (String, String) {
+    let store = Arc::new(store);
+    assert!(store.reads_are_cheap());
+    let cheap = summary(open(Arc::clone(&store)));
+    let batched = summary(open(Remote(store)));
+    (cheap, batched)
+}
+
 #[test]
 fn documents_read_where_they_are_built_give_what_a_batch_gives() {
-    // Enough variables to be built on every core, one of them damaged (skipped with a
-    // problem) and one using an undeclared dimension: results and problems in order.
-    let mut vars: Vec<(String, String, &str)> = (0..80)
-        .map(|i| (format!("v{i}"), r#""/x""#.to_string(), "4"))
+    // Enough variables to be built on every core, in the root and a subgroup, one of
+    // them damaged (skipped with a problem) and one using an undeclared dimension:
+    // results and problems in order.
+    let mut vars: Vec<(&str, String, String, &str)> = (0..80)
+        .map(|i| {
+            let group = if i % 3 == 0 { "g" } else { "" };
+            (group, format!("v{i}"), r#""/x""#.to_string(), "4")
+        })
         .collect();
-    vars[17].1 = r#""/x", "/w""#.to_string();
-    vars[17].2 = "4, 6";
+    vars[17].2 = r#""/x", "/w""#.to_string();
+    vars[17].3 = "4, 6";
+    vars[30].2 = r#""/x", "/g/y""#.to_string();
+    vars[30].3 = "4, 2";
     let vars: Vec<(&str, &str, &str, &str)> = vars
         .iter()
-        .map(|(n, r, s)| ("", n.as_str(), r.as_str(), *s))
+        .map(|(g, n, r, s)| (*g, n.as_str(), r.as_str(), *s))
         .collect();
-    let store = Arc::new(dataset(r#""x": {"size": 4}"#, &vars));
+    let store = dataset(r#""x": {"size": 4}"#, &vars);
     store
         .insert_str(
             "v40/.zarray",
             r#"{"zarr_format": 2, "shape": [4], "chunks": [4], "dtype": "<x9", "fill_value": null, "order": "C", "compressor": null, "filters": null}"#,
         )
         .unwrap();
-    assert!(store.reads_are_cheap());
-    let cheap = open(Arc::clone(&store));
-    let batched = open(Remote(store));
-    let summary = |s: crate::Result<ZarrSource>| match s {
-        Ok(s) => {
-            let root = &s.dataset().root;
-            let vars: Vec<String> = root
-                .vars
-                .iter()
-                .map(|v| format!("{}{:?}", v.name, v.dims))
-                .collect();
-            let dims: Vec<String> = root.dims.iter().map(|d| format!("{d:?}")).collect();
-            format!("{vars:?} {dims:?} {:?}", s.problems())
-        }
-        Err(e) => format!("error: {e}"),
-    };
-    let cheap = summary(cheap);
-    assert_eq!(cheap, summary(batched));
+    let (cheap, batched) = both_ways(store);
+    assert_eq!(cheap, batched);
     assert!(cheap.contains("dimension '/w' is not declared"), "{cheap}");
     assert!(cheap.contains("variable skipped"), "{cheap}");
+    assert!(cheap.contains("g/v30"), "{cheap}");
+
+    // A document that is not JSON stops the read: the first such in the tree's order
+    // is named, whichever thread met which first.
+    let vars: Vec<(String, &str)> = (0..80).map(|i| (format!("v{i}"), "4")).collect();
+    let vars: Vec<(&str, &str, &str, &str)> = vars
+        .iter()
+        .map(|(n, s)| ("", n.as_str(), r#""/x""#, *s))
+        .collect();
+    let store = dataset(r#""x": {"size": 4}"#, &vars);
+    store.insert_str("v11/.zattrs", "{broken").unwrap();
+    store.insert_str("v70/.zarray", "[also broken").unwrap();
+    let (cheap, batched) = both_ways(store);
+    assert_eq!(cheap, batched);
+    assert!(
+        cheap.starts_with("error: ") && cheap.contains("v11/.zattrs"),
+        "{cheap}"
+    );
 }

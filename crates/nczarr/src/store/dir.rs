@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use super::{ByteRange, GetResult, ListableStore, ReadableStore, StoreError, StoreKey};
+use super::{
+    ByteRange, GetResult, ListableStore, ReadableStore, StoreError, StoreKey, PARALLEL_GETS,
+};
 
 /// A store rooted at a local directory.
 #[derive(Debug, Clone)]
@@ -175,11 +177,6 @@ impl DirStore {
         }
     }
 }
-
-/// Batches at least this long are read on every core. A local file takes a few
-/// microseconds; handing a format probe's four keys to other threads and waiting for
-/// them costs more than reading them.
-const PARALLEL_GETS: usize = 16;
 
 /// True for the key of a metadata document (`.zarray`, `zarr.json`...), which is a file
 /// in every dataset.

@@ -91,8 +91,10 @@ impl StoreKey {
             key.push('/');
         }
         key.push_str(segment);
-        let fault = segment_fault(segment)
-            .or((key.len() > MAX_KEY_BYTES).then_some("longer than S3's 1024-byte limit"));
+        // In `new`'s order: the length first, then the segment.
+        let fault = (key.len() > MAX_KEY_BYTES)
+            .then_some("longer than S3's 1024-byte limit")
+            .or_else(|| segment_fault(segment));
         match fault {
             Some(reason) => Err(KeyError {
                 key: key.escape_default().to_string(),
@@ -217,6 +219,16 @@ mod tests {
         let long = "k".repeat(1022);
         assert_eq!(g.join(&long).unwrap().as_str().len(), 1024);
         let longer = format!("{long}k");
+        let base = StoreKey::new(&"k".repeat(1023)).unwrap();
+        for bad in ["..", "\u{1}"] {
+            let joined = base.join(bad).unwrap_err();
+            assert_eq!(joined.reason, "longer than S3's 1024-byte limit");
+            assert_eq!(
+                joined,
+                StoreKey::new(&format!("{base}/{bad}")).unwrap_err(),
+                "both rules broken: the length is named first, as whole"
+            );
+        }
         assert_eq!(
             g.join(&longer).unwrap_err(),
             StoreKey::new(&format!("g/{longer}")).unwrap_err()

@@ -82,8 +82,7 @@ impl Line {
     /// [`Line::lput_comma`] of a number `write` writes in place (see [`number_text`]);
     /// false (and nothing written) when it does not.
     fn lput_number_comma(&mut self, write: impl FnOnce(&mut [u8]) -> Option<usize>) -> bool {
-        let at = self.buf.len();
-        self.buf.resize(at + NUM_ROOM, 0);
+        let at = number::make_room(&mut self.buf);
         let Some(n) = write(&mut self.buf[at..]) else {
             self.buf.truncate(at);
             return false;
@@ -145,8 +144,7 @@ impl Line {
     /// [`Line::raw`] of a number `write` writes in place; false (and nothing written)
     /// when it does not.
     fn raw_number(&mut self, write: impl FnOnce(&mut [u8]) -> Option<usize>) -> bool {
-        let at = self.buf.len();
-        self.buf.resize(at + NUM_ROOM, 0);
+        let at = number::make_room(&mut self.buf);
         let n = write(&mut self.buf[at..]);
         self.buf.truncate(at + n.unwrap_or(0));
         n.is_some()

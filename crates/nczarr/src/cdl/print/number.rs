@@ -51,6 +51,16 @@ impl std::fmt::Write for StackBuf {
 /// The longest number text the in-place formatters write, and room for `", "` after it.
 pub(crate) const NUM_ROOM: usize = 32;
 
+/// Append [`NUM_ROOM`] bytes to `buf` for a number to be written in place; where they
+/// start. As one constant-size copy: `resize` called `memset` for every value (2% of a
+/// float dump).
+#[inline(always)]
+pub(crate) fn make_room(buf: &mut Vec<u8>) -> usize {
+    let at = buf.len();
+    buf.extend_from_slice(&[0; NUM_ROOM]);
+    at
+}
+
 /// A number's text written in place into a slice of at least [`NUM_ROOM`] bytes (at
 /// most 30 of them): the bytes go straight to where the output is assembled, with no
 /// copy of a small buffer in between (a wide load of bytes just stored one by one
@@ -265,8 +275,7 @@ fn write_digits(out: &mut [u8], mut d: u64) {
 
 /// C's `%.{prec}g` of a finite `v`, appended as bytes: the fast path for data.
 pub fn format_g_bytes(out: &mut Vec<u8>, v: f64, prec: usize) {
-    let at = out.len();
-    out.resize(at + NUM_ROOM, 0);
+    let at = make_room(out);
     match format_g_into(&mut out[at..], v, prec) {
         Some(n) => out.truncate(at + n),
         None => {

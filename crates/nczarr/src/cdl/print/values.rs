@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use super::cformat::CFormat;
 use super::dates;
 use super::escape;
-use super::number::{self, NUM_ROOM};
+use super::number;
 use super::PrintOptions;
 use crate::cftime::TimeUnits;
 use crate::model::{NcType, Values, Var};
@@ -150,8 +150,7 @@ pub(super) fn format_value(
     fill: Option<&Values>,
     scratch: &mut String,
 ) {
-    let at = out.len();
-    out.resize(at + NUM_ROOM, 0);
+    let at = number::make_room(out);
     if let Some(n) = number_text(&mut out[at..], values, i, fmt, fill) {
         out.truncate(at + n);
         return;
