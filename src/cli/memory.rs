@@ -31,17 +31,12 @@ pub(super) fn keep_freed_memory() {
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 pub(super) fn keep_freed_memory() {}
 
-/// The huge-page setting this process inherited (`PR_SET_THP_DISABLE` passes through
-/// fork and exec), as [`small_pages_from_start`] found it: [`NOT_RECORDED`], or
-/// whether huge pages were allowed.
+/// True when [`small_pages_from_start`] found huge pages allowed: the setting
+/// (`PR_SET_THP_DISABLE`) passes through fork and exec, and a parent that turned them
+/// off (or a start that could not tell) leaves them off.
 #[cfg(target_os = "linux")]
-static INHERITED: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(NOT_RECORDED);
-#[cfg(target_os = "linux")]
-const NOT_RECORDED: u8 = 0;
-#[cfg(target_os = "linux")]
-const HUGE_ALLOWED: u8 = 1;
-#[cfg(target_os = "linux")]
-const HUGE_DISABLED: u8 = 2;
+static HUGE_PAGES_INHERITED: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
 
 /// 4 KiB pages from before the Rust runtime's first allocation, for a binary to run
 /// from its `.init_array` (see nczdump's `SMALL_PAGES_FROM_START`): mimalloc reserves
@@ -52,13 +47,8 @@ const HUGE_DISABLED: u8 = 2;
 #[cfg(target_os = "linux")]
 pub extern "C" fn small_pages_from_start() {
     // SAFETY: PR_GET_THP_DISABLE takes no pointers and only reads a flag.
-    let was = unsafe { libc::prctl(libc::PR_GET_THP_DISABLE, 0, 0, 0, 0) };
-    let inherited = match was {
-        0 => HUGE_ALLOWED,
-        1 => HUGE_DISABLED,
-        _ => NOT_RECORDED,
-    };
-    INHERITED.store(inherited, std::sync::atomic::Ordering::Relaxed);
+    let disabled = unsafe { libc::prctl(libc::PR_GET_THP_DISABLE, 0, 0, 0, 0) };
+    HUGE_PAGES_INHERITED.store(disabled == 0, std::sync::atomic::Ordering::Relaxed);
     set_thp_disabled(true);
 }
 
@@ -81,7 +71,7 @@ pub extern "C" fn small_pages_from_start() {}
 pub fn small_pages(small: bool) {
     if small {
         set_thp_disabled(true);
-    } else if INHERITED.load(std::sync::atomic::Ordering::Relaxed) == HUGE_ALLOWED {
+    } else if HUGE_PAGES_INHERITED.load(std::sync::atomic::Ordering::Relaxed) {
         set_thp_disabled(false);
     }
 }

@@ -48,6 +48,35 @@ impl HeapFile<'_> {
                 .is_some_and(|end| end <= self.reader.len())
         })
     }
+
+    /// Where the collection at `address` starts and its size in bytes, from its header,
+    /// checked: a collection's read and the prefetch of its bytes both size it so.
+    fn header(&self, address: u64) -> Result<(u64, u64)> {
+        let io = |e: crate::store::StoreError| Error::InvalidData(e.to_string());
+        let mut header = [0u8; 16];
+        let header = &mut header[..self.header_len()];
+        // Addresses are relative to the superblock's base (after a user block), as
+        // `hdf5-reader`'s own reads take them.
+        let Some(at) = self.start(address) else {
+            return Err(Error::InvalidData(format!(
+                "global heap collection at {address:#x} lies past the end of the file"
+            )));
+        };
+        self.reader.read_at(at, header).map_err(io)?;
+        if &header[..4] != SIGNATURE {
+            return Err(Error::InvalidGlobalHeapSignature);
+        }
+        if header[4] != 1 {
+            return Err(Error::UnsupportedGlobalHeapVersion(header[4]));
+        }
+        let size = read_length(&header[8..]);
+        if size > self.reader.len() - at || size > u64::from(u32::MAX) {
+            return Err(Error::InvalidData(format!(
+                "global heap collection at {address:#x} claims {size} bytes"
+            )));
+        }
+        Ok((at, size))
+    }
 }
 
 /// One collection: its bytes and, by object index, where each object's data lies.
@@ -66,29 +95,8 @@ impl Collection {
         let (reader, length_size) = (file.reader, file.length_size);
         let (mut bytes, mut objects) =
             spare.map_or_else(Default::default, |c| (c.bytes, c.objects));
-        let mut header = [0u8; 16];
-        let header = &mut header[..file.header_len()];
-        // Addresses are relative to the superblock's base (after a user block), as
-        // `hdf5-reader`'s own reads take them.
         let io = |e: crate::store::StoreError| Error::InvalidData(e.to_string());
-        let Some(at) = file.start(address) else {
-            return Err(Error::InvalidData(format!(
-                "global heap collection at {address:#x} lies past the end of the file"
-            )));
-        };
-        reader.read_at(at, header).map_err(io)?;
-        if &header[..4] != SIGNATURE {
-            return Err(Error::InvalidGlobalHeapSignature);
-        }
-        if header[4] != 1 {
-            return Err(Error::UnsupportedGlobalHeapVersion(header[4]));
-        }
-        let size = read_length(&header[8..]);
-        if size > reader.len() - at || size > u64::from(u32::MAX) {
-            return Err(Error::InvalidData(format!(
-                "global heap collection at {address:#x} claims {size} bytes"
-            )));
-        }
+        let (at, size) = file.header(address)?;
         // Read over what the buffer held (only new room is cleared first); memory not
         // to be had is an error, not an abort.
         bytes.truncate(size as usize);
@@ -179,13 +187,13 @@ pub(super) fn resolve(
     (refs, width): (&[u8], usize),
     spare: Strings,
 ) -> Result<Strings> {
-    let offset_size = usize::from(file.superblock().offset_size);
+    let sb = file.superblock();
+    let offset_size = usize::from(sb.offset_size);
     if width != 8 + offset_size || offset_size > 8 {
         return Err(Error::InvalidData(format!(
             "string reference of {width} bytes"
         )));
     }
-    let sb = file.superblock();
     let file_of = HeapFile {
         reader,
         base: sb.base_address,
@@ -355,22 +363,20 @@ impl Tables {
 /// a collection, one after the other.
 fn prefetch(file: HeapFile<'_>, closed: &[Collection], addresses: &[u64]) -> Result<()> {
     let io = |e: crate::store::StoreError| Error::InvalidData(e.to_string());
-    let header_len = file.header_len();
-    let starts: Vec<u64> = addresses
+    let header_len = file.header_len() as u64;
+    let wanted: Vec<u64> = addresses
         .iter()
-        .filter(|&&a| !closed.iter().any(|c| c.address == a))
-        .filter_map(|&a| file.start(a))
+        .copied()
+        .filter(|&a| !closed.iter().any(|c| c.address == a))
         .collect();
-    let headers: Vec<(u64, u64)> = starts.iter().map(|&at| (at, header_len as u64)).collect();
+    let headers: Vec<(u64, u64)> = wanted
+        .iter()
+        .filter_map(|&a| file.start(a))
+        .map(|at| (at, header_len))
+        .collect();
     file.reader.prefetch(&headers).map_err(io)?;
-    let mut bodies = Vec::with_capacity(starts.len());
-    for at in starts {
-        let mut header = [0u8; 16];
-        // A header that cannot be read or is not one is reported by the read itself.
-        if file.reader.read_at(at, &mut header[..header_len]).is_ok() && &header[..4] == SIGNATURE {
-            bodies.push((at, read_length(&header[8..header_len])));
-        }
-    }
+    // A header that cannot be read or is not one is reported by the read itself.
+    let bodies: Vec<(u64, u64)> = wanted.iter().filter_map(|&a| file.header(a).ok()).collect();
     file.reader.prefetch(&bodies).map_err(io)
 }
 

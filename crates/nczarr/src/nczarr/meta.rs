@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::json::{self, Json};
-use crate::store::{ReadStore, StoreKey, TraceSink};
+use crate::store::{GetResult, ReadStore, StoreKey, TraceSink};
 use crate::zarr::Consolidated;
 
 /// Reads and parses metadata documents.
@@ -136,9 +136,31 @@ impl<'s> MetaSource<'s> {
         }
     }
 
+    /// The store's reads of the documents `keys`. A few from a store whose reads are
+    /// cheap are read on this thread: a document is a few microseconds to read, less
+    /// than handing the format probe's five keys (or a variable's documents, read by a
+    /// thread already at work) to other threads and waiting for them. Chunks, large,
+    /// keep the store's own batches.
+    fn read(&self, keys: &[StoreKey]) -> Vec<GetResult> {
+        if self.store.reads_are_cheap() && keys.len() < PARALLEL_BATCH {
+            keys.iter().map(|k| self.store.get(k)).collect()
+        } else {
+            self.store.get_many(keys)
+        }
+    }
+
     /// Documents of `keys` as fetched, not yet parsed: from `.zmetadata` when it holds
     /// them, else from the store in one batch (concurrent requests on a remote store).
     pub(crate) fn fetch_raw(&self, keys: &[StoreKey]) -> Vec<Result<RawDoc>> {
+        let as_raw = |got: GetResult| {
+            got.map(|b| b.map_or(RawDoc::Missing, RawDoc::Bytes))
+                .map_err(Error::from)
+        };
+        if self.consolidated.is_none() {
+            // Every document from the store: the keys as given, not copied into a batch
+            // of their own (a header dump asks for each variable's documents apart).
+            return self.read(keys).into_iter().map(as_raw).collect();
+        }
         let mut out: Vec<Result<RawDoc>> = Vec::with_capacity(keys.len());
         let mut missing = Vec::new();
         for (i, k) in keys.iter().enumerate() {
@@ -158,10 +180,8 @@ impl<'s> MetaSource<'s> {
             return out;
         }
         let fetch: Vec<StoreKey> = missing.iter().map(|&i| keys[i].clone()).collect();
-        for (i, got) in missing.into_iter().zip(self.store.get_many(&fetch)) {
-            out[i] = got
-                .map(|b| b.map_or(RawDoc::Missing, RawDoc::Bytes))
-                .map_err(Error::from);
+        for (i, got) in missing.into_iter().zip(self.read(&fetch)) {
+            out[i] = as_raw(got);
         }
         out
     }

@@ -10,9 +10,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use super::{
-    ByteRange, GetResult, ListableStore, ReadableStore, StoreError, StoreKey, PARALLEL_GETS,
-};
+use super::{ByteRange, GetResult, ListableStore, ReadableStore, StoreError, StoreKey};
 
 /// A store rooted at a local directory.
 #[derive(Debug, Clone)]
@@ -279,9 +277,6 @@ impl ReadableStore for DirStore {
     }
 
     fn get_many(&self, keys: &[StoreKey]) -> Vec<GetResult> {
-        if keys.len() < PARALLEL_GETS {
-            return keys.iter().map(|k| self.get(k)).collect();
-        }
         keys.par_iter().map(|k| self.get(k)).collect()
     }
 

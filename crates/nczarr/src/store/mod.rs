@@ -108,12 +108,6 @@ pub enum StoreError {
     },
 }
 
-/// Batches of local reads at least this long are read on every core. A local file takes
-/// a few microseconds; handing a format probe's four keys (or a variable's two
-/// documents, read by a thread already at work) to other threads and waiting for them
-/// costs more than reading them.
-pub(crate) const PARALLEL_GETS: usize = 16;
-
 /// Result of one read: the bytes, or `None` if the key does not exist.
 pub type GetResult = Result<Option<Vec<u8>>, StoreError>;
 

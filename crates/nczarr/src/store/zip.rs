@@ -293,9 +293,6 @@ impl ReadableStore for ZipStore {
     }
 
     fn get_many(&self, keys: &[StoreKey]) -> Vec<GetResult> {
-        if keys.len() < super::PARALLEL_GETS {
-            return keys.iter().map(|k| self.get(k)).collect();
-        }
         keys.par_iter().map(|k| self.get(k)).collect()
     }
 

@@ -466,7 +466,7 @@ impl Layout<'_> {
         let mut text_of = |text: &mut Vec<u8>, i: usize| {
             text.clear();
             if let Some(number) = &number {
-                text.resize(NUM_ROOM, 0);
+                number::make_room(text);
                 if let Some(n) = number(text, i) {
                     text.truncate(n);
                     return;

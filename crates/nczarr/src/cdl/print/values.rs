@@ -120,7 +120,10 @@ pub(super) fn number_text(
     else {
         return None;
     };
-    if fill.is_some_and(|f| is_fill(f, values, i)) {
+    // Text is never a number: its fill test is the caller's, made once.
+    if matches!(values, Values::String(_) | Values::Char(_))
+        || fill.is_some_and(|f| is_fill(f, values, i))
+    {
         return None;
     }
     let mut int = |v: i64| Some(number::signed_into(out, v));
