@@ -181,11 +181,16 @@ fn options(args: &Args, default_name: String) -> anyhow::Result<PrintOptions> {
     Ok(o)
 }
 
+/// Bytes of output gathered before a write: header lines and short pieces of data.
+const STDOUT_BUFFER: usize = 64 << 10;
+
 fn run(args: Args) -> anyhow::Result<ExitCode> {
     let name = &args.dataset;
     let opened = cli::open_dataset("nczdump", name)?;
     let source = opened.source.as_ref();
-    let mut stdout = BufWriter::with_capacity(1 << 20, io::stdout().lock());
+    // Small: the data's pieces of text (tens to hundreds of KiB) are larger, and go
+    // out as they are rather than copied into the buffer first.
+    let mut stdout = BufWriter::with_capacity(STDOUT_BUFFER, io::stdout().lock());
     if args.kind || args.kind_extended {
         let format = source.format();
         let line = if args.kind {

@@ -13,6 +13,7 @@ mod values;
 
 pub use dataset::{Attr, Dataset, Dim, DimRef, Group, Var};
 pub use path::{GroupPath, VarPath};
+pub(crate) use strings::extend_short;
 pub use strings::{Strings, TooLarge};
 pub use types::NcType;
 pub use values::Values;

@@ -164,10 +164,16 @@ fn index_objects(
                     "global heap object {index} of {size} bytes runs past its collection"
                 ))
             })? as usize;
-        if objects.len() <= index {
-            objects.resize(index + 1, ABSENT);
+        let object = (start as u32, (end - start) as u32);
+        // HDF5 numbers a collection's objects one after another (from where the
+        // heap's count stood, not from 1): the common case is a push, not a call.
+        match objects.get_mut(index) {
+            Some(slot) => *slot = object,
+            None => {
+                objects.resize(index, ABSENT);
+                objects.push(object);
+            }
         }
-        objects[index] = (start as u32, (end - start) as u32);
         at = end + ((8 - (end - start) % 8) % 8);
     }
     Ok(())

@@ -75,7 +75,10 @@ impl StoredChunks<'_> {
                 None => return Ok(false),
             }
         }
-        out.clear();
+        // Every byte of `out` is read or copied over below: only room the buffer did
+        // not hold before is cleared (a whole slab's references cleared per read cost
+        // as much as reading them).
+        out.truncate(n);
         out.resize(n, 0);
         let chunk_strides = c_strides(self.chunks);
         let out_strides = c_strides(&region.count);
@@ -170,22 +173,27 @@ mod tests {
         (Memory::new(file), map)
     }
 
+    /// The region's elements, read into a buffer shorter than them and into one
+    /// holding more bytes from an earlier read (the same, or the test fails).
     fn read(m: &Memory, map: &ChunkMap, chunks: &[u64], region: &Region) -> Option<Vec<u32>> {
-        let mut out = vec![1, 2, 3];
-        let read = StoredChunks {
-            reader: m,
-            base: 10,
-            map,
-            chunks,
-            width: 4,
-        }
-        .read(region, &mut out)
-        .unwrap();
-        read.then(|| {
-            out.chunks_exact(4)
-                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-                .collect()
-        })
+        let [short, long] = [vec![1, 2, 3], vec![0xab; 1000]].map(|mut out| {
+            let read = StoredChunks {
+                reader: m,
+                base: 10,
+                map,
+                chunks,
+                width: 4,
+            }
+            .read(region, &mut out)
+            .unwrap();
+            read.then(|| {
+                out.chunks_exact(4)
+                    .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                    .collect::<Vec<u32>>()
+            })
+        });
+        assert_eq!(short, long, "{region:?}");
+        short
     }
 
     #[test]

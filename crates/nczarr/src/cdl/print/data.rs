@@ -387,11 +387,11 @@ impl Layout<'_> {
                 _ => None,
             };
             let text = |out: &mut Vec<u8>, i: usize| {
-                let s = v.value(i);
-                if fill.is_some_and(|f| escape::same_c_string(f, s)) {
+                let s = v.value_and_after(i);
+                if fill.is_some_and(|f| escape::same_c_string(f, s.map(|(s, len)| &s[..len]))) {
                     out.push(b'_');
                 } else {
-                    escape::string_value(out, s);
+                    escape::string_value_from(out, s);
                 }
             };
             return self.rows_with(&rows, buf, None::<fn(&mut [u8], usize) -> _>, Some(&text));

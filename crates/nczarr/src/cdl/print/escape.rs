@@ -2,6 +2,8 @@
 
 use std::fmt::Write as _;
 
+use crate::model::extend_short;
+
 /// CDL keywords after which ncdump puts a space before `:` in `var :att`.
 pub(crate) const KEYWORDS: &[&str] = &["variables", "dimensions", "data", "group", "types"];
 
@@ -100,18 +102,25 @@ pub fn char_row(out: &mut Vec<u8>, bytes: &[u8]) {
 /// `\v` printed as `\n` (ncdump's bug, kept for byte-identical output), other control
 /// bytes as `\ooo`, bytes ≥ 0x80 raw; `None` is `NIL`.
 pub fn string_value(out: &mut Vec<u8>, s: Option<&[u8]>) {
-    let Some(s) = s else {
+    string_value_from(out, s.map(|s| (s, s.len())));
+}
+
+/// [`string_value`] of the first `len` bytes of `from` (as
+/// [`Strings::value_and_after`](crate::model::Strings::value_and_after) gives them):
+/// the bytes after the string let its runs go into `out` in one short copy each.
+pub(crate) fn string_value_from(out: &mut Vec<u8>, s: Option<(&[u8], usize)>) {
+    let Some((mut from, mut len)) = s else {
         out.extend_from_slice(b"NIL");
         return;
     };
-    out.reserve(s.len() + 2);
+    out.reserve(len + 2);
     out.push(b'"');
     // Runs of bytes printed as they are go in whole: most strings are one run. NUL is
     // one of the escaped bytes, so the scan that finds escapes also ends the C string.
-    let mut rest = s;
     loop {
+        let rest = &from[..len];
         let at = plain_run(rest);
-        out.extend_from_slice(&rest[..at]);
+        extend_short(out, from, at);
         let Some(&b) = rest.get(at) else { break };
         match b {
             0 => break,
@@ -127,7 +136,8 @@ pub fn string_value(out: &mut Vec<u8>, s: Option<&[u8]>) {
                 let _ = write!(ByteWriter(out), "\\{b:03o}");
             }
         }
-        rest = &rest[at + 1..];
+        from = &from[at + 1..];
+        len -= at + 1;
     }
     out.push(b'"');
 }
@@ -321,6 +331,13 @@ mod tests {
                     string_value(&mut fast, Some(&s));
                     string_value_bytewise(&mut slow, &s);
                     assert_eq!(fast, slow, "{s:?}");
+                    // With bytes after the string (a block's next strings), copied in
+                    // runs of 32 where the room allows: the same text.
+                    let mut padded = s.clone();
+                    padded.extend(std::iter::repeat_n(b'"', (next() % 40) as usize));
+                    let mut from = Vec::with_capacity((next() % 80) as usize);
+                    string_value_from(&mut from, Some((&padded, s.len())));
+                    assert_eq!(from, slow, "{s:?} after {}", padded.len());
                 }
             }
         }

@@ -50,8 +50,9 @@ const SPARE_MAX: usize = 64;
 
 impl Spare {
     /// An empty buffer with room for `capacity` bytes: the smallest kept one that has
-    /// it, or else the largest, grown. (Any buffer taken grew small ones to the size of
-    /// large ones, in new memory each time, and the sizes of pieces differ.)
+    /// it, or else a new one in place of the largest. (Any buffer taken grew small ones
+    /// to the size of large ones, in new memory each time, and the sizes of pieces
+    /// differ. Growing an empty buffer also copied all its old bytes.)
     pub(super) fn take(&self, capacity: usize) -> Vec<u8> {
         let kept = self.0.lock().ok().and_then(|mut s| {
             let fits = |b: &&Vec<u8>| b.capacity() >= capacity;
@@ -61,9 +62,10 @@ impl Spare {
             };
             at.map(|i| s.swap_remove(i))
         });
-        let mut buf = kept.unwrap_or_default();
-        buf.reserve(capacity);
-        buf
+        match kept {
+            Some(buf) if buf.capacity() >= capacity => buf,
+            _ => Vec::with_capacity(capacity),
+        }
     }
 
     /// A buffer whose text is written, to be taken again.
@@ -121,7 +123,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn spares_are_taken_smallest_fitting_first_else_largest_grown() {
+    fn spares_are_taken_smallest_fitting_first_else_largest_replaced() {
         let spare = Spare::default();
         for n in [10, 1000, 100] {
             spare.give(Vec::with_capacity(n));

@@ -170,7 +170,7 @@ pub(super) fn format_value(
             return;
         }
         (Values::String(v), _) => {
-            escape::string_value(out, v.value(i));
+            escape::string_value_from(out, v.value_and_after(i));
             return;
         }
         (Values::Float(v), _) if !v[i].is_finite() => {
