@@ -10,5 +10,7 @@ mod policy;
 mod region;
 
 pub use grid::{c_strides, for_each_index, ChunkGrid, ChunkPart, DimRun};
-pub use policy::{aligned_units, default_chunks, slabs, SlabOrder, DEFAULT_CHUNK_BYTES};
+pub use policy::{
+    aligned_units, default_chunks, slabs, small_first, SlabOrder, DEFAULT_CHUNK_BYTES,
+};
 pub use region::{Region, RegionError};

@@ -97,9 +97,73 @@ pub fn slabs(shape: &[u64], chunks: &[u64], budget: u64, order: SlabOrder) -> Ve
     }
 }
 
+/// `slabs` with the first one cut in two along its outer dimension when it holds over
+/// `min` elements, the first part about a `parts`th of it (whole chunks along that
+/// dimension where a chunk fits in that share).
+///
+/// For a pipeline that reads a slab whole before working on it: the stages after the
+/// reading wait for the first slab only, so a small one starts them sooner (a string
+/// dump's printers waited a tenth of its time for the first 100,000 strings).
+pub fn small_first(mut slabs: Vec<Region>, chunks: &[u64], parts: u64, min: u64) -> Vec<Region> {
+    let Some(first) = slabs.first() else {
+        return slabs;
+    };
+    let Some(d) = first.count.iter().position(|&n| n > 1) else {
+        return slabs;
+    };
+    if first.len().is_none_or(|n| n <= min) {
+        return slabs;
+    }
+    let n = first.count[d];
+    let c = chunks.get(d).copied().unwrap_or(1).max(1);
+    let part = n / parts.max(1);
+    let part = if part >= c { part / c * c } else { part };
+    if part == 0 {
+        return slabs;
+    }
+    let mut head = first.clone();
+    head.count[d] = part;
+    let rest = &mut slabs[0];
+    rest.start[d] += part * rest.stride[d];
+    rest.count[d] -= part;
+    slabs.insert(0, head);
+    slabs
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_large_first_slab_is_cut_small_first_along_its_outer_dimension() {
+        // 100 rows of a 100-row chunk: an eighth of them first, then the rest.
+        let s = slabs(&[1000, 1000], &[100, 1000], 131_072, SlabOrder::Output);
+        let cut = small_first(s.clone(), &[100, 1000], 8, 65_536);
+        assert_eq!(cut[0], Region::block(vec![0, 0], vec![12, 1000]));
+        assert_eq!(cut[1], Region::block(vec![12, 0], vec![88, 1000]));
+        assert_eq!(cut[2..], s[1..]);
+        // Whole chunks where they fit the share: 8 time steps of 1, one first.
+        let s = slabs(&[365, 180, 360], &[1, 180, 360], 1 << 19, SlabOrder::Output);
+        let cut = small_first(s.clone(), &[1, 180, 360], 8, 65_536);
+        assert_eq!(cut[0].count, [1, 180, 360]);
+        assert_eq!((cut[1].start[0], cut[1].count[0]), (1, 7));
+        assert_eq!(total(&cut), 365 * 180 * 360);
+        let s = slabs(&[64, 10], &[16, 10], 640, SlabOrder::Output);
+        let cut = small_first(s, &[16, 10], 4, 100);
+        assert_eq!(
+            (cut[0].count[0], cut[1].start[0], cut[1].count[0]),
+            (16, 16, 48)
+        );
+        // Small first slabs, single values and a share below one index stay whole.
+        for (shape, min) in [
+            (&[1000, 1000][..], 1 << 20),
+            (&[1, 1][..], 0),
+            (&[4, 5][..], 0),
+        ] {
+            let s = slabs(shape, shape, 1 << 20, SlabOrder::Output);
+            assert_eq!(small_first(s.clone(), shape, 8, min), s, "{shape:?}");
+        }
+    }
 
     fn total(slabs: &[Region]) -> u64 {
         slabs.iter().map(|r| r.len().unwrap()).sum()

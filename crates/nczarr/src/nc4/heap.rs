@@ -83,11 +83,60 @@ impl HeapFile<'_> {
 struct Collection {
     address: u64,
     bytes: Vec<u8>,
-    /// `(start, len)` of object `i` at `i`; `len == u32::MAX` where there is none.
-    objects: Vec<(u32, u32)>,
+    objects: Objects,
+}
+
+/// Where each object of a collection lies, by index.
+///
+/// HDF5 numbers a collection's objects one after another from where its count stood
+/// (4096 and up in netcdf-c's files, not 1), so the table starts at the lowest index:
+/// one indexed from 0 cleared thousands of empty places per collection.
+#[derive(Default)]
+struct Objects {
+    /// The index of `places[0]`.
+    first: usize,
+    /// `(start, len)` of object `first + i` at `i`; `len == u32::MAX` where there is
+    /// none.
+    places: Vec<(u32, u32)>,
 }
 
 const ABSENT: (u32, u32) = (0, u32::MAX);
+
+impl Objects {
+    fn clear(&mut self) {
+        self.places.clear();
+    }
+
+    /// Object `index` lies at `place`.
+    fn set(&mut self, index: usize, place: (u32, u32)) {
+        if self.places.is_empty() {
+            self.first = index;
+        } else if index < self.first {
+            // Below the first met (not how HDF5 writes): the table moves up.
+            let below = self.first - index;
+            self.places.splice(0..0, std::iter::repeat_n(ABSENT, below));
+            self.first = index;
+        }
+        let at = index - self.first;
+        // Objects come in turn: the common case is a push, not a call.
+        match self.places.get_mut(at) {
+            Some(slot) => *slot = place,
+            None => {
+                self.places.resize(at, ABSENT);
+                self.places.push(place);
+            }
+        }
+    }
+
+    /// Where object `index` starts and how many bytes it has.
+    fn get(&self, index: u32) -> Option<(u32, u32)> {
+        (index as usize)
+            .checked_sub(self.first)
+            .and_then(|at| self.places.get(at))
+            .copied()
+            .filter(|&(_, len)| len != u32::MAX)
+    }
+}
 
 impl Collection {
     /// The collection at `address`, read into the buffers of `spare` (one read before).
@@ -115,10 +164,7 @@ impl Collection {
 
     /// Where object `index`'s bytes start and how many there are.
     fn object(&self, index: u32) -> Option<(u32, u32)> {
-        self.objects
-            .get(index as usize)
-            .copied()
-            .filter(|&(_, len)| len != u32::MAX)
+        self.objects.get(index)
     }
 }
 
@@ -144,7 +190,7 @@ fn index_objects(
     bytes: &[u8],
     mut at: usize,
     length_size: usize,
-    objects: &mut Vec<(u32, u32)>,
+    objects: &mut Objects,
 ) -> Result<()> {
     objects.clear();
     let head = 8 + length_size;
@@ -164,16 +210,7 @@ fn index_objects(
                     "global heap object {index} of {size} bytes runs past its collection"
                 ))
             })? as usize;
-        let object = (start as u32, (end - start) as u32);
-        // HDF5 numbers a collection's objects one after another (from where the
-        // heap's count stood, not from 1): the common case is a push, not a call.
-        match objects.get_mut(index) {
-            Some(slot) => *slot = object,
-            None => {
-                objects.resize(index, ABSENT);
-                objects.push(object);
-            }
-        }
+        objects.set(index, (start as u32, (end - start) as u32));
         at = end + ((8 - (end - start) % 8) % 8);
     }
     Ok(())
@@ -495,8 +532,11 @@ mod tests {
         b
     }
 
-    fn index(b: &[u8]) -> Result<Vec<(u32, u32)>> {
-        let mut objects = vec![(7, 7); 3];
+    fn index(b: &[u8]) -> Result<Objects> {
+        let mut objects = Objects {
+            first: 5,
+            places: vec![(7, 7); 3],
+        };
         index_objects(b, 16, 8, &mut objects)?;
         Ok(objects)
     }
@@ -505,14 +545,24 @@ mod tests {
     fn objects_are_found_by_index_in_any_order() {
         let b = objects(&[(3, b"three"), (1, b"one"), (2, b"a longer second one")]);
         let table = index(&b).unwrap();
-        let get = |i: usize| {
-            let (s, n) = table[i];
-            (n != u32::MAX).then(|| &b[s as usize..(s + n) as usize])
+        let get = |i: u32| {
+            let (s, n) = table.get(i)?;
+            Some(&b[s as usize..(s + n) as usize])
         };
         assert_eq!(get(1), Some(&b"one"[..]));
         assert_eq!(get(2), Some(&b"a longer second one"[..]));
         assert_eq!(get(3), Some(&b"three"[..]));
         assert_eq!(get(0), None);
+        assert_eq!(get(4), None);
+        // Numbered from where the heap's count stood, with a gap: no object below the
+        // first, in the gap or past the last.
+        let b = objects(&[(4096, b"a"), (4097, b"bc"), (4100, b"def")]);
+        let table = index(&b).unwrap();
+        let get = |i: u32| table.get(i).map(|(s, n)| &b[s as usize..(s + n) as usize]);
+        assert_eq!(table.places.len(), 5);
+        assert_eq!(get(4097), Some(&b"bc"[..]));
+        assert_eq!(get(4100), Some(&b"def"[..]));
+        assert_eq!([get(0), get(4095), get(4098), get(4101)], [None; 4]);
     }
 
     /// `m` as the heap file of a file with `base` and 8-byte lengths.
@@ -667,7 +717,7 @@ mod tests {
         let mut b = objects(&[(1, b"x")]);
         b.extend_from_slice(&[0; 16]);
         b.extend_from_slice(&objects(&[(2, b"hidden")])[16..]);
-        assert_eq!(index(&b).unwrap().len(), 2);
+        assert_eq!(index(&b).unwrap().places.len(), 1);
         let mut bad = objects(&[(1, b"abc")]);
         bad[24..32].copy_from_slice(&1000u64.to_le_bytes());
         assert!(index(&bad).is_err());
