@@ -3,10 +3,14 @@
 //! (property test over random datasets, names that need escapes included).
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use nczarr::cdl::print::{print_cdl, PrintOptions};
 use nczarr::cdl::{compile, parse, Compiled};
+use nczarr::chunking::Region;
+use nczarr::encoding::Encoding;
 use nczarr::model::{Attr, Dataset, Dim, DimRef, Group, NcType, Values, Var, VarPath};
+use nczarr::source::{DataSource, DatasetSource, FormatInfo};
 use proptest::prelude::*;
 
 const NAMES: &[&str] = &[
@@ -218,9 +222,15 @@ fn arb_compiled() -> impl Strategy<Value = Compiled> {
 }
 
 fn print(c: &Compiled) -> String {
+    print_in_slabs(c, PrintOptions::default().slab_elements)
+}
+
+/// The CDL of `c`, its variables read `slab` values at a time.
+fn print_in_slabs(c: &Compiled, slab: u64) -> String {
     let mut out = Vec::new();
     let opts = PrintOptions {
         name: c.name.clone(),
+        slab_elements: slab,
         ..PrintOptions::default()
     };
     print_cdl(&mut out, c, &opts).expect("print");
@@ -275,8 +285,12 @@ proptest! {
             prop_assert_eq!(&x.name, &y.name);
             prop_assert_eq!(normalise(&x.values), normalise(&y.values), "{}", text);
         }
-        // And printing again gives the same text.
-        prop_assert_eq!(print(&back), text);
+        // And printing again gives the same text, also read in slabs of a few values
+        // (several slabs in flight, from readers taking them in turn).
+        prop_assert_eq!(print(&back), text.clone());
+        for slab in [1, 4, 7] {
+            prop_assert_eq!(print_in_slabs(&c, slab), text.clone(), "slab {}", slab);
+        }
     }
 }
 
@@ -392,4 +406,61 @@ group: g {
     );
     // Only the sign of -0 is lost on the way, as ncgen loses it.
     assert_eq!(print(&again), printed.replace(", -0 ;", ", 0 ;"));
+}
+
+/// A source whose `at`th read fails.
+struct FailingRead {
+    inner: Compiled,
+    reads: AtomicUsize,
+    at: usize,
+}
+
+impl DataSource for FailingRead {
+    fn read(&self, var: &VarPath, region: &Region) -> nczarr::Result<Values> {
+        if self.reads.fetch_add(1, Ordering::SeqCst) == self.at {
+            return Err(nczarr::Error::Invalid("chunk 3 is damaged".into()));
+        }
+        self.inner.read(var, region)
+    }
+}
+
+impl DatasetSource for FailingRead {
+    fn dataset(&self) -> &Dataset {
+        self.inner.dataset()
+    }
+
+    fn format(&self) -> &FormatInfo {
+        self.inner.format()
+    }
+
+    fn encoding(&self, var: &VarPath) -> Option<Encoding> {
+        self.inner.encoding(var)
+    }
+}
+
+/// A slab that cannot be read fails the print with its error, wherever it falls among
+/// the slabs read at once; the text before it is all that was written.
+#[test]
+fn a_slab_that_cannot_be_read_fails_the_print() {
+    let text = "netcdf f {\ndimensions:\n\tx = 6 ;\n\ty = 2 ;\nvariables:\n\tint v(x, y) ;\n\tstring s(x) ;\ndata:\n v = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 ;\n s = \"a\", \"b\", \"c\", \"d\", \"e\", \"f\" ;\n}\n";
+    let ast = parse(text).unwrap();
+    let whole = print(&compile(text, &ast).unwrap());
+    for at in 0..8 {
+        let source = FailingRead {
+            inner: compile(text, &ast).unwrap(),
+            reads: AtomicUsize::new(0),
+            at,
+        };
+        let opts = PrintOptions {
+            name: "f".into(),
+            slab_elements: 4,
+            ..PrintOptions::default()
+        };
+        let mut out = Vec::new();
+        let err = print_cdl(&mut out, &source, &opts).unwrap_err().to_string();
+        assert!(err.contains("chunk 3 is damaged"), "read {at}: {err}");
+        let out = String::from_utf8(out).unwrap();
+        assert!(whole.starts_with(&out), "read {at}: {out}");
+        assert!(out.len() < whole.len(), "read {at}");
+    }
 }

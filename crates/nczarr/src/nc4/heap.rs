@@ -243,10 +243,10 @@ pub(super) fn resolve(
         length_size: usize::from(sb.length_size),
         remote,
     };
-    // Taken out for the read (a read elsewhere meanwhile starts afresh), and put back.
-    let mut tables = std::mem::take(&mut *lock(&heaps.tables));
+    // Taken out for the read (a read at once elsewhere takes others), and put back.
+    let mut tables = lock(&heaps.tables).pop().unwrap_or_default();
     let strings = tables.resolve(file_of, (refs, width), spare);
-    *lock(&heaps.tables) = tables;
+    lock(&heaps.tables).push(tables);
     strings
 }
 
@@ -263,10 +263,11 @@ const KEEP: usize = 4;
 const OPEN_MAX: usize = 256 << 20;
 
 /// What reads of strings keep from one to the next: the last collections read, and
-/// the tables of a read (memory reused, not asked for each time).
+/// the tables of a read (memory reused, not asked for each time); one set per read
+/// made at once (a printer reads two slabs at a time).
 #[derive(Default)]
 pub(super) struct Heaps {
-    tables: Mutex<Tables>,
+    tables: Mutex<Vec<Tables>>,
 }
 
 #[derive(Default)]

@@ -44,8 +44,9 @@ pub struct Hdf5Source {
     file: Hdf5File,
     /// The global heap collections and tables reads of strings keep for the next.
     heaps: heap::Heaps,
-    /// The buffer the last read of strings read its references into, for the next.
-    refs: Mutex<Vec<u8>>,
+    /// The buffers reads of strings read their references into, for the next (one
+    /// per read at once).
+    refs: Mutex<Vec<Vec<u8>>>,
     /// Strings given back by their reader ([`DataSource::recycle`]), to read into.
     spare_strings: Mutex<Vec<Strings>>,
 }
@@ -230,7 +231,7 @@ impl DataSource for Hdf5Source {
         if let Values::String(s) = values {
             let mut spare = lock(&self.spare_strings);
             // The slabs a printer has in flight at most.
-            if spare.len() < 4 {
+            if spare.len() < 6 {
                 spare.push(s);
             }
         }
@@ -394,7 +395,7 @@ impl Hdf5Source {
         n: usize,
     ) -> hdf5_reader::error::Result<Values> {
         let width = info.ds.vlen_reference_size();
-        let mut refs = std::mem::take(&mut *lock(&self.refs));
+        let mut refs = lock(&self.refs).pop().unwrap_or_default();
         let direct = match (info.encoding.chunk_shape(), self.chunk_map(info)) {
             (Some(chunks), Some(map)) if info.encoding.codec_ids().next().is_none() => {
                 StoredChunks {
@@ -430,7 +431,7 @@ impl Hdf5Source {
             (&refs, width),
             spare,
         )?;
-        *lock(&self.refs) = refs;
+        lock(&self.refs).push(refs);
         Ok(Values::String(strings))
     }
 

@@ -18,7 +18,7 @@ use super::values::{
 use super::{IndexStyle, PrintOptions};
 use crate::cftime::TimeUnits;
 use crate::chunking::{slabs, SlabOrder};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::model::{NcType, Values, Var, VarPath};
 use crate::source::DataSource;
 
@@ -543,6 +543,9 @@ struct Rows<'a> {
     start: (i64, i64, usize),
 }
 
+/// Slabs of a variable read at once while it is printed.
+const READERS: usize = 2;
+
 /// Print the data of the variable at `path`.
 pub(crate) fn print_var(
     out: &mut dyn Write,
@@ -597,13 +600,31 @@ pub(crate) fn print_var(
     let threads = std::thread::available_parallelism().map_or(2, usize::from);
 
     std::thread::scope(|scope| -> Result<()> {
-        let (tx, rx) = mpsc::sync_channel::<Result<Values>>(1);
-        let reader = scope.spawn(move || {
-            for r in &regions {
-                if tx.send(source.read(path, r)).is_err() {
-                    break;
+        // Two readers take the slabs in turn, each handing its slab over when the
+        // formatter takes it: a slab is read while the one before is, not only while
+        // it is printed (a string dump's reading, one thread's work, was its longest
+        // path). One reader for a variable of one slab.
+        let readers = regions.len().min(READERS);
+        let mut slabs = Vec::with_capacity(readers);
+        let mut reading = Vec::with_capacity(readers);
+        for first in 0..readers {
+            let (tx, rx) = mpsc::sync_channel::<Result<Values>>(0);
+            slabs.push(rx);
+            let regions = &regions;
+            reading.push(scope.spawn(move || {
+                for r in regions.iter().skip(first).step_by(readers) {
+                    if tx.send(source.read(path, r)).is_err() {
+                        break;
+                    }
                 }
-            }
+            }));
+        }
+        // The slabs in order, from each reader in turn. A reader stops early only when
+        // the formatter has stopped taking slabs, or when it panicked.
+        let rx = (0..regions.len()).map(move |i| {
+            slabs[i % readers]
+                .recv()
+                .unwrap_or_else(|_| Err(Error::Invalid("the data reader failed".into())))
         });
         // Text is written on this thread, in order, while workers lay out what follows.
         let (pieces, mut texts) = ordered::start(scope, threads, 4 * threads);
@@ -713,16 +734,16 @@ pub(crate) fn print_var(
             let t = t?;
             out.write_all(&t)?;
             spare.give(t);
-            Ok::<_, crate::error::Error>(())
+            Ok::<_, Error>(())
         });
         // A failed write closes the channel, which stops the formatter.
         drop(texts);
-        let formatted = formatter.join().unwrap_or_else(|_| {
-            Err(crate::error::Error::Invalid(
-                "the data formatter failed".into(),
-            ))
-        });
-        let _ = reader.join();
+        let formatted = formatter
+            .join()
+            .unwrap_or_else(|_| Err(Error::Invalid("the data formatter failed".into())));
+        for reader in reading {
+            let _ = reader.join();
+        }
         written?;
         formatted
     })?;
