@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use std::io::Write;
 use std::sync::{mpsc, Arc};
 
+use super::batch::{FloatDigits, NumberWriter, BLOCK};
 use super::escape;
 use super::number::{self, Texts16, NUM_ROOM};
 use super::ordered::{self, Spare};
@@ -17,7 +18,7 @@ use super::values::{
 };
 use super::{IndexStyle, PrintOptions};
 use crate::cftime::TimeUnits;
-use crate::chunking::{slabs, SlabOrder};
+use crate::chunking::{slabs, small_first, SlabOrder};
 use crate::error::{Error, Result};
 use crate::model::{NcType, Values, Var, VarPath};
 use crate::source::DataSource;
@@ -362,17 +363,10 @@ impl Layout<'_> {
                         Some(Values::$variant(f)) => f.first().copied(),
                         _ => None,
                     };
-                    let p = *$digits;
                     return self.rows_with(
                         &rows,
                         buf,
-                        Some(|out: &mut [u8], i: usize| {
-                            let x = v[i];
-                            if !x.is_finite() || fill.is_some_and(|f| $is_fill(f, x)) {
-                                return None;
-                            }
-                            number::format_g_into(out, f64::from(x), p)
-                        }),
+                        Some(FloatDigits::new(v, fill, $is_fill, *$digits)),
                         None::<&ValueText>,
                     );
                 }
@@ -442,11 +436,11 @@ impl Layout<'_> {
         &self,
         rows: &Rows<'_>,
         buf: Vec<u8>,
-        number: Option<N>,
+        mut number: Option<N>,
         other: Option<&O>,
     ) -> Vec<u8>
     where
-        N: Fn(&mut [u8], usize) -> Option<usize>,
+        N: NumberWriter,
         O: Fn(&mut Vec<u8>, usize) + ?Sized,
     {
         let Rows {
@@ -463,11 +457,11 @@ impl Layout<'_> {
         let mut text = Vec::with_capacity(32);
         let mut scratch = String::new();
         // Value `i`'s text into `text`, by `number` where it can.
-        let mut text_of = |text: &mut Vec<u8>, i: usize| {
+        let mut text_of = |number: Option<&N>, text: &mut Vec<u8>, i: usize| {
             text.clear();
-            if let Some(number) = &number {
+            if let Some(number) = number {
                 number::make_room(text);
-                if let Some(n) = number(text, i) {
+                if let Some(n) = number.write(text, i) {
                     text.truncate(n);
                     return;
                 }
@@ -491,22 +485,27 @@ impl Layout<'_> {
                 .full
                 .map(|style| self.annotation(&self.corner(row), style));
             for c in 0..ncols {
+                if c % BLOCK == 0 {
+                    if let Some(number) = number.as_mut() {
+                        number.prepare(base + c, BLOCK.min(ncols - c));
+                    }
+                }
+                let number = number.as_ref();
                 if c + 1 < ncols {
                     if let Some(a) = &annotation {
                         // `-f`: no wrapping; the value, ", " and its comment.
-                        let written = number
-                            .as_ref()
-                            .is_some_and(|n| line.raw_number(|out| n(out, base + c)));
+                        let written =
+                            number.is_some_and(|n| line.raw_number(|out| n.write(out, base + c)));
                         if !written {
-                            text_of(&mut text, base + c);
+                            text_of(number, &mut text, base + c);
                             line.raw(&text);
                         }
                         line.raw(b", ");
                         a.put(&mut line, c as u64);
                         continue;
                     }
-                    if let Some(number) = &number {
-                        if line.lput_number_comma(|out| number(out, base + c)) {
+                    if let Some(number) = number {
+                        if line.lput_number_comma(|out| number.write(out, base + c)) {
                             continue;
                         }
                     }
@@ -515,7 +514,7 @@ impl Layout<'_> {
                         continue;
                     }
                 }
-                text_of(&mut text, base + c);
+                text_of(number, &mut text, base + c);
                 if c + 1 < ncols {
                     self.value(&mut line, row, c as u64, &text);
                 } else {
@@ -545,6 +544,14 @@ struct Rows<'a> {
 
 /// Slabs of a variable read at once while it is printed.
 const READERS: usize = 2;
+
+/// The first slab of a variable is cut to about this share of a slab (see
+/// [`small_first`]): its values are formatted while the rest of the slab is read.
+const FIRST_SLAB_PARTS: u64 = 8;
+
+/// Elements a first slab holds before it is cut: a variable read in one small slab
+/// gains nothing from a second read.
+const FIRST_SLAB_MIN: u64 = 1 << 16;
 
 /// Print the data of the variable at `path`.
 pub(crate) fn print_var(
@@ -587,11 +594,16 @@ pub(crate) fn print_var(
     };
     let fill = fill_for(var);
     let fmt = format_for(var, opts, time);
-    let regions = slabs(
-        shape,
+    let regions = small_first(
+        slabs(
+            shape,
+            chunks,
+            opts.slab_elements_of(var.nc_type),
+            SlabOrder::Output,
+        ),
         chunks,
-        opts.slab_elements_of(var.nc_type),
-        SlabOrder::Output,
+        FIRST_SLAB_PARTS,
+        FIRST_SLAB_MIN,
     );
     let text_mode = var.nc_type == NcType::Char;
     let ncols = layout.ncols;

@@ -93,20 +93,47 @@ word!(u128, 16, ascii16);
 /// Bytes past that length may be overwritten.
 #[inline]
 pub(crate) fn g_into(out: &mut [u8], v: f64, p: usize) -> Option<usize> {
+    Some(g_layout(out, g_digits(v, p)?, p))
+}
+
+/// The digits of finite `v` that [`g_layout`] lays out as `%.{p}g`: [`g_into`] in two
+/// steps, for a caller to find many values' digits first and lay them out after (the
+/// two loops overlap one value's work with the next's; one step after the other per
+/// value, each waited for the last).
+#[derive(Clone, Copy)]
+pub(crate) struct Digits {
+    d: u64,
+    e: i32,
+    neg: bool,
+}
+
+/// [`Digits`] of `v` for `p <= 16` and the magnitudes [`digits_exact`] takes.
+#[inline(always)]
+pub(crate) fn g_digits(v: f64, p: usize) -> Option<Digits> {
     if p > 16 {
         return None;
     }
     let (d, e) = digits_exact(v.abs(), p as u32)?;
-    let neg = v.is_sign_negative();
-    Some(if p <= 8 {
-        layout::<u64>(out, neg, d, e, p)
-    } else {
-        layout::<u128>(out, neg, d, e, p)
+    Some(Digits {
+        d,
+        e,
+        neg: v.is_sign_negative(),
     })
 }
 
-/// The text of `p` digits `d` with the first at exponent `e`.
+/// The text of `digits` (of the same `p`) into `out`, as [`g_into`] writes it.
 #[inline]
+pub(crate) fn g_layout(out: &mut [u8], digits: Digits, p: usize) -> usize {
+    let Digits { d, e, neg } = digits;
+    if p <= 8 {
+        layout::<u64>(out, neg, d, e, p)
+    } else {
+        layout::<u128>(out, neg, d, e, p)
+    }
+}
+
+/// The text of `p` digits `d` with the first at exponent `e`.
+#[inline(always)]
 fn layout<W: Word>(out: &mut [u8], neg: bool, d: u64, e: i32, p: usize) -> usize {
     // The p digits in the lowest p bytes.
     let word = W::ascii(d) >> (8 * (W::BYTES - p));
@@ -119,10 +146,11 @@ fn layout<W: Word>(out: &mut [u8], neg: bool, d: u64, e: i32, p: usize) -> usize
     let len = if e < -4 || e >= p as i32 {
         return exponential(out, at, word, n, e);
     } else if e < 0 {
-        // 0.000ddd: at most 3 zeros after the point, then the digits.
+        // 0.000ddd: at most 3 zeros after the point, then the digits (the word's
+        // zeros after them fall past the length).
         let zeros = (-e - 1) as usize;
         body[..8].copy_from_slice(b"0.000000");
-        word.low_bytes(n).store(&mut body[2 + zeros..]);
+        word.store(&mut body[2 + zeros..]);
         2 + zeros + n
     } else {
         let int_len = e as usize + 1;
@@ -131,17 +159,12 @@ fn layout<W: Word>(out: &mut [u8], neg: bool, d: u64, e: i32, p: usize) -> usize
             word.store(body);
             int_len
         } else {
-            // The fraction's digits after the point; when the point takes the word's
-            // last byte, the one fractional digit is the byte stored past it below
-            // (a shift by the word's width would wrap).
-            let fraction = if int_len + 1 < W::BYTES {
-                (word >> (8 * int_len)).low_bytes(n - int_len) << (8 * (int_len + 1))
-            } else {
-                W::from(0)
-            };
-            let text = word.low_bytes(int_len) | (W::from(b'.') << (8 * int_len)) | fraction;
+            // The point inserted after the integer digits: those below it stay, those
+            // above move up a byte (the zeros past the last significant one fall past
+            // the length); a word full of digits has its last moved past it.
+            let int = word.low_bytes(int_len);
+            let text = int | (W::from(b'.') << (8 * int_len)) | ((word ^ int) << 8);
             text.store(body);
-            // With the point the text can be a byte longer than the word.
             body[W::BYTES] = word.byte(W::BYTES - 1);
             n + 1
         }

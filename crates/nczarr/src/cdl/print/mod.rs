@@ -8,6 +8,7 @@
 //! `docs/nczdump.md`): no broken `_ChunkSizes` line for scalars with `-s`, and remarks
 //! about inexact type mappings printed as `//` comments.
 
+mod batch;
 pub mod cformat;
 mod data;
 mod dates;
