@@ -118,7 +118,7 @@ pub fn small_first(mut slabs: Vec<Region>, chunks: &[u64], parts: u64, min: u64)
     let c = chunks.get(d).copied().unwrap_or(1).max(1);
     let part = n / parts.max(1);
     let part = if part >= c { part / c * c } else { part };
-    if part == 0 {
+    if part == 0 || part >= n {
         return slabs;
     }
     let mut head = first.clone();
@@ -154,6 +154,10 @@ mod tests {
             (cut[0].count[0], cut[1].start[0], cut[1].count[0]),
             (16, 16, 48)
         );
+        // One part (the whole slab) is no cut.
+        let s = slabs(&[64, 10], &[16, 10], 640, SlabOrder::Output);
+        assert_eq!(small_first(s.clone(), &[16, 10], 1, 100), s);
+        assert_eq!(small_first(s.clone(), &[16, 10], 0, 100), s);
         // Small first slabs, single values and a share below one index stay whole.
         for (shape, min) in [
             (&[1000, 1000][..], 1 << 20),
