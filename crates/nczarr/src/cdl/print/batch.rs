@@ -4,7 +4,7 @@
 //! one before; in two loops over a block, one value's work overlaps the next's (a
 //! quarter less time per float in the benchmark).
 
-use super::gtext::{g_digits, g_layout, Digits};
+use super::gtext::{g_digits, g_digits_float, g_layout, Digits};
 use super::number;
 
 /// Writes values' text in place, for `Layout::rows_with`.
@@ -22,6 +22,33 @@ pub(super) trait NumberWriter {
 impl<F: Fn(&mut [u8], usize) -> Option<usize>> NumberWriter for F {
     fn write(&self, out: &mut [u8], i: usize) -> Option<usize> {
         self(out, i)
+    }
+}
+
+/// The values [`FloatDigits`] writes: floats and doubles.
+pub(super) trait Float: Copy {
+    fn wide(self) -> f64;
+    /// [`g_digits`] of the value, finite and not a fill value.
+    fn digits(self, p: usize) -> Option<Digits>;
+}
+
+impl Float for f64 {
+    fn wide(self) -> f64 {
+        self
+    }
+    #[inline(always)]
+    fn digits(self, p: usize) -> Option<Digits> {
+        g_digits(self, p)
+    }
+}
+
+impl Float for f32 {
+    fn wide(self) -> f64 {
+        f64::from(self)
+    }
+    #[inline(always)]
+    fn digits(self, p: usize) -> Option<Digits> {
+        g_digits_float(self, p)
     }
 }
 
@@ -44,7 +71,7 @@ pub(super) struct FloatDigits<'a, T, F> {
     digits: [Option<Digits>; BLOCK],
 }
 
-impl<'a, T: Copy + Into<f64>, F: Fn(T, T) -> bool> FloatDigits<'a, T, F> {
+impl<'a, T: Float, F: Fn(T, T) -> bool> FloatDigits<'a, T, F> {
     pub(super) fn new(values: &'a [T], fill: Option<T>, is_fill: F, p: usize) -> Self {
         FloatDigits {
             values,
@@ -60,18 +87,17 @@ impl<'a, T: Copy + Into<f64>, F: Fn(T, T) -> bool> FloatDigits<'a, T, F> {
 
     /// Value `i` when it is written here.
     #[inline(always)]
-    fn value(&self, i: usize) -> Option<f64> {
+    fn value(&self, i: usize) -> Option<T> {
         let x = self.values[i];
-        let v: f64 = x.into();
-        (v.is_finite() && !self.fill.is_some_and(|f| (self.is_fill)(f, x))).then_some(v)
+        (x.wide().is_finite() && !self.fill.is_some_and(|f| (self.is_fill)(f, x))).then_some(x)
     }
 }
 
-impl<T: Copy + Into<f64>, F: Fn(T, T) -> bool> NumberWriter for FloatDigits<'_, T, F> {
+impl<T: Float, F: Fn(T, T) -> bool> NumberWriter for FloatDigits<'_, T, F> {
     fn prepare(&mut self, first: usize, n: usize) {
         let found = n.min(BLOCK).min(self.values.len().saturating_sub(first));
         for k in 0..found {
-            self.digits[k] = self.value(first + k).and_then(|v| g_digits(v, self.p));
+            self.digits[k] = self.value(first + k).and_then(|v| v.digits(self.p));
         }
         (self.first, self.found) = (first, found);
     }
@@ -84,7 +110,7 @@ impl<T: Copy + Into<f64>, F: Fn(T, T) -> bool> NumberWriter for FloatDigits<'_, 
         match found {
             Some(digits) => Some(g_layout(out, digits, self.p)),
             // Past the registers' range, or not prepared: the whole way.
-            None => number::format_g_into(out, self.value(i)?, self.p),
+            None => number::format_g_into(out, self.value(i)?.wide(), self.p),
         }
     }
 }
@@ -115,18 +141,25 @@ mod tests {
             5e-324,
             280.125,
         ]);
-        for p in [1, 7, 8, 9, 15, 16, 17] {
+        check_blocks(&values, -7.0);
+        // Floats go another way to their digits.
+        let floats: Vec<f32> = values.iter().map(|&v| v as f32).collect();
+        check_blocks(&floats, -7.0);
+    }
+
+    fn check_blocks<T: Float + PartialEq + std::fmt::Debug>(values: &[T], fill: T) {
+        for p in [1, 4, 7, 8, 9, 15, 16, 17] {
             let alone = |i: usize| -> Option<Vec<u8>> {
                 let v = values[i];
-                if !v.is_finite() || v == -7.0 {
+                if !v.wide().is_finite() || v == fill {
                     return None;
                 }
                 let mut out = [0u8; number::NUM_ROOM];
-                let n = number::format_g_into(&mut out, v, p)?;
+                let n = number::format_g_into(&mut out, v.wide(), p)?;
                 Some(out[..n].to_vec())
             };
             for block in [1, 5, BLOCK, 1000] {
-                let mut w = FloatDigits::new(&values, Some(-7.0), |a: f64, b: f64| a == b, p);
+                let mut w = FloatDigits::new(values, Some(fill), |a: T, b: T| a == b, p);
                 let mut first = 0;
                 while first < values.len() {
                     let n = block.min(values.len() - first);
@@ -134,7 +167,7 @@ mod tests {
                     for (i, v) in values.iter().enumerate().skip(first).take(n) {
                         let mut out = [0u8; number::NUM_ROOM];
                         let got = w.write(&mut out, i).map(|n| out[..n].to_vec());
-                        assert_eq!(got, alone(i), "p {p} block {block} value {v}");
+                        assert_eq!(got, alone(i), "p {p} block {block} value {v:?}");
                     }
                     first += n;
                 }

@@ -67,6 +67,50 @@ pub fn digits_exact(a: f64, p: u32) -> Option<(u64, i32)> {
     digits_general(m, q, k, e, lo)
 }
 
+/// 10^0 ..= 10^12 as doubles (all exact), for [`digits_float`].
+const POW10_F64: [f64; 13] = {
+    let mut t = [1f64; 13];
+    let mut i = 1;
+    while i < 13 {
+        t[i] = t[i - 1] * 10.0;
+        i += 1;
+    }
+    t
+};
+
+/// [`digits_exact`] of a float's value: a float's 24 bits times 5^k (k <= 12) fit in a
+/// double's 53, so `a * 10^k` is exact in a double, and the processor's rounding of it
+/// to an integer (ties to even) is printf's. A multiplication and two additions where
+/// the integer method takes products, a shift and the remainder's comparisons (a float
+/// dump's largest step). Values it does not take (`p` over 9, below about 10^(p - 13),
+/// from about 10^(p - 1) up, subnormal) go to [`digits_exact`].
+#[inline(always)]
+pub fn digits_float(a: f32, p: u32) -> Option<(u64, i32)> {
+    let biased = (a.to_bits() >> 23) & 0xff;
+    // As in digits_exact: floor(log10(a)) is e or e + 1.
+    let e = ((biased as i32 - 127) * 78913) >> 18;
+    let k = p as i32 - 1 - e;
+    if !(a > 0.0 && biased != 0 && (1..=9).contains(&p) && (1..=12).contains(&k)) {
+        return digits_exact(f64::from(a), p);
+    }
+    let (k, p) = (k as usize, p as usize);
+    let v = f64::from(a);
+    let (x, e) = match v * POW10_F64[k] {
+        // One digit too many: the exponent was one low (k - 1 >= 0 is exact too).
+        x if x >= POW10_F64[p] => (v * POW10_F64[k - 1], e + 1),
+        x => (x, e),
+    };
+    // Below 2^52, adding 2^52 leaves no bits for a fraction: the sum is x rounded to
+    // an integer, ties to even, and taking 2^52 away again is exact.
+    const NO_FRACTION: f64 = (1u64 << 52) as f64;
+    let r = ((x + NO_FRACTION) - NO_FRACTION) as u64;
+    Some(if r == POW10_U64[p] {
+        (POW10_U64[p - 1], e + 1)
+    } else {
+        (r, e)
+    })
+}
+
 /// [`digits_exact`] beyond 128-bit products: apart, for the common path to stay small.
 #[cold]
 #[inline(never)]
@@ -361,6 +405,73 @@ mod tests {
                 for p in 1..=17 {
                     check(a, p);
                 }
+            }
+        }
+    }
+
+    /// The float method gives what the integer method gives (checked against printf
+    /// above) for floats of every class near its edges and at random.
+    #[test]
+    fn float_digits_match_exact_digits() {
+        let same = |a: f32| {
+            for p in 0..=18 {
+                assert_eq!(
+                    digits_float(a, p),
+                    digits_exact(f64::from(a), p),
+                    "{a:e} with {p} digits"
+                );
+            }
+        };
+        let mut next = super::super::test_words(0x0bad_cafe_f00d_d00d);
+        for _ in 0..300_000 {
+            let bits = next();
+            same(f32::from_bits(bits as u32));
+            same(f32::from_bits((bits >> 32) as u32 & 0x7fff_ffff));
+        }
+        // Around every power of ten and two a float has (where the exponent's estimate
+        // is one low, or a rounding carries into a new digit), and ties.
+        for e in -45..=38 {
+            let x: f32 = format!("1e{e}").parse().unwrap();
+            for d in 0..64 {
+                same(f32::from_bits(x.to_bits().wrapping_add(d)));
+                same(f32::from_bits(x.to_bits().wrapping_sub(d)));
+            }
+            for m in [0.5f32, 1.5, 2.5, 9.5, 9.999_999_5, 12.5, 99.5] {
+                same(m * x);
+            }
+        }
+        for e in 0..=255u32 {
+            for d in 0..16 {
+                same(f32::from_bits((e << 23) + d));
+                same(f32::from_bits((e << 23) | (0x7f_ffff - d)));
+            }
+        }
+        for v in [
+            0.0f32,
+            -0.0,
+            f32::NAN,
+            f32::INFINITY,
+            280.125,
+            1e-6,
+            9_999_999.0,
+        ] {
+            same(v);
+        }
+    }
+
+    /// Every float, at 7 and 9 digits (minutes:
+    /// `cargo test --release -p nczarr -- --ignored every_float`).
+    #[test]
+    #[ignore]
+    fn every_float_digits_match_exact_digits() {
+        for bits in 0..=u32::MAX {
+            let a = f32::from_bits(bits);
+            for p in [4, 7, 9] {
+                assert_eq!(
+                    digits_float(a, p),
+                    digits_exact(f64::from(a), p),
+                    "{a:e} with {p} digits"
+                );
             }
         }
     }

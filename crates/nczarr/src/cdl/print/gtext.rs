@@ -3,7 +3,7 @@
 //! trailing zeros are counted rather than looped over, the point is inserted by
 //! shifting, and the text is stored with wide writes.
 
-use super::digits::digits_exact;
+use super::digits::{digits_exact, digits_float};
 
 /// `x` (< 10^8) as 8 ASCII digits, the first digit in the lowest byte.
 #[inline]
@@ -102,9 +102,25 @@ pub(crate) fn g_into(out: &mut [u8], v: f64, p: usize) -> Option<usize> {
 /// value, each waited for the last).
 #[derive(Clone, Copy)]
 pub(crate) struct Digits {
+    /// For `p <= 8`, the digits already as the ASCII word [`layout`] takes (where they
+    /// are found many at a time, the conversion overlaps too); above, the integer.
     d: u64,
     e: i32,
     neg: bool,
+}
+
+impl Digits {
+    #[inline(always)]
+    fn new(d: u64, e: i32, neg: bool, p: usize) -> Digits {
+        let d = if p <= 8 { ascii_word::<u64>(d, p) } else { d };
+        Digits { d, e, neg }
+    }
+}
+
+/// The `p` digits `d` as ASCII in the lowest `p` bytes of a word, the first lowest.
+#[inline(always)]
+fn ascii_word<W: Word>(d: u64, p: usize) -> W {
+    W::ascii(d) >> (8 * (W::BYTES - p))
 }
 
 /// [`Digits`] of `v` for `p <= 16` and the magnitudes [`digits_exact`] takes.
@@ -114,11 +130,17 @@ pub(crate) fn g_digits(v: f64, p: usize) -> Option<Digits> {
         return None;
     }
     let (d, e) = digits_exact(v.abs(), p as u32)?;
-    Some(Digits {
-        d,
-        e,
-        neg: v.is_sign_negative(),
-    })
+    Some(Digits::new(d, e, v.is_sign_negative(), p))
+}
+
+/// [`g_digits`] of a float's value, found by [`digits_float`].
+#[inline(always)]
+pub(crate) fn g_digits_float(v: f32, p: usize) -> Option<Digits> {
+    if p > 16 {
+        return None;
+    }
+    let (d, e) = digits_float(v.abs(), p as u32)?;
+    Some(Digits::new(d, e, v.is_sign_negative(), p))
 }
 
 /// The text of `digits` (of the same `p`) into `out`, as [`g_into`] writes it.
@@ -128,15 +150,14 @@ pub(crate) fn g_layout(out: &mut [u8], digits: Digits, p: usize) -> usize {
     if p <= 8 {
         layout::<u64>(out, neg, d, e, p)
     } else {
-        layout::<u128>(out, neg, d, e, p)
+        layout::<u128>(out, neg, ascii_word(d, p), e, p)
     }
 }
 
-/// The text of `p` digits `d` with the first at exponent `e`.
+/// The text of the `p` digits in `word` (see [`ascii_word`]) with the first at
+/// exponent `e`.
 #[inline(always)]
-fn layout<W: Word>(out: &mut [u8], neg: bool, d: u64, e: i32, p: usize) -> usize {
-    // The p digits in the lowest p bytes.
-    let word = W::ascii(d) >> (8 * (W::BYTES - p));
+fn layout<W: Word>(out: &mut [u8], neg: bool, word: W, e: i32, p: usize) -> usize {
     // Significant digits: p less the trailing zeros (the first digit is never 0).
     let values = (word ^ W::zeros()).low_bytes(p);
     let n = W::BYTES - values.leading_zeros() as usize / 8;
