@@ -5,18 +5,30 @@
 
 use super::digits::{digits_exact, digits_float};
 
-/// `x` (< 10^8) as 8 ASCII digits, the first digit in the lowest byte.
+/// The 4-digit ASCII text (leading zeros) of every number below 10,000, the first digit
+/// in the lowest byte.
+static ASCII4: [u32; 10_000] = {
+    let mut t = [0u32; 10_000];
+    let mut i = 0;
+    while i < 10_000 {
+        let d = [i / 1000, i / 100 % 10, i / 10 % 10, i % 10];
+        t[i] = u32::from_le_bytes([
+            b'0' + d[0] as u8,
+            b'0' + d[1] as u8,
+            b'0' + d[2] as u8,
+            b'0' + d[3] as u8,
+        ]);
+        i += 1;
+    }
+    t
+};
+
+/// `x` (< 10^8) as 8 ASCII digits, the first digit in the lowest byte: two loads from a
+/// table of 40 KB that a dump keeps in cache, in place of five multiplications.
 #[inline]
 pub(super) fn ascii8(x: u64) -> u64 {
-    // Two lanes of 32 bits: the first four digits, then the last four.
-    let mut v = (x / 10_000) | ((x % 10_000) << 32);
-    // Each lane into two of 16 bits (x / 100 is (x * 10486) >> 20 for x < 10^4).
-    let hundreds = ((v * 10_486) >> 20) & 0x0000_007f_0000_007f;
-    v = hundreds | ((v - hundreds * 100) << 16);
-    // Each of those into two bytes (x / 10 is (x * 103) >> 10 for x < 100).
-    let tens = ((v * 103) >> 10) & 0x000f_000f_000f_000f;
-    v = tens | ((v - tens * 10) << 8);
-    v | 0x3030_3030_3030_3030
+    let (hi, lo) = ((x / 10_000) as usize, (x % 10_000) as usize);
+    u64::from(ASCII4[hi]) | (u64::from(ASCII4[lo]) << 32)
 }
 
 /// `d` (< 10^16) as 16 ASCII digits with leading zeros, the first in the lowest byte.
