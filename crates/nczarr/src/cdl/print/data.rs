@@ -10,6 +10,7 @@ use std::sync::{mpsc, Arc};
 
 use super::batch::{FloatDigits, NumberWriter, BLOCK};
 use super::escape;
+use super::line::Line;
 use super::number::{self, Texts16, NUM_ROOM};
 use super::ordered::{self, Spare};
 use super::values::{
@@ -35,121 +36,6 @@ pub(crate) struct VarLayout<'a> {
     pub(crate) chunks: &'a [u64],
     /// With `-t`/`-i`: the time units its values print as dates with.
     pub(crate) time: Option<&'a TimeUnits>,
-}
-
-/// Text with ncdump's line-position bookkeeping.
-struct Line {
-    buf: Vec<u8>,
-    linep: i64,
-    max: i64,
-    indent: usize,
-}
-
-/// The continuation indent after a wrap (spaces only: [`Line::break_before`] relies on it).
-const LINEPIND: &[u8] = b"    ";
-
-impl Line {
-    fn new(linep: i64, max: i64, indent: usize, buf: Vec<u8>) -> Line {
-        Line {
-            buf,
-            linep,
-            max,
-            indent,
-        }
-    }
-
-    /// `lput`: wrap before `s` if it would pass the line limit.
-    fn lput(&mut self, s: &[u8]) {
-        let at = self.buf.len();
-        self.buf.extend_from_slice(s);
-        let nn = s.len() as i64;
-        if self.wraps(nn) {
-            self.break_before(at);
-        }
-        if s.last() == Some(&b'\n') {
-            self.linep = self.indent as i64;
-        } else {
-            self.linep += nn;
-        }
-    }
-
-    /// `lput` of a value followed by `", "`, without building the joined string.
-    fn lput_comma(&mut self, v: &[u8]) {
-        let at = self.buf.len();
-        self.buf.extend_from_slice(v);
-        self.comma_after(at);
-    }
-
-    /// [`Line::lput_comma`] of a number `write` writes in place (see [`number_text`]);
-    /// false (and nothing written) when it does not.
-    fn lput_number_comma(&mut self, write: impl FnOnce(&mut [u8]) -> Option<usize>) -> bool {
-        let at = number::make_room(&mut self.buf);
-        let Some(n) = write(&mut self.buf[at..]) else {
-            self.buf.truncate(at);
-            return false;
-        };
-        // `", "` into the room already there: the common case, kept apart from
-        // `comma_after` (a fifth of a short dump's time went to the difference).
-        let nn = n as i64 + 2;
-        if self.wraps(nn) {
-            self.buf.truncate(at + n);
-            self.comma_after(at);
-            return true;
-        }
-        self.buf[at + n] = b',';
-        self.buf[at + n + 1] = b' ';
-        self.buf.truncate(at + n + 2);
-        self.linep += nn;
-        true
-    }
-
-    /// [`Line::lput_comma`] of text `write` appends to the line, written in place.
-    fn lput_appended_comma(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
-        let at = self.buf.len();
-        write(&mut self.buf);
-        self.comma_after(at);
-    }
-
-    /// The text from `at` on is a value: `lput` it (already in place) with `", "`.
-    fn comma_after(&mut self, at: usize) {
-        let nn = (self.buf.len() - at) as i64 + 2;
-        if self.wraps(nn) {
-            self.break_before(at);
-        }
-        self.buf.extend_from_slice(b", ");
-        self.linep += nn;
-    }
-
-    /// Whether `lput` of `nn` bytes starts a new line first.
-    fn wraps(&self, nn: i64) -> bool {
-        nn + self.linep > self.max && nn > 2
-    }
-
-    /// `lput`'s line break (`"\n"`, the indent, [`LINEPIND`]) put before the text from
-    /// `at` on, which moves after it (once a line).
-    fn break_before(&mut self, at: usize) {
-        let end = self.buf.len();
-        let brk = 1 + self.indent + LINEPIND.len();
-        self.buf.resize(end + brk, b' ');
-        self.buf.copy_within(at..end, at + brk);
-        self.buf[at] = b'\n';
-        self.buf[at + 1..at + brk].fill(b' ');
-        self.linep = LINEPIND.len() as i64 + self.indent as i64;
-    }
-
-    /// `printf`: no line bookkeeping.
-    fn raw(&mut self, s: &[u8]) {
-        self.buf.extend_from_slice(s);
-    }
-
-    /// [`Line::raw`] of a number `write` writes in place; false (and nothing written)
-    /// when it does not.
-    fn raw_number(&mut self, write: impl FnOnce(&mut [u8]) -> Option<usize>) -> bool {
-        let at = number::make_room(&mut self.buf);
-        let n = write(&mut self.buf[at..]);
-        self.buf.truncate(at + n.unwrap_or(0));
-        n.is_some()
-    }
 }
 
 /// The comment `-f` puts after each value of a row (see [`Layout::annotation`]).
@@ -484,7 +370,8 @@ impl Layout<'_> {
                 .opts
                 .full
                 .map(|style| self.annotation(&self.corner(row), style));
-            for c in 0..ncols {
+            let mut c = 0;
+            while c < ncols {
                 if c % BLOCK == 0 {
                     if let Some(number) = number.as_mut() {
                         number.prepare(base + c, BLOCK.min(ncols - c));
@@ -502,15 +389,22 @@ impl Layout<'_> {
                         }
                         line.raw(b", ");
                         a.put(&mut line, c as u64);
+                        c += 1;
                         continue;
                     }
                     if let Some(number) = number {
-                        if line.lput_number_comma(|out| number.write(out, base + c)) {
+                        // The rest of the block but the row's last value, while the
+                        // writer takes them; a value it does not goes on below.
+                        let run = (BLOCK - c % BLOCK).min(ncols - 1 - c);
+                        let done = line.lput_numbers_comma(number, base + c, run);
+                        c += done;
+                        if done == run {
                             continue;
                         }
                     }
                     if let Some(other) = other {
                         line.lput_appended_comma(|out| other(out, base + c));
+                        c += 1;
                         continue;
                     }
                 }
@@ -520,6 +414,7 @@ impl Layout<'_> {
                 } else {
                     self.row_end(&mut line, row, &text);
                 }
+                c += 1;
             }
         }
         line.buf

@@ -17,6 +17,7 @@ pub mod escape;
 mod gtext;
 mod header;
 mod json;
+mod line;
 mod ordered;
 mod values;
 pub use json::{print_json, JsonFill, JSON_VERSION};

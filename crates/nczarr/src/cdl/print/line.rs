@@ -1,0 +1,138 @@
+//! A line of CDL text being laid out: ncdump's `lput` (in `vardata.c`) and its line
+//! position, which decides where a value wraps.
+
+use super::batch::NumberWriter;
+use super::number::{self, NUM_ROOM};
+
+/// Text with ncdump's line-position bookkeeping.
+pub(super) struct Line {
+    pub(super) buf: Vec<u8>,
+    pub(super) linep: i64,
+    pub(super) max: i64,
+    pub(super) indent: usize,
+}
+
+/// The continuation indent after a wrap (spaces only: [`Line::break_before`] relies on it).
+pub(super) const LINEPIND: &[u8] = b"    ";
+
+impl Line {
+    pub(super) fn new(linep: i64, max: i64, indent: usize, buf: Vec<u8>) -> Line {
+        Line {
+            buf,
+            linep,
+            max,
+            indent,
+        }
+    }
+
+    /// `lput`: wrap before `s` if it would pass the line limit.
+    pub(super) fn lput(&mut self, s: &[u8]) {
+        let at = self.buf.len();
+        self.buf.extend_from_slice(s);
+        let nn = s.len() as i64;
+        if self.wraps(nn) {
+            self.break_before(at);
+        }
+        if s.last() == Some(&b'\n') {
+            self.linep = self.indent as i64;
+        } else {
+            self.linep += nn;
+        }
+    }
+
+    /// `lput` of a value followed by `", "`, without building the joined string.
+    pub(super) fn lput_comma(&mut self, v: &[u8]) {
+        let at = self.buf.len();
+        self.buf.extend_from_slice(v);
+        self.comma_after(at);
+    }
+
+    /// [`Line::lput_comma`] of values `first..first + n` in turn, as long as `number`
+    /// writes them in place (see [`super::values::number_text`]): how many it wrote. Room for them all
+    /// is made at once and the positions are kept in registers (per value, the buffer's
+    /// length and the line position went through memory, and the writer was a call).
+    pub(super) fn lput_numbers_comma<N: NumberWriter>(
+        &mut self,
+        number: &N,
+        first: usize,
+        n: usize,
+    ) -> usize {
+        let brk = 1 + self.indent + LINEPIND.len();
+        let start = self.buf.len();
+        // A value writes NUM_ROOM bytes at most, and moves on by its text, ", " and
+        // a line break at most.
+        self.buf.resize(start + n * (NUM_ROOM + 2 + brk), 0);
+        let (mut at, mut linep, mut done) = (start, self.linep, 0);
+        let buf = &mut self.buf[..];
+        while done < n {
+            let Some(len) = number.write(&mut buf[at..], first + done) else {
+                break;
+            };
+            let nn = len as i64 + 2;
+            // `wraps` and `break_before`, on the value already in place.
+            if nn + linep > self.max && nn > 2 {
+                buf.copy_within(at..at + len, at + brk);
+                buf[at] = b'\n';
+                buf[at + 1..at + brk].fill(b' ');
+                at += brk;
+                linep = (LINEPIND.len() + self.indent) as i64;
+            }
+            buf[at + len] = b',';
+            buf[at + len + 1] = b' ';
+            at += len + 2;
+            linep += nn;
+            done += 1;
+        }
+        self.buf.truncate(at);
+        self.linep = linep;
+        done
+    }
+
+    /// [`Line::lput_comma`] of text `write` appends to the line, written in place.
+    pub(super) fn lput_appended_comma(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
+        let at = self.buf.len();
+        write(&mut self.buf);
+        self.comma_after(at);
+    }
+
+    /// The text from `at` on is a value: `lput` it (already in place) with `", "`.
+    pub(super) fn comma_after(&mut self, at: usize) {
+        let nn = (self.buf.len() - at) as i64 + 2;
+        if self.wraps(nn) {
+            self.break_before(at);
+        }
+        self.buf.extend_from_slice(b", ");
+        self.linep += nn;
+    }
+
+    /// Whether `lput` of `nn` bytes starts a new line first.
+    pub(super) fn wraps(&self, nn: i64) -> bool {
+        nn + self.linep > self.max && nn > 2
+    }
+
+    /// `lput`'s line break (`"\n"`, the indent, [`LINEPIND`]) put before the text from
+    /// `at` on, which moves after it (once a line).
+    pub(super) fn break_before(&mut self, at: usize) {
+        let end = self.buf.len();
+        let brk = 1 + self.indent + LINEPIND.len();
+        self.buf.resize(end + brk, b' ');
+        self.buf.copy_within(at..end, at + brk);
+        self.buf[at] = b'\n';
+        self.buf[at + 1..at + brk].fill(b' ');
+        self.linep = LINEPIND.len() as i64 + self.indent as i64;
+    }
+
+    /// `printf`: no line bookkeeping.
+    pub(super) fn raw(&mut self, s: &[u8]) {
+        self.buf.extend_from_slice(s);
+    }
+
+    /// [`Line::raw`] of a number `write` writes in place; false (and nothing written)
+    /// when it does not.
+    pub(super) fn raw_number(&mut self, write: impl FnOnce(&mut [u8]) -> Option<usize>) -> bool {
+        let at = number::make_room(&mut self.buf);
+        let n = write(&mut self.buf[at..]);
+        self.buf.truncate(at + n.unwrap_or(0));
+        n.is_some()
+    }
+}
