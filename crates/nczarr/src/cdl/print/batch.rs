@@ -102,6 +102,7 @@ impl<T: Float, F: Fn(T, T) -> bool> NumberWriter for FloatDigits<'_, T, F> {
         (self.first, self.found) = (first, found);
     }
 
+    #[inline(always)]
     fn write(&self, out: &mut [u8], i: usize) -> Option<usize> {
         let found = i
             .checked_sub(self.first)

@@ -156,7 +156,7 @@ pub(crate) fn g_digits_float(v: f32, p: usize) -> Option<Digits> {
 }
 
 /// The text of `digits` (of the same `p`) into `out`, as [`g_into`] writes it.
-#[inline]
+#[inline(always)]
 pub(crate) fn g_layout(out: &mut [u8], digits: Digits, p: usize) -> usize {
     let Digits { d, e, neg } = digits;
     if p <= 8 {
