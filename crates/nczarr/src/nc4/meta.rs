@@ -21,6 +21,7 @@ use hdf5_reader::{Dataset as H5Dataset, Hdf5File, RawAttribute};
 use super::chunks::ChunkMap;
 use super::types::{stored_type, values_from_stored, StoredType};
 use crate::codec::hdf5 as filters;
+use crate::codec::Pipeline;
 use crate::encoding::{Chunking, Encoding};
 use crate::json::Json;
 use crate::model::{Attr, Dataset, Dim, DimRef, Group, NcType, Values, Var, VarPath};
@@ -56,6 +57,9 @@ pub(super) struct VarInfo {
     pub missing_filters: Vec<String>,
     /// Where its chunks are, read when a copy first asks for a chunk as stored.
     pub chunk_map: OnceLock<Result<ChunkMap, String>>,
+    /// The codecs its chunks are decoded with when read as stored, built at the first
+    /// such read (`None`: a chain this crate does not decode as Zarr codecs).
+    pub codecs: OnceLock<Option<Pipeline>>,
 }
 
 /// What a netCDF-4 file holds.
@@ -280,6 +284,7 @@ impl Walk<'_> {
             encoding,
             missing_filters,
             chunk_map: OnceLock::new(),
+            codecs: OnceLock::new(),
         };
         Ok(Some((var, info)))
     }

@@ -20,7 +20,7 @@ use super::meta::{self, VarInfo};
 use super::refs::StoredChunks;
 use super::types::to_native;
 use crate::chunking::Region;
-use crate::codec::{hdf5 as filters, registry, ChunkInfo};
+use crate::codec::{hdf5 as filters, registry, ChunkInfo, Pipeline};
 use crate::encoding::Encoding;
 use crate::error::{Error, Result};
 use crate::model::{Dataset, NcType, Strings, Values, VarPath};
@@ -211,7 +211,15 @@ impl DataSource for Hdf5Source {
             (NcType::Char, Some(w)) if w != 1 => {
                 return Err(fail(format!("char values stored as {w}-byte strings")))
             }
-            _ => Values::zeroed(t, n),
+            _ => match self.numbers(info, region, t, n).map_err(fail)? {
+                Some(mut values) => {
+                    if let Some(out) = values.ne_bytes_mut() {
+                        to_native(out, t.size(), info.stored.endian);
+                    }
+                    return Ok(values);
+                }
+                None => Values::zeroed(t, n),
+            },
         };
         let Some(out) = values.ne_bytes_mut() else {
             return Err(fail("no bytes to read into".into()));
@@ -404,6 +412,7 @@ impl Hdf5Source {
                     map,
                     chunks,
                     width,
+                    codecs: None,
                 }
                 .read(region, &mut refs)
                 .map_err(hdf5_reader::error::Error::InvalidData)?
@@ -433,6 +442,55 @@ impl Hdf5Source {
         )?;
         lock(&self.refs).push(refs);
         Ok(Values::String(strings))
+    }
+
+    /// The `n` values of type `t` of a chunked variable's `region`, read from its
+    /// chunks as stored ([`StoredChunks`]; stored byte order); `None` where the general
+    /// reader is needed (chunks not written, codecs this crate does not decode alike,
+    /// damage).
+    fn numbers(
+        &self,
+        info: &VarInfo,
+        region: &Region,
+        t: NcType,
+        n: usize,
+    ) -> std::result::Result<Option<Values>, String> {
+        let (Some(chunks), Some(map)) = (info.encoding.chunk_shape(), self.chunk_map(info)) else {
+            return Ok(None);
+        };
+        let codecs = if info.encoding.codecs.is_empty() {
+            None
+        } else {
+            let built = info.codecs.get_or_init(|| {
+                info.encoding
+                    .codec_ids()
+                    .all(|id| SAME_BYTES.contains(&id))
+                    .then(|| Pipeline::new(&info.encoding.codecs, None).ok())
+                    .flatten()
+            });
+            match built {
+                Some(codecs) => Some(codecs),
+                None => return Ok(None),
+            }
+        };
+        let stored = StoredChunks {
+            reader: &*self.reader,
+            base: self.file.superblock().base_address,
+            map,
+            chunks,
+            width: t.size(),
+            codecs,
+        };
+        let Some(located) = stored.locate(region) else {
+            return Ok(None);
+        };
+        let mut values = Values::zeroed(t, n);
+        match values.ne_bytes_mut() {
+            Some(out) if out.len() == located.len => Ok(stored
+                .read_located(region, &located, out)?
+                .then_some(values)),
+            _ => Ok(None),
+        }
     }
 
     /// The variable's chunk map, read the first time it is asked for; `None` when
