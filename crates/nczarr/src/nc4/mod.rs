@@ -10,7 +10,7 @@ mod chunks;
 mod heap;
 mod meta;
 mod order;
-mod refs;
+mod stored;
 mod source;
 #[cfg(test)]
 mod test_file;

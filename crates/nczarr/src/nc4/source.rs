@@ -17,7 +17,7 @@ use hdf5_reader::{
 use super::chunks;
 use super::heap::{self, lock};
 use super::meta::{self, VarInfo};
-use super::refs::StoredChunks;
+use super::stored::StoredChunks;
 use super::types::to_native;
 use crate::chunking::Region;
 use crate::codec::{hdf5 as filters, registry, ChunkInfo, Pipeline};
