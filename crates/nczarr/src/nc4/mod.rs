@@ -10,8 +10,8 @@ mod chunks;
 mod heap;
 mod meta;
 mod order;
-mod stored;
 mod source;
+mod stored;
 #[cfg(test)]
 mod test_file;
 mod types;
