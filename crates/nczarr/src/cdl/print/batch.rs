@@ -61,6 +61,9 @@ pub(super) const BLOCK: usize = 64;
 pub(super) struct FloatDigits<'a, T, F> {
     values: &'a [T],
     fill: Option<T>,
+    /// Where a value can be the fill value at all (NaN bounds: nowhere): between half
+    /// and twice a finite fill. Outside, no value goes through `is_fill`'s arithmetic.
+    near_fill: (f64, f64),
     /// Known to the compiler (a call through a pointer per value cost a twentieth).
     is_fill: F,
     p: usize,
@@ -73,9 +76,14 @@ pub(super) struct FloatDigits<'a, T, F> {
 
 impl<'a, T: Float, F: Fn(T, T) -> bool> FloatDigits<'a, T, F> {
     pub(super) fn new(values: &'a [T], fill: Option<T>, is_fill: F, p: usize) -> Self {
+        let near_fill = match fill.map(T::wide) {
+            Some(f) if f.is_finite() => (f.min(f * 0.5).min(f * 2.0), f.max(f * 0.5).max(f * 2.0)),
+            _ => (f64::NAN, f64::NAN),
+        };
         FloatDigits {
             values,
             fill,
+            near_fill,
             is_fill,
             // As `number::format_g_into` takes it.
             p: p.max(1),
@@ -89,7 +97,12 @@ impl<'a, T: Float, F: Fn(T, T) -> bool> FloatDigits<'a, T, F> {
     #[inline(always)]
     fn value(&self, i: usize) -> Option<T> {
         let x = self.values[i];
-        (x.wide().is_finite() && !self.fill.is_some_and(|f| (self.is_fill)(f, x))).then_some(x)
+        let v = x.wide();
+        // ncdump's comparison passes only values within a relative epsilon of a
+        // finite fill, and never a finite value for one that is not finite.
+        let (lo, hi) = self.near_fill;
+        let fill = v >= lo && v <= hi && self.fill.is_some_and(|f| (self.is_fill)(f, x));
+        (v.is_finite() && !fill).then_some(x)
     }
 }
 
@@ -141,6 +154,16 @@ mod tests {
             1e300,
             5e-324,
             280.125,
+            // At and around the fill: within ncdump's relative epsilon (below), at the
+            // edges of the band where a value may be one, and past them.
+            -7.000_000_1,
+            -6.999_999_9,
+            -7.01,
+            -3.5,
+            -14.0,
+            -3.499,
+            -14.01,
+            7.0,
         ]);
         check_blocks(&values, -7.0);
         // Floats go another way to their digits.
@@ -148,11 +171,17 @@ mod tests {
         check_blocks(&floats, -7.0);
     }
 
-    fn check_blocks<T: Float + PartialEq + std::fmt::Debug>(values: &[T], fill: T) {
+    /// A fill comparison of ncdump's kind: equal within a relative epsilon.
+    fn is_fill<T: Float>(a: T, b: T) -> bool {
+        let (a, b) = (a.wide(), b.wide());
+        (a > 0.0) == (b > 0.0) && (a - b).abs() <= 1e-7 * b.abs()
+    }
+
+    fn check_blocks<T: Float + std::fmt::Debug>(values: &[T], fill: T) {
         for p in [1, 4, 7, 8, 9, 15, 16, 17] {
             let alone = |i: usize| -> Option<Vec<u8>> {
                 let v = values[i];
-                if !v.wide().is_finite() || v == fill {
+                if !v.wide().is_finite() || is_fill(fill, v) {
                     return None;
                 }
                 let mut out = [0u8; number::NUM_ROOM];
@@ -160,7 +189,7 @@ mod tests {
                 Some(out[..n].to_vec())
             };
             for block in [1, 5, BLOCK, 1000] {
-                let mut w = FloatDigits::new(values, Some(fill), |a: T, b: T| a == b, p);
+                let mut w = FloatDigits::new(values, Some(fill), is_fill, p);
                 let mut first = 0;
                 while first < values.len() {
                     let n = block.min(values.len() - first);
