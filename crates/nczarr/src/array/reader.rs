@@ -29,14 +29,20 @@ enum Output {
         out: Vec<Option<Vec<u8>>>,
         fill: Option<Vec<u8>>,
     },
-    /// Values of a fixed-size type, written through their bytes (no copy at the end).
-    Fixed { out: Values, fill: Vec<u8> },
+    /// Values of a fixed-size type, written through their bytes (no copy at the end);
+    /// `zeros` when what is not written yet is known to be zeros.
+    Fixed {
+        out: Values,
+        fill: Vec<u8>,
+        zeros: bool,
+    },
 }
 
 impl Output {
     /// `len` values of type `t`; all `fill` already when `prefill` (positions that no
-    /// chunk covers), otherwise zeros until written.
-    fn new(t: NcType, len: usize, fill: &Values, prefill: bool) -> Output {
+    /// chunk covers), otherwise zeros until written, or, in the memory of `spare`
+    /// (values of an earlier read), whatever it held.
+    fn new(t: NcType, len: usize, fill: &Values, prefill: bool, spare: Option<Values>) -> Output {
         match t {
             NcType::String => {
                 let fill = match fill {
@@ -52,9 +58,12 @@ impl Output {
                 let es = t.size();
                 let mut fill_bytes = Vec::with_capacity(es);
                 fill.extend_ne_bytes(&mut fill_bytes);
-                let mut out = Values::zeroed(t, len);
+                let (mut out, zeros) = match spare {
+                    Some(spare) => (spare.reused_as(t, len), false),
+                    None => (Values::zeroed(t, len), true),
+                };
                 if let Some(bytes) = out.ne_bytes_mut() {
-                    if prefill && fill_bytes.iter().any(|&b| b != 0) {
+                    if prefill && !(zeros && fill_bytes.iter().all(|&b| b == 0)) {
                         for slot in bytes.chunks_exact_mut(es) {
                             slot.copy_from_slice(&fill_bytes);
                         }
@@ -63,6 +72,7 @@ impl Output {
                 Output::Fixed {
                     out,
                     fill: fill_bytes,
+                    zeros,
                 }
             }
         }
@@ -80,7 +90,7 @@ impl Output {
             (Output::Strings { out, fill }, _) => {
                 out[dst..dst + n].fill(fill.clone());
             }
-            (Output::Fixed { out, fill }, Some(ChunkData::Fixed(bytes))) => {
+            (Output::Fixed { out, fill, .. }, Some(ChunkData::Fixed(bytes))) => {
                 let es = fill.len();
                 let Some(out) = out.ne_bytes_mut() else {
                     return;
@@ -94,12 +104,12 @@ impl Output {
                     }
                 }
             }
-            (Output::Fixed { out, fill }, _) => {
+            (Output::Fixed { out, fill, zeros }, _) => {
                 let es = fill.len();
                 let Some(out) = out.ne_bytes_mut() else {
                     return;
                 };
-                if fill.iter().any(|&b| b != 0) {
+                if !(*zeros && fill.iter().all(|&b| b == 0)) {
                     for slot in out[dst * es..(dst + n) * es].chunks_exact_mut(es) {
                         slot.copy_from_slice(fill);
                     }
@@ -355,6 +365,15 @@ impl<'s> ArrayReader<'s> {
     /// [`Error::Invalid`] for a region outside the variable; store, codec and chunk
     /// errors naming the chunk.
     pub fn read(&self, region: &Region) -> Result<Values> {
+        self.read_reusing(region, None)
+    }
+
+    /// [`ArrayReader::read`] into the memory of `spare` (values of an earlier read,
+    /// of any type and length) where it can.
+    ///
+    /// # Errors
+    /// As [`ArrayReader::read`].
+    pub fn read_reusing(&self, region: &Region, spare: Option<Values>) -> Result<Values> {
         region
             .check(&self.shape)
             .map_err(|m| Error::Invalid(format!("variable '{}': {m}", self.name)))?;
@@ -380,7 +399,7 @@ impl<'s> ArrayReader<'s> {
             .any(|(((c, s), st), shape)| *c > 0 && s + (c - 1) * st >= *shape);
         let fill = self.fill_element();
         let count = &stored_region.count;
-        let mut out = Output::new(self.nc_type, len, &fill, beyond);
+        let mut out = Output::new(self.nc_type, len, &fill, beyond, spare);
         // Chunks are fetched in batches (one concurrent request each), decoded in
         // parallel and copied into place, so memory holds one batch, not every chunk
         // the region touches.

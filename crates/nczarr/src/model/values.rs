@@ -184,6 +184,25 @@ impl Values {
         }
     }
 
+    /// `n` values of type `t` in the memory of `self` where it holds that type (its
+    /// old values kept where they are, zeros after them: for a reader that writes
+    /// every value, without clearing or fresh memory), else [`Values::zeroed`].
+    pub fn reused_as(self, t: NcType, n: usize) -> Values {
+        macro_rules! reuse {
+            ($($variant:ident),*) => {
+                match self {
+                    $(Values::$variant(mut v) if t == NcType::$variant => {
+                        v.truncate(n);
+                        v.resize(n, Default::default());
+                        Values::$variant(v)
+                    })*
+                    _ => Values::zeroed(t, n),
+                }
+            };
+        }
+        reuse!(Byte, Char, Short, Int, Float, Double, UByte, UShort, UInt, Int64, UInt64)
+    }
+
     /// The values as native-endian bytes (chars one byte each), without a copy;
     /// `None` for strings, which have no fixed-size form.
     pub fn as_ne_bytes(&self) -> Option<&[u8]> {

@@ -49,6 +49,9 @@ pub struct Hdf5Source {
     refs: Mutex<Vec<Vec<u8>>>,
     /// Strings given back by their reader ([`DataSource::recycle`]), to read into.
     spare_strings: Mutex<Vec<Strings>>,
+    /// Numbers given back by their reader, to read into (a slab in new memory was
+    /// cleared by the allocator, then by the kernel page by page).
+    spare_values: Mutex<Vec<Values>>,
 }
 
 impl Hdf5Source {
@@ -105,6 +108,7 @@ impl Hdf5Source {
             heaps: heap::Heaps::default(),
             refs: Mutex::new(Vec::new()),
             spare_strings: Mutex::new(Vec::new()),
+            spare_values: Mutex::new(Vec::new()),
         })
     }
 
@@ -236,11 +240,16 @@ impl DataSource for Hdf5Source {
     }
 
     fn recycle(&self, values: Values) {
+        // The slabs a printer has in flight at most.
         if let Values::String(s) = values {
             let mut spare = lock(&self.spare_strings);
-            // The slabs a printer has in flight at most.
             if spare.len() < 6 {
                 spare.push(s);
+            }
+        } else {
+            let mut spare = lock(&self.spare_values);
+            if spare.len() < 6 {
+                spare.push(values);
             }
         }
     }
@@ -484,7 +493,8 @@ impl Hdf5Source {
         let Some(located) = stored.locate(region) else {
             return Ok(None);
         };
-        let mut values = Values::zeroed(t, n);
+        let spare = lock(&self.spare_values).pop();
+        let mut values = spare.map_or_else(|| Values::zeroed(t, n), |v| v.reused_as(t, n));
         match values.ne_bytes_mut() {
             Some(out) if out.len() == located.len => Ok(stored
                 .read_located(region, &located, out)?

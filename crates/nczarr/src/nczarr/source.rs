@@ -1,5 +1,7 @@
 //! [`ZarrSource`]: an NCZarr or pure Zarr v2 dataset opened for reading.
 
+use std::sync::Mutex;
+
 use super::{Arrays, ReadOptions};
 use crate::array::{ArrayReader, ShardCache};
 use crate::chunking::Region;
@@ -22,6 +24,10 @@ pub struct ZarrSource {
     shard_cache: ShardCache,
     /// The variable stored at the store's root (a Zarr v3 store that is one array).
     root_array: Option<VarPath>,
+    /// Numbers given back by their reader ([`DataSource::recycle`]), to read into (a
+    /// slab in new memory was cleared by the allocator, then by the kernel page by
+    /// page).
+    spare_values: Mutex<Vec<Values>>,
 }
 
 /// The store key of a variable's array: its group names and its name.
@@ -59,6 +65,7 @@ impl ZarrSource {
             batch_bytes: crate::array::READ_BATCH_BYTES,
             shard_cache: ShardCache::default(),
             root_array: None,
+            spare_values: Mutex::new(Vec::new()),
         }
     }
 
@@ -105,7 +112,20 @@ impl ZarrSource {
 
 impl DataSource for ZarrSource {
     fn read(&self, var: &VarPath, region: &Region) -> Result<Values> {
-        self.reader(var)?.read(region)
+        let spare = self.spare_values.lock().ok().and_then(|mut s| s.pop());
+        self.reader(var)?.read_reusing(region, spare)
+    }
+
+    fn recycle(&self, values: Values) {
+        if values.nc_type() == NcType::String {
+            return;
+        }
+        if let Ok(mut spare) = self.spare_values.lock() {
+            // The slabs a printer has in flight at most.
+            if spare.len() < 6 {
+                spare.push(values);
+            }
+        }
     }
 }
 
