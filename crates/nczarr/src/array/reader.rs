@@ -644,3 +644,50 @@ impl<'s> ArrayReader<'s> {
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::array::writer::tests::{stored, values};
+    use crate::array::ArrayWriter;
+    use crate::store::MemoryStore;
+
+    /// Reads into the memory of earlier values (longer, shorter, another type, full
+    /// of other numbers) give what fresh reads give: missing chunks and positions past
+    /// the stored shape are written as fill, zero fill too.
+    #[test]
+    fn reads_into_spare_values_give_what_fresh_reads_give() {
+        let var = VarPath::new(&[], "v");
+        let shape = [4u64, 4];
+        for fill in [
+            Some(Values::Int(vec![-1])),
+            Some(Values::Int(vec![0])),
+            None,
+        ] {
+            let mut st = stored(&shape, &[2, 2], None);
+            st.fill = fill;
+            let store = MemoryStore::new();
+            let key = StoreKey::new("v").unwrap();
+            let whole = Region::whole(&shape);
+            let w = ArrayWriter::new(key.clone(), &var, st.clone()).unwrap();
+            w.write(&store, &whole, &values(&whole, &shape)).unwrap();
+            store.remove(&StoreKey::new("v/1.0").unwrap());
+            // The variable is longer than what is stored: its last rows are fill.
+            let reader = ArrayReader::new(&store, key, &var, NcType::Int, &st, vec![6, 4]).unwrap();
+            for region in [
+                Region::whole(&[6, 4]),
+                Region::block(vec![1, 1], vec![5, 2]),
+            ] {
+                let fresh = reader.read(&region).unwrap();
+                for spare in [
+                    Values::Int(vec![12345; 100]),
+                    Values::Int(vec![777; 3]),
+                    Values::Float(vec![1.5; 24]),
+                ] {
+                    let reused = reader.read_reusing(&region, Some(spare)).unwrap();
+                    assert_eq!(reused, fresh, "{region}");
+                }
+            }
+        }
+    }
+}

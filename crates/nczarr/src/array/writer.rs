@@ -572,7 +572,7 @@ fn row_groups(batch: &[ChunkPart]) -> Vec<&[ChunkPart]> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::array::{ArrayReader, ChunkKeys};
     use crate::chunking::{slabs, SlabOrder};
@@ -580,7 +580,11 @@ mod tests {
     use crate::store::{ListableStore, MemoryStore};
     use crate::zarr::Dtype;
 
-    fn stored(shape: &[u64], chunks: &[u64], compressor: Option<&str>) -> StoredArray {
+    pub(in crate::array) fn stored(
+        shape: &[u64],
+        chunks: &[u64],
+        compressor: Option<&str>,
+    ) -> StoredArray {
         StoredArray {
             dtype: Dtype::parse("<i4").unwrap(),
             shape: shape.to_vec(),
@@ -594,7 +598,7 @@ mod tests {
         }
     }
 
-    fn values(region: &Region, shape: &[u64]) -> Values {
+    pub(in crate::array) fn values(region: &Region, shape: &[u64]) -> Values {
         // Each element holds its flat index in the whole array.
         let mut out = Vec::new();
         let n = region.len().unwrap();
@@ -715,45 +719,6 @@ mod tests {
             .insert(StoreKey::new("v/2.0.0").unwrap(), vec![0u8; 40]);
         let e = reader.read(&region([2, 0, 0], [1, 2, 10])).unwrap_err();
         assert!(e.to_string().contains("v/2.0.0"), "{e}");
-    }
-
-    /// Reads into the memory of earlier values (longer, shorter, another type, full
-    /// of other numbers) give what fresh reads give: missing chunks and positions past
-    /// the stored shape are written as fill, zero fill too.
-    #[test]
-    fn reads_into_spare_values_give_what_fresh_reads_give() {
-        let var = VarPath::new(&[], "v");
-        let shape = [4u64, 4];
-        for fill in [
-            Some(Values::Int(vec![-1])),
-            Some(Values::Int(vec![0])),
-            None,
-        ] {
-            let mut st = stored(&shape, &[2, 2], None);
-            st.fill = fill;
-            let store = MemoryStore::new();
-            let key = StoreKey::new("v").unwrap();
-            let whole = Region::whole(&shape);
-            let w = ArrayWriter::new(key.clone(), &var, st.clone()).unwrap();
-            w.write(&store, &whole, &values(&whole, &shape)).unwrap();
-            store.remove(&StoreKey::new("v/1.0").unwrap());
-            // The variable is longer than what is stored: its last rows are fill.
-            let reader = ArrayReader::new(&store, key, &var, NcType::Int, &st, vec![6, 4]).unwrap();
-            for region in [
-                Region::whole(&[6, 4]),
-                Region::block(vec![1, 1], vec![5, 2]),
-            ] {
-                let fresh = reader.read(&region).unwrap();
-                for spare in [
-                    Values::Int(vec![12345; 100]),
-                    Values::Int(vec![777; 3]),
-                    Values::Float(vec![1.5; 24]),
-                ] {
-                    let reused = reader.read_reusing(&region, Some(spare)).unwrap();
-                    assert_eq!(reused, fresh, "{region}");
-                }
-            }
-        }
     }
 
     #[test]
