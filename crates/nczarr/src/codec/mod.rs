@@ -78,6 +78,26 @@ pub trait Codec: Send + Sync + fmt::Debug {
     /// [`ChunkFault`] saying why the input cannot be decoded.
     fn decode(&self, input: Vec<u8>, info: &ChunkInfo) -> Result<Vec<u8>, ChunkFault>;
 
+    /// [`Codec::decode`] into `out`, which the result must fill exactly (a chunk's
+    /// place in a read's output). By default decoded, then copied.
+    ///
+    /// # Errors
+    /// As [`Codec::decode`]; [`ChunkFault::Corrupt`] when the result is not
+    /// `out.len()` bytes.
+    fn decode_to(
+        &self,
+        input: Vec<u8>,
+        out: &mut [u8],
+        info: &ChunkInfo,
+    ) -> Result<(), ChunkFault> {
+        let decoded = self.decode(input, info)?;
+        if decoded.len() != out.len() {
+            return Err(wrong_size(decoded.len(), out.len()));
+        }
+        out.copy_from_slice(&decoded);
+        Ok(())
+    }
+
     /// Apply the codec: raw bytes to stored bytes.
     ///
     /// # Errors
@@ -150,6 +170,14 @@ pub(crate) fn read_bounded(
         return Err(ChunkFault::TooLarge { max });
     }
     Ok(out)
+}
+
+/// A chunk decoded to `got` bytes where `want` were expected.
+pub(crate) fn wrong_size(got: usize, want: usize) -> ChunkFault {
+    ChunkFault::Corrupt {
+        what: "chunk",
+        detail: format!("decodes to {got} bytes, not the {want} of a whole chunk"),
+    }
 }
 
 /// The error of an encoder writing into memory (`what` names the format).

@@ -89,6 +89,44 @@ impl Pipeline {
         }
     }
 
+    /// [`Pipeline::decode`] of a chain of fixed-size values into `out`, which the
+    /// chunk's bytes must fill exactly: the last step writes there (no copy of the
+    /// chunk, nor memory for it).
+    ///
+    /// # Errors
+    /// [`CodecError::Failed`] naming the codec and the chunk (the chunk not of
+    /// `out`'s size too); an object chain is refused.
+    pub fn decode_to(
+        &self,
+        stored: Vec<u8>,
+        key: &str,
+        info: &ChunkInfo,
+        out: &mut [u8],
+    ) -> Result<(), CodecError> {
+        let fail = |codec: &str, fault: ChunkFault| CodecError::Failed {
+            codec: codec.to_string(),
+            key: key.to_string(),
+            fault,
+        };
+        if let Some(id) = self.vlen {
+            return Err(fail(id, ChunkFault::WrongKind("items are not bytes")));
+        }
+        // Decoding applies the chain from its end: the first codec is the last step.
+        let Some((last, rest)) = self.codecs.split_first() else {
+            if stored.len() != out.len() {
+                return Err(fail("pipeline", super::wrong_size(stored.len(), out.len())));
+            }
+            out.copy_from_slice(&stored);
+            return Ok(());
+        };
+        let mut data = stored;
+        for codec in rest.iter().rev() {
+            data = codec.decode(data, info).map_err(|m| fail(codec.id(), m))?;
+        }
+        last.decode_to(data, out, info)
+            .map_err(|m| fail(last.id(), m))
+    }
+
     /// Encode raw chunk bytes (or items, for an object chain).
     ///
     /// # Errors
@@ -160,6 +198,42 @@ mod tests {
         (0..1000u32)
             .flat_map(|i| (i * 7 % 13).to_le_bytes())
             .collect()
+    }
+
+    /// Decoded into a chunk's place, a chain gives what it decodes to, and a place of
+    /// another size is an error naming the codec and the chunk.
+    #[test]
+    fn decoding_into_a_place_gives_the_decoded_bytes() {
+        for (filters, compressor) in [
+            ("[]", "null"),
+            ("[]", r#"{"id": "zlib", "level": 1}"#),
+            (
+                r#"[{"id": "shuffle", "elementsize": 4}]"#,
+                r#"{"id": "zlib", "level": 1}"#,
+            ),
+            (
+                r#"[{"id": "shuffle", "elementsize": 4}]"#,
+                r#"{"id": "zstd", "level": 3}"#,
+            ),
+            ("[]", r#"{"id": "bz2", "level": 9}"#),
+        ] {
+            let p = chain(filters, compressor);
+            let data = sample();
+            let stored = p
+                .encode(Decoded::Bytes(data.clone()), "k", &info())
+                .unwrap();
+            let mut place = vec![0xee; data.len()];
+            p.decode_to(stored.clone(), "k", &info(), &mut place)
+                .unwrap();
+            assert_eq!(place, data, "{filters} {compressor}");
+            for len in [data.len() - 1, data.len() + 4] {
+                let mut place = vec![0; len];
+                let e = p
+                    .decode_to(stored.clone(), "0.1", &info(), &mut place)
+                    .unwrap_err();
+                assert!(e.to_string().contains("0.1"), "{e}");
+            }
+        }
     }
 
     #[test]

@@ -51,22 +51,30 @@ pub(crate) fn shuffle(input: &[u8], es: usize) -> Vec<u8> {
 
 /// The inverse of [`shuffle`].
 pub(crate) fn unshuffle(input: &[u8], es: usize) -> Vec<u8> {
-    let mut out = input.to_vec();
+    let mut out = vec![0; input.len()];
+    unshuffle_to(input, es, &mut out);
+    out
+}
+
+/// [`unshuffle`] into `out`, of the input's length.
+fn unshuffle_to(input: &[u8], es: usize, out: &mut [u8]) {
+    let es = es.max(1);
+    let n = input.len() / es;
+    // The bytes past the last whole element stay as they are.
+    out[n * es..].copy_from_slice(&input[n * es..]);
     match es {
-        2 => unshuffle_fixed::<2>(input, &mut out),
-        4 => unshuffle_fixed::<4>(input, &mut out),
-        8 => unshuffle_fixed::<8>(input, &mut out),
-        _ if es > 1 => {
-            let n = input.len() / es;
+        1 => out.copy_from_slice(input),
+        2 => unshuffle_fixed::<2>(input, out),
+        4 => unshuffle_fixed::<4>(input, out),
+        8 => unshuffle_fixed::<8>(input, out),
+        _ => {
             for (i, elem) in out[..n * es].chunks_exact_mut(es).enumerate() {
                 for (j, b) in elem.iter_mut().enumerate() {
                     *b = input[j * n + i];
                 }
             }
         }
-        _ => {}
     }
-    out
 }
 
 // The common element sizes go plane by plane with the size known to the compiler: one
@@ -106,6 +114,19 @@ impl Codec for Shuffle {
 
     fn decode(&self, input: Vec<u8>, info: &ChunkInfo) -> Result<Vec<u8>, ChunkFault> {
         Ok(unshuffle(&input, self.size(info)))
+    }
+
+    fn decode_to(
+        &self,
+        input: Vec<u8>,
+        out: &mut [u8],
+        info: &ChunkInfo,
+    ) -> Result<(), ChunkFault> {
+        if input.len() != out.len() {
+            return Err(super::wrong_size(input.len(), out.len()));
+        }
+        unshuffle_to(&input, self.size(info), out);
+        Ok(())
     }
 
     fn encode(&self, input: Vec<u8>, info: &ChunkInfo) -> Result<Vec<u8>, ChunkFault> {

@@ -88,6 +88,27 @@ impl Codec for Zlib {
         }
     }
 
+    fn decode_to(
+        &self,
+        input: Vec<u8>,
+        out: &mut [u8],
+        info: &ChunkInfo,
+    ) -> Result<(), ChunkFault> {
+        let inflated = INFLATER.with(|d| d.borrow_mut().zlib_decompress(&input, out));
+        match inflated {
+            Ok(n) if n == out.len() => Ok(()),
+            // Short, or refused: the whole way, for its error.
+            _ => {
+                let decoded = self.decode(input, info)?;
+                if decoded.len() != out.len() {
+                    return Err(super::wrong_size(decoded.len(), out.len()));
+                }
+                out.copy_from_slice(&decoded);
+                Ok(())
+            }
+        }
+    }
+
     fn encode(&self, input: Vec<u8>, _: &ChunkInfo) -> Result<Vec<u8>, ChunkFault> {
         let level = self.level as i32;
         if level != 1 {

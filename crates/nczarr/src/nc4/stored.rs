@@ -141,7 +141,7 @@ impl StoredChunks<'_> {
             ..
         } = located;
         if let Some(codecs) = self.codecs {
-            return self.decode_into(codecs, parts, places, *whole, strides, out);
+            return self.decode_into(codecs, &region.count, located, out);
         }
         let w = self.width;
         let mut chunk = Vec::new();
@@ -175,23 +175,40 @@ impl StoredChunks<'_> {
         Ok(true)
     }
 
-    /// The parts of filtered chunks at `places` decoded (a batch of chunks at a time,
-    /// in parallel) and copied into `out`: false, before anything is copied from it,
-    /// when a chunk does not decode to `whole` bytes (damage the general reader
-    /// reports).
+    /// The filtered chunks of `located` decoded in parallel into `out`: each straight
+    /// into its place where they are whole chunks end to end in it, else a batch at a
+    /// time, copied. False when a chunk does not decode to a whole chunk's bytes
+    /// (damage the general reader reports).
     fn decode_into(
         &self,
         codecs: &Pipeline,
-        parts: &[ChunkPart],
-        places: &[(u64, usize)],
-        whole: usize,
-        strides: &(Vec<u64>, Vec<u64>),
+        count: &[u64],
+        located: &Located,
         out: &mut [u8],
     ) -> Result<bool, String> {
+        let Located {
+            parts,
+            places,
+            whole,
+            strides,
+            ..
+        } = located;
+        let whole = *whole;
         let info = ChunkInfo {
             item_size: self.width,
             max_decoded: whole,
         };
+        let key = |part: &ChunkPart| format!("{:?}", part.index);
+        if self.tile(parts, count, whole, out.len()) {
+            return out
+                .par_chunks_mut(whole)
+                .zip(parts.par_iter().zip(places))
+                .map(|(place, (part, &(at, size)))| {
+                    let stored = self.stored_bytes(part, at, size)?;
+                    Ok(codecs.decode_to(stored, &key(part), &info, place).is_ok())
+                })
+                .try_reduce(|| true, |a, b| Ok(a && b));
+        }
         let items = whole / self.width.max(1);
         let per_batch = (BATCH_BYTES / (whole as u64).max(1)).max(1) as usize;
         for (batch, at) in parts.chunks(per_batch).zip(places.chunks(per_batch)) {
@@ -199,12 +216,8 @@ impl StoredChunks<'_> {
                 .par_iter()
                 .zip(at)
                 .map(|(part, &(at, size))| {
-                    let mut stored = vec![0; size];
-                    self.reader
-                        .read_at(at, &mut stored)
-                        .map_err(|e| format!("chunk {:?}: {e}", part.index))?;
-                    let key = format!("{:?}", part.index);
-                    Ok(match codecs.decode(stored, &key, &info, items) {
+                    let stored = self.stored_bytes(part, at, size)?;
+                    Ok(match codecs.decode(stored, &key(part), &info, items) {
                         Ok(Decoded::Bytes(b)) if b.len() == whole => Some(b),
                         _ => None,
                     })
@@ -218,6 +231,31 @@ impl StoredChunks<'_> {
             }
         }
         Ok(true)
+    }
+
+    /// The `size` stored bytes of `part`'s chunk at `at`.
+    fn stored_bytes(&self, part: &ChunkPart, at: u64, size: usize) -> Result<Vec<u8>, String> {
+        let mut stored = vec![0; size];
+        self.reader
+            .read_at(at, &mut stored)
+            .map_err(|e| format!("chunk {:?}: {e}", part.index))?;
+        Ok(stored)
+    }
+
+    /// True when `parts` are whole chunks lying end to end in the output of a region
+    /// of `count` elements per dimension (`len` bytes), in their order: a slab of whole
+    /// chunk rows one chunk wide, as a dump reads them.
+    fn tile(&self, parts: &[ChunkPart], count: &[u64], whole: usize, len: usize) -> bool {
+        let row = count[1..].iter().product::<u64>() as usize * self.width;
+        parts.len().checked_mul(whole) == Some(len)
+            && count[1..] == self.chunks[1..]
+            && parts.iter().enumerate().all(|(k, part)| {
+                let each_whole =
+                    part.runs.iter().zip(self.chunks).all(|(r, &c)| {
+                        r.in_chunk == 0 && r.len == c && (r.step == 1 || r.len == 1)
+                    });
+                each_whole && part.runs[0].in_out as usize * row == k * whole
+            })
     }
 
     /// The elements of `part` from its whole decoded `chunk` into their places in
@@ -425,6 +463,47 @@ mod tests {
         assert_eq!(read(&m, &map, &[3, 5], None, &block), None);
         assert_eq!(read(&m, &map, &[1 << 20, 1 << 20], None, &block), None);
         assert_eq!(read(&m, &map, &[0, 5], None, &block), None);
+    }
+
+    /// Slabs of whole chunk rows (decoded straight into their places) read as the
+    /// general case does; a damaged chunk among them sends the read to the general
+    /// reader.
+    #[test]
+    fn slabs_of_whole_chunks_decode_into_their_places() {
+        let deflated = deflated();
+        let codecs = Some(&deflated);
+        let (shape, chunks) = ([6u64, 4, 5], [2u64, 4, 5]);
+        let (m, mut map) = stored(&shape, &chunks, codecs);
+        let (plain, plain_map) = stored(&shape, &chunks, None);
+        let strides_of = StoredChunks {
+            reader: &m,
+            base: 10,
+            map: &map,
+            chunks: &chunks,
+            width: 4,
+            codecs,
+        };
+        for (start, count) in [(0, 6), (2, 2), (2, 4), (4, 2)] {
+            let region = Region::block(vec![start, 0, 0], vec![count, 4, 5]);
+            let located = strides_of.locate(&region).unwrap();
+            assert!(strides_of.tile(&located.parts, &region.count, located.whole, located.len));
+            let want = read(&plain, &plain_map, &chunks, None, &region);
+            assert!(want.is_some());
+            assert_eq!(read(&m, &map, &chunks, codecs, &region), want, "{region:?}");
+        }
+        // Not whole chunks, or not one chunk wide: the general case, the same values.
+        for region in [
+            Region::block(vec![1, 0, 0], vec![4, 4, 5]),
+            Region::block(vec![0, 0, 0], vec![2, 4, 4]),
+        ] {
+            let located = strides_of.locate(&region).unwrap();
+            assert!(!strides_of.tile(&located.parts, &region.count, located.whole, located.len));
+            let want = read(&plain, &plain_map, &chunks, None, &region);
+            assert_eq!(read(&m, &map, &chunks, codecs, &region), want, "{region:?}");
+        }
+        map.places.get_mut(&vec![1, 0, 0]).unwrap().size -= 3;
+        let whole = Region::whole(&shape);
+        assert_eq!(read(&m, &map, &chunks, codecs, &whole), None);
     }
 
     #[test]
