@@ -91,11 +91,7 @@ pub trait Codec: Send + Sync + fmt::Debug {
         info: &ChunkInfo,
     ) -> Result<(), ChunkFault> {
         let decoded = self.decode(input, info)?;
-        if decoded.len() != out.len() {
-            return Err(wrong_size(decoded.len(), out.len()));
-        }
-        out.copy_from_slice(&decoded);
-        Ok(())
+        copy_whole(&decoded, out)
     }
 
     /// Apply the codec: raw bytes to stored bytes.
@@ -170,6 +166,15 @@ pub(crate) fn read_bounded(
         return Err(ChunkFault::TooLarge { max });
     }
     Ok(out)
+}
+
+/// `decoded` copied into `out`, which it must fill exactly.
+pub(crate) fn copy_whole(decoded: &[u8], out: &mut [u8]) -> Result<(), ChunkFault> {
+    if decoded.len() != out.len() {
+        return Err(wrong_size(decoded.len(), out.len()));
+    }
+    out.copy_from_slice(decoded);
+    Ok(())
 }
 
 /// A chunk decoded to `got` bytes where `want` were expected.

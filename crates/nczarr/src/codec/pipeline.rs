@@ -113,11 +113,7 @@ impl Pipeline {
         }
         // Decoding applies the chain from its end: the first codec is the last step.
         let Some((last, rest)) = self.codecs.split_first() else {
-            if stored.len() != out.len() {
-                return Err(fail("pipeline", super::wrong_size(stored.len(), out.len())));
-            }
-            out.copy_from_slice(&stored);
-            return Ok(());
+            return super::copy_whole(&stored, out).map_err(|m| fail("pipeline", m));
         };
         let mut data = stored;
         for codec in rest.iter().rev() {

@@ -7,7 +7,8 @@
 //! deflated floats a third of its reading in copies and fresh memory. Unfiltered chunks
 //! (string references always: netcdf-c refuses filters on variable-length types) are
 //! read into place; filtered ones are decoded with this crate's codecs, in parallel,
-//! and copied. Any other case is left to the general reader.
+//! straight into their place where whole chunks lie end to end in the output, else
+//! decoded and copied. Any other case is left to the general reader.
 
 use rayon::prelude::*;
 

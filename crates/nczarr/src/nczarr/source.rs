@@ -112,8 +112,9 @@ impl ZarrSource {
 
 impl DataSource for ZarrSource {
     fn read(&self, var: &VarPath, region: &Region) -> Result<Values> {
+        let reader = self.reader(var)?;
         let spare = self.spare_values.lock().ok().and_then(|mut s| s.pop());
-        self.reader(var)?.read_reusing(region, spare)
+        reader.read_reusing(region, spare)
     }
 
     fn recycle(&self, values: Values) {

@@ -436,7 +436,7 @@ mod tests {
                 same(f32::from_bits(x.to_bits().wrapping_add(d)));
                 same(f32::from_bits(x.to_bits().wrapping_sub(d)));
             }
-            for m in [0.5f32, 1.5, 2.5, 9.5, 9.999_999_5, 12.5, 99.5] {
+            for m in [0.5f32, 1.5, 2.5, 9.5, 9.999_999, 12.5, 99.5] {
                 same(m * x);
             }
         }
