@@ -1,9 +1,11 @@
 //! [`Hdf5Source`]: a netCDF-4 file (HDF5) as a dataset source.
 //!
-//! Values are read by hyperslab through `hdf5-reader`: only the chunks a region
-//! touches are read and decoded (in parallel when there are several), so memory
-//! holds the region and the reader's bounded chunk cache. The filters HDF5 names by
-//! registered ids (zstd, bzip2, blosc) and deflate decode with this crate's codecs.
+//! Values of chunked variables are read from their chunks as stored (`stored.rs`):
+//! only the chunks a region touches, decoded with this crate's codecs in parallel.
+//! What that does not take (chunks never written, filters decoded differently,
+//! contiguous and compact data, damage) is read by hyperslab through `hdf5-reader`,
+//! with the same codecs for deflate and the filters HDF5 names by registered ids
+//! (zstd, bzip2, blosc). Memory holds the region and a bounded chunk cache.
 
 use std::collections::HashMap;
 use std::path::Path;
