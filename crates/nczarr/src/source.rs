@@ -15,6 +15,10 @@ use crate::json::Json;
 use crate::model::{Dataset, Values, VarPath};
 use crate::store::ReadStore;
 
+/// Slabs a source keeps from [`DataSource::recycle`] at most: the slabs a printer has
+/// in flight.
+pub(crate) const RECYCLED_SLABS: usize = 6;
+
 /// Values of variables by region: what printers and writers read.
 pub trait DataSource: Sync {
     /// The values of `region` of the variable at `var`, in C order; positions with

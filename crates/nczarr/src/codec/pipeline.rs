@@ -73,11 +73,7 @@ impl Pipeline {
         items: usize,
     ) -> Result<Decoded, CodecError> {
         let mut data = stored;
-        let fail = |codec: &str, fault: ChunkFault| CodecError::Failed {
-            codec: codec.to_string(),
-            key: key.to_string(),
-            fault,
-        };
+        let fail = failure(key);
         for codec in self.codecs.iter().rev() {
             data = codec.decode(data, info).map_err(|m| fail(codec.id(), m))?;
         }
@@ -103,11 +99,7 @@ impl Pipeline {
         info: &ChunkInfo,
         out: &mut [u8],
     ) -> Result<(), CodecError> {
-        let fail = |codec: &str, fault: ChunkFault| CodecError::Failed {
-            codec: codec.to_string(),
-            key: key.to_string(),
-            fault,
-        };
+        let fail = failure(key);
         if let Some(id) = self.vlen {
             return Err(fail(id, ChunkFault::WrongKind("items are not bytes")));
         }
@@ -133,11 +125,7 @@ impl Pipeline {
         key: &str,
         info: &ChunkInfo,
     ) -> Result<Vec<u8>, CodecError> {
-        let fail = |codec: &str, fault: ChunkFault| CodecError::Failed {
-            codec: codec.to_string(),
-            key: key.to_string(),
-            fault,
-        };
+        let fail = failure(key);
         let mut data = match (chunk, self.vlen) {
             (Decoded::Items(items), Some(_)) => {
                 let refs: Vec<&[u8]> = items.iter().map(Vec::as_slice).collect();
@@ -161,6 +149,15 @@ impl Pipeline {
             data = codec.encode(data, info).map_err(|m| fail(codec.id(), m))?;
         }
         Ok(data)
+    }
+}
+
+/// The error of codec `codec` failing with `fault` on chunk `key`.
+fn failure(key: &str) -> impl Fn(&str, ChunkFault) -> CodecError + '_ {
+    move |codec, fault| CodecError::Failed {
+        codec: codec.to_string(),
+        key: key.to_string(),
+        fault,
     }
 }
 

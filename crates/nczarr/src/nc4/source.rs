@@ -26,7 +26,7 @@ use crate::codec::{hdf5 as filters, registry, ChunkInfo, Pipeline};
 use crate::encoding::Encoding;
 use crate::error::{Error, Result};
 use crate::model::{Dataset, NcType, Strings, Values, VarPath};
-use crate::source::{DataSource, DatasetSource, FormatInfo};
+use crate::source::{DataSource, DatasetSource, FormatInfo, RECYCLED_SLABS};
 use crate::store::{LocalFile, ReadAt};
 
 /// Bytes of decoded chunks the reader keeps: enough for a row of chunks of a
@@ -242,15 +242,14 @@ impl DataSource for Hdf5Source {
     }
 
     fn recycle(&self, values: Values) {
-        // The slabs a printer has in flight at most.
         if let Values::String(s) = values {
             let mut spare = lock(&self.spare_strings);
-            if spare.len() < 6 {
+            if spare.len() < RECYCLED_SLABS {
                 spare.push(s);
             }
         } else {
             let mut spare = lock(&self.spare_values);
-            if spare.len() < 6 {
+            if spare.len() < RECYCLED_SLABS {
                 spare.push(values);
             }
         }

@@ -8,7 +8,7 @@ use crate::chunking::Region;
 use crate::encoding::{Chunking, Encoding, Endianness};
 use crate::error::{Error, Result};
 use crate::model::{Dataset, NcType, Values, VarPath};
-use crate::source::{ChunkView, DataSource, DatasetSource, FormatInfo};
+use crate::source::{ChunkView, DataSource, DatasetSource, FormatInfo, RECYCLED_SLABS};
 use crate::store::{KeyError, ReadStore, StoreKey};
 use crate::zarr::{Dtype, Endian};
 
@@ -122,8 +122,7 @@ impl DataSource for ZarrSource {
             return;
         }
         if let Ok(mut spare) = self.spare_values.lock() {
-            // The slabs a printer has in flight at most.
-            if spare.len() < 6 {
+            if spare.len() < RECYCLED_SLABS {
                 spare.push(values);
             }
         }

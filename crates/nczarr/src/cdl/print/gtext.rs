@@ -138,21 +138,24 @@ fn ascii_word<W: Word>(d: u64, p: usize) -> W {
 /// [`Digits`] of `v` for `p <= 16` and the magnitudes [`digits_exact`] takes.
 #[inline(always)]
 pub(crate) fn g_digits(v: f64, p: usize) -> Option<Digits> {
-    if p > 16 {
-        return None;
-    }
-    let (d, e) = digits_exact(v.abs(), p as u32)?;
-    Some(Digits::new(d, e, v.is_sign_negative(), p))
+    found(p, v.is_sign_negative(), |p| digits_exact(v.abs(), p))
 }
 
 /// [`g_digits`] of a float's value, found by [`digits_float`].
 #[inline(always)]
 pub(crate) fn g_digits_float(v: f32, p: usize) -> Option<Digits> {
+    found(p, v.is_sign_negative(), |p| digits_float(v.abs(), p))
+}
+
+/// [`Digits`] of the digits and exponent `find` gives at precision `p` (at most 16,
+/// what the layout takes).
+#[inline(always)]
+fn found(p: usize, neg: bool, find: impl FnOnce(u32) -> Option<(u64, i32)>) -> Option<Digits> {
     if p > 16 {
         return None;
     }
-    let (d, e) = digits_float(v.abs(), p as u32)?;
-    Some(Digits::new(d, e, v.is_sign_negative(), p))
+    let (d, e) = find(p as u32)?;
+    Some(Digits::new(d, e, neg, p))
 }
 
 /// The text of `digits` (of the same `p`) into `out`, as [`g_into`] writes it.
