@@ -9,6 +9,7 @@
 //! `docs/architecture.md` draws the layers.
 //!
 //! Modules, lowest first (each uses only modules above it in this list):
+//! - `mem`: room for buffers reused from one slab to the next;
 //! - [`text`], [`json`], [`model`], [`chunking`], [`cftime`]: text that may hold raw bytes,
 //!   JSON, the netCDF data model, region and chunk arithmetic, CF time (no I/O);
 //! - [`url`], [`rc`], [`aws`]: dataset names, `#mode=` fragments, S3 settings;
@@ -35,6 +36,7 @@ pub mod encoding;
 mod error;
 pub mod gcs;
 pub mod json;
+mod mem;
 pub mod model;
 pub mod nc3;
 pub mod nc4;

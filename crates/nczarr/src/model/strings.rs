@@ -33,6 +33,7 @@ const SHORT: usize = 32;
 ///
 /// # Panics
 /// If `from` is shorter than `len`, as slicing would.
+#[inline(always)]
 pub(crate) fn extend_short(out: &mut Vec<u8>, from: &[u8], len: usize) {
     let at = out.len();
     match from.first_chunk::<SHORT>() {
@@ -40,8 +41,16 @@ pub(crate) fn extend_short(out: &mut Vec<u8>, from: &[u8], len: usize) {
             out.extend_from_slice(window);
             out.truncate(at + len);
         }
-        _ => out.extend_from_slice(&from[..len]),
+        _ => extend_long(out, &from[..len]),
     }
+}
+
+/// [`extend_short`]'s other case, a call of its own: inlined, the compiler made both
+/// cases one `memcpy` call of a variable length, which undid the short copy.
+#[cold]
+#[inline(never)]
+fn extend_long(out: &mut Vec<u8>, from: &[u8]) {
+    out.extend_from_slice(from);
 }
 
 impl Strings {
@@ -75,16 +84,29 @@ impl Strings {
             .filter(|_| bytes < NIL)
             .ok_or(TooLarge(bytes))?;
         // Memory too small is given up rather than grown: growing copies all of it,
-        // though none of it is in use.
+        // though none of it is in use. New memory has room to spare: the next slabs'
+        // strings differ in length by a little, and memory that fits them all is
+        // reused by each (fresh memory is cleared page by page by the system, which
+        // cost more than the strings' reading).
         if data.capacity() < room {
             data = Vec::new();
+            data.try_reserve(crate::mem::with_slack(room))
+                .or_else(|_| data.try_reserve(room))
+                .map_err(|_| TooLarge(bytes))?;
         }
         if ends.capacity() < n {
             ends = Vec::new();
+            ends.try_reserve(crate::mem::with_slack(n))
+                .or_else(|_| ends.try_reserve(n))
+                .map_err(|_| TooLarge(bytes))?;
         }
-        data.try_reserve(room).map_err(|_| TooLarge(bytes))?;
-        ends.try_reserve(n).map_err(|_| TooLarge(bytes))?;
         Ok(Strings { bytes: data, ends })
+    }
+
+    /// Bytes of strings this block has room for before it must grow: of spare blocks,
+    /// the roomiest is the one to reuse.
+    pub(crate) fn room(&self) -> usize {
+        self.bytes.capacity()
     }
 
     /// Room past the strings' bytes that [`Strings::push_from`] copies into.

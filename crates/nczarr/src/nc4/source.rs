@@ -442,7 +442,12 @@ impl Hdf5Source {
                 }
             }
         }
-        let spare = lock(&self.spare_strings).pop().unwrap_or_default();
+        // The roomiest: a read's strings fit in it more often than in the last given.
+        let spare = {
+            let mut spare = lock(&self.spare_strings);
+            let roomiest = (0..spare.len()).max_by_key(|&i| spare[i].room());
+            roomiest.map(|i| spare.swap_remove(i)).unwrap_or_default()
+        };
         let strings = heap::resolve(
             &self.file,
             (&*self.reader, self.remote),

@@ -119,7 +119,7 @@ pub(crate) fn string_value_from(out: &mut Vec<u8>, s: Option<(&[u8], usize)>) {
     // one of the escaped bytes, so the scan that finds escapes also ends the C string.
     loop {
         let rest = &from[..len];
-        let at = plain_run(rest);
+        let at = plain_run(from, len);
         extend_short(out, from, at);
         let Some(&b) = rest.get(at) else { break };
         match b {
@@ -142,10 +142,12 @@ pub(crate) fn string_value_from(out: &mut Vec<u8>, s: Option<(&[u8], usize)>) {
     out.push(b'"');
 }
 
-/// How many bytes `s` starts with that [`string_value`] prints as they are: eight at a
-/// time, as bit tricks on a word (a string's bytes were a fifth of a string dump's
-/// time, scanned one by one).
-fn plain_run(s: &[u8]) -> usize {
+/// How many of the first `len` bytes of `from` [`string_value`] prints as they are
+/// (before the first it escapes): eight at a time, as bit tricks on a word (a string's
+/// bytes were a fifth of a string dump's time, scanned one by one). The bytes after
+/// the `len` are read too where `from` has them, and never count: a string shorter
+/// than eight is one word, not a byte at a time (a third of a string dump's strings).
+fn plain_run(from: &[u8], len: usize) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     // The high bit of each byte of `x` below `n` (n <= 128), or equal to zero; exact
@@ -160,13 +162,16 @@ fn plain_run(s: &[u8]) -> usize {
             | below(x ^ (ONES * u64::from(b'\\')), 1)
     };
     let mut i = 0;
-    while let Some(&w) = s[i..].first_chunk::<8>() {
+    // A word's lowest flagged byte is exact whatever bytes follow it, so a byte past
+    // `len` (flagged or not) only ever gives `len`.
+    while let Some(&w) = from.get(i..).and_then(<[u8]>::first_chunk::<8>) {
         let found = escaped(u64::from_le_bytes(w));
-        if found != 0 {
-            return i + (found.trailing_zeros() / 8) as usize;
+        if found != 0 || i + 8 >= len {
+            return (i + (found.trailing_zeros() / 8) as usize).min(len);
         }
         i += 8;
     }
+    let s = &from[..len];
     let left = s.len() - i;
     if left == 0 {
         return i;
@@ -331,10 +336,12 @@ mod tests {
                     string_value(&mut fast, Some(&s));
                     string_value_bytewise(&mut slow, &s);
                     assert_eq!(fast, slow, "{s:?}");
-                    // With bytes after the string (a block's next strings), copied in
-                    // runs of 32 where the room allows: the same text.
+                    // With bytes after the string (a block's next strings: escaped,
+                    // plain, NUL), scanned in words and copied in runs of 32 where the
+                    // room allows: the same text.
                     let mut padded = s.clone();
-                    padded.extend(std::iter::repeat_n(b'"', (next() % 40) as usize));
+                    let after = (next() % 40) as usize;
+                    padded.extend((0..after).map(|_| b"\"\0a\x80\\\n"[(next() % 6) as usize]));
                     let mut from = Vec::with_capacity((next() % 80) as usize);
                     string_value_from(&mut from, Some((&padded, s.len())));
                     assert_eq!(from, slow, "{s:?} after {}", padded.len());

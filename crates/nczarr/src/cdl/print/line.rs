@@ -5,11 +5,17 @@ use super::batch::NumberWriter;
 use super::number::{self, NUM_ROOM};
 
 /// Text with ncdump's line-position bookkeeping.
+///
+/// Laid out in this order, the line position away from the buffer's length: next to
+/// each other, the compiler added to both in one 16-byte step right after the length
+/// was stored on its own, a load the processor cannot forward from the store and
+/// waits for (a third of a string row's layout time).
+#[repr(C)]
 pub(super) struct Line {
-    pub(super) buf: Vec<u8>,
     pub(super) linep: i64,
     pub(super) max: i64,
     pub(super) indent: usize,
+    pub(super) buf: Vec<u8>,
 }
 
 /// The continuation indent after a wrap (spaces only: [`Line::break_before`] relies on it).

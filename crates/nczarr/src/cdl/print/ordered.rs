@@ -64,7 +64,7 @@ impl Spare {
         });
         match kept {
             Some(buf) if buf.capacity() >= capacity => buf,
-            _ => Vec::with_capacity(capacity),
+            _ => Vec::with_capacity(crate::mem::with_slack(capacity)),
         }
     }
 
