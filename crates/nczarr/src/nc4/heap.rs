@@ -118,13 +118,15 @@ impl Objects {
             self.first = index;
         }
         let at = index - self.first;
-        // Objects come in turn: the common case is a push, not a call.
-        match self.places.get_mut(at) {
-            Some(slot) => *slot = place,
-            None => {
-                self.places.resize(at, ABSENT);
-                self.places.push(place);
-            }
+        // Objects come in turn: the common case is a push, not a call (`resize` to the
+        // length it has was one per object, not inlined).
+        if at == self.places.len() {
+            self.places.push(place);
+        } else if let Some(slot) = self.places.get_mut(at) {
+            *slot = place;
+        } else {
+            self.places.resize(at, ABSENT);
+            self.places.push(place);
         }
     }
 
