@@ -681,7 +681,9 @@ impl Line {
         if self.buf.is_empty() {
             return Ok(());
         }
-        let cap = self.buf.capacity();
-        to.text(std::mem::replace(&mut self.buf, spare.take(cap)))
+        // Room for as much text again: not the buffer's capacity, which a new buffer's
+        // slack would grow by an eighth at every hand-off, past any buffer given back.
+        let len = self.buf.len();
+        to.text(std::mem::replace(&mut self.buf, spare.take(len)))
     }
 }

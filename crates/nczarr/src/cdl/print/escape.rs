@@ -107,7 +107,8 @@ pub fn string_value(out: &mut Vec<u8>, s: Option<&[u8]>) {
 
 /// [`string_value`] of the first `len` bytes of `from` (as
 /// [`Strings::value_and_after`](crate::model::Strings::value_and_after) gives them):
-/// the bytes after the string let its runs go into `out` in one short copy each.
+/// the bytes after the string let its runs go into `out` in one short copy each, and
+/// a short string be scanned as one word.
 pub(crate) fn string_value_from(out: &mut Vec<u8>, s: Option<(&[u8], usize)>) {
     let Some((mut from, mut len)) = s else {
         out.extend_from_slice(b"NIL");

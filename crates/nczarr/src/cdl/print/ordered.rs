@@ -50,7 +50,9 @@ const SPARE_MAX: usize = 64;
 
 impl Spare {
     /// An empty buffer with room for `capacity` bytes: the smallest kept one that has
-    /// it, or else a new one in place of the largest. (Any buffer taken grew small ones
+    /// it, or else a new one (with [`with_slack`](crate::mem::with_slack)'s room to
+    /// spare) in place of the largest. Ask for the room the text needs, never for a
+    /// buffer's capacity: that would grow by the slack at each turn. (Any buffer taken grew small ones
     /// to the size of large ones, in new memory each time, and the sizes of pieces
     /// differ. Growing an empty buffer also copied all its old bytes.)
     pub(super) fn take(&self, capacity: usize) -> Vec<u8> {
@@ -135,5 +137,27 @@ mod tests {
         // Only the smallest is left, and a new buffer once none is.
         assert!(spare.take(1).capacity() >= 10);
         assert!(spare.take(20).capacity() >= 20);
+    }
+
+    #[test]
+    fn buffers_handed_on_and_given_back_turn_after_turn_stay_the_same_size() {
+        // As a line hands on its text: filled, swapped for a spare of as much room,
+        // written (two in flight), given back. A new buffer's slack must not compound.
+        let spare = Spare::default();
+        let mut line = spare.take(1 << 20);
+        let mut written = std::collections::VecDeque::new();
+        for _ in 0..200 {
+            line.resize(1 << 20, b'x');
+            let len = line.len();
+            written.push_back(std::mem::replace(&mut line, spare.take(len)));
+            if written.len() > 2 {
+                spare.give(written.pop_front().unwrap());
+            }
+            assert!(
+                line.capacity() <= crate::mem::with_slack(1 << 20),
+                "{}",
+                line.capacity()
+            );
+        }
     }
 }
