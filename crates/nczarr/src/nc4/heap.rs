@@ -1,6 +1,6 @@
-//! Variable-length strings resolved through HDF5 global heap collections, each
-//! collection read once per read and its objects found by index in constant time,
-//! into one [`Strings`] block.
+//! Variable-length strings resolved through HDF5 global heap collections, a few
+//! collections held at a time and their objects found by index in constant time, into
+//! one [`Strings`] block.
 //!
 //! `hdf5-reader` finds an object by its position and, when the position is not the
 //! index, by a scan of the collection: netcdf-c's heaps do not keep objects in index
@@ -9,224 +9,21 @@
 //! crate's `GlobalHeapCollection::parse_at_storage` would also do for the walk, but
 //! copies every object into a `Vec` of its own: a second allocation per string.)
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Mutex;
 
 use hdf5_reader::error::{Error, Result};
 use hdf5_reader::io::Cursor;
 use hdf5_reader::Hdf5File;
 
+use super::collection::{read_length, Collection, HeapFile, Objects};
 use crate::model::{Strings, TooLarge};
 use crate::store::ReadAt;
 
-/// Bytes of a collection header: `GCOL`, version, 3 reserved, then its size.
-const SIGNATURE: &[u8; 4] = b"GCOL";
-
-/// Where the collections are: the file, the base their addresses count from (after a
-/// user block), the size of a length, and whether each read is a request (then the
-/// collections a read needs are fetched together first).
-#[derive(Clone, Copy)]
-struct HeapFile<'a> {
-    reader: &'a dyn ReadAt,
-    base: u64,
-    length_size: usize,
-    remote: bool,
-}
-
-impl HeapFile<'_> {
-    /// Bytes of a collection's header: signature, version, reserved, size.
-    fn header_len(&self) -> usize {
-        8 + self.length_size.min(8)
-    }
-
-    /// Where the collection at `address` starts, with its header inside the file.
-    fn start(&self, address: u64) -> Option<u64> {
-        let header = self.header_len() as u64;
-        self.base.checked_add(address).filter(|at| {
-            at.checked_add(header)
-                .is_some_and(|end| end <= self.reader.len())
-        })
-    }
-
-    /// Where the collection at `address` starts and its size in bytes, from its header,
-    /// checked: a collection's read and the prefetch of its bytes both size it so.
-    fn header(&self, address: u64) -> Result<(u64, u64)> {
-        let io = |e: crate::store::StoreError| Error::InvalidData(e.to_string());
-        let mut header = [0u8; 16];
-        let header = &mut header[..self.header_len()];
-        // Addresses are relative to the superblock's base (after a user block), as
-        // `hdf5-reader`'s own reads take them.
-        let Some(at) = self.start(address) else {
-            return Err(Error::InvalidData(format!(
-                "global heap collection at {address:#x} lies past the end of the file"
-            )));
-        };
-        self.reader.read_at(at, header).map_err(io)?;
-        if &header[..4] != SIGNATURE {
-            return Err(Error::InvalidGlobalHeapSignature);
-        }
-        if header[4] != 1 {
-            return Err(Error::UnsupportedGlobalHeapVersion(header[4]));
-        }
-        let size = read_length(&header[8..]);
-        if size > self.reader.len() - at || size > u64::from(u32::MAX) {
-            return Err(Error::InvalidData(format!(
-                "global heap collection at {address:#x} claims {size} bytes"
-            )));
-        }
-        Ok((at, size))
-    }
-}
-
-/// One collection: its bytes and, by object index, where each object's data lies.
-struct Collection {
-    address: u64,
-    bytes: Vec<u8>,
-    objects: Objects,
-}
-
-/// Where each object of a collection lies, by index.
-///
-/// HDF5 numbers a collection's objects one after another from where its count stood
-/// (4096 and up in netcdf-c's files, not 1), so the table starts at the lowest index:
-/// one indexed from 0 cleared thousands of empty places per collection.
-#[derive(Default)]
-struct Objects {
-    /// The index of `places[0]`.
-    first: usize,
-    /// `(start, len)` of object `first + i` at `i`; `len == u32::MAX` where there is
-    /// none.
-    places: Vec<(u32, u32)>,
-}
-
-const ABSENT: (u32, u32) = (0, u32::MAX);
-
-impl Objects {
-    fn clear(&mut self) {
-        self.places.clear();
-    }
-
-    /// Object `index` lies at `place`.
-    fn set(&mut self, index: usize, place: (u32, u32)) {
-        if self.places.is_empty() {
-            self.first = index;
-        } else if index < self.first {
-            // Below the first met (not how HDF5 writes): the table moves up.
-            let below = self.first - index;
-            self.places.splice(0..0, std::iter::repeat_n(ABSENT, below));
-            self.first = index;
-        }
-        let at = index - self.first;
-        // Objects come in turn: the common case is a push, not a call (`resize` to the
-        // length it has was one per object, not inlined).
-        if at == self.places.len() {
-            self.places.push(place);
-        } else if let Some(slot) = self.places.get_mut(at) {
-            *slot = place;
-        } else {
-            self.places.resize(at, ABSENT);
-            self.places.push(place);
-        }
-    }
-
-    /// Where object `index` starts and how many bytes it has.
-    fn get(&self, index: u32) -> Option<(u32, u32)> {
-        (index as usize)
-            .checked_sub(self.first)
-            .and_then(|at| self.places.get(at))
-            .copied()
-            .filter(|&(_, len)| len != u32::MAX)
-    }
-}
-
-impl Collection {
-    /// The collection at `address`, read into the buffers of `spare` (one read before).
-    fn read(file: HeapFile<'_>, address: u64, spare: Option<Collection>) -> Result<Collection> {
-        let (reader, length_size) = (file.reader, file.length_size);
-        #[cfg(test)]
-        if spare.is_none() {
-            tests::FRESH.with(|n| n.set(n.get() + 1));
-        }
-        let (mut bytes, mut objects) =
-            spare.map_or_else(Default::default, |c| (c.bytes, c.objects));
-        let io = |e: crate::store::StoreError| Error::InvalidData(e.to_string());
-        let (at, size) = file.header(address)?;
-        // Read over what the buffer held (only new room is cleared first); memory not
-        // to be had is an error, not an abort.
-        bytes.truncate(size as usize);
-        bytes
-            .try_reserve(size as usize - bytes.len())
-            .map_err(|_| Error::InvalidData(format!("global heap collection at {address:#x} claims {size} bytes: more than memory allows")))?;
-        bytes.resize(size as usize, 0);
-        reader.read_at(at, &mut bytes).map_err(io)?;
-        index_objects(&bytes, 8 + length_size, length_size, &mut objects)?;
-        Ok(Collection {
-            address,
-            bytes,
-            objects,
-        })
-    }
-
-    /// Where object `index`'s bytes start and how many there are.
-    fn object(&self, index: u32) -> Option<(u32, u32)> {
-        self.objects.get(index)
-    }
-}
-
-/// Little-endian unsigned of 1 to 8 bytes.
-fn read_length(b: &[u8]) -> u64 {
-    // Files almost always use 8 and 4 bytes: one load each (this runs per string).
-    if let Ok(a) = <[u8; 8]>::try_from(b) {
-        return u64::from_le_bytes(a);
-    }
-    if let Ok(a) = <[u8; 4]>::try_from(b) {
-        return u64::from(u32::from_le_bytes(a));
-    }
-    b.iter()
-        .take(8)
-        .rev()
-        .fold(0u64, |acc, &x| (acc << 8) | u64::from(x))
-}
-
-/// Walk the objects after the header: index (2 bytes), reference count (2), reserved
-/// (4), size (`length_size`), data padded to 8 bytes; index 0 is the free space that
-/// ends the collection.
-fn index_objects(
-    bytes: &[u8],
-    mut at: usize,
-    length_size: usize,
-    objects: &mut Objects,
-) -> Result<()> {
-    objects.clear();
-    let head = 8 + length_size;
-    while at + head <= bytes.len() {
-        let index = usize::from(u16::from_le_bytes([bytes[at], bytes[at + 1]]));
-        if index == 0 {
-            break;
-        }
-        let size = read_length(&bytes[at + 8..at + head]);
-        let start = at + head;
-        let end = u64::try_from(start)
-            .ok()
-            .and_then(|s| s.checked_add(size))
-            .filter(|&e| e <= bytes.len() as u64)
-            .ok_or_else(|| {
-                Error::InvalidData(format!(
-                    "global heap object {index} of {size} bytes runs past its collection"
-                ))
-            })? as usize;
-        objects.set(index, (start as u32, (end - start) as u32));
-        at = end + ((8 - (end - start) % 8) % 8);
-    }
-    Ok(())
-}
-
 /// The strings `refs` names: references of `width` bytes (length, collection
 /// address, object index) end to end, as the file stores them, in the memory of
-/// `spare`. Each collection is read once (or kept from the read before) when its first
-/// string is met, and its buffers go to the next one after its last: HDF5 writes
-/// neighbouring strings into a few collections at a time, so a few buffers serve a
+/// `spare`. A collection is read when a string in it is met (or kept from the read
+/// before), into the buffers of the one in hand longest ago once a few are held: HDF5
+/// writes neighbouring strings into two collections in turn, so a few buffers serve a
 /// whole read (fresh memory, cleared by the system page by page, cost more than the
 /// reading), and strings are copied in order.
 pub(super) fn resolve(
@@ -256,21 +53,21 @@ pub(super) fn resolve(
     strings
 }
 
-/// A reference's collection number in [`Tables::collection_of`] when it names no string.
-const NIL_STRING: u32 = u32::MAX;
-
-/// Collections kept after their last string of a read: those at the end of one slab's
-/// strings hold the start of the next's.
+/// Collections held at first (see [`Tables::cap`]): the two strings alternate between
+/// and those a read came from, whose buffers the next ones are read into.
 const KEEP: usize = 4;
 
-/// Bytes of collections held open between their strings at most: references that
-/// interleave more collections than that (not what HDF5 writes) have the others read
-/// again at their next string rather than held.
+/// Bytes of collections held at most: references that interleave more collections
+/// than that have the others read again when next named.
 const OPEN_MAX: usize = 256 << 20;
 
-/// What reads of strings keep from one to the next: the last collections read, and
-/// the tables of a read (memory reused, not asked for each time); one set per read
-/// made at once (a printer reads two slabs at a time).
+/// Collections let go whose addresses are remembered, to notice a read that comes back
+/// to one (more are interleaved than are held).
+const LET_GO: usize = 64;
+
+/// What reads of strings keep from one to the next: the collections last read, their
+/// buffers the next ones' to read into; one set per read made at once (a printer reads
+/// two slabs at a time).
 #[derive(Default)]
 pub(super) struct Heaps {
     tables: Mutex<Vec<Tables>>,
@@ -278,16 +75,79 @@ pub(super) struct Heaps {
 
 #[derive(Default)]
 struct Tables {
-    /// Collections past their last string, the latest last: at most [`KEEP`] between
-    /// reads, their buffers the next ones' to read into.
-    closed: Vec<Collection>,
-    /// The collections of this read by number, from their first string to their last.
-    open: Vec<Option<Collection>>,
-    numbers: Numbers,
-    /// Each reference's collection number, or [`NIL_STRING`].
-    collection_of: Vec<u32>,
-    /// Each collection's last reference.
-    last: Vec<u32>,
+    /// Collections held, each in the place it was first read into (a read keeps two in
+    /// hand by place).
+    held: Vec<Collection>,
+    /// The bytes of `held`.
+    held_bytes: usize,
+    /// When each of `held` was last taken in hand, by `clock`.
+    used: Vec<u64>,
+    clock: u64,
+    /// Collections held at most: [`KEEP`], doubled each time a read comes back to one
+    /// it let go, while they stay under [`OPEN_MAX`] bytes. HDF5 writes a variable's
+    /// strings into two collections in turn, one after the other; a file that
+    /// interleaves more costs a second read of some, not one read a string.
+    cap: usize,
+    /// The addresses of the last [`LET_GO`] collections let go, one place after the
+    /// other.
+    let_go: Vec<u64>,
+    let_go_next: usize,
+}
+
+/// A reference to a string of `W` bytes: its length (4 bytes), its collection's
+/// address (`W - 8`), the object's index (4).
+struct Reference {
+    count: u64,
+    address: u64,
+    index: u32,
+}
+
+impl Reference {
+    /// Read with lengths known to the compiler: one load each.
+    #[inline(always)]
+    fn of<const W: usize>(r: &[u8; W]) -> Reference {
+        Reference {
+            count: read_length(&r[..4]),
+            address: read_length(&r[4..W - 4]),
+            index: read_length(&r[W - 4..]) as u32,
+        }
+    }
+
+    /// True when it names no string: no collection, or object 0 (free space).
+    #[inline(always)]
+    fn is_nil<const W: usize>(&self) -> bool {
+        Cursor::is_undefined_offset(self.address, (W - 8) as u8)
+            || self.address == 0
+            || self.index == 0
+    }
+}
+
+/// A collection in hand, borrowed for the strings it holds (address 0: none, as no
+/// reference that names a string has it).
+#[derive(Clone, Copy)]
+struct Hand<'a> {
+    address: u64,
+    bytes: &'a [u8],
+    objects: &'a Objects,
+}
+
+static NO_OBJECTS: Objects = Objects::NONE;
+
+impl<'a> Hand<'a> {
+    fn of(collection: Option<&'a Collection>) -> Hand<'a> {
+        match collection {
+            Some(c) => Hand {
+                address: c.address,
+                bytes: &c.bytes,
+                objects: &c.objects,
+            },
+            None => Hand {
+                address: 0,
+                bytes: &[],
+                objects: &NO_OBJECTS,
+            },
+        }
+    }
 }
 
 impl Tables {
@@ -303,129 +163,180 @@ impl Tables {
                 refs.len() / width
             )));
         }
-        // A reference: count (4 bytes), collection address, object index (4 bytes).
-        let offset_size = width.saturating_sub(8);
-        let address_of = |r: &[u8]| read_length(&r[4..4 + offset_size]);
-        let index_of = |r: &[u8]| read_length(&r[4 + offset_size..]) as u32;
-        let Tables {
-            closed,
-            open,
-            numbers,
-            collection_of,
-            last,
-        } = self;
-        numbers.clear();
-        collection_of.clear();
-        last.clear();
-        // Each string's collection, each collection's last string, the bytes counted.
-        let file_len = file.reader.len();
-        let mut counted = 0u64;
-        for (i, r) in refs.chunks_exact(width).enumerate() {
-            let address = address_of(r);
-            let index = index_of(r);
-            let nil = Cursor::is_undefined_offset(address, offset_size as u8)
-                || address == 0
-                || index == 0;
-            if nil {
-                collection_of.push(NIL_STRING);
-                continue;
-            }
-            // A count longer than the file is damage, found before memory is asked for.
-            let count = read_length(&r[..4]);
-            if count > file_len {
-                return Err(Error::InvalidData(format!(
-                    "vlen heap object {index} at {address:#x}: a string of {count} bytes in a file of {file_len}"
-                )));
-            }
-            counted = counted.saturating_add(count);
-            let c = numbers.of(address);
-            collection_of.push(c);
-            match last.get_mut(c as usize) {
-                Some(l) => *l = i as u32,
-                None => {
-                    // Numbers are given in the order first met: a new one is the next.
-                    debug_assert_eq!(c as usize, last.len());
-                    last.push(i as u32);
-                }
-            }
+        // Offsets of 2, 4 or 8 bytes, as HDF5 has them.
+        match width {
+            16 => self.resolve_as::<16>(file, refs, spare),
+            12 => self.resolve_as::<12>(file, refs, spare),
+            10 => self.resolve_as::<10>(file, refs, spare),
+            w => Err(Error::InvalidData(format!("string reference of {w} bytes"))),
         }
+    }
+
+    /// [`Tables::resolve`] of references of `W` bytes, in one pass over them: each
+    /// string is taken from one of the two collections in hand (those HDF5 writes
+    /// neighbouring strings into), and only a string in neither stops the loop.
+    fn resolve_as<const W: usize>(
+        &mut self,
+        file: HeapFile<'_>,
+        refs: &[u8],
+        spare: Strings,
+    ) -> Result<Strings> {
+        let (refs, _) = refs.as_chunks::<W>();
+        let counted = counted::<W>(file, refs)?;
         if file.remote {
-            prefetch(file, closed, &numbers.addresses)?;
+            self.prefetch_for::<W>(file, refs)?;
         }
         // Memory for what the references count, asked for once (counts adding up to
         // more than memory, one large object referenced over and over, are an error
         // here), with room for `push_from`'s copies; a count past what its object holds
         // is an error below, so no string grows it.
         let room = counted.saturating_add(Strings::PUSH_ROOM as u64);
-        let mut strings = Strings::reusing(spare, collection_of.len(), room)?;
-        open.clear();
-        open.resize_with(numbers.addresses.len(), || None);
-        let mut open_bytes = 0usize;
-        for (i, (r, &c)) in refs
-            .chunks_exact(width)
-            .zip(collection_of.iter())
-            .enumerate()
-        {
-            if c == NIL_STRING {
-                strings.push(None);
-                continue;
-            }
-            let c = c as usize;
-            let address = numbers.addresses[c];
-            // Borrowed where it is held (moving it out and back per string cost a
-            // quarter of this loop).
-            let collection: &Collection = match &mut open[c] {
-                Some(collection) => collection,
-                slot => {
-                    // A closed collection is done with when this read does not name
-                    // it or its last string here is behind.
-                    let done = |a: u64| {
-                        numbers
-                            .numbers
-                            .get(&a)
-                            .is_none_or(|&n| last[n as usize] < i as u32)
-                    };
-                    let collection = reopen(closed, file, address, done)?;
-                    open_bytes += collection.bytes.len();
-                    slot.insert(collection)
+        let mut strings = Strings::reusing(spare, refs.len(), room)?;
+        // The places in `held` of the collections in hand, the latest first.
+        let mut hands = [usize::MAX; 2];
+        let mut i = 0;
+        loop {
+            let (h0, h1) = (
+                Hand::of(self.held.get(hands[0])),
+                Hand::of(self.held.get(hands[1])),
+            );
+            // The strings up to one in neither collection in hand (its address).
+            let missed = loop {
+                let Some(r) = refs.get(i) else { break None };
+                let r = Reference::of(r);
+                if r.is_nil::<W>() {
+                    strings.push(None);
+                    i += 1;
+                    continue;
                 }
+                let hand = if r.address == h0.address {
+                    h0
+                } else if r.address == h1.address {
+                    h1
+                } else {
+                    break Some(r.address);
+                };
+                let (start, held) = hand.objects.get(r.index).ok_or_else(|| {
+                    Error::InvalidData(format!(
+                        "missing vlen heap object {} at {:#x}",
+                        r.index, r.address
+                    ))
+                })?;
+                if r.count > u64::from(held) {
+                    return Err(Error::InvalidData(
+                        "vlen heap object is shorter than its reference".into(),
+                    ));
+                }
+                // Inside the collection: its index holds only objects that are.
+                strings.push_from(&hand.bytes[start as usize..], r.count as usize);
+                i += 1;
             };
-            let index = index_of(r);
-            let (start, held) = collection.object(index).ok_or_else(|| {
-                Error::InvalidData(format!("missing vlen heap object {index} at {address:#x}"))
-            })?;
-            let count = read_length(&r[..4]);
-            if count > u64::from(held) {
-                return Err(Error::InvalidData(
-                    "vlen heap object is shorter than its reference".into(),
-                ));
-            }
-            // Inside the collection: its index holds only objects that are.
-            strings.push_from(&collection.bytes[start as usize..], count as usize);
-            if last[c] == i as u32 || open_bytes > OPEN_MAX {
-                if let Some(collection) = open[c].take() {
-                    open_bytes -= collection.bytes.len();
-                    closed.push(collection);
-                    if closed.len() > KEEP {
-                        closed.remove(0);
-                    }
-                }
+            let Some(address) = missed else {
+                return Ok(strings);
+            };
+            hands = [self.take_in_hand(file, address, hands[0])?, hands[0]];
+        }
+    }
+
+    /// The place in `held` of the collection at `address`: held already, or read into
+    /// new buffers while fewer than [`Tables::cap`] are held, or else into those of the
+    /// one in hand longest ago that is not `keep`.
+    fn take_in_hand(&mut self, file: HeapFile<'_>, address: u64, keep: usize) -> Result<usize> {
+        self.clock += 1;
+        if let Some(k) = self.held.iter().position(|c| c.address == address) {
+            self.used[k] = self.clock;
+            return Ok(k);
+        }
+        self.cap = self.cap.max(KEEP);
+        if self.let_go.contains(&address) {
+            self.cap = self.cap.saturating_mul(2);
+            self.let_go.clear();
+            self.let_go_next = 0;
+        }
+        let reuse = (self.held.len() >= self.cap || self.held_bytes > OPEN_MAX)
+            .then(|| {
+                (0..self.held.len())
+                    .filter(|&k| k != keep)
+                    .min_by_key(|&k| self.used[k])
+            })
+            .flatten();
+        let Some(k) = reuse else {
+            let collection = Collection::read(file, address, None)?;
+            self.held_bytes += collection.bytes.len();
+            self.held.push(collection);
+            self.used.push(self.clock);
+            return Ok(self.held.len() - 1);
+        };
+        let old = std::mem::take(&mut self.held[k]);
+        self.held_bytes -= old.bytes.len();
+        if self.let_go.len() < LET_GO {
+            self.let_go.push(old.address);
+        } else {
+            self.let_go[self.let_go_next] = old.address;
+        }
+        self.let_go_next = (self.let_go_next + 1) % LET_GO;
+        // Read into the buffers of the one let go; on an error its place is left empty
+        // (address 0, which no string names).
+        let collection = Collection::read(file, address, Some(old))?;
+        self.held_bytes += collection.bytes.len();
+        self.held[k] = collection;
+        self.used[k] = self.clock;
+        Ok(k)
+    }
+
+    /// A remote file: the collections the references name that are not held are
+    /// fetched together, and as many are held for the read (each is fetched once).
+    fn prefetch_for<const W: usize>(&mut self, file: HeapFile<'_>, refs: &[[u8; W]]) -> Result<()> {
+        let mut addresses: Vec<u64> = Vec::new();
+        for r in refs {
+            let r = Reference::of(r);
+            if !r.is_nil::<W>() && addresses.last() != Some(&r.address) {
+                addresses.push(r.address);
             }
         }
-        Ok(strings)
+        addresses.sort_unstable();
+        addresses.dedup();
+        self.cap = self.cap.max(KEEP).max(addresses.len() + 2);
+        prefetch(file, &self.held, &addresses)
     }
 }
 
-/// Fetch the collections at `addresses` not among `closed` together, headers first
+/// The bytes `refs` count for their strings; a count longer than the file is damage,
+/// found before memory is asked for.
+fn counted<const W: usize>(file: HeapFile<'_>, refs: &[[u8; W]]) -> Result<u64> {
+    let (mut counted, mut longest) = (0u64, 0u64);
+    for r in refs {
+        let r = Reference::of(r);
+        let count = if r.is_nil::<W>() { 0 } else { r.count };
+        counted = counted.saturating_add(count);
+        longest = longest.max(count);
+    }
+    let file_len = file.reader.len();
+    if longest > file_len {
+        let r = refs
+            .iter()
+            .map(Reference::of)
+            .find(|r| !r.is_nil::<W>() && r.count > file_len);
+        if let Some(r) = r {
+            return Err(Error::InvalidData(format!(
+                "vlen heap object {} at {:#x}: a string of {} bytes in a file of {file_len}",
+                r.index, r.address, r.count
+            )));
+        }
+    }
+    Ok(counted)
+}
+
+/// Fetch the collections at `addresses` not among `held` together, headers first
 /// and then the collections they size: a remote file otherwise costs two round trips
 /// a collection, one after the other.
-fn prefetch(file: HeapFile<'_>, closed: &[Collection], addresses: &[u64]) -> Result<()> {
+fn prefetch(file: HeapFile<'_>, held: &[Collection], addresses: &[u64]) -> Result<()> {
     let io = |e: crate::store::StoreError| Error::InvalidData(e.to_string());
     let header_len = file.header_len() as u64;
     let wanted: Vec<u64> = addresses
         .iter()
         .copied()
-        .filter(|&a| !closed.iter().any(|c| c.address == a))
+        .filter(|&a| !held.iter().any(|c| c.address == a))
         .collect();
     let headers: Vec<(u64, u64)> = wanted
         .iter()
@@ -436,68 +347,6 @@ fn prefetch(file: HeapFile<'_>, closed: &[Collection], addresses: &[u64]) -> Res
     // A header that cannot be read or is not one is reported by the read itself.
     let bodies: Vec<(u64, u64)> = wanted.iter().filter_map(|&a| file.header(a).ok()).collect();
     file.reader.prefetch(&bodies).map_err(io)
-}
-
-/// The collection at `address`: one of `closed`, or read into the buffers of the one
-/// closed longest ago that this read is `done` with, or of the one closed longest ago
-/// when [`KEEP`] are held (else into new ones).
-///
-/// Buffers are not left waiting for [`KEEP`] collections to be closed: those this read
-/// is done with are of no use until the next read, which starts where this one ends
-/// and so needs the ones closed last. (Waiting, a read of a million strings read every
-/// other collection into new memory and dropped one: 15 MiB of fresh 64 KiB buffers.)
-fn reopen(
-    closed: &mut Vec<Collection>,
-    file: HeapFile<'_>,
-    address: u64,
-    done: impl Fn(u64) -> bool,
-) -> Result<Collection> {
-    if let Some(k) = closed.iter().position(|c| c.address == address) {
-        return Ok(closed.remove(k));
-    }
-    let spare = closed
-        .iter()
-        .position(|c| done(c.address))
-        .or((closed.len() >= KEEP).then_some(0))
-        .map(|k| closed.remove(k));
-    Collection::read(file, address, spare)
-}
-
-/// Collection numbers by address, in the order first met.
-#[derive(Default)]
-struct Numbers {
-    addresses: Vec<u64>,
-    numbers: HashMap<u64, u32, BuildHasherDefault<AddressHasher>>,
-    /// The last two addresses looked up and their numbers, the latest first: HDF5
-    /// writes neighbouring strings into two collections in turn. (Address 0, where
-    /// they start, is never looked up: it is a NIL string.)
-    recent: [(u64, u32); 2],
-}
-
-impl Numbers {
-    fn clear(&mut self) {
-        self.addresses.clear();
-        self.numbers.clear();
-        self.recent = Default::default();
-    }
-
-    fn of(&mut self, address: u64) -> u32 {
-        if self.recent[0].0 == address {
-            return self.recent[0].1;
-        }
-        let number = if self.recent[1].0 == address {
-            self.recent[1].1
-        } else {
-            let next = self.addresses.len() as u32;
-            let number = *self.numbers.entry(address).or_insert(next);
-            if number == next {
-                self.addresses.push(address);
-            }
-            number
-        };
-        self.recent = [(address, number), self.recent[0]];
-        number
-    }
 }
 
 impl From<TooLarge> for Error {
@@ -511,121 +360,12 @@ pub(super) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// Hashes a collection's address (a file offset, already well spread) with one
-/// multiplication: the default hasher cost more than the rest of the lookup.
-#[derive(Default)]
-struct AddressHasher(u64);
-
-impl Hasher for AddressHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8 | u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        }
-    }
-
-    fn write_u64(&mut self, x: u64) {
-        self.0 = x.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    thread_local! {
-        /// Collections read into new buffers on this thread (not those of one closed).
-        pub(super) static FRESH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-    }
+    use crate::nc4::collection::tests::{collection_bytes, heap, FRESH};
     use crate::nc4::test_file::Memory;
-
-    /// A collection's objects after its header, as HDF5 lays them out.
-    fn objects(list: &[(u16, &[u8])]) -> Vec<u8> {
-        let mut b = vec![0u8; 16];
-        for (i, data) in list {
-            b.extend_from_slice(&i.to_le_bytes());
-            b.extend_from_slice(&[1, 0, 0, 0, 0, 0]);
-            b.extend_from_slice(&(data.len() as u64).to_le_bytes());
-            b.extend_from_slice(data);
-            b.resize(b.len().div_ceil(8) * 8, 0);
-        }
-        b
-    }
-
-    fn index(b: &[u8]) -> Result<Objects> {
-        let mut objects = Objects {
-            first: 5,
-            places: vec![(7, 7); 3],
-        };
-        index_objects(b, 16, 8, &mut objects)?;
-        Ok(objects)
-    }
-
-    #[test]
-    fn objects_are_found_by_index_in_any_order() {
-        let b = objects(&[(3, b"three"), (1, b"one"), (2, b"a longer second one")]);
-        let table = index(&b).unwrap();
-        let get = |i: u32| {
-            let (s, n) = table.get(i)?;
-            Some(&b[s as usize..(s + n) as usize])
-        };
-        assert_eq!(get(1), Some(&b"one"[..]));
-        assert_eq!(get(2), Some(&b"a longer second one"[..]));
-        assert_eq!(get(3), Some(&b"three"[..]));
-        assert_eq!(get(0), None);
-        assert_eq!(get(4), None);
-        // Numbered from where the heap's count stood, with a gap: no object below the
-        // first, in the gap or past the last.
-        let b = objects(&[(4096, b"a"), (4097, b"bc"), (4100, b"def")]);
-        let table = index(&b).unwrap();
-        let get = |i: u32| table.get(i).map(|(s, n)| &b[s as usize..(s + n) as usize]);
-        assert_eq!(table.places.len(), 5);
-        assert_eq!(get(4097), Some(&b"bc"[..]));
-        assert_eq!(get(4100), Some(&b"def"[..]));
-        assert_eq!([get(0), get(4095), get(4098), get(4101)], [None; 4]);
-    }
-
-    /// `m` as the heap file of a file with `base` and 8-byte lengths.
-    fn heap(m: &Memory, base: u64, remote: bool) -> HeapFile<'_> {
-        HeapFile {
-            reader: m,
-            base,
-            length_size: 8,
-            remote,
-        }
-    }
-
-    #[test]
-    fn collections_are_read_at_their_address_after_the_base() {
-        // A user block of 512 bytes, then the collection at address 64.
-        let mut file = vec![0u8; 512 + 64];
-        file.extend_from_slice(&collection_bytes(&[(1, b"one"), (2, b"two")]));
-        let m = Memory::new(file);
-        let c = Collection::read(heap(&m, 512, false), 64, None).unwrap();
-        let text = |i| {
-            c.object(i)
-                .map(|(s, n)| &c.bytes[s as usize..(s + n) as usize])
-        };
-        assert_eq!(text(2), Some(&b"two"[..]));
-        // Without the base the signature is not there; past the end is an error.
-        assert!(Collection::read(heap(&m, 0, false), 64, None).is_err());
-        assert!(Collection::read(heap(&m, 512, false), u64::MAX - 4, None).is_err());
-        let reused = Collection::read(heap(&m, 512, false), 64, Some(c)).unwrap();
-        assert_eq!(reused.object(1).map(|(_, n)| n), Some(3));
-    }
-
-    /// A collection of `list` as a file holds it, for placing at an address.
-    fn collection_bytes(list: &[(u16, &[u8])]) -> Vec<u8> {
-        let mut body = objects(list);
-        body[..4].copy_from_slice(SIGNATURE);
-        body[4] = 1;
-        let size = body.len() as u64;
-        body[8..16].copy_from_slice(&size.to_le_bytes());
-        body
-    }
 
     /// A reference of 16 bytes: count, collection address, object index.
     fn reference(count: u32, address: u64, index: u32) -> Vec<u8> {
@@ -689,10 +429,13 @@ mod tests {
         assert!(err(huge).contains("a string of 4294967295 bytes in a file of"));
     }
 
-    #[test]
-    fn interleaved_collections_are_read_once_each_and_fetched_together_when_remote() {
-        // Six collections of different sizes, strings of 0 to 40 bytes, referenced in
-        // turn three times over: more collections than are kept between reads.
+    /// The strings a read should give.
+    type Wanted = Vec<Option<Vec<u8>>>;
+
+    /// Six collections of different sizes, strings of 0 to 40 bytes, referenced in turn
+    /// three times over (more collections than are held at first): the file, each
+    /// collection's address, the references and the strings they name.
+    fn interleaved() -> (Memory, Vec<u64>, Vec<u8>, Wanted) {
         let text = |c: usize, k: usize| format!("{c}:{k}:{}", "x".repeat((c * 7 + k * 5) % 38));
         let mut file = vec![0u8; 8];
         let mut at = Vec::new();
@@ -704,7 +447,6 @@ mod tests {
                 .collect();
             file.extend_from_slice(&collection_bytes(&list));
         }
-        let m = Memory::new(file);
         let mut refs = Vec::new();
         let mut want = Vec::new();
         for k in 0..3 {
@@ -714,17 +456,36 @@ mod tests {
                 want.push(Some(t.into_bytes()));
             }
         }
-        for remote in [false, true] {
-            let before = m.reads();
-            let s = Tables::default()
-                .resolve(heap(&m, 0, remote), (&refs, 16), Strings::new())
-                .unwrap();
-            assert_eq!(s, Strings::from(want.clone()));
-            // Each collection's header and body once; remote, six more header reads
-            // to size what is fetched, after both were asked for together.
-            let extra = if remote { 6 } else { 0 };
-            assert_eq!(m.reads() - before, 12 + extra);
-        }
+        (Memory::new(file), at, refs, want)
+    }
+
+    #[test]
+    fn interleaved_collections_are_held_once_a_read_comes_back_to_them() {
+        let (m, _, refs, want) = interleaved();
+        let mut tables = Tables::default();
+        let file = heap(&m, 0, false);
+        let s = tables.resolve(file, (&refs, 16), Strings::new()).unwrap();
+        assert_eq!(s, Strings::from(want.clone()));
+        // Each collection's header and body, and again for the two let go before the
+        // read came back to them; from then on all six are held.
+        assert_eq!(m.reads(), 2 * (6 + 2));
+        assert!(tables.cap >= 6, "{}", tables.cap);
+        let before = m.reads();
+        let s = tables.resolve(file, (&refs, 16), s).unwrap();
+        assert_eq!(s, Strings::from(want));
+        assert_eq!(m.reads(), before);
+    }
+
+    #[test]
+    fn remote_collections_are_fetched_together_and_read_once_each() {
+        let (m, at, refs, want) = interleaved();
+        let s = Tables::default()
+            .resolve(heap(&m, 0, true), (&refs, 16), Strings::new())
+            .unwrap();
+        assert_eq!(s, Strings::from(want));
+        // Each collection's header and body once, and six header reads to size what
+        // is fetched, after both were asked for together.
+        assert_eq!(m.reads(), 12 + 6);
         let asked = lock(&m.prefetched).clone();
         assert_eq!(asked.len(), 2);
         assert_eq!(asked[0], at.iter().map(|&a| (a, 16)).collect::<Vec<_>>());
@@ -736,7 +497,7 @@ mod tests {
     }
 
     #[test]
-    fn collections_read_one_after_another_reuse_the_buffers_of_those_closed() {
+    fn collections_read_one_after_another_reuse_the_buffers_of_those_let_go() {
         // Twelve collections, each one's strings referenced together, in order (as HDF5
         // writes a variable's strings), the last two in a second read.
         let mut file = vec![0u8; 8];
@@ -762,23 +523,32 @@ mod tests {
             .unwrap();
         assert_eq!(s.len(), 20);
         assert_eq!(s.value(18), Some(&b"string of collection 9"[..]));
-        // One collection is open at a time: after the first, each is read into the
-        // buffers of the one before it.
-        assert_eq!(FRESH.with(std::cell::Cell::get), 1);
-        assert!(tables.closed.len() <= KEEP);
+        // New buffers for the first few; the rest are read into those of the ones let
+        // go, each collection once.
+        assert_eq!(FRESH.with(std::cell::Cell::get), KEEP);
+        assert_eq!(tables.held.len(), KEEP);
+        assert_eq!(m.reads(), 2 * 10);
         let s = tables.resolve(file, (&refs_of(10..12), 16), s).unwrap();
         assert_eq!(s.value(2), Some(&b"string of collection 11"[..]));
-        assert_eq!(FRESH.with(std::cell::Cell::get), 1);
+        assert_eq!(FRESH.with(std::cell::Cell::get), KEEP);
     }
 
     #[test]
-    fn free_space_ends_the_walk_and_overruns_are_errors() {
-        let mut b = objects(&[(1, b"x")]);
-        b.extend_from_slice(&[0; 16]);
-        b.extend_from_slice(&objects(&[(2, b"hidden")])[16..]);
-        assert_eq!(index(&b).unwrap().places.len(), 1);
-        let mut bad = objects(&[(1, b"abc")]);
-        bad[24..32].copy_from_slice(&1000u64.to_le_bytes());
-        assert!(index(&bad).is_err());
+    fn a_read_that_fails_leaves_the_tables_fit_for_the_next() {
+        let a = collection_bytes(&[(1, b"one")]);
+        let mut file = vec![0u8; 8];
+        file.extend_from_slice(&a);
+        let m = Memory::new(file);
+        let file = heap(&m, 0, false);
+        let mut tables = Tables::default();
+        // Collections at addresses with nothing there, then a good one.
+        for bad in 1..=KEEP as u64 + 2 {
+            let refs = [reference(3, 8, 1), reference(3, 8 + bad * 1000, 1)].concat();
+            assert!(tables.resolve(file, (&refs, 16), Strings::new()).is_err());
+        }
+        let s = tables
+            .resolve(file, (&reference(3, 8, 1), 16), Strings::new())
+            .unwrap();
+        assert_eq!(s.value(0), Some(&b"one"[..]));
     }
 }

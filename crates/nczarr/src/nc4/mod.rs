@@ -7,6 +7,7 @@
 //! describes, so that a netCDF-4 file is one more [`crate::source::DatasetSource`].
 
 mod chunks;
+mod collection;
 mod heap;
 mod meta;
 mod order;

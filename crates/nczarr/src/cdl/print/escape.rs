@@ -144,11 +144,61 @@ pub(crate) fn string_value_from(out: &mut Vec<u8>, s: Option<(&[u8], usize)>) {
 }
 
 /// How many of the first `len` bytes of `from` [`string_value`] prints as they are
-/// (before the first it escapes): eight at a time, as bit tricks on a word (a string's
-/// bytes were a fifth of a string dump's time, scanned one by one). The bytes after
-/// the `len` are read too where `from` has them, and never count: a string shorter
-/// than eight is one word, not a byte at a time (a third of a string dump's strings).
+/// (before the first it escapes): sixteen at a time where the processor compares them
+/// at once, else eight at a time as bit tricks on a word (a string's bytes were a fifth
+/// of a string dump's time, scanned one by one). The bytes after the `len` are read
+/// too where `from` has them, and never count: most strings are one such step.
 fn plain_run(from: &[u8], len: usize) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let mut i = 0;
+        while let Some(w) = from.get(i..).and_then(<[u8]>::first_chunk::<16>) {
+            let found = escaped16(w);
+            if found != 0 || i + 16 >= len {
+                return (i + found.trailing_zeros() as usize).min(len);
+            }
+            i += 16;
+        }
+        i + plain_run_words(&from[i..], len - i)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    plain_run_words(from, len)
+}
+
+/// Bit `k` set where byte `k` of `w` is one [`string_value`] escapes.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn escaped16(w: &[u8; 16]) -> u32 {
+    // SAFETY: SSE2 is part of every x86_64 processor (the target's baseline), which
+    // is all `escaped16_sse2` asks of the caller.
+    unsafe { escaped16_sse2(w) }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+#[inline]
+fn escaped16_sse2(w: &[u8; 16]) -> u32 {
+    use std::arch::x86_64::{
+        _mm_cmpeq_epi8, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+        _mm_set_epi64x,
+    };
+    let word = |k: usize| {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&w[k..k + 8]);
+        i64::from_le_bytes(b)
+    };
+    let x = _mm_set_epi64x(word(8), word(0));
+    let is = |b: u8| _mm_cmpeq_epi8(x, _mm_set1_epi8(b as i8));
+    // Below 0x20: equal to its minimum with 0x1f.
+    let control = _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(0x1f)), x);
+    let quotes = _mm_or_si128(is(b'"'), is(b'\''));
+    let others = _mm_or_si128(is(b'\\'), is(0x7f));
+    let escaped = _mm_or_si128(control, _mm_or_si128(quotes, others));
+    _mm_movemask_epi8(escaped) as u32 & 0xffff
+}
+
+/// [`plain_run`] eight bytes at a time.
+fn plain_run_words(from: &[u8], len: usize) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     // The high bit of each byte of `x` below `n` (n <= 128), or equal to zero; exact
@@ -314,10 +364,11 @@ mod tests {
 
     #[test]
     fn string_values_scanned_by_word_match_the_bytewise_scan() {
-        // Every byte value at every position of strings of 0 to 20 bytes, among plain
-        // bytes and bytes at or above 0x80 (printed raw), and after other escapes.
+        // Every byte value at every position of strings of 0 to 40 bytes (scanned in
+        // steps of 16 or 8 and the rest), among plain bytes and bytes at or above 0x80
+        // (printed raw), and after other escapes.
         let mut next = super::super::test_words(0x2545_f491_4f6c_dd1d);
-        for len in 0..=20usize {
+        for len in 0..=40usize {
             for at in 0..len.max(1) {
                 for b in 0..=255u8 {
                     let mut s: Vec<u8> = (0..len)
