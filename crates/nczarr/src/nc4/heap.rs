@@ -61,6 +61,10 @@ const KEEP: usize = 4;
 /// than that have the others read again when next named.
 const OPEN_MAX: usize = 256 << 20;
 
+/// Collections held at most by one read, whatever their bytes (each string in none in
+/// hand looks through them all).
+const HELD_MAX: usize = 256;
+
 /// Collections let go whose addresses are remembered, to notice a read that comes back
 /// to one (more are interleaved than are held).
 const LET_GO: usize = 64;
@@ -83,10 +87,11 @@ struct Tables {
     /// When each of `held` was last taken in hand, by `clock`.
     used: Vec<u64>,
     clock: u64,
-    /// Collections held at most: [`KEEP`], doubled each time a read comes back to one
-    /// it let go, while they stay under [`OPEN_MAX`] bytes. HDF5 writes a variable's
-    /// strings into two collections in turn, one after the other; a file that
-    /// interleaves more costs a second read of some, not one read a string.
+    /// Collections this read holds at most: [`KEEP`], doubled each time it comes back
+    /// to one it let go, up to [`HELD_MAX`] and while they stay under [`OPEN_MAX`]
+    /// bytes. HDF5 writes a variable's strings into two collections in turn, one after
+    /// the other; a file that interleaves more costs a second read of some, not one
+    /// read a string. Between reads [`KEEP`] are held.
     cap: usize,
     /// The addresses of the last [`LET_GO`] collections let go, one place after the
     /// other.
@@ -183,6 +188,9 @@ impl Tables {
     ) -> Result<Strings> {
         let (refs, _) = refs.as_chunks::<W>();
         let counted = counted::<W>(file, refs)?;
+        self.cap = KEEP;
+        self.let_go.clear();
+        self.let_go_next = 0;
         if file.remote {
             self.prefetch_for::<W>(file, refs)?;
         }
@@ -232,6 +240,7 @@ impl Tables {
                 i += 1;
             };
             let Some(address) = missed else {
+                self.keep_latest();
                 return Ok(strings);
             };
             hands = [self.take_in_hand(file, address, hands[0])?, hands[0]];
@@ -247,9 +256,8 @@ impl Tables {
             self.used[k] = self.clock;
             return Ok(k);
         }
-        self.cap = self.cap.max(KEEP);
         if self.let_go.contains(&address) {
-            self.cap = self.cap.saturating_mul(2);
+            self.cap = (self.cap * 2).min(HELD_MAX);
             self.let_go.clear();
             self.let_go_next = 0;
         }
@@ -296,8 +304,24 @@ impl Tables {
         }
         addresses.sort_unstable();
         addresses.dedup();
-        self.cap = self.cap.max(KEEP).max(addresses.len() + 2);
+        self.cap = (addresses.len() + 2).clamp(KEEP, HELD_MAX);
         prefetch(file, &self.held, &addresses)
+    }
+
+    /// After a read: only the [`KEEP`] collections in hand last are held (the next read
+    /// starts where this one ended), in new places.
+    fn keep_latest(&mut self) {
+        if self.held.len() <= KEEP {
+            return;
+        }
+        let mut order: Vec<usize> = (0..self.held.len()).collect();
+        order.sort_unstable_by_key(|&k| std::cmp::Reverse(self.used[k]));
+        let latest: Vec<(Collection, u64)> = order[..KEEP]
+            .iter()
+            .map(|&k| (std::mem::take(&mut self.held[k]), self.used[k]))
+            .collect();
+        (self.held, self.used) = latest.into_iter().unzip();
+        self.held_bytes = self.held.iter().map(|c| c.bytes.len()).sum();
     }
 }
 
@@ -470,10 +494,13 @@ mod tests {
         // read came back to them; from then on all six are held.
         assert_eq!(m.reads(), 2 * (6 + 2));
         assert!(tables.cap >= 6, "{}", tables.cap);
+        // Between reads KEEP are held: the next read learns again, and reads the two
+        // not held and the two it lets go before it comes back to them.
+        assert_eq!(tables.held.len(), KEEP);
         let before = m.reads();
         let s = tables.resolve(file, (&refs, 16), s).unwrap();
         assert_eq!(s, Strings::from(want));
-        assert_eq!(m.reads(), before);
+        assert_eq!(m.reads() - before, 2 * (2 + 2));
     }
 
     #[test]
@@ -535,20 +562,82 @@ mod tests {
 
     #[test]
     fn a_read_that_fails_leaves_the_tables_fit_for_the_next() {
-        let a = collection_bytes(&[(1, b"one")]);
+        // KEEP good collections held, then one read into the buffers of one let go
+        // fails (nothing at its address): the tables stay whole for the next read.
         let mut file = vec![0u8; 8];
-        file.extend_from_slice(&a);
+        let mut at = Vec::new();
+        for c in 0..KEEP {
+            at.push(file.len() as u64);
+            let s = format!("string {c}");
+            file.extend_from_slice(&collection_bytes(&[(1, s.as_bytes())]));
+        }
         let m = Memory::new(file);
         let file = heap(&m, 0, false);
         let mut tables = Tables::default();
-        // Collections at addresses with nothing there, then a good one.
-        for bad in 1..=KEEP as u64 + 2 {
-            let refs = [reference(3, 8, 1), reference(3, 8 + bad * 1000, 1)].concat();
-            assert!(tables.resolve(file, (&refs, 16), Strings::new()).is_err());
-        }
-        let s = tables
-            .resolve(file, (&reference(3, 8, 1), 16), Strings::new())
+        let good: Vec<u8> = at.iter().flat_map(|&a| reference(8, a, 1)).collect();
+        tables.resolve(file, (&good, 16), Strings::new()).unwrap();
+        assert_eq!(tables.held.len(), KEEP);
+        let bad = [good.clone(), reference(8, 1 << 20, 1)].concat();
+        assert!(tables.resolve(file, (&bad, 16), Strings::new()).is_err());
+        let bytes: usize = tables.held.iter().map(|c| c.bytes.len()).sum();
+        assert_eq!(tables.held_bytes, bytes);
+        let s = tables.resolve(file, (&good, 16), Strings::new()).unwrap();
+        assert_eq!(
+            s.value(KEEP - 1),
+            Some(format!("string {}", KEEP - 1).as_bytes())
+        );
+    }
+
+    #[test]
+    fn references_of_12_bytes_name_their_strings_and_nil_ones_none() {
+        // Offsets of 4 bytes: count, a 4-byte address (all ones: undefined), index.
+        let mut file = vec![0u8; 8];
+        file.extend_from_slice(&collection_bytes(&[(1, b"one"), (2, b"two")]));
+        let m = Memory::new(file);
+        let r12 = |count: u32, address: u32, index: u32| {
+            [
+                count.to_le_bytes(),
+                address.to_le_bytes(),
+                index.to_le_bytes(),
+            ]
+            .concat()
+        };
+        let refs = [
+            r12(3, 8, 2),
+            r12(0, u32::MAX, 1),
+            r12(3, 8, 1),
+            r12(0, 0, 0),
+        ]
+        .concat();
+        let s = Tables::default()
+            .resolve(heap(&m, 0, false), (&refs, 12), Strings::new())
             .unwrap();
-        assert_eq!(s.value(0), Some(&b"one"[..]));
+        let want: Vec<Option<&[u8]>> = vec![Some(b"two"), None, Some(b"one"), None];
+        assert_eq!(s, Strings::from(want));
+    }
+
+    #[test]
+    fn many_interleaved_collections_are_let_go_after_the_read() {
+        // Reads that interleave 40 collections hold them while they read, a bounded
+        // number, and only KEEP between reads.
+        let mut file = vec![0u8; 8];
+        let mut at = Vec::new();
+        for c in 0..40 {
+            at.push(file.len() as u64);
+            let s = format!("c{c:02}");
+            file.extend_from_slice(&collection_bytes(&[(1, s.as_bytes()), (2, b"y")]));
+        }
+        let m = Memory::new(file);
+        let file = heap(&m, 0, false);
+        let refs: Vec<u8> = (0..4)
+            .flat_map(|_| at.iter().flat_map(|&a| reference(3, a, 1)))
+            .collect();
+        let mut tables = Tables::default();
+        let s = tables.resolve(file, (&refs, 16), Strings::new()).unwrap();
+        assert_eq!(s.value(41), Some(&b"c01"[..]));
+        assert!(tables.cap >= 40 && tables.cap <= HELD_MAX, "{}", tables.cap);
+        assert_eq!(tables.held.len(), KEEP);
+        // The last ones read are those held.
+        assert!(tables.held.iter().all(|c| at[36..].contains(&c.address)));
     }
 }

@@ -444,6 +444,9 @@ struct Rows<'a> {
 /// pieces in flight hold about 1.5 MB of text each).
 const PIECE_VALUES: u64 = 1 << 17;
 
+/// Pieces in flight at most, whatever the threads (each holds its text and its slab).
+const WINDOW_MAX: usize = 16;
+
 /// Slabs of a variable read at once while it is printed.
 const READERS: usize = 2;
 
@@ -541,7 +544,7 @@ pub(crate) fn print_var(
                 .unwrap_or_else(|_| Err(Error::Invalid("the data reader failed".into())))
         });
         // Text is written on this thread, in order, while workers lay out what follows.
-        let (pieces, mut texts) = ordered::start(scope, threads, 4 * threads);
+        let (pieces, mut texts) = ordered::start(scope, threads, (4 * threads).min(WINDOW_MAX));
         let formatter = scope.spawn(move || -> Result<()> {
             let mut element: u64 = 0;
             let mut row_text: Vec<u8> = Vec::new();
