@@ -14,6 +14,16 @@ pub(crate) fn with_slack(n: usize) -> usize {
     n.saturating_add(n / 8)
 }
 
+/// A new buffer with room for `n` items and [`with_slack`]'s to spare, or for `n` alone
+/// when memory does not allow the slack; `None` when it does not allow `n`.
+pub(crate) fn fresh_with_slack<T>(n: usize) -> Option<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve(with_slack(n))
+        .or_else(|_| v.try_reserve(n))
+        .ok()
+        .map(|()| v)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -23,5 +33,11 @@ mod tests {
         assert_eq!(with_slack(0), 0);
         assert_eq!(with_slack(800), 900);
         assert_eq!(with_slack(usize::MAX), usize::MAX);
+    }
+
+    #[test]
+    fn fresh_buffers_have_the_slack_or_are_none_past_memory() {
+        assert!(fresh_with_slack::<u8>(800).is_some_and(|v| v.capacity() >= 900));
+        assert!(fresh_with_slack::<u64>(usize::MAX / 4).is_none());
     }
 }

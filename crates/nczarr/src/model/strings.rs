@@ -89,16 +89,10 @@ impl Strings {
         // reused by each (fresh memory is cleared page by page by the system, which
         // cost more than the strings' reading).
         if data.capacity() < room {
-            data = Vec::new();
-            data.try_reserve(crate::mem::with_slack(room))
-                .or_else(|_| data.try_reserve(room))
-                .map_err(|_| TooLarge(bytes))?;
+            data = crate::mem::fresh_with_slack(room).ok_or(TooLarge(bytes))?;
         }
         if ends.capacity() < n {
-            ends = Vec::new();
-            ends.try_reserve(crate::mem::with_slack(n))
-                .or_else(|_| ends.try_reserve(n))
-                .map_err(|_| TooLarge(bytes))?;
+            ends = crate::mem::fresh_with_slack(n).ok_or(TooLarge(bytes))?;
         }
         Ok(Strings { bytes: data, ends })
     }

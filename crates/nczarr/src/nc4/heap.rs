@@ -177,9 +177,10 @@ impl Tables {
         }
     }
 
-    /// [`Tables::resolve`] of references of `W` bytes, in one pass over them: each
-    /// string is taken from one of the two collections in hand (those HDF5 writes
-    /// neighbouring strings into), and only a string in neither stops the loop.
+    /// [`Tables::resolve`] of references of `W` bytes: their counts summed first (the
+    /// strings' memory is asked for once), then each string resolved in one pass, taken
+    /// from one of the two collections in hand (those HDF5 writes neighbouring strings
+    /// into); only a string in neither stops the loop.
     fn resolve_as<const W: usize>(
         &mut self,
         file: HeapFile<'_>,
@@ -391,6 +392,23 @@ mod tests {
     use crate::nc4::collection::tests::{collection_bytes, heap, FRESH};
     use crate::nc4::test_file::Memory;
 
+    /// A file of `n` collections after 8 bytes, collection `c` holding the objects
+    /// `objects(c)` gives: the file and each collection's address.
+    fn collections_file(
+        n: usize,
+        objects: impl Fn(usize) -> Vec<(u16, Vec<u8>)>,
+    ) -> (Memory, Vec<u64>) {
+        let mut file = vec![0u8; 8];
+        let mut at = Vec::new();
+        for c in 0..n {
+            at.push(file.len() as u64);
+            let list = objects(c);
+            let list: Vec<(u16, &[u8])> = list.iter().map(|(i, b)| (*i, &b[..])).collect();
+            file.extend_from_slice(&collection_bytes(&list));
+        }
+        (Memory::new(file), at)
+    }
+
     /// A reference of 16 bytes: count, collection address, object index.
     fn reference(count: u32, address: u64, index: u32) -> Vec<u8> {
         let mut r = count.to_le_bytes().to_vec();
@@ -461,16 +479,11 @@ mod tests {
     /// collection's address, the references and the strings they name.
     fn interleaved() -> (Memory, Vec<u64>, Vec<u8>, Wanted) {
         let text = |c: usize, k: usize| format!("{c}:{k}:{}", "x".repeat((c * 7 + k * 5) % 38));
-        let mut file = vec![0u8; 8];
-        let mut at = Vec::new();
-        for c in 0..6 {
-            at.push(file.len() as u64);
-            let strings: Vec<String> = (0..3).map(|k| text(c, k)).collect();
-            let list: Vec<(u16, &[u8])> = (0..3)
-                .map(|k| (k as u16 + 1, strings[k].as_bytes()))
-                .collect();
-            file.extend_from_slice(&collection_bytes(&list));
-        }
+        let (m, at) = collections_file(6, |c| {
+            (0..3)
+                .map(|k| (k as u16 + 1, text(c, k).into_bytes()))
+                .collect()
+        });
         let mut refs = Vec::new();
         let mut want = Vec::new();
         for k in 0..3 {
@@ -480,7 +493,7 @@ mod tests {
                 want.push(Some(t.into_bytes()));
             }
         }
-        (Memory::new(file), at, refs, want)
+        (m, at, refs, want)
     }
 
     #[test]
@@ -527,14 +540,12 @@ mod tests {
     fn collections_read_one_after_another_reuse_the_buffers_of_those_let_go() {
         // Twelve collections, each one's strings referenced together, in order (as HDF5
         // writes a variable's strings), the last two in a second read.
-        let mut file = vec![0u8; 8];
-        let mut at = Vec::new();
-        for c in 0..12 {
-            at.push(file.len() as u64);
-            let s = format!("string of collection {c}");
-            file.extend_from_slice(&collection_bytes(&[(1, s.as_bytes()), (2, b"x")]));
-        }
-        let m = Memory::new(file);
+        let (m, at) = collections_file(12, |c| {
+            vec![
+                (1, format!("string of collection {c}").into_bytes()),
+                (2, b"x".to_vec()),
+            ]
+        });
         let refs_of = |cs: std::ops::Range<usize>| -> Vec<u8> {
             cs.flat_map(|c| {
                 let n = format!("string of collection {c}").len() as u32;
@@ -564,14 +575,7 @@ mod tests {
     fn a_read_that_fails_leaves_the_tables_fit_for_the_next() {
         // KEEP good collections held, then one read into the buffers of one let go
         // fails (nothing at its address): the tables stay whole for the next read.
-        let mut file = vec![0u8; 8];
-        let mut at = Vec::new();
-        for c in 0..KEEP {
-            at.push(file.len() as u64);
-            let s = format!("string {c}");
-            file.extend_from_slice(&collection_bytes(&[(1, s.as_bytes())]));
-        }
-        let m = Memory::new(file);
+        let (m, at) = collections_file(KEEP, |c| vec![(1, format!("string {c}").into_bytes())]);
         let file = heap(&m, 0, false);
         let mut tables = Tables::default();
         let good: Vec<u8> = at.iter().flat_map(|&a| reference(8, a, 1)).collect();
@@ -620,14 +624,9 @@ mod tests {
     fn many_interleaved_collections_are_let_go_after_the_read() {
         // Reads that interleave 40 collections hold them while they read, a bounded
         // number, and only KEEP between reads.
-        let mut file = vec![0u8; 8];
-        let mut at = Vec::new();
-        for c in 0..40 {
-            at.push(file.len() as u64);
-            let s = format!("c{c:02}");
-            file.extend_from_slice(&collection_bytes(&[(1, s.as_bytes()), (2, b"y")]));
-        }
-        let m = Memory::new(file);
+        let (m, at) = collections_file(40, |c| {
+            vec![(1, format!("c{c:02}").into_bytes()), (2, b"y".to_vec())]
+        });
         let file = heap(&m, 0, false);
         let refs: Vec<u8> = (0..4)
             .flat_map(|_| at.iter().flat_map(|&a| reference(3, a, 1)))

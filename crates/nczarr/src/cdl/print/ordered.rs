@@ -52,9 +52,9 @@ impl Spare {
     /// An empty buffer with room for `capacity` bytes: the smallest kept one that has
     /// it, or else a new one (with [`with_slack`](crate::mem::with_slack)'s room to
     /// spare) in place of the largest. Ask for the room the text needs, never for a
-    /// buffer's capacity: that would grow by the slack at each turn. (Any buffer taken grew small ones
-    /// to the size of large ones, in new memory each time, and the sizes of pieces
-    /// differ. Growing an empty buffer also copied all its old bytes.)
+    /// buffer's capacity: that would grow by the slack at each turn. (Any buffer taken
+    /// grew small ones to the size of large ones, in new memory each time, and the
+    /// sizes of pieces differ. Growing an empty buffer also copied all its old bytes.)
     pub(super) fn take(&self, capacity: usize) -> Vec<u8> {
         let kept = self.0.lock().ok().and_then(|mut s| {
             let fits = |b: &&Vec<u8>| b.capacity() >= capacity;
