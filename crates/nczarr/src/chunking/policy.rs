@@ -60,16 +60,7 @@ pub fn slabs(shape: &[u64], chunks: &[u64], budget: u64, order: SlabOrder) -> Ve
     let mut out = Vec::new();
     let mut prefix = vec![0u64; split];
     loop {
-        let mut pos = 0;
-        while pos < shape[split] {
-            // Slabs narrower than a chunk (only output slabs are) end at its edge
-            // too: each chunk is then cut into as few slabs as the budget allows.
-            let n = if step < c {
-                step.min(c - pos % c)
-            } else {
-                step
-            }
-            .min(shape[split] - pos);
+        let mut push = |pos: u64, n: u64| {
             let mut start = prefix.clone();
             start.push(pos);
             start.extend(std::iter::repeat_n(0, rank - split - 1));
@@ -79,7 +70,25 @@ pub fn slabs(shape: &[u64], chunks: &[u64], budget: u64, order: SlabOrder) -> Ve
             count.push(n);
             count.extend_from_slice(&shape[split + 1..]);
             out.push(Region::block(start, count));
-            pos += n;
+        };
+        // Every step starts at a chunk's edge.
+        let mut pos = 0;
+        while pos < shape[split] {
+            let len = step.max(c).min(shape[split] - pos);
+            if step < c {
+                // Slabs narrower than a chunk (only output slabs are) end at its edge
+                // too, each chunk cut into as few slabs as the budget allows, of even
+                // lengths: slabs read in turn by two readers, one of each pair a short
+                // remainder (32, 32, 32, 4), gave one reader twice the other's work.
+                let parts = len.div_ceil(step);
+                for j in 0..parts {
+                    let (a, b) = (len * j / parts, len * (j + 1) / parts);
+                    push(pos + a, b - a);
+                }
+            } else {
+                push(pos, len);
+            }
+            pos += len;
         }
         // Next prefix, odometer style, one unit at a time.
         let mut d = split;
@@ -207,11 +216,23 @@ mod tests {
         let s = slabs(&[1000, 1000], &[100, 1000], 50_000, SlabOrder::Output);
         assert_eq!(s.len(), 20);
         assert_eq!(s[1], Region::block(vec![50, 0], vec![50, 1000]));
-        // Cut at chunk edges too: chunk rows 100..200 in two slabs, not three.
+        // Cut at chunk edges too: chunk rows 100..200 in two slabs, not three, of
+        // even lengths.
         let s = slabs(&[1000, 1000], &[100, 1000], 60_000, SlabOrder::Output);
         let rows: Vec<u64> = s.iter().map(|r| r.start[0]).take(5).collect();
-        assert_eq!(rows, [0, 60, 100, 160, 200]);
+        assert_eq!(rows, [0, 50, 100, 150, 200]);
         assert_eq!(total(&s), 1_000_000);
+        // 100 rows in a budget of 32: four slabs of 25, not 32, 32, 32 and 4; the
+        // array's last chunk, of 10 rows, in one.
+        let s = slabs(&[1010, 1000], &[100, 1000], 32_000, SlabOrder::Output);
+        let rows: Vec<u64> = s.iter().map(|r| r.count[0]).collect();
+        assert_eq!(rows[..5], [25, 25, 25, 25, 25]);
+        assert_eq!(rows.last(), Some(&10));
+        assert_eq!(total(&s), 1_010_000);
+        // A chunk of 7 rows in a budget of 3: 2, 2 and 3.
+        let s = slabs(&[7, 10], &[7, 10], 30, SlabOrder::Output);
+        let rows: Vec<u64> = s.iter().map(|r| r.count[0]).collect();
+        assert_eq!(rows, [2, 2, 3]);
         // Whole chunks where they fit.
         let s = slabs(&[1000, 1000], &[100, 1000], 250_000, SlabOrder::Output);
         assert_eq!(s[0].count, [200, 1000]);

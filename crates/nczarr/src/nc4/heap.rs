@@ -57,6 +57,13 @@ pub(super) fn resolve(
 /// and those a read came from, whose buffers the next ones are read into.
 const KEEP: usize = 4;
 
+/// Bytes of collections held from one read to the next at most (more: only the
+/// [`KEEP`] in hand last are). A variable's next slab comes back to most of them: HDF5
+/// puts a short string into any of the last 16 collections with room for it, so a
+/// million strings came back to a collection let go 39 times in 40 slabs, each time
+/// held afresh in new memory (fresh pages cost more here than reading).
+const HOLD_BETWEEN: usize = 8 << 20;
+
 /// Bytes of collections held at most: references that interleave more collections
 /// than that have the others read again when next named.
 const OPEN_MAX: usize = 256 << 20;
@@ -87,11 +94,12 @@ struct Tables {
     /// When each of `held` was last taken in hand, by `clock`.
     used: Vec<u64>,
     clock: u64,
-    /// Collections this read holds at most: [`KEEP`], doubled each time it comes back
-    /// to one it let go, up to [`HELD_MAX`] and while they stay under [`OPEN_MAX`]
-    /// bytes. HDF5 writes a variable's strings into two collections in turn, one after
-    /// the other; a file that interleaves more costs a second read of some, not one
-    /// read a string. Between reads [`KEEP`] are held.
+    /// Collections a read holds at most: [`KEEP`] (0 before the first read), doubled
+    /// each time it comes back to one it let go, up to [`HELD_MAX`] and while they stay
+    /// under [`OPEN_MAX`] bytes. HDF5 writes a variable's strings into two collections
+    /// in turn, one after the other; a file that interleaves more costs a second read
+    /// of some, not one read a string. Kept for the next read while what is held stays
+    /// under [`HOLD_BETWEEN`] bytes; [`KEEP`] again when it does not.
     cap: usize,
     /// The addresses of the last [`LET_GO`] collections let go, one place after the
     /// other.
@@ -189,9 +197,7 @@ impl Tables {
     ) -> Result<Strings> {
         let (refs, _) = refs.as_chunks::<W>();
         let counted = counted::<W>(file, refs)?;
-        self.cap = KEEP;
-        self.let_go.clear();
-        self.let_go_next = 0;
+        self.cap = self.cap.max(KEEP);
         if file.remote {
             self.prefetch_for::<W>(file, refs)?;
         }
@@ -241,7 +247,7 @@ impl Tables {
                 i += 1;
             };
             let Some(address) = missed else {
-                self.keep_latest();
+                self.between_reads();
                 return Ok(strings);
             };
             hands = [self.take_in_hand(file, address, hands[0])?, hands[0]];
@@ -309,12 +315,16 @@ impl Tables {
         prefetch(file, &self.held, &addresses)
     }
 
-    /// After a read: only the [`KEEP`] collections in hand last are held (the next read
-    /// starts where this one ended), in new places.
-    fn keep_latest(&mut self) {
-        if self.held.len() <= KEEP {
+    /// After a read: the collections held stay held for the next read while their
+    /// bytes are few; else only the [`KEEP`] in hand last are (the next read starts
+    /// where this one ended), in new places, and the next read learns its hold afresh.
+    fn between_reads(&mut self) {
+        if self.held.len() <= KEEP || self.held_bytes <= HOLD_BETWEEN {
             return;
         }
+        self.cap = KEEP;
+        self.let_go.clear();
+        self.let_go_next = 0;
         let mut order: Vec<usize> = (0..self.held.len()).collect();
         order.sort_unstable_by_key(|&k| std::cmp::Reverse(self.used[k]));
         let latest: Vec<(Collection, u64)> = order[..KEEP]
@@ -507,13 +517,12 @@ mod tests {
         // read came back to them; from then on all six are held.
         assert_eq!(m.reads(), 2 * (6 + 2));
         assert!(tables.cap >= 6, "{}", tables.cap);
-        // Between reads KEEP are held: the next read learns again, and reads the two
-        // not held and the two it lets go before it comes back to them.
-        assert_eq!(tables.held.len(), KEEP);
+        // Few bytes: all six stay held for the next read, which reads none.
+        assert_eq!(tables.held.len(), 6);
         let before = m.reads();
         let s = tables.resolve(file, (&refs, 16), s).unwrap();
         assert_eq!(s, Strings::from(want));
-        assert_eq!(m.reads() - before, 2 * (2 + 2));
+        assert_eq!(m.reads(), before);
     }
 
     #[test]
@@ -621,22 +630,36 @@ mod tests {
     }
 
     #[test]
-    fn many_interleaved_collections_are_let_go_after_the_read() {
+    fn many_interleaved_collections_are_let_go_after_the_read_when_large() {
         // Reads that interleave 40 collections hold them while they read, a bounded
-        // number, and only KEEP between reads.
-        let (m, at) = collections_file(40, |c| {
-            vec![(1, format!("c{c:02}").into_bytes()), (2, b"y".to_vec())]
-        });
-        let file = heap(&m, 0, false);
-        let refs: Vec<u8> = (0..4)
-            .flat_map(|_| at.iter().flat_map(|&a| reference(3, a, 1)))
-            .collect();
-        let mut tables = Tables::default();
-        let s = tables.resolve(file, (&refs, 16), Strings::new()).unwrap();
-        assert_eq!(s.value(41), Some(&b"c01"[..]));
-        assert!(tables.cap >= 40 && tables.cap <= HELD_MAX, "{}", tables.cap);
-        assert_eq!(tables.held.len(), KEEP);
-        // The last ones read are those held.
-        assert!(tables.held.iter().all(|c| at[36..].contains(&c.address)));
+        // number; between reads, all of them while they are small, else only KEEP.
+        for (padding, held) in [(1, 40), (HOLD_BETWEEN / 32, KEEP)] {
+            let (m, at) = collections_file(40, |c| {
+                vec![
+                    (1, format!("c{c:02}").into_bytes()),
+                    (2, vec![b'y'; padding]),
+                ]
+            });
+            let file = heap(&m, 0, false);
+            let refs: Vec<u8> = (0..4)
+                .flat_map(|_| at.iter().flat_map(|&a| reference(3, a, 1)))
+                .collect();
+            let mut tables = Tables::default();
+            let s = tables.resolve(file, (&refs, 16), Strings::new()).unwrap();
+            assert_eq!(s.value(41), Some(&b"c01"[..]));
+            assert_eq!(tables.held.len(), held);
+            if held == KEEP {
+                // The last ones read are those held, and the next read learns afresh.
+                assert!(tables.held.iter().all(|c| at[36..].contains(&c.address)));
+                assert_eq!(tables.cap, KEEP);
+            } else {
+                assert!(tables.cap >= 40 && tables.cap <= HELD_MAX, "{}", tables.cap);
+                // The next read reads none.
+                let before = m.reads();
+                let s = tables.resolve(file, (&refs, 16), s).unwrap();
+                assert_eq!(s.value(41), Some(&b"c01"[..]));
+                assert_eq!(m.reads(), before);
+            }
+        }
     }
 }
