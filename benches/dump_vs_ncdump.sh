@@ -14,8 +14,8 @@
 #          netCDF-4 file (netcdf-c 4.9.0 cannot write strings to NCZarr)
 # Cases: the default dump of each, and -p 4,9, -b c on b1. Outputs must be byte-identical.
 # Targets (issue 15): b1 and b1z at least 20x faster than ncdump, peak RSS under 200 MiB;
-# every other case at least 10x. Wall time is the median of RUNS runs, peak RSS from one
-# more run (benches/measure.sh).
+# every other case at least 10x. Wall time is the median of RUNS runs after one untimed
+# run of each command, peak RSS from one more run (benches/measure.sh).
 #
 # Needs: ncgen/ncdump/nccopy (apt-get install netcdf-bin), GNU time, python3 with numpy
 # (PYTHON=...), a release build (cargo build --release). Usage: benches/dump_vs_ncdump.sh [RUNS]
@@ -35,6 +35,7 @@ cases=${CASES:-b1 b1z p49 bc fc double short string}
 # shellcheck source=benches/measure.sh
 . "$here/benches/measure.sh"
 measure_keep_output=1
+measure_warmup=1
 
 ncgen_store() { # NAME CDL: an NCZarr store made by ncgen from CDL text on stdin
     cat > "$work/$1.cdl"

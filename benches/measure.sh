@@ -21,12 +21,24 @@ median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 # took a second or more (or that runs once) runs under it in its last round, where its
 # few milliseconds do not count; any other gets one more run under it, not timed ("@R@"
 # is "rss" there).
+#
+# With `measure_warmup=1`, each command first runs once untimed ("@R@" is "warm"): on
+# this project's virtual machines the first reads of a file written a moment before
+# ran at half speed or less (a string dump 0.053 s, then 0.024-0.027 s; ncdump, busy
+# formatting, barely moved), which a median of 3 runs still caught.
 measure() {
     local name round
     for name in "$@"; do
         : > "$work/times-$name"
         rm -f "$work/peak-$name"
     done
+    if [ -n "${measure_warmup:-}" ]; then
+        for name in "$@"; do
+            local -n argv="cmd_$name"
+            "${argv[@]//@R@/warm}" >/dev/null
+            unset -n argv
+        done
+    fi
     for round in $(seq "$runs"); do
         for name in "$@"; do
             local -n argv="cmd_$name"
