@@ -37,32 +37,52 @@ impl HeapFile<'_> {
     /// Where the collection at `address` starts and its size in bytes, from its header,
     /// checked: a collection's read and the prefetch of its bytes both size it so.
     pub(super) fn header(&self, address: u64) -> Result<(u64, u64)> {
-        let io = |e: crate::store::StoreError| Error::InvalidData(e.to_string());
         let mut header = [0u8; 16];
         let header = &mut header[..self.header_len()];
+        let at = self.start_of(address)?;
+        self.reader.read_at(at, header).map_err(io)?;
+        Ok((at, self.size_in(address, at, header)?))
+    }
+
+    /// [`HeapFile::start`], or the error of an address past the end.
+    fn start_of(&self, address: u64) -> Result<u64> {
         // Addresses are relative to the superblock's base (after a user block), as
         // `hdf5-reader`'s own reads take them.
-        let Some(at) = self.start(address) else {
-            return Err(Error::InvalidData(format!(
+        self.start(address).ok_or_else(|| {
+            Error::InvalidData(format!(
                 "global heap collection at {address:#x} lies past the end of the file"
-            )));
-        };
-        self.reader.read_at(at, header).map_err(io)?;
+            ))
+        })
+    }
+
+    /// The size of the collection at `address` (starting at `at` in the file) that
+    /// `header` (its first [`HeapFile::header_len`] bytes) gives, checked.
+    fn size_in(&self, address: u64, at: u64, header: &[u8]) -> Result<u64> {
         if &header[..4] != SIGNATURE {
             return Err(Error::InvalidGlobalHeapSignature);
         }
         if header[4] != 1 {
             return Err(Error::UnsupportedGlobalHeapVersion(header[4]));
         }
-        let size = read_length(&header[8..]);
+        let size = read_length(&header[8..self.header_len()]);
         if size > self.reader.len() - at || size > u64::from(u32::MAX) {
             return Err(Error::InvalidData(format!(
                 "global heap collection at {address:#x} claims {size} bytes"
             )));
         }
-        Ok((at, size))
+        Ok(size)
     }
 }
+
+fn io(e: crate::store::StoreError) -> Error {
+    Error::InvalidData(e.to_string())
+}
+
+/// Bytes read at once, header and all, for a collection read into the buffers of one
+/// of `size` bytes, at most: a file's collections are mostly of one size (64 KiB in
+/// netcdf-c's), so one read takes the whole of most, not a read of its header first
+/// and then one of its body (half the system calls of a string dump).
+const GUESS_MAX: u64 = 1 << 20;
 
 /// One collection: its bytes and, by object index, where each object's data lies.
 #[derive(Default)]
@@ -146,16 +166,32 @@ impl Collection {
         }
         let (mut bytes, mut objects) =
             spare.map_or_else(Default::default, |c| (c.bytes, c.objects));
-        let io = |e: crate::store::StoreError| Error::InvalidData(e.to_string());
-        let (at, size) = file.header(address)?;
-        // Read over what the buffer held (only new room is cleared first); memory not
-        // to be had is an error, not an abort.
-        bytes.truncate(size as usize);
+        let at = file.start_of(address)?;
+        // As many bytes as the buffer held (not from a remote file, where a read past
+        // the collection is a request for bytes no one wants), within the file.
+        let guess = (bytes.len() as u64)
+            .min(GUESS_MAX)
+            .min(reader.len() - at)
+            .max(file.header_len() as u64) as usize;
+        let (head, size) = if !file.remote && guess > file.header_len() {
+            bytes.truncate(guess);
+            reader.read_at(at, &mut bytes).map_err(io)?;
+            (guess, file.size_in(address, at, &bytes)?)
+        } else {
+            (0, file.header(address)?.1)
+        };
+        // The rest of it (none, or the whole when the header was read alone) over
+        // what the buffer held (only new room is cleared first); memory not to be had
+        // is an error, not an abort.
+        let (head, size) = (head.min(size as usize), size as usize);
+        bytes.truncate(size);
         bytes
-            .try_reserve(size as usize - bytes.len())
+            .try_reserve(size - bytes.len())
             .map_err(|_| Error::InvalidData(format!("global heap collection at {address:#x} claims {size} bytes: more than memory allows")))?;
-        bytes.resize(size as usize, 0);
-        reader.read_at(at, &mut bytes).map_err(io)?;
+        bytes.resize(size, 0);
+        if head < size {
+            reader.read_at(at + head as u64, &mut bytes[head..]).map_err(io)?;
+        }
         index_objects(&bytes, 8 + length_size, length_size, &mut objects)?;
         Ok(Collection {
             address,
@@ -297,6 +333,50 @@ pub(crate) mod tests {
         assert!(Collection::read(heap(&m, 512, false), u64::MAX - 4, None).is_err());
         let reused = Collection::read(heap(&m, 512, false), 64, Some(c)).unwrap();
         assert_eq!(reused.objects.get(1).map(|(_, n)| n), Some(3));
+    }
+
+    #[test]
+    fn a_collection_read_into_the_buffers_of_another_size_is_read_whole() {
+        // A small collection, a larger one, a smaller one again, the last at the end
+        // of the file: each read into the buffers of the one before.
+        let long = vec![b'x'; 300];
+        let lists: [&[(u16, &[u8])]; 3] = [
+            &[(1, b"one"), (2, b"two")],
+            &[(1, &long[..]), (2, b"second")],
+            &[(7, b"seven")],
+        ];
+        let at: Vec<u64> = (0..lists.len())
+            .map(|k| m_bytes(&lists[..k]).len() as u64)
+            .collect();
+        let m = Memory::new(m_bytes(&lists));
+        let mut c = Collection::read(heap(&m, 0, false), at[0], None).unwrap();
+        for (k, list) in lists.iter().enumerate() {
+            let reads = m.reads();
+            c = Collection::read(heap(&m, 0, false), at[k], Some(c)).unwrap();
+            for (index, text) in list.iter() {
+                let (s, n) = c.objects.get(u32::from(*index)).unwrap();
+                assert_eq!(&c.bytes[s as usize..(s + n) as usize], *text, "{k}");
+            }
+            assert_eq!(c.bytes.len(), collection_bytes(list).len());
+            // One read, but a second for the rest of one larger than the buffer.
+            assert_eq!(m.reads() - reads, if k == 1 { 2 } else { 1 }, "{k}");
+        }
+        // A buffer larger than what is left of the file, over a damaged header.
+        let mut bad = m_bytes(&lists);
+        let last = bad.len() - collection_bytes(lists[2]).len();
+        bad[last..last + 4].copy_from_slice(b"GCOX");
+        let m = Memory::new(bad);
+        let big = Collection::read(heap(&m, 0, false), at[1], None).unwrap();
+        assert!(Collection::read(heap(&m, 0, false), at[2], Some(big)).is_err());
+    }
+
+    /// The file of collections `lists` after 8 bytes.
+    fn m_bytes(lists: &[&[(u16, &[u8])]]) -> Vec<u8> {
+        let mut file = vec![0u8; 8];
+        for list in lists {
+            file.extend_from_slice(&collection_bytes(list));
+        }
+        file
     }
 
     /// A collection of `list` as a file holds it, for placing at an address.
