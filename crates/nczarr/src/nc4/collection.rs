@@ -190,7 +190,9 @@ impl Collection {
             .map_err(|_| Error::InvalidData(format!("global heap collection at {address:#x} claims {size} bytes: more than memory allows")))?;
         bytes.resize(size, 0);
         if head < size {
-            reader.read_at(at + head as u64, &mut bytes[head..]).map_err(io)?;
+            reader
+                .read_at(at + head as u64, &mut bytes[head..])
+                .map_err(io)?;
         }
         index_objects(&bytes, 8 + length_size, length_size, &mut objects)?;
         Ok(Collection {
