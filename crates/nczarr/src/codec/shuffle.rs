@@ -100,10 +100,12 @@ fn unshuffle_fixed<const ES: usize>(input: &[u8], out: &mut [u8]) {
         return;
     }
     let (elems, _) = out.as_chunks_mut::<ES>();
-    for (j, plane) in input[..n * ES].chunks_exact(n).enumerate() {
-        for (e, &b) in elems.iter_mut().zip(plane) {
-            e[j] = b;
-        }
+    // Each element from its bytes in the planes at once (the compiler interleaves 16
+    // elements' bytes in registers): plane by plane, each byte was a store of its
+    // own, a quarter of the decoding of a zlib and shuffle chunk.
+    let planes: [&[u8]; ES] = std::array::from_fn(|j| &input[j * n..(j + 1) * n]);
+    for (i, e) in elems[..n].iter_mut().enumerate() {
+        *e = std::array::from_fn(|j| planes[j][i]);
     }
 }
 
