@@ -15,8 +15,9 @@
 set -euo pipefail
 runs=${1:-3}
 here=$(cd "$(dirname "$0")/.." && pwd)
-nczgen=${NCZGEN:-$here/target/release/nczgen}
-nczdump=${NCZDUMP:-$here/target/release/nczdump}
+bin=${NCZ_BIN:-$here/target/release}
+nczgen=${NCZGEN:-$bin/nczgen}
+nczdump=${NCZDUMP:-$bin/nczdump}
 before=${NCZGEN_BEFORE:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
