@@ -10,8 +10,9 @@
 #
 # Needs: ncgen/ncdump (apt-get install netcdf-bin), GNU time, python3, a release build
 # (cargo build --release). Usage: benches/gen_vs_ncgen.sh [RUNS]
-# Environment: NCZGEN_BEFORE=path/to/another/nczgen is measured in the same rounds and
-# reported beside (e.g. the build of the main branch, to compare a change).
+# Environment: NCZ_BIN=dir of the nczgen and nczdump to measure (default target/release);
+# NCZGEN_BEFORE=path/to/another/nczgen is measured in the same rounds and reported beside
+# (e.g. the build of the main branch, to compare a change).
 set -euo pipefail
 runs=${1:-3}
 here=$(cd "$(dirname "$0")/.." && pwd)

@@ -168,7 +168,7 @@ pub fn cases() -> Vec<Case> {
             h
         }),
         ncfile("data past the end of the file", &f, Fails("f.nc: variable '/v': the file ends at byte 80, before the values at bytes 1048576..1048592"), || classic(1, 0, &[("d", 4)], &[("v", &[0], 4, 16, 1 << 20)])),
-        ncfile("2^31 records in a tiny file", &f, Fails("f.nc: variable '/v': the file ends at byte 84, before the values at bytes 200..262340"), || classic(2, 0x7FFF_FFFF, &[("t", 0)], &[("v", &[0], 4, 4, 200)])),
+        ncfile("2^31 records in a tiny file", &f, Fails("f.nc: variable '/v': the file ends at byte 84, before the values at bytes 200..262344"), || classic(2, 0x7FFF_FFFF, &[("t", 0)], &[("v", &[0], 4, 4, 200)])),
         ncfile("a dimension id past the list", &f, Fails("f.nc: damaged header at byte 56: dimension id 7 does not exist"), || classic(1, 0, &[("d", 4)], &[("v", &[7], 4, 16, 100)])),
         ncfile("huge dimensions, header only", &fh, Succeeds("v(a, b)"), || classic(2, 0, &[("a", 0x7FFF_FFFF), ("b", 0x7FFF_FFFF)], &[("v", &[0, 1], 5, 0xFFFF_FFFF, 200)])),
         ncfile("an unknown type", &f, Fails("f.nc: damaged header at byte 68: type id 99 is not a type of the classic format"), || classic(1, 0, &[("d", 4)], &[("v", &[0], 99, 16, 100)])),

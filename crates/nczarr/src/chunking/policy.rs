@@ -81,9 +81,12 @@ pub fn slabs(shape: &[u64], chunks: &[u64], budget: u64, order: SlabOrder) -> Ve
                 // lengths: slabs read in turn by two readers, one of each pair a short
                 // remainder (32, 32, 32, 4), gave one reader twice the other's work.
                 let parts = len.div_ceil(step);
+                let (each, longer) = (len / parts, len % parts);
+                let mut at = pos;
                 for j in 0..parts {
-                    let (a, b) = (len * j / parts, len * (j + 1) / parts);
-                    push(pos + a, b - a);
+                    let n = each + u64::from(j < longer);
+                    push(at, n);
+                    at += n;
                 }
             } else {
                 push(pos, len);
@@ -229,10 +232,15 @@ mod tests {
         assert_eq!(rows[..5], [25, 25, 25, 25, 25]);
         assert_eq!(rows.last(), Some(&10));
         assert_eq!(total(&s), 1_010_000);
-        // A chunk of 7 rows in a budget of 3: 2, 2 and 3.
+        // A chunk of 7 rows in a budget of 3: 3, 2 and 2; of 2^44 in a budget of 2^22
+        // (lengths whose products overflow): 2^22 slabs of 2^22.
         let s = slabs(&[7, 10], &[7, 10], 30, SlabOrder::Output);
         let rows: Vec<u64> = s.iter().map(|r| r.count[0]).collect();
-        assert_eq!(rows, [2, 2, 3]);
+        assert_eq!(rows, [3, 2, 2]);
+        let s = slabs(&[1 << 44], &[1 << 44], 1 << 22, SlabOrder::Output);
+        assert_eq!(s.len(), 1 << 22);
+        assert!(s.iter().all(|r| r.count[0] == 1 << 22));
+        assert_eq!(s.last().map(|r| r.start[0]), Some((1 << 44) - (1 << 22)));
         // Whole chunks where they fit.
         let s = slabs(&[1000, 1000], &[100, 1000], 250_000, SlabOrder::Output);
         assert_eq!(s[0].count, [200, 1000]);

@@ -77,9 +77,10 @@ fn unshuffle_to(input: &[u8], es: usize, out: &mut [u8]) {
     }
 }
 
-// The common element sizes go plane by plane with the size known to the compiler: one
-// sequential pass per plane, no bounds checks, several times faster than the general
-// loop on the chunks a copy compresses.
+// The common element sizes with the size known to the compiler: shuffled plane by
+// plane (one sequential pass per plane), unshuffled element by element from all the
+// planes at once; several times faster than the general loop on the chunks a copy
+// compresses.
 
 fn shuffle_fixed<const ES: usize>(input: &[u8], out: &mut [u8]) {
     let (elems, _) = input.as_chunks::<ES>();

@@ -78,11 +78,11 @@ fn io(e: crate::store::StoreError) -> Error {
     Error::InvalidData(e.to_string())
 }
 
-/// Bytes read at once, header and all, for a collection read into the buffers of one
-/// of `size` bytes, at most: a file's collections are mostly of one size (64 KiB in
-/// netcdf-c's), so one read takes the whole of most, not a read of its header first
-/// and then one of its body (half the system calls of a string dump).
-const GUESS_MAX: u64 = 1 << 20;
+/// A collection read into the buffers of another is read as many bytes at once as that
+/// one had, header and all, up to this many: a file's collections are mostly of one
+/// size (64 KiB in netcdf-c's), so one read takes the whole of most, not a read of its
+/// header first and then one of its body (half the system calls of a string dump).
+const ONE_READ_MAX: u64 = 1 << 20;
 
 /// One collection: its bytes and, by object index, where each object's data lies.
 #[derive(Default)]
@@ -153,6 +153,11 @@ impl Objects {
 }
 
 impl Collection {
+    /// The memory its buffers take.
+    pub(super) fn memory(&self) -> usize {
+        self.bytes.capacity() + self.objects.places.capacity() * std::mem::size_of::<(u32, u32)>()
+    }
+
     /// The collection at `address`, read into the buffers of `spare` (one read before).
     pub(super) fn read(
         file: HeapFile<'_>,
@@ -170,7 +175,7 @@ impl Collection {
         // As many bytes as the buffer held (not from a remote file, where a read past
         // the collection is a request for bytes no one wants), within the file.
         let guess = (bytes.len() as u64)
-            .min(GUESS_MAX)
+            .min(ONE_READ_MAX)
             .min(reader.len() - at)
             .max(file.header_len() as u64) as usize;
         let (head, size) = if !file.remote && guess > file.header_len() {

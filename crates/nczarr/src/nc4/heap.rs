@@ -57,7 +57,7 @@ pub(super) fn resolve(
 /// and those a read came from, whose buffers the next ones are read into.
 const KEEP: usize = 4;
 
-/// Bytes of collections held from one read to the next at most (more: only the
+/// Memory of collections held from one read to the next at most (more: only the
 /// [`KEEP`] in hand last are). A variable's next slab comes back to most of them: HDF5
 /// puts a short string into any of the last 16 collections with room for it, so a
 /// million strings came back to a collection let go 39 times in 40 slabs, each time
@@ -98,8 +98,8 @@ struct Tables {
     /// each time it comes back to one it let go, up to [`HELD_MAX`] and while they stay
     /// under [`OPEN_MAX`] bytes. HDF5 writes a variable's strings into two collections
     /// in turn, one after the other; a file that interleaves more costs a second read
-    /// of some, not one read a string. Kept for the next read while what is held stays
-    /// under [`HOLD_BETWEEN`] bytes; [`KEEP`] again when it does not.
+    /// of some, not one read a string. Kept for the next read while the memory of what
+    /// is held stays within [`HOLD_BETWEEN`] bytes; [`KEEP`] again when it does not.
     cap: usize,
     /// The addresses of the last [`LET_GO`] collections let go, one place after the
     /// other.
@@ -319,7 +319,14 @@ impl Tables {
     /// bytes are few; else only the [`KEEP`] in hand last are (the next read starts
     /// where this one ended), in new places, and the next read learns its hold afresh.
     fn between_reads(&mut self) {
-        if self.held.len() <= KEEP || self.held_bytes <= HOLD_BETWEEN {
+        // Memory, not the bytes read: a buffer keeps the room of the largest collection
+        // it held.
+        let memory: usize = self.held.iter().map(Collection::memory).sum();
+        if memory <= HOLD_BETWEEN {
+            return;
+        }
+        if self.held.len() <= KEEP {
+            self.cap = KEEP;
             return;
         }
         self.cap = KEEP;
@@ -634,7 +641,7 @@ mod tests {
     fn many_interleaved_collections_are_let_go_after_the_read_when_large() {
         // Reads that interleave 40 collections hold them while they read, a bounded
         // number; between reads, all of them while they are small, else only KEEP.
-        for (padding, held) in [(1, 40), (HOLD_BETWEEN / 32, KEEP)] {
+        for (padding, held) in [(1, 40), (HOLD_BETWEEN / 48, 40), (HOLD_BETWEEN / 32, KEEP)] {
             let (m, at) = collections_file(40, |c| {
                 vec![
                     (1, format!("c{c:02}").into_bytes()),

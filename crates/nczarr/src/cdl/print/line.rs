@@ -58,9 +58,9 @@ impl Line {
     }
 
     /// [`Line::lput_comma`] of values `first..first + n` in turn, as long as `number`
-    /// writes them in place: how many it wrote. Room for them all
-    /// is made at once and the positions are kept in registers (per value, the buffer's
-    /// length and the line position went through memory, and the writer was a call).
+    /// writes them in place: how many it wrote. Room is made as the values come, and
+    /// the positions are kept in registers (per value, the buffer's length and the line
+    /// position went through memory, and the writer was a call).
     pub(super) fn lput_numbers_comma<N: NumberWriter>(
         &mut self,
         number: &N,
