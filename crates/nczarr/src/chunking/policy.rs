@@ -60,38 +60,28 @@ pub fn slabs(shape: &[u64], chunks: &[u64], budget: u64, order: SlabOrder) -> Ve
     let mut out = Vec::new();
     let mut prefix = vec![0u64; split];
     loop {
-        let mut push = |pos: u64, n: u64| {
-            let mut start = prefix.clone();
-            start.push(pos);
-            start.extend(std::iter::repeat_n(0, rank - split - 1));
-            let mut count: Vec<u64> = (0..split)
-                .map(|d| unit(d).min(shape[d] - prefix[d]))
-                .collect();
-            count.push(n);
-            count.extend_from_slice(&shape[split + 1..]);
-            out.push(Region::block(start, count));
-        };
-        // Every step starts at a chunk's edge.
+        // Every step starts at a chunk's edge and is one slab, or, narrower than a
+        // chunk (only output slabs are), the chunk cut into as few slabs as the budget
+        // allows, of even lengths: slabs read in turn by two readers, one of each pair
+        // a short remainder (32, 32, 32, 4), gave one reader twice the other's work.
         let mut pos = 0;
         while pos < shape[split] {
             let len = step.max(c).min(shape[split] - pos);
-            if step < c {
-                // Slabs narrower than a chunk (only output slabs are) end at its edge
-                // too, each chunk cut into as few slabs as the budget allows, of even
-                // lengths: slabs read in turn by two readers, one of each pair a short
-                // remainder (32, 32, 32, 4), gave one reader twice the other's work.
-                let parts = len.div_ceil(step);
-                let (each, longer) = (len / parts, len % parts);
-                let mut at = pos;
-                for j in 0..parts {
-                    let n = each + u64::from(j < longer);
-                    push(at, n);
-                    at += n;
-                }
-            } else {
-                push(pos, len);
+            let parts = len.div_ceil(step);
+            let (each, longer) = (len / parts, len % parts);
+            for j in 0..parts {
+                let n = each + u64::from(j < longer);
+                let mut start = prefix.clone();
+                start.push(pos);
+                start.extend(std::iter::repeat_n(0, rank - split - 1));
+                let mut count: Vec<u64> = (0..split)
+                    .map(|d| unit(d).min(shape[d] - prefix[d]))
+                    .collect();
+                count.push(n);
+                count.extend_from_slice(&shape[split + 1..]);
+                out.push(Region::block(start, count));
+                pos += n;
             }
-            pos += len;
         }
         // Next prefix, odometer style, one unit at a time.
         let mut d = split;

@@ -325,11 +325,10 @@ impl Tables {
         if memory <= HOLD_BETWEEN {
             return;
         }
+        self.cap = KEEP;
         if self.held.len() <= KEEP {
-            self.cap = KEEP;
             return;
         }
-        self.cap = KEEP;
         self.let_go.clear();
         self.let_go_next = 0;
         let mut order: Vec<usize> = (0..self.held.len()).collect();

@@ -194,7 +194,7 @@ fn escaped16_sse2(w: &[u8; 16]) -> u32 {
     let quotes = _mm_or_si128(is(b'"'), is(b'\''));
     let others = _mm_or_si128(is(b'\\'), is(0x7f));
     let escaped = _mm_or_si128(control, _mm_or_si128(quotes, others));
-    _mm_movemask_epi8(escaped) as u32 & 0xffff
+    _mm_movemask_epi8(escaped) as u32
 }
 
 /// [`plain_run`] eight bytes at a time.
