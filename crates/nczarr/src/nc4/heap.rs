@@ -95,12 +95,20 @@ struct Tables {
     used: Vec<u64>,
     clock: u64,
     /// Collections a read holds at most: [`KEEP`] (0 before the first read), doubled
-    /// each time it comes back to one it let go, up to [`HELD_MAX`] and while they stay
-    /// under [`OPEN_MAX`] bytes. HDF5 writes a variable's strings into two collections
-    /// in turn, one after the other; a file that interleaves more costs a second read
-    /// of some, not one read a string. Kept for the next read while the memory of what
-    /// is held stays within [`HOLD_BETWEEN`] bytes; [`KEEP`] again when it does not.
+    /// each time a read comes back to more than half as many as it holds of those it
+    /// let go, up to [`HELD_MAX`] and while they stay under [`OPEN_MAX`] bytes. HDF5
+    /// writes a variable's strings into two collections in turn, one after the other;
+    /// a file that interleaves more costs a second read of some, not one read a string.
+    /// Kept for the next read while the memory of what is held stays within
+    /// [`HOLD_BETWEEN`] bytes; [`KEEP`] again when it does not.
     cap: usize,
+    /// Collections let go that this read came back to since it began or `cap` last
+    /// grew. A few
+    /// per read are no reason to hold more: HDF5 puts a short string into any of its
+    /// last 16 collections with room, so a million strings came back to one or two
+    /// old collections a read whatever was held, and doubling at each such return
+    /// held 64 collections per reader (12 MiB in all) for no fewer reads than 8.
+    read_again: usize,
     /// The addresses of the last [`LET_GO`] collections let go, one place after the
     /// other.
     let_go: Vec<u64>,
@@ -198,6 +206,7 @@ impl Tables {
         let (refs, _) = refs.as_chunks::<W>();
         let counted = counted::<W>(file, refs)?;
         self.cap = self.cap.max(KEEP);
+        self.read_again = 0;
         if file.remote {
             self.prefetch_for::<W>(file, refs)?;
         }
@@ -264,9 +273,11 @@ impl Tables {
             return Ok(k);
         }
         if self.let_go.contains(&address) {
-            self.cap = (self.cap * 2).min(HELD_MAX);
-            self.let_go.clear();
-            self.let_go_next = 0;
+            self.read_again += 1;
+            if self.read_again > self.cap / 2 {
+                self.cap = (self.cap * 2).min(HELD_MAX);
+                self.read_again = 0;
+            }
         }
         let reuse = (self.held.len() >= self.cap || self.held_bytes > OPEN_MAX)
             .then(|| {
@@ -519,9 +530,10 @@ mod tests {
         let file = heap(&m, 0, false);
         let s = tables.resolve(file, (&refs, 16), Strings::new()).unwrap();
         assert_eq!(s, Strings::from(want.clone()));
-        // Each collection's header and body, and again for the two let go before the
-        // read came back to them; from then on all six are held.
-        assert_eq!(m.reads(), 2 * (6 + 2));
+        // Each collection's header and body, and again for the three let go that the
+        // read came back to (more than half of the four held); from then on all six
+        // are held.
+        assert_eq!(m.reads(), 2 * (6 + 3));
         assert!(tables.cap >= 6, "{}", tables.cap);
         // Few bytes: all six stay held for the next read, which reads none.
         assert_eq!(tables.held.len(), 6);
@@ -529,6 +541,25 @@ mod tests {
         let s = tables.resolve(file, (&refs, 16), s).unwrap();
         assert_eq!(s, Strings::from(want));
         assert_eq!(m.reads(), before);
+    }
+
+    #[test]
+    fn a_read_that_comes_back_to_few_collections_holds_no_more() {
+        // Ten collections in order, then back to two of the first (as HDF5 puts a short
+        // string into an old collection with room): they are read again, and the read
+        // still holds KEEP, not twice as many.
+        let (m, at) = collections_file(10, |c| vec![(1, format!("s{c}").into_bytes())]);
+        let refs: Vec<u8> = (0..10)
+            .chain([0, 1])
+            .flat_map(|c| reference(2, at[c], 1))
+            .collect();
+        let mut tables = Tables::default();
+        let file = heap(&m, 0, false);
+        let s = tables.resolve(file, (&refs, 16), Strings::new()).unwrap();
+        assert_eq!(s.value(11), Some(&b"s1"[..]));
+        assert_eq!(tables.cap, KEEP);
+        assert_eq!(tables.held.len(), KEEP);
+        assert_eq!(m.reads(), 2 * KEEP + (10 - KEEP) + 2);
     }
 
     #[test]
