@@ -451,12 +451,10 @@ const WINDOW_MAX: usize = 16;
 const READERS: usize = 2;
 
 /// The first slab of a variable is cut to about this share of a slab (see
-/// [`small_first`]): its values are formatted while the rest of the slab is read.
+/// [`small_first`]) when it holds more than this share of the slab elements its type
+/// has: its values are formatted while the rest of the slab is read (a variable read
+/// in one small slab gains nothing from a second read).
 const FIRST_SLAB_PARTS: u64 = 8;
-
-/// Elements a first slab holds before it is cut: a variable read in one small slab
-/// gains nothing from a second read.
-const FIRST_SLAB_MIN: u64 = 1 << 16;
 
 /// Print the data of the variable at `path`.
 pub(crate) fn print_var(
@@ -508,7 +506,7 @@ pub(crate) fn print_var(
         ),
         chunks,
         FIRST_SLAB_PARTS,
-        FIRST_SLAB_MIN,
+        opts.slab_elements_of(var.nc_type) / FIRST_SLAB_PARTS,
     );
     let text_mode = var.nc_type == NcType::Char;
     let ncols = layout.ncols;
@@ -516,6 +514,39 @@ pub(crate) fn print_var(
     let (layout, fmt, fill, spare) = (&layout, &fmt, fill.as_ref(), &spare);
     let threads = std::thread::available_parallelism().map_or(2, usize::from);
 
+    if rank >= 2 && !text_mode && whole_row_pieces(&regions, ncols) {
+        // Each slab is one piece of work, read by the worker that lays it out: no
+        // reader and formatter threads to hand it over (three thread wake-ups a slab),
+        // and the slab is laid out from the cache it was read into. A million-string
+        // dump (slabs of 25,000) took 7% less time than with two readers.
+        let regions = &regions;
+        return std::thread::scope(|scope| -> Result<()> {
+            let (pieces, texts) = ordered::start(scope, threads, (4 * threads).min(WINDOW_MAX));
+            let formatter = scope.spawn(move || -> Result<()> {
+                e.hand(&pieces, spare)?;
+                let mut first_row = 0u64;
+                for r in regions {
+                    let rows = r.len().unwrap_or(0) / ncols;
+                    let st = if first_row == 0 {
+                        (e.linep, max, indent)
+                    } else {
+                        (2 + indent as i64, max, indent)
+                    };
+                    pieces.job(Box::new(move || {
+                        let values = source.read(path, r)?;
+                        let buf = spare.take(text_room(&values, 0, rows * ncols));
+                        let text = layout.rows(&values, 0, first_row, rows, fmt, fill, st, buf);
+                        source.recycle(values);
+                        Ok(text)
+                    }))?;
+                    first_row += rows;
+                }
+                e.linep = indent as i64;
+                e.hand(&pieces, spare)
+            });
+            write_then_join(out, texts, spare, formatter)
+        });
+    }
     std::thread::scope(|scope| -> Result<()> {
         // Two readers take the slabs in turn, each handing its slab over when the
         // formatter takes it: a slab is read while the one before is, not only while
@@ -544,7 +575,7 @@ pub(crate) fn print_var(
                 .unwrap_or_else(|_| Err(Error::Invalid("the data reader failed".into())))
         });
         // Text is written on this thread, in order, while workers lay out what follows.
-        let (pieces, mut texts) = ordered::start(scope, threads, (4 * threads).min(WINDOW_MAX));
+        let (pieces, texts) = ordered::start(scope, threads, (4 * threads).min(WINDOW_MAX));
         let formatter = scope.spawn(move || -> Result<()> {
             let mut element: u64 = 0;
             let mut row_text: Vec<u8> = Vec::new();
@@ -608,7 +639,7 @@ pub(crate) fn print_var(
                                 buf,
                             );
                             give_back(source, values);
-                            text
+                            Ok(text)
                         }))?;
                     }
                     e.linep = indent as i64;
@@ -647,24 +678,45 @@ pub(crate) fn print_var(
             }
             e.hand(&pieces, spare)
         });
-        let written = texts.try_for_each(|t| {
-            let t = t?;
-            out.write_all(&t)?;
-            spare.give(t);
-            Ok::<_, Error>(())
-        });
-        // A failed write closes the channel, which stops the formatter.
-        drop(texts);
-        let formatted = formatter
-            .join()
-            .unwrap_or_else(|_| Err(Error::Invalid("the data formatter failed".into())));
+        let result = write_then_join(out, texts, spare, formatter);
         for reader in reading {
             let _ = reader.join();
         }
-        written?;
-        formatted
-    })?;
-    Ok(())
+        result
+    })
+}
+
+/// Write `texts` to `out` as they come, each buffer given back once written, then wait
+/// for the `formatter` that hands them in: the first error of either.
+fn write_then_join(
+    out: &mut dyn Write,
+    mut texts: impl Iterator<Item = Result<Vec<u8>>>,
+    spare: &Spare,
+    formatter: std::thread::ScopedJoinHandle<'_, Result<()>>,
+) -> Result<()> {
+    let written = texts.try_for_each(|t| {
+        let t = t?;
+        out.write_all(&t)?;
+        spare.give(t);
+        Ok::<_, Error>(())
+    });
+    // A failed write closes the channel, which stops the formatter.
+    drop(texts);
+    let formatted = formatter
+        .join()
+        .unwrap_or_else(|_| Err(Error::Invalid("the data formatter failed".into())));
+    written?;
+    formatted
+}
+
+/// True when each of `regions` (in output order) is whole rows of `ncols` values, no
+/// more than a piece's.
+fn whole_row_pieces(regions: &[crate::chunking::Region], ncols: u64) -> bool {
+    ncols > 0
+        && regions.iter().all(|r| {
+            r.len()
+                .is_some_and(|n| n > 0 && n.is_multiple_of(ncols) && n <= PIECE_VALUES)
+        })
 }
 
 /// Room for the text of values `first..first + n`: numbers take about 12 bytes with

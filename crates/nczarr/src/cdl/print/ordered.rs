@@ -11,12 +11,12 @@ use std::thread::Scope;
 use crate::error::{Error, Result};
 
 /// A piece of work: it makes one text.
-pub(super) type Job<'a> = Box<dyn FnOnce() -> Vec<u8> + Send + 'a>;
+pub(super) type Job<'a> = Box<dyn FnOnce() -> Result<Vec<u8>> + Send + 'a>;
 
 /// Where pieces are handed in (see [`start`]).
 pub(super) struct Pieces<'a> {
-    jobs: SyncSender<(Job<'a>, SyncSender<Vec<u8>>)>,
-    order: SyncSender<Receiver<Vec<u8>>>,
+    jobs: SyncSender<(Job<'a>, SyncSender<Result<Vec<u8>>>)>,
+    order: SyncSender<Receiver<Result<Vec<u8>>>>,
 }
 
 impl<'a> Pieces<'a> {
@@ -34,7 +34,7 @@ impl<'a> Pieces<'a> {
         }
         let (tx, rx) = mpsc::sync_channel(1);
         // The receiver is still here: this send cannot fail.
-        let _ = tx.send(text);
+        let _ = tx.send(Ok(text));
         self.order.send(rx).map_err(|_| closed())
     }
 }
@@ -96,8 +96,8 @@ pub(super) fn start<'scope, 'env>(
 where
     'env: 'scope,
 {
-    let (jobs, job_rx) = mpsc::sync_channel::<(Job<'env>, SyncSender<Vec<u8>>)>(window);
-    let (order, order_rx) = mpsc::sync_channel::<Receiver<Vec<u8>>>(window);
+    let (jobs, job_rx) = mpsc::sync_channel::<(Job<'env>, SyncSender<Result<Vec<u8>>>)>(window);
+    let (order, order_rx) = mpsc::sync_channel::<Receiver<Result<Vec<u8>>>>(window);
     let job_rx = Arc::new(Mutex::new(job_rx));
     for _ in 0..threads.max(1) {
         let job_rx = Arc::clone(&job_rx);
@@ -116,6 +116,7 @@ where
     let texts = order_rx.into_iter().map(|rx| {
         rx.recv()
             .map_err(|_| Error::Invalid("the data formatter failed".into()))
+            .and_then(|text| text)
     });
     (Pieces { jobs, order }, texts)
 }
