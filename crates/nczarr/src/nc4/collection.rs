@@ -120,7 +120,19 @@ impl Objects {
     }
 
     /// Object `index` lies at `place`.
+    #[inline(always)]
     fn set(&mut self, index: usize, place: (u32, u32)) {
+        // Objects come in turn: the common case is a push, in the walk's loop.
+        if !self.places.is_empty() && index.wrapping_sub(self.first) == self.places.len() {
+            self.places.push(place);
+        } else {
+            self.set_out_of_turn(index, place);
+        }
+    }
+
+    /// [`Objects::set`] of the first object, or of one not next in turn.
+    #[cold]
+    fn set_out_of_turn(&mut self, index: usize, place: (u32, u32)) {
         if self.places.is_empty() {
             self.first = index;
         } else if index < self.first {
@@ -130,8 +142,6 @@ impl Objects {
             self.first = index;
         }
         let at = index - self.first;
-        // Objects come in turn: the common case is a push, not a call (`resize` to the
-        // length it has was one per object, not inlined).
         if at == self.places.len() {
             self.places.push(place);
         } else if let Some(slot) = self.places.get_mut(at) {
@@ -226,25 +236,33 @@ pub(super) fn read_length(b: &[u8]) -> u64 {
 /// Walk the objects after the header: index (2 bytes), reference count (2), reserved
 /// (4), size (`length_size`), data padded to 8 bytes; index 0 is the free space that
 /// ends the collection.
-fn index_objects(
-    bytes: &[u8],
-    mut at: usize,
-    length_size: usize,
-    objects: &mut Objects,
-) -> Result<()> {
+fn index_objects(bytes: &[u8], at: usize, length_size: usize, objects: &mut Objects) -> Result<()> {
     objects.clear();
-    let head = 8 + length_size;
-    while at + head <= bytes.len() {
-        let index = usize::from(u16::from_le_bytes([bytes[at], bytes[at + 1]]));
+    // Once per object of every collection read: sizes of 8 and 4 bytes (almost every
+    // file) get a loop each with the header's width known, the size one load (the
+    // general loop kept its bounds in memory, reloaded per object).
+    match length_size {
+        8 => walk_objects(bytes, at, 16, objects),
+        4 => walk_objects(bytes, at, 12, objects),
+        n => walk_objects(bytes, at, 8 + n, objects),
+    }
+}
+
+/// [`index_objects`] with object headers of `head` bytes.
+#[inline(always)]
+fn walk_objects(bytes: &[u8], mut at: usize, head: usize, objects: &mut Objects) -> Result<()> {
+    let len = bytes.len();
+    while let Some(h) = bytes.get(at..at.saturating_add(head)) {
+        let index = usize::from(u16::from_le_bytes([h[0], h[1]]));
         if index == 0 {
             break;
         }
-        let size = read_length(&bytes[at + 8..at + head]);
+        let size = read_length(&h[8..]);
         let start = at + head;
         let end = u64::try_from(start)
             .ok()
             .and_then(|s| s.checked_add(size))
-            .filter(|&e| e <= bytes.len() as u64)
+            .filter(|&e| e <= len as u64)
             .ok_or_else(|| {
                 Error::InvalidData(format!(
                     "global heap object {index} of {size} bytes runs past its collection"
