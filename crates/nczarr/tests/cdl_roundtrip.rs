@@ -439,12 +439,30 @@ impl DatasetSource for FailingRead {
 }
 
 /// A slab that cannot be read fails the print with its error, wherever it falls among
-/// the slabs read at once; the text before it is all that was written.
+/// the slabs read at once (or, each variable one small slab, printed on the calling
+/// thread); the text before it is all that was written.
 #[test]
 fn a_slab_that_cannot_be_read_fails_the_print() {
     let text = "netcdf f {\ndimensions:\n\tx = 6 ;\n\ty = 2 ;\nvariables:\n\tint v(x, y) ;\n\tstring s(x) ;\ndata:\n v = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 ;\n s = \"a\", \"b\", \"c\", \"d\", \"e\", \"f\" ;\n}\n";
     let ast = parse(text).unwrap();
     let whole = print(&compile(text, &ast).unwrap());
+    for at in 0..2 {
+        let source = FailingRead {
+            inner: compile(text, &ast).unwrap(),
+            reads: AtomicUsize::new(0),
+            at,
+        };
+        let mut out = Vec::new();
+        let opts = PrintOptions {
+            name: "f".into(),
+            ..PrintOptions::default()
+        };
+        let err = print_cdl(&mut out, &source, &opts).unwrap_err().to_string();
+        assert!(err.contains("chunk 3 is damaged"), "read {at}: {err}");
+        let out = String::from_utf8(out).unwrap();
+        assert!(whole.starts_with(&out), "read {at}: {out}");
+        assert!(out.len() < whole.len(), "read {at}");
+    }
     for at in 0..8 {
         let source = FailingRead {
             inner: compile(text, &ast).unwrap(),

@@ -3,10 +3,10 @@
 
 use std::io::Write;
 
-use super::data;
 use super::dates;
 use super::escape::{self, ByteWriter, KEYWORDS};
 use super::number;
+use super::var_data;
 use super::{group_matches, var_matches, PrintOptions};
 use crate::cftime::TimeUnits;
 use crate::encoding::special::{special_attrs, SpecialValue};
@@ -162,14 +162,14 @@ impl Printer<'_> {
                     .filter(|c| c.len() == shape.len())
                     .unwrap_or_else(|| shape.clone());
                 let time = self.opts.times.and_then(|_| self.data_time_units(v));
-                let layout = data::VarLayout {
+                let layout = var_data::VarLayout {
                     var: v,
                     shape: &shape,
                     unlimited: &unlimited,
                     chunks: &chunks,
                     time: time.as_ref(),
                 };
-                data::print_var(self.out, self.source, &vp, &layout, self.indent, self.opts)?;
+                var_data::print_var(self.out, self.source, &vp, &layout, self.indent, self.opts)?;
             }
         }
         for c in &g.groups {

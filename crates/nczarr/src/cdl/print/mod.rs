@@ -20,6 +20,7 @@ mod json;
 mod line;
 mod ordered;
 mod values;
+mod var_data;
 pub use json::{print_json, JsonFill, JSON_VERSION};
 pub mod number;
 
