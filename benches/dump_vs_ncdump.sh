@@ -12,6 +12,8 @@
 #   short  short s(365, 180, 360) with a _FillValue, one value in ten missing
 #   string string name(1000, 1000), 1 to 24 characters, some quotes and escapes, in a
 #          netCDF-4 file (netcdf-c 4.9.0 cannot write strings to NCZarr)
+#   many   2,000 float variables of 4x5 values in a netCDF-4 file: the cost per variable
+#          (no target in issue 15; never slower than ncdump)
 # Cases: the default dump of each, and -p 4,9, -b c on b1. Outputs must be byte-identical.
 # Targets (issue 15): b1 and b1z at least 20x faster than ncdump, peak RSS under 200 MiB;
 # every other case at least 10x. Wall time is the median of RUNS runs after one untimed
@@ -30,7 +32,7 @@ tmp=${TMPDIR:-/tmp}
 [ -d /dev/shm ] && tmp=/dev/shm
 work=$(mktemp -d "$tmp/dumpbench.XXXXXX")
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
-cases=${CASES:-b1 b1z p49 bc fc double short string}
+cases=${CASES:-b1 b1z p49 bc fc double short string many}
 
 # shellcheck source=benches/measure.sh
 . "$here/benches/measure.sh"
@@ -98,6 +100,20 @@ PY
     ncgen -4 -lb -o "$work/string.nc" "$work/string.cdl"
 }
 
+make_many() {
+    "$py" - > "$work/many.cdl" <<'PY'
+n = 2000
+print("netcdf many {\ndimensions:\n\tx = 4 ;\n\ty = 5 ;\nvariables:")
+for i in range(n):
+    print("\tfloat v%d(x, y) ;" % i)
+print("data:")
+for i in range(n):
+    print(" v%d = %s ;" % (i, ", ".join(str(i + k * 0.5) for k in range(20))))
+print("}")
+PY
+    ncgen -4 -o "$work/many.nc" "$work/many.cdl"
+}
+
 ok=1
 report=()
 # run_case NAME TARGET DATASET [ARGS...]: ncdump and nczdump with ARGS on DATASET's store.
@@ -130,6 +146,7 @@ for c in $cases; do
     double) make_double ;;
     short) make_short ;;
     string) make_string ;;
+    many) make_many ;;
     esac
     case $c in
     b1) run_case b1 20 b1 ;;
@@ -142,6 +159,12 @@ for c in $cases; do
         cmd_ours=("$bin/nczdump" "$work/string.nc")
         measure nc ours
         compare string 10 "(.nc)"
+        ;;
+    many)
+        cmd_nc=(ncdump "$work/many.nc")
+        cmd_ours=("$bin/nczdump" "$work/many.nc")
+        measure nc ours
+        compare many 1 "(.nc)"
         ;;
     b1z)
         cmd_nc=(ncdump "$work/b1z.nc")
