@@ -15,8 +15,8 @@ use crate::json::Json;
 use crate::model::{Dataset, Values, VarPath};
 use crate::store::ReadStore;
 
-/// Slabs a source keeps from [`DataSource::recycle`] at most: the slabs a printer has
-/// in flight.
+/// Slabs a source keeps from [`DataSource::recycle`] at most: about the slabs a
+/// printer reads at once on a few cores (more are freed).
 pub(crate) const RECYCLED_SLABS: usize = 6;
 
 /// Values of variables by region: what printers and writers read.

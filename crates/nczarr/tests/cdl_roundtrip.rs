@@ -438,6 +438,53 @@ impl DatasetSource for FailingRead {
     }
 }
 
+/// A source that gives one value fewer than a slab of `v` asks for.
+struct ShortRead(Compiled);
+
+impl DataSource for ShortRead {
+    fn read(&self, var: &VarPath, region: &Region) -> nczarr::Result<Values> {
+        let values = self.0.read(var, region)?;
+        Ok(values.slice(0..values.len().saturating_sub(1)))
+    }
+}
+
+impl DatasetSource for ShortRead {
+    fn dataset(&self) -> &Dataset {
+        self.0.dataset()
+    }
+
+    fn format(&self) -> &FormatInfo {
+        self.0.format()
+    }
+
+    fn encoding(&self, var: &VarPath) -> Option<Encoding> {
+        self.0.encoding(var)
+    }
+}
+
+/// Slabs of fewer values than asked for fail the print (whole rows read by the piece
+/// of work that lays them out, on this thread or on workers), never panic.
+#[test]
+fn a_slab_short_of_values_fails_the_print() {
+    let text = "netcdf f {\ndimensions:\n\tx = 6 ;\n\ty = 2 ;\nvariables:\n\tint v(x, y) ;\ndata:\n v = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 ;\n}\n";
+    let ast = parse(text).unwrap();
+    for slab in [4, PrintOptions::default().slab_elements] {
+        let source = ShortRead(compile(text, &ast).unwrap());
+        let opts = PrintOptions {
+            name: "f".into(),
+            slab_elements: slab,
+            ..PrintOptions::default()
+        };
+        let err = print_cdl(&mut Vec::new(), &source, &opts)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("values read for a slab of"),
+            "slab {slab}: {err}"
+        );
+    }
+}
+
 /// A slab that cannot be read fails the print with its error, wherever it falls among
 /// the slabs read at once (or, each variable one small slab, printed on the calling
 /// thread); the text before it is all that was written.

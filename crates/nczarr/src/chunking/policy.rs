@@ -62,8 +62,8 @@ pub fn slabs(shape: &[u64], chunks: &[u64], budget: u64, order: SlabOrder) -> Ve
     loop {
         // Every step starts at a chunk's edge and is one slab, or, narrower than a
         // chunk (only output slabs are), the chunk cut into as few slabs as the budget
-        // allows, of even lengths: slabs read in turn by two readers, one of each pair
-        // a short remainder (32, 32, 32, 4), gave one reader twice the other's work.
+        // allows, of even lengths: slabs shared in turn by two threads, one of each pair
+        // a short remainder (32, 32, 32, 4), gave one thread twice the other's work.
         let mut pos = 0;
         while pos < shape[split] {
             let len = step.max(c).min(shape[split] - pos);
@@ -99,8 +99,8 @@ pub fn slabs(shape: &[u64], chunks: &[u64], budget: u64, order: SlabOrder) -> Ve
     }
 }
 
-/// `slabs` with the first one cut in two along its outer dimension when it holds over
-/// `min` elements, the first part about a `parts`th of it (whole chunks along that
+/// `slabs` with the first one cut in two along its outer dimension (not the last, of
+/// two or more) when it holds over `min` elements, the first part about a `parts`th of it (whole chunks along that
 /// dimension where a chunk fits in that share).
 ///
 /// For a pipeline that reads a slab whole before working on it: the stages after the
@@ -110,7 +110,10 @@ pub fn small_first(mut slabs: Vec<Region>, chunks: &[u64], parts: u64, min: u64)
     let Some(first) = slabs.first() else {
         return slabs;
     };
-    let Some(d) = first.count.iter().position(|&n| n > 1) else {
+    // Along an outer dimension: a cut inside rows would leave both parts rows cut short,
+    // which printers lay out on one thread.
+    let outer = first.count.len().saturating_sub(1).max(1);
+    let Some(d) = first.count.iter().take(outer).position(|&n| n > 1) else {
         return slabs;
     };
     if first.len().is_none_or(|n| n <= min) {
@@ -156,6 +159,15 @@ mod tests {
             (cut[0].count[0], cut[1].start[0], cut[1].count[0]),
             (16, 16, 48)
         );
+        // Never inside rows: a first slab of one row, or of one index of each outer
+        // dimension, stays whole.
+        for shape in [&[1, 20_000][..], &[1, 1, 50_000][..]] {
+            let s = slabs(shape, shape, 1 << 20, SlabOrder::Output);
+            assert_eq!(small_first(s.clone(), shape, 8, 100), s, "{shape:?}");
+        }
+        // A vector is cut along its only dimension.
+        let s = slabs(&[20_000], &[20_000], 1 << 20, SlabOrder::Output);
+        assert_eq!(small_first(s, &[20_000], 8, 100)[0].count, [2_500]);
         // One part (the whole slab) is no cut.
         let s = slabs(&[64, 10], &[16, 10], 640, SlabOrder::Output);
         assert_eq!(small_first(s.clone(), &[16, 10], 1, 100), s);

@@ -61,8 +61,10 @@ const KEEP: usize = 4;
 /// [`KEEP`] in hand last are). A variable's next slab comes back to most of them: HDF5
 /// puts a short string into any of the last 16 collections with room for it, so a
 /// million strings came back to a collection let go 39 times in 40 slabs, each time
-/// held afresh in new memory (fresh pages cost more here than reading).
-const HOLD_BETWEEN: usize = 8 << 20;
+/// held afresh in new memory (fresh pages cost more here than reading). A read holds
+/// about 8 collections of 64 KiB (netcdf-c's) and their tables: under 1 MiB. Each read
+/// made at once keeps its own (one per worker of a printer).
+const HOLD_BETWEEN: usize = 2 << 20;
 
 /// Bytes of collections held at most: references that interleave more collections
 /// than that have the others read again when next named.
@@ -78,7 +80,7 @@ const LET_GO: usize = 64;
 
 /// What reads of strings keep from one to the next: the collections last read, their
 /// buffers the next ones' to read into; one set per read made at once (a printer reads
-/// two slabs at a time).
+/// a slab on each of its workers).
 #[derive(Default)]
 pub(super) struct Heaps {
     tables: Mutex<Vec<Tables>>,
@@ -103,11 +105,10 @@ struct Tables {
     /// [`HOLD_BETWEEN`] bytes; [`KEEP`] again when it does not.
     cap: usize,
     /// Collections let go that this read came back to since it began or `cap` last
-    /// grew. A few
-    /// per read are no reason to hold more: HDF5 puts a short string into any of its
-    /// last 16 collections with room, so a million strings came back to one or two
-    /// old collections a read whatever was held, and doubling at each such return
-    /// held 64 collections per reader (12 MiB in all) for no fewer reads than 8.
+    /// grew. A few per read are no reason to hold more: HDF5 puts a short string into
+    /// any of its last 16 collections with room, so a million strings came back to one
+    /// or two old collections a read whatever was held, and doubling at each such
+    /// return held 64 collections per reader (12 MiB in all) for no fewer reads than 8.
     read_again: usize,
     /// The addresses of the last [`LET_GO`] collections let go, one place after the
     /// other.
@@ -295,12 +296,16 @@ impl Tables {
         };
         let old = std::mem::take(&mut self.held[k]);
         self.held_bytes -= old.bytes.len();
-        if self.let_go.len() < LET_GO {
-            self.let_go.push(old.address);
-        } else {
-            self.let_go[self.let_go_next] = old.address;
+        // Once each: a collection let go again keeps its place (a ring of copies of a
+        // few would forget the others).
+        if !self.let_go.contains(&old.address) {
+            if self.let_go.len() < LET_GO {
+                self.let_go.push(old.address);
+            } else {
+                self.let_go[self.let_go_next] = old.address;
+            }
+            self.let_go_next = (self.let_go_next + 1) % LET_GO;
         }
-        self.let_go_next = (self.let_go_next + 1) % LET_GO;
         // Read into the buffers of the one let go; on an error its place is left empty
         // (address 0, which no string names).
         let collection = Collection::read(file, address, Some(old))?;

@@ -105,10 +105,11 @@ impl PrintOptions {
     /// Elements read per slab of a variable of type `t`: a string costs some 40 bytes
     /// while read (its reference, where it is, its bytes and end, its text) against 4
     /// for a float, and a string dump's time goes as much to fresh memory as to its
-    /// strings, so its slabs hold an eighth as many (64 Ki strings). Each slab is read
-    /// by the worker that lays it out: a million-string dump in slabs of half a
-    /// 100,000-string chunk took 2-6% less time than in quarters, with the same 35 MiB
-    /// peak and huge pages touched; in whole chunks, 3% more (fewer slabs to share).
+    /// strings, so its slabs hold an eighth as many (64 Ki strings). Where each slab is
+    /// read by the worker that lays it out (CDL, slabs of whole rows), a million-string
+    /// dump in slabs of half a 100,000-string chunk took 2-6% less time than in
+    /// quarters, with the same 35 MiB peak and huge pages touched; in whole chunks, 3%
+    /// more (fewer slabs to share).
     pub(crate) fn slab_elements_of(&self, t: NcType) -> u64 {
         match t {
             NcType::String => (self.slab_elements / 8).max(1),

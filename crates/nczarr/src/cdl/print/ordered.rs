@@ -2,7 +2,8 @@
 //! and their texts to the writer in the order the pieces were handed in. Unlike a
 //! fork-join per slab, the workers never wait for the slowest piece of a slab before
 //! starting on the next one, and the writer writes while they work. A bounded number
-//! of pieces is in flight, which bounds memory.
+//! of pieces is in flight, which bounds memory. [`Now`] takes the same pieces and
+//! does each at once on the calling thread, for text too small to be worth threads.
 
 use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
@@ -19,26 +20,6 @@ pub(super) struct Pieces<'a> {
     order: SyncSender<Receiver<Result<Vec<u8>>>>,
 }
 
-impl<'a> Pieces<'a> {
-    /// Hand in `job`; its text is written after every text handed in before.
-    pub(super) fn job(&self, job: Job<'a>) -> Result<()> {
-        let (tx, rx) = mpsc::sync_channel(1);
-        self.order.send(rx).map_err(|_| closed())?;
-        self.jobs.send((job, tx)).map_err(|_| closed())
-    }
-
-    /// Hand in text already made, to be written in its turn.
-    pub(super) fn text(&self, text: Vec<u8>) -> Result<()> {
-        if text.is_empty() {
-            return Ok(());
-        }
-        let (tx, rx) = mpsc::sync_channel(1);
-        // The receiver is still here: this send cannot fail.
-        let _ = tx.send(Ok(text));
-        self.order.send(rx).map_err(|_| closed())
-    }
-}
-
 /// Where a variable's text goes, in the order it is handed in: [`Pieces`] (made by
 /// workers, written by the thread that called [`start`]) or [`Now`].
 pub(super) trait Sink<'a> {
@@ -51,11 +32,19 @@ pub(super) trait Sink<'a> {
 
 impl<'a> Sink<'a> for Pieces<'a> {
     fn job(&mut self, job: Job<'a>) -> Result<()> {
-        Pieces::job(self, job)
+        let (tx, rx) = mpsc::sync_channel(1);
+        self.order.send(rx).map_err(|_| closed())?;
+        self.jobs.send((job, tx)).map_err(|_| closed())
     }
 
     fn text(&mut self, text: Vec<u8>) -> Result<()> {
-        Pieces::text(self, text)
+        if text.is_empty() {
+            return Ok(());
+        }
+        let (tx, rx) = mpsc::sync_channel(1);
+        // The receiver is still here: this send cannot fail.
+        let _ = tx.send(Ok(text));
+        self.order.send(rx).map_err(|_| closed())
     }
 }
 

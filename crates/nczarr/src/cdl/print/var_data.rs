@@ -44,10 +44,9 @@ const WINDOW_MAX: usize = 16;
 /// Slabs of a variable read at once while it is printed.
 const READERS: usize = 2;
 
-/// The first slab of a variable is cut to about this share of a slab (see
-/// [`small_first`]) when it holds more than this share of the slab elements its type
-/// has: its values are formatted while the rest of the slab is read (a variable read
-/// in one small slab gains nothing from a second read).
+/// The first slab of a variable of more than one slab is cut to about this share of
+/// a slab (see [`small_first`]) when it holds more than this share of its slab budget:
+/// its values are laid out while the rest of the slab is read.
 const FIRST_SLAB_PARTS: u64 = 8;
 
 /// Print the data of the variable at `path`.
@@ -91,13 +90,15 @@ pub(crate) fn print_var(
     };
     let fill = fill_for(var);
     let fmt = format_for(var, opts, time);
-    let budget = slab_budget(opts.slab_elements_of(var.nc_type), chunks);
-    let regions = small_first(
-        slabs(shape, chunks, budget, SlabOrder::Output),
-        chunks,
-        FIRST_SLAB_PARTS,
-        budget / FIRST_SLAB_PARTS,
-    );
+    let budget = slab_budget(opts.slab_elements_of(var.nc_type), shape, chunks);
+    let regions = slabs(shape, chunks, budget, SlabOrder::Output);
+    // One small slab is done on this thread (below): no pipeline to start sooner.
+    let one_small = matches!(&regions[..], [one] if one.len().is_some_and(|n| n <= PIECE_VALUES));
+    let regions = if one_small {
+        regions
+    } else {
+        small_first(regions, chunks, FIRST_SLAB_PARTS, budget / FIRST_SLAB_PARTS)
+    };
     let text_mode = var.nc_type == NcType::Char;
     let ncols = layout.ncols;
     // Borrowed by the pieces of work, which outlive the formatting thread's loop.
@@ -114,18 +115,16 @@ pub(crate) fn print_var(
     let v = &v;
     // Each slab is one piece of work, read by the worker that lays it out: no reader
     // and formatter threads to hand it over (three thread wake-ups a slab), and the
-    // slab is laid out from the cache it was read into. A million-string dump (slabs
-    // of 25,000) took 7% less time than with two readers.
+    // slab is laid out from the cache it was read into. A million-string dump (then in
+    // slabs of 25,000 strings) took 7% less time than with two readers.
     let in_pieces = rank >= 2 && !text_mode && whole_row_pieces(&regions, ncols);
-    if let [one] = &regions[..] {
-        if one.len().is_some_and(|n| n <= PIECE_VALUES) {
-            let mut now = ordered::Now::new(out, &spare);
-            return if in_pieces {
-                v.read_in_pieces(&regions, e, &mut now)
-            } else {
-                v.lay_out(std::iter::once(source.read(path, one)), e, &mut now)
-            };
-        }
+    if one_small {
+        let mut now = ordered::Now::new(out, &spare);
+        return if in_pieces {
+            v.read_in_pieces(&regions, e, &mut now)
+        } else {
+            v.lay_out(regions.iter().map(|r| source.read(path, r)), e, &mut now)
+        };
     }
     let threads = std::thread::available_parallelism().map_or(2, usize::from);
     let window = (4 * threads).min(WINDOW_MAX);
@@ -196,29 +195,45 @@ impl<'a> VarText<'a> {
         mut e: Line,
         to: &mut impl ordered::Sink<'a>,
     ) -> Result<()> {
-        let (indent, max, ncols) = (self.indent, self.max, self.layout.ncols);
+        let ncols = self.layout.ncols;
         e.hand(to, self.spare)?;
         let mut first_row = 0u64;
         for r in regions {
             let rows = r.len().unwrap_or(0) / ncols;
-            let st = if first_row == 0 {
-                (e.linep, max, indent)
-            } else {
-                (2 + indent as i64, max, indent)
-            };
             to.job(Box::new(move || {
                 let values = self.source.read(self.path, r)?;
-                let buf = self.spare.take(text_room(&values, 0, rows * ncols));
-                let text = self
-                    .layout
-                    .rows(&values, 0, first_row, rows, self.fmt, self.fill, st, buf);
+                if values.len() as u64 != rows * ncols {
+                    return Err(Error::Invalid(format!(
+                        "{} values read for a slab of {}",
+                        values.len(),
+                        rows * ncols
+                    )));
+                }
+                let text = self.rows_text(&values, 0, first_row, rows);
                 self.source.recycle(values);
                 Ok(text)
             }))?;
             first_row += rows;
         }
-        e.linep = indent as i64;
-        e.hand(to, self.spare)
+        Ok(())
+    }
+
+    /// The text of `n` whole rows from row `first`, whose values start at `offset` of
+    /// `values` (each row starts a line: rows after the variable's name and ` =` do).
+    fn rows_text(&self, values: &Values, offset: u64, first: u64, n: u64) -> Vec<u8> {
+        let ncols = self.layout.ncols;
+        let start = (2 + self.indent as i64, self.max, self.indent);
+        let buf = self.spare.take(text_room(values, offset, n * ncols));
+        self.layout.rows(
+            values,
+            offset as usize,
+            first,
+            n,
+            self.fmt,
+            self.fill,
+            start,
+            buf,
+        )
     }
 
     /// The variable's `slabs`, in order, laid out after the text `e` holds: whole rows
@@ -236,7 +251,6 @@ impl<'a> VarText<'a> {
             spare,
             source,
             indent,
-            max,
             ..
         } = *self;
         let (rank, ncols) = (layout.rank, layout.ncols);
@@ -267,41 +281,17 @@ impl<'a> VarText<'a> {
                     element += 1;
                 }
             } else if rank >= 2 && element.is_multiple_of(ncols) && n.is_multiple_of(ncols) {
-                // Whole rows: each row starts from a known line position, so rows are
-                // laid out in parallel, in pieces of about PIECE_VALUES values.
+                // Whole rows: each row starts a line, so rows are laid out in parallel,
+                // in pieces of about PIECE_VALUES values.
                 let first_row = element / ncols;
                 let rows = n / ncols;
                 let per = (PIECE_VALUES / ncols).max(1);
-                let start = (
-                    if first_row == 0 {
-                        e.linep
-                    } else {
-                        2 + indent as i64
-                    },
-                    max,
-                    indent,
-                );
                 e.hand(to, spare)?;
                 for r in (0..rows).step_by(per as usize) {
                     let k = per.min(rows - r);
-                    let st = if r == 0 {
-                        start
-                    } else {
-                        (2 + indent as i64, max, indent)
-                    };
                     let values = Arc::clone(&values);
                     to.job(Box::new(move || {
-                        let buf = spare.take(text_room(&values, r * ncols, k * ncols));
-                        let text = layout.rows(
-                            &values,
-                            (r * ncols) as usize,
-                            first_row + r,
-                            k,
-                            fmt,
-                            fill,
-                            st,
-                            buf,
-                        );
+                        let text = self.rows_text(&values, r * ncols, first_row + r, k);
                         give_back(source, values);
                         Ok(text)
                     }))?;
@@ -367,27 +357,34 @@ fn write_then_join(
     formatted
 }
 
-/// Elements a slab holds at most, of `budget` for its type: a piece's when chunks are
-/// no larger, so that a slab of whole rows is one piece of work, read by the worker
-/// that lays it out (see [`whole_row_pieces`]): 7% off a dump of 64,800-value chunks,
-/// 12% with `-b c`. Larger chunks keep `budget`: a chunk is decoded once per slab it
-/// meets.
-fn slab_budget(budget: u64, chunks: &[u64]) -> u64 {
+/// Elements a slab holds at most, of `budget` for its type: a piece's when a variable
+/// of rank 2 or more is in chunks of whole rows (full along every dimension but the
+/// first) no larger than that, so that each slab of whole chunks is whole rows and one
+/// piece of work, read by the worker that lays it out (see [`whole_row_pieces`]): 7%
+/// off a dump of 64,800-value chunks, 12% with `-b c`. Other chunks keep `budget`: a
+/// chunk is decoded once per slab it meets (narrower chunks would be met by four times
+/// as many slabs), and a row longer than a piece must not be cut.
+fn slab_budget(budget: u64, shape: &[u64], chunks: &[u64]) -> u64 {
     let chunk = chunks.iter().fold(1u64, |a, &c| a.saturating_mul(c.max(1)));
-    if chunk <= PIECE_VALUES {
+    let whole_rows = shape.len() >= 2
+        && chunks.len() == shape.len()
+        && chunks[1..].iter().zip(&shape[1..]).all(|(c, s)| c >= s);
+    if whole_rows && chunk <= PIECE_VALUES {
         budget.min(PIECE_VALUES)
     } else {
         budget
     }
 }
 
-/// True when each of `regions` (in output order) is whole rows of `ncols` values, no
-/// more than a piece's.
+/// True when each of `regions` is whole rows of `ncols` values (the whole last
+/// dimension, every step), no more than a piece's.
 fn whole_row_pieces(regions: &[Region], ncols: u64) -> bool {
     ncols > 0
         && regions.iter().all(|r| {
-            r.len()
-                .is_some_and(|n| n > 0 && n.is_multiple_of(ncols) && n <= PIECE_VALUES)
+            r.count.last() == Some(&ncols)
+                && r.start.last() == Some(&0)
+                && r.stride.last() == Some(&1)
+                && r.len().is_some_and(|n| n > 0 && n <= PIECE_VALUES)
         })
 }
 
@@ -419,5 +416,50 @@ impl Line {
         // slack would grow by an eighth at every hand-off, past any buffer given back.
         let len = self.buf.len();
         to.text(std::mem::replace(&mut self.buf, spare.take(len)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slabs_are_a_piece_only_for_small_chunks_of_whole_rows() {
+        let budget = 1 << 19;
+        // Chunks of whole rows no larger than a piece: slabs of a piece.
+        assert_eq!(
+            slab_budget(budget, &[365, 180, 360], &[1, 180, 360]),
+            PIECE_VALUES
+        );
+        assert_eq!(
+            slab_budget(budget, &[1000, 1000], &[100, 1000]),
+            PIECE_VALUES
+        );
+        // A smaller budget (strings) stays.
+        assert_eq!(slab_budget(1 << 16, &[1000, 1000], &[100, 1000]), 1 << 16);
+        // Chunks narrower than a row, chunks larger than a piece, vectors: the budget.
+        assert_eq!(slab_budget(budget, &[4096, 4096], &[256, 256]), budget);
+        assert_eq!(slab_budget(budget, &[10, 200_000], &[1, 100_000]), budget);
+        assert_eq!(
+            slab_budget(budget, &[100, 1000, 1000], &[1, 1000, 1000]),
+            budget
+        );
+        assert_eq!(slab_budget(budget, &[1 << 20], &[1000]), budget);
+    }
+
+    #[test]
+    fn only_regions_of_whole_rows_up_to_a_piece_are_pieces() {
+        let rows = |start: u64, n: u64| Region::block(vec![start, 0], vec![n, 10]);
+        assert!(whole_row_pieces(&[rows(0, 3), rows(3, 7)], 10));
+        // A cut inside a row, a row of a stride, more than a piece, no columns.
+        assert!(!whole_row_pieces(
+            &[Region::block(vec![0, 0], vec![1, 5])],
+            10
+        ));
+        let mut strided = rows(0, 2);
+        strided.stride = vec![1, 2];
+        assert!(!whole_row_pieces(&[strided], 10));
+        assert!(!whole_row_pieces(&[rows(0, PIECE_VALUES / 10 + 1)], 10));
+        assert!(!whole_row_pieces(&[rows(0, 1)], 0));
     }
 }
