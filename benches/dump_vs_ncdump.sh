@@ -124,6 +124,13 @@ run_case() {
     measure nc ours
     compare "$name" "$target" "$*"
 }
+# run_nc NAME TARGET: ncdump and nczdump on the netCDF-4 file NAME.nc.
+run_nc() {
+    cmd_nc=(ncdump "$work/$1.nc")
+    cmd_ours=("$bin/nczdump" "$work/$1.nc")
+    measure nc ours
+    compare "$1" "$2" "(.nc)"
+}
 compare() { # NAME TARGET ARGS: ratio of t_nc to t_ours, outputs identical, into the report
     local same=identical speed
     cmp -s "$work/out-nc.txt" "$work/out-ours.txt" || { same=DIFFERENT; ok=0; }
@@ -154,18 +161,8 @@ for c in $cases; do
     bc) run_case b1 10 b1 -b c ;;
     fc) run_case small 10 small -f c ;;
     double | short) run_case "$c" 10 "$c" ;;
-    string)
-        cmd_nc=(ncdump "$work/string.nc")
-        cmd_ours=("$bin/nczdump" "$work/string.nc")
-        measure nc ours
-        compare string 10 "(.nc)"
-        ;;
-    many)
-        cmd_nc=(ncdump "$work/many.nc")
-        cmd_ours=("$bin/nczdump" "$work/many.nc")
-        measure nc ours
-        compare many 1 "(.nc)"
-        ;;
+    string) run_nc string 10 ;;
+    many) run_nc many 1 ;;
     b1z)
         cmd_nc=(ncdump "$work/b1z.nc")
         cmd_ours=("$bin/nczdump" "$work/b1z.nc")

@@ -100,8 +100,8 @@ pub fn slabs(shape: &[u64], chunks: &[u64], budget: u64, order: SlabOrder) -> Ve
 }
 
 /// `slabs` with the first one cut in two along its outer dimension (not the last, of
-/// two or more) when it holds over `min` elements, the first part about a `parts`th of it (whole chunks along that
-/// dimension where a chunk fits in that share).
+/// two or more) when it holds over `min` elements, the first part about a `parts`th
+/// of it (whole chunks along that dimension where a chunk fits in that share).
 ///
 /// For a pipeline that reads a slab whole before working on it: the stages after the
 /// reading wait for the first slab only, so a small one starts them sooner (a string

@@ -74,7 +74,8 @@ impl HeapFile<'_> {
     }
 }
 
-fn io(e: crate::store::StoreError) -> Error {
+/// A store's read error as the heap's.
+pub(super) fn io(e: crate::store::StoreError) -> Error {
     Error::InvalidData(e.to_string())
 }
 

@@ -9,13 +9,14 @@
 //! crate's `GlobalHeapCollection::parse_at_storage` would also do for the walk, but
 //! copies every object into a `Vec` of its own: a second allocation per string.)
 
+use std::collections::VecDeque;
 use std::sync::Mutex;
 
 use hdf5_reader::error::{Error, Result};
 use hdf5_reader::io::Cursor;
 use hdf5_reader::Hdf5File;
 
-use super::collection::{read_length, Collection, HeapFile, Objects};
+use super::collection::{io, read_length, Collection, HeapFile, Objects};
 use crate::model::{Strings, TooLarge};
 use crate::store::ReadAt;
 
@@ -110,10 +111,8 @@ struct Tables {
     /// or two old collections a read whatever was held, and doubling at each such
     /// return held 64 collections per reader (12 MiB in all) for no fewer reads than 8.
     read_again: usize,
-    /// The addresses of the last [`LET_GO`] collections let go, one place after the
-    /// other.
-    let_go: Vec<u64>,
-    let_go_next: usize,
+    /// The addresses of the last [`LET_GO`] collections let go, the oldest first.
+    let_go: VecDeque<u64>,
 }
 
 /// A reference to a string of `W` bytes: its length (4 bytes), its collection's
@@ -299,12 +298,10 @@ impl Tables {
         // Once each: a collection let go again keeps its place (a ring of copies of a
         // few would forget the others).
         if !self.let_go.contains(&old.address) {
-            if self.let_go.len() < LET_GO {
-                self.let_go.push(old.address);
-            } else {
-                self.let_go[self.let_go_next] = old.address;
+            if self.let_go.len() == LET_GO {
+                self.let_go.pop_front();
             }
-            self.let_go_next = (self.let_go_next + 1) % LET_GO;
+            self.let_go.push_back(old.address);
         }
         // Read into the buffers of the one let go; on an error its place is left empty
         // (address 0, which no string names).
@@ -346,7 +343,6 @@ impl Tables {
             return;
         }
         self.let_go.clear();
-        self.let_go_next = 0;
         let mut order: Vec<usize> = (0..self.held.len()).collect();
         order.sort_unstable_by_key(|&k| std::cmp::Reverse(self.used[k]));
         let latest: Vec<(Collection, u64)> = order[..KEEP]
@@ -388,7 +384,6 @@ fn counted<const W: usize>(file: HeapFile<'_>, refs: &[[u8; W]]) -> Result<u64> 
 /// and then the collections they size: a remote file otherwise costs two round trips
 /// a collection, one after the other.
 fn prefetch(file: HeapFile<'_>, held: &[Collection], addresses: &[u64]) -> Result<()> {
-    let io = |e: crate::store::StoreError| Error::InvalidData(e.to_string());
     let header_len = file.header_len() as u64;
     let wanted: Vec<u64> = addresses
         .iter()

@@ -8,7 +8,7 @@ use std::sync::{mpsc, Arc};
 use super::data::Layout;
 use super::escape;
 use super::line::Line;
-use super::ordered::{self, Spare};
+use super::ordered::{self, Sink as _, Spare};
 use super::values::{fill_for, format_for, format_slab, ValueFormat};
 use super::PrintOptions;
 use crate::cftime::TimeUnits;
@@ -44,9 +44,9 @@ const WINDOW_MAX: usize = 16;
 /// Slabs of a variable read at once while it is printed.
 const READERS: usize = 2;
 
-/// The first slab of a variable of more than one slab is cut to about this share of
-/// a slab (see [`small_first`]) when it holds more than this share of its slab budget:
-/// its values are laid out while the rest of the slab is read.
+/// The first slab of a variable (not one small slab, done at once) is cut to about this
+/// share of a slab (see [`small_first`]) when it holds more than this share of its slab
+/// budget: its values are laid out while the rest of the slab is read.
 const FIRST_SLAB_PARTS: u64 = 8;
 
 /// Print the data of the variable at `path`.
@@ -99,8 +99,6 @@ pub(crate) fn print_var(
     } else {
         small_first(regions, chunks, FIRST_SLAB_PARTS, budget / FIRST_SLAB_PARTS)
     };
-    let text_mode = var.nc_type == NcType::Char;
-    let ncols = layout.ncols;
     // Borrowed by the pieces of work, which outlive the formatting thread's loop.
     let v = VarText {
         layout: &layout,
@@ -117,7 +115,8 @@ pub(crate) fn print_var(
     // and formatter threads to hand it over (three thread wake-ups a slab), and the
     // slab is laid out from the cache it was read into. A million-string dump (then in
     // slabs of 25,000 strings) took 7% less time than with two readers.
-    let in_pieces = rank >= 2 && !text_mode && whole_row_pieces(&regions, ncols);
+    let in_pieces =
+        rank >= 2 && var.nc_type != NcType::Char && whole_row_pieces(&regions, layout.ncols);
     if one_small {
         let mut now = ordered::Now::new(out, &spare);
         return if in_pieces {
@@ -126,7 +125,7 @@ pub(crate) fn print_var(
             v.lay_out(regions.iter().map(|r| source.read(path, r)), e, &mut now)
         };
     }
-    let threads = std::thread::available_parallelism().map_or(2, usize::from);
+    let threads = threads();
     let window = (4 * threads).min(WINDOW_MAX);
     if in_pieces {
         let regions = &regions;
@@ -273,9 +272,7 @@ impl<'a> VarText<'a> {
                     }
                     row_text.push(b);
                     if col == ncols - 1 {
-                        let mut quoted = Vec::with_capacity(row_text.len() + 2);
-                        escape::char_row(&mut quoted, &row_text);
-                        e.raw(&quoted);
+                        escape::char_row(&mut e.buf, &row_text);
                         layout.row_end(&mut e, row, b"");
                     }
                     element += 1;
@@ -334,6 +331,13 @@ impl<'a> VarText<'a> {
     }
 }
 
+/// The processors to lay out text on: asked once (the standard library reads the
+/// cgroup's quota files at each asking, and a dataset has thousands of variables).
+fn threads() -> usize {
+    static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(2, usize::from))
+}
+
 /// Write `texts` to `out` as they come, each buffer given back once written, then wait
 /// for the `formatter` that hands them in: the first error of either.
 fn write_then_join(
@@ -342,12 +346,8 @@ fn write_then_join(
     spare: &Spare,
     formatter: std::thread::ScopedJoinHandle<'_, Result<()>>,
 ) -> Result<()> {
-    let written = texts.try_for_each(|t| {
-        let t = t?;
-        out.write_all(&t)?;
-        spare.give(t);
-        Ok::<_, Error>(())
-    });
+    let mut now = ordered::Now::new(out, spare);
+    let written = texts.try_for_each(|t| now.text(t?));
     // A failed write closes the channel, which stops the formatter.
     drop(texts);
     let formatted = formatter
