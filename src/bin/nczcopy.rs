@@ -456,6 +456,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 fn main() -> ExitCode {
+    cli::signals::stop_on_signals("nczcopy");
     let args: Args = cli::about::parse("nczcopy");
     cli::run("nczcopy", || run(args))
 }

@@ -169,6 +169,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 fn main() -> ExitCode {
+    cli::signals::stop_on_signals("nczgen");
     let args: Args = cli::about::parse("nczgen");
     cli::run("nczgen", || run(args))
 }

@@ -4,6 +4,7 @@ pub mod about;
 mod memory;
 pub mod output;
 pub mod progress;
+pub mod signals;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -67,7 +68,11 @@ pub fn start_workers() {
 /// line `tool: cause: cause...` and exit 1.
 pub fn run(tool: &str, body: impl FnOnce() -> anyhow::Result<ExitCode>) -> ExitCode {
     memory::keep_freed_memory();
-    match body() {
+    let result = body();
+    // A run stopped by a signal failed at its next write, or finished just then: either
+    // way it ends by the signal (writing tools only; the others keep the default).
+    signals::finish_stopped(tool);
+    match result {
         Ok(code) => code,
         // `nczdump big | head` closes the pipe early: that is the reader's choice,
         // not a failure, so exit quietly with success like other Unix filters.

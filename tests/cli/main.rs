@@ -33,6 +33,8 @@ mod options;
 mod s3;
 /// Every tool through a fault-injecting proxy in front of the local S3 server.
 mod s3_faults;
+/// What is at an output path survives: refusals, replacement, signals, killed runs.
+mod safe_outputs;
 /// CF time: nczdump -t/-i against ncdump, nczgen date strings.
 mod times;
 /// Zarr version 3 stores.

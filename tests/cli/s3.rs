@@ -564,6 +564,45 @@ fn nczcopy_replaces_an_s3_dataset_only_with_overwrite() {
 }
 
 #[test]
+fn objects_that_are_not_a_dataset_are_never_deleted_even_with_overwrite() {
+    let Some(s3) = server("foreign") else {
+        return;
+    };
+    let keys = s3.keys();
+    let input = data_dir()
+        .join("golden/stores/nc410-nczarr/coords.file")
+        .to_string_lossy()
+        .into_owned();
+    let note = StoreKey::new("notes/thesis.txt").unwrap();
+    // A prefix holding someone's files, and a dataset with a file of someone's in it.
+    s3.store("docs").put(&note, b"four years").unwrap();
+    let url = s3.url("mixed.zarr");
+    s3.run("nczcopy", &[&input, &url], &keys).success();
+    s3.store("mixed.zarr").put(&note, b"mine").unwrap();
+    for (name, what) in [
+        (
+            "docs",
+            "is not a Zarr or NCZarr dataset (it holds 'notes/thesis.txt')",
+        ),
+        ("mixed.zarr", "holds a dataset and also 'notes/thesis.txt'"),
+    ] {
+        let before: Vec<_> = s3.store(name).list().unwrap();
+        for args in [vec![input.as_str()], vec!["--overwrite", input.as_str()]] {
+            let mut args = args;
+            let url = s3.url(name);
+            args.push(&url);
+            let err = s3.run("nczcopy", &args, &keys).fails_with_one_line(1);
+            assert!(
+                err.contains(what) && err.contains("nothing was written"),
+                "{err}"
+            );
+        }
+        assert_eq!(s3.store(name).list().unwrap(), before, "{name}");
+    }
+    assert_eq!(s3.store("docs").get(&note).unwrap().unwrap(), b"four years");
+}
+
+#[test]
 fn nczcopy_in_parts_on_s3() {
     let Some(s3) = server("parts") else { return };
     let keys = s3.keys();

@@ -258,8 +258,17 @@ pub struct RangeServer {
     requests: std::sync::Arc<std::sync::atomic::AtomicUsize>,
 }
 
+/// How long a [`RangeServer`] waits before answering a request for a path: `None`
+/// answers at once, `Some(d)` after `d`.
+pub type Delay = std::sync::Arc<dyn Fn(&str) -> Option<std::time::Duration> + Send + Sync>;
+
 impl RangeServer {
     pub fn start(root: &Path, honour_range: bool) -> RangeServer {
+        RangeServer::start_with_delay(root, honour_range, std::sync::Arc::new(|_: &str| None))
+    }
+
+    /// A server that waits `delay(path)` before each answer: a slow or stalled source.
+    pub fn start_with_delay(root: &Path, honour_range: bool, delay: Delay) -> RangeServer {
         use std::io::{BufRead, BufReader, Write};
         use std::sync::atomic::{AtomicUsize, Ordering};
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
@@ -269,6 +278,7 @@ impl RangeServer {
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
                 let (root, count) = (root.clone(), std::sync::Arc::clone(&count));
+                let delay = std::sync::Arc::clone(&delay);
                 std::thread::spawn(move || {
                     let mut reader = BufReader::new(stream.try_clone().unwrap());
                     let mut out = stream;
@@ -298,6 +308,9 @@ impl RangeServer {
                             }
                         }
                         count.fetch_add(1, Ordering::SeqCst);
+                        if let Some(d) = delay(&target) {
+                            std::thread::sleep(d);
+                        }
                         let path =
                             root.join(target.trim_start_matches('/').split('?').next().unwrap());
                         let Ok(body) = fs::read(&path) else {

@@ -9,7 +9,8 @@
 //! `docs/architecture.md` draws the layers.
 //!
 //! Modules, lowest first (each uses only modules above it in this list):
-//! - `mem`: room for buffers reused from one slab to the next;
+//! - `mem`: room for buffers reused from one slab to the next; [`cancel`]: a run asked
+//!   to stop, and the staging places to remove then;
 //! - [`text`], [`json`], [`model`], [`chunking`], [`cftime`]: text that may hold raw bytes,
 //!   JSON, the netCDF data model, region and chunk arithmetic, CF time (no I/O);
 //! - [`url`], [`rc`], [`aws`]: dataset names, `#mode=` fragments, S3 settings;
@@ -27,6 +28,7 @@
 pub mod array;
 pub mod aws;
 pub mod azure;
+pub mod cancel;
 pub mod cdl;
 pub mod cftime;
 pub mod chunking;

@@ -296,6 +296,7 @@ impl CloudStore {
     }
 
     async fn store_one(&self, key: &StoreKey, value: Vec<u8>) -> Result<(), StoreError> {
+        crate::cancel::check()?;
         let path = self.path_of(key)?;
         if let Some(w) = &self.written {
             // Recorded before the request: a PUT that fails half way may still land.
@@ -308,6 +309,35 @@ impl CloudStore {
             .await
             .map(|_| ())
             .map_err(|e| self.error(path.as_ref(), &e))
+    }
+
+    /// What the place holds: every object under the prefix judged as a dataset's key or
+    /// not (see [`super::existing`]). Objects whose names our keys cannot hold count as
+    /// foreign: they are not ours.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the listing fails.
+    pub fn existing(&self) -> Result<super::Existing, StoreError> {
+        let root = self.root_path()?;
+        let metas: Vec<object_store::ObjectMeta> = self
+            .runtime
+            .block_on(again(|| self.store.list(root.as_ref()).try_collect()))
+            .map_err(|e| self.error(&self.root, &e))?;
+        let skip = if self.root.is_empty() {
+            0
+        } else {
+            self.root.len() + 1
+        };
+        let keys: Vec<&str> = metas
+            .iter()
+            .map(|m| {
+                m.location
+                    .as_ref()
+                    .get(skip..)
+                    .unwrap_or(m.location.as_ref())
+            })
+            .collect();
+        Ok(super::existing::judge_keys(&keys))
     }
 
     /// Whether any object exists under the dataset's root.

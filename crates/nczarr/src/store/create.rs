@@ -1,8 +1,8 @@
 //! Opening a place to write a new dataset, staged beside its final location.
 
 use super::{
-    CloudStore, DirStore, ReadStore, ReadableStore, Staged, StoreError, WritableStore,
-    ZipWriterStore,
+    examine_path, CloudStore, DirStore, Existing, ReadStore, ReadableStore, Staged, StoreError,
+    WritableStore, ZipWriterStore,
 };
 use crate::url::{DatasetUrl, StorageKind};
 
@@ -28,6 +28,7 @@ impl Target {
     /// # Errors
     /// [`StoreError`] when the final rename fails; the old dataset is kept then.
     pub fn commit(mut self) -> Result<(), StoreError> {
+        crate::cancel::check()?;
         self.store.finish()?;
         match self.staged.take() {
             Some(s) => s.commit(),
@@ -39,32 +40,44 @@ impl Target {
 /// A new dataset written straight into `store`'s place on S3.
 ///
 /// S3 has no rename: a dataset cannot be swapped in whole, and writing over one would
-/// damage it if the run failed half way. So a place that holds objects is refused
-/// unless `overwrite` says to replace it (see [`CloudStore::replacing_existing`]), and what
-/// an unfinished run wrote is deleted when the target is dropped.
+/// damage it if the run failed half way. So a place that holds a dataset is refused
+/// unless `overwrite` says to replace it (see [`CloudStore::replacing_existing`]), a
+/// place holding anything that is not a dataset is refused whatever `overwrite` says,
+/// and what an unfinished run wrote is deleted when the target is dropped.
 ///
 /// # Errors
 /// [`StoreError::Archive`] when the place already holds objects; listing errors.
 pub(crate) fn cloud_target(store: CloudStore, overwrite: bool) -> Result<Target, StoreError> {
-    if overwrite && store.has_content()? {
-        return Ok(Target {
-            store: Box::new(store.replacing_existing()?.removing_unfinished_writes()),
-            staged: None,
-        });
-    }
-    if store.has_content()? {
-        return Err(StoreError::Archive {
-            location: store.location(),
-            message: "already holds objects; S3 cannot replace a dataset atomically, so \
-                      nothing was written (remove the old dataset first, choose another key, or \
-                      replace it with nczcopy --overwrite, which is not atomic)"
-                .into(),
-        });
-    }
+    let location = store.location();
+    let store = match store.existing()?.or_refuse(&location)? {
+        Existing::Nothing => store,
+        Existing::Dataset if overwrite => store.replacing_existing()?,
+        Existing::Dataset | Existing::Foreign { .. } => {
+            return Err(StoreError::Archive {
+                location,
+                message: "already holds a dataset; S3 cannot replace a dataset atomically, \
+                          so nothing was written (remove the old dataset first, choose another \
+                          key, or replace it with --overwrite, which is not atomic)"
+                    .into(),
+            })
+        }
+    };
     Ok(Target {
         store: Box::new(store.removing_unfinished_writes()),
         staged: None,
     })
+}
+
+/// Refuse to write at `path` when what is there is not a dataset (see
+/// [`super::existing`]): a dataset is only ever replaced by another.
+///
+/// # Errors
+/// [`StoreError::Archive`] naming what is there; [`StoreError::Io`] when it cannot be
+/// looked at.
+fn refuse_foreign(path: &std::path::Path, zip: bool) -> Result<(), StoreError> {
+    examine_path(path, zip)?
+        .or_refuse(&path.display().to_string())
+        .map(drop)
 }
 
 /// Which run of a copy in parts a target is for.
@@ -110,6 +123,9 @@ pub fn parts_target(
                 location: url.original.clone(),
                 message: "not a local path".into(),
             })?;
+            if run == PartsRun::Start {
+                refuse_foreign(path, false)?;
+            }
             let staged = Staged::for_parts(path, run == PartsRun::Start)?;
             let reader = Box::new(DirStore::open(&staged.temp)?);
             let store = Box::new(DirStore::at(&staged.temp));
@@ -157,6 +173,7 @@ pub fn create_target(
         location: url.original.clone(),
         message: "a remote URL needs mode=s3 (or an s3:// or *.amazonaws.com URL)".into(),
     })?;
+    refuse_foreign(path, url.storage == StorageKind::Zip)?;
     let staged = Staged::beside(path)?;
     let store: Box<dyn WritableStore> = match url.storage {
         StorageKind::Dir => {

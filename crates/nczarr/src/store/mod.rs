@@ -12,6 +12,7 @@ mod azure;
 mod cloud;
 mod create;
 mod dir;
+pub mod existing;
 mod gcs;
 mod http;
 mod key;
@@ -31,6 +32,7 @@ pub use azure::azure_store;
 pub use cloud::{CloudPlace, CloudStore};
 pub use create::{create_target, parts_target, PartsRun, Target, ZipLayout};
 pub use dir::DirStore;
+pub use existing::{examine_path, Existing};
 pub use gcs::gcs_store;
 pub use http::HttpStore;
 pub use key::{KeyError, StoreKey, MAX_KEY_BYTES};
@@ -98,6 +100,9 @@ pub enum StoreError {
         /// Why.
         message: String,
     },
+    /// The run was asked to stop ([`crate::cancel::cancel`]) before this write.
+    #[error("stopped before the dataset was complete")]
+    Cancelled,
     /// A stored object is damaged.
     #[error("key '{key}': {message}")]
     Corrupt {

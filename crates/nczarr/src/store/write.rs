@@ -78,6 +78,7 @@ impl WritableStore for MemoryStore {
 
 impl WritableStore for DirStore {
     fn put(&self, key: &StoreKey, value: &[u8]) -> Result<(), StoreError> {
+        crate::cancel::check()?;
         let path = self.path_of(key);
         let io = |source| StoreError::Io {
             location: path.display().to_string(),
@@ -124,11 +125,85 @@ impl WritableStore for DirStore {
     }
 }
 
+/// The file under a zip archive being written, which goes quiet once the archive is
+/// abandoned: the zip crate finishes an archive it is dropped with, and prints the
+/// error when that fails (a full disk), a debug dump before our own one-line message.
+/// An abandoned archive's file is removed anyway, so its last writes go nowhere: only
+/// a position is kept, as the zip crate checks where its writes ended.
+struct ZipFile {
+    file: fs::File,
+    abandoned: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// Once abandoned: the position and end of the writes that went nowhere.
+    idle: Option<(u64, u64)>,
+}
+
+impl ZipFile {
+    /// The position and end to move, once the archive is abandoned.
+    fn idle(&mut self) -> Option<&mut (u64, u64)> {
+        if self.idle.is_none() && self.abandoned.load(std::sync::atomic::Ordering::SeqCst) {
+            use std::io::Seek;
+            let pos = self.file.stream_position().unwrap_or(0);
+            let end = self.file.metadata().map_or(pos, |m| m.len().max(pos));
+            self.idle = Some((pos, end));
+        }
+        self.idle.as_mut()
+    }
+}
+
+impl Write for ZipFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self.idle() {
+            Some((pos, end)) => {
+                *pos += buf.len() as u64;
+                *end = (*end).max(*pos);
+                Ok(buf.len())
+            }
+            None => self.file.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self.idle() {
+            Some(_) => Ok(()),
+            None => self.file.flush(),
+        }
+    }
+}
+
+impl std::io::Seek for ZipFile {
+    fn seek(&mut self, to: std::io::SeekFrom) -> std::io::Result<u64> {
+        match self.idle() {
+            Some((pos, end)) => {
+                let base = match to {
+                    std::io::SeekFrom::Start(n) => Some(n),
+                    std::io::SeekFrom::Current(d) => pos.checked_add_signed(d),
+                    std::io::SeekFrom::End(d) => end.checked_add_signed(d),
+                };
+                *pos = base.ok_or_else(|| {
+                    std::io::Error::new(std::io::ErrorKind::InvalidInput, "seek before start")
+                })?;
+                Ok(*pos)
+            }
+            None => self.file.seek(to),
+        }
+    }
+}
+
+impl std::io::Read for ZipFile {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        match self.idle() {
+            Some(_) => Ok(0),
+            None => self.file.read(buf),
+        }
+    }
+}
+
 /// A zip archive being written: entries are appended in order, stored uncompressed
 /// (chunks are compressed by their codecs already), under an optional top directory.
 /// An entry cannot be replaced once written, so writing a key twice is refused.
 pub struct ZipWriterStore {
-    writer: Mutex<Option<zip::ZipWriter<fs::File>>>,
+    writer: Mutex<Option<zip::ZipWriter<ZipFile>>>,
+    abandoned: std::sync::Arc<std::sync::atomic::AtomicBool>,
     written: Mutex<std::collections::HashSet<StoreKey>>,
     prefix: String,
     path: PathBuf,
@@ -145,7 +220,12 @@ impl ZipWriterStore {
             location: path.display().to_string(),
             source,
         })?;
-        let mut w = zip::ZipWriter::new(file);
+        let abandoned = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let mut w = zip::ZipWriter::new(ZipFile {
+            file,
+            abandoned: std::sync::Arc::clone(&abandoned),
+            idle: None,
+        });
         let prefix = match top {
             Some(t) => {
                 let opts = zip::write::SimpleFileOptions::default();
@@ -160,13 +240,16 @@ impl ZipWriterStore {
         };
         Ok(ZipWriterStore {
             writer: Mutex::new(Some(w)),
+            abandoned,
             written: Mutex::new(std::collections::HashSet::new()),
             prefix,
             path: path.to_path_buf(),
         })
     }
 
+    /// The error `e`, with the archive abandoned: nothing more is written to it.
     fn fail(&self, e: impl std::fmt::Display) -> StoreError {
+        self.abandon();
         StoreError::Archive {
             location: self.path.display().to_string(),
             message: e.to_string(),
@@ -174,8 +257,23 @@ impl ZipWriterStore {
     }
 }
 
+impl ZipWriterStore {
+    fn abandon(&self) {
+        self.abandoned
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+impl Drop for ZipWriterStore {
+    /// An archive dropped unfinished is abandoned (its staging file is removed).
+    fn drop(&mut self) {
+        self.abandon();
+    }
+}
+
 impl WritableStore for ZipWriterStore {
     fn put(&self, key: &StoreKey, value: &[u8]) -> Result<(), StoreError> {
+        crate::cancel::check()?;
         let fresh = self
             .written
             .lock()
@@ -210,7 +308,7 @@ impl WritableStore for ZipWriterStore {
             .map_err(|_| self.fail("zip writer poisoned"))?;
         if let Some(w) = guard.take() {
             let file = w.finish().map_err(|e| self.fail(e))?;
-            file.sync_all().map_err(|e| self.fail(e))?;
+            file.file.sync_all().map_err(|e| self.fail(e))?;
         }
         Ok(())
     }
@@ -253,9 +351,10 @@ impl Staged {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "dataset".into());
-        clean_stale(&parent, &name, target);
+        clean_stale(&parent);
         let temp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
         remove_path(&temp);
+        crate::cancel::stage(&temp);
         Ok(Staged {
             target: target.to_path_buf(),
             temp,
@@ -277,6 +376,7 @@ impl Staged {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "dataset".into());
+        crate::cancel::unstage(&staged.temp);
         staged.temp = staged.temp.with_file_name(format!(".{name}.parts"));
         staged.keep = true;
         let io = |source| StoreError::Io {
@@ -302,6 +402,7 @@ impl Staged {
     /// [`StoreError::Io`] naming the path when a rename fails; the old dataset is then
     /// put back.
     pub fn commit(mut self) -> Result<(), StoreError> {
+        crate::cancel::check()?;
         let io = |p: &Path, source| StoreError::Io {
             location: p.display().to_string(),
             source,
@@ -320,6 +421,8 @@ impl Staged {
         if durable {
             sync_tree(&self.temp)?;
         }
+        let swapping = crate::cancel::hold_swaps();
+        crate::cancel::check()?;
         let existed = fs::symlink_metadata(&self.target).is_ok();
         if existed {
             fs::rename(&self.target, &old).map_err(|e| io(&self.target, e))?;
@@ -331,6 +434,8 @@ impl Staged {
             return Err(io(&self.target, e));
         }
         self.committed = true;
+        crate::cancel::unstage(&self.temp);
+        drop(swapping);
         // The renames themselves are entries of the parent directory.
         if let Some(parent) = self.target.parent().filter(|p| !p.as_os_str().is_empty()) {
             if durable {
@@ -422,37 +527,41 @@ fn process_alive(pid: u32) -> Option<bool> {
     proc.is_dir().then(|| proc.join(pid.to_string()).exists())
 }
 
-/// What a killed run left beside `target` (named `name`): a staging area is removed; an
-/// old dataset moved aside for the swap is put back if the target is missing (the run
-/// died between the two renames), removed otherwise. Runs that are still going are left
-/// alone.
-fn clean_stale(parent: &Path, name: &str, target: &Path) {
+/// What killed runs left in `parent`, for any dataset written there (a run killed with
+/// `kill -9` cannot clean up; the next run of any tool writing into the same directory
+/// does): a staging area `.<name>.tmp-<pid>` is removed; an old dataset moved aside for
+/// the swap, `.<name>.old-<pid>`, is put back if `<name>` is missing (the run died
+/// between the two renames), removed otherwise. Runs that are still going, and copies
+/// in parts (`.<name>.parts`, resumed by later runs), are left alone.
+fn clean_stale(parent: &Path) {
     let Ok(entries) = fs::read_dir(parent) else {
         return;
     };
     for entry in entries.flatten() {
         let file = entry.file_name();
-        let Some(file) = file.to_str() else { continue };
-        let Some(rest) = file.strip_prefix(&format!(".{name}.")) else {
-            continue;
-        };
-        let (kind, pid) = match rest.split_once('-') {
-            Some((kind @ ("tmp" | "old"), pid)) => (kind, pid),
-            _ => continue,
-        };
-        let Ok(pid) = pid.parse::<u32>() else {
+        let Some((name, kind, pid)) = file.to_str().and_then(stale_name) else {
             continue;
         };
         if pid == std::process::id() || process_alive(pid) != Some(false) {
             continue;
         }
         let path = entry.path();
-        if kind == "old" && fs::symlink_metadata(target).is_err() {
-            let _ = fs::rename(&path, target);
+        let target = parent.join(name);
+        if kind == "old" && fs::symlink_metadata(&target).is_err() {
+            let _ = fs::rename(&path, &target);
         } else {
             remove_path(&path);
         }
     }
+}
+
+/// `.<name>.tmp-<pid>` or `.<name>.old-<pid>` as (name, "tmp" or "old", pid).
+fn stale_name(file: &str) -> Option<(&str, &str, u32)> {
+    let rest = file.strip_prefix('.')?;
+    let (head, pid) = rest.rsplit_once('-')?;
+    let (name, kind) = head.rsplit_once('.')?;
+    let pid = pid.parse().ok()?;
+    (matches!(kind, "tmp" | "old") && !name.is_empty()).then_some((name, kind, pid))
 }
 
 impl Drop for Staged {
@@ -461,6 +570,7 @@ impl Drop for Staged {
             // A failed or abandoned write leaves nothing behind.
             let _ = fs::remove_dir_all(&self.temp);
             let _ = fs::remove_file(&self.temp);
+            crate::cancel::unstage(&self.temp);
         }
     }
 }
@@ -538,11 +648,43 @@ mod tests {
         fs::create_dir_all(tmp.path().join(format!(".d.zarr.old-{dead}"))).unwrap();
         drop(Staged::beside(&target).unwrap());
         assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), 1);
-        // Other datasets' and running processes' files are left alone.
+        // What a killed run left for another dataset goes too (its old copy back in
+        // place); running processes' files, copies in parts and anything not named
+        // as ours are left alone.
         fs::create_dir_all(tmp.path().join(format!(".e.zarr.tmp-{dead}"))).unwrap();
+        fs::create_dir_all(tmp.path().join(format!(".f.zip.old-{dead}"))).unwrap();
         fs::create_dir_all(tmp.path().join(".d.zarr.tmp-1")).unwrap();
+        fs::create_dir_all(tmp.path().join(".g.zarr.parts")).unwrap();
+        fs::create_dir_all(tmp.path().join(format!(".h.tmp{dead}"))).unwrap();
         drop(Staged::beside(&target).unwrap());
-        assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), 3);
+        let mut left: Vec<String> = fs::read_dir(tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        let expected = [
+            ".d.zarr.tmp-1".to_string(),
+            ".g.zarr.parts".into(),
+            format!(".h.tmp{dead}"),
+            "d.zarr".into(),
+            "f.zip".into(),
+        ];
+        assert_eq!(left, expected);
+    }
+
+    #[test]
+    fn stale_names_are_parsed_strictly() {
+        assert_eq!(stale_name(".a.zarr.tmp-12"), Some(("a.zarr", "tmp", 12)));
+        assert_eq!(stale_name(".x-y.old-7"), Some(("x-y", "old", 7)));
+        for other in [
+            ".a.tmp-",
+            ".tmp-3",
+            "a.zarr.tmp-3",
+            ".a.zarr.parts",
+            ".a.new-3",
+        ] {
+            assert_eq!(stale_name(other), None, "{other}");
+        }
     }
 
     #[test]
