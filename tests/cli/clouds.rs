@@ -328,7 +328,7 @@ fn wrong_keys_fail_in_one_line_without_showing_secrets() {
             assert!(
                 last.contains("denied")
                     || last.contains("authenticated")
-                    || last.contains("already holds objects"),
+                    || last.contains("already holds a dataset"),
                 "{last}"
             );
         }
@@ -403,7 +403,7 @@ fn existing_datasets_are_not_overwritten_on_gcs_and_azure() {
                 &cloud.env,
             )
             .fails_with_one_line(1);
-        assert!(e.contains("already holds objects"), "{e}");
+        assert!(e.contains("already holds a dataset"), "{e}");
         assert_eq!(cloud.run("nczdump", &[&url], &cloud.env).stdout(), before);
         // nczcopy --overwrite replaces it.
         let src = cloud.url("src.zarr");

@@ -332,7 +332,7 @@ fn wrong_credentials_fail_in_one_line_without_showing_secrets() {
             last.contains("SignatureDoesNotMatch")
                 || last.contains("denied")
                 || last.contains("InvalidAccessKeyId")
-                || last.contains("already holds objects"),
+                || last.contains("already holds a dataset"),
             "{last}"
         );
     }
@@ -401,7 +401,7 @@ fn existing_datasets_are_not_overwritten_and_failed_writes_leave_nothing() {
             &s3.keys(),
         )
         .fails_with_one_line(1);
-    assert!(err.contains("already holds objects"), "{err}");
+    assert!(err.contains("already holds a dataset"), "{err}");
     assert_eq!(s3.run("nczdump", &[&url], &s3.keys()).stdout(), before);
     // nczgen --overwrite replaces it, leaving none of the old dataset's objects.
     s3.run(

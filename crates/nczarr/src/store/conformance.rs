@@ -118,21 +118,37 @@ pub(crate) struct WriteCase<'a> {
     pub(crate) replaces_existing: bool,
 }
 
+/// What [`check_staged_writes`] writes: a dataset by the rule of
+/// [`super::existing`] (so that a later write may replace it), with [`EXTRA`].
+const DATASET: &[(&str, &[u8])] = &[
+    (".zgroup", b"{\"zarr_format\": 2}"),
+    (".zattrs", b"{}"),
+    ("data1/0", b"\x01\x02"),
+    ("data1/.zarray", b"{}"),
+    ("g/sub/v/0.0", b""),
+    ("g/sub/v/1.0", b"xyz"),
+    ("g/sub/v/.zarray", b"{}"),
+    ("g/.zgroup", b"{\"zarr_format\": 2}"),
+];
+
+/// The key [`check_staged_writes`] writes twice.
+const EXTRA: &str = "data1/1";
+
 fn write_fixture(store: &dyn WritableStore, extra: &[u8]) {
-    let items: Vec<(StoreKey, Vec<u8>)> = FIXTURE
+    let items: Vec<(StoreKey, Vec<u8>)> = DATASET
         .iter()
         .map(|(key, v)| (k(key), v.to_vec()))
         .collect();
     store.put_many(&items).unwrap();
-    store.put(&k("extra/v"), extra).unwrap();
+    store.put(&k(EXTRA), extra).unwrap();
 }
 
 fn check_holds_fixture(store: &dyn ReadStore, extra: &[u8]) {
-    for (key, v) in FIXTURE {
+    for (key, v) in DATASET {
         assert_eq!(store.get(&k(key)).unwrap().as_deref(), Some(*v), "{key}");
     }
-    assert_eq!(store.get(&k("extra/v")).unwrap().as_deref(), Some(extra));
-    assert_eq!(store.list().unwrap().len(), FIXTURE.len() + 1);
+    assert_eq!(store.get(&k(EXTRA)).unwrap().as_deref(), Some(extra));
+    assert_eq!(store.list().unwrap().len(), DATASET.len() + 1);
 }
 
 /// Staged writing: nothing at the destination before the commit (where the backend
@@ -156,13 +172,13 @@ pub(crate) fn check_staged_writes(case: &WriteCase<'_>) {
     // Committed, with one key written twice.
     let t = (case.create)().unwrap();
     write_fixture(t.store.as_ref(), b"1");
-    let again = t.store.put(&k("extra/v"), b"2");
+    let again = t.store.put(&k(EXTRA), b"2");
     let extra: &[u8] = if case.overwrite_replaces {
         again.unwrap();
         b"2"
     } else {
         let e = again.unwrap_err().to_string();
-        assert!(e.contains("extra/v"), "{e}");
+        assert!(e.contains(EXTRA), "{e}");
         b"1"
     };
     t.commit().unwrap();

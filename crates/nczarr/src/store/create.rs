@@ -46,7 +46,8 @@ impl Target {
 /// and what an unfinished run wrote is deleted when the target is dropped.
 ///
 /// # Errors
-/// [`StoreError::Archive`] when the place already holds objects; listing errors.
+/// [`StoreError::Archive`] when the place already holds a dataset (without
+/// `overwrite`) or anything else; listing errors.
 pub(crate) fn cloud_target(store: CloudStore, overwrite: bool) -> Result<Target, StoreError> {
     let location = store.location();
     let store = match store.existing()?.or_refuse(&location)? {
