@@ -32,8 +32,9 @@ use nczarr_tools::cli::progress::{Bar, Show};
     disable_version_flag = true
 )]
 struct Args {
-    /// Output kind: nczarr (default), zarr (pure Zarr v2) or zarr3 (Zarr v3); nccopy's
-    /// netCDF-4 kind names (nc4, netCDF-4, 4, ...) mean nczarr.
+    /// Output kind: nczarr, zarr (pure Zarr v2) or zarr3 (Zarr v3); nccopy's netCDF-4
+    /// kind names (nc4, netCDF-4, 4, ...) mean nczarr. Default: the input's Zarr
+    /// version (a Zarr v3 store copies to zarr3; netCDF files and Zarr v2 to nczarr).
     #[arg(short = 'k', long = "format", value_name = "KIND")]
     kind: Option<String>,
     /// netCDF classic: written as NCZarr (as netcdf-c does for an NCZarr URL).
@@ -210,6 +211,11 @@ fn changes(args: &Args) -> anyhow::Result<StorageChanges> {
         if d > 9 {
             bail!("invalid deflation level: {d} (0 to 9)");
         }
+        if args.codec.is_some() {
+            bail!(
+                "-d {d} and --codec both choose the compressor: give one (--codec zlib:level={d} is -d {d})"
+            );
+        }
     }
     let auto_chunks = match args.auto_chunks.as_deref() {
         None => None,
@@ -239,15 +245,38 @@ fn changes(args: &Args) -> anyhow::Result<StorageChanges> {
     })
 }
 
-/// The output kind from `-k` and `-3/-4/-6/-7`.
-fn output_kind_of(args: &Args) -> anyhow::Result<OutputKind> {
+/// The output kind from `-k` and `-3/-4/-6/-7`; `None` when not said.
+fn output_kind_of(args: &Args) -> anyhow::Result<Option<OutputKind>> {
     if args.offset64 {
-        return output_kind("64-bit offset");
+        return output_kind("64-bit offset").map(Some);
     }
     let _ = (args.classic, args.nc4, args.nc4_classic);
-    args.kind
-        .as_deref()
-        .map_or(Ok(OutputKind::Nczarr), output_kind)
+    args.kind.as_deref().map(output_kind).transpose()
+}
+
+/// The output kind when `-k` does not say: the input's Zarr version (as nccopy keeps
+/// the input's kind): Zarr v3 stays v3; netCDF files, NCZarr and Zarr v2 become NCZarr.
+fn default_kind(source: &dyn DatasetSource) -> OutputKind {
+    match source.format().zarr_version {
+        Some(3) => OutputKind::Zarr3,
+        _ => OutputKind::Nczarr,
+    }
+}
+
+/// What `--dry-run` calls an output kind.
+fn kind_text(kind: OutputKind, said: bool) -> String {
+    let name = match kind {
+        OutputKind::Nczarr => {
+            "NCZarr (Zarr version 2 with netCDF metadata, netcdf-c 4.10's layout)"
+        }
+        OutputKind::Zarr => "pure Zarr version 2",
+        OutputKind::Zarr3 => "Zarr version 3",
+    };
+    if said {
+        name.to_string()
+    } else {
+        format!("{name}, as the input's Zarr version (-k to choose)")
+    }
 }
 
 fn chunk_text(c: Option<&[u64]>) -> String {
@@ -337,7 +366,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let memory = parse_size(&args.memory).context("--memory")?.max(1 << 20);
     let part = args.part.as_deref().map(str::parse::<Part>).transpose()?;
-    let kind = output_kind_of(&args)?;
+    let said_kind = output_kind_of(&args)?;
     if let Some(jobs) = args.jobs {
         rayon::ThreadPoolBuilder::new()
             .num_threads(jobs.max(1))
@@ -367,11 +396,13 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     )
     .with_context(|| input.clone())?;
     let source = opened.source.as_ref();
+    let kind = said_kind.unwrap_or_else(|| default_kind(source));
     let selected = select(source.dataset(), &selection).with_context(|| input.clone())?;
     let mut plan = plan_copy(source, &selected.dataset, &changes, &PlanOptions::default())
         .with_context(|| input.clone())?;
     if args.dry_run {
         let mut out = io::stdout().lock();
+        writeln!(out, "output: {}", kind_text(kind, said_kind.is_some()))?;
         print_plan(
             &mut out,
             source,

@@ -11,6 +11,9 @@ mod bad_inputs;
 mod clouds;
 /// netcdf-c's own fixtures, when ../shared/conformance is present.
 mod conformance;
+/// Every output kind and chain decoded by xarray, zarr-python and netCDF4-python as
+/// its input is (skipped without them).
+mod conversions;
 /// nczdump against ncdump's output for datasets written by the peers.
 mod golden;
 /// Hostile input under a memory cap and a time limit: no panic, abort or hang.

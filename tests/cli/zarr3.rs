@@ -284,7 +284,7 @@ fn every_golden_case_round_trips_through_zarr3_and_back() {
         // ... and back: v3 -> NCZarr -> v3.
         let back = tmp.path().join(format!("back/{case}.file"));
         let backs = back.to_string_lossy().into_owned();
-        run("nczcopy", &[&v3s, &backs]).success();
+        run("nczcopy", &["-k", "nczarr", &v3s, &backs]).success();
         let again = tmp.path().join(format!("again/{case}.file"));
         let agains = again.to_string_lossy().into_owned();
         run("nczcopy", &["-k", "zarr3", &backs, &agains]).success();
@@ -302,7 +302,7 @@ fn every_golden_case_round_trips_through_zarr3_and_back() {
             &["-k", "zarr3", "--shards", "x/4,time/2,y/100", &v2, &v2v3],
         )
         .success();
-        run("nczcopy", &[&v2v3, &v2v3v2]).success();
+        run("nczcopy", &["-k", "nczarr", &v2v3, &v2v3v2]).success();
         for (what, store) in [
             ("zarr3", &v3s),
             ("sharded", &shs),

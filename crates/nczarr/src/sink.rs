@@ -26,9 +26,11 @@ pub enum WriteStage {
         /// Extra objects to write (a copy's fingerprint).
         notes: Vec<(String, Vec<u8>)>,
     },
-    /// Values only; `notes` are written at the end (a part's marker).
+    /// Values only; `notes` are written at the end (a part's marker), each holding
+    /// the sink's report of what it wrote, which the finishing run reads (a Zarr v2
+    /// sink's: [`crate::nczarr::PartReport`]).
     Values {
-        /// Extra objects to write when done.
+        /// The objects to write when done (their given contents are replaced).
         notes: Vec<(String, Vec<u8>)>,
     },
 }

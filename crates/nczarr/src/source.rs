@@ -65,6 +65,9 @@ pub struct FormatInfo {
     pub codecs_attr: bool,
     /// Further facts, one line each, for inspection tools (consolidated metadata...).
     pub facts: Vec<String>,
+    /// The Zarr version of a Zarr store (2 for NCZarr and pure Zarr v2, 3); `None`
+    /// for netCDF files and CDL. A copy keeps it by default, as nccopy keeps a kind.
+    pub zarr_version: Option<u8>,
 }
 
 /// One stored chunk of a variable, decoded, for tools that look below the netCDF level.

@@ -47,6 +47,16 @@ pub enum ConvertError {
         /// The stored dtype.
         dtype: String,
     },
+    /// A string that is not UTF-8, for a dtype of Unicode characters.
+    #[error("string {index} is not UTF-8 text ({text}), which Zarr dtype {dtype} cannot hold")]
+    NotUtf8 {
+        /// Its position among the values.
+        index: usize,
+        /// The string, with its bytes escaped.
+        text: String,
+        /// The stored dtype.
+        dtype: String,
+    },
 }
 
 /// Convert `n` stored elements of `dtype` into values of `nc_type`.

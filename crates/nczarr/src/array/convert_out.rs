@@ -29,7 +29,36 @@ pub(crate) fn to_stored<'v>(
                 out.extend(std::iter::repeat_n(0u8, len - n));
             }
         }
+        (Values::String(items), Dtype::Unicode { chars, endian }) => {
+            out.reserve(items.len() * size);
+            for (index, s) in items.iter().enumerate() {
+                let s = s.unwrap_or(&[]);
+                let text = std::str::from_utf8(s).map_err(|_| ConvertError::NotUtf8 {
+                    index,
+                    text: s.escape_ascii().to_string(),
+                    dtype: dtype.to_string(),
+                })?;
+                let mut n = 0;
+                for c in text.chars().take(*chars) {
+                    let code = u32::from(c);
+                    out.extend_from_slice(&match endian {
+                        crate::zarr::Endian::Big => code.to_be_bytes(),
+                        _ => code.to_le_bytes(),
+                    });
+                    n += 1;
+                }
+                out.extend(std::iter::repeat_n(0u8, (chars - n) * 4));
+            }
+        }
         (Values::Char(c), Dtype::Bytes { len: 1, .. }) => return Ok(Cow::Borrowed(c)),
+        // Booleans are one byte, 0 or 1: any other value is true.
+        (Values::UByte(b), Dtype::Bool) => {
+            if b.iter().all(|&x| x <= 1) {
+                return Ok(Cow::Borrowed(b));
+            }
+            out.extend(b.iter().map(|&x| u8::from(x != 0)));
+        }
+        (Values::Byte(b), Dtype::Bool) => out.extend(b.iter().map(|&x| u8::from(x != 0))),
         (v, Dtype::Int { .. } | Dtype::Float { bytes: 4 | 8, .. })
             if v.nc_type().size() == size && v.nc_type() != NcType::Char =>
         {
@@ -79,6 +108,22 @@ mod tests {
         assert_eq!(
             &*to_stored(&s, &Dtype::parse("|S3").unwrap()).unwrap(),
             b"abc\0\0\0x\0\0"
+        );
+        let u = Values::String(vec![Some("hé".as_bytes().to_vec()), Some(b"".to_vec())].into());
+        assert_eq!(
+            &*to_stored(&u, &Dtype::parse("<U2").unwrap()).unwrap(),
+            b"h\0\0\0\xe9\0\0\0\0\0\0\0\0\0\0\0"
+        );
+        assert_eq!(
+            &*to_stored(&u, &Dtype::parse(">U1").unwrap()).unwrap(),
+            b"\0\0\0h\0\0\0\0"
+        );
+        let bad = Values::String(vec![Some(vec![0xff])].into());
+        assert_eq!(
+            to_stored(&bad, &Dtype::parse("<U1").unwrap())
+                .unwrap_err()
+                .to_string(),
+            "string 0 is not UTF-8 text (\\xff), which Zarr dtype <U1 cannot hold"
         );
         // Numbers in this machine's order are lent, not copied.
         let v = Values::Float(vec![1.0, 2.0]);

@@ -23,4 +23,4 @@ pub use reader::ArrayReader;
 pub(crate) use reader::BATCH_BYTES as READ_BATCH_BYTES;
 pub use shard::ShardCache;
 pub use stored::{ChunkKeys, Sharding, StoredArray};
-pub use writer::ArrayWriter;
+pub use writer::{ArrayWriter, Written};

@@ -93,6 +93,9 @@ pub struct StoredArray {
     pub keys: ChunkKeys,
     /// Shards around the chunks (Zarr v3 `sharding_indexed`).
     pub sharding: Option<Sharding>,
+    /// The fill is netCDF's default, restored from NCZarr's `"fill": "default"` marker:
+    /// the array's own metadata says `null`, so Zarr readers mask nothing by it.
+    pub fill_implied: bool,
 }
 
 impl StoredArray {
@@ -163,6 +166,7 @@ mod tests {
             transpose: None,
             keys: ChunkKeys::V2('.'),
             sharding: None,
+            fill_implied: false,
         };
         assert_eq!(s.element_strides(), vec![12, 4, 1]);
         s.transpose = Some(vec![2, 1, 0]);

@@ -27,6 +27,30 @@ pub struct ArrayWriter {
     skip_fill: bool,
     /// About how many bytes of chunks one batch encodes and puts.
     batch_bytes: usize,
+    /// What was stored, when asked for ([`ArrayWriter::watching_fill`]).
+    watch: Option<Watch>,
+}
+
+/// What a writer has stored: how many chunks (or shards) it put, and whether a value
+/// equal to the fill was among the values it stored. A format that decides after the
+/// values whether to record a fill value at all reads it ([`ArrayWriter::written`]):
+/// NCZarr records none where no value equals netCDF's default fill and every chunk is
+/// stored, so that xarray, which masks by it, keeps an integer type.
+#[derive(Debug, Default)]
+struct Watch {
+    chunks: std::sync::atomic::AtomicU64,
+    fill_seen: std::sync::atomic::AtomicBool,
+}
+
+/// What [`ArrayWriter::written`] reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Written {
+    /// Chunks (or shards) put, against the chunks of the whole array.
+    pub chunks: u64,
+    /// Chunks (or shards) the array has.
+    pub of: u64,
+    /// A stored value equals the fill value (or a chunk of fill was left out).
+    pub fill_seen: bool,
 }
 
 /// A chunk ready to be put: its key and stored bytes.
@@ -102,7 +126,86 @@ impl ArrayWriter {
             chunk_len,
             skip_fill: false,
             batch_bytes: BATCH_BYTES,
+            watch: None,
         })
+    }
+
+    /// Keep count of the chunks put and look for the fill value among the values
+    /// stored, for [`ArrayWriter::written`] (values stored as they come,
+    /// [`ArrayWriter::write_encoded`], are decoded to be looked at).
+    pub fn watching_fill(mut self, watch: bool) -> ArrayWriter {
+        self.watch = watch.then(Watch::default);
+        self
+    }
+
+    /// What was stored so far; `None` unless [`ArrayWriter::watching_fill`].
+    pub fn written(&self) -> Option<Written> {
+        use std::sync::atomic::Ordering;
+        let w = self.watch.as_ref()?;
+        let of = self
+            .grid
+            .shape
+            .iter()
+            .zip(&self.grid.chunks)
+            .map(|(&n, &c)| n.div_ceil(c.max(1)))
+            .product();
+        Some(Written {
+            chunks: w.chunks.load(Ordering::SeqCst),
+            of,
+            fill_seen: w.fill_seen.load(Ordering::SeqCst),
+        })
+    }
+
+    /// Note `n` chunks put.
+    fn count_put(&self, n: usize) {
+        if let Some(w) = &self.watch {
+            w.chunks
+                .fetch_add(n as u64, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+
+    /// Whether the fill value is still to be looked for.
+    fn looking_for_fill(&self) -> bool {
+        self.watch
+            .as_ref()
+            .is_some_and(|w| !w.fill_seen.load(std::sync::atomic::Ordering::Relaxed))
+            && self.stored.dtype != Dtype::Object
+    }
+
+    /// Note whether `elements` (stored bytes of values) hold the fill value.
+    fn look_for_fill(&self, elements: &[u8]) {
+        if let Some(w) = &self.watch {
+            if self.has_fill(elements) {
+                w.fill_seen.store(true, std::sync::atomic::Ordering::SeqCst);
+            }
+        }
+    }
+
+    /// Whether the elements of chunk `index` inside the array (not an edge chunk's
+    /// padding) hold the fill value; `chunk` holds the whole chunk in C order.
+    fn look_for_fill_in_chunk(&self, index: &[u64], chunk: &[u8]) {
+        let item = self.fill.len().max(1);
+        let chunks = &self.grid.chunks;
+        let extent: Vec<u64> = index
+            .iter()
+            .zip(chunks.iter().zip(&self.grid.shape))
+            .map(|(&i, (&c, &n))| c.min(n.saturating_sub(i * c)))
+            .collect();
+        if extent.contains(&0) {
+            return;
+        }
+        let Some((&row, outer)) = extent.split_last() else {
+            self.look_for_fill(chunk.get(..item).unwrap_or(&[]));
+            return;
+        };
+        let strides = c_strides(chunks);
+        crate::chunking::for_each_index(outer, |at| {
+            let start: u64 = at.iter().zip(&strides).map(|(i, s)| i * s).sum();
+            let (s, e) = (start as usize * item, (start + row) as usize * item);
+            if let Some(run) = chunk.get(s..e) {
+                self.look_for_fill(run);
+            }
+        });
     }
 
     /// Encode and put about `bytes` of chunks at a time (at least a few chunks).
@@ -142,6 +245,9 @@ impl ArrayWriter {
             )));
         }
         let (slab, strings) = self.slab(values)?;
+        if self.looking_for_fill() {
+            self.look_for_fill(&slab);
+        }
         let item = element_bytes(&self.stored.dtype).max(1);
         let parts = self.grid.plan(region);
         // Chunks are encoded in parallel in batches, and a batch is put while the next
@@ -154,15 +260,22 @@ impl ArrayWriter {
         for batch in parts.chunks(per_batch) {
             let previous = pending.take();
             let (stored, encoded) = rayon::join(
-                || previous.map_or(Ok(()), |items| store.put_many(&items)),
+                || previous.map_or(Ok(()), |items| self.put(store, &items)),
                 || self.encode_batch(batch, &slab, region, item, strings),
             );
             stored?;
             pending = Some(encoded?);
         }
         if let Some(items) = pending {
-            store.put_many(&items)?;
+            self.put(store, &items)?;
         }
+        Ok(())
+    }
+
+    /// Put encoded chunks, counting them.
+    fn put(&self, store: &dyn WritableStore, items: &[EncodedChunk]) -> Result<()> {
+        store.put_many(items)?;
+        self.count_put(items.len());
         Ok(())
     }
 
@@ -277,6 +390,14 @@ impl ArrayWriter {
                     )));
                 }
                 let key = self.key.join_path(&self.stored.keys.key(&index))?;
+                let info = ChunkInfo {
+                    item_size: item,
+                    max_decoded: size,
+                };
+                let codec = |error| Error::Codec {
+                    var: self.name.clone(),
+                    error,
+                };
                 let Some(from) = from else {
                     if self.pipeline.is_empty() && bytes.len() != size {
                         return Err(Error::Invalid(format!(
@@ -285,15 +406,27 @@ impl ArrayWriter {
                             bytes.len()
                         )));
                     }
+                    if self.looking_for_fill() {
+                        // Put as they are, but looked at: decoded once more.
+                        match self.pipeline.decode(
+                            bytes.clone(),
+                            key.as_str(),
+                            &info,
+                            self.chunk_len,
+                        ) {
+                            Ok(Decoded::Bytes(b)) if b.len() == size => {
+                                self.look_for_fill_in_chunk(&index, &b);
+                            }
+                            Ok(_) => {
+                                return Err(Error::Invalid(format!(
+                                "variable '{}': chunk {index:?} does not decode to {size} bytes",
+                                self.name
+                            )))
+                            }
+                            Err(e) => return Err(codec(e)),
+                        }
+                    }
                     return Ok(Some((key, bytes)));
-                };
-                let info = ChunkInfo {
-                    item_size: item,
-                    max_decoded: size,
-                };
-                let codec = |error| Error::Codec {
-                    var: self.name.clone(),
-                    error,
                 };
                 let decoded = match from.decode(bytes, key.as_str(), &info, self.chunk_len) {
                     Ok(Decoded::Bytes(b)) if b.len() == size => b,
@@ -305,6 +438,9 @@ impl ArrayWriter {
                     }
                     Err(e) => return Err(codec(e)),
                 };
+                if self.looking_for_fill() {
+                    self.look_for_fill_in_chunk(&index, &decoded);
+                }
                 if self.skip_fill && self.all_fill(&decoded) {
                     return Ok(None);
                 }
@@ -320,8 +456,7 @@ impl ArrayWriter {
             })
             .collect::<Result<_>>()?;
         let items: Vec<EncodedChunk> = items.into_iter().flatten().collect();
-        store.put_many(&items)?;
-        Ok(())
+        self.put(store, &items)
     }
 
     /// The chunks of `batch` encoded in parallel, those left out (all fill) dropped.
@@ -487,6 +622,12 @@ impl ArrayWriter {
         chunk.chunks_exact(n).all(|e| e == self.fill.as_slice())
     }
 
+    /// True when some element of `elements` (stored bytes) is the fill value.
+    fn has_fill(&self, elements: &[u8]) -> bool {
+        let n = self.fill.len().max(1);
+        elements.chunks_exact(n).any(|e| e == self.fill.as_slice())
+    }
+
     /// A region this writer can store: unit strides, inside the array, and every edge
     /// on a chunk boundary or the array's end.
     fn check_aligned(&self, region: &Region) -> Result<()> {
@@ -595,6 +736,7 @@ pub(super) mod tests {
             transpose: None,
             keys: ChunkKeys::V2('.'),
             sharding: None,
+            fill_implied: false,
         }
     }
 

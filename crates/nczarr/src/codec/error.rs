@@ -59,6 +59,15 @@ pub enum ConfigFault {
         /// What this build has.
         have: String,
     },
+    /// A parameter the codec does not have (a misspelling would otherwise be ignored
+    /// here and refused by zarr-python).
+    #[error("unknown parameter \"{name}\" (it takes {takes})")]
+    UnknownParam {
+        /// The parameter as given.
+        name: String,
+        /// The parameters it takes.
+        takes: String,
+    },
     /// An object codec (`vlen-utf8`, `vlen-bytes`) anywhere but first in a chain.
     #[error("an object codec must be the first filter")]
     Misplaced,

@@ -42,7 +42,11 @@ pub fn filter_of(config: &Json) -> Option<(u32, Vec<u32>)> {
     };
     Some(match id {
         "zlib" => (DEFLATE, vec![param("level", 1)]),
-        "shuffle" => (SHUFFLE, vec![]),
+        // ncdump shows shuffle's element size (HDF5 keeps it as the parameter).
+        "shuffle" => match param("elementsize", 0) {
+            0 => (SHUFFLE, vec![]),
+            n => (SHUFFLE, vec![n]),
+        },
         "fletcher32" => (FLETCHER32, vec![]),
         "szip" => (SZIP, vec![param("mask", 0), param("pixels-per-block", 0)]),
         "bz2" => (BZIP2, vec![param("level", 9)]),
@@ -79,6 +83,18 @@ pub enum FilterError {
     /// A filter id with no codec.
     #[error("HDF5 filter {0} has no Zarr codec in this build")]
     Unknown(u32),
+    /// More parameters than the filter takes.
+    #[error("HDF5 filter {id} ({name}) takes at most {most} parameter{}, not {got}", if *most == 1 { "" } else { "s" })]
+    TooManyParams {
+        /// The filter id.
+        id: u32,
+        /// Its codec's name.
+        name: &'static str,
+        /// The most it takes.
+        most: usize,
+        /// How many were given.
+        got: usize,
+    },
 }
 
 /// The codec JSON for HDF5 filter `id` with parameters `params` (for `_Filter` in CDL).
@@ -86,6 +102,27 @@ pub enum FilterError {
 /// # Errors
 /// [`FilterError`] for ids with no codec here.
 pub fn codec_of(id: u32, params: &[u32]) -> Result<Json, FilterError> {
+    let most = |name: &'static str, most: usize| {
+        if params.len() > most {
+            Err(FilterError::TooManyParams {
+                id,
+                name,
+                most,
+                got: params.len(),
+            })
+        } else {
+            Ok(())
+        }
+    };
+    match id {
+        DEFLATE => most("zlib", 1)?,
+        SHUFFLE => most("shuffle", 1)?,
+        FLETCHER32 => most("fletcher32", 0)?,
+        BZIP2 => most("bz2", 1)?,
+        ZSTD => most("zstd", 1)?,
+        BLOSC => most("blosc", 7)?,
+        _ => {}
+    }
     let idj = |s: &str| ("id", Json::String(s.to_string()));
     let level = |default: i64| params.first().map_or(default, |&p| i64::from(p));
     Ok(match id {
@@ -137,5 +174,13 @@ mod tests {
         assert_eq!(filter_of(&parse_str(r#"{"id": "lz4"}"#).unwrap()), None);
         assert!(codec_of(4, &[4, 8]).is_err());
         assert!(codec_of(99, &[]).is_err());
+        assert_eq!(
+            codec_of(32015, &[3, 9]).unwrap_err().to_string(),
+            "HDF5 filter 32015 (zstd) takes at most 1 parameter, not 2"
+        );
+        assert_eq!(
+            filter_of(&parse_str(r#"{"id": "shuffle", "elementsize": 4}"#).unwrap()),
+            Some((2, vec![4]))
+        );
     }
 }

@@ -28,6 +28,7 @@ mod zstd;
 pub(crate) use checksum::crc32c;
 pub use error::{ChunkFault, ConfigFault};
 pub use pipeline::{Decoded, Pipeline};
+pub use registry::check_params;
 
 use std::fmt;
 

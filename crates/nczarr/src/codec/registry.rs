@@ -31,6 +31,53 @@ pub const KNOWN_IDS: &[&str] = &[
     "vlen-bytes",
 ];
 
+/// The parameters each codec takes, as numcodecs names them (besides `id`).
+fn params_of(id: &str) -> Option<&'static [&'static str]> {
+    Some(match id {
+        "zlib" | "gzip" | "bz2" => &["level"],
+        "zstd" => &["level", "checksum"],
+        "blosc" => &["cname", "clevel", "shuffle", "blocksize", "typesize"],
+        "lz4" => &["acceleration"],
+        "shuffle" => &["elementsize"],
+        "delta" => &["dtype", "astype"],
+        "crc32" | "crc32c" | "adler32" => &["location"],
+        "fletcher32" | "vlen-utf8" | "vlen-bytes" => &[],
+        _ => return None,
+    })
+}
+
+/// Refuse parameters the codec `config` describes does not have: for codecs a user
+/// gives (`--codec`, `-F`, `_Codecs`), where a misspelt `levl` would otherwise be
+/// ignored here and written into metadata zarr-python refuses. Codecs read from a
+/// dataset are not checked (a newer writer's extra parameter is no reason not to read).
+///
+/// # Errors
+/// [`CodecError::Create`] naming the first unknown parameter and the ones it takes.
+pub fn check_params(config: &Json) -> Result<(), CodecError> {
+    let Some(id) = config.get("id").and_then(Json::as_str) else {
+        return Ok(());
+    };
+    let Some(takes) = params_of(id) else {
+        return Ok(());
+    };
+    for (name, _) in config.as_object().unwrap_or(&[]) {
+        if name != "id" && !takes.contains(&name.as_str()) {
+            return Err(CodecError::Create {
+                config: config.to_text(),
+                fault: ConfigFault::UnknownParam {
+                    name: name.clone(),
+                    takes: if takes.is_empty() {
+                        "none".into()
+                    } else {
+                        takes.join(", ")
+                    },
+                },
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Build the bytes codec `config` describes. The object codecs (`vlen-utf8`,
 /// `vlen-bytes`) are not bytes codecs and are handled by the pipeline.
 ///
@@ -76,6 +123,27 @@ mod tests {
                 assert!(!e.to_string().contains("unknown codec"), "{id}: {e}");
             }
         }
+    }
+
+    #[test]
+    fn unknown_parameters_are_refused_for_every_codec() {
+        for id in KNOWN_IDS {
+            let config = parse_str(&format!(r#"{{"id": "{id}", "levl": 3}}"#)).unwrap();
+            let e = check_params(&config).unwrap_err().to_string();
+            assert!(e.contains("unknown parameter \"levl\""), "{id}: {e}");
+            let takes = params_of(id).unwrap();
+            let good = takes
+                .iter()
+                .map(|p| format!(r#", "{p}": 1"#))
+                .collect::<String>();
+            let config = parse_str(&format!(r#"{{"id": "{id}"{good}}}"#)).unwrap();
+            assert!(check_params(&config).is_ok(), "{id}");
+        }
+        let e = check_params(&parse_str(r#"{"id": "zstd", "levl": 3}"#).unwrap()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            r#"codec {"id": "zstd", "levl": 3}: unknown parameter "levl" (it takes level, checksum)"#
+        );
     }
 
     #[test]

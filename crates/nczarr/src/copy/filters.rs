@@ -136,6 +136,7 @@ pub fn parse_codec(text: &str) -> Result<Json, FilterSpecError> {
         }
         Json::Object(members)
     };
+    crate::codec::check_params(&codec).map_err(|e| fail(e.to_string()))?;
     crate::codec::Pipeline::new(std::slice::from_ref(&codec), None)
         .map_err(|e| fail(e.to_string()))?;
     Ok(codec)

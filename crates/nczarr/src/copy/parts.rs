@@ -16,7 +16,7 @@ use crate::chunking::Region;
 use crate::encoding::Plan;
 use crate::error::{Error, Result};
 use crate::model::Dataset;
-use crate::nczarr::{parts_opener, OPENERS, PARTS_PREFIX};
+use crate::nczarr::{fills_to_leave_out, parts_opener, OPENERS, PARTS_PREFIX};
 use crate::store::{parts_target, PartsRun, ReadStore, StoreKey};
 use crate::url::DatasetUrl;
 
@@ -165,6 +165,7 @@ pub fn finish_parts(output: &str) -> Result<()> {
     }
     let mut count = None;
     let mut done = Vec::new();
+    let mut reports = Vec::new();
     for n in &notes {
         let Some(rest) = n.strip_prefix("part-") else {
             continue;
@@ -183,6 +184,12 @@ pub fn finish_parts(output: &str) -> Result<()> {
         }
         count = Some(total);
         done.push(k);
+        // A part's report of what it stored; an older part's marker is empty.
+        if let Some(report) = reader.get(&prefix.join(n)?)? {
+            if let Ok(r) = crate::json::parse(&report) {
+                reports.push(r);
+            }
+        }
     }
     let Some(count) = count else {
         return Err(Error::Invalid("no part has finished yet".into()));
@@ -197,6 +204,16 @@ pub fn finish_parts(output: &str) -> Result<()> {
             missing.join(", ")
         )));
     }
+    if reports.len() == done.len() {
+        let (keys, nczarr) = fills_to_leave_out(&reports);
+        leave_fills_out(
+            reader.as_ref(),
+            target.store.as_ref(),
+            &keys,
+            nczarr,
+            &mut openers,
+        )?;
+    }
     for n in notes {
         target.store.delete(&prefix.join(&n)?)?;
     }
@@ -204,6 +221,64 @@ pub fn finish_parts(output: &str) -> Result<()> {
         target.store.put(&StoreKey::new(name)?, &doc)?;
     }
     target.commit()?;
+    Ok(())
+}
+
+/// Leave the fill out of the `.zarray` of the arrays at `keys` (each a Zarr v2 array
+/// of this copy, as one run writing the whole copy would have: see
+/// `nczarr::PartReport`), marking each as having netCDF's default fill in NCZarr, and
+/// the same in the consolidated metadata among `openers`.
+///
+/// # Errors
+/// Store errors, and documents this copy wrote that no longer parse.
+fn leave_fills_out(
+    reader: &dyn ReadStore,
+    store: &dyn crate::store::WritableStore,
+    keys: &[String],
+    nczarr: bool,
+    openers: &mut [(&str, Vec<u8>)],
+) -> Result<()> {
+    use crate::json::Json;
+    let edit = |name: &str, doc: &mut Json| {
+        if name == ".zarray" {
+            doc.set("fill_value", Json::Null);
+        } else if let Some(info) = doc.get_mut("_nczarr_array").filter(|_| nczarr) {
+            info.set("fill", Json::String("default".into()));
+        }
+    };
+    let mut consolidated =
+        match openers.iter().find(|(n, _)| *n == ".zmetadata") {
+            Some((_, bytes)) => Some(crate::json::parse(bytes).map_err(|e| {
+                Error::Invalid(format!("the copy's .zmetadata does not parse: {e}"))
+            })?),
+            None => None,
+        };
+    for key in keys {
+        for name in [".zarray", ".zattrs"] {
+            let k = StoreKey::new(key)?.join(name)?;
+            let Some(bytes) = reader.get(&k)? else {
+                continue;
+            };
+            let mut doc = crate::json::parse(&bytes)
+                .map_err(|e| Error::Invalid(format!("key '{k}' does not parse: {e}")))?;
+            edit(name, &mut doc);
+            store.put(&k, doc.to_text().as_bytes())?;
+            if let Some(entry) = consolidated
+                .as_mut()
+                .and_then(|c| c.get_mut("metadata"))
+                .and_then(|m| m.get_mut(k.as_str()))
+            {
+                edit(name, entry);
+            }
+        }
+    }
+    if let Some(c) = consolidated {
+        for (name, bytes) in openers.iter_mut() {
+            if *name == ".zmetadata" {
+                *bytes = c.to_text().into_bytes();
+            }
+        }
+    }
     Ok(())
 }
 

@@ -73,7 +73,9 @@ pub fn plan_copy(
         }
         changes.compression.apply(&mut enc, &path, var.nc_type)?;
         if var.nc_type == NcType::String && enc.string_width.is_none() {
-            enc.string_width = Some(longest_string(source, output, &path)?);
+            let (bytes, chars) = longest_string(source, output, &path)?;
+            enc.string_width = Some(bytes);
+            enc.string_chars = enc.string_chars.or(Some(chars));
         }
         requests.insert(path, enc);
     }
@@ -88,11 +90,15 @@ pub fn plan_copy(
     )?)
 }
 
-/// The length in bytes of the longest string the variable at `path` holds (at least 1),
-/// read slab by slab.
-fn longest_string(source: &dyn DatasetSource, output: &Dataset, path: &VarPath) -> Result<usize> {
+/// The length in bytes, and in characters, of the longest string the variable at `path`
+/// holds (at least 1 each), read slab by slab.
+fn longest_string(
+    source: &dyn DatasetSource,
+    output: &Dataset,
+    path: &VarPath,
+) -> Result<(usize, usize)> {
     let Some(shape) = output.shape_of(path) else {
-        return Ok(1);
+        return Ok((1, 1));
     };
     let chunks = source
         .encoding(path)
@@ -101,18 +107,18 @@ fn longest_string(source: &dyn DatasetSource, output: &Dataset, path: &VarPath) 
             _ => None,
         })
         .unwrap_or_else(|| shape.clone());
-    let mut longest = 1;
+    let (mut bytes, mut chars) = (1, 1);
     for region in slabs(&shape, &chunks, 1 << 20, SlabOrder::Output) {
         if region.is_empty() {
             continue;
         }
         if let Values::String(items) = source.read(path, &Region::clone(&region))? {
-            longest = items
-                .iter()
-                .flatten()
-                .map(<[u8]>::len)
-                .fold(longest, usize::max);
+            for s in items.iter().flatten() {
+                bytes = bytes.max(s.len());
+                // Bytes that are not UTF-8 count one each, as a lossy reading shows them.
+                chars = chars.max(String::from_utf8_lossy(s).chars().count());
+            }
         }
     }
-    Ok(longest)
+    Ok((bytes, chars))
 }

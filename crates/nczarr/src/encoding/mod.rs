@@ -62,6 +62,29 @@ pub struct Encoding {
     /// Bytes per string element where a format stores strings at a fixed width
     /// (NCZarr's `_nczarr_maxstrlen`); `None` when not said.
     pub string_width: Option<usize>,
+    /// Characters per string where a format stores strings as fixed-width Unicode
+    /// (Zarr's `<U`); `None` when not said (the byte width then holds enough).
+    pub string_chars: Option<usize>,
+    /// What a Zarr store held, where the netCDF type does not say: a writer of
+    /// pure Zarr or Zarr v3 stores it so again, so that zarr-python and xarray read
+    /// booleans as booleans and byte strings as bytes. `None` for other sources.
+    pub zarr_kind: Option<ZarrKind>,
+    /// The fill is a Zarr v2 `fill_value`, which xarray takes as a missing-value marker
+    /// (it masks the values equal to it, and reads integers as floats for it): a pure
+    /// Zarr copy keeps it, so that xarray reads the copy as it read the input. False
+    /// for netCDF files, Zarr v3 and CDL, where xarray masks only by `_FillValue`.
+    pub zarr_fill_masks: bool,
+}
+
+/// Values a Zarr store held as something netCDF has no type for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ZarrKind {
+    /// Booleans (`|b1`, v3 `bool`), read as ubyte 0/1.
+    Bool,
+    /// Fixed-width byte strings (`|S<n>`, v3 `fixed_length_bytes`): bytes to xarray.
+    Bytes,
+    /// Unicode text (`<U<n>`, `|O` with `vlen-utf8`, v3 `string`): str to xarray.
+    Text,
 }
 
 impl Encoding {

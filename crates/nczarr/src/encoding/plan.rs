@@ -122,10 +122,7 @@ fn complete(
     enc.fill = if enc.no_fill {
         None
     } else {
-        Some(match enc.fill.take() {
-            Some(f) if f.nc_type() == var.nc_type && f.len() == 1 => f,
-            _ => Values::default_fill(var.nc_type),
-        })
+        Some(netcdf_fill(var))
     };
     // Shuffle must know the element size: netcdf-c's "0" is not understood by numcodecs.
     for c in &mut enc.codecs {
@@ -144,6 +141,21 @@ fn complete(
         error: Box::new(error),
     })?;
     Ok(enc)
+}
+
+/// The variable's netCDF fill value: its `_FillValue` attribute, else the type's
+/// default. A fill a source reports without the attribute is its storage's own (Zarr
+/// v3's `fill_value`, what chunks never written read as: zarr-python writes 0), not a
+/// missing-value marker: written as one, readers that mask by it (xarray, netcdf-c)
+/// would turn every 0 into a missing value.
+fn netcdf_fill(var: &Var) -> Values {
+    let one = |f: &Values| f.nc_type() == var.nc_type && f.len() == 1;
+    if let Some(attr) = var.attr("_FillValue") {
+        if let Some(f) = attr.values.cast_to(var.nc_type).filter(one) {
+            return f;
+        }
+    }
+    Values::default_fill(var.nc_type)
 }
 
 #[cfg(test)]
@@ -222,6 +234,11 @@ mod tests {
         req.apply(Special::DeflateLevel(3), NcType::Double, 2)
             .unwrap();
         req.fill = Some(Values::Double(vec![-1.0]));
+        let mut ds = ds;
+        ds.root.vars[0].attrs.push(crate::model::Attr::new(
+            "_FillValue",
+            Values::Float(vec![-1.0]),
+        ));
         let p = plan(
             &ds,
             |v| match v.name.as_str() {
@@ -238,6 +255,16 @@ mod tests {
         let big = p.get(&at("big")).unwrap();
         assert_eq!(big.codecs[0].get("elementsize").unwrap().to_text(), "8");
         assert_eq!(big.fill_value(), Some(&Values::Double(vec![-1.0])));
+        // A storage fill without the attribute (Zarr v3's fill_value) is not netCDF's.
+        let storage_fill = Encoding {
+            fill: Some(Values::Int(vec![0])),
+            ..Encoding::default()
+        };
+        let stored = plan(&ds, |_| Some(storage_fill.clone()), &PlanOptions::default()).unwrap();
+        assert_eq!(
+            stored.get(&at("scalar")).unwrap().fill_value(),
+            Some(&Values::default_fill(NcType::Int))
+        );
         assert_eq!(p.get(&at("s")).unwrap().string_width, Some(7));
 
         let bad = Encoding {

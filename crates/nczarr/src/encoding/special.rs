@@ -202,6 +202,9 @@ fn parse_codecs(text: &str) -> Result<Vec<Json>, EncodingError> {
     let Json::Array(items) = parsed else {
         return Err(fail("_Codecs must be a JSON array of codec objects".into()));
     };
+    for c in &items {
+        crate::codec::check_params(c).map_err(|e| fail(format!("_Codecs: {e}")))?;
+    }
     Pipeline::new(&items, None).map_err(|e| fail(format!("_Codecs: {e}")))?;
     if let Some(c) = items
         .iter()
@@ -441,6 +444,7 @@ mod tests {
         let f = special_attrs(&e, NcType::Short, true);
         assert!(f.iter().all(|a| a.name != "_Shuffle"));
         let filter = f.iter().find(|a| a.name == "_Filter").unwrap();
-        assert_eq!(filter.value, SpecialValue::Text("2|1,4|32015,3".into()));
+        // Shuffle with its element size, as HDF5 keeps it and ncdump shows it.
+        assert_eq!(filter.value, SpecialValue::Text("2,2|1,4|32015,3".into()));
     }
 }

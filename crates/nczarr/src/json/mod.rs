@@ -154,6 +154,25 @@ impl Json {
         }
     }
 
+    /// The member `key` of an object, to change it.
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Json> {
+        match self {
+            Json::Object(members) => members.iter_mut().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// Set the member `key` of an object to `value` (in its place if there is one,
+    /// else last); nothing happens to anything but an object.
+    pub fn set(&mut self, key: &str, value: Json) {
+        if let Json::Object(members) = self {
+            match members.iter_mut().find(|(k, _)| k == key) {
+                Some(slot) => slot.1 = value,
+                None => members.push((key.to_string(), value)),
+            }
+        }
+    }
+
     /// The first member found among `keys` (for netcdf-c's alternate key spellings).
     pub fn get_any(&self, keys: &[&str]) -> Option<&Json> {
         keys.iter().find_map(|k| self.get(k))

@@ -177,6 +177,7 @@ impl Nc3Source {
                 superblock_version: None,
                 is_netcdf4: None,
                 codecs_attr: false,
+                zarr_version: None,
                 facts: vec![format!("header: {} bytes", h.len)],
             },
             layouts,

@@ -97,6 +97,7 @@ impl Hdf5Source {
             codecs_attr: false,
             nc_properties: meta.nc_properties,
             superblock_version: Some(i32::from(superblock)),
+            zarr_version: None,
             facts: Vec::new(),
         };
         Ok(Hdf5Source {

@@ -32,7 +32,8 @@ pub use detect::Generation;
 pub use read::ReadOptions;
 pub use source::ZarrSource;
 pub use write::{
-    parts_opener, CharDtype, Layout, ScalarShape, WriteOptions, ZarrSink, OPENERS, PARTS_PREFIX,
+    fills_to_leave_out, parts_opener, CharDtype, Layout, PartReport, ScalarShape, WriteOptions,
+    ZarrSink, OPENERS, PARTS_PREFIX,
 };
 
 use crate::array::StoredArray;

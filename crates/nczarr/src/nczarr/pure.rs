@@ -217,6 +217,7 @@ fn read_array(
             generation: Generation::PureZarr,
             netcdf_490: ctx.netcdf_490,
             nctype: None,
+            default_fill: false,
         },
         problems,
     )?;

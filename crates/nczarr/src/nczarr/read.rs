@@ -94,6 +94,7 @@ pub(crate) fn read(store: Box<dyn ReadStore>, options: &ReadOptions) -> Result<Z
         superblock_version: Some(generation.superblock_version()),
         is_netcdf4: Some(true),
         codecs_attr: true,
+        zarr_version: Some(2),
         facts: if src.zmetadata_found() {
             vec!["consolidated metadata: .zmetadata".into()]
         } else {

@@ -5,7 +5,7 @@ use std::sync::Mutex;
 use super::{Arrays, ReadOptions};
 use crate::array::{ArrayReader, ShardCache};
 use crate::chunking::Region;
-use crate::encoding::{Chunking, Encoding, Endianness};
+use crate::encoding::{Chunking, Encoding, Endianness, ZarrKind};
 use crate::error::{Error, Result};
 use crate::model::{Dataset, NcType, Values, VarPath};
 use crate::source::{ChunkView, DataSource, DatasetSource, FormatInfo, RECYCLED_SLABS};
@@ -157,6 +157,19 @@ impl DatasetSource for ZarrSource {
             },
             string_width: match (v.nc_type, &stored.dtype) {
                 (NcType::String, Dtype::Bytes { len, .. }) => Some(*len),
+                _ => None,
+            },
+            string_chars: match (v.nc_type, &stored.dtype) {
+                (NcType::String, Dtype::Unicode { chars, .. }) => Some(*chars),
+                _ => None,
+            },
+            zarr_fill_masks: self.format.zarr_version == Some(2)
+                && stored.fill.is_some()
+                && !stored.fill_implied,
+            zarr_kind: match (v.nc_type, &stored.dtype) {
+                (_, Dtype::Bool) => Some(ZarrKind::Bool),
+                (NcType::String, Dtype::Bytes { .. }) => Some(ZarrKind::Bytes),
+                (NcType::String, Dtype::Unicode { .. } | Dtype::Object) => Some(ZarrKind::Text),
                 _ => None,
             },
         })

@@ -14,7 +14,6 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::pure::{self, Pending};
 use super::var::{is_default_fill, nc_type_of, read_attrs};
-use super::write::CHAR_FILL;
 use super::{Arrays, Generation, ReadOptions, ZarrSource};
 use crate::error::{Error, Result};
 use crate::json::{self, Json};
@@ -128,7 +127,7 @@ pub(crate) fn read(
                 stored: Vec::new(),
                 children: Vec::new(),
             };
-            let (v, st, names) = build_var(&name, &StoreKey::root(), &meta, &mut problems)?;
+            let (v, st, names) = build_var(&name, &StoreKey::root(), &meta, None, &mut problems)?;
             pending.group.vars.push(v);
             pending.stored.push(st);
             pending.dim_names.push(names);
@@ -177,6 +176,7 @@ pub(crate) fn read(
         superblock_version: Some(Generation::PureZarr.superblock_version()),
         is_netcdf4: Some(true),
         codecs_attr: true,
+        zarr_version: Some(3),
         facts,
     };
     let source = ZarrSource::new(store, Dataset { root: group }, arrays, format, problems);
@@ -289,7 +289,8 @@ fn read_group(
     for ((n, p), node) in names.iter().zip(&paths).zip(nodes) {
         match node {
             Some(NodeMeta::Array(meta)) => {
-                match build_var(n, &StoreKey::new(p)?, &meta, problems) {
+                let info = attributes.get(ARRAYS_INFO).and_then(|a| a.get(n));
+                match build_var(n, &StoreKey::new(p)?, &meta, info, problems) {
                     Ok((v, st, dn)) => {
                         pending.group.vars.push(v);
                         pending.stored.push(st);
@@ -339,15 +340,36 @@ fn read_group(
     Ok(pending)
 }
 
+/// Where our writer kept a char variable's `_FillValue` among the array's attributes
+/// before it kept it with the group ([`ARRAYS_INFO`]); still read.
+const CHAR_FILL: &str = "_nczarr_FillValue";
+
+/// Where our writer keeps, in a group's attributes, what netCDF says of each of its
+/// arrays that v3 has no place for (`_nczarr_array`, `_nczarr_attr`, a char
+/// `_FillValue`), by array name: in the group because xarray hides a group's `_nc*`
+/// attributes but shows an array's (and cannot write one holding an object to netCDF).
+pub(crate) const ARRAYS_INFO: &str = "_nczarr_arrays";
+
 /// One array as a variable: its type, fill, attributes, storage and dimension names.
+/// `info` is what its group says of it ([`ARRAYS_INFO`]).
 fn build_var(
     name: &str,
     key: &StoreKey,
     meta: &ArrayMeta3,
+    info: Option<&Json>,
     problems: &mut Vec<String>,
 ) -> Result<(Var, crate::array::StoredArray, Vec<Option<String>>)> {
     let doc_key = node_key(key.as_str())?;
-    let attributes = &meta.attributes;
+    let merged = info.and_then(Json::as_object).map(|extra| {
+        let mut members = meta
+            .attributes
+            .as_object()
+            .map(<[(String, Json)]>::to_vec)
+            .unwrap_or_default();
+        members.extend(extra.iter().cloned());
+        Json::Object(members)
+    });
+    let attributes = merged.as_ref().unwrap_or(&meta.attributes);
     let array_info = attributes.get("_nczarr_array");
     let (mut nc_type, note) = nc_type_of(&meta.stored.dtype, false);
     let nctype = array_info
@@ -384,6 +406,7 @@ fn build_var(
             attrs.insert(0, Attr::new("_FillValue", f.clone()));
         }
     }
+    super::var::add_bool_attr(&meta.stored.dtype, &mut attrs);
     let rank = meta.stored.shape.len();
     let names = meta
         .dimension_names

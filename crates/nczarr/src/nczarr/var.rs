@@ -12,7 +12,9 @@ use crate::zarr::{parse_fill_value, ArrayMeta, Dtype, Endian};
 /// The netCDF type of stored elements, and a remark when the mapping is not exact.
 pub(crate) fn nc_type_of(dtype: &Dtype, nczarr: bool) -> (NcType, Option<String>) {
     match dtype {
-        Dtype::Bool => (NcType::UByte, Some("Zarr dtype |b1 (boolean) shown as ubyte 0/1".into())),
+        // As xarray stores booleans in netCDF: ubyte, with the attribute `dtype = "bool"`
+        // (see `bool_attr`).
+        Dtype::Bool => (NcType::UByte, None),
         // The dtype parser accepts 1, 2, 4 and 8 bytes only.
         Dtype::Int { bytes, signed, .. } => {
             (NcType::integer(*bytes, *signed).unwrap_or(NcType::UInt64), None)
@@ -55,6 +57,9 @@ pub(crate) struct VarSource<'a> {
     /// `_nczarr_array.nctype` (nczarr-tools' marker): the netCDF type when the dtype
     /// alone is ambiguous (`|S1` char).
     pub(crate) nctype: Option<NcType>,
+    /// `_nczarr_array.fill` is `"default"` (nczarr-tools' marker): the fill is netCDF's
+    /// default though `.zarray` says `null` (left out so that xarray keeps the type).
+    pub(crate) default_fill: bool,
 }
 
 /// Build the variable and how it is stored. Attribute problems are pushed to
@@ -102,6 +107,10 @@ pub(crate) fn build(src: VarSource<'_>, problems: &mut Vec<String>) -> Result<(V
     }
     let mut fill = parse_fill_value(&meta.fill_value, &meta.dtype, nc_type, !nczarr)
         .map_err(|e| Error::metadata(&zarray_key, e.to_string()))?;
+    let fill_implied = fill.is_none() && src.default_fill;
+    if fill_implied {
+        fill = Some(Values::default_fill(nc_type));
+    }
     if nczarr {
         // netcdf-c writes doubles with %g: the default fill 9.969209968386869e36 becomes
         // 9.96921e+36, which is no longer the default. Restore it.
@@ -119,6 +128,7 @@ pub(crate) fn build(src: VarSource<'_>, problems: &mut Vec<String>) -> Result<(V
             attrs.insert(0, Attr::new("_FillValue", f.clone()));
         }
     }
+    add_bool_attr(&meta.dtype, &mut attrs);
     let shape = meta.shape.clone();
     if !src.scalar && shape.len() != src.dims.len() {
         return Err(Error::metadata(
@@ -156,8 +166,23 @@ pub(crate) fn build(src: VarSource<'_>, problems: &mut Vec<String>) -> Result<(V
             .then(|| (0..meta.shape.len()).rev().collect()),
         keys: ChunkKeys::V2(meta.separator),
         sharding: None,
+        fill_implied,
     };
     Ok((var, stored))
+}
+
+/// Booleans read as ubyte carry xarray's netCDF marking of them, `dtype = "bool"`, so
+/// that every copy (netCDF files, NCZarr) is read back as booleans by xarray. Not
+/// with a `_FillValue` (zarr-python's `false` in Zarr v2, which xarray masks): xarray
+/// would mask the falses and then read every masked value as true.
+pub(crate) fn add_bool_attr(dtype: &Dtype, attrs: &mut Vec<Attr>) {
+    if *dtype == Dtype::Bool
+        && attrs
+            .iter()
+            .all(|a| a.name != "dtype" && a.name != "_FillValue")
+    {
+        attrs.push(Attr::new("dtype", Values::text("bool")));
+    }
 }
 
 /// True when `fill` is netCDF's default fill for its type (doubles also in netcdf-c's

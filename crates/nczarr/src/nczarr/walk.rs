@@ -467,6 +467,8 @@ fn build_var(
                 .and_then(|a| a.get("nctype"))
                 .and_then(Json::as_str)
                 .and_then(NcType::from_cdl_name),
+            default_fill: ainfo.and_then(|a| a.get("fill")).and_then(Json::as_str)
+                == Some("default"),
         },
         problems,
     );

@@ -215,6 +215,7 @@ impl ArrayMeta3 {
                 transpose: chain.transpose,
                 keys,
                 sharding,
+                fill_implied: false,
             },
             fill_value: json.get("fill_value").cloned().unwrap_or(Json::Null),
             text: is_text(data_type),

@@ -3,7 +3,7 @@
 
 use super::{CharDtype, Layout, ScalarShape, WriteOptions};
 use crate::array::{ChunkKeys, Sharding, StoredArray};
-use crate::encoding::{Chunking, Encoding, Endianness};
+use crate::encoding::{Chunking, Encoding, Endianness, ZarrKind};
 use crate::model::{NcType, Var};
 use crate::zarr::{fill_json, ArrayMeta, Dtype, Endian};
 
@@ -55,6 +55,34 @@ pub(crate) fn dtype_for(
     }
 }
 
+/// The dtype the variable `var`, planned as `enc`, is stored with. Pure Zarr and Zarr
+/// v3 serve zarr-python and xarray: strings as Unicode (`<U`, v3 `fixed_length_utf32`:
+/// str to xarray, as its own writer stores them) unless the input held bytes, and
+/// booleans as booleans where the input held them (netcdf-c opens neither). NCZarr
+/// serves netcdf-c: fixed-width bytes, and booleans as ubyte with xarray's `dtype =
+/// "bool"` attribute.
+fn zarr_dtype(var: &Var, enc: &Encoding, opts: &WriteOptions) -> Dtype {
+    let zarr = opts.pure_zarr || opts.zarr3;
+    match (var.nc_type, enc.zarr_kind) {
+        (NcType::String, kind) if !zarr || kind == Some(ZarrKind::Bytes) => Dtype::Bytes {
+            len: enc.string_width.unwrap_or(1).max(1),
+            endian: Endian::NotApplicable,
+        },
+        // The width in bytes holds at least as many characters.
+        (NcType::String, _) => Dtype::Unicode {
+            chars: enc.string_chars.or(enc.string_width).unwrap_or(1).max(1),
+            endian: Endian::Little,
+        },
+        (NcType::UByte | NcType::Byte, Some(ZarrKind::Bool)) if zarr => Dtype::Bool,
+        (t, _) => dtype_for(
+            t,
+            enc.endian,
+            enc.string_width.unwrap_or(1),
+            opts.char_dtype,
+        ),
+    }
+}
+
 /// How the variable `var` with dimension lengths `shape`, planned as `enc`, is stored.
 pub(crate) fn stored_array(
     var: &Var,
@@ -62,19 +90,7 @@ pub(crate) fn stored_array(
     enc: &Encoding,
     opts: &WriteOptions,
 ) -> StoredArray {
-    // Zarr v3 has variable-length strings (`string` + `vlen-utf8`), which zarr-python
-    // and xarray read as str; v2 output keeps fixed-width bytes, which netcdf-c reads.
-    let v3_strings = opts.zarr3 && var.nc_type == NcType::String;
-    let dtype = if v3_strings {
-        Dtype::Object
-    } else {
-        dtype_for(
-            var.nc_type,
-            enc.endian,
-            enc.string_width.unwrap_or(1),
-            opts.char_dtype,
-        )
-    };
+    let dtype = zarr_dtype(var, enc, opts);
     let (stored_shape, chunks) = if shape.is_empty() {
         let zero_d = opts.pure_zarr
             || opts.zarr3
@@ -92,16 +108,13 @@ pub(crate) fn stored_array(
         };
         (shape.to_vec(), chunks)
     };
-    let mut filters = enc.codecs.clone();
-    if v3_strings {
-        filters.insert(
-            0,
-            crate::json::Json::Object(vec![(
-                "id".into(),
-                crate::json::Json::String("vlen-utf8".into()),
-            )]),
-        );
-    }
+    // netcdf-c refuses any codec on a scalar (HDF5 has no filters for scalar
+    // datasets): a Zarr v2 scalar is stored plain, which one value costs nothing.
+    let mut filters = if shape.is_empty() && !opts.zarr3 {
+        Vec::new()
+    } else {
+        enc.codecs.clone()
+    };
     let compressor = if opts.zarr3 { None } else { filters.pop() };
     let sharding = if opts.zarr3 {
         shards_of(var, &stored_shape, &chunks, &opts.shards)
@@ -122,6 +135,7 @@ pub(crate) fn stored_array(
             ChunkKeys::V2(opts.separator)
         },
         sharding,
+        fill_implied: false,
     }
 }
 

@@ -8,7 +8,7 @@ use crate::model::{Attr, Values};
 use crate::zarr::values_json;
 
 /// The type entry of an attribute in `_nczarr_attr.types`.
-fn attr_dtype(values: &Values, opts: &WriteOptions) -> String {
+pub(crate) fn attr_dtype(values: &Values, opts: &WriteOptions) -> String {
     match values {
         Values::String(v) => {
             let n = v

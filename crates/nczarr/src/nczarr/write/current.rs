@@ -15,6 +15,7 @@ use super::{CharDtype, WriteOptions};
 use crate::array::StoredArray;
 use crate::json::{Json, Number};
 use crate::model::{Group, NcType, Var};
+use crate::zarr::Dtype;
 
 fn num(v: i64) -> Json {
     Json::Number(Number::from_i64(v))
@@ -47,9 +48,13 @@ pub(crate) fn xarray_dims(
 }
 
 /// The documents of variable `v`, stored as `stored`: `.zarray`, then `.zattrs`.
+/// `default_fill`: the variable's fill is netCDF's default though `.zarray` leaves it
+/// out (`"fill": "default"` in `_nczarr_array`, which netcdf-c ignores and our reader
+/// reads).
 pub(crate) fn var_docs(
     v: &Var,
     stored: &StoredArray,
+    default_fill: bool,
     opts: &WriteOptions,
 ) -> Vec<(&'static str, Json)> {
     let block = (!opts.pure_zarr).then(|| {
@@ -65,13 +70,28 @@ pub(crate) fn var_docs(
             // '|S1' alone reads as a 1-character string in netcdf-c; say it is char.
             m.push(("nctype".into(), Json::String("char".into())));
         }
+        if default_fill {
+            m.push(("fill".into(), Json::String("default".into())));
+        }
         ("_nczarr_array", Json::Object(m))
     });
-    let zattrs = attrs_object(&v.attrs, xarray_dims(v, stored, opts), block, opts);
+    // A boolean dtype says what xarray's `dtype = "bool"` attribute says.
+    let attrs: Vec<crate::model::Attr> = v
+        .attrs
+        .iter()
+        .filter(|a| !(stored.dtype == Dtype::Bool && is_bool_marker(a)))
+        .cloned()
+        .collect();
+    let zattrs = attrs_object(&attrs, xarray_dims(v, stored, opts), block, opts);
     vec![
         (".zarray", array_meta(stored, opts.pure_zarr).to_json()),
         (".zattrs", zattrs),
     ]
+}
+
+/// xarray's marking of a boolean variable stored as integers: `dtype = "bool"`.
+pub(crate) fn is_bool_marker(a: &crate::model::Attr) -> bool {
+    a.name == "dtype" && a.values == crate::model::Values::text("bool")
 }
 
 /// The documents of group `g`: `.zattrs`, then `.zgroup` (which makes it openable).

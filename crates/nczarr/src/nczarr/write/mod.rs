@@ -26,7 +26,6 @@ mod array;
 mod attrs;
 mod current;
 mod v3;
-pub(crate) use v3::CHAR_FILL;
 mod v490;
 
 use std::collections::HashMap;
@@ -170,6 +169,8 @@ struct VarOut {
     writer: ArrayWriter,
     /// A netCDF scalar stored as a one-element array.
     scalar_as_1: bool,
+    /// The input's fill was a Zarr v2 `fill_value` ([`Encoding::zarr_fill_masks`]).
+    fill_masks: bool,
 }
 
 /// An NCZarr or pure Zarr v2 dataset being written into a store.
@@ -250,11 +251,17 @@ impl ZarrSink {
         let gkey = group_key(path)?;
         for v in &g.vars {
             let vp = VarPath::new(path, &v.name);
-            let stored = &self.var(&vp)?.stored;
+            let out = self.var(&vp)?;
             let docs = if self.options.v490() {
-                v490::var_docs(v, stored, &self.options)
+                v490::var_docs(v, &out.stored, &self.options)
+            } else if self.fill_left_out(v, out) {
+                let stored = StoredArray {
+                    fill: None,
+                    ..out.stored.clone()
+                };
+                current::var_docs(v, &stored, true, &self.options)
             } else {
-                current::var_docs(v, stored, &self.options)
+                current::var_docs(v, &out.stored, false, &self.options)
             };
             self.put_docs(&array_key(&vp)?, docs, consolidated)?;
         }
@@ -295,6 +302,73 @@ impl ZarrSink {
         Ok(())
     }
 
+    /// Whether the variable `v`'s `.zarray` leaves its fill value out (`null`), though
+    /// it has netCDF's default one: xarray takes `fill_value` as a missing-value marker
+    /// and turns an integer variable into floats for it, and a string's `""` into NaN.
+    /// Left out for strings and chars (an unwritten one reads `""` and NUL either way),
+    /// and for numbers when every chunk is stored and, in NCZarr, no value equals the
+    /// fill (so netcdf-c reads the same values and masks none of them); pure Zarr, which
+    /// serves xarray, also when some do (stored every chunk), unless xarray masked the
+    /// input by it (a Zarr v2 input's `fill_value`). A `_FillValue` of the variable's own
+    /// is always kept, as is any fill in a copy in parts' metadata run, written before
+    /// the values. See `docs/layout.md`.
+    fn fill_left_out(&self, v: &crate::model::Var, out: &VarOut) -> bool {
+        if !self.leaves_fill_out(v, &out.stored, out.fill_masks) {
+            return false;
+        }
+        if matches!(v.nc_type, NcType::Char | NcType::String) {
+            return true;
+        }
+        if self.stage != WriteStage::Whole {
+            // The finishing run of a copy in parts decides, from the parts' reports.
+            return false;
+        }
+        out.writer
+            .written()
+            .is_some_and(|w| w.chunks >= w.of && (!w.fill_seen || self.options.pure_zarr))
+    }
+
+    /// What a run of a copy in parts wrote of the variables whose fill the finishing
+    /// run may leave out ([`PartReport`]).
+    fn part_report(&self) -> Json {
+        let mut vars: Vec<(String, Json)> = Vec::new();
+        for (path, out) in &self.vars {
+            let (Some(w), Ok(key)) = (out.writer.written(), array_key(path)) else {
+                continue;
+            };
+            let n = |v: u64| Json::Number(crate::json::Number::from_u64(v));
+            vars.push((
+                key.to_string(),
+                Json::Object(vec![
+                    ("chunks".into(), n(w.chunks)),
+                    ("of".into(), n(w.of)),
+                    ("fill_seen".into(), Json::Bool(w.fill_seen)),
+                ]),
+            ));
+        }
+        vars.sort_by(|a, b| a.0.cmp(&b.0));
+        Json::Object(vec![
+            ("pure_zarr".into(), Json::Bool(self.options.pure_zarr)),
+            ("vars".into(), Json::Object(vars)),
+        ])
+    }
+
+    /// Whether the variable `v`, stored as `stored`, may have its fill left out of its
+    /// `.zarray` (see [`ZarrSink::fill_left_out`]): netCDF's default fill in Zarr v2,
+    /// unless a pure Zarr copy keeps what xarray masked its input by (`fill_masks`).
+    fn leaves_fill_out(
+        &self,
+        v: &crate::model::Var,
+        stored: &StoredArray,
+        fill_masks: bool,
+    ) -> bool {
+        !self.options.v490()
+            && !self.options.zarr3
+            && stored.fill.is_some()
+            && v.attr("_FillValue").is_none()
+            && !(self.options.pure_zarr && fill_masks)
+    }
+
     /// Put the documents `docs` under `prefix`, adding each to `consolidated`.
     fn put_docs(
         &self,
@@ -323,6 +397,41 @@ impl ZarrSink {
     }
 }
 
+/// What one run of a copy in parts stored of the variables whose `.zarray` may leave
+/// netCDF's default fill out (see `ZarrSink::fill_left_out`), as JSON in its marker:
+/// `{"pure_zarr": false, "vars": {"g/v": {"chunks": 12, "of": 40, "fill_seen": false}}}`.
+/// The finishing run adds the parts' counts and leaves the fill out of the variables
+/// that the parts stored whole without it ([`fills_to_leave_out`]).
+pub struct PartReport;
+
+/// The arrays whose fill the reports of a copy's parts (each a [`PartReport`]) say to
+/// leave out: their keys, and whether the dataset is NCZarr (which marks them).
+pub fn fills_to_leave_out(reports: &[Json]) -> (Vec<String>, bool) {
+    let mut totals: std::collections::BTreeMap<String, (u64, u64, bool)> = Default::default();
+    let mut pure = false;
+    for r in reports {
+        pure |= matches!(r.get("pure_zarr"), Some(Json::Bool(true)));
+        for (key, v) in r.get("vars").and_then(Json::as_object).unwrap_or(&[]) {
+            let n = |k: &str| {
+                v.get(k)
+                    .and_then(Json::as_i64_lenient)
+                    .and_then(|x| u64::try_from(x).ok())
+                    .unwrap_or(0)
+            };
+            let seen = matches!(v.get("fill_seen"), Some(Json::Bool(true)));
+            let t = totals.entry(key.clone()).or_insert((0, n("of"), false));
+            t.0 += n("chunks");
+            t.2 |= seen;
+        }
+    }
+    let keys = totals
+        .into_iter()
+        .filter(|(_, (chunks, of, seen))| chunks >= of && (!seen || pure))
+        .map(|(k, _)| k)
+        .collect();
+    (keys, !pure)
+}
+
 /// The root documents that make a dataset open, in the order they are put: a copy in
 /// parts keeps them aside (see [`parts_opener`]) and its finishing run puts them.
 pub const OPENERS: &[&str] = &[".zmetadata", ".zgroup", "zarr.json"];
@@ -348,9 +457,9 @@ impl DatasetSink for ZarrSink {
             return Ok(Vec::new());
         }
         let mut warnings = Vec::new();
-        for (path, _) in dataset.vars() {
+        for (path, var) in dataset.vars() {
             if let Some(enc) = plan.get_mut(&path) {
-                for change in v490::fit(enc) {
+                for change in v490::fit(enc, &dataset.var_shape(var)) {
                     warnings.push(format!("variable {path} is {change}"));
                 }
             }
@@ -366,8 +475,14 @@ impl DatasetSink for ZarrSink {
             })?;
             let shape = dataset.var_shape(var);
             let stored = array::stored_array(var, &shape, enc, &self.options);
+            // Numbers whose fill may be left out are watched for it (see
+            // `fill_left_out`); in pure Zarr every chunk is stored, so that it can be.
+            let watch = self.leaves_fill_out(var, &stored, enc.zarr_fill_masks)
+                && !matches!(var.nc_type, NcType::Char | NcType::String);
+            let skip = self.options.skip_fill_chunks && !(watch && self.options.pure_zarr);
             let mut writer = ArrayWriter::new(array_key(&path)?, &path, stored.clone())?
-                .skipping_fill_chunks(self.options.skip_fill_chunks);
+                .skipping_fill_chunks(skip)
+                .watching_fill(watch);
             if let Some(b) = self.options.batch_bytes {
                 writer = writer.with_batch_bytes(b);
             }
@@ -378,6 +493,7 @@ impl DatasetSink for ZarrSink {
                     stored,
                     writer,
                     scalar_as_1,
+                    fill_masks: enc.zarr_fill_masks,
                 },
             );
         }
@@ -470,7 +586,12 @@ impl DatasetSink for ZarrSink {
                 self.store().finish()?;
             }
             WriteStage::Values { notes } => {
-                self.put_notes(notes)?;
+                let report = self.part_report().to_text().into_bytes();
+                let notes: Vec<(String, Vec<u8>)> = notes
+                    .iter()
+                    .map(|(k, _)| (k.clone(), report.clone()))
+                    .collect();
+                self.put_notes(&notes)?;
                 self.store().finish()?;
             }
         }

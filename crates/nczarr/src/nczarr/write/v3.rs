@@ -2,20 +2,27 @@
 //! with every other document inline as consolidated metadata (what zarr-python
 //! writes, so xarray opens the dataset with one read).
 //!
-//! netCDF facts v3 has no place for go in attributes, read back by `nczarr::v3`
+//! netCDF facts v3 has no place for go in group attributes, read back by `nczarr::v3`
 //! (`docs/formats.md`): `_nczarr_group` (variables and subgroups in order, dimensions
-//! with their lengths and unlimited
-//! flags), `_nczarr_array` (`nctype` for char and string, `nofill`), `_nczarr_attr`
-//! (attribute types), `_nczarr_superblock` at the root. Dimension names are
-//! `dimension_names`; a `_FillValue` attribute is kept as such (xarray reads it as
-//! CF's fill) beside the array's `fill_value`.
+//! with their lengths and unlimited flags), `_nczarr_arrays` (per array: its
+//! `_nczarr_array` with `nctype` for char, `nofill`; its `_nczarr_attr` attribute types;
+//! a char `_FillValue`), `_nczarr_attr` (the group's attribute types),
+//! `_nczarr_superblock` at the root. In the group because xarray hides a group's
+//! `_nc*` attributes but shows an array's, and cannot write such a dictionary to
+//! netCDF. An array's own attributes are the variable's: a `_FillValue` only where the
+//! variable has one (floats as xarray spells them, base64), beside the array's
+//! `fill_value`; dimension names are `dimension_names`.
 
 use super::super::source::array_key;
-use super::attrs::attrs_object;
+use super::super::v3::ARRAYS_INFO;
+use super::attrs::{attr_dtype, attrs_object};
+use super::current::is_bool_marker;
 use super::{group_key, ZarrSink};
+use crate::array::StoredArray;
 use crate::error::Result;
 use crate::json::{Json, Number};
 use crate::model::{Group, NcType, Values, Var, VarPath};
+use crate::zarr::{values_json, Dtype};
 use crate::zarr3::{ArrayMeta3, ZARR_JSON};
 
 fn num(v: i64) -> Json {
@@ -31,14 +38,15 @@ pub(super) fn write_group(
     consolidated: &mut Vec<(String, Json)>,
 ) -> Result<()> {
     let opts = &sink.options;
+    let mut infos = Vec::new();
     for v in &g.vars {
         let vp = VarPath::new(path, &v.name);
         let stored = &sink.var(&vp)?.stored;
-        let doc = ArrayMeta3::to_json(
-            stored,
-            Some(&dim_names(v)),
-            array_attrs(v, stored.fill.is_none(), opts),
-        );
+        let (attrs, info) = array_attrs(v, stored, opts);
+        if let Some(info) = info {
+            infos.push((v.name.clone(), info));
+        }
+        let doc = ArrayMeta3::to_json(stored, Some(&dim_names(v)), attrs);
         let key = array_key(&vp)?;
         sink.store()
             .put(&key.join(ZARR_JSON)?, doc.to_text().as_bytes())?;
@@ -53,7 +61,7 @@ pub(super) fn write_group(
     let mut members = vec![
         ("zarr_format".into(), num(3)),
         ("node_type".into(), Json::String("group".into())),
-        ("attributes".into(), group_attrs(g, root, opts)),
+        ("attributes".into(), group_attrs(g, root, infos, opts)),
     ];
     let key = group_key(path)?;
     if root {
@@ -87,49 +95,70 @@ fn dim_names(v: &Var) -> Vec<String> {
     v.dims.iter().map(|d| d.name.clone()).collect()
 }
 
-fn array_attrs(v: &Var, no_fill: bool, opts: &super::WriteOptions) -> Json {
+/// The attributes of variable `v`'s array, stored as `stored`, and what its group
+/// keeps for it ([`ARRAYS_INFO`]; `None` when nothing).
+fn array_attrs(v: &Var, stored: &StoredArray, opts: &super::WriteOptions) -> (Json, Option<Json>) {
+    let mut block = Vec::new();
+    if v.nc_type == NcType::Char {
+        block.push(("nctype".to_string(), Json::String("char".into())));
+    }
+    if stored.fill.is_none() {
+        block.push(("nofill".to_string(), Json::Bool(true)));
+    }
+    let mut members = Vec::new();
+    let mut types = Vec::new();
     let mut info = Vec::new();
-    match v.nc_type {
-        NcType::Char => info.push(("nctype".to_string(), Json::String("char".into()))),
-        NcType::String => info.push(("nctype".to_string(), Json::String("string".into()))),
-        _ => {}
-    }
-    if no_fill {
-        info.push(("nofill".to_string(), Json::Bool(true)));
-    }
-    let block = (!info.is_empty()).then_some(("_nczarr_array", Json::Object(info)));
-    let mut doc = attrs_object(&v.attrs, Vec::new(), block, opts);
-    // xarray reads a float _FillValue of a v3 array only as base64 of its
-    // little-endian float64 bytes (and fails on a number).
-    let fill = v
-        .attrs
-        .iter()
-        .find(|a| a.name == "_FillValue")
-        .and_then(|a| match &a.values {
-            Values::Float(f) => f.first().map(|&x| f64::from(x)),
-            Values::Double(d) => d.first().copied(),
-            _ => None,
-        });
-    if let Json::Object(members) = &mut doc {
-        for (k, val) in members.iter_mut() {
-            if k == "_FillValue" {
-                match fill {
-                    Some(x) => *val = Json::String(crate::zarr::encode_base64(&x.to_le_bytes())),
-                    // xarray cannot decode a _FillValue of a byte-string array at all
-                    // (it refuses to open it): kept under a name it leaves alone.
-                    None if v.nc_type == NcType::Char => *k = CHAR_FILL.to_string(),
-                    None => {}
-                }
-            }
+    for a in &v.attrs {
+        if stored.dtype == Dtype::Bool && is_bool_marker(a) {
+            // The bool dtype says it.
+            continue;
         }
+        types.push((a.name.clone(), Json::String(attr_dtype(&a.values, opts))));
+        let value = match (&a.values, a.name.as_str()) {
+            // xarray reads a float _FillValue of a v3 array only as base64 of its
+            // little-endian float64 bytes (and fails on a number).
+            (Values::Float(f), "_FillValue") => f
+                .first()
+                .map(|&x| base64_f64(f64::from(x)))
+                .unwrap_or(Json::Null),
+            (Values::Double(d), "_FillValue") => {
+                d.first().map(|&x| base64_f64(x)).unwrap_or(Json::Null)
+            }
+            // xarray cannot decode a _FillValue of a byte-string array at all (it
+            // refuses to open it): kept with the group.
+            (Values::Char(_), "_FillValue") => {
+                info.push((a.name.clone(), values_json(&a.values)));
+                continue;
+            }
+            (values, _) => values_json(values),
+        };
+        members.push((a.name.clone(), value));
     }
-    doc
+    if !block.is_empty() {
+        info.push(("_nczarr_array".into(), Json::Object(block)));
+    }
+    if !types.is_empty() {
+        info.push((
+            "_nczarr_attr".into(),
+            Json::Object(vec![("types".into(), Json::Object(types))]),
+        ));
+    }
+    (
+        Json::Object(members),
+        (!info.is_empty()).then_some(Json::Object(info)),
+    )
 }
 
-/// Where a char variable's `_FillValue` is kept in v3 attributes.
-pub(crate) const CHAR_FILL: &str = "_nczarr_FillValue";
+fn base64_f64(x: f64) -> Json {
+    Json::String(crate::zarr::encode_base64(&x.to_le_bytes()))
+}
 
-fn group_attrs(g: &Group, root: bool, opts: &super::WriteOptions) -> Json {
+fn group_attrs(
+    g: &Group,
+    root: bool,
+    infos: Vec<(String, Json)>,
+    opts: &super::WriteOptions,
+) -> Json {
     let mut extra = Vec::new();
     if root && !opts.nc_properties.is_empty() {
         extra.push((
@@ -165,6 +194,9 @@ fn group_attrs(g: &Group, root: bool, opts: &super::WriteOptions) -> Json {
             ),
         ]),
     ));
+    if !infos.is_empty() {
+        extra.push((ARRAYS_INFO.to_string(), Json::Object(infos)));
+    }
     let block = root.then(|| {
         (
             "_nczarr_superblock",

@@ -13,7 +13,7 @@ use super::attrs::attrs_object;
 use super::current::xarray_dims;
 use super::WriteOptions;
 use crate::array::StoredArray;
-use crate::encoding::{Encoding, Endianness};
+use crate::encoding::{Chunking, Encoding, Endianness};
 use crate::error::{Error, Result};
 use crate::json::{Json, Number};
 use crate::model::{Dataset, Group, GroupPath, NcType, Var, VarPath};
@@ -32,11 +32,18 @@ fn names<'a>(names: impl Iterator<Item = &'a String>) -> Json {
 /// for a warning. The values are always kept.
 ///
 /// Byte order becomes little-endian (4.9.0 reads stored bytes in host order whatever
-/// the dtype says, so big-endian data came back swapped), and codecs are dropped
+/// the dtype says, so big-endian data came back swapped), codecs are dropped
 /// (Debian's 4.9.0 has no NCZarr filters and reads compressed chunks as raw bytes,
-/// silently).
-pub(crate) fn fit(enc: &mut Encoding) -> Vec<String> {
+/// silently), and no chunk is longer than its dimension (`shape`, the variable's):
+/// 4.9.0 cannot open an array whose chunk is, as an unlimited dimension written fixed
+/// at 3 with chunks of 512 was.
+pub(crate) fn fit(enc: &mut Encoding, shape: &[u64]) -> Vec<String> {
     let mut changed = Vec::new();
+    if let Some(Chunking::Chunked(chunks)) = &mut enc.chunking {
+        for (c, &len) in chunks.iter_mut().zip(shape) {
+            *c = (*c).min(len.max(1));
+        }
+    }
     if enc.endian == Some(Endianness::Big) {
         enc.endian = None;
         changed.push(
