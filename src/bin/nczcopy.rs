@@ -20,10 +20,13 @@ use nczarr_tools::cli;
 use nczarr_tools::cli::output::{output_kind, LayoutArgs, OutputKind};
 use nczarr_tools::cli::progress::{Bar, Show};
 
-/// Copy a netCDF dataset (NCZarr or Zarr, on a directory, a .zip or S3) to another place
-/// and format, changing its chunking, compression and contents on the way, like nccopy.
-/// Memory stays under --memory whatever the dataset's size; nccopy's -m, -h, -e, -r, -w
-/// and -x buffer and cache options are accepted and have no effect.
+/// Copy a netCDF dataset (NCZarr, Zarr v2 or v3, or a netCDF file; on a directory, a
+/// .zip, S3, GCS, Azure or a web server) to another place and format, changing its
+/// chunking, compression and contents on the way, like nccopy. Memory stays under
+/// --memory whatever the dataset's size; nccopy's -m, -h, -e, -r, -w and -x buffer and
+/// cache options are accepted and have no effect. An existing OUTPUT is replaced only
+/// when it is a dataset. Shell completions and a man page: --generate
+/// completion=bash|zsh|fish|elvish|powershell, --generate man.
 #[derive(Parser, Debug)]
 #[command(
     name = "nczcopy",
@@ -303,10 +306,12 @@ fn print_plan(
     data: Option<&std::collections::HashSet<nczarr::model::VarPath>>,
     memory: u64,
 ) -> anyhow::Result<()> {
-    let mut total = 0u64;
+    use nczarr::copy::estimate::stored_bytes;
+    let (mut total, mut total_stored) = (0u64, 0u64);
     // The largest variable sets the peak: its slabs (read and written) and batches,
     // each no larger than the variable (see the memory model in run()).
     let mut peak = 0u64;
+    let slab = memory / 6;
     for (path, var) in dataset.vars() {
         let input = source.encoding(&path).unwrap_or_default();
         let output: Encoding = plan.get(&path).cloned().unwrap_or_default();
@@ -321,9 +326,14 @@ fn print_plan(
         } else {
             0
         };
+        let stored = if copied {
+            stored_bytes(&shape, output.chunk_shape(), item)
+        } else {
+            0
+        };
         total = total.saturating_add(bytes);
-        let slab = bytes.min(memory / 6);
-        peak = peak.max(slab.saturating_mul(3));
+        total_stored = total_stored.saturating_add(stored);
+        peak = peak.max(bytes.min(slab).saturating_mul(3));
         writeln!(out, "{} {path}{:?}", var.nc_type, shape)?;
         writeln!(
             out,
@@ -337,19 +347,89 @@ fn print_plan(
             codecs_text(&input.codecs),
             codecs_text(&output.codecs)
         )?;
-        if copied {
-            writeln!(out, "  values: {bytes} bytes to read and write")?;
-        } else {
+        if !copied {
             writeln!(out, "  values: none copied")?;
+            continue;
         }
+        writeln!(
+            out,
+            "  values: {bytes} bytes to read; {stored} bytes stored before compression{}",
+            padding_text(bytes, stored)
+        )?;
     }
     writeln!(
         out,
-        "total: {total} bytes of values; memory: about {} MiB for values (--memory {} MiB)",
+        "total: {total} bytes of values, {total_stored} bytes stored before compression{}; memory: about {} MiB for values (--memory {} MiB)",
+        padding_text(total, total_stored),
         peak.div_ceil(1 << 20),
         memory >> 20
     )?;
     Ok(())
+}
+
+/// One warning for each variable whose input chunks the memory allowed would read many
+/// times (the output's slabs cutting them), saying what memory reads each about once.
+fn reread_warnings(
+    source: &dyn DatasetSource,
+    dataset: &nczarr::model::Dataset,
+    plan: &Plan,
+    data: Option<&std::collections::HashSet<nczarr::model::VarPath>>,
+    memory: u64,
+) -> Vec<String> {
+    use nczarr::copy::estimate::{budget_for_reads, reads_per_input_chunk};
+    let mut warnings = Vec::new();
+    for (path, var) in dataset.vars() {
+        if !(data.is_none_or(|d| d.contains(&path)) && source.has_data(&path)) {
+            continue;
+        }
+        let (Some(input), Some(output)) = (source.encoding(&path), plan.get(&path)) else {
+            continue;
+        };
+        let (Some(i), Some(o)) = (input.chunk_shape(), output.chunk_shape()) else {
+            continue;
+        };
+        let item = match var.nc_type {
+            nczarr::model::NcType::String => output.string_width.unwrap_or(1) as u64,
+            t => t.size() as u64,
+        }
+        .max(1);
+        let shape = dataset.var_shape(var);
+        let budget = (memory / 6 / item).max(1);
+        let reads = reads_per_input_chunk(&shape, i, o, budget);
+        // A rechunking in memory smaller than the variable reads each input chunk a few
+        // times (maps into series: about 20 at the default 256M); this many is memory
+        // too small for it (`--memory 1K` read each 648 times, 31x slower).
+        if reads > 32.0 {
+            let enough = budget_for_reads(&shape, i, o, budget, 1.5).saturating_mul(item);
+            warnings.push(format!(
+                "variable {path}: with --memory {}, each input chunk is read about {reads:.0} times (the output's slabs cut it); --memory {} reads each about once",
+                size_text(memory),
+                size_text(enough.saturating_mul(6))
+            ));
+        }
+    }
+    warnings
+}
+
+/// ` (N% padding in edge chunks)` when stored exceeds the values.
+fn padding_text(values: u64, stored: u64) -> String {
+    if stored > values && values > 0 {
+        format!(
+            " ({:.1}% padding in edge chunks)",
+            (stored - values) as f64 * 100.0 / values as f64
+        )
+    } else {
+        String::new()
+    }
+}
+
+/// A size as `--memory` takes it, rounded up to a whole K, M or G.
+fn size_text(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1 << 30 => format!("{}G", b.div_ceil(1 << 30)),
+        b if b >= 1 << 20 => format!("{}M", b.div_ceil(1 << 20)),
+        b => format!("{}K", b.div_ceil(1 << 10).max(1)),
+    }
 }
 
 fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -364,7 +444,14 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     let Some(output) = args.output.clone() else {
         bail!("give INPUT and OUTPUT");
     };
-    let memory = parse_size(&args.memory).context("--memory")?.max(1 << 20);
+    let asked = parse_size(&args.memory).context("--memory")?;
+    if asked < 1 << 20 {
+        eprintln!(
+            "nczcopy: warning: --memory {} is below the least a copy uses; using 1M",
+            args.memory
+        );
+    }
+    let memory = asked.max(1 << 20);
     let part = args.part.as_deref().map(str::parse::<Part>).transpose()?;
     let said_kind = output_kind_of(&args)?;
     if let Some(jobs) = args.jobs {
@@ -400,6 +487,15 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     let selected = select(source.dataset(), &selection).with_context(|| input.clone())?;
     let mut plan = plan_copy(source, &selected.dataset, &changes, &PlanOptions::default())
         .with_context(|| input.clone())?;
+    for w in reread_warnings(
+        source,
+        &selected.dataset,
+        &plan,
+        selected.data.as_ref(),
+        memory,
+    ) {
+        eprintln!("nczcopy: warning: {w}");
+    }
     if args.dry_run {
         let mut out = io::stdout().lock();
         writeln!(out, "output: {}", kind_text(kind, said_kind.is_some()))?;
@@ -489,5 +585,15 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
 fn main() -> ExitCode {
     cli::signals::stop_on_signals("nczcopy");
     let args: Args = cli::about::parse("nczcopy");
+    if args.output.is_none() && !args.finish {
+        // A usage error, as the parser's own (exit 2): OUTPUT is optional only for
+        // --finish, which takes just it.
+        <Args as clap::CommandFactory>::command()
+            .error(
+                clap::error::ErrorKind::MissingRequiredArgument,
+                "OUTPUT is required: nczcopy [OPTIONS] INPUT OUTPUT",
+            )
+            .exit();
+    }
     cli::run("nczcopy", || run(args))
 }

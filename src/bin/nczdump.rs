@@ -10,9 +10,12 @@ use nczarr::cdl::print::{
 };
 use nczarr_tools::cli;
 
-/// Print a netCDF dataset stored as NCZarr or Zarr v2 as CDL text, byte-identical to
-/// ncdump's output. DATASET is a path (directory or .zip) or a URL such as
-/// file:///data/x.zarr#mode=nczarr,file.
+/// Print a netCDF dataset as CDL text, byte-identical to ncdump's output, or as JSON:
+/// NCZarr of every netcdf-c generation, Zarr v2 and v3, and netCDF files (classic,
+/// 64-bit offset, CDF-5, netCDF-4/HDF5). DATASET is a path (directory, .zip or .nc
+/// file) or a URL: file:///data/x.zarr#mode=nczarr,file, s3://bucket/key, gs://...,
+/// az://..., https://host/x.zarr, https://host/x.nc#mode=bytes. Shell completions and a
+/// man page: --generate completion=bash|zsh|fish|elvish|powershell, --generate man.
 #[derive(Parser, Debug)]
 #[command(
     name = "nczdump",
@@ -48,10 +51,12 @@ struct Args {
     /// Deprecated spelling of -p that does not override C_format attributes.
     #[arg(short = 'd', value_name = "F[,D]", hide = true)]
     digits: Option<String>,
-    /// Print the kind of file (always netCDF-4 for NCZarr) and exit.
+    /// Print the kind of file (netCDF-4 for NCZarr and Zarr; classic, 64-bit offset,
+    /// cdf5 or netCDF-4 for files) and exit.
     #[arg(short = 'k')]
     kind: bool,
-    /// Print the storage format in detail (NCZarr generation or pure Zarr) and exit.
+    /// Print the storage format in detail (NCZarr generation, Zarr v2 or v3, netCDF file
+    /// version) and exit.
     #[arg(short = 'K')]
     kind_extended: bool,
     /// Values of CF time variables (units "UNIT since DATE", and their bounds) as
@@ -181,6 +186,31 @@ fn options(args: &Args, default_name: String) -> anyhow::Result<PrintOptions> {
     Ok(o)
 }
 
+/// `--json` with an option that only shapes CDL text: refused, not ignored (the JSON
+/// holds numbers as they are, every attribute, no layout; docs/json.md).
+fn refuse_cdl_only_options(args: &Args) -> anyhow::Result<()> {
+    let given = [
+        (args.times, "-t (dates)"),
+        (args.iso_times, "-i (dates)"),
+        (args.special, "-s (special attributes)"),
+        (args.filters, "-F"),
+        (args.brief.is_some(), "-b (row indices)"),
+        (args.full.is_some(), "-f (value indices)"),
+        (args.line_len.is_some(), "-l (line length)"),
+        (
+            args.precision.is_some() || args.digits.is_some(),
+            "-p (digits)",
+        ),
+        (args.extra.is_some(), "-X"),
+    ];
+    if let Some((_, what)) = given.iter().find(|(on, _)| *on) {
+        bail!(
+            "--json does not take {what}: it shapes CDL text, and the JSON holds values as stored (--json takes -h, -c, -v, -g and -n)"
+        );
+    }
+    Ok(())
+}
+
 /// Bytes of output gathered before a write: header lines and short pieces of data.
 const STDOUT_BUFFER: usize = 64 << 10;
 
@@ -208,6 +238,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     check_selection(source.dataset(), &opts.vars, &opts.groups)?;
     if args.json {
+        refuse_cdl_only_options(&args)?;
         let fill = match args.json_fill.as_deref() {
             None | Some("value") => JsonFill::Value,
             Some("null") => JsonFill::Null,

@@ -14,9 +14,11 @@ use nczarr::sink::DatasetSink;
 use nczarr_tools::cli;
 use nczarr_tools::cli::output::{output_kind, LayoutArgs};
 
-/// Compile CDL (netCDF's text form, as ncdump prints it and ncgen reads it) into an NCZarr
-/// or pure Zarr v2 dataset in a directory, a zip file, or (with a URL) a store.
-/// ncgen's own spelling (`-4 -lb -o URL`) works unchanged.
+/// Compile CDL (netCDF's text form, as ncdump prints it and ncgen reads it) into an NCZarr,
+/// pure Zarr v2 or Zarr v3 dataset in a directory, a zip file, or (with a URL) S3, GCS or
+/// Azure. ncgen's own spelling (`-4 -lb -o URL`) works unchanged. An existing output is
+/// replaced only when it is a dataset. Shell completions and a man page: --generate
+/// completion=bash|zsh|fish|elvish|powershell, --generate man.
 #[derive(Parser, Debug)]
 #[command(name = "nczgen", version)]
 struct Args {

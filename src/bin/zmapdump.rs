@@ -14,7 +14,10 @@ use nczarr::store::{open_read, StoreKey};
 use nczarr::url::DatasetUrl;
 use nczarr_tools::cli;
 
-/// Inspect the raw keys and objects of an NCZarr or Zarr v2 store.
+/// Inspect the raw keys and objects of a dataset: NCZarr, Zarr v2 and v3 stores (a
+/// directory, a .zip, S3, GCS, Azure, a web server), and the chunks of netCDF files.
+/// Shell completions and a man page: --generate completion=bash|zsh|fish|elvish|powershell,
+/// --generate man.
 #[derive(Parser, Debug)]
 #[command(name = "zmapdump", version)]
 struct Args {
@@ -53,7 +56,8 @@ enum Command {
         /// The chunk index, e.g. `0.1`, `0/1` or `0,1` (`0` for a scalar).
         index: String,
     },
-    /// Say which NCZarr metadata generation (or pure Zarr) the dataset uses.
+    /// Say which format the dataset is: the NCZarr metadata generation, Zarr v2 or v3, or
+    /// the netCDF file version.
     Format {
         /// The dataset.
         dataset: String,
@@ -122,19 +126,25 @@ fn find_var<'a>(ds: &'a Dataset, spec: &str) -> Option<(VarPath, &'a Var)> {
     ds.var(&path).map(|v| (path, v))
 }
 
+/// A float as ncdump prints data: `%g` of finite values, `NaN`, `Infinity`,
+/// `-Infinity` (the number formatter takes finite values only).
+fn float_text(x: f64, digits: usize) -> String {
+    if x.is_nan() {
+        return "NaN".into();
+    }
+    if x.is_infinite() {
+        return if x < 0.0 { "-Infinity" } else { "Infinity" }.into();
+    }
+    let mut b = Vec::new();
+    nczarr::cdl::print::number::format_g_bytes(&mut b, x, digits);
+    String::from_utf8_lossy(&b).into_owned()
+}
+
 fn value_text(values: &Values, i: usize) -> String {
     let mut s = String::new();
     match values {
-        Values::Float(v) => {
-            let mut b = Vec::new();
-            nczarr::cdl::print::number::format_g_bytes(&mut b, f64::from(v[i]), 7);
-            s = String::from_utf8_lossy(&b).into_owned();
-        }
-        Values::Double(v) => {
-            let mut b = Vec::new();
-            nczarr::cdl::print::number::format_g_bytes(&mut b, v[i], 15);
-            s = String::from_utf8_lossy(&b).into_owned();
-        }
+        Values::Float(v) => s = float_text(f64::from(v[i]), 7),
+        Values::Double(v) => s = float_text(v[i], 15),
         Values::String(v) => {
             let mut b = Vec::new();
             nczarr::cdl::print::escape::string_value(&mut b, v.value(i));

@@ -383,43 +383,96 @@ fn lcm(a: u64, b: u64) -> u64 {
 pub const DEFAULT_CHUNK_BYTES: u64 = 4 << 20;
 
 /// Default chunk shape: the whole variable when it fits in `target_bytes`, otherwise
-/// Russ Rew's balanced shape ("Chunking Data: Choosing Shapes"): reading a series
-/// along the first dimension and reading a slice across the others touch about the
-/// same number of chunks, and the chunk is as large as fits in `target_bytes`.
+/// Russ Rew's balanced shape ("Chunking Data: Choosing Shapes": reading a series along
+/// the first dimension and reading a slice across the others touch about the same
+/// number of chunks, each chunk about `target_bytes`) with lengths that cut each
+/// dimension nearly evenly. Zarr stores edge chunks whole, so a length that leaves a
+/// thin last chunk wastes the rest of it: 76x87x158 chunks of a 365x180x360 variable
+/// stored 216 MiB for 110 MiB of values; 73x90x180 cuts it exactly. The stored bytes
+/// (padding included) are less than 5% over the values', chunks at most a quarter over
+/// `target_bytes`.
 ///
 /// Unlike netcdf-c this does not depend on how the library was built (4 or 16 MiB).
 ///
 /// ```
 /// use nczarr::chunking::default_chunks;
-/// // The 38 GB NARR temperature variable of Rew's example, 4 MiB chunks.
-/// assert_eq!(default_chunks(&[98128, 277, 349], 4, 4 << 20), vec![1032, 29, 35]);
+/// assert_eq!(default_chunks(&[365, 180, 360], 4, 4 << 20), vec![73, 90, 180]);
 /// assert_eq!(default_chunks(&[10, 20], 8, 4 << 20), vec![10, 20]);
 /// ```
 pub fn default_chunks(shape: &[u64], elem_bytes: u64, target_bytes: u64) -> Vec<u64> {
-    let rank = shape.len();
-    if rank == 0 {
-        return Vec::new();
-    }
-    // A dimension of length 0 (no records yet) still needs a chunk length of at least 1.
     let l: Vec<u64> = shape.iter().map(|&x| x.max(1)).collect();
     let elem = elem_bytes.max(1);
-    let per_chunk = (target_bytes / elem).max(1);
     let total: f64 = l.iter().map(|&x| x as f64).product();
-    if total <= per_chunk as f64 {
+    if l.is_empty() || total * elem as f64 <= target_bytes as f64 {
         return l;
     }
-    if rank == 1 {
-        return vec![per_chunk.min(l[0])];
+    let ideal = balanced(&l, elem, target_bytes);
+    even_lengths(&l, &ideal, elem, target_bytes)
+}
+
+/// Default chunk shape of a variable some of whose dimensions are unlimited, by
+/// ncgen's rule (netcdf-c's `nc4_find_default_chunksizes2`): a chunk length of 1 along
+/// each unlimited dimension (records are written one at a time), the fixed dimensions
+/// shared as [`default_chunks`] shares a whole variable; a variable whose only
+/// dimension is unlimited gets 4 KiB chunks, and one whose every dimension is
+/// unlimited the same length along each, `target_bytes` in all.
+///
+/// ```
+/// use nczarr::chunking::default_chunks_unlimited;
+/// assert_eq!(default_chunks_unlimited(&[10, 180, 360], &[true, false, false], 4, 4 << 20), vec![1, 180, 360]);
+/// assert_eq!(default_chunks_unlimited(&[100000], &[true], 4, 4 << 20), vec![1024]);
+/// ```
+pub fn default_chunks_unlimited(
+    shape: &[u64],
+    unlimited: &[bool],
+    elem_bytes: u64,
+    target_bytes: u64,
+) -> Vec<u64> {
+    let unlim = |d: usize| unlimited.get(d).copied().unwrap_or(false);
+    if !(0..shape.len()).any(unlim) {
+        return default_chunks(shape, elem_bytes, target_bytes);
     }
-    let d = per_chunk as f64;
-    let n = total / d; // ideal number of chunks
+    let elem = elem_bytes.max(1);
+    if shape.len() == 1 {
+        // netcdf-c: at most 4 KiB, not a whole default chunk, per 1-D record variable.
+        return vec![((target_bytes / elem).min(4096) / elem).max(1)];
+    }
+    if (0..shape.len()).all(unlim) {
+        let side = ((target_bytes / elem) as f64)
+            .powf(1.0 / shape.len() as f64)
+            .floor() as u64;
+        return vec![side.max(1); shape.len()];
+    }
+    let fixed: Vec<u64> = (0..shape.len())
+        .filter(|&d| !unlim(d))
+        .map(|d| shape[d])
+        .collect();
+    let mut fixed_chunks = default_chunks(&fixed, elem, target_bytes).into_iter();
+    (0..shape.len())
+        .map(|d| {
+            if unlim(d) {
+                1
+            } else {
+                fixed_chunks.next().unwrap_or(1)
+            }
+        })
+        .collect()
+}
+
+/// Rew's balanced chunk lengths (real numbers) of a variable of lengths `l`, about
+/// `target_bytes` each: sqrt(N) chunks along the first dimension for N chunks in all,
+/// the rest shared equally by the others (those too short for their share take 1).
+fn balanced(l: &[u64], elem: u64, target_bytes: u64) -> Vec<f64> {
+    let rank = l.len();
+    let per_chunk = ((target_bytes / elem).max(1)) as f64;
+    let total: f64 = l.iter().map(|&x| x as f64).product();
+    if rank == 1 {
+        return vec![per_chunk.min(l[0] as f64)];
+    }
+    let n = total / per_chunk;
     let mut c = vec![0f64; rank];
-    // First dimension: sqrt(N) chunks along it (at least one element per chunk).
-    let k0 = n.sqrt();
-    c[0] = (l[0] as f64 / k0).max(1.0);
+    c[0] = (l[0] as f64 / n.sqrt()).max(1.0);
     let mut left = n / (l[0] as f64 / c[0]);
-    // The others share the rest equally; dimensions too short for their share get
-    // chunk length 1 and the rest is spread over the remaining ones.
     let mut open: Vec<usize> = (1..rank).collect();
     loop {
         let k = left.powf(1.0 / open.len() as f64);
@@ -432,7 +485,7 @@ pub fn default_chunks(shape: &[u64], elem_bytes: u64, target_bytes: u64) -> Vec<
             for &i in &open {
                 c[i] = (l[i] as f64 / k).max(1.0);
             }
-            break;
+            return c;
         }
         for &i in &short {
             c[i] = 1.0;
@@ -440,57 +493,189 @@ pub fn default_chunks(shape: &[u64], elem_bytes: u64, target_bytes: u64) -> Vec<
         }
         open.retain(|i| !short.contains(i));
     }
-    let base: Vec<u64> = c
+}
+
+/// The stored bytes over the values' allowed by the default shape.
+const MAX_PADDING: f64 = 0.05;
+
+/// How far over the target a default chunk may go.
+const MAX_OVER_TARGET: f64 = 1.25;
+
+/// Chunk lengths near `ideal` that cut each dimension of `l` evenly: per dimension the
+/// lengths `ceil(l / k)` for chunk counts `k` near `l / ideal` whose last chunk is
+/// (nearly) full, and of their combinations the one closest to `ideal` and to
+/// `target_bytes` whose padding is under [`MAX_PADDING`] and bytes under
+/// [`MAX_OVER_TARGET`] times the target. Lengths of 1 cut every dimension exactly, so
+/// one always fits.
+fn even_lengths(l: &[u64], ideal: &[f64], elem: u64, target_bytes: u64) -> Vec<u64> {
+    let rank = l.len();
+    // Per dimension: (length, stored / values along it), best first.
+    let options: Vec<Vec<(u64, f64)>> = l
         .iter()
-        .zip(&l)
-        .map(|(&x, &len)| (x.floor() as u64).clamp(1, len))
-        .collect();
-    // The floors are a little small and all ceilings too big: of the 2^rank vectors
-    // "floor + 0 or 1 per dimension", take the largest that fits.
-    let bytes = |v: &[u64]| {
-        v.iter()
-            .try_fold(elem, |acc, &x| acc.checked_mul(x))
-            .unwrap_or(u64::MAX)
-    };
-    let mut best = base.clone();
-    if rank <= 12 {
-        for mask in 0u32..(1 << rank) {
-            let cand: Vec<u64> = base
+        .zip(ideal)
+        .map(|(&len, &c)| {
+            let c = c.clamp(1.0, len as f64);
+            let k_ideal = len as f64 / c;
+            let (lo, hi) = ((k_ideal / 3.0).floor().max(1.0), (k_ideal * 3.0).ceil());
+            let mut found: Vec<(u64, f64)> = Vec::new();
+            let mut k = lo as u64;
+            while k as f64 <= hi && k <= len {
+                let chunk = len.div_ceil(k);
+                let pad = (len.div_ceil(chunk) * chunk) as f64 / len as f64;
+                if pad < 1.0 + MAX_PADDING && found.iter().all(|(x, _)| *x != chunk) {
+                    found.push((chunk, pad));
+                }
+                // Chunk counts far from the ideal are tried more sparsely.
+                k += 1 + k / 64;
+            }
+            for extra in [1, len] {
+                if found.iter().all(|(x, _)| *x != extra) {
+                    found.push((extra, 1.0));
+                }
+            }
+            found.sort_by(|a, b| {
+                let dev = |x: u64| (x as f64 / c).ln().abs();
+                dev(a.0).total_cmp(&dev(b.0))
+            });
+            // The nearest few, and lengths of 1 and the whole dimension, which cut it
+            // exactly (one of them keeps the product within the target).
+            let mut keep: Vec<(u64, f64)> = found
                 .iter()
-                .enumerate()
-                .map(|(i, &b)| {
-                    if mask & (1 << i) != 0 {
-                        (b + 1).min(l[i])
-                    } else {
-                        b
-                    }
-                })
+                .take(if rank <= 4 { 6 } else { 3 })
+                .copied()
                 .collect();
-            let b = bytes(&cand);
-            if b <= target_bytes && b > bytes(&best) {
-                best = cand;
+            for extra in [1, len] {
+                if keep.iter().all(|(x, _)| *x != extra) {
+                    keep.push((extra, 1.0));
+                }
+            }
+            keep
+        })
+        .collect();
+    let target = target_bytes as f64;
+    let mut best: Option<(f64, Vec<u64>)> = None;
+    let mut pick = vec![0usize; rank];
+    loop {
+        let lens: Vec<u64> = (0..rank).map(|d| options[d][pick[d]].0).collect();
+        let pad: f64 = (0..rank).map(|d| options[d][pick[d]].1).product();
+        let bytes = lens.iter().fold(elem as f64, |a, &x| a * x as f64);
+        if pad < 1.0 + MAX_PADDING && bytes <= target * MAX_OVER_TARGET {
+            let balance: f64 = (0..rank)
+                .map(|d| (lens[d] as f64 / ideal[d].max(1.0)).ln().abs())
+                .sum();
+            let score = balance + 2.0 * (bytes / target).ln().abs();
+            if best.as_ref().is_none_or(|(s, _)| score < *s) {
+                best = Some((score, lens));
             }
         }
+        // Next combination, odometer style.
+        let mut d = rank;
+        loop {
+            if d == 0 {
+                return best.map_or_else(|| vec![1; rank], |(_, lens)| lens);
+            }
+            d -= 1;
+            pick[d] += 1;
+            if pick[d] < options[d].len() {
+                break;
+            }
+            pick[d] = 0;
+        }
     }
-    best
 }
 
 #[cfg(test)]
 mod chunk_tests {
     use super::*;
 
+    /// Stored bytes over the values' for chunks `c` of an array `l`.
+    fn padding(l: &[u64], c: &[u64]) -> f64 {
+        let stored: f64 = l
+            .iter()
+            .zip(c)
+            .map(|(&n, &k)| (n.max(1).div_ceil(k) * k) as f64)
+            .product();
+        let values: f64 = l.iter().map(|&n| n.max(1) as f64).product();
+        stored / values - 1.0
+    }
+
     #[test]
-    fn rew_example_vectors() {
-        // Rew's table for the NARR variable (float, 98128 x 277 x 349).
-        assert_eq!(default_chunks(&[98128, 277, 349], 4, 4096), vec![33, 5, 6]);
+    fn rew_example_cut_evenly() {
+        // Rew's NARR variable (float, 98128 x 277 x 349): his shapes, near-even cuts.
+        let c = default_chunks(&[98128, 277, 349], 4, 4 << 20);
+        assert!(padding(&[98128, 277, 349], &c) < 0.05, "{c:?}");
+        let bytes = c.iter().product::<u64>() * 4;
+        assert!(bytes <= 5 << 20 && bytes >= 2 << 20, "{c:?}");
+        // Balanced: within a factor of two of Rew's 1032 x 29 x 35.
+        for (got, rew) in c.iter().zip([1032u64, 29, 35]) {
+            assert!(*got * 2 >= rew && *got <= rew * 2, "{c:?}");
+        }
+        // The issue's case: 216 MiB stored for 110 MiB of values before.
         assert_eq!(
-            default_chunks(&[98128, 277, 349], 4, 1 << 20),
-            vec![516, 20, 25]
+            default_chunks(&[365, 180, 360], 4, 4 << 20),
+            vec![73, 90, 180]
+        );
+    }
+
+    #[test]
+    fn padding_stays_under_five_percent_for_a_sweep_of_shapes() {
+        // Lengths of every kind: primes, powers of two, just over and under them.
+        let lengths = [
+            1u64, 2, 3, 5, 7, 10, 12, 31, 64, 65, 97, 100, 127, 128, 129, 180, 251, 360, 365, 500,
+            720, 1000, 1023, 1440, 2047, 3239, 4096, 5000, 7919, 10007, 65537,
+        ];
+        let mut checked = 0;
+        for (i, &a) in lengths.iter().enumerate() {
+            for (j, &b) in lengths.iter().enumerate() {
+                for &c in &lengths[(i + j) % 7..][..3] {
+                    for (shape, elem) in [
+                        (vec![a * b], 8u64),
+                        (vec![a, b], 4),
+                        (vec![a, b, c], 4),
+                        (vec![c, a, b, 3], 2),
+                    ] {
+                        for target in [4u64 << 20, 1 << 20, 64 << 10] {
+                            let ch = default_chunks(&shape, elem, target);
+                            assert_eq!(ch.len(), shape.len());
+                            assert!(ch
+                                .iter()
+                                .zip(&shape)
+                                .all(|(&x, &n)| x >= 1 && x <= n.max(1)));
+                            let p = padding(&shape, &ch);
+                            assert!(p < 0.05, "{shape:?} x{elem} @{target}: {ch:?} pads {p:.3}");
+                            let bytes = ch.iter().product::<u64>() * elem;
+                            let whole = shape.iter().product::<u64>() * elem;
+                            assert!(
+                                bytes as f64 <= target as f64 * 1.25 || bytes == whole,
+                                "{shape:?}: {ch:?} is {bytes} bytes"
+                            );
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000);
+    }
+
+    #[test]
+    fn unlimited_dimensions_follow_ncgen() {
+        assert_eq!(
+            default_chunks_unlimited(&[10, 180, 360], &[true, false, false], 4, 4 << 20),
+            vec![1, 180, 360]
         );
         assert_eq!(
-            default_chunks(&[98128, 277, 349], 4, 4 << 20),
-            vec![1032, 29, 35]
+            default_chunks_unlimited(&[0], &[true], 8, 4 << 20),
+            vec![512]
         );
+        assert_eq!(
+            default_chunks_unlimited(&[5, 5], &[true, true], 4, 4 << 20),
+            vec![1024, 1024]
+        );
+        // Fixed dimensions larger than the target are cut as a whole variable would be.
+        let c = default_chunks_unlimited(&[3, 2000, 2000], &[true, false, false], 4, 4 << 20);
+        assert_eq!(c[0], 1);
+        assert!(c[1] * c[2] * 4 <= 5 << 20 && padding(&[2000, 2000], &c[1..]) < 0.05);
     }
 
     #[test]
@@ -506,7 +691,7 @@ mod chunk_tests {
         assert!(c.iter().product::<u64>() * 4 <= 4 << 20);
         let c = default_chunks(&[365, 180, 360], 4, 4 << 20);
         assert!(
-            c.iter().product::<u64>() * 4 <= 4 << 20 && c.iter().product::<u64>() * 4 > 2 << 20,
+            c.iter().product::<u64>() * 4 <= 5 << 20 && c.iter().product::<u64>() * 4 > 2 << 20,
             "{c:?}"
         );
     }

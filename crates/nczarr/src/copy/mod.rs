@@ -5,9 +5,11 @@
 //!
 //! What a copy may change on the way has a file each: [`chunkspec`] (nccopy's `-c`),
 //! [`filters`] (`-d`, `-s`, `-F`, `--codec`), [`mod@select`] (`-v`, `-V`, `-g`, `-G`, `-u`),
-//! [`plan()`] and [`plan_copy`] (how each variable is stored).
+//! [`plan()`] and [`plan_copy`] (how each variable is stored); [`estimate`] says what a
+//! copy will cost before it runs.
 
 pub mod chunkspec;
+pub mod estimate;
 pub mod filters;
 pub mod parts;
 mod plan;

@@ -1,12 +1,12 @@
 //! Planning a dataset's storage: every variable's requested encoding completed, so a
 //! writer gets nothing undecided. Chunk shapes not given get the balanced default
-//! ([`default_chunks`]), fills are resolved, string widths fixed, and every codec
+//! ([`crate::chunking::default_chunks`], ncgen's rule for unlimited dimensions), fills are resolved, string widths fixed, and every codec
 //! chain is built once here so a bad codec is reported before anything is written.
 
 use std::collections::HashMap;
 
 use super::{codec_id, item_size, Chunking, Encoding, EncodingError};
-use crate::chunking::{default_chunks, DEFAULT_CHUNK_BYTES};
+use crate::chunking::{default_chunks_unlimited, DEFAULT_CHUNK_BYTES};
 use crate::codec::Pipeline;
 use crate::json::{Json, Number};
 use crate::model::{Dataset, NcType, Values, Var, VarPath};
@@ -69,7 +69,12 @@ pub fn plan(
     for (path, var) in dataset.vars() {
         let req = requested(&path).unwrap_or_default();
         let shape = dataset.var_shape(var);
-        let enc = complete(var, &path, &shape, req, options)?;
+        let unlimited: Vec<bool> = var
+            .dims
+            .iter()
+            .map(|d| dataset.dim(d).is_some_and(|d| d.unlimited))
+            .collect();
+        let enc = complete(var, &path, &shape, &unlimited, req, options)?;
         encodings.insert(path, enc);
     }
     Ok(Plan { encodings })
@@ -79,6 +84,7 @@ fn complete(
     var: &Var,
     path: &VarPath,
     shape: &[u64],
+    unlimited: &[bool],
     mut enc: Encoding,
     options: &PlanOptions,
 ) -> Result<Encoding, EncodingError> {
@@ -115,7 +121,12 @@ fn complete(
             }
             // Writers have no compact layout: one piece, contiguous.
             Some(Chunking::Contiguous | Chunking::Compact) => Chunking::Contiguous,
-            None => Chunking::Chunked(default_chunks(shape, item as u64, options.chunk_bytes)),
+            None => Chunking::Chunked(default_chunks_unlimited(
+                shape,
+                unlimited,
+                item as u64,
+                options.chunk_bytes,
+            )),
         }
     });
     enc.no_fill |= options.no_fill;
