@@ -1,10 +1,11 @@
 //! The progress bar of a copy, on stderr: drawn on a terminal; with `--progress` off a
-//! terminal, a line per variable and a last line of totals instead; nothing with
+//! terminal (a batch job's log), a line per variable, a line at least every
+//! [`LINE_EVERY`] while one is copied, and a last line of totals instead; nothing with
 //! `--quiet`.
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -22,11 +23,34 @@ pub enum Show {
     Never,
 }
 
+/// How often a log gets a progress line while a variable is copied (seconds in
+/// `NCZCOPY_PROGRESS_EVERY` change it).
+pub const LINE_EVERY: Duration = Duration::from_secs(10);
+
+/// [`LINE_EVERY`], or what `NCZCOPY_PROGRESS_EVERY` says (seconds, at least 0.1).
+fn line_every() -> Duration {
+    std::env::var("NCZCOPY_PROGRESS_EVERY")
+        .ok()
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite())
+        .map_or(LINE_EVERY, |s| Duration::from_secs_f64(s.max(0.1)))
+}
+
 /// Bytes copied, chunks written, the current variable.
 pub struct Bar {
     bar: ProgressBar,
     /// Print lines rather than draw (`--progress` off a terminal).
     lines: bool,
+    counts: Arc<Counts>,
+    /// The thread that prints a line every [`LINE_EVERY`] (lines only), and its stop.
+    ticker: Option<(
+        std::thread::JoinHandle<()>,
+        Arc<(Mutex<bool>, std::sync::Condvar)>,
+    )>,
+}
+
+/// What the lines say, shared with the ticker.
+struct Counts {
     chunks: AtomicU64,
     total_chunks: AtomicU64,
     var: Mutex<String>,
@@ -50,49 +74,99 @@ impl Bar {
         if !bar.is_hidden() {
             bar.enable_steady_tick(Duration::from_millis(200));
         }
-        Bar {
-            bar,
-            lines,
+        let counts = Arc::new(Counts {
             chunks: AtomicU64::new(0),
             total_chunks: AtomicU64::new(0),
             var: Mutex::new(String::new()),
+        });
+        let ticker = lines.then(|| {
+            let stop = Arc::new((Mutex::new(false), std::sync::Condvar::new()));
+            let (bar, counts, stop2) = (bar.clone(), Arc::clone(&counts), Arc::clone(&stop));
+            let every = line_every();
+            let handle = std::thread::spawn(move || {
+                let (lock, wake) = &*stop2;
+                let mut stopped = lock
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                while !*stopped {
+                    let (s, timeout) = wake
+                        .wait_timeout(stopped, every)
+                        .unwrap_or_else(std::sync::PoisonError::into_inner);
+                    stopped = s;
+                    if timeout.timed_out() && !*stopped {
+                        eprintln!("nczcopy: progress: {}", counts.line(&bar));
+                    }
+                }
+            });
+            (handle, stop)
+        });
+        Bar {
+            bar,
+            lines,
+            counts,
+            ticker,
         }
     }
 
     fn message(&self) {
-        let var = self.var.lock().map(|v| v.clone()).unwrap_or_default();
+        let var = self
+            .counts
+            .var
+            .lock()
+            .map(|v| v.clone())
+            .unwrap_or_default();
         self.bar.set_message(format!(
             "chunks {}/{} {var}",
-            self.chunks.load(Ordering::Relaxed),
-            self.total_chunks.load(Ordering::Relaxed)
+            self.counts.chunks.load(Ordering::Relaxed),
+            self.counts.total_chunks.load(Ordering::Relaxed)
         ));
     }
 
     /// Clear the bar; with lines, say the totals.
     pub fn finish(&self) {
+        if let Some((_, stop)) = &self.ticker {
+            let (lock, wake) = &**stop;
+            *lock
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = true;
+            wake.notify_all();
+        }
         if self.lines {
-            eprintln!(
-                "nczcopy: progress: {} of {} bytes, {} of {} chunks, {:.1} s",
-                self.bar.position(),
-                self.bar.length().unwrap_or(0),
-                self.chunks.load(Ordering::Relaxed),
-                self.total_chunks.load(Ordering::Relaxed),
-                self.bar.elapsed().as_secs_f64()
-            );
+            eprintln!("nczcopy: progress: done: {}", self.counts.line(&self.bar));
         }
         self.bar.finish_and_clear();
+    }
+}
+
+impl Counts {
+    /// `/v: 120 of 400 bytes (30%), 3 of 10 chunks, 12.0 s`.
+    fn line(&self, bar: &ProgressBar) -> String {
+        let var = self.var.lock().map(|v| v.clone()).unwrap_or_default();
+        let (done, total) = (bar.position(), bar.length().unwrap_or(0));
+        format!(
+            "{var}{}{done} of {total} bytes ({:.0}%), {} of {} chunks, {:.1} s",
+            if var.is_empty() { "" } else { ": " },
+            if total > 0 {
+                done as f64 * 100.0 / total as f64
+            } else {
+                100.0
+            },
+            self.chunks.load(Ordering::Relaxed),
+            self.total_chunks.load(Ordering::Relaxed),
+            bar.elapsed().as_secs_f64()
+        )
     }
 }
 
 impl Progress for Bar {
     fn start(&self, bytes: u64, chunks: u64) {
         self.bar.set_length(bytes);
-        self.total_chunks.store(chunks, Ordering::Relaxed);
+        self.counts.total_chunks.store(chunks, Ordering::Relaxed);
         self.message();
     }
 
     fn variable(&self, var: &VarPath) {
-        if let Ok(mut v) = self.var.lock() {
+        if let Ok(mut v) = self.counts.var.lock() {
             *v = var.to_string();
         }
         if self.lines {
@@ -103,7 +177,7 @@ impl Progress for Bar {
 
     fn advance(&self, bytes: u64, chunks: u64) {
         self.bar.inc(bytes);
-        self.chunks.fetch_add(chunks, Ordering::Relaxed);
+        self.counts.chunks.fetch_add(chunks, Ordering::Relaxed);
         self.message();
     }
 }

@@ -32,6 +32,8 @@ mod nczgen_stream;
 mod netcdf_files;
 /// Options with no test elsewhere (nczdump -p -g -K -XF, nczgen -x -H --separator).
 mod options;
+/// What a new user met (issue 38): options ignored, messages, layouts, defaults.
+mod regressions_38;
 /// Every tool against a local S3 server (skipped without one).
 mod s3;
 /// Every tool through a fault-injecting proxy in front of the local S3 server.

@@ -251,6 +251,11 @@ fn unsigned_requests_are_refused_by_a_private_bucket_quickly() {
     let started = Instant::now();
     let err = s3.run("nczdump", &["-h", &url], &[]).fails_with_one_line(1);
     assert!(err.contains("denied"), "{err}");
+    // ... and says why: no credentials were found (issue 38).
+    assert!(
+        err.contains("no credentials were found, so requests were unsigned"),
+        "{err}"
+    );
     // The refused object is named, as s3://bucket/key.
     let object = format!("s3://{}/{}/u.zarr/", s3.bucket, s3.prefix);
     assert!(err.contains(&object), "{err}");
@@ -262,6 +267,8 @@ fn unsigned_requests_are_refused_by_a_private_bucket_quickly() {
         .run("nczdump", &["-h", &none], &s3.keys())
         .fails_with_one_line(1);
     assert!(err.contains("denied"), "{err}");
+    // Unsigned because asked: no hint about credentials.
+    assert!(!err.contains("no credentials were found"), "{err}");
 }
 
 #[test]

@@ -208,9 +208,13 @@ pub fn resolve(url: &DatasetUrl, inputs: &GcsInputs) -> Result<GcsSettings, GcsE
             credentials = Some(GcsCredentials::ApplicationDefault(path));
         }
     }
+    let emulator = inputs.var("STORAGE_EMULATOR_HOST").is_some();
     let credentials = credentials.unwrap_or_else(|| {
-        decisions
-            .push("credentials: none found, requests are unsigned (public buckets only)".into());
+        decisions.push(if emulator {
+            "credentials: none needed by the emulator (STORAGE_EMULATOR_HOST)".into()
+        } else {
+            "credentials: none found, requests are unsigned (public buckets only)".into()
+        });
         GcsCredentials::Anonymous
     });
     let base_url = inputs.var("STORAGE_EMULATOR_HOST").map(|h| {

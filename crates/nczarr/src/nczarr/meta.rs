@@ -83,6 +83,30 @@ impl<'s> MetaSource<'s> {
             .unwrap_or_else(|_| std::array::from_fn(|_| None)))
     }
 
+    /// As [`MetaSource::docs_vec`], each document's own result: a damaged one does
+    /// not hide the others.
+    pub(crate) fn each_doc(&self, keys: &[StoreKey]) -> Vec<Result<Option<Json>>> {
+        let mut out: Vec<Option<Result<Option<Json>>>> = (0..keys.len()).map(|_| None).collect();
+        let mut missing = Vec::new();
+        {
+            let mut prefetched = self
+                .prefetched
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            for (i, k) in keys.iter().enumerate() {
+                match prefetched.remove(k) {
+                    Some(doc) => out[i] = Some(doc),
+                    None => missing.push(i),
+                }
+            }
+        }
+        let fetch: Vec<StoreKey> = missing.iter().map(|&i| keys[i].clone()).collect();
+        for (i, doc) in missing.into_iter().zip(self.fetch(&fetch)) {
+            out[i] = Some(doc);
+        }
+        out.into_iter().map(|d| d.unwrap_or(Ok(None))).collect()
+    }
+
     /// As [`MetaSource::docs`] for any number of keys.
     pub(crate) fn docs_vec(&self, keys: &[StoreKey]) -> Result<Vec<Option<Json>>> {
         let mut out: Vec<Option<Json>> = vec![None; keys.len()];

@@ -66,6 +66,38 @@ pub(crate) fn read(
     Ok((group, arrays, nc_properties))
 }
 
+/// A store whose root is one array (what zarr-python's `open_array` writes): a dataset
+/// of that one variable, named `name`, as the Zarr v3 reader reads one.
+///
+/// # Errors
+/// As for any array: its `.zarray` not valid.
+pub(crate) fn read_root_array(
+    zarray: &Json,
+    zattrs: Option<&Json>,
+    name: &str,
+    options: &ReadOptions,
+    problems: &mut Vec<String>,
+) -> Result<(Group, Arrays)> {
+    let ctx = Ctx {
+        listing: None,
+        options,
+        netcdf_490: false,
+    };
+    let (v, st, names) = read_array(name, &StoreKey::root(), zarray, zattrs, &ctx, problems)?;
+    let mut pending = Pending {
+        group: Group::new(String::new()),
+        dim_names: vec![names],
+        stored: vec![st],
+        children: Vec::new(),
+    };
+    pending.group.vars.push(v);
+    let mut dims: BTreeMap<Vec<String>, Vec<Dim>> = BTreeMap::new();
+    let mut arrays = Arrays::new();
+    let mut group = resolve(pending, &[], &mut dims, &mut arrays, problems);
+    attach_dims(&mut group, &[], &mut dims);
+    Ok((group, arrays))
+}
+
 /// The names directly under `prefix`, from `.zmetadata` keys or by listing.
 fn children(
     src: &MetaSource<'_>,
@@ -114,7 +146,26 @@ fn read_group(
         keys.push(ck.join(".zattrs")?);
         keys.push(ck.join(".zgroup")?);
     }
-    let docs = src.docs_vec(&keys)?;
+    // Each document on its own: a damaged one skips its variable (or attributes, or
+    // group) with a problem, not the dataset.
+    let mut docs = Vec::with_capacity(keys.len());
+    for (k, doc) in keys.iter().zip(src.each_doc(&keys)) {
+        match doc {
+            Ok(d) => docs.push(d),
+            Err(e @ Error::Json { .. }) => {
+                let what = if k.name() == ".zattrs" {
+                    "attributes skipped"
+                } else if k.name() == ".zarray" {
+                    "variable skipped"
+                } else {
+                    "group skipped"
+                };
+                problems.push(format!("{e}; {what}"));
+                docs.push(None);
+            }
+            Err(e) => return Err(e),
+        }
+    }
     let mut dim_names = Vec::new();
     let mut stored = Vec::new();
     let mut subgroups = Vec::new();

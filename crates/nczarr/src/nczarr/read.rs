@@ -3,7 +3,7 @@
 
 use super::{detect, pure, walk, Generation, MetaSource, ZarrSource};
 use crate::error::{Error, Result};
-use crate::model::Dataset;
+use crate::model::{Dataset, VarPath};
 use crate::source::FormatInfo;
 use crate::store::{ReadStore, StoreKey, TraceSink};
 
@@ -57,14 +57,39 @@ pub(crate) fn read(store: Box<dyn ReadStore>, options: &ReadOptions) -> Result<Z
         ));
     }
     if zgroup.is_none() && nczarr.is_none() && !src.is_consolidated() {
-        if zarray.is_some() {
-            return Err(Error::metadata(
-                ".zarray",
-                "the store's root is a single array, not a group; netCDF datasets are groups",
-            ));
-        }
-        return Err(Error::NotZarr {
-            location: store.location(),
+        let Some(zarray) = zarray else {
+            return Err(Error::NotZarr {
+                location: store.location(),
+            });
+        };
+        // A store that is one array: one variable, named after the store.
+        trace("metadata: one Zarr version 2 array at the root");
+        let name = super::v3::array_name(&store.location());
+        let mut problems = Vec::new();
+        let (root_group, arrays) =
+            pure::read_root_array(&zarray, zattrs.as_ref(), &name, options, &mut problems)?;
+        let format = FormatInfo {
+            kind: "netCDF-4".into(),
+            detail: "pure Zarr version 2: one array at the root".into(),
+            nc_properties: None,
+            superblock_version: Some(Generation::PureZarr.superblock_version()),
+            is_netcdf4: Some(true),
+            codecs_attr: true,
+            zarr_version: Some(2),
+            facts: Vec::new(),
+        };
+        drop(src);
+        let source = ZarrSource::new(
+            store,
+            Dataset { root: root_group },
+            arrays,
+            format,
+            problems,
+        )
+        .with_root_array(VarPath::new(&[], &name));
+        return Ok(match options.batch_bytes {
+            Some(b) => source.with_batch_bytes(b),
+            None => source,
         });
     }
     let detected = detect::detect(zgroup.as_ref(), zattrs.as_ref(), nczarr.is_some());

@@ -31,28 +31,31 @@ struct Docs<'s> {
 
 impl Docs<'_> {
     /// The parsed `zarr.json` of each node path (`""` is the root); `None` when absent.
-    fn nodes(&self, paths: &[String]) -> Result<Vec<Option<NodeMeta>>> {
+    /// The nodes at `paths`, each with its own result: a damaged `zarr.json` is that
+    /// node's error (the caller skips it), a store that cannot be read everyone's.
+    fn nodes(&self, paths: &[String]) -> Result<Vec<Result<Option<NodeMeta>>>> {
         let keys: Vec<StoreKey> = paths.iter().map(|p| node_key(p)).collect::<Result<_>>()?;
-        let docs: Vec<Option<Json>> = match &self.consolidated {
-            Some(c) => paths.iter().map(|p| c.get(p.as_str()).cloned()).collect(),
+        let docs: Vec<Result<Option<Json>>> = match &self.consolidated {
+            Some(c) => paths
+                .iter()
+                .map(|p| Ok(c.get(p.as_str()).cloned()))
+                .collect(),
             None => {
                 let mut out = Vec::with_capacity(keys.len());
                 for (k, got) in keys.iter().zip(self.store.get_many(&keys)) {
-                    out.push(match got? {
-                        Some(bytes) => Some(parse(k, &bytes)?),
-                        None => None,
-                    });
+                    out.push(got?.map(|bytes| parse(k, &bytes)).transpose());
                 }
                 out
             }
         };
-        docs.into_iter()
+        Ok(docs
+            .into_iter()
             .zip(&keys)
             .map(|(d, k)| {
-                d.map(|d| NodeMeta::from_json(&d, k.as_str()).map_err(Error::from))
+                d?.map(|d| NodeMeta::from_json(&d, k.as_str()).map_err(Error::from))
                     .transpose()
             })
-            .collect()
+            .collect())
     }
 
     /// The names of the children of the group at `path`, sorted.
@@ -191,7 +194,7 @@ pub(crate) fn read(
 }
 
 /// A variable name for a store that is one array: its last path part without `.zarr`.
-fn array_name(location: &str) -> String {
+pub(super) fn array_name(location: &str) -> String {
     let last = location
         .trim_end_matches('/')
         .rsplit(['/', '\\'])
@@ -287,6 +290,15 @@ fn read_group(
     };
     let mut subgroups = Vec::new();
     for ((n, p), node) in names.iter().zip(&paths).zip(nodes) {
+        let node = match node {
+            Ok(node) => node,
+            // A damaged zarr.json costs its node, not the dataset.
+            Err(e @ (Error::Json { .. } | Error::Metadata { .. })) => {
+                problems.push(format!("{e}; this array or group is left out"));
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
         match node {
             Some(NodeMeta::Array(meta)) => {
                 let info = attributes.get(ARRAYS_INFO).and_then(|a| a.get(n));

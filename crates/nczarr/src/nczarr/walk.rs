@@ -329,14 +329,26 @@ fn build_vars(src: &MetaSource<'_>, generation: Generation, tree: &Tree) -> Resu
     let build = |(i, docs): (usize, &mut [Result<RawDoc>])| -> Result<Built> {
         let entry = &tree.vars[i];
         let mut parsed = [None, None, None, None];
+        let mut problems = Vec::new();
         for (j, (slot, raw)) in parsed.iter_mut().zip(docs.iter_mut()).enumerate() {
-            *slot = parse_raw(
+            match parse_raw(
                 &doc_keys[i * per + j],
                 std::mem::replace(raw, Ok(RawDoc::Missing)),
-            )?;
+            ) {
+                Ok(doc) => *slot = doc,
+                // A damaged document costs its variable, not the dataset (as an
+                // invalid one does): the rest is read.
+                Err(e @ Error::Json { .. }) => {
+                    problems.push(format!("{e}; variable skipped"));
+                    return Ok(Built {
+                        var: None,
+                        problems,
+                    });
+                }
+                Err(e) => return Err(e),
+            }
         }
         let [zarray, vattrs, nczarray, nczattr] = parsed;
-        let mut problems = Vec::new();
         let var = build_var(
             VarDocs {
                 name: &entry.name,

@@ -58,6 +58,9 @@ pub struct CloudStore {
     /// The keys of the dataset being replaced (`--overwrite`): those the new dataset
     /// does not write again are deleted when it is finished.
     replaced: Vec<ObjPath>,
+    /// Said after a refusal (access denied, not authenticated): why requests may have
+    /// been refused, as "no credentials were found" when they went unsigned.
+    refusal_hint: Option<String>,
 }
 
 impl std::fmt::Debug for CloudStore {
@@ -130,7 +133,15 @@ impl CloudStore {
             written: None,
             finished: std::sync::atomic::AtomicBool::new(false),
             replaced: Vec::new(),
+            refusal_hint: None,
         })
+    }
+
+    /// Say `hint` after a refusal: requests sent unsigned because no credentials were
+    /// found get "access denied" from a private bucket, which says nothing of why.
+    pub fn with_refusal_hint(mut self, hint: impl Into<String>) -> CloudStore {
+        self.refusal_hint = Some(hint.into());
+        self
     }
 
     /// For a service that answers no suffix ranges: such a read asks the object's size
@@ -249,9 +260,13 @@ impl CloudStore {
             _ if unauthenticated => "not authenticated",
             _ => "request failed",
         };
+        let hint = match (&self.refusal_hint, what) {
+            (Some(h), "access denied" | "not authenticated") => format!("; {h}"),
+            _ => String::new(),
+        };
         StoreError::Remote {
             location: format!("{}://{}/{}", self.place.scheme, self.place.bucket, key),
-            message: format!("{what} ({}): {}", self.place.endpoint, brief(e)),
+            message: format!("{what} ({}): {}{hint}", self.place.endpoint, brief(e)),
         }
     }
 

@@ -19,9 +19,12 @@ pub fn gcs_store(settings: &GcsSettings) -> Result<CloudStore, StoreError> {
         scheme: "gs",
         bucket: settings.bucket.clone(),
         root: settings.key.clone(),
+        // The endpoint requests really go to, for messages: an emulator named by
+        // STORAGE_EMULATOR_HOST or by the service-account file's `gcs_base_url`.
         endpoint: settings
             .base_url
             .clone()
+            .or_else(|| service_account_base_url(&settings.credentials))
             .unwrap_or_else(|| "https://storage.googleapis.com".into()),
     };
     // `new()`, not `from_env()`: the settings are ours, every one decided and traced.
@@ -33,6 +36,12 @@ pub fn gcs_store(settings: &GcsSettings) -> Result<CloudStore, StoreError> {
         builder = builder.with_base_url(b);
     }
     builder = match &settings.credentials {
+        // An emulator (STORAGE_EMULATOR_HOST) takes requests without credentials, as
+        // Google's SDKs and gcsfs send them: a key that tells object_store to sign
+        // nothing, so that writes need no metadata server either.
+        GcsCredentials::Anonymous if settings.base_url.is_some() => {
+            builder.with_service_account_key(EMULATOR_KEY)
+        }
         // Unsigned: never the metadata server. Writes are refused before they get here
         // (see `writable`), since object_store signs them whatever this says.
         GcsCredentials::Anonymous => builder.with_skip_signature(true),
@@ -50,13 +59,28 @@ pub fn gcs_store(settings: &GcsSettings) -> Result<CloudStore, StoreError> {
     CloudStore::new(Arc::new(store), place, settings.concurrency)
 }
 
+/// A service-account key with OAuth disabled: object_store then sends requests
+/// unsigned, to an emulator.
+const EMULATOR_KEY: &str = r#"{"disable_oauth": true, "client_email": "emulator@localhost", "private_key_id": "", "private_key": ""}"#;
+
+/// The `gcs_base_url` a service-account file names (an emulator's), if it names one.
+fn service_account_base_url(credentials: &GcsCredentials) -> Option<String> {
+    let GcsCredentials::ServiceAccount(path) = credentials else {
+        return None;
+    };
+    let text = std::fs::read(path).ok()?;
+    let doc = crate::json::parse(&text).ok()?;
+    doc.get("gcs_base_url")?.as_str().map(str::to_string)
+}
+
 /// Refuse to write with no credentials: object_store would then ask the GCE metadata
-/// server for a token, which is never what a user outside Google Cloud means.
+/// server for a token, which is never what a user outside Google Cloud means. An
+/// emulator (STORAGE_EMULATOR_HOST) needs none.
 ///
 /// # Errors
 /// [`StoreError::Archive`] for anonymous settings.
 pub(super) fn writable(settings: &GcsSettings) -> Result<(), StoreError> {
-    if settings.credentials == GcsCredentials::Anonymous {
+    if settings.credentials == GcsCredentials::Anonymous && settings.base_url.is_none() {
         return Err(StoreError::Archive {
             location: CloudPlace {
                 scheme: "gs",

@@ -50,7 +50,16 @@ pub fn s3_store(settings: &S3Settings) -> Result<CloudStore, StoreError> {
         location: place.location(),
         message: format!("cannot set up the S3 client: {}", brief(&e)),
     })?;
-    CloudStore::new(Arc::new(store), place, settings.concurrency)
+    let store = CloudStore::new(Arc::new(store), place, settings.concurrency)?;
+    let found_none = settings.credentials == Credentials::Anonymous
+        && !matches!(settings.profile.as_str(), "none" | "no");
+    Ok(if found_none {
+        store.with_refusal_hint(
+            "no credentials were found, so requests were unsigned (set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE, or keys in ~/.aws/credentials; docs/s3.md)",
+        )
+    } else {
+        store
+    })
 }
 
 #[cfg(test)]
