@@ -42,11 +42,15 @@ pub struct Bar {
     /// Print lines rather than draw (`--progress` off a terminal).
     lines: bool,
     counts: Arc<Counts>,
-    /// The thread that prints a line every [`LINE_EVERY`] (lines only), and its stop.
-    ticker: Option<(
-        std::thread::JoinHandle<()>,
-        Arc<(Mutex<bool>, std::sync::Condvar)>,
-    )>,
+    /// What stops the thread that prints a line every [`LINE_EVERY`] (lines only).
+    ticker: Option<Arc<Ticker>>,
+}
+
+/// The stop of the thread that prints progress lines, and its wake-up.
+#[derive(Default)]
+struct Ticker {
+    stopped: Mutex<bool>,
+    wake: std::sync::Condvar,
 }
 
 /// What the lines say, shared with the ticker.
@@ -80,16 +84,17 @@ impl Bar {
             var: Mutex::new(String::new()),
         });
         let ticker = lines.then(|| {
-            let stop = Arc::new((Mutex::new(false), std::sync::Condvar::new()));
-            let (bar, counts, stop2) = (bar.clone(), Arc::clone(&counts), Arc::clone(&stop));
+            let ticker = Arc::new(Ticker::default());
+            let (bar, counts, t) = (bar.clone(), Arc::clone(&counts), Arc::clone(&ticker));
             let every = line_every();
-            let handle = std::thread::spawn(move || {
-                let (lock, wake) = &*stop2;
-                let mut stopped = lock
+            std::thread::spawn(move || {
+                let mut stopped = t
+                    .stopped
                     .lock()
                     .unwrap_or_else(std::sync::PoisonError::into_inner);
                 while !*stopped {
-                    let (s, timeout) = wake
+                    let (s, timeout) = t
+                        .wake
                         .wait_timeout(stopped, every)
                         .unwrap_or_else(std::sync::PoisonError::into_inner);
                     stopped = s;
@@ -98,7 +103,7 @@ impl Bar {
                     }
                 }
             });
-            (handle, stop)
+            ticker
         });
         Bar {
             bar,
@@ -124,12 +129,11 @@ impl Bar {
 
     /// Clear the bar; with lines, say the totals.
     pub fn finish(&self) {
-        if let Some((_, stop)) = &self.ticker {
-            let (lock, wake) = &**stop;
-            *lock
+        if let Some(t) = &self.ticker {
+            *t.stopped
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner) = true;
-            wake.notify_all();
+            t.wake.notify_all();
         }
         if self.lines {
             eprintln!("nczcopy: progress: done: {}", self.counts.line(&self.bar));

@@ -4,7 +4,7 @@
 //! process then ends by the same signal, so a shell sees `$?` 130, 143 or 129 and a
 //! script's loop stops as it would for any other program.
 //!
-//! A run that does not reach a write within [`GRACE`] (blocked reading a slow source),
+//! A run that does not reach a write within 3 s (blocked reading a slow source),
 //! or a second signal, has its staging removed here before the process ends.
 
 use std::io::Write as _;

@@ -41,14 +41,17 @@ fn malformed_json() {
         "v/.zarray",
         "{\"zarr_format\": 2,\n \"shape\": [2,3]\n \"dtype\": \"<i4\"}",
     );
-    let err = dump_error(&s);
+    // The variable is left out, the rest printed, the problem said in one line.
+    let r = run("nczdump", &[&s.path_str()]);
+    let err = r.fails_with_one_line(1);
     assert_eq!(
         err,
         format!(
-            "nczdump: {}: key 'v/.zarray': expected ',' or '}}' at line 3 column 2",
+            "nczdump: {}: key 'v/.zarray': expected ',' or '}}' at line 3 column 2; variable skipped",
             s.path_str()
         )
     );
+    assert!(r.stdout().starts_with("netcdf j {"), "{}", r.stdout());
 }
 
 #[test]

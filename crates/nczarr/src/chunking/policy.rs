@@ -605,7 +605,7 @@ mod chunk_tests {
         let c = default_chunks(&[98128, 277, 349], 4, 4 << 20);
         assert!(padding(&[98128, 277, 349], &c) < 0.05, "{c:?}");
         let bytes = c.iter().product::<u64>() * 4;
-        assert!(bytes <= 5 << 20 && bytes >= 2 << 20, "{c:?}");
+        assert!((2 << 20..=5 << 20).contains(&bytes), "{c:?}");
         // Balanced: within a factor of two of Rew's 1032 x 29 x 35.
         for (got, rew) in c.iter().zip([1032u64, 29, 35]) {
             assert!(*got * 2 >= rew && *got <= rew * 2, "{c:?}");
