@@ -53,6 +53,37 @@ pub struct Written {
     pub fill_seen: bool,
 }
 
+/// Whether `elements` (items of `item.len()` bytes) hold `item`. Elements of 1, 2, 4 and
+/// 8 bytes are compared as integers, which the compiler does many at a time: the scan
+/// runs over every value a writer stores (see [`ArrayWriter::watching_fill`]).
+fn contains_element(elements: &[u8], item: &[u8]) -> bool {
+    fn scan<const N: usize>(elements: &[u8], item: &[u8]) -> bool {
+        let Ok(want) = <[u8; N]>::try_from(item) else {
+            return false;
+        };
+        // Blocks of 64 elements, without an early exit inside one: a block is compared
+        // as a whole, so the loop over it vectorises.
+        let mut blocks = elements.chunks_exact(64 * N);
+        for block in &mut blocks {
+            let hit = block
+                .chunks_exact(N)
+                .fold(false, |acc, e| acc | (e == want));
+            if hit {
+                return true;
+            }
+        }
+        blocks.remainder().chunks_exact(N).any(|e| e == want)
+    }
+    match item.len() {
+        1 => elements.contains(&item[0]),
+        2 => scan::<2>(elements, item),
+        4 => scan::<4>(elements, item),
+        8 => scan::<8>(elements, item),
+        0 => false,
+        n => elements.chunks_exact(n).any(|e| e == item),
+    }
+}
+
 /// A chunk ready to be put: its key and stored bytes.
 type EncodedChunk = (StoreKey, Vec<u8>);
 
@@ -624,8 +655,7 @@ impl ArrayWriter {
 
     /// True when some element of `elements` (stored bytes) is the fill value.
     fn has_fill(&self, elements: &[u8]) -> bool {
-        let n = self.fill.len().max(1);
-        elements.chunks_exact(n).any(|e| e == self.fill.as_slice())
+        contains_element(elements, &self.fill)
     }
 
     /// A region this writer can store: unit strides, inside the array, and every edge
@@ -718,7 +748,7 @@ pub(super) mod tests {
     use crate::array::{ArrayReader, ChunkKeys};
     use crate::chunking::{slabs, SlabOrder};
     use crate::model::NcType;
-    use crate::store::{ListableStore, MemoryStore};
+    use crate::store::{ListableStore, MemoryStore, ReadableStore};
     use crate::zarr::Dtype;
 
     pub(in crate::array) fn stored(
@@ -861,6 +891,93 @@ pub(super) mod tests {
             .insert(StoreKey::new("v/2.0.0").unwrap(), vec![0u8; 40]);
         let e = reader.read(&region([2, 0, 0], [1, 2, 10])).unwrap_err();
         assert!(e.to_string().contains("v/2.0.0"), "{e}");
+    }
+
+    #[test]
+    fn a_watching_writer_counts_chunks_and_sees_the_fill_only_inside_the_array() {
+        let var = VarPath::new(&[], "v");
+        let key = StoreKey::new("v").unwrap();
+        // 5 values in chunks of 2: the last chunk is padded with the fill (-1).
+        let st = stored(&[3, 5], &[2, 2], Some(r#"{"id": "zlib", "level": 1}"#));
+        let store = MemoryStore::new();
+        let w = ArrayWriter::new(key.clone(), &var, st.clone())
+            .unwrap()
+            .watching_fill(true);
+        let whole = Region::whole(&[3, 5]);
+        w.write(&store, &whole, &values(&whole, &[3, 5])).unwrap();
+        let written = w.written().unwrap();
+        assert_eq!(
+            (written.chunks, written.of, written.fill_seen),
+            (6, 6, false)
+        );
+        // A value equal to the fill is seen.
+        let w = ArrayWriter::new(key.clone(), &var, st.clone())
+            .unwrap()
+            .watching_fill(true);
+        let mut v = values(&whole, &[3, 5]);
+        if let Values::Int(x) = &mut v {
+            x[7] = -1;
+        }
+        w.write(&store, &whole, &v).unwrap();
+        assert!(w.written().unwrap().fill_seen);
+        // Chunks put as they are: decoded to be looked at, padding not counted.
+        let from = ArrayWriter::new(key.clone(), &var, st.clone()).unwrap();
+        let encoded: Vec<(Vec<u64>, Vec<u8>)> = store
+            .list()
+            .unwrap()
+            .into_iter()
+            .map(|(k, _)| {
+                let index: Vec<u64> = k
+                    .as_str()
+                    .trim_start_matches("v/")
+                    .split('.')
+                    .map(|i| i.parse().unwrap())
+                    .collect();
+                (index, store.get(&k).unwrap().unwrap())
+            })
+            .collect();
+        drop(from);
+        let again = MemoryStore::new();
+        let w = ArrayWriter::new(key.clone(), &var, st.clone())
+            .unwrap()
+            .watching_fill(true);
+        let first: Vec<_> = encoded.iter().filter(|(i, _)| i[0] == 0).cloned().collect();
+        w.write_encoded(&again, first, None).unwrap();
+        let written = w.written().unwrap();
+        assert_eq!((written.chunks, written.fill_seen), (3, true));
+        let w = ArrayWriter::new(key, &var, st).unwrap().watching_fill(true);
+        let clean: Vec<_> = encoded.into_iter().filter(|(i, _)| i[0] == 1).collect();
+        w.write_encoded(&again, clean, None).unwrap();
+        let written = w.written().unwrap();
+        assert_eq!((written.chunks, written.fill_seen), (3, false));
+    }
+
+    #[test]
+    fn elements_are_found_at_every_width_and_place() {
+        for width in [1usize, 2, 3, 4, 8] {
+            let item: Vec<u8> = (0..width as u8).map(|b| b + 0x40).collect();
+            for len in [0usize, 1, 63, 64, 65, 200] {
+                let mut elements = vec![0u8; len * width];
+                assert!(!contains_element(&elements, &item), "{width} {len}");
+                for at in [0, len / 2, len.saturating_sub(1)] {
+                    if len == 0 {
+                        continue;
+                    }
+                    elements.fill(0);
+                    elements[at * width..(at + 1) * width].copy_from_slice(&item);
+                    assert!(contains_element(&elements, &item), "{width} {len} {at}");
+                }
+                // The item's bytes across two elements are not the item.
+                if width > 1 && len >= 2 {
+                    elements.fill(0);
+                    elements[width / 2..width / 2 + width].copy_from_slice(&item);
+                    assert!(
+                        !contains_element(&elements, &item),
+                        "{width} {len} straddling"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
