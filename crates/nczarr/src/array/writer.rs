@@ -40,6 +40,8 @@ pub struct ArrayWriter {
 struct Watch {
     chunks: std::sync::atomic::AtomicU64,
     fill_seen: std::sync::atomic::AtomicBool,
+    /// Look for the fill among the values (else only count chunks).
+    look: bool,
 }
 
 /// What [`ArrayWriter::written`] reports.
@@ -161,12 +163,20 @@ impl ArrayWriter {
         })
     }
 
-    /// Keep count of the chunks put and look for the fill value among the values
-    /// stored, for [`ArrayWriter::written`] (values stored as they come,
-    /// [`ArrayWriter::write_encoded`], are decoded to be looked at).
-    pub fn watching_fill(mut self, watch: bool) -> ArrayWriter {
-        self.watch = watch.then(Watch::default);
+    /// Keep count of the chunks put (`count`), and look for the fill value among the
+    /// values stored (`look`: values stored as they come, [`ArrayWriter::write_encoded`],
+    /// are decoded to be looked at), for [`ArrayWriter::written`].
+    pub fn watching(mut self, count: bool, look: bool) -> ArrayWriter {
+        self.watch = (count || look).then(|| Watch {
+            look,
+            ..Watch::default()
+        });
         self
+    }
+
+    /// Count chunks and look for the fill ([`ArrayWriter::watching`]).
+    pub fn watching_fill(self, watch: bool) -> ArrayWriter {
+        self.watching(watch, watch)
     }
 
     /// What was stored so far; `None` unless [`ArrayWriter::watching_fill`].
@@ -199,7 +209,7 @@ impl ArrayWriter {
     fn looking_for_fill(&self) -> bool {
         self.watch
             .as_ref()
-            .is_some_and(|w| !w.fill_seen.load(std::sync::atomic::Ordering::Relaxed))
+            .is_some_and(|w| w.look && !w.fill_seen.load(std::sync::atomic::Ordering::Relaxed))
             && self.stored.dtype != Dtype::Object
     }
 

@@ -306,18 +306,23 @@ impl ZarrSink {
     /// it has netCDF's default one: xarray takes `fill_value` as a missing-value marker
     /// and turns an integer variable into floats for it, and a string's `""` into NaN.
     /// Left out for strings and chars (an unwritten one reads `""` and NUL either way),
-    /// and for numbers when every chunk is stored and, in NCZarr, no value equals the
-    /// fill (so netcdf-c reads the same values and masks none of them); pure Zarr, which
-    /// serves xarray, also when some do (stored every chunk), unless xarray masked the
-    /// input by it (a Zarr v2 input's `fill_value`). A `_FillValue` of the variable's own
-    /// is always kept, as is any fill in a copy in parts' metadata run, written before
-    /// the values. See `docs/layout.md`.
+    /// and for integers when every chunk is stored and, in NCZarr, no value equals the
+    /// fill (so netcdf-c reads the same values and masks none of them); NCZarr floats
+    /// keep it (xarray reads a float variable as floats either way, and masks only the
+    /// values netcdf-c masks). Pure Zarr, which serves xarray, leaves it out of every
+    /// number whose chunks are all stored, unless xarray masked the input by it (a Zarr
+    /// v2 input's `fill_value`). A `_FillValue` of the variable's own is always kept, as
+    /// is any fill in a copy in parts' metadata run, written before the values. See
+    /// `docs/layout.md`.
     fn fill_left_out(&self, v: &crate::model::Var, out: &VarOut) -> bool {
         if !self.leaves_fill_out(v, &out.stored, out.fill_masks) {
             return false;
         }
         if matches!(v.nc_type, NcType::Char | NcType::String) {
             return true;
+        }
+        if is_float(v.nc_type) && !self.options.pure_zarr {
+            return false;
         }
         if self.stage != WriteStage::Whole {
             // The finishing run of a copy in parts decides, from the parts' reports.
@@ -395,6 +400,10 @@ impl ZarrSink {
         };
         Ok(self.store().put(&key, doc.to_text().as_bytes())?)
     }
+}
+
+fn is_float(t: NcType) -> bool {
+    matches!(t, NcType::Float | NcType::Double)
 }
 
 /// What one run of a copy in parts stored of the variables whose `.zarray` may leave
@@ -477,12 +486,17 @@ impl DatasetSink for ZarrSink {
             let stored = array::stored_array(var, &shape, enc, &self.options);
             // Numbers whose fill may be left out are watched for it (see
             // `fill_left_out`); in pure Zarr every chunk is stored, so that it can be.
-            let watch = self.leaves_fill_out(var, &stored, enc.zarr_fill_masks)
+            // Numbers whose fill may be left out (see `fill_left_out`): pure Zarr counts
+            // their chunks (and stores every one); NCZarr also looks for the fill among
+            // an integer variable's values.
+            let numbers = self.leaves_fill_out(var, &stored, enc.zarr_fill_masks)
                 && !matches!(var.nc_type, NcType::Char | NcType::String);
-            let skip = self.options.skip_fill_chunks && !(watch && self.options.pure_zarr);
+            let pure = self.options.pure_zarr;
+            let look = numbers && !pure && !is_float(var.nc_type);
+            let skip = self.options.skip_fill_chunks && !(numbers && pure);
             let mut writer = ArrayWriter::new(array_key(&path)?, &path, stored.clone())?
                 .skipping_fill_chunks(skip)
-                .watching_fill(watch);
+                .watching(numbers && (pure || look), look);
             if let Some(b) = self.options.batch_bytes {
                 writer = writer.with_batch_bytes(b);
             }
