@@ -607,6 +607,25 @@ fn objects_that_are_not_a_dataset_are_never_deleted_even_with_overwrite() {
         assert_eq!(s3.store(name).list().unwrap(), before, "{name}");
     }
     assert_eq!(s3.store("docs").get(&note).unwrap().unwrap(), b"four years");
+    // What a killed run leaves (chunks, no documents yet) is a dataset's: --overwrite
+    // replaces it.
+    let debris = s3.store("debris.zarr");
+    for k in ["v/0.0", "v/1.0", "g/w/0"] {
+        debris.put(&StoreKey::new(k).unwrap(), b"xx").unwrap();
+    }
+    let url = s3.url("debris.zarr");
+    let err = s3
+        .run("nczcopy", &[&input, &url], &keys)
+        .fails_with_one_line(1);
+    assert!(err.contains("already holds a dataset"), "{err}");
+    s3.run("nczcopy", &["--overwrite", &input, &url], &keys)
+        .success();
+    let left = s3.store("debris.zarr").list().unwrap();
+    assert!(
+        left.iter()
+            .all(|(k, _)| !k.as_str().starts_with("v/") && !k.as_str().starts_with("g/")),
+        "{left:?}"
+    );
 }
 
 #[test]

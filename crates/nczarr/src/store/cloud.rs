@@ -352,7 +352,7 @@ impl CloudStore {
                     .unwrap_or(m.location.as_ref())
             })
             .collect();
-        Ok(super::existing::judge_keys(&keys))
+        Ok(super::existing::judge_prefix_keys(&keys))
     }
 
     /// Whether any object exists under the dataset's root.

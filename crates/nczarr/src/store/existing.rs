@@ -80,6 +80,18 @@ impl Existing {
 /// Judge a set of keys (relative to the place, `/`-separated): [`Existing::Dataset`]
 /// when the root holds a dataset's document and every key belongs to it.
 pub fn judge_keys<S: AsRef<str>>(keys: &[S]) -> Existing {
+    judge(keys, true)
+}
+
+/// Judge the keys under an object-store prefix: as [`judge_keys`], but keys that all
+/// belong to a dataset without its root document are a dataset too. On an object store
+/// (no staging, no rename) that is what a killed run of ours leaves: chunks and array
+/// documents, the root's written last; `--overwrite` must be able to replace it.
+pub fn judge_prefix_keys<S: AsRef<str>>(keys: &[S]) -> Existing {
+    judge(keys, false)
+}
+
+fn judge<S: AsRef<str>>(keys: &[S], root_needed: bool) -> Existing {
     if keys.is_empty() {
         return Existing::Nothing;
     }
@@ -95,9 +107,10 @@ pub fn judge_keys<S: AsRef<str>>(keys: &[S]) -> Existing {
     let foreign: Vec<&str> = keys
         .iter()
         .map(AsRef::as_ref)
-        .filter(|k| !belongs(k, &array_dirs))
+        .filter(|k| !belongs(k, &array_dirs) && (root_needed || !in_some_array(k)))
         .collect();
-    match (rooted, foreign.first()) {
+    let some_dataset = rooted || (!root_needed && foreign.len() < keys.len());
+    match (some_dataset, foreign.first()) {
         (true, None) => Existing::Dataset,
         (true, Some(first)) => Existing::Foreign {
             what: format!(
@@ -138,6 +151,17 @@ fn belongs(key: &str, array_dirs: &[&str]) -> bool {
         };
         rest.is_some_and(is_chunk_key)
     })
+}
+
+/// Whether `key` is a chunk key inside some folder (or at the root), its array's
+/// document aside: what a killed run leaves on an object store, chunks being written
+/// before the documents.
+fn in_some_array(key: &str) -> bool {
+    is_chunk_key(key)
+        || key
+            .char_indices()
+            .filter(|&(_, c)| c == '/')
+            .any(|(i, _)| is_chunk_key(&key[i + 1..]))
 }
 
 /// A chunk key relative to its array's folder, of any generation: `0.1.2`, `0/1/2`,
@@ -362,9 +386,23 @@ mod tests {
             judge_keys(&[".zgroup", "g/0.0"]),
             Existing::Foreign { .. }
         ));
-        // A dataset one level down is not a dataset at this root.
+        // A dataset one level down is not a dataset at this root...
+        let nested = ["inner/.zgroup", "inner/t/.zarray", "inner/t/0"];
+        assert!(matches!(judge_keys(&nested), Existing::Foreign { .. }));
+        // ... but under an object-store prefix, where a killed run leaves a dataset
+        // without its root document, keys that all belong to a dataset are one.
+        assert_eq!(judge_prefix_keys(&nested), Existing::Dataset);
+        assert_eq!(
+            judge_prefix_keys(&["v/.zarray", "v/0.0"]),
+            Existing::Dataset
+        );
+        // Chunks are written before their array's document.
+        assert_eq!(
+            judge_prefix_keys(&["v/1.0", "v/10.0", "g/w/c/0/1", "0"]),
+            Existing::Dataset
+        );
         assert!(matches!(
-            judge_keys(&["inner/.zgroup", "inner/t/.zarray"]),
+            judge_prefix_keys(&["v/.zarray", "v/0.0", "notes.txt"]),
             Existing::Foreign { .. }
         ));
     }
