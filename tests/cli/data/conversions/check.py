@@ -167,11 +167,11 @@ def read_xarray(path, zarr):
     else:
         import zarr as zp
 
-        root = zp.open_group(path, mode="r")
+        root = zp.open_group(store_of(path), mode="r")
         groups += ["/" + k for k, _ in root.groups()]
     for g in groups:
         kw = {"engine": "zarr", "consolidated": None} if zarr else {}
-        with xr.open_dataset(path, group=g, **kw) as ds:
+        with xr.open_dataset(store_of(path) if zarr else path, group=g, **kw) as ds:
             ds.load()
             vars_ = {}
             for name, v in ds.variables.items():
@@ -220,7 +220,7 @@ def read_zarr(path):
     import zarr
 
     out = {}
-    root = zarr.open_group(path, mode="r")
+    root = zarr.open_group(store_of(path), mode="r")
     groups = [("/", root)] + [("/" + k, g) for k, g in root.groups()]
     for gname, g in groups:
         vars_ = {}
@@ -233,6 +233,15 @@ def read_zarr(path):
             }
         out[gname] = {"attrs": plain(dict(g.attrs)), "vars": vars_}
     return out
+
+
+def store_of(path):
+    """What zarr-python opens for `path`: a zip file through its ZipStore."""
+    if path.endswith(".zip"):
+        import zarr
+
+        return zarr.storage.ZipStore(path, mode="r")
+    return path
 
 
 def nczarr_url(path):
@@ -359,12 +368,28 @@ def run_copy(args):
 
 def kind_of(path):
     """The output kind a copy at `path` has, for the promises above."""
+    if path.endswith(".zip"):
+        import zipfile
+
+        with zipfile.ZipFile(path) as z:
+            names = z.namelist()
+            if "zarr.json" in names:
+                return "zarr3"
+            if ".zattrs" in names and b"_nczarr_superblock" in z.read(".zattrs"):
+                return "nczarr"
+            return "zarr"
     if os.path.exists(os.path.join(path, "zarr.json")):
         return "zarr3"
     zattrs = os.path.join(path, ".zattrs")
     if os.path.exists(zattrs) and "_nczarr_superblock" in open(zattrs).read():
         return "nczarr"
     return "zarr"
+
+
+def out_path(name, kinds, n):
+    """Where link `n` of the chain `kinds` of input `name` writes (`K+zip`: a zip)."""
+    label = "-".join(x or "default" for x in kinds[: n + 1])
+    return os.path.join(WORK, f"out-{name}-{label}." + ("zip" if kinds[n].endswith("zip") else "zarr"))
 
 
 def readers_of(path, is_zarr):
@@ -420,6 +445,10 @@ def main():
         ("nc4", ["nczarr", "nczarr"]),
         ("xr2", ["nczarr", "zarr"]),
         ("classic", ["zarr", "nczarr"]),
+        # Zip archives: the default kind, pure Zarr, and back to a directory.
+        ("nc4", ["zip"]),
+        ("xr2", ["zarr+zip", "nczarr"]),
+        ("zp3", ["zip"]),
     ]
     failures = 0
     decoded = {name: readers_of(path, is_zarr) for name, (path, is_zarr, _) in inputs.items()}
@@ -429,9 +458,10 @@ def main():
         label = f"{name} -> " + " -> ".join(k or "default" for k in kinds)
         try:
             for n, k in enumerate(kinds):
-                out = os.path.join(WORK, f"out-{name}-{'-'.join(x or 'default' for x in kinds[: n + 1])}.zarr")
+                out = out_path(name, kinds, n)
                 subprocess.run(["rm", "-rf", out])
-                run_copy((["-k", k] if k else []) + [src, out])
+                kind = k.removesuffix("zip").removesuffix("+")
+                run_copy((["-k", kind] if kind else []) + [src, out])
                 src = out
         except RuntimeError as e:
             print(f"FAIL {label}: {e}")
@@ -443,8 +473,9 @@ def main():
             if want is None or not promised(reader, target, in_kind):
                 continue
             # Every link of a chain keeps its own promise; the end keeps the weakest.
-            links = [kind_of(os.path.join(WORK, f"out-{name}-{'-'.join(x or 'default' for x in kinds[: n + 1])}.zarr")) for n in range(len(kinds))]
-            if reader == "netcdf4" and any(l != "nczarr" for l in links):
+            links = [kind_of(out_path(name, kinds, n)) for n in range(len(kinds))]
+            # netcdf-c is promised NCZarr directories (the wheel has no zip store).
+            if reader == "netcdf4" and (any(l != "nczarr" for l in links) or src.endswith(".zip")):
                 continue
             if reader == "zarr" and not all(promised("zarr", l, in_kind) for l in links):
                 continue
@@ -455,7 +486,8 @@ def main():
                 diffs.append(f"{reader} cannot read the copy: {str(e)[:200]}")
                 continue
             diffs += [f"{reader}: {d}" for d in compare(reader, weakest, want, got)]
-        if all(kind_of(os.path.join(WORK, f"out-{name}-{'-'.join(x or 'default' for x in kinds[: n + 1])}.zarr")) == "nczarr" for n in range(len(kinds))) and decoded[name]["netcdf4"] is None:
+        nczarr_dirs = all(kind_of(out_path(name, kinds, n)) == "nczarr" for n in range(len(kinds)))
+        if nczarr_dirs and not src.endswith(".zip") and decoded[name]["netcdf4"] is None:
             # NCZarr is for netcdf-c: it opens the copy even where it cannot open the input.
             try:
                 read("netcdf4", src, True)
