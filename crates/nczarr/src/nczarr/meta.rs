@@ -109,28 +109,7 @@ impl<'s> MetaSource<'s> {
 
     /// As [`MetaSource::docs`] for any number of keys.
     pub(crate) fn docs_vec(&self, keys: &[StoreKey]) -> Result<Vec<Option<Json>>> {
-        let mut out: Vec<Option<Json>> = vec![None; keys.len()];
-        let mut missing = Vec::new();
-        {
-            let mut prefetched = self
-                .prefetched
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner);
-            for (i, k) in keys.iter().enumerate() {
-                match prefetched.remove(k) {
-                    Some(doc) => out[i] = doc?,
-                    None => missing.push(i),
-                }
-            }
-        }
-        if missing.is_empty() {
-            return Ok(out);
-        }
-        let fetch: Vec<StoreKey> = missing.iter().map(|&i| keys[i].clone()).collect();
-        for (i, doc) in missing.into_iter().zip(self.fetch(&fetch)) {
-            out[i] = doc?;
-        }
-        Ok(out)
+        self.each_doc(keys).into_iter().collect()
     }
 
     /// Fetch documents the walk will ask for soon, in one batch with others: a

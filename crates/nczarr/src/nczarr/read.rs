@@ -68,16 +68,12 @@ pub(crate) fn read(store: Box<dyn ReadStore>, options: &ReadOptions) -> Result<Z
         let mut problems = Vec::new();
         let (root_group, arrays) =
             pure::read_root_array(&zarray, zattrs.as_ref(), &name, options, &mut problems)?;
-        let format = FormatInfo {
-            kind: "netCDF-4".into(),
-            detail: "pure Zarr version 2: one array at the root".into(),
-            nc_properties: None,
-            superblock_version: Some(Generation::PureZarr.superblock_version()),
-            is_netcdf4: Some(true),
-            codecs_attr: true,
-            zarr_version: Some(2),
-            facts: Vec::new(),
-        };
+        let format = v2_format(
+            "pure Zarr version 2: one array at the root",
+            None,
+            Generation::PureZarr,
+            Vec::new(),
+        );
         drop(src);
         let source = ZarrSource::new(
             store,
@@ -87,10 +83,7 @@ pub(crate) fn read(store: Box<dyn ReadStore>, options: &ReadOptions) -> Result<Z
             problems,
         )
         .with_root_array(VarPath::new(&[], &name));
-        return Ok(match options.batch_bytes {
-            Some(b) => source.with_batch_bytes(b),
-            None => source,
-        });
+        return Ok(with_batch(source, options));
     }
     let detected = detect::detect(zgroup.as_ref(), zattrs.as_ref(), nczarr.is_some());
     let generation = if options.force_pure_zarr {
@@ -112,20 +105,12 @@ pub(crate) fn read(store: Box<dyn ReadStore>, options: &ReadOptions) -> Result<Z
         Generation::PureZarr => pure::read(&src, &root, zattrs, options, &mut problems)?,
         g => walk::read(&src, &root, g, zgroup, zattrs, &mut problems)?,
     };
-    let format = FormatInfo {
-        kind: "netCDF-4".into(),
-        detail: generation.describe().into(),
-        nc_properties,
-        superblock_version: Some(generation.superblock_version()),
-        is_netcdf4: Some(true),
-        codecs_attr: true,
-        zarr_version: Some(2),
-        facts: if src.zmetadata_found() {
-            vec!["consolidated metadata: .zmetadata".into()]
-        } else {
-            Vec::new()
-        },
+    let facts = if src.zmetadata_found() {
+        vec!["consolidated metadata: .zmetadata".into()]
+    } else {
+        Vec::new()
     };
+    let format = v2_format(generation.describe(), nc_properties, generation, facts);
     drop(src);
     let source = ZarrSource::new(
         store,
@@ -134,8 +119,32 @@ pub(crate) fn read(store: Box<dyn ReadStore>, options: &ReadOptions) -> Result<Z
         format,
         problems,
     );
-    Ok(match options.batch_bytes {
+    Ok(with_batch(source, options))
+}
+
+/// What a Zarr v2 dataset's format is, as [`FormatInfo`] says it.
+fn v2_format(
+    detail: &str,
+    nc_properties: Option<String>,
+    generation: Generation,
+    facts: Vec<String>,
+) -> FormatInfo {
+    FormatInfo {
+        kind: "netCDF-4".into(),
+        detail: detail.into(),
+        nc_properties,
+        superblock_version: Some(generation.superblock_version()),
+        is_netcdf4: Some(true),
+        codecs_attr: true,
+        zarr_version: Some(2),
+        facts,
+    }
+}
+
+/// `source` reading as many bytes of chunks at once as `options` say.
+fn with_batch(source: ZarrSource, options: &ReadOptions) -> ZarrSource {
+    match options.batch_bytes {
         Some(b) => source.with_batch_bytes(b),
         None => source,
-    })
+    }
 }

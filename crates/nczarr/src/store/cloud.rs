@@ -333,6 +333,17 @@ impl CloudStore {
     /// # Errors
     /// [`StoreError`] when the listing fails.
     pub fn existing(&self) -> Result<super::Existing, StoreError> {
+        let names: Vec<String> = self.object_names()?.into_iter().map(|(n, _)| n).collect();
+        Ok(super::existing::judge_prefix_keys(&names))
+    }
+
+    /// Every object under the dataset's root: its name relative to the root (as the
+    /// service spells it, whatever our key rules say; `""` for an object named as the
+    /// root itself) and its size.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the listing fails.
+    fn object_names(&self) -> Result<Vec<(String, u64)>, StoreError> {
         let root = self.root_path()?;
         let metas: Vec<object_store::ObjectMeta> = self
             .runtime
@@ -343,16 +354,13 @@ impl CloudStore {
         } else {
             self.root.len() + 1
         };
-        let keys: Vec<&str> = metas
-            .iter()
+        Ok(metas
+            .into_iter()
             .map(|m| {
-                m.location
-                    .as_ref()
-                    .get(skip..)
-                    .unwrap_or(m.location.as_ref())
+                let full: &str = m.location.as_ref();
+                (full.get(skip..).unwrap_or("").to_string(), m.size)
             })
-            .collect();
-        Ok(super::existing::judge_prefix_keys(&keys))
+            .collect())
     }
 
     /// Whether any object exists under the dataset's root.
@@ -533,27 +541,13 @@ impl ReadableStore for CloudStore {
 
 impl ListableStore for CloudStore {
     fn list(&self) -> Result<Vec<(StoreKey, u64)>, StoreError> {
-        let root = self.root_path()?;
-        let metas: Vec<object_store::ObjectMeta> = self
-            .runtime
-            .block_on(again(|| self.store.list(root.as_ref()).try_collect()))
-            .map_err(|e| self.error(&self.root, &e))?;
-        let skip = if self.root.is_empty() {
-            0
-        } else {
-            self.root.len() + 1
-        };
-        let mut out = Vec::with_capacity(metas.len());
-        for m in metas {
-            let full = m.location.as_ref();
-            let Some(rel) = full.get(skip..) else {
-                continue;
-            };
-            // Keys that break our rules (made by other tools) are left out, not fatal.
-            if let Ok(k) = StoreKey::new(rel) {
-                out.push((k, m.size));
-            }
-        }
+        // Keys that break our rules (made by other tools) are left out, not fatal.
+        let mut out: Vec<(StoreKey, u64)> = self
+            .object_names()?
+            .into_iter()
+            .filter(|(name, _)| !name.is_empty())
+            .filter_map(|(name, size)| StoreKey::new(&name).ok().map(|k| (k, size)))
+            .collect();
         out.sort_by(|a, b| a.0.as_str().cmp(b.0.as_str()));
         Ok(out)
     }
