@@ -23,6 +23,10 @@ pub const SHUFFLE: u32 = 2;
 pub const FLETCHER32: u32 = 3;
 /// HDF5 szip.
 pub const SZIP: u32 = 4;
+/// The szip option bits a user sets (`H5_SZIP_CHIP_OPTION_MASK | H5_SZIP_EC_OPTION_MASK |
+/// H5_SZIP_NN_OPTION_MASK`), which ncdump shows of the stored mask.
+const SZIP_USER_MASKS: u32 = 2 | 4 | 32;
+
 /// bzip2 (registered HDF5 filter).
 pub const BZIP2: u32 = 307;
 /// blosc (registered HDF5 filter).
@@ -48,7 +52,15 @@ pub fn filter_of(config: &Json) -> Option<(u32, Vec<u32>)> {
             n => (SHUFFLE, vec![n]),
         },
         "fletcher32" => (FLETCHER32, vec![]),
-        "szip" => (SZIP, vec![param("mask", 0), param("pixels-per-block", 0)]),
+        // HDF5 adds its own bits to the stored option mask (raw 128, byte order 8 or 16,
+        // K13 1); ncdump shows the user's: chip 2, entropy coding 4, nearest neighbour 32.
+        "szip" => (
+            SZIP,
+            vec![
+                param("mask", 0) & SZIP_USER_MASKS,
+                param("pixels-per-block", 0),
+            ],
+        ),
         "bz2" => (BZIP2, vec![param("level", 9)]),
         "zstd" => (ZSTD, vec![param("level", 0)]),
         "blosc" => {
@@ -173,6 +185,11 @@ mod tests {
         );
         assert_eq!(filter_of(&parse_str(r#"{"id": "lz4"}"#).unwrap()), None);
         assert!(codec_of(4, &[4, 8]).is_err());
+        // The stored szip mask's HDF5 bits are not shown (netcdf-c's szip files: 169).
+        assert_eq!(
+            filter_of(&parse_str(r#"{"id": "szip", "mask": 169, "pixels-per-block": 8}"#).unwrap()),
+            Some((4, vec![32, 8]))
+        );
         assert!(codec_of(99, &[]).is_err());
         assert_eq!(
             codec_of(32015, &[3, 9]).unwrap_err().to_string(),

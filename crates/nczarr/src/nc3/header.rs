@@ -342,6 +342,9 @@ impl Reader<'_> {
         let at = self.at;
         let n = self.count()?;
         let bytes = self.padded(n)?;
+        // A name ends at its first NUL, as netcdf-c reads it (a C string): netcdf-c's own
+        // `nctest` files store `pp` in 8 bytes, padded with NULs.
+        let bytes = bytes.split(|&b| b == 0).next().unwrap_or(&[]);
         String::from_utf8(bytes.to_vec())
             .map_err(|_| self.damaged_at(at, "a name that is not UTF-8".to_string()))
     }
@@ -549,6 +552,24 @@ mod tests {
             assert_eq!(v.attrs[0].values, Values::Char(b"m".to_vec()));
             assert_eq!((h.vars[1].nc_type, h.vars[1].begin), (NcType::Char, 100));
         }
+    }
+
+    #[test]
+    fn names_end_at_their_first_nul_as_in_netcdf_c() {
+        // netcdf-c's nctest files store names padded with NULs in their counts.
+        let mut w = Writer::new(1);
+        w.u32(0);
+        w.u32(NC_DIMENSION).count(1).name("pp\0\0\0\0\0\0").count(2);
+        w.u32(NC_ATTRIBUTE)
+            .count(1)
+            .name("ab\0\0")
+            .u32(2)
+            .count(1)
+            .padded(b"t");
+        w.absent();
+        let h = parse(&w.bytes).unwrap();
+        assert_eq!(h.dims[0].name, "pp");
+        assert_eq!(h.attrs[0].name, "ab");
     }
 
     #[test]
