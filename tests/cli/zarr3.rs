@@ -207,18 +207,26 @@ fn a_store_that_is_one_array_is_one_variable() {
 }
 
 #[test]
-fn mode_zarr3_chooses_version_3_where_both_are() {
+fn version_3_wins_where_both_are_and_a_mode_chooses() {
     let s = v3_store(
         r#"[{"name": "bytes", "configuration": {"endian": "little"}}]"#,
         r#""int16""#,
     );
+    // A v3 store holding stale version 2 documents is read as zarr-python reads it
+    // (issue 39); mode=v2 reads the version 2 ones.
     s.put(".zgroup", r#"{"zarr_format": 2}"#);
-    let plain = run("nczdump", &["-K", &s.path_str()]);
-    assert!(plain.stdout().contains("version 2"), "{}", plain.stdout());
+    s.put(".zarray", r#"{"zarr_format": 2, "shape": [1]}"#);
+    run("nczdump", &["-K", &s.path_str()])
+        .success()
+        .stdout_is("Zarr version 3\n");
     let url = format!("file://{}#mode=zarr3,file", s.path_str());
     run("nczdump", &["-K", &url])
         .success()
         .stdout_is("Zarr version 3\n");
+    s.remove(".zarray");
+    let url = format!("file://{}#mode=v2,file", s.path_str());
+    let v2 = run("nczdump", &["-K", &url]);
+    assert!(v2.stdout().contains("version 2"), "{}", v2.stdout());
     let v2only = TempStore::nczarr_sample("v2.zarr");
     let url = format!("file://{}#mode=v3,file", v2only.path_str());
     let err = run("nczdump", &[&url]).fails_with_one_line(1);

@@ -141,6 +141,7 @@ fn open_zarr(url: &DatasetUrl, options: &OpenOptions) -> Result<Box<dyn DatasetS
         force_pure_zarr: modes.has("zarr") && !modes.has("noxarray") || modes.has("xarray"),
         ignore_xarray_dims: !modes.xarray_dims(),
         force_v3: modes.zarr3(),
+        force_v2: modes.has("v2") && !modes.zarr3(),
         trace: options.trace.clone(),
         batch_bytes: options.batch_bytes,
     };

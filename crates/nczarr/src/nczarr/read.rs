@@ -16,6 +16,8 @@ pub struct ReadOptions {
     pub ignore_xarray_dims: bool,
     /// Read as Zarr version 3 even if version 2 metadata is there too (`mode=zarr3`).
     pub force_v3: bool,
+    /// Read as Zarr version 2 even if a `zarr.json` is there too (`mode=v2`).
+    pub force_v2: bool,
     /// Report decisions here (`NCTRACING`).
     pub trace: Option<TraceSink>,
     /// About how many bytes of decoded chunks a read holds at once (default 64 MiB).
@@ -45,7 +47,9 @@ pub(crate) fn read(store: Box<dyn ReadStore>, options: &ReadOptions) -> Result<Z
     .map(|n| StoreKey::new(n).expect("static key"));
     let [zgroup, zattrs, nczarr, zarray, zarr_json] = src.docs(&probe)?;
     let v2 = zgroup.is_some() || nczarr.is_some() || zarray.is_some() || src.is_consolidated();
-    if let Some(doc) = zarr_json.filter(|_| options.force_v3 || !v2) {
+    // A root `zarr.json` wins over version 2 documents beside it (a v3 store holding a
+    // stale `.zarray`), as in zarr-python; `mode=v2` reads the version 2 ones.
+    if let Some(doc) = zarr_json.filter(|_| options.force_v3 || !options.force_v2 || !v2) {
         trace("metadata: Zarr version 3 (zarr.json)");
         drop(src);
         return super::v3::read(store, &doc, options);
