@@ -117,6 +117,10 @@ struct Args {
     /// openable (a directory is moved into place). Takes only OUTPUT.
     #[arg(long)]
     finish: bool,
+    /// Copy what can be read, leaving out with a warning each variable this build cannot
+    /// read (an unknown codec or filter); without it such a variable is an error.
+    #[arg(long)]
+    skip_unreadable: bool,
     /// On S3, replace a dataset already at OUTPUT: its objects are deleted once the copy
     /// is written (not atomic: S3 cannot swap). Directories and .zip files are always
     /// replaced, and only once the copy is complete.
@@ -484,7 +488,26 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     .with_context(|| input.clone())?;
     let source = opened.source.as_ref();
     let kind = said_kind.unwrap_or_else(|| default_kind(source));
-    let selected = select(source.dataset(), &selection).with_context(|| input.clone())?;
+    let mut selected = select(source.dataset(), &selection).with_context(|| input.clone())?;
+    // Variables this build cannot read: refused, unless --skip-unreadable copies the
+    // rest (each left out with a warning).
+    let unreadable: Vec<_> = source
+        .unreadable()
+        .into_iter()
+        .filter(|(p, _)| selected.dataset.var(p).is_some())
+        .collect();
+    if let Some((p, why)) = unreadable.first() {
+        if !args.skip_unreadable {
+            bail!(
+                "{input}: variable '{p}' cannot be read: {why} (--skip-unreadable copies the rest without it)"
+            );
+        }
+        for (p, why) in &unreadable {
+            eprintln!("nczcopy: {input}: warning: variable '{p}' left out: {why}");
+        }
+        let paths: Vec<_> = unreadable.iter().map(|(p, _)| p.clone()).collect();
+        selected.dataset = selected.dataset.without_vars(&paths);
+    }
     let mut plan = plan_copy(source, &selected.dataset, &changes, &PlanOptions::default())
         .with_context(|| input.clone())?;
     for w in reread_warnings(

@@ -237,6 +237,29 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         bail!("NcML output (-x) currently only permitted for netCDF classic model");
     }
     check_selection(source.dataset(), &opts.vars, &opts.groups)?;
+    // A variable this build cannot read (an unknown codec) is left out with a problem,
+    // the rest printed; one `-v` names is read, and its error said.
+    let named = |p: &nczarr::model::VarPath| {
+        opts.vars
+            .iter()
+            .any(|v| nczarr::model::select::var_matches(v, &p.group, &p.name))
+    };
+    let unreadable: Vec<_> = if opts.header_only {
+        // Only data is unreadable: a header prints every variable.
+        Vec::new()
+    } else {
+        source
+            .unreadable()
+            .into_iter()
+            .filter(|(p, _)| !named(p))
+            .collect()
+    };
+    let without = nczarr::source::Without::new(source, &unreadable);
+    let source: &dyn nczarr::DatasetSource = if unreadable.is_empty() {
+        source
+    } else {
+        &without
+    };
     if args.json {
         refuse_cdl_only_options(&args)?;
         let fill = match args.json_fill.as_deref() {

@@ -32,6 +32,8 @@ mod nczgen_stream;
 mod netcdf_files;
 /// Options with no test elsewhere (nczdump -p -g -K -XF, nczgen -x -H --separator).
 mod options;
+/// Real files from other writers (issue 39): each class of difference, reproduced.
+mod real_files_39;
 /// What a new user met (issue 38): options ignored, messages, layouts, defaults.
 mod regressions_38;
 /// Every tool against a local S3 server (skipped without one).

@@ -105,6 +105,13 @@ pub trait DatasetSource: DataSource {
         &[]
     }
 
+    /// The variables whose values this build cannot read (an unknown codec or filter),
+    /// each with why. Their metadata is read; a tool leaves them out, or fails when it
+    /// is asked for one by name.
+    fn unreadable(&self) -> Vec<(VarPath, String)> {
+        Vec::new()
+    }
+
     /// The key/value store under the dataset, for tools that look at keys and objects.
     fn store(&self) -> Option<&dyn ReadStore> {
         None
@@ -153,5 +160,83 @@ pub trait DatasetSource: DataSource {
             "variable '{var}': the dataset's format ({}) has no chunks to show",
             self.format().kind
         )))
+    }
+}
+
+/// A source seen without some of its variables: tools leave out what cannot be read
+/// ([`DatasetSource::unreadable`]) and read the rest through this.
+pub struct Without<'a> {
+    inner: &'a dyn DatasetSource,
+    dataset: Dataset,
+    problems: Vec<String>,
+}
+
+impl<'a> Without<'a> {
+    /// `inner` without the variables at `drop`, each with a problem line saying why
+    /// it was left out.
+    pub fn new(inner: &'a dyn DatasetSource, drop: &[(VarPath, String)]) -> Without<'a> {
+        let paths: Vec<VarPath> = drop.iter().map(|(p, _)| p.clone()).collect();
+        let mut problems = inner.problems().to_vec();
+        problems.extend(
+            drop.iter()
+                .map(|(p, why)| format!("variable '{p}': {why}; variable left out")),
+        );
+        Without {
+            inner,
+            dataset: inner.dataset().without_vars(&paths),
+            problems,
+        }
+    }
+}
+
+impl DataSource for Without<'_> {
+    fn read(&self, var: &VarPath, region: &Region) -> Result<Values> {
+        self.inner.read(var, region)
+    }
+
+    fn has_data(&self, var: &VarPath) -> bool {
+        self.inner.has_data(var)
+    }
+
+    fn recycle(&self, values: Values) {
+        self.inner.recycle(values);
+    }
+}
+
+impl DatasetSource for Without<'_> {
+    fn dataset(&self) -> &Dataset {
+        &self.dataset
+    }
+
+    fn format(&self) -> &FormatInfo {
+        self.inner.format()
+    }
+
+    fn encoding(&self, var: &VarPath) -> Option<Encoding> {
+        self.inner.encoding(var)
+    }
+
+    fn problems(&self) -> &[String] {
+        &self.problems
+    }
+
+    fn store(&self) -> Option<&dyn ReadStore> {
+        self.inner.store()
+    }
+
+    fn stored_chunk(&self, var: &VarPath, index: &[u64]) -> Result<Option<Vec<u8>>> {
+        self.inner.stored_chunk(var, index)
+    }
+
+    fn prefetch(&self, var: &VarPath, region: &Region) -> Result<()> {
+        self.inner.prefetch(var, region)
+    }
+
+    fn has_stored_chunks(&self, var: &VarPath) -> bool {
+        self.inner.has_stored_chunks(var)
+    }
+
+    fn chunk(&self, var: &VarPath, index: &[u64]) -> Result<ChunkView> {
+        self.inner.chunk(var, index)
     }
 }

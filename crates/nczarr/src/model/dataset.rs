@@ -195,6 +195,22 @@ impl Dataset {
         out
     }
 
+    /// The dataset without the variables at `drop` (their dimensions stay).
+    pub fn without_vars(&self, drop: &[VarPath]) -> Dataset {
+        fn walk(g: &mut Group, path: &mut Vec<String>, drop: &[VarPath]) {
+            g.vars
+                .retain(|v| !drop.iter().any(|d| d.group == *path && d.name == v.name));
+            for c in &mut g.groups {
+                path.push(c.name.clone());
+                walk(c, path, drop);
+                path.pop();
+            }
+        }
+        let mut out = self.clone();
+        walk(&mut out.root, &mut Vec::new(), drop);
+        out
+    }
+
     /// The lengths of the dimensions of the variable at `path`.
     pub fn shape_of(&self, path: &VarPath) -> Option<Vec<u64>> {
         self.var(path).map(|v| self.var_shape(v))

@@ -180,6 +180,28 @@ impl Storage for ReadAtStorage {
     }
 }
 
+impl Hdf5Source {
+    /// The variables stored with an HDF5 filter this build has no codec for.
+    fn missing_filters(&self) -> Vec<(VarPath, String)> {
+        self.dataset
+            .vars()
+            .into_iter()
+            .filter_map(|(p, _)| {
+                let info = self.vars.get(&p)?;
+                (!info.missing_filters.is_empty()).then(|| {
+                    (
+                        p,
+                        format!(
+                            "stored with HDF5 filter {}, which this build cannot decode",
+                            info.missing_filters.join(", ")
+                        ),
+                    )
+                })
+            })
+            .collect()
+    }
+}
+
 impl DataSource for Hdf5Source {
     fn read(&self, var: &VarPath, region: &Region) -> Result<Values> {
         let fail = |m: String| Error::Invalid(format!("variable '{var}': {m}"));
@@ -272,6 +294,10 @@ impl DatasetSource for Hdf5Source {
 
     fn problems(&self) -> &[String] {
         &self.problems
+    }
+
+    fn unreadable(&self) -> Vec<(VarPath, String)> {
+        self.missing_filters()
     }
 
     fn has_stored_chunks(&self, var: &VarPath) -> bool {

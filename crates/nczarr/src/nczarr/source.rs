@@ -179,6 +179,25 @@ impl DatasetSource for ZarrSource {
         &self.problems
     }
 
+    fn unreadable(&self) -> Vec<(VarPath, String)> {
+        // The reader builds the codec chain: an unknown codec fails it.
+        self.dataset
+            .vars()
+            .into_iter()
+            .filter_map(|(p, _)| match self.reader(&p) {
+                Err(e) => {
+                    let text = e.to_string();
+                    let why = text
+                        .strip_prefix(&format!("variable '{p}': "))
+                        .unwrap_or(&text)
+                        .to_string();
+                    Some((p, why))
+                }
+                Ok(_) => None,
+            })
+            .collect()
+    }
+
     fn store(&self) -> Option<&dyn ReadStore> {
         Some(self.store.as_ref())
     }
