@@ -71,10 +71,13 @@ struct Args {
     /// is id,params|id,params (HDF5 ids) or none. Repeatable.
     #[arg(short = 'F', value_name = "SPEC")]
     filters: Vec<String>,
-    /// The compressor for every variable, a numcodecs codec: zstd, zstd:level=5,
-    /// blosc:cname=lz4,clevel=5,shuffle=1, lz4, zlib:level=4, gzip, bz2, or its JSON.
+    /// A numcodecs codec for every variable: a compressor (zstd, zstd:level=5,
+    /// blosc:cname=lz4,clevel=5,shuffle=1, lz4, zlib:level=4, gzip, bz2) replaces the
+    /// variable's; a filter goes before it (bitround:keepbits=N and quantize:digits=N,
+    /// lossy, on float variables; fixedscaleoffset, astype, delta, packbits). Or its
+    /// JSON. Repeatable, in order.
     #[arg(long, value_name = "CODEC")]
-    codec: Option<String>,
+    codec: Vec<String>,
     /// Unlimited dimensions become fixed.
     #[arg(short = 'u')]
     fix_unlimited: bool,
@@ -214,11 +217,16 @@ fn selection(args: &Args) -> anyhow::Result<Selection> {
 
 /// `-c`, `--chunks`, `-d`, `-s`, `-F` and `--codec` as storage changes.
 fn changes(args: &Args) -> anyhow::Result<StorageChanges> {
+    let codecs: Vec<Json> = args
+        .codec
+        .iter()
+        .map(|c| parse_codec(c))
+        .collect::<Result<_, _>>()?;
     if let Some(d) = args.deflate {
         if d > 9 {
             bail!("invalid deflation level: {d} (0 to 9)");
         }
-        if args.codec.is_some() {
+        if !codecs.is_empty() && codecs.iter().any(is_compressor) {
             bail!(
                 "-d {d} and --codec both choose the compressor: give one (--codec zlib:level={d} is -d {d})"
             );
@@ -247,9 +255,14 @@ fn changes(args: &Args) -> anyhow::Result<StorageChanges> {
                 .iter()
                 .map(|f| FilterSpec::parse(f))
                 .collect::<Result<_, _>>()?,
-            codec: args.codec.as_deref().map(parse_codec).transpose()?,
+            codec: codecs,
         },
     })
+}
+
+/// Whether `--codec`'s codec compresses (and so chooses what `-d` would).
+fn is_compressor(codec: &Json) -> bool {
+    nczarr::copy::filters::is_compressor(codec)
 }
 
 /// The output kind from `-k` and `-3/-4/-6/-7`; `None` when not said.

@@ -75,3 +75,43 @@ fn an_unreadable_variable_is_left_out_and_the_rest_read() {
     back.success();
     assert!(back.stdout().contains(" f = 0.5, 1.5, 2.5, 3.5 ;") && !back.stdout().contains(" i ="));
 }
+
+/// A Python with zarr 3, numcodecs and h5py: `NCZARR_PYTHON`, else `python3`.
+fn python_with_zarr_and_h5py() -> Option<String> {
+    let py = std::env::var("NCZARR_PYTHON").unwrap_or_else(|_| "python3".into());
+    std::process::Command::new(&py)
+        .args([
+            "-c",
+            "import zarr, numcodecs, h5py; from zarr.codecs import numcodecs as nz",
+        ])
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+        .then_some(py)
+}
+
+#[test]
+fn numcodecs_and_lzf_read_as_zarr_python_and_h5py_read_them() {
+    let Some(py) = python_with_zarr_and_h5py() else {
+        assert!(
+            std::env::var("CI").map_or(true, |v| v != "true"),
+            "CI needs zarr 3, numcodecs and h5py in NCZARR_PYTHON"
+        );
+        eprintln!("skipped: no python3 with zarr 3, numcodecs and h5py (set NCZARR_PYTHON)");
+        return;
+    };
+    let work = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(py)
+        .arg(crate::util::data_dir().join("real_files/codecs_check.py"))
+        .arg(crate::util::exe("nczdump"))
+        .arg(crate::util::exe("nczcopy"))
+        .arg(work.path())
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && report.contains("0 differences"),
+        "{report}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

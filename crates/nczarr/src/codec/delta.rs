@@ -2,9 +2,10 @@
 //! `astype`; decoding is a cumulative sum in `dtype`.
 //! Config: `{"id": "delta", "dtype": "<f4", "astype": "<f4"}`.
 
+use super::numeric::{as_f, check, dtype_param, read, wrap, write, Num};
 use super::{obj, ChunkFault, ChunkInfo, Codec, ConfigFault};
 use crate::json::Json;
-use crate::zarr::{Dtype, Endian};
+use crate::zarr::Dtype;
 
 /// Delta encoding.
 #[derive(Debug, Clone)]
@@ -13,92 +14,15 @@ pub(crate) struct Delta {
     astype: Dtype,
 }
 
-#[derive(Clone, Copy)]
-enum Num {
-    I(i128),
-    F(f64),
-}
-
-fn check(d: &Dtype) -> Result<(), ConfigFault> {
-    match d {
-        Dtype::Int { .. } | Dtype::Float { bytes: 4 | 8, .. } => Ok(()),
-        other => Err(ConfigFault::Unavailable {
-            what: format!("delta over dtype {other}"),
-            have: "integers, <f4, <f8".into(),
-        }),
-    }
-}
-
-fn read(d: &Dtype, b: &[u8]) -> Num {
-    let mut buf = [0u8; 8];
-    let n = b.len();
-    buf[..n].copy_from_slice(b);
-    if d.endian() == Endian::Big {
-        buf[..n].reverse();
-    }
-    match d {
-        Dtype::Float { bytes: 4, .. } => Num::F(f64::from(f32::from_le_bytes([
-            buf[0], buf[1], buf[2], buf[3],
-        ]))),
-        Dtype::Float { .. } => Num::F(f64::from_le_bytes(buf)),
-        Dtype::Int {
-            signed: true,
-            bytes,
-            ..
-        } => {
-            let raw = u64::from_le_bytes(buf);
-            let shift = 64 - 8 * bytes;
-            Num::I(i128::from(((raw << shift) as i64) >> shift))
-        }
-        _ => Num::I(i128::from(u64::from_le_bytes(buf))),
-    }
-}
-
-fn write(d: &Dtype, v: Num, out: &mut Vec<u8>) {
-    let n = d.item_size();
-    let mut bytes = match (d, v) {
-        (Dtype::Float { bytes: 4, .. }, Num::F(f)) => (f as f32).to_le_bytes().to_vec(),
-        (Dtype::Float { bytes: 4, .. }, Num::I(i)) => (i as f32).to_le_bytes().to_vec(),
-        (Dtype::Float { .. }, Num::F(f)) => f.to_le_bytes().to_vec(),
-        (Dtype::Float { .. }, Num::I(i)) => (i as f64).to_le_bytes().to_vec(),
-        (_, Num::I(i)) => (i as u64).to_le_bytes()[..n].to_vec(),
-        (_, Num::F(f)) => ((f as i128) as u64).to_le_bytes()[..n].to_vec(),
-    };
-    if d.endian() == Endian::Big {
-        bytes.reverse();
-    }
-    out.extend_from_slice(&bytes);
-}
-
-fn wrap(d: &Dtype, v: i128) -> i128 {
-    let bits = 8 * d.item_size() as u32;
-    let m = v & ((1i128 << bits) - 1);
-    match d {
-        Dtype::Int { signed: true, .. } if m >= 1i128 << (bits - 1) => m - (1i128 << bits),
-        _ => m,
-    }
-}
-
 impl Delta {
     pub(crate) fn from_config(config: &Json) -> Result<Delta, ConfigFault> {
-        let get = |name: &'static str| -> Result<Dtype, ConfigFault> {
-            let t = config
-                .get(name)
-                .and_then(Json::as_str)
-                .ok_or(ConfigFault::Missing { name })?;
-            Dtype::parse(t).map_err(|e| ConfigFault::BadValue {
-                name,
-                expected: "a numeric dtype".into(),
-                found: e.to_string(),
-            })
-        };
-        let dtype = get("dtype")?;
+        let dtype = dtype_param(config, "dtype")?;
         let astype = match config.get("astype") {
             None | Some(Json::Null) => dtype.clone(),
-            Some(_) => get("astype")?,
+            Some(_) => dtype_param(config, "astype")?,
         };
-        check(&dtype)?;
-        check(&astype)?;
+        check(&dtype, "delta")?;
+        check(&astype, "delta")?;
         Ok(Delta { dtype, astype })
     }
 
@@ -131,13 +55,6 @@ impl Delta {
             write(to, y, &mut out);
         }
         Ok(out)
-    }
-}
-
-fn as_f(n: Num) -> f64 {
-    match n {
-        Num::I(i) => i as f64,
-        Num::F(f) => f,
     }
 }
 

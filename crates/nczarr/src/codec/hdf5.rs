@@ -10,6 +10,7 @@
 //! | 307 | bz2 | level |
 //! | 32001 | blosc | 0, 0, 0, blocksize, clevel, shuffle, compressor code |
 //! | 32015 | zstd | level |
+//! | 32000 | lzf (read only) | (h5py's version and chunk size, not shown) |
 
 use super::blosc::Blosc;
 use super::{num, obj};
@@ -33,6 +34,8 @@ pub const BZIP2: u32 = 307;
 pub const BLOSC: u32 = 32001;
 /// zstd (registered HDF5 filter).
 pub const ZSTD: u32 = 32015;
+/// LZF (registered HDF5 filter; h5py's light compressor).
+pub const LZF: u32 = 32000;
 
 /// The HDF5 filter id and visible parameters of a codec, as ncdump's `_Filter` shows
 /// them; `None` for codecs with no HDF5 equivalent (gzip, lz4, delta, ...).
@@ -63,6 +66,7 @@ pub fn filter_of(config: &Json) -> Option<(u32, Vec<u32>)> {
         ),
         "bz2" => (BZIP2, vec![param("level", 9)]),
         "zstd" => (ZSTD, vec![param("level", 0)]),
+        "lzf" => (LZF, vec![]),
         "blosc" => {
             let b = Blosc::from_config(config).ok()?;
             (
@@ -133,6 +137,8 @@ pub fn codec_of(id: u32, params: &[u32]) -> Result<Json, FilterError> {
         BZIP2 => most("bz2", 1)?,
         ZSTD => most("zstd", 1)?,
         BLOSC => most("blosc", 7)?,
+        // h5py's lzf keeps a version and the chunk's size as parameters.
+        LZF => most("lzf", 3)?,
         _ => {}
     }
     let idj = |s: &str| ("id", Json::String(s.to_string()));
@@ -161,6 +167,7 @@ pub fn codec_of(id: u32, params: &[u32]) -> Result<Json, FilterError> {
                 ("shuffle", num(i64::from(p(5, 1)))),
             ])
         }
+        LZF => obj(vec![idj("lzf")]),
         SZIP => return Err(FilterError::Szip),
         other => return Err(FilterError::Unknown(other)),
     })

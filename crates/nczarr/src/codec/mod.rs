@@ -9,16 +9,23 @@
 //! chunk ([`CodecError::Failed`]) are separate errors: the first is found when a
 //! dataset opens, the second names the chunk.
 
+mod astype;
+mod bitround;
 mod blosc;
 mod bz2;
 mod checksum;
 mod delta;
 mod error;
+mod fixedscaleoffset;
 mod fletcher32;
 mod gzip;
 pub mod hdf5;
 mod lz4;
+mod lzf;
+mod numeric;
+mod packbits;
 mod pipeline;
+mod quantize;
 pub mod registry;
 mod shuffle;
 mod vlen;

@@ -1,12 +1,18 @@
 //! Build a codec from its Zarr v2 JSON. A `match` on the id: our set is closed.
 
+use super::astype::AsType;
+use super::bitround::BitRound;
 use super::blosc::Blosc;
 use super::bz2::Bz2;
 use super::checksum::{Checksum, Kind};
 use super::delta::Delta;
+use super::fixedscaleoffset::FixedScaleOffset;
 use super::fletcher32::Fletcher32;
 use super::gzip::Gzip;
 use super::lz4::Lz4;
+use super::lzf::Lzf;
+use super::packbits::PackBits;
+use super::quantize::Quantize;
 use super::shuffle::Shuffle;
 use super::zlib::Zlib;
 use super::zstd::Zstd;
@@ -24,6 +30,12 @@ pub const KNOWN_IDS: &[&str] = &[
     "shuffle",
     "fletcher32",
     "delta",
+    "bitround",
+    "fixedscaleoffset",
+    "quantize",
+    "packbits",
+    "astype",
+    "lzf",
     "crc32",
     "crc32c",
     "adler32",
@@ -40,6 +52,11 @@ fn params_of(id: &str) -> Option<&'static [&'static str]> {
         "lz4" => &["acceleration"],
         "shuffle" => &["elementsize"],
         "delta" => &["dtype", "astype"],
+        "bitround" => &["keepbits"],
+        "fixedscaleoffset" => &["offset", "scale", "dtype", "astype"],
+        "quantize" => &["digits", "dtype", "astype"],
+        "astype" => &["encode_dtype", "decode_dtype"],
+        "packbits" | "lzf" => &[],
         "crc32" | "crc32c" | "adler32" => &["location"],
         "fletcher32" | "vlen-utf8" | "vlen-bytes" => &[],
         _ => return None,
@@ -102,6 +119,12 @@ pub fn build(config: &Json) -> Result<Box<dyn Codec>, CodecError> {
         "shuffle" => Shuffle::from_config(config).map(|c| Box::new(c) as _),
         "fletcher32" => Ok(Box::new(Fletcher32) as _),
         "delta" => Delta::from_config(config).map(|c| Box::new(c) as _),
+        "bitround" => BitRound::from_config(config).map(|c| Box::new(c) as _),
+        "fixedscaleoffset" => FixedScaleOffset::from_config(config).map(|c| Box::new(c) as _),
+        "quantize" => Quantize::from_config(config).map(|c| Box::new(c) as _),
+        "packbits" => Ok(Box::new(PackBits) as _),
+        "astype" => AsType::from_config(config).map(|c| Box::new(c) as _),
+        "lzf" => Ok(Box::new(Lzf) as _),
         "crc32" => Checksum::from_config(Kind::Crc32, config).map(|c| Box::new(c) as _),
         "crc32c" => Checksum::from_config(Kind::Crc32c, config).map(|c| Box::new(c) as _),
         "adler32" => Checksum::from_config(Kind::Adler32, config).map(|c| Box::new(c) as _),

@@ -143,7 +143,16 @@ pub fn parse_codec(text: &str) -> Result<Json, FilterSpecError> {
 }
 
 /// The codec ids that compress (and so are replaced by `--codec`).
-const COMPRESSORS: &[&str] = &["zlib", "gzip", "zstd", "blosc", "lz4", "bz2"];
+const COMPRESSORS: &[&str] = &["zlib", "gzip", "zstd", "blosc", "lz4", "bz2", "lzf"];
+
+/// Whether `codec` (JSON) is a compressor, which `--codec` puts in place of the one a
+/// variable has, rather than a filter, which it puts before it.
+pub fn is_compressor(codec: &Json) -> bool {
+    COMPRESSORS.contains(&crate::encoding::codec_id(codec))
+}
+
+/// Filters that apply to float variables only (`--codec` leaves others as they are).
+const FLOAT_ONLY: &[&str] = &["bitround", "quantize"];
 
 /// nccopy's and nczcopy's compression options together.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -154,8 +163,9 @@ pub struct Compression {
     pub shuffle: bool,
     /// `-F`, in the order given.
     pub filters: Vec<FilterSpec>,
-    /// `--codec`: the compressor for every variable.
-    pub codec: Option<Json>,
+    /// `--codec`, in the order given: a compressor replaces every variable's; a filter
+    /// (`bitround`, `quantize`, `delta`, ...) goes first in its chain.
+    pub codec: Vec<Json>,
 }
 
 impl Compression {
@@ -202,16 +212,36 @@ impl Compression {
             }
             None => {}
         }
-        if let Some(codec) = &self.codec {
+        if !self.codec.is_empty() {
             let id = |c: &Json| c.get("id").and_then(Json::as_str).unwrap_or("").to_string();
-            enc.codecs
-                .retain(|c| !COMPRESSORS.contains(&id(c).as_str()));
+            let (compressors, filters): (Vec<&Json>, Vec<&Json>) = self
+                .codec
+                .iter()
+                .partition(|c| COMPRESSORS.contains(&id(c).as_str()));
+            if !compressors.is_empty() {
+                enc.codecs
+                    .retain(|c| !COMPRESSORS.contains(&id(c).as_str()));
+            }
+            // Filters come first, in the order given: they work on the variable's
+            // values, before any filter that changes their type or bytes (shuffle,
+            // fixedscaleoffset); the float ones (bitround, quantize) only on floats.
+            let float = matches!(t, NcType::Float | NcType::Double);
+            let mut inserted = 0;
+            for f in filters {
+                if FLOAT_ONLY.contains(&id(f).as_str()) && !float {
+                    continue;
+                }
+                enc.codecs.insert(inserted, f.clone());
+                inserted += 1;
+            }
             let at = enc
                 .codecs
                 .iter()
                 .position(|c| id(c) == "fletcher32")
                 .unwrap_or(enc.codecs.len());
-            enc.codecs.insert(at, codec.clone());
+            for (k, c) in compressors.into_iter().enumerate() {
+                enc.codecs.insert(at + k, c.clone());
+            }
             if self.shuffle {
                 enc.apply(Special::Shuffle(true), t, 0)?;
             }
@@ -284,12 +314,31 @@ mod tests {
         assert_eq!(ids(&run(none, "z")), ["shuffle", "zlib"]);
         // --codec replaces the compressor.
         let codec = Compression {
-            codec: Some(parse_codec("blosc:cname=zstd,clevel=3").unwrap()),
+            codec: vec![parse_codec("blosc:cname=zstd,clevel=3").unwrap()],
             ..Compression::default()
         };
         let e = run(codec, "v");
         assert_eq!(ids(&e), ["shuffle", "blosc"]);
         assert_eq!(e.codecs[1].get("cname").unwrap().as_str(), Some("zstd"));
+        // A filter goes before the compressor, which stays; bitround on floats only.
+        let lossy = Compression {
+            codec: vec![parse_codec("bitround:keepbits=9").unwrap()],
+            ..Compression::default()
+        };
+        assert_eq!(ids(&run(lossy.clone(), "v")), ["shuffle", "zlib"]);
+        let mut e = input();
+        lossy.apply(&mut e, &at("v"), NcType::Float).unwrap();
+        assert_eq!(ids(&e), ["bitround", "shuffle", "zlib"]);
+        let both = Compression {
+            codec: vec![
+                parse_codec("bitround:keepbits=9").unwrap(),
+                parse_codec("zstd").unwrap(),
+            ],
+            ..Compression::default()
+        };
+        let mut e = input();
+        both.apply(&mut e, &at("v"), NcType::Double).unwrap();
+        assert_eq!(ids(&e), ["bitround", "shuffle", "zstd"]);
     }
 
     #[test]

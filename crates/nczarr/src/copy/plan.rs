@@ -59,6 +59,19 @@ pub fn plan_copy(
         // `|O` string arrays has nothing to do in the copy.
         enc.codecs
             .retain(|c| !matches!(crate::encoding::codec_id(c), "vlen-utf8" | "vlen-bytes"));
+        // h5py's lzf has no encoder here and no Zarr reader: its chunks are stored with
+        // zstd at level 1, as light and read everywhere.
+        for c in &mut enc.codecs {
+            if crate::encoding::codec_id(c) == "lzf" {
+                *c = crate::json::Json::Object(vec![
+                    ("id".into(), crate::json::Json::String("zstd".into())),
+                    (
+                        "level".into(),
+                        crate::json::Json::Number(crate::json::Number::from_i64(1)),
+                    ),
+                ]);
+            }
+        }
         if changes.auto_chunks.is_some() {
             enc.chunking = None;
         }

@@ -555,6 +555,7 @@ fn filter_registry() -> FilterRegistry {
         filters::ZSTD,
         filters::BZIP2,
         filters::BLOSC,
+        filters::LZF,
     ] {
         r.register(
             id as u16,
