@@ -115,3 +115,63 @@ fn numcodecs_and_lzf_read_as_zarr_python_and_h5py_read_them() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// A file of `data/hdf5_other` (written by h5py: `make.py` there).
+fn other_writer(name: &str) -> String {
+    format!("tests/cli/data/hdf5_other/{name}")
+}
+
+/// The expected text of `data/hdf5_other/NAME.cdl`.
+fn expected(name: &str) -> String {
+    fs::read_to_string(other_writer(&format!("{name}.cdl"))).unwrap()
+}
+
+#[test]
+fn plain_hdf5_lists_members_and_numbers_phony_dimensions_as_ncdump() {
+    // Classes 2 and 8: members by name where no creation order is tracked (z, h, a
+    // written in that order), phony dimensions of subgroups numbered first, an
+    // unlimited axis, a group of 20 datasets in dense storage. The .cdl files are
+    // ncdump 4.9.0's text.
+    for name in ["order_phony", "dense_group"] {
+        let r = run("nczdump", &[&other_writer(&format!("{name}.h5"))]);
+        assert_eq!(r.code(), 0, "{name}: {}", r.stderr());
+        assert_eq!(r.stdout(), expected(name), "{name}");
+    }
+    let r = run("nczdump", &["-h", &other_writer("order_phony.h5")]);
+    assert!(r.stdout().contains("phony_dim_4 = UNLIMITED ; // (4 currently)"));
+}
+
+#[test]
+fn fixed_strings_half_floats_and_null_dataspaces_read_as_netcdf_c_reads_them() {
+    // Classes 4, 9 and 11. The header is ncdump 4.9.0's; its data section crashes on
+    // fixed-length strings and fails on the null dataspace, so the values are
+    // netCDF4-python's (netcdf-c 4.10.1) and h5py's: "x\0y" reads "x", a half is the
+    // float it equals, and the empty dataset is its fill value, marked as holding none.
+    let r = run("nczdump", &[&other_writer("types.h5")]);
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    assert_eq!(r.stdout(), expected("types"));
+    assert!(r.stdout().contains(" s = \"ab\", \"cde\", \"x\" ;"));
+    assert!(r.stdout().contains("string :Test = \"a   \" ;"));
+    assert!(r.stdout().contains(" h = 1.5, Infinityf, -0, 65504, 5.960464e-08 ;"));
+
+    // nczcopy copies what nczdump reads.
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("types.zarr");
+    let c = run("nczcopy", &[&other_writer("types.h5"), out.to_str().unwrap()]);
+    assert_eq!(c.code(), 0, "{}", c.stderr());
+    let copied = run("nczdump", &[out.to_str().unwrap()]).stdout();
+    let note = "\t\t// e: an HDF5 null dataspace: no values are stored\n";
+    assert_eq!(copied, expected("types").replace(note, ""));
+}
+
+#[test]
+fn an_old_layout_message_reads_as_ncdump_reads_it() {
+    // Class 2 on the corpus file that showed it (HDF5 1.6, a version 2 layout).
+    let Some(f) = crate::util::corpus_real("nc/netcdf-c/nczarr_test__ref_groups.h5") else {
+        return;
+    };
+    let r = run("nczdump", &[&f]);
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    assert!(r.stdout().contains("  1, 2, 3,\n  1, 2, 3,\n  1, 2, 3 ;"), "{}", r.stdout());
+    assert!(r.stdout().contains("\tint dset2(phony_dim_0, phony_dim_1) ;"));
+}

@@ -166,9 +166,9 @@ pub fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli/data")
 }
 
-/// netcdf-c's corpus in the workplace's shared folder, if present: `$NCZARR_SHARED_DIR`,
-/// or `shared/` beside the project.
-pub fn shared_conformance() -> Option<PathBuf> {
+/// The workplace's shared folder, where it is: `$NCZARR_SHARED_DIR`, or `shared/`
+/// beside the project.
+fn shared_dir(sub: &str) -> Option<PathBuf> {
     let mut candidates = Vec::new();
     if let Ok(d) = std::env::var("NCZARR_SHARED_DIR") {
         if !d.is_empty() {
@@ -176,10 +176,22 @@ pub fn shared_conformance() -> Option<PathBuf> {
         }
     }
     candidates.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"));
-    candidates
-        .into_iter()
-        .map(|d| d.join("conformance/netcdf-c"))
-        .find(|p| p.is_dir())
+    candidates.into_iter().map(|d| d.join(sub)).find(|p| p.exists())
+}
+
+/// netcdf-c's corpus in the workplace's shared folder, if present.
+pub fn shared_conformance() -> Option<PathBuf> {
+    shared_dir("conformance/netcdf-c").filter(|p| p.is_dir())
+}
+
+/// A dataset of the real-file corpus (`shared/corpus/real/PATH`), if present: tests
+/// that use one skip without it.
+pub fn corpus_real(path: &str) -> Option<String> {
+    let found = shared_dir(&format!("corpus/real/{path}"));
+    if found.is_none() {
+        eprintln!("skipped: corpus/real/{path} is not here");
+    }
+    Some(found?.to_string_lossy().into_owned())
 }
 
 /// A store written file by file into a temporary directory.

@@ -994,6 +994,13 @@ impl Dataset {
         self.context.superblock.length_size
     }
 
+    /// nczarr-tools: whether the dataspace is scalar, simple or null. A null
+    /// dataspace (`H5S_NULL`) holds no element, where [`Dataset::shape`] alone
+    /// cannot tell it from a scalar's one.
+    pub fn dataspace_type(&self) -> DataspaceType {
+        self.dataspace.dataspace_type
+    }
+
     /// Maximum dimension sizes, if defined. `u64::MAX` indicates unlimited.
     pub fn max_dims(&self) -> Option<&[u64]> {
         self.dataspace.max_dims.as_deref()

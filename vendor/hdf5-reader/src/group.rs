@@ -489,6 +489,11 @@ impl Group {
             // do. A stable sort keeps any equal values in storage order.
             if children.iter().all(|child| child.creation_order.is_some()) {
                 children.sort_by_key(|child| child.creation_order);
+            } else {
+                // nczarr-tools: a group that tracks no creation order is listed by
+                // name, byte by byte, as `H5Literate(H5_INDEX_NAME)`, netcdf-c and
+                // h5py list it (storage order is where the header had room).
+                children.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
             }
         }
 

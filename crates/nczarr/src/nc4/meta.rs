@@ -15,11 +15,12 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use hdf5_reader::group::Group as H5Group;
+use hdf5_reader::messages::dataspace::DataspaceType;
 use hdf5_reader::messages::HdfMessage;
 use hdf5_reader::{Dataset as H5Dataset, Hdf5File, RawAttribute};
 
 use super::chunks::ChunkMap;
-use super::types::{stored_type, values_from_stored, StoredType};
+use super::types::{fixed_text, floats_from_halves, stored_type, values_from_stored, StoredType};
 use crate::codec::hdf5 as filters;
 use crate::codec::Pipeline;
 use crate::encoding::{Chunking, Encoding};
@@ -60,6 +61,9 @@ pub(super) struct VarInfo {
     /// The codecs its chunks are decoded with when read as stored, built at the first
     /// such read (`None`: a chain this crate does not decode as Zarr codecs).
     pub codecs: OnceLock<Option<Pipeline>>,
+    /// An HDF5 null dataspace: no element is stored, the variable (a scalar here)
+    /// reads as its fill value.
+    pub null_space: bool,
 }
 
 /// What a netCDF-4 file holds.
@@ -88,11 +92,13 @@ pub(super) fn read(file: &Hdf5File) -> Result<Meta, String> {
         problems: Vec::new(),
         by_address: HashMap::new(),
         by_id: HashMap::new(),
-        phony: Vec::new(),
+        phony: HashMap::new(),
+        next_dimid: 0,
         markers: 0,
     };
     let mut group = walk.group(&root, &[])?;
     group.name = String::new();
+    walk.phony_dims(&mut group, &mut Vec::new());
     // The root's hidden attributes say what the file is (read again: the walk hides them).
     let root_attrs = root.raw_attributes().unwrap_or_default();
     let nc_properties = find(&root_attrs, "_NCProperties").map(text_of);
@@ -126,9 +132,12 @@ struct Walk<'f> {
     /// Dimensions by `_Netcdf4Dimid`, for each group's path (ids are per file in
     /// netcdf-c, but are looked up from the variable's group outwards).
     by_id: HashMap<(Vec<String>, i32), DimRef>,
-    /// Phony dimensions made for variables without dimension scales: group, name,
-    /// length.
-    phony: Vec<(Vec<String>, String, u64)>,
+    /// Variables without dimension scales, by path: for each axis its length and
+    /// whether it is unlimited. Their dimensions are made once the walk is over.
+    phony: HashMap<VarPath, Vec<(u64, bool)>>,
+    /// netcdf-c's `next_dimid`: the id (and `phony_dim_N` number) of the next
+    /// dimension made.
+    next_dimid: i64,
     /// netCDF-4 marker attributes seen on datasets.
     markers: usize,
 }
@@ -159,8 +168,12 @@ impl Walk<'_> {
                     name: scale.dim.name.clone(),
                 };
                 self.by_address.insert(ds.address(), dim_ref.clone());
-                if let Some(id) = scale.id {
-                    self.by_id.insert((path.to_vec(), id), dim_ref);
+                match scale.id {
+                    Some(id) => {
+                        self.by_id.insert((path.to_vec(), id), dim_ref);
+                        self.next_dimid = self.next_dimid.max(i64::from(id) + 1);
+                    }
+                    None => self.next_dimid += 1,
                 }
                 scales.push((i, scale));
             }
@@ -193,17 +206,6 @@ impl Walk<'_> {
                 Err(e) => return Err(format!("variable {}: {e}", shown_var(path, &name))),
             }
         }
-        // Phony dimensions the variables made.
-        for (g, name, len) in &self.phony {
-            if g == path && group.dim(name).is_none() {
-                group.dims.push(Dim {
-                    name: name.clone(),
-                    len: *len,
-                    unlimited: false,
-                });
-            }
-        }
-
         for child in &children {
             let mut sub = path.to_vec();
             sub.push(leaf(child.name()).to_string());
@@ -264,19 +266,33 @@ impl Walk<'_> {
         } else {
             match find(attrs, "DIMENSION_LIST") {
                 Some(a) => self.dimension_list(ds, a, shape.len())?,
-                None => self.phony_dims(path, &shape),
+                None => {
+                    let max = ds.max_dims().unwrap_or_default();
+                    let axes = shape
+                        .iter()
+                        .enumerate()
+                        .map(|(d, &len)| (len, max.get(d) == Some(&u64::MAX)))
+                        .collect();
+                    self.phony.insert(VarPath::new(path, name), axes);
+                    Vec::new()
+                }
             }
         };
         let var_attrs = self.attrs(attrs, path, Some(name), |r| {
             ds.resolve_vlen_reference_bytes(r, 1)
         });
         let (encoding, missing_filters) = encoding_of(self.file, ds, &stored, &var_attrs)?;
+        let null_space = ds.dataspace_type() == DataspaceType::Null;
         let var = Var {
             name: name.to_string(),
             nc_type: stored.nc_type,
             dims,
             attrs: var_attrs,
-            notes: Vec::new(),
+            notes: if null_space {
+                vec!["an HDF5 null dataspace: no values are stored".to_string()]
+            } else {
+                Vec::new()
+            },
         };
         let info = VarInfo {
             ds: ds.clone(),
@@ -285,6 +301,7 @@ impl Walk<'_> {
             missing_filters,
             chunk_map: OnceLock::new(),
             codecs: OnceLock::new(),
+            null_space,
         };
         Ok(Some((var, info)))
     }
@@ -335,29 +352,46 @@ impl Walk<'_> {
             .collect()
     }
 
-    /// netcdf-c's dimensions for a dataset with no dimension scales: one per axis,
-    /// `phony_dim_N` (N counting the file's dimensions), an axis taking a phony
-    /// dimension of its length that the group already has and the dataset does not use.
-    fn phony_dims(&mut self, path: &[String], shape: &[u64]) -> Vec<DimRef> {
-        let mut dims: Vec<DimRef> = Vec::new();
-        for &len in shape {
-            let reuse = self.phony.iter().find(|(g, name, l)| {
-                g == path && *l == len && !dims.iter().any(|d| &d.name == name)
-            });
-            let name = match reuse {
-                Some((_, name, _)) => name.clone(),
-                None => {
-                    let name = format!("phony_dim_{}", self.by_address.len() + self.phony.len());
-                    self.phony.push((path.to_vec(), name.clone(), len));
-                    name
-                }
-            };
-            dims.push(DimRef {
-                group: path.to_vec(),
-                name,
-            });
+    /// netcdf-c's dimensions for the datasets with no dimension scales, made as
+    /// `rec_match_dimscales` makes them after reading the file: subgroups first, then
+    /// the group's variables in order; an axis takes the first dimension of the group
+    /// of its length and kind (unlimited or not) that the variable does not use yet,
+    /// else a new `phony_dim_N`, N being the file's next dimension id.
+    fn phony_dims(&mut self, group: &mut Group, path: &mut Vec<String>) {
+        for child in &mut group.groups {
+            path.push(child.name.clone());
+            self.phony_dims(child, path);
+            path.pop();
         }
-        dims
+        for var in &mut group.vars {
+            let Some(axes) = self.phony.get(&VarPath::new(path, &var.name)) else {
+                continue;
+            };
+            for &(len, unlimited) in axes {
+                let found = group.dims.iter().find(|d| {
+                    d.len == len
+                        && d.unlimited == unlimited
+                        && !var.dims.iter().any(|used| used.name == d.name)
+                });
+                let name = match found {
+                    Some(d) => d.name.clone(),
+                    None => {
+                        let name = format!("phony_dim_{}", self.next_dimid);
+                        self.next_dimid += 1;
+                        group.dims.push(Dim {
+                            name: name.clone(),
+                            len,
+                            unlimited,
+                        });
+                        name
+                    }
+                };
+                var.dims.push(DimRef {
+                    group: path.clone(),
+                    name,
+                });
+            }
+        }
     }
 
     /// The visible attributes of an object, in creation order; an attribute of a
@@ -501,6 +535,19 @@ fn attr_values(
     let n = usize::try_from(m.dataspace.num_elements().map_err(|e| e.to_string())?)
         .map_err(|_| "too many values".to_string())?;
     let raw = &m.raw_data;
+    if let Some(width) = st.fixed_string {
+        return Ok(fixed_string_attr(raw, width, n, m.dataspace.dataspace_type));
+    }
+    if st.half {
+        let need = n * 2;
+        if raw.len() < need {
+            return Err(format!(
+                "{n} values need {need} bytes, it holds {}",
+                raw.len()
+            ));
+        }
+        return Ok(Values::Float(floats_from_halves(&raw[..need], st.endian)));
+    }
     match st.nc_type {
         NcType::Char => {
             let width = st.fixed_string.unwrap_or(1);
@@ -530,6 +577,21 @@ fn attr_values(
             Ok(values_from_stored(t, &raw[..need], st.endian))
         }
     }
+}
+
+/// A fixed-length string attribute as netcdf-c reads it: a scalar one is `char` of
+/// the string's width (how netCDF-4 writes `char` attributes; an empty one has a null
+/// dataspace); one with dimensions is `string`, each element ending at its first NUL.
+fn fixed_string_attr(raw: &[u8], width: usize, n: usize, space: DataspaceType) -> Values {
+    if space != DataspaceType::Simple {
+        return Values::Char(raw[..width.min(raw.len())].to_vec());
+    }
+    Values::String(
+        raw.chunks(width.max(1))
+            .take(n)
+            .map(|e| Some(fixed_text(e)))
+            .collect(),
+    )
 }
 
 /// The encoding of a dataset: layout, filters, fill, byte order; and the filters

@@ -13,14 +13,14 @@ use std::sync::{Arc, Mutex};
 
 use hdf5_reader::storage::{Storage, StorageBuffer};
 use hdf5_reader::{
-    Datatype, FilterRegistry, H5Type, Hdf5File, OpenOptions, SliceInfo, SliceInfoElem,
+    Datatype, FilterRegistry, H5Type, Hdf5File, OpenOptions, SliceInfo, SliceInfoElem, StringSize,
 };
 
 use super::chunks;
 use super::heap::{self, lock};
 use super::meta::{self, VarInfo};
 use super::stored::StoredChunks;
-use super::types::to_native;
+use super::types::{fixed_text, floats_from_halves, to_native};
 use crate::chunking::Region;
 use crate::codec::{hdf5 as filters, registry, ChunkInfo, Pipeline};
 use crate::encoding::Encoding;
@@ -221,6 +221,14 @@ impl DataSource for Hdf5Source {
                 info.missing_filters.join(", ")
             )));
         }
+        if info.null_space {
+            let fill = info
+                .encoding
+                .fill_value()
+                .cloned()
+                .unwrap_or_else(|| Values::default_fill(t));
+            return Ok(Values::repeat(&fill, n));
+        }
         if self.remote && info.ds.chunks().is_some() {
             self.prefetch_chunks(info, region)?;
         }
@@ -235,11 +243,17 @@ impl DataSource for Hdf5Source {
         };
         let h5 = |e: hdf5_reader::error::Error| fail(e.to_string());
         let ds = &info.ds;
+        if info.stored.half {
+            let mut raw = vec![0u8; n * 2];
+            read_raw::<2>(ds, &selection, &mut raw).map_err(h5)?;
+            return Ok(Values::Float(floats_from_halves(&raw, info.stored.endian)));
+        }
         let mut values = match (t, info.stored.fixed_string) {
-            (NcType::String, _) => return self.strings(info, region, &selection, n).map_err(h5),
-            (NcType::Char, Some(w)) if w != 1 => {
-                return Err(fail(format!("char values stored as {w}-byte strings")))
+            (NcType::String, Some(_)) => {
+                let texts = ds.read_slice::<FixedText>(&selection).map_err(h5)?;
+                return Ok(Values::String(texts.iter().map(|t| Some(&t.0)).collect()));
             }
+            (NcType::String, None) => return self.strings(info, region, &selection, n).map_err(h5),
             _ => match self.numbers(info, region, t, n).map_err(fail)? {
                 Some(mut values) => {
                     if let Some(out) = values.ne_bytes_mut() {
@@ -303,6 +317,8 @@ impl DatasetSource for Hdf5Source {
     fn has_stored_chunks(&self, var: &VarPath) -> bool {
         self.vars.get(var).is_some_and(|info| {
             info.stored.nc_type != NcType::String
+                && !info.stored.half
+                && !info.null_space
                 && info.stored.fixed_string.is_none_or(|w| w == 1)
                 && info.missing_filters.is_empty()
                 && info.encoding.chunk_shape().is_some()
@@ -397,6 +413,33 @@ impl<const N: usize> H5Type for Raw<N> {
 
     fn native_copy_compatible(_dtype: &Datatype) -> bool {
         true
+    }
+}
+
+/// One fixed-length string element as netcdf-c reads it (up to its first NUL).
+#[derive(Clone)]
+struct FixedText(Vec<u8>);
+
+impl H5Type for FixedText {
+    fn hdf5_type() -> Datatype {
+        Datatype::Opaque {
+            size: 0,
+            tag: String::new(),
+        }
+    }
+
+    fn from_bytes(bytes: &[u8], _dtype: &Datatype) -> hdf5_reader::error::Result<Self> {
+        Ok(FixedText(fixed_text(bytes).to_vec()))
+    }
+
+    fn element_size(dtype: &Datatype) -> usize {
+        match dtype {
+            Datatype::String {
+                size: StringSize::Fixed(n),
+                ..
+            } => *n as usize,
+            _ => 0,
+        }
     }
 }
 

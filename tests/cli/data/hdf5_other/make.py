@@ -1,0 +1,32 @@
+"""The HDF5 files of tests/cli/real_files_39.rs: what h5py (not netcdf-c) writes.
+
+Run with h5py >= 3 from this directory: python3 make.py. Each file is small and
+holds one class of issue 39; the .cdl beside it is ncdump 4.9.0's text where ncdump
+reads the file right, else ours checked against h5py's values (said in the test).
+"""
+import h5py
+import numpy as np
+
+# Class 8: members in name order (no creation order tracked), phony dimensions
+# numbered subgroups first, an unlimited axis, a group in dense storage.
+with h5py.File("order_phony.h5", "w", libver="earliest") as f:
+    f.create_dataset("u", data=np.arange(4, dtype="i4"), maxshape=(None,), chunks=(2,))
+    g = f.create_group("g")
+    for name in ["z", "h", "a"]:
+        g.create_dataset(name, data=np.arange(3, dtype="i2"))
+    f.create_dataset("b", data=np.arange(6, dtype="f8").reshape(2, 3))
+    f.create_dataset("m", data=np.ones((2, 2), dtype="u1"))
+with h5py.File("dense_group.h5", "w", libver="latest") as f:
+    g = f.create_group("many")
+    for i in [17, 3, 11, 0, 9, 19, 5, 13, 1, 7, 15, 18, 2, 10, 4, 12, 6, 14, 8, 16]:
+        g.create_dataset(f"d{i}", data=np.full(2, i, dtype="i4"))
+
+# Classes 4, 9 and 11: fixed-length strings, a null dataspace, half precision.
+with h5py.File("types.h5", "w") as f:
+    f.create_dataset("s", data=np.array([b"ab", b"cde", b"x\0y"], dtype="S5"))
+    f.create_dataset("c", data=np.array([b"a", b"b"], dtype="S1"))
+    f.attrs.create("Test", np.array([b"a   "], dtype="S10"))
+    f.attrs["Scal"] = np.bytes_(b"abc")
+    f.create_dataset("e", data=h5py.Empty("f4"))
+    f.create_dataset("h", data=np.array([1.5, np.inf, -0.0, 65504, 2**-24], dtype="f2"))
+    f["h"].attrs.create("valid_max", np.float16(100.5))
