@@ -138,7 +138,9 @@ fn plain_hdf5_lists_members_and_numbers_phony_dimensions_as_ncdump() {
         assert_eq!(r.stdout(), expected(name), "{name}");
     }
     let r = run("nczdump", &["-h", &other_writer("order_phony.h5")]);
-    assert!(r.stdout().contains("phony_dim_4 = UNLIMITED ; // (4 currently)"));
+    assert!(r
+        .stdout()
+        .contains("phony_dim_4 = UNLIMITED ; // (4 currently)"));
 }
 
 #[test]
@@ -152,12 +154,17 @@ fn fixed_strings_half_floats_and_null_dataspaces_read_as_netcdf_c_reads_them() {
     assert_eq!(r.stdout(), expected("types"));
     assert!(r.stdout().contains(" s = \"ab\", \"cde\", \"x\" ;"));
     assert!(r.stdout().contains("string :Test = \"a   \" ;"));
-    assert!(r.stdout().contains(" h = 1.5, Infinityf, -0, 65504, 5.960464e-08 ;"));
+    assert!(r
+        .stdout()
+        .contains(" h = 1.5, Infinityf, -0, 65504, 5.960464e-08 ;"));
 
     // nczcopy copies what nczdump reads.
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("types.zarr");
-    let c = run("nczcopy", &[&other_writer("types.h5"), out.to_str().unwrap()]);
+    let c = run(
+        "nczcopy",
+        &[&other_writer("types.h5"), out.to_str().unwrap()],
+    );
     assert_eq!(c.code(), 0, "{}", c.stderr());
     let copied = run("nczdump", &[out.to_str().unwrap()]).stdout();
     let note = "\t\t// e: an HDF5 null dataspace: no values are stored\n";
@@ -172,6 +179,24 @@ fn an_old_layout_message_reads_as_ncdump_reads_it() {
     };
     let r = run("nczdump", &[&f]);
     assert_eq!(r.code(), 0, "{}", r.stderr());
-    assert!(r.stdout().contains("  1, 2, 3,\n  1, 2, 3,\n  1, 2, 3 ;"), "{}", r.stdout());
-    assert!(r.stdout().contains("\tint dset2(phony_dim_0, phony_dim_1) ;"));
+    assert!(
+        r.stdout().contains("  1, 2, 3,\n  1, 2, 3,\n  1, 2, 3 ;"),
+        "{}",
+        r.stdout()
+    );
+    assert!(r
+        .stdout()
+        .contains("\tint dset2(phony_dim_0, phony_dim_1) ;"));
+}
+
+#[test]
+fn an_attribute_of_a_committed_datatype_reads_as_its_type() {
+    // Class 3: h5py and netcdf-c share an attribute's datatype with a committed
+    // (named) one; the file failed to open. h5dump shows a = 5, 6 and scalar = 7;
+    // ncdump 4.9.0 fails with an HDF error on this file.
+    let r = run("nczdump", &[&other_writer("committed.h5")]);
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    assert_eq!(r.stdout(), expected("committed"));
+    assert!(r.stdout().contains("\t\t:a = 5, 6 ;\n"));
+    assert!(r.stdout().contains("\t\tv:scalar = 7 ;\n"));
 }

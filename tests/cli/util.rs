@@ -176,7 +176,10 @@ fn shared_dir(sub: &str) -> Option<PathBuf> {
         }
     }
     candidates.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"));
-    candidates.into_iter().map(|d| d.join(sub)).find(|p| p.exists())
+    candidates
+        .into_iter()
+        .map(|d| d.join(sub))
+        .find(|p| p.exists())
 }
 
 /// netcdf-c's corpus in the workplace's shared folder, if present.

@@ -533,12 +533,20 @@ fn load_dense_attribute_messages_storage(
         )?;
 
         let mut attr_cursor = Cursor::new(&managed_bytes);
-        let attr = messages::attribute::parse(
+        let mut attr = messages::attribute::parse(
             &mut attr_cursor,
             offset_size,
             length_size,
             managed_bytes.len(),
         )?;
+        crate::object_header::resolve_attribute_datatype(&mut attr, |address| {
+            crate::object_header::ObjectHeader::parse_at_storage(
+                storage,
+                address,
+                offset_size,
+                length_size,
+            )
+        });
         attributes.push(attr);
     }
 

@@ -204,6 +204,12 @@ impl ObjectHeader {
                         "SOHM table lookup not yet supported — file uses shared object header messages".to_string(),
                     ));
                 }
+                HdfMessage::Attribute(mut attr) => {
+                    resolve_attribute_datatype(&mut attr, |address| {
+                        Self::parse_at(data, address, offset_size, length_size)
+                    });
+                    resolved.push(HdfMessage::Attribute(attr));
+                }
                 other => resolved.push(other),
             }
         }
@@ -266,6 +272,18 @@ impl ObjectHeader {
                             "SOHM entry for message type {message_type:#x} not found"
                         )));
                     }
+                }
+                HdfMessage::Attribute(mut attr) => {
+                    resolve_attribute_datatype(&mut attr, |address| {
+                        Self::parse_at_storage_with_limit(
+                            storage,
+                            address,
+                            offset_size,
+                            length_size,
+                            max_header_bytes,
+                        )
+                    });
+                    resolved.push(HdfMessage::Attribute(attr));
                 }
                 other => resolved.push(other),
             }
@@ -1056,6 +1074,35 @@ impl ObjectHeader {
             messages,
             continuations,
         )
+    }
+}
+
+/// nczarr-tools: an attribute whose datatype is shared takes the datatype of the
+/// committed type's object header; one that cannot be read keeps its placeholder
+/// (an opaque type of no size), which a reader can report and skip.
+pub(crate) fn resolve_attribute_datatype(
+    attr: &mut crate::messages::attribute::AttributeMessage,
+    parse: impl FnOnce(u64) -> Result<ObjectHeader>,
+) {
+    let Some(address) = attr.shared_datatype else {
+        return;
+    };
+    // The committed type's bytes are recorded as the attribute's, for a capture
+    // around this parse (`RawAttribute::raw_datatype`).
+    let capture = crate::messages::RawCapture::start();
+    let parsed = parse(address);
+    let captured = capture.finish();
+    let Ok(header) = parsed else {
+        return;
+    };
+    if let Some(dt) = header.messages.iter().find_map(|m| match m {
+        HdfMessage::Datatype(dt) => Some(dt),
+        _ => None,
+    }) {
+        crate::messages::attribute::resolve_shared_datatype(attr, dt);
+        if let Some(raw) = captured.datatypes.first() {
+            crate::messages::record_attribute_datatype(&attr.name, raw);
+        }
     }
 }
 

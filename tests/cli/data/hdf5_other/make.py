@@ -30,3 +30,10 @@ with h5py.File("types.h5", "w") as f:
     f.create_dataset("e", data=h5py.Empty("f4"))
     f.create_dataset("h", data=np.array([1.5, np.inf, -0.0, 65504, 2**-24], dtype="f2"))
     f["h"].attrs.create("valid_max", np.float16(100.5))
+
+# Class 3: attributes whose datatype is a committed (named) type.
+with h5py.File("committed.h5", "w") as f:
+    f["int_t"] = np.dtype("<i4")
+    f.attrs.create("a", np.array([5, 6], dtype="<i4"), dtype=f["int_t"])
+    f.create_dataset("v", data=np.arange(2, dtype="i2"))
+    f["v"].attrs.create("scalar", 7, dtype=f["int_t"])

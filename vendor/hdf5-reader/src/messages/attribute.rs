@@ -20,6 +20,23 @@ pub struct AttributeMessage {
     pub dataspace: DataspaceMessage,
     /// Raw attribute data (un-decoded bytes).
     pub raw_data: Vec<u8>,
+    /// nczarr-tools: the object header of the committed datatype the attribute's
+    /// type is shared with, until [`resolve_shared_datatype`] reads it (the
+    /// datatype is then an opaque placeholder, and `raw_data` all the bytes after
+    /// the dataspace).
+    pub shared_datatype: Option<u64>,
+}
+
+/// nczarr-tools: put the committed datatype in place of an attribute's shared
+/// one, given the datatype message of the object header the attribute names.
+pub fn resolve_shared_datatype(attr: &mut AttributeMessage, committed: &datatype::DatatypeMessage) {
+    if attr.shared_datatype.take().is_none() {
+        return;
+    }
+    attr.datatype = committed.datatype.clone();
+    if let Ok(size) = attribute_raw_data_size(&attr.dataspace, committed.size) {
+        attr.raw_data.truncate(size);
+    }
 }
 
 /// Parse an attribute message.
@@ -90,6 +107,7 @@ fn parse_v1(cursor: &mut Cursor<'_>, offset_size: u8, length_size: u8) -> Result
         datatype: dt_msg.datatype,
         dataspace: ds_msg,
         raw_data,
+        shared_datatype: None,
     })
 }
 
@@ -102,31 +120,83 @@ fn parse_v2(cursor: &mut Cursor<'_>, offset_size: u8, length_size: u8) -> Result
 
     // Name — NOT padded in v2
     let name = cursor.read_fixed_string(name_size)?;
+    parse_type_space_data(
+        cursor,
+        &name,
+        flags,
+        (datatype_size, dataspace_size),
+        offset_size,
+        length_size,
+    )
+    .map(|(datatype, dataspace, raw_data, shared_datatype)| AttributeMessage {
+        name,
+        datatype,
+        dataspace,
+        raw_data,
+        shared_datatype,
+    })
+}
 
-    // Datatype
+/// nczarr-tools: the datatype, dataspace and data of a version 2 or 3 attribute
+/// message, whose datatype may be shared (flag bit 0): its field is then a shared
+/// message naming a committed datatype, and the data's size is known once that is
+/// read, so all the bytes left are kept.
+fn parse_type_space_data(
+    cursor: &mut Cursor<'_>,
+    name: &str,
+    flags: u8,
+    (datatype_size, dataspace_size): (usize, usize),
+    offset_size: u8,
+    length_size: u8,
+) -> Result<(Datatype, dataspace::DataspaceMessage, Vec<u8>, Option<u64>)> {
     let dt_start = cursor.position();
-    let dt_msg = datatype::parse(cursor, datatype_size)?;
-    if let Some(raw) = super::raw_bytes(cursor, dt_start, datatype_size) {
-        super::record_attribute_datatype(&name, raw);
-    }
-
-    // Dataspace
-    let ds_msg = dataspace::parse(cursor, offset_size, length_size, dataspace_size)?;
-
-    // Raw data
-    let data_size = attribute_raw_data_size(&ds_msg, dt_msg.size)?;
-    let raw_data = if data_size > 0 {
-        cursor.read_bytes(data_size)?.to_vec()
+    let (datatype, dtype_size, shared) = if flags & 0x01 != 0 {
+        let shared = super::shared::parse(
+            cursor,
+            super::MSG_DATATYPE,
+            offset_size,
+            length_size,
+            datatype_size,
+        )?;
+        let consumed = (cursor.position() - dt_start) as usize;
+        if consumed < datatype_size {
+            cursor.skip(datatype_size - consumed)?;
+        }
+        let address = match shared {
+            super::shared::SharedMessage::SharedInOhdr { address, .. } => address,
+            super::shared::SharedMessage::SharedInSohm { .. } => {
+                return Err(Error::UnsupportedEncoding(format!(
+                    "attribute '{name}': a datatype shared in the shared message heap"
+                )))
+            }
+        };
+        let placeholder = Datatype::Opaque {
+            size: 0,
+            tag: String::new(),
+        };
+        (placeholder, 0, Some(address))
     } else {
-        vec![]
+        let dt_msg = datatype::parse(cursor, datatype_size)?;
+        if let Some(raw) = super::raw_bytes(cursor, dt_start, datatype_size) {
+            super::record_attribute_datatype(name, raw);
+        }
+        (dt_msg.datatype, dt_msg.size, None)
     };
 
-    Ok(AttributeMessage {
-        name,
-        datatype: dt_msg.datatype,
-        dataspace: ds_msg,
-        raw_data,
-    })
+    let ds_msg = dataspace::parse(cursor, offset_size, length_size, dataspace_size)?;
+
+    let raw_data = if shared.is_some() {
+        let left = (cursor.len() - cursor.position()) as usize;
+        cursor.read_bytes(left)?.to_vec()
+    } else {
+        let data_size = attribute_raw_data_size(&ds_msg, dtype_size)?;
+        if data_size > 0 {
+            cursor.read_bytes(data_size)?.to_vec()
+        } else {
+            vec![]
+        }
+    };
+    Ok((datatype, ds_msg, raw_data, shared))
 }
 
 fn parse_v3(cursor: &mut Cursor<'_>, offset_size: u8, length_size: u8) -> Result<AttributeMessage> {
@@ -139,30 +209,20 @@ fn parse_v3(cursor: &mut Cursor<'_>, offset_size: u8, length_size: u8) -> Result
 
     // Name — NOT padded in v3
     let name = cursor.read_fixed_string(name_size)?;
-
-    // Datatype
-    let dt_start = cursor.position();
-    let dt_msg = datatype::parse(cursor, datatype_size)?;
-    if let Some(raw) = super::raw_bytes(cursor, dt_start, datatype_size) {
-        super::record_attribute_datatype(&name, raw);
-    }
-
-    // Dataspace
-    let ds_msg = dataspace::parse(cursor, offset_size, length_size, dataspace_size)?;
-
-    // Raw data
-    let data_size = attribute_raw_data_size(&ds_msg, dt_msg.size)?;
-    let raw_data = if data_size > 0 {
-        cursor.read_bytes(data_size)?.to_vec()
-    } else {
-        vec![]
-    };
-
-    Ok(AttributeMessage {
+    parse_type_space_data(
+        cursor,
+        &name,
+        flags,
+        (datatype_size, dataspace_size),
+        offset_size,
+        length_size,
+    )
+    .map(|(datatype, dataspace, raw_data, shared_datatype)| AttributeMessage {
         name,
-        datatype: dt_msg.datatype,
-        dataspace: ds_msg,
+        datatype,
+        dataspace,
         raw_data,
+        shared_datatype,
     })
 }
 
@@ -174,9 +234,12 @@ fn check_flags(flags: u8, version: u8) -> Result<()> {
             "reserved flags {flags:#04x} in attribute v{version}"
         )));
     }
-    if flags != 0 {
+    // nczarr-tools: shared datatypes are read (committed types, as h5py and
+    // netcdf-c write for compound attributes); shared dataspaces, which libhdf5
+    // only makes with shared object header messages, are not.
+    if flags & 0x02 != 0 {
         return Err(Error::UnsupportedEncoding(format!(
-            "shared datatype/dataspace in attribute v{version} is not supported"
+            "shared dataspace in attribute v{version} is not supported"
         )));
     }
     Ok(())
@@ -251,8 +314,9 @@ mod tests {
                     "v{version}: {err}"
                 );
             }
-            // Shared datatype or dataspace: the inline fields are not there.
-            for flags in [0x01, 0x02, 0x03] {
+            // Shared dataspace: the inline fields are not there (nczarr-tools: a
+            // shared datatype is read, see resolve_shared_datatype).
+            for flags in [0x02, 0x03] {
                 let data = attr(version, flags);
                 let err = parse(&mut Cursor::new(&data), 8, 8, data.len()).unwrap_err();
                 assert!(err.to_string().contains("shared"), "v{version}: {err}");
