@@ -200,3 +200,27 @@ fn an_attribute_of_a_committed_datatype_reads_as_its_type() {
     assert!(r.stdout().contains("\t\t:a = 5, 6 ;\n"));
     assert!(r.stdout().contains("\t\tv:scalar = 7 ;\n"));
 }
+
+#[test]
+fn hdf5plugin_lz4_and_bitshuffle_read_as_h5py_reads_them() {
+    // Class 5 (found in jhdf's files): hdf5plugin's LZ4 (32004) and bitshuffle
+    // (32008, with LZ4, zstd or none, 1001 values so that one is past the last
+    // multiple of eight). plugins.cdl was checked value by value against h5py with
+    // hdf5plugin; ncdump 4.9.0 has neither filter.
+    let r = run("nczdump", &[&other_writer("plugins.h5")]);
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    assert_eq!(r.stdout(), expected("plugins"));
+
+    // A copy recompresses them with zstd, which every Zarr reader has.
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("plugins.zarr");
+    let c = run(
+        "nczcopy",
+        &[&other_writer("plugins.h5"), out.to_str().unwrap()],
+    );
+    assert_eq!(c.code(), 0, "{}", c.stderr());
+    let copied = run("nczdump", &[out.to_str().unwrap()]).stdout();
+    assert_eq!(copied, expected("plugins"));
+    let s = run("nczdump", &["-hs", out.to_str().unwrap()]).stdout();
+    assert_eq!(s.matches("_Filter = \"32015,1\"").count(), 4, "{s}");
+}

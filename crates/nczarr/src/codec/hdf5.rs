@@ -11,6 +11,8 @@
 //! | 32001 | blosc | 0, 0, 0, blocksize, clevel, shuffle, compressor code |
 //! | 32015 | zstd | level |
 //! | 32000 | lzf (read only) | (h5py's version and chunk size, not shown) |
+//! | 32004 | lz4h5 (read only) | (block size, not shown) |
+//! | 32008 | bitshuffle (read only) | (version, element size, block size, compression) |
 
 use super::blosc::Blosc;
 use super::{num, obj};
@@ -36,6 +38,10 @@ pub const BLOSC: u32 = 32001;
 pub const ZSTD: u32 = 32015;
 /// LZF (registered HDF5 filter; h5py's light compressor).
 pub const LZF: u32 = 32000;
+/// LZ4 (registered HDF5 filter, hdf5plugin's).
+pub const LZ4: u32 = 32004;
+/// bitshuffle, alone or with LZ4 or zstd (registered HDF5 filter, hdf5plugin's).
+pub const BITSHUFFLE: u32 = 32008;
 
 /// The HDF5 filter id and visible parameters of a codec, as ncdump's `_Filter` shows
 /// them; `None` for codecs with no HDF5 equivalent (gzip, lz4, delta, ...).
@@ -67,6 +73,17 @@ pub fn filter_of(config: &Json) -> Option<(u32, Vec<u32>)> {
         "bz2" => (BZIP2, vec![param("level", 9)]),
         "zstd" => (ZSTD, vec![param("level", 0)]),
         "lzf" => (LZF, vec![]),
+        "lz4h5" => (LZ4, vec![]),
+        "bitshuffle" => (
+            BITSHUFFLE,
+            vec![
+                0,
+                4,
+                param("elementsize", 0),
+                param("blocksize", 0),
+                param("compression", 0),
+            ],
+        ),
         "blosc" => {
             let b = Blosc::from_config(config).ok()?;
             (
@@ -139,6 +156,8 @@ pub fn codec_of(id: u32, params: &[u32]) -> Result<Json, FilterError> {
         BLOSC => most("blosc", 7)?,
         // h5py's lzf keeps a version and the chunk's size as parameters.
         LZF => most("lzf", 3)?,
+        LZ4 => most("lz4h5", 1)?,
+        BITSHUFFLE => most("bitshuffle", 6)?,
         _ => {}
     }
     let idj = |s: &str| ("id", Json::String(s.to_string()));
@@ -168,6 +187,18 @@ pub fn codec_of(id: u32, params: &[u32]) -> Result<Json, FilterError> {
             ])
         }
         LZF => obj(vec![idj("lzf")]),
+        LZ4 => obj(vec![idj("lz4h5")]),
+        // The filter's version (two numbers), element size, block size, compression
+        // and zstd level.
+        BITSHUFFLE => {
+            let p = |i: usize| i64::from(params.get(i).copied().unwrap_or(0));
+            obj(vec![
+                idj("bitshuffle"),
+                ("elementsize", num(p(2))),
+                ("blocksize", num(p(3))),
+                ("compression", num(p(4))),
+            ])
+        }
         SZIP => return Err(FilterError::Szip),
         other => return Err(FilterError::Unknown(other)),
     })

@@ -11,8 +11,10 @@
 
 mod astype;
 mod bitround;
+mod bitshuffle;
 mod blosc;
 mod bz2;
+mod categorize;
 mod checksum;
 mod delta;
 mod error;
@@ -21,6 +23,7 @@ mod fletcher32;
 mod gzip;
 pub mod hdf5;
 mod lz4;
+mod lz4h5;
 mod lzf;
 mod numeric;
 mod packbits;

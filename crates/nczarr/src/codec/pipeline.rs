@@ -1,7 +1,8 @@
 //! A variable's codec chain: `filters` in order, then the `compressor` on encode;
-//! the reverse on decode. An object codec (`vlen-utf8`, `vlen-bytes`) may only come
-//! first, where it turns strings into bytes.
+//! the reverse on decode. An object codec (`vlen-utf8`, `vlen-bytes`, `categorize`
+//! of `|O`) may only come first, where it turns strings into bytes.
 
+use super::categorize::Categorize;
 use super::{registry, vlen, ChunkFault, ChunkInfo, Codec, CodecError, ConfigFault};
 use crate::json::Json;
 
@@ -14,10 +15,28 @@ pub enum Decoded {
     Items(Vec<Vec<u8>>),
 }
 
+/// The codec that turns an object array's items into bytes.
+#[derive(Debug)]
+enum Object {
+    /// `vlen-utf8` or `vlen-bytes`.
+    Vlen(&'static str),
+    /// `categorize` of `|O`.
+    Categorize(Categorize),
+}
+
+impl Object {
+    fn id(&self) -> &'static str {
+        match self {
+            Object::Vlen(id) => id,
+            Object::Categorize(_) => "categorize",
+        }
+    }
+}
+
 /// A built codec chain.
 #[derive(Debug)]
 pub struct Pipeline {
-    vlen: Option<&'static str>,
+    vlen: Option<Object>,
     codecs: Vec<Box<dyn Codec>>,
 }
 
@@ -32,18 +51,31 @@ impl Pipeline {
         let mut codecs = Vec::new();
         for (i, config) in filters.iter().chain(compressor).enumerate() {
             match config.get("id").and_then(Json::as_str) {
-                Some(id @ ("vlen-utf8" | "vlen-bytes")) => {
+                Some(id @ ("vlen-utf8" | "vlen-bytes" | "categorize")) => {
+                    let object = match id {
+                        "vlen-utf8" => Object::Vlen("vlen-utf8"),
+                        "vlen-bytes" => Object::Vlen("vlen-bytes"),
+                        _ => {
+                            let c = Categorize::from_config(config).map_err(|fault| {
+                                CodecError::Create {
+                                    config: config.to_text(),
+                                    fault,
+                                }
+                            })?;
+                            if !c.is_object() {
+                                codecs.push(Box::new(c) as Box<dyn Codec>);
+                                continue;
+                            }
+                            Object::Categorize(c)
+                        }
+                    };
                     if i != 0 {
                         return Err(CodecError::Create {
                             config: config.to_text(),
                             fault: ConfigFault::Misplaced,
                         });
                     }
-                    vlen = Some(if id == "vlen-utf8" {
-                        "vlen-utf8"
-                    } else {
-                        "vlen-bytes"
-                    });
+                    vlen = Some(object);
                 }
                 _ => codecs.push(registry::build(config)?),
             }
@@ -77,9 +109,12 @@ impl Pipeline {
         for codec in self.codecs.iter().rev() {
             data = codec.decode(data, info).map_err(|m| fail(codec.id(), m))?;
         }
-        match self.vlen {
-            Some(id) => Ok(Decoded::Items(
+        match &self.vlen {
+            Some(Object::Vlen(id)) => Ok(Decoded::Items(
                 vlen::decode(&data, items).map_err(|m| fail(id, m))?,
+            )),
+            Some(Object::Categorize(c)) => Ok(Decoded::Items(
+                c.decode_items(&data).map_err(|m| fail("categorize", m))?,
             )),
             None => Ok(Decoded::Bytes(data)),
         }
@@ -100,8 +135,8 @@ impl Pipeline {
         out: &mut [u8],
     ) -> Result<(), CodecError> {
         let fail = failure(key);
-        if let Some(id) = self.vlen {
-            return Err(fail(id, ChunkFault::WrongKind("items are not bytes")));
+        if let Some(o) = &self.vlen {
+            return Err(fail(o.id(), ChunkFault::WrongKind("items are not bytes")));
         }
         // Decoding applies the chain from its end: the first codec is the last step.
         let Some((last, rest)) = self.codecs.split_first() else {
@@ -126,15 +161,16 @@ impl Pipeline {
         info: &ChunkInfo,
     ) -> Result<Vec<u8>, CodecError> {
         let fail = failure(key);
-        let mut data = match (chunk, self.vlen) {
-            (Decoded::Items(items), Some(_)) => {
+        let mut data = match (chunk, &self.vlen) {
+            (Decoded::Items(items), Some(Object::Vlen(_))) => {
                 let refs: Vec<&[u8]> = items.iter().map(Vec::as_slice).collect();
                 vlen::encode(&refs)
             }
+            (Decoded::Items(items), Some(Object::Categorize(c))) => c.encode_items(&items),
             (Decoded::Bytes(b), None) => b,
-            (_, Some(id)) => {
+            (_, Some(o)) => {
                 return Err(fail(
-                    id,
+                    o.id(),
                     ChunkFault::WrongKind("an object chain needs items, not bytes"),
                 ))
             }

@@ -2,14 +2,17 @@
 
 use super::astype::AsType;
 use super::bitround::BitRound;
+use super::bitshuffle::Bitshuffle;
 use super::blosc::Blosc;
 use super::bz2::Bz2;
+use super::categorize::Categorize;
 use super::checksum::{Checksum, Kind};
 use super::delta::Delta;
 use super::fixedscaleoffset::FixedScaleOffset;
 use super::fletcher32::Fletcher32;
 use super::gzip::Gzip;
 use super::lz4::Lz4;
+use super::lz4h5::Lz4H5;
 use super::lzf::Lzf;
 use super::packbits::PackBits;
 use super::quantize::Quantize;
@@ -36,6 +39,9 @@ pub const KNOWN_IDS: &[&str] = &[
     "packbits",
     "astype",
     "lzf",
+    "lz4h5",
+    "bitshuffle",
+    "categorize",
     "crc32",
     "crc32c",
     "adler32",
@@ -56,7 +62,9 @@ fn params_of(id: &str) -> Option<&'static [&'static str]> {
         "fixedscaleoffset" => &["offset", "scale", "dtype", "astype"],
         "quantize" => &["digits", "dtype", "astype"],
         "astype" => &["encode_dtype", "decode_dtype"],
-        "packbits" | "lzf" => &[],
+        "packbits" | "lzf" | "lz4h5" => &[],
+        "bitshuffle" => &["elementsize", "blocksize", "compression"],
+        "categorize" => &["labels", "dtype", "astype"],
         "crc32" | "crc32c" | "adler32" => &["location"],
         "fletcher32" | "vlen-utf8" | "vlen-bytes" => &[],
         _ => return None,
@@ -125,6 +133,9 @@ pub fn build(config: &Json) -> Result<Box<dyn Codec>, CodecError> {
         "packbits" => Ok(Box::new(PackBits) as _),
         "astype" => AsType::from_config(config).map(|c| Box::new(c) as _),
         "lzf" => Ok(Box::new(Lzf) as _),
+        "lz4h5" => Ok(Box::new(Lz4H5) as _),
+        "bitshuffle" => Bitshuffle::from_config(config).map(|c| Box::new(c) as _),
+        "categorize" => Categorize::from_config(config).map(|c| Box::new(c) as _),
         "crc32" => Checksum::from_config(Kind::Crc32, config).map(|c| Box::new(c) as _),
         "crc32c" => Checksum::from_config(Kind::Crc32c, config).map(|c| Box::new(c) as _),
         "adler32" => Checksum::from_config(Kind::Adler32, config).map(|c| Box::new(c) as _),

@@ -56,13 +56,19 @@ pub fn plan_copy(
         let mut enc = source.encoding(&path).unwrap_or_default();
         let input_chunking = enc.chunking.clone();
         // The writers store strings at a fixed width: the object codec of zarr-python's
-        // `|O` string arrays has nothing to do in the copy.
-        enc.codecs
-            .retain(|c| !matches!(crate::encoding::codec_id(c), "vlen-utf8" | "vlen-bytes"));
-        // h5py's lzf has no encoder here and no Zarr reader: its chunks are stored with
-        // zstd at level 1, as light and read everywhere.
+        // `|O` string arrays has nothing to do in the copy, nor has numcodecs' Categorize
+        // (labels' indices), which on `|O` arrays works on items the writers do not make.
+        enc.codecs.retain(|c| {
+            !matches!(
+                crate::encoding::codec_id(c),
+                "vlen-utf8" | "vlen-bytes" | "categorize"
+            )
+        });
+        // h5py's lzf and hdf5plugin's lz4 and bitshuffle have no encoder here and no
+        // Zarr reader: their chunks are stored with zstd at level 1, as light and read
+        // everywhere.
         for c in &mut enc.codecs {
-            if crate::encoding::codec_id(c) == "lzf" {
+            if matches!(crate::encoding::codec_id(c), "lzf" | "lz4h5" | "bitshuffle") {
                 *c = crate::json::Json::Object(vec![
                     ("id".into(), crate::json::Json::String("zstd".into())),
                     (

@@ -599,6 +599,8 @@ fn filter_registry() -> FilterRegistry {
         filters::BZIP2,
         filters::BLOSC,
         filters::LZF,
+        filters::LZ4,
+        filters::BITSHUFFLE,
     ] {
         r.register(
             id as u16,

@@ -37,3 +37,16 @@ with h5py.File("committed.h5", "w") as f:
     f.attrs.create("a", np.array([5, 6], dtype="<i4"), dtype=f["int_t"])
     f.create_dataset("v", data=np.arange(2, dtype="i2"))
     f["v"].attrs.create("scalar", 7, dtype=f["int_t"])
+
+# Class 5: hdf5plugin's filters (needs hdf5plugin; the file is kept in git).
+try:
+    import hdf5plugin
+except ImportError:
+    hdf5plugin = None
+if hdf5plugin is not None:
+    with h5py.File("plugins.h5", "w") as f:
+        x = (np.arange(1001, dtype="<f4") * 0.25).reshape(7, 143)
+        f.create_dataset("lz4", data=x, chunks=(7, 143), **hdf5plugin.LZ4(nbytes=1024))
+        f.create_dataset("bs_lz4", data=x, chunks=(7, 143), **hdf5plugin.Bitshuffle(cname="lz4"))
+        f.create_dataset("bs_none", data=x, chunks=(7, 143), **hdf5plugin.Bitshuffle(cname="none", nelems=64))
+        f.create_dataset("bs_zstd", data=x.astype("<i8"), chunks=(7, 143), **hdf5plugin.Bitshuffle(cname="zstd"))

@@ -6,7 +6,7 @@ Usage: codecs_check.py NCZDUMP NCZCOPY WORKDIR   (exit 1 naming each difference)
 Writes with zarr-python 3 and numcodecs: Zarr v2 arrays filtered by bitround,
 fixedscaleoffset, quantize, astype, delta (v2 dtype names) and packbits; Zarr v3 arrays
 with the same as `numcodecs.*` codecs (v3 dtype names: int32, float64); with h5py an
-HDF5 dataset compressed with lzf. nczdump's values (--json) must equal what
+HDF5 dataset compressed with lzf; a string array encoded by numcodecs' Categorize. nczdump's values (--json) must equal what
 zarr-python and h5py read. Then nczcopy stores floats with `--codec bitround:keepbits=5
 --codec zstd`, and zarr-python must read exactly what numcodecs' BitRound(5) makes of
 them; the lzf dataset copied to Zarr must read as h5py reads it.
@@ -58,6 +58,13 @@ def write_inputs():
             a[...] = data
             if fmt == 2:
                 a.attrs["_ARRAY_DIMENSIONS"] = dims
+    # Categorize stores labels' indices (0: a value not among them, which reads as "").
+    words = np.array(["rain", "sunny", "fog", "rain", "", "sunny"], dtype="<U5")
+    g = zarr.open_group(f"{OUT}/cat.zarr", mode="w", zarr_format=2)
+    a = g.create_array("w", shape=words.shape, chunks=(4,), dtype=words.dtype, compressors=None,
+                       filters=[numcodecs.Categorize(labels=["sunny", "rain", "fog"], dtype="<U5", astype="u1")])
+    a[...] = words
+    a.attrs["_ARRAY_DIMENSIONS"] = ["n"]
     with h5py.File(f"{OUT}/lzf.h5", "w") as f:
         f.create_dataset("lz", data=np.arange(2000, dtype="f4").reshape(40, 50), chunks=(10, 50), compression="lzf")
     want = {}
@@ -65,6 +72,7 @@ def write_inputs():
         g = zarr.open_group(f"{OUT}/v{fmt}.zarr", mode="r")
         for name, a in g.arrays():
             want[(f"{OUT}/v{fmt}.zarr", name)] = np.asarray(a[...], dtype=float).ravel()
+    want[(f"{OUT}/cat.zarr", "w")] = np.asarray(zarr.open_group(f"{OUT}/cat.zarr", mode="r")["w"][...]).ravel()
     with h5py.File(f"{OUT}/lzf.h5") as f:
         want[(f"{OUT}/lzf.h5", "lz")] = f["lz"][...].astype(float).ravel()
     return want
@@ -91,7 +99,9 @@ def dumped(path, var):
         return None
 
     data = find(json.loads(out.stdout))
-    return (None, "no data") if data is None else (np.asarray(data, dtype=float).ravel(), "")
+    if data is None:
+        return None, "no data"
+    return np.asarray(data, dtype=str if path.endswith("cat.zarr") else float).ravel(), ""
 
 
 def main():
