@@ -12,7 +12,7 @@ use crate::chunking::Region;
 use crate::encoding::Encoding;
 use crate::error::{Error, Result};
 use crate::json::Json;
-use crate::model::{Dataset, Values, VarPath};
+use crate::model::{Dataset, UValue, Values, VarPath};
 use crate::store::ReadStore;
 
 /// Slabs a source keeps from [`DataSource::recycle`] at most: about the slabs a
@@ -28,6 +28,19 @@ pub trait DataSource: Sync {
     /// [`Error::Invalid`] for an unknown variable or a region outside it; store, codec
     /// and chunk errors naming what failed.
     fn read(&self, var: &VarPath, region: &Region) -> Result<Values>;
+
+    /// The values of `region` of a variable of a user-defined type other than an
+    /// enum (those read as their base integers through [`DataSource::read`]), in C
+    /// order.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] where the source has no such variable; read errors.
+    fn read_user(&self, var: &VarPath, region: &Region) -> Result<Vec<UValue>> {
+        let _ = region;
+        Err(Error::Invalid(format!(
+            "variable '{var}': this source has no values of user-defined types"
+        )))
+    }
 
     /// False when the variable has no values stored at all, so that a writer stores
     /// none either (CDL without a data section for it).
@@ -192,6 +205,10 @@ impl<'a> Without<'a> {
 impl DataSource for Without<'_> {
     fn read(&self, var: &VarPath, region: &Region) -> Result<Values> {
         self.inner.read(var, region)
+    }
+
+    fn read_user(&self, var: &VarPath, region: &Region) -> Result<Vec<UValue>> {
+        self.inner.read_user(var, region)
     }
 
     fn has_data(&self, var: &VarPath) -> bool {

@@ -808,6 +808,29 @@ impl Group {
         Ok(None)
     }
 
+    /// nczarr-tools: the committed (named) datatypes linked from this group, in
+    /// listing order, with their link names (netCDF-4's user-defined types).
+    pub fn committed_datatypes(
+        &self,
+    ) -> Result<Vec<(String, crate::messages::datatype::Datatype)>> {
+        let mut out = Vec::new();
+        for child in self.resolve_children()? {
+            let header = self
+                .cached_child_header(&child)
+                .map_err(|err| err.with_context(self.child_context(&child)))?;
+            if classify_child_header(header.as_ref()) != ChildObjectKind::Other {
+                continue;
+            }
+            if let Some(dt) = header.messages.iter().find_map(|m| match m {
+                HdfMessage::Datatype(dt) => Some(dt.datatype.clone()),
+                _ => None,
+            }) {
+                out.push((child.name.clone(), dt));
+            }
+        }
+        Ok(out)
+    }
+
     pub fn child_name_by_address(&self, address: u64) -> Result<Option<String>> {
         Ok(self
             .resolve_children()?
@@ -968,6 +991,11 @@ impl Group {
 fn classify_child_header(header: &crate::object_header::ObjectHeader) -> ChildObjectKind {
     let mut has_dataset_message = false;
     let mut has_attribute_message = false;
+    // nczarr-tools: a committed datatype may carry attributes; it is not a group.
+    let has_datatype_only = header
+        .messages
+        .iter()
+        .any(|m| matches!(m, HdfMessage::Datatype(_)));
 
     for msg in &header.messages {
         match msg {
@@ -988,6 +1016,8 @@ fn classify_child_header(header: &crate::object_header::ObjectHeader) -> ChildOb
 
     if has_dataset_message {
         ChildObjectKind::Dataset
+    } else if has_datatype_only {
+        ChildObjectKind::Other
     } else if has_attribute_message {
         ChildObjectKind::Group
     } else {

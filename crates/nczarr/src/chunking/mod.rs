@@ -14,4 +14,4 @@ pub use policy::{
     aligned_units, default_chunks, default_chunks_unlimited, slabs, small_first, SlabOrder,
     DEFAULT_CHUNK_BYTES,
 };
-pub use region::{Region, RegionError};
+pub use region::{region_offsets, Region, RegionError};

@@ -177,3 +177,41 @@ mod tests {
         assert_eq!(r.to_string(), "[1:7:2]");
     }
 }
+
+/// The C-order offsets in an array of `shape` of the elements of `region` (checked
+/// against the shape first), in the region's own C order.
+pub fn region_offsets<'a>(shape: &'a [u64], region: &'a Region) -> impl Iterator<Item = u64> + 'a {
+    let n = region.len().unwrap_or(0);
+    let mut index = vec![0u64; region.rank()];
+    (0..n).map(move |k| {
+        if k > 0 {
+            for d in (0..index.len()).rev() {
+                index[d] += 1;
+                if index[d] < region.count[d] {
+                    break;
+                }
+                index[d] = 0;
+            }
+        }
+        index.iter().enumerate().fold(0u64, |at, (d, &i)| {
+            at * shape[d] + region.start[d] + i * region.stride[d]
+        })
+    })
+}
+
+#[cfg(test)]
+mod offsets_tests {
+    use super::*;
+
+    #[test]
+    fn offsets_follow_c_order_with_strides() {
+        let r = Region {
+            start: vec![1, 0],
+            count: vec![2, 2],
+            stride: vec![1, 2],
+        };
+        let got: Vec<u64> = region_offsets(&[3, 4], &r).collect();
+        assert_eq!(got, [4, 6, 8, 10]);
+        assert_eq!(region_offsets(&[], &Region::whole(&[])).collect::<Vec<_>>(), [0]);
+    }
+}

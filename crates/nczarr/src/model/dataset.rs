@@ -1,14 +1,17 @@
 //! Groups, dimensions, variables and attributes.
 
-use super::{NcType, Values, VarPath};
+use super::{NcType, TypeId, UserAttr, UserType, Values, VarPath};
 
 /// An attribute: a name and typed values.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Attr {
     /// Attribute name.
     pub name: String,
-    /// Its values; the type is the attribute's type.
+    /// Its values; the type is the attribute's type (for an enum, its base type).
     pub values: Values,
+    /// The attribute's values of a user-defined type (netCDF-4 files only); `values`
+    /// then holds an enum's base integers, and nothing for the other kinds.
+    pub user: Option<Box<UserAttr>>,
 }
 
 impl Attr {
@@ -17,6 +20,7 @@ impl Attr {
         Attr {
             name: name.into(),
             values,
+            user: None,
         }
     }
 }
@@ -72,8 +76,11 @@ impl std::fmt::Display for DimRef {
 pub struct Var {
     /// Variable name.
     pub name: String,
-    /// Element type.
+    /// Element type (an enum's base type; for the other user-defined types, a
+    /// placeholder: see `user_type`).
     pub nc_type: NcType,
+    /// The variable's user-defined type, if it has one (netCDF-4 files only).
+    pub user_type: Option<TypeId>,
     /// Dimensions, outermost first; empty for a scalar.
     pub dims: Vec<DimRef>,
     /// Attributes in order.
@@ -100,6 +107,8 @@ pub struct Group {
     pub vars: Vec<Var>,
     /// Group attributes.
     pub attrs: Vec<Attr>,
+    /// User-defined types defined in this group, in definition order.
+    pub types: Vec<UserType>,
     /// Subgroups.
     pub groups: Vec<Group>,
 }

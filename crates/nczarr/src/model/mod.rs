@@ -9,6 +9,7 @@ mod path;
 pub mod select;
 mod strings;
 mod types;
+pub mod user;
 mod values;
 
 pub use dataset::{Attr, Dataset, Dim, DimRef, Group, Var};
@@ -16,4 +17,5 @@ pub use path::{GroupPath, VarPath};
 pub(crate) use strings::extend_short;
 pub use strings::{Strings, TooLarge};
 pub use types::NcType;
+pub use user::{TypeId, UValue, UserAttr, UserKind, UserType};
 pub use values::Values;

@@ -400,7 +400,7 @@ impl Reader<'_> {
                     format!("attribute '{name}' of a type with no fixed size"),
                 )
             })?;
-            Ok(Attr { name, values })
+            Ok(Attr::new(name, values))
         })
     }
 }

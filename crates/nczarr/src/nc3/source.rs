@@ -148,6 +148,7 @@ impl Nc3Source {
             root.vars.push(Var {
                 name: v.name.clone(),
                 nc_type: v.nc_type,
+                user_type: None,
                 dims: v
                     .dim_ids
                     .iter()

@@ -21,11 +21,14 @@ use hdf5_reader::{Dataset as H5Dataset, Hdf5File, RawAttribute};
 
 use super::chunks::ChunkMap;
 use super::types::{fixed_text, floats_from_halves, stored_type, values_from_stored, StoredType};
+use super::user::{self, UserTypes};
 use crate::codec::hdf5 as filters;
 use crate::codec::Pipeline;
 use crate::encoding::{Chunking, Encoding};
 use crate::json::Json;
-use crate::model::{Attr, Dataset, Dim, DimRef, Group, NcType, Values, Var, VarPath};
+use crate::model::{
+    Attr, Dataset, Dim, DimRef, Group, NcType, UserAttr, Values, Var, VarPath,
+};
 
 /// Attributes of netCDF-4's conventions, never shown as attributes.
 const HIDDEN: [&str; 9] = [
@@ -64,6 +67,9 @@ pub(super) struct VarInfo {
     /// An HDF5 null dataspace: no element is stored, the variable (a scalar here)
     /// reads as its fill value.
     pub null_space: bool,
+    /// The HDF5 datatype of a variable of a user-defined type other than an enum,
+    /// whose elements are read as `UValue`s.
+    pub user: Option<hdf5_reader::Datatype>,
 }
 
 /// What a netCDF-4 file holds.
@@ -95,6 +101,8 @@ pub(super) fn read(file: &Hdf5File) -> Result<Meta, String> {
         phony: HashMap::new(),
         next_dimid: 0,
         markers: 0,
+        types: UserTypes::default(),
+        transient_types: Vec::new(),
     };
     let mut group = walk.group(&root, &[])?;
     group.name = String::new();
@@ -140,6 +148,11 @@ struct Walk<'f> {
     next_dimid: i64,
     /// netCDF-4 marker attributes seen on datasets.
     markers: usize,
+    /// The user-defined types read so far.
+    types: UserTypes,
+    /// Types made for the variables of the group being read (see
+    /// [`UserTypes::transient`]), added to it after each variable.
+    transient_types: Vec<crate::model::UserType>,
 }
 
 impl Walk<'_> {
@@ -147,8 +160,22 @@ impl Walk<'_> {
         let here = |e: hdf5_reader::error::Error| format!("group {}: {e}", shown(path));
         let (children, datasets) = g.members().map_err(here)?;
         let mut group = Group::new(path.last().cloned().unwrap_or_default());
+        // Types first: the group's attributes and variables may have them.
+        for (name, dt) in g.committed_datatypes().map_err(here)? {
+            match self.types.define(path, &name, &dt) {
+                Ok(Some(t)) => group.types.push(t),
+                Ok(None) => {}
+                Err(what) => self.problems.push(format!(
+                    "type '{name}' of group {} skipped: {what}",
+                    shown(path)
+                )),
+            }
+        }
         let raw = self.in_creation_order(g.raw_attributes().map_err(here)?, g.address());
-        group.attrs = self.attrs(&raw, path, None, |r| g.resolve_vlen_reference_bytes(r, 1));
+        group.attrs = self.attrs(&raw, path, None, &|r, n| {
+            g.resolve_vlen_reference_bytes(r, n)
+                .map_err(|e| e.to_string())
+        });
 
         // Dimensions first: every variable of the group may use them.
         let mut scales: Vec<(usize, Scale)> = Vec::new();
@@ -197,7 +224,9 @@ impl Walk<'_> {
                 },
                 |s| s.dim.name.clone(),
             );
-            match self.var(ds, attrs, path, &name, scale.is_some()) {
+            let var = self.var(ds, attrs, path, &name, scale.is_some());
+            group.types.append(&mut self.transient_types);
+            match var {
                 Ok(Some((var, info))) => {
                     self.vars.insert(VarPath::new(path, &var.name), info);
                     group.vars.push(var);
@@ -240,7 +269,32 @@ impl Walk<'_> {
         name: &str,
         is_scale: bool,
     ) -> Result<Option<(Var, VarInfo)>, String> {
+        let mut user_type = self.types.find(ds.dtype()).cloned();
+        if user_type.is_none() {
+            // A type of the dataset's own: netcdf-c names it and adds it to the group.
+            match self.types.transient(path, ds.dtype()) {
+                Ok(Some(t)) => {
+                    user_type = self.types.find(ds.dtype()).cloned();
+                    self.transient_types.push(t);
+                }
+                Ok(None) => {}
+                Err(what) => {
+                    self.problems.push(format!(
+                        "variable {} skipped: it has {what}, which the netCDF model here does not hold",
+                        shown_var(path, name)
+                    ));
+                    return Ok(None);
+                }
+            }
+        }
+        let is_enum = matches!(ds.dtype(), hdf5_reader::Datatype::Enum { .. });
         let stored = match stored_type(ds.dtype()) {
+            _ if user_type.is_some() && !is_enum => StoredType {
+                nc_type: NcType::UByte,
+                endian: None,
+                fixed_string: None,
+                half: false,
+            },
             Ok(s) => s,
             Err(what) => {
                 self.problems.push(format!(
@@ -278,14 +332,16 @@ impl Walk<'_> {
                 }
             }
         };
-        let var_attrs = self.attrs(attrs, path, Some(name), |r| {
-            ds.resolve_vlen_reference_bytes(r, 1)
+        let var_attrs = self.attrs(attrs, path, Some(name), &|r, n| {
+            ds.resolve_vlen_reference_bytes(r, n)
+                .map_err(|e| e.to_string())
         });
         let (encoding, missing_filters) = encoding_of(self.file, ds, &stored, &var_attrs)?;
         let null_space = ds.dataspace_type() == DataspaceType::Null;
         let var = Var {
             name: name.to_string(),
             nc_type: stored.nc_type,
+            user_type: user_type.clone(),
             dims,
             attrs: var_attrs,
             notes: if null_space {
@@ -302,6 +358,9 @@ impl Walk<'_> {
             chunk_map: OnceLock::new(),
             codecs: OnceLock::new(),
             null_space,
+            user: user_type
+                .filter(|_| !is_enum)
+                .map(|_| ds.dtype().clone()),
         };
         Ok(Some((var, info)))
     }
@@ -401,15 +460,19 @@ impl Walk<'_> {
         raw: &[RawAttribute],
         path: &[String],
         var: Option<&str>,
-        resolve: impl Fn(&[u8]) -> hdf5_reader::error::Result<Vec<u8>>,
+        resolve: &user::Resolve<'_>,
     ) -> Vec<Attr> {
         let mut out = Vec::new();
         for a in raw {
             if HIDDEN.contains(&a.name()) {
                 continue;
             }
-            match attr_values(a, &resolve) {
-                Ok(values) => out.push(Attr::new(a.name(), values)),
+            let got = match self.types.find(&a.message().datatype) {
+                Some(id) => user_attr(a, id, &self.types, resolve),
+                None => attr_values(a, &|r| resolve(r, 1)),
+            };
+            match got {
+                Ok(attr) => out.push(attr),
                 Err(what) => {
                     let owner = match var {
                         Some(v) => format!("variable {}", shown_var(path, v)),
@@ -528,7 +591,48 @@ fn int_values(a: &RawAttribute) -> Result<Vec<i32>, String> {
 /// `char` text as one fixed-length string, `string` as variable-length strings.
 fn attr_values(
     a: &RawAttribute,
-    resolve: &impl Fn(&[u8]) -> hdf5_reader::error::Result<Vec<u8>>,
+    resolve: &dyn Fn(&[u8]) -> Result<Vec<u8>, String>,
+) -> Result<Attr, String> {
+    atomic_attr_values(a, resolve).map(|values| Attr::new(a.name(), values))
+}
+
+/// An attribute of the user-defined type `id`: its values decoded, and an enum's as
+/// its base integers too.
+fn user_attr(
+    a: &RawAttribute,
+    id: &crate::model::TypeId,
+    types: &UserTypes,
+    resolve: &user::Resolve<'_>,
+) -> Result<Attr, String> {
+    let _ = types;
+    let m = a.message();
+    let n = usize::try_from(m.dataspace.num_elements().map_err(|e| e.to_string())?)
+        .map_err(|_| "too many values".to_string())?;
+    let each = user::element_size(&m.datatype).max(1);
+    let values = m
+        .raw_data
+        .chunks_exact(each)
+        .take(n)
+        .map(|e| user::decode(&m.datatype, e, resolve))
+        .collect::<Result<Vec<_>, String>>()?;
+    let base = match &m.datatype {
+        hdf5_reader::Datatype::Enum { base, .. } => {
+            let st = stored_type(base)?;
+            values_from_stored(st.nc_type, &m.raw_data[..(n * each).min(m.raw_data.len())], st.endian)
+        }
+        _ => Values::Char(Vec::new()),
+    };
+    let mut attr = Attr::new(a.name(), base);
+    attr.user = Some(Box::new(UserAttr {
+        ty: id.clone(),
+        values,
+    }));
+    Ok(attr)
+}
+
+fn atomic_attr_values(
+    a: &RawAttribute,
+    resolve: &dyn Fn(&[u8]) -> Result<Vec<u8>, String>,
 ) -> Result<Values, String> {
     let m = a.message();
     let st = stored_type(&m.datatype)?;
@@ -562,7 +666,7 @@ fn attr_values(
             let strings = raw
                 .chunks_exact(entry.max(1))
                 .take(n)
-                .map(|r| vlen_string(r, resolve).map_err(|e| e.to_string()))
+                .map(|r| vlen_string(r, |r| resolve(r).map_err(hdf5_reader::error::Error::InvalidData)).map_err(|e| e.to_string()))
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(Values::String(strings.into()))
         }

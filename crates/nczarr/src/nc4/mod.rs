@@ -16,5 +16,6 @@ mod stored;
 #[cfg(test)]
 mod test_file;
 mod types;
+mod user;
 
 pub use source::Hdf5Source;

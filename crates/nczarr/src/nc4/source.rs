@@ -25,7 +25,7 @@ use crate::chunking::Region;
 use crate::codec::{hdf5 as filters, registry, ChunkInfo, Pipeline};
 use crate::encoding::Encoding;
 use crate::error::{Error, Result};
-use crate::model::{Dataset, NcType, Strings, Values, VarPath};
+use crate::model::{UValue, Dataset, NcType, Strings, Values, VarPath};
 use crate::source::{DataSource, DatasetSource, FormatInfo, RECYCLED_SLABS};
 use crate::store::{LocalFile, ReadAt};
 
@@ -203,6 +203,34 @@ impl Hdf5Source {
 }
 
 impl DataSource for Hdf5Source {
+    fn read_user(&self, var: &VarPath, region: &Region) -> Result<Vec<UValue>> {
+        let fail = |m: String| Error::Invalid(format!("variable '{var}': {m}"));
+        let (Some(info), Some(shape)) = (self.vars.get(var), self.dataset.shape_of(var)) else {
+            return Err(Error::Invalid(format!("no variable '{var}'")));
+        };
+        let Some(dt) = &info.user else {
+            return Err(fail("not of a user-defined type read by element".into()));
+        };
+        region.check(&shape).map_err(|e| fail(e.to_string()))?;
+        // Whole datasets: user-defined types are for small records, not bulk data.
+        let raw = info.ds.read_raw_bytes().map_err(|e| fail(e.to_string()))?;
+        let each = super::user::element_size(dt).max(1);
+        let resolve = |r: &[u8], n: usize| {
+            info.ds
+                .resolve_vlen_reference_bytes(r, n)
+                .map_err(|e| e.to_string())
+        };
+        crate::chunking::region_offsets(&shape, region)
+            .map(|at| {
+                let from = usize::try_from(at).unwrap_or(usize::MAX).saturating_mul(each);
+                let bytes = raw
+                    .get(from..)
+                    .ok_or_else(|| fail(format!("element {at} is past the stored data")))?;
+                super::user::decode(dt, bytes, &resolve).map_err(&fail)
+            })
+            .collect()
+    }
+
     fn read(&self, var: &VarPath, region: &Region) -> Result<Values> {
         let fail = |m: String| Error::Invalid(format!("variable '{var}': {m}"));
         let (Some(info), Some(shape)) = (self.vars.get(var), self.dataset.shape_of(var)) else {

@@ -82,7 +82,8 @@ pub(super) fn stored_type(dt: &Datatype) -> Result<StoredType, String> {
         } => atomic(NcType::String, None),
         Datatype::VarLen { .. } => return Err("a user-defined vlen type".into()),
         Datatype::Compound { .. } => return Err("a user-defined compound type".into()),
-        Datatype::Enum { .. } => return Err("a user-defined enum type".into()),
+        // An enum's values are its base integers (the names are the type's).
+        Datatype::Enum { base, .. } => stored_type(base)?,
         Datatype::Opaque { .. } => return Err("a user-defined opaque type".into()),
         Datatype::Array { .. } => return Err("an HDF5 array type".into()),
         Datatype::Reference { .. } => return Err("an HDF5 reference type".into()),

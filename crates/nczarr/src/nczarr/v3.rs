@@ -427,6 +427,7 @@ fn build_var(
     let var = Var {
         name: name.to_string(),
         nc_type,
+        user_type: None,
         dims: Vec::new(),
         attrs,
         notes: note.into_iter().collect(),

@@ -150,6 +150,7 @@ pub(crate) fn build(src: VarSource<'_>, problems: &mut Vec<String>) -> Result<(V
     let var = Var {
         name: src.name.to_string(),
         nc_type,
+        user_type: None,
         dims: if src.scalar { Vec::new() } else { src.dims },
         attrs,
         notes: note.into_iter().collect(),

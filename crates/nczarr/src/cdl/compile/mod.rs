@@ -280,7 +280,7 @@ impl<'t> Builder<'t> {
                         return Err(self.err(v.pos, format!("duplicate variable declaration for {}", v.name)));
                     }
                     let g = self.group_mut(path, v.pos)?;
-                    g.vars.push(Var { name: v.name.clone(), nc_type, dims, attrs: Vec::new(), notes: Vec::new() });
+                    g.vars.push(Var { name: v.name.clone(), nc_type, user_type: None, dims, attrs: Vec::new(), notes: Vec::new() });
                     self.encodings.insert(VarPath::new(path, &v.name), Encoding::default());
                 }
                 Item::Attr(a) => self.attr(a, path)?,

@@ -6,6 +6,7 @@ use std::io::Write;
 use super::dates;
 use super::escape::{self, ByteWriter, KEYWORDS};
 use super::number;
+use super::user;
 use super::var_data;
 use super::{group_matches, var_matches, PrintOptions};
 use crate::cftime::TimeUnits;
@@ -25,6 +26,9 @@ pub(crate) struct Printer<'a> {
     /// last, with the time units of the variable that named them (ncdump's
     /// `bounds_list`, which matches by name alone, across groups).
     pub(crate) bounds: Vec<(String, Option<TimeUnits>)>,
+    /// ncdump's `lput` line position, which enum declarations and attributes of
+    /// user-defined types wrap by (it carries over from the last data printed).
+    pub(crate) linep: i64,
 }
 
 impl Printer<'_> {
@@ -53,6 +57,23 @@ impl Printer<'_> {
 
     pub(crate) fn group(&mut self, g: &Group, path: &mut Vec<String>) -> Result<()> {
         let is_root = path.is_empty();
+        if !g.types.is_empty() {
+            self.line("types:")?;
+            let mut buf = Vec::new();
+            let max = self.opts.max_line_len as i64 - 2;
+            for t in &g.types {
+                user::declaration(
+                    &mut buf,
+                    self.source.dataset(),
+                    t,
+                    path,
+                    self.indent + 2,
+                    &mut self.linep,
+                    max,
+                );
+            }
+            self.out.write_all(&buf)?;
+        }
         if !g.dims.is_empty() {
             self.line("dimensions:")?;
         }
@@ -72,11 +93,11 @@ impl Printer<'_> {
             self.line("variables:")?;
         }
         for v in &g.vars {
-            let mut decl = format!(
-                "\t{} {}",
-                v.nc_type.cdl_name(),
-                escape::escaped_name(&v.name)
-            );
+            let type_name = match &v.user_type {
+                Some(id) => user::type_name(self.source.dataset(), id, path),
+                None => v.nc_type.cdl_name().to_string(),
+            };
+            let mut decl = format!("\t{type_name} {}", escape::escaped_name(&v.name));
             if !v.dims.is_empty() {
                 decl.push('(');
                 for (i, d) in v.dims.iter().enumerate() {
@@ -91,6 +112,10 @@ impl Printer<'_> {
             self.line(&decl)?;
             let time = self.opts.times.and_then(|_| TimeUnits::of_var(v));
             for a in &v.attrs {
+                if a.user.is_some() {
+                    self.user_attr(&v.name, a, path)?;
+                    continue;
+                }
                 self.attr(&v.name, a, time.as_ref())?;
                 if self.opts.times.is_some() && a.name == "bounds" {
                     if let Some(name) = bounds_name(&a.values) {
@@ -114,6 +139,10 @@ impl Printer<'_> {
             })?;
         }
         for a in &g.attrs {
+            if a.user.is_some() {
+                self.user_attr("", a, path)?;
+                continue;
+            }
             self.attr("", a, None)?;
         }
         if is_root && self.opts.special {
@@ -155,6 +184,21 @@ impl Printer<'_> {
                     .map(|d| ds.dim(d).is_some_and(|d| d.unlimited))
                     .collect();
                 let vp = VarPath::new(path, &v.name);
+                if v.user_type.is_some() {
+                    user::print_var_data(
+                        self.out,
+                        self.source,
+                        ds,
+                        &vp,
+                        v,
+                        &shape,
+                        &unlimited,
+                        self.indent,
+                        self.opts,
+                    )?;
+                    self.linep = self.indent as i64;
+                    continue;
+                }
                 let chunks = self
                     .source
                     .encoding(&vp)
@@ -170,6 +214,7 @@ impl Printer<'_> {
                     time: time.as_ref(),
                 };
                 var_data::print_var(self.out, self.source, &vp, &layout, self.indent, self.opts)?;
+                self.linep = self.indent as i64;
             }
         }
         for c in &g.groups {
@@ -265,6 +310,32 @@ impl Printer<'_> {
             }
         }
         buf.push(b'\n');
+        self.out.write_all(&buf)?;
+        Ok(())
+    }
+
+    /// An attribute of a user-defined type: its type's name first, always.
+    fn user_attr(&mut self, var_name: &str, a: &Attr, path: &[String]) -> Result<()> {
+        let Some(u) = &a.user else {
+            return Ok(());
+        };
+        let ds = self.source.dataset();
+        let mut buf: Vec<u8> = Vec::with_capacity(64);
+        buf.extend_from_slice(self.indent_str().as_bytes());
+        buf.extend_from_slice(b"\t\t");
+        buf.extend_from_slice(user::type_name(ds, &u.ty, path).as_bytes());
+        buf.push(b' ');
+        buf.extend_from_slice(escape::escaped_name(var_name).as_bytes());
+        if KEYWORDS.contains(&var_name) {
+            buf.push(b' ');
+        }
+        buf.push(b':');
+        buf.extend_from_slice(escape::escaped_name(&a.name).as_bytes());
+        buf.extend_from_slice(b" = ");
+        let text = user::ValueText::new(ds, self.opts);
+        let max = self.opts.max_line_len as i64 - 2;
+        user::attr_values(&mut buf, &text, a, (&mut self.linep, self.indent, max));
+        buf.extend_from_slice(b" ;\n");
         self.out.write_all(&buf)?;
         Ok(())
     }

@@ -19,6 +19,7 @@ mod header;
 mod json;
 mod line;
 mod ordered;
+mod user;
 mod values;
 mod var_data;
 pub use json::{print_json, JsonFill, JSON_VERSION};
@@ -133,6 +134,7 @@ pub fn print_cdl(
         opts,
         indent: 0,
         bounds: Vec::new(),
+        linep: 0,
     };
     p.line(&format!("netcdf {} {{", escape::escaped_name(&opts.name)))?;
     p.group(&source.dataset().root, &mut Vec::new())?;

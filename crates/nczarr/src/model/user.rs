@@ -1,0 +1,230 @@
+//! netCDF-4's user-defined types (compound, enum, opaque, vlen) and their values.
+//!
+//! Only netCDF-4 files hold them; NCZarr and Zarr do not. A group defines types
+//! ([`super::Group::types`]); a variable or attribute of one names it by a
+//! [`TypeId`]. An enum variable keeps its base type as `nc_type` and reads as its
+//! base integers, so that tools without a use for the names see numbers; the other
+//! kinds are read as [`UValue`]s through [`crate::DataSource::read_user`] by the
+//! tools that show them (the CDL printer), and left out by the rest with a reason
+//! ([`atomic_view`]).
+
+use super::{Attr, Dataset, Group, NcType, Values};
+
+/// Where a user-defined type is defined: its group (names from the root) and name.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct TypeId {
+    /// Names of the groups from the root down to the type's group.
+    pub group: Vec<String>,
+    /// The type's name.
+    pub name: String,
+}
+
+impl std::fmt::Display for TypeId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        super::path::fmt_in_group(f, &self.group, &self.name)
+    }
+}
+
+/// The type of a compound field or of a vlen's elements.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TypeRef {
+    /// One of the atomic types.
+    Atomic(NcType),
+    /// A user-defined type.
+    User(TypeId),
+}
+
+/// A field of a compound type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Field {
+    /// Field name.
+    pub name: String,
+    /// Byte offset in the compound's storage.
+    pub offset: u64,
+    /// Element type.
+    pub ty: TypeRef,
+    /// Array dimensions of the field (empty for one element).
+    pub dims: Vec<u64>,
+}
+
+/// What a user-defined type is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UserKind {
+    /// A record of named fields.
+    Compound {
+        /// Bytes per value.
+        size: u64,
+        /// Fields in order.
+        fields: Vec<Field>,
+    },
+    /// Named values of an integer base type.
+    Enum {
+        /// The base type (an integer type).
+        base: NcType,
+        /// Members in order: name and value.
+        members: Vec<(String, i128)>,
+    },
+    /// Bytes of a fixed size.
+    Opaque {
+        /// Bytes per value.
+        size: u64,
+    },
+    /// Lists of any length of one base type.
+    Vlen {
+        /// The elements' type.
+        base: TypeRef,
+    },
+}
+
+impl UserKind {
+    /// `compound`, `enum`, `opaque` or `vlen`, for messages.
+    pub fn class(&self) -> &'static str {
+        match self {
+            UserKind::Compound { .. } => "compound",
+            UserKind::Enum { .. } => "enum",
+            UserKind::Opaque { .. } => "opaque",
+            UserKind::Vlen { .. } => "vlen",
+        }
+    }
+}
+
+/// A user-defined type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UserType {
+    /// Type name.
+    pub name: String,
+    /// What it is.
+    pub kind: UserKind,
+}
+
+/// One value of a user-defined type, or of an atomic type inside one.
+#[derive(Debug, Clone, PartialEq)]
+pub enum UValue {
+    /// One atomic value (a vector of one).
+    Atomic(Values),
+    /// A compound's field values in order (a field with dimensions is an `Array`).
+    Compound(Vec<UValue>),
+    /// The elements of a compound field with dimensions, in C order.
+    Array(Vec<UValue>),
+    /// An enum's value.
+    Enum(i128),
+    /// An opaque value's bytes.
+    Opaque(Vec<u8>),
+    /// A vlen's elements.
+    Vlen(Vec<UValue>),
+}
+
+/// The values of an attribute of a user-defined type.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UserAttr {
+    /// The attribute's type.
+    pub ty: TypeId,
+    /// Its values.
+    pub values: Vec<UValue>,
+}
+
+impl Dataset {
+    /// The user-defined type `id` names.
+    pub fn user_type(&self, id: &TypeId) -> Option<&UserType> {
+        self.group(&id.group)?
+            .types
+            .iter()
+            .find(|t| t.name == id.name)
+    }
+
+    /// True when some group defines a user-defined type.
+    pub fn has_user_types(&self) -> bool {
+        fn walk(g: &Group) -> bool {
+            !g.types.is_empty() || g.groups.iter().any(walk)
+        }
+        walk(&self.root)
+    }
+}
+
+/// What [`atomic_view`] could not keep: one line each, naming the variable or
+/// attribute and its type.
+pub type Losses = Vec<String>;
+
+/// The dataset as the atomic types hold it, for formats without user-defined types
+/// (NCZarr, Zarr) and tools that show only those: an enum variable becomes its base
+/// type with CF's `flag_values` and `flag_meanings` naming its members (unless it
+/// has them already), an enum attribute its base integers; variables and attributes
+/// of the other kinds are left out, each said in the losses. The types go.
+pub fn atomic_view(ds: &Dataset) -> (Dataset, Losses) {
+    let mut out = ds.clone();
+    let mut losses = Vec::new();
+    let mut path = Vec::new();
+    atomic_group(ds, &mut out.root, &mut path, &mut losses);
+    (out, losses)
+}
+
+fn atomic_group(ds: &Dataset, g: &mut Group, path: &mut Vec<String>, losses: &mut Losses) {
+    g.types.clear();
+    let at = |name: &str| super::VarPath::new(path, name).to_string();
+    let group_shown = if path.is_empty() {
+        String::new()
+    } else {
+        format!("/{}", path.join("/"))
+    };
+    g.attrs
+        .retain_mut(|a| keep_attr(ds, a, &format!("{group_shown}:{}", a.name), losses));
+    g.vars.retain_mut(|v| {
+        let Some(id) = v.user_type.take() else {
+            return true;
+        };
+        match ds.user_type(&id).map(|t| &t.kind) {
+            Some(UserKind::Enum { members, .. }) => {
+                let shown = at(&v.name);
+                v.attrs
+                    .retain_mut(|a| keep_attr(ds, a, &format!("{shown}:{}", a.name), losses));
+                if v.attr("flag_values").is_none() && v.attr("flag_meanings").is_none() {
+                    let wide = Values::Int64(
+                        members
+                            .iter()
+                            .map(|(_, x)| i64::try_from(*x).unwrap_or(i64::MAX))
+                            .collect(),
+                    );
+                    let values = wide.cast_to(v.nc_type).unwrap_or(wide);
+                    let names: Vec<String> =
+                        members.iter().map(|(n, _)| n.replace(' ', "_")).collect();
+                    v.attrs.push(Attr::new("flag_values", values));
+                    v.attrs
+                        .push(Attr::new("flag_meanings", Values::text(&names.join(" "))));
+                }
+                true
+            }
+            other => {
+                let class = other.map_or("unknown", UserKind::class);
+                losses.push(format!(
+                    "variable '{}' has the {class} type {id}, which only netCDF-4 files hold",
+                    at(&v.name)
+                ));
+                false
+            }
+        }
+    });
+    for c in &mut g.groups {
+        path.push(c.name.clone());
+        atomic_group(ds, c, path, losses);
+        path.pop();
+    }
+}
+
+/// Keep an attribute as its atomic values (an enum's base integers), or say why not.
+fn keep_attr(ds: &Dataset, a: &mut Attr, shown: &str, losses: &mut Losses) -> bool {
+    let Some(user) = a.user.take() else {
+        return true;
+    };
+    match ds.user_type(&user.ty).map(|t| &t.kind) {
+        Some(UserKind::Enum { .. }) => true,
+        other => {
+            let class = other.map_or("unknown", UserKind::class);
+            losses.push(format!(
+                "attribute '{shown}' has the {class} type {}, which only netCDF-4 files hold",
+                user.ty
+            ));
+            a.user = Some(user);
+            false
+        }
+    }
+}
