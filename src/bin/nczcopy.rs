@@ -502,6 +502,19 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     let source = opened.source.as_ref();
     let kind = said_kind.unwrap_or_else(|| default_kind(source));
     let mut selected = select(source.dataset(), &selection).with_context(|| input.clone())?;
+    // netCDF-4's user-defined types: enums go as their base type with CF's flag
+    // attributes; the other kinds only netCDF-4 files hold, so they are refused (or
+    // left out with --skip-unreadable).
+    let (atomic, losses) = nczarr::model::user::atomic_view(&selected.dataset);
+    if let Some(first) = losses.first() {
+        if !args.skip_unreadable {
+            bail!("{input}: {first} (--skip-unreadable copies the rest without it)");
+        }
+        for l in &losses {
+            eprintln!("nczcopy: {input}: warning: {l}; left out");
+        }
+    }
+    selected.dataset = atomic;
     // Variables this build cannot read: refused, unless --skip-unreadable copies the
     // rest (each left out with a warning).
     let unreadable: Vec<_> = source

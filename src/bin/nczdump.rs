@@ -260,6 +260,18 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         &without
     };
+    // JSON holds the atomic types: enums as their base type (with CF's flags), the
+    // other user-defined types left out, each said.
+    let (atomic, losses) = nczarr::model::user::atomic_view(source.dataset());
+    let atomic_source = nczarr::source::Without::replaced(
+        source,
+        atomic,
+        losses
+            .into_iter()
+            .map(|l| format!("{l}; left out of the JSON"))
+            .collect(),
+    );
+    let source: &dyn nczarr::DatasetSource = if args.json { &atomic_source } else { source };
     if args.json {
         refuse_cdl_only_options(&args)?;
         let fill = match args.json_fill.as_deref() {

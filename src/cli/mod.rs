@@ -104,8 +104,13 @@ pub fn exit_now(code: ExitCode) -> ! {
 /// problems it read past (a damaged attribute, an invalid `.zarray`), each on its own
 /// line and failure.
 pub fn exit_after_problems(tool: &str, name: &str, problems: &[String]) -> ExitCode {
+    // Written, not `eprintln!`: a stderr closed early (`2>&1 | head`) must not make
+    // the tool panic; the exit status still says there were problems.
+    let mut err = std::io::stderr().lock();
     for p in problems {
-        eprintln!("{tool}: {name}: {}", one_line(p));
+        if writeln!(err, "{tool}: {name}: {}", one_line(p)).is_err() {
+            break;
+        }
     }
     if problems.is_empty() {
         ExitCode::SUCCESS

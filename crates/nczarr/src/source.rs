@@ -202,6 +202,24 @@ impl<'a> Without<'a> {
     }
 }
 
+impl<'a> Without<'a> {
+    /// `inner` seen as `dataset` (a view of its own dataset: fewer variables, other
+    /// types), with `problems` added to its own.
+    pub fn replaced(
+        inner: &'a dyn DatasetSource,
+        dataset: Dataset,
+        problems: Vec<String>,
+    ) -> Without<'a> {
+        let mut all = inner.problems().to_vec();
+        all.extend(problems);
+        Without {
+            inner,
+            dataset,
+            problems: all,
+        }
+    }
+}
+
 impl DataSource for Without<'_> {
     fn read(&self, var: &VarPath, region: &Region) -> Result<Values> {
         self.inner.read(var, region)

@@ -212,6 +212,9 @@ mod offsets_tests {
         };
         let got: Vec<u64> = region_offsets(&[3, 4], &r).collect();
         assert_eq!(got, [4, 6, 8, 10]);
-        assert_eq!(region_offsets(&[], &Region::whole(&[])).collect::<Vec<_>>(), [0]);
+        assert_eq!(
+            region_offsets(&[], &Region::whole(&[])).collect::<Vec<_>>(),
+            [0]
+        );
     }
 }

@@ -51,6 +51,15 @@ pub fn plan_copy(
         .chunks
         .check(output)
         .map_err(|e| crate::Error::Invalid(e.to_string()))?;
+    if let Some((p, _)) = output
+        .vars()
+        .into_iter()
+        .find(|(_, v)| v.user_type.is_some())
+    {
+        return Err(crate::Error::Invalid(format!(
+            "variable '{p}' has a user-defined type, which only netCDF-4 files hold (model::user::atomic_view gives the copy its atomic types)"
+        )));
+    }
     let mut requests = std::collections::HashMap::new();
     for (path, var) in output.vars() {
         let mut enc = source.encoding(&path).unwrap_or_default();

@@ -26,9 +26,7 @@ use crate::codec::hdf5 as filters;
 use crate::codec::Pipeline;
 use crate::encoding::{Chunking, Encoding};
 use crate::json::Json;
-use crate::model::{
-    Attr, Dataset, Dim, DimRef, Group, NcType, UserAttr, Values, Var, VarPath,
-};
+use crate::model::{Attr, Dataset, Dim, DimRef, Group, NcType, UserAttr, Values, Var, VarPath};
 
 /// Attributes of netCDF-4's conventions, never shown as attributes.
 const HIDDEN: [&str; 9] = [
@@ -358,9 +356,7 @@ impl Walk<'_> {
             chunk_map: OnceLock::new(),
             codecs: OnceLock::new(),
             null_space,
-            user: user_type
-                .filter(|_| !is_enum)
-                .map(|_| ds.dtype().clone()),
+            user: user_type.filter(|_| !is_enum).map(|_| ds.dtype().clone()),
         };
         Ok(Some((var, info)))
     }
@@ -618,7 +614,11 @@ fn user_attr(
     let base = match &m.datatype {
         hdf5_reader::Datatype::Enum { base, .. } => {
             let st = stored_type(base)?;
-            values_from_stored(st.nc_type, &m.raw_data[..(n * each).min(m.raw_data.len())], st.endian)
+            values_from_stored(
+                st.nc_type,
+                &m.raw_data[..(n * each).min(m.raw_data.len())],
+                st.endian,
+            )
         }
         _ => Values::Char(Vec::new()),
     };
@@ -666,7 +666,12 @@ fn atomic_attr_values(
             let strings = raw
                 .chunks_exact(entry.max(1))
                 .take(n)
-                .map(|r| vlen_string(r, |r| resolve(r).map_err(hdf5_reader::error::Error::InvalidData)).map_err(|e| e.to_string()))
+                .map(|r| {
+                    vlen_string(r, |r| {
+                        resolve(r).map_err(hdf5_reader::error::Error::InvalidData)
+                    })
+                    .map_err(|e| e.to_string())
+                })
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(Values::String(strings.into()))
         }

@@ -25,7 +25,7 @@ use crate::chunking::Region;
 use crate::codec::{hdf5 as filters, registry, ChunkInfo, Pipeline};
 use crate::encoding::Encoding;
 use crate::error::{Error, Result};
-use crate::model::{UValue, Dataset, NcType, Strings, Values, VarPath};
+use crate::model::{Dataset, NcType, Strings, UValue, Values, VarPath};
 use crate::source::{DataSource, DatasetSource, FormatInfo, RECYCLED_SLABS};
 use crate::store::{LocalFile, ReadAt};
 
@@ -222,7 +222,9 @@ impl DataSource for Hdf5Source {
         };
         crate::chunking::region_offsets(&shape, region)
             .map(|at| {
-                let from = usize::try_from(at).unwrap_or(usize::MAX).saturating_mul(each);
+                let from = usize::try_from(at)
+                    .unwrap_or(usize::MAX)
+                    .saturating_mul(each);
                 let bytes = raw
                     .get(from..)
                     .ok_or_else(|| fail(format!("element {at} is past the stored data")))?;

@@ -326,7 +326,13 @@ mod tests {
             ],
         };
         let t = types.define(&["g".into()], "rec_t", &c).unwrap().unwrap();
-        let anon = types.transient(&[], &Datatype::Opaque { size: 2, tag: String::new() });
+        let anon = types.transient(
+            &[],
+            &Datatype::Opaque {
+                size: 2,
+                tag: String::new(),
+            },
+        );
         assert_eq!(anon.unwrap().unwrap().name, "_AnonymousOpaque1");
         assert!(types.transient(&[], &int(4, true)).unwrap().is_none());
         let UserKind::Compound { fields, .. } = &t.kind else {

@@ -50,3 +50,18 @@ if hdf5plugin is not None:
         f.create_dataset("bs_lz4", data=x, chunks=(7, 143), **hdf5plugin.Bitshuffle(cname="lz4"))
         f.create_dataset("bs_none", data=x, chunks=(7, 143), **hdf5plugin.Bitshuffle(cname="none", nelems=64))
         f.create_dataset("bs_zstd", data=x.astype("<i8"), chunks=(7, 143), **hdf5plugin.Bitshuffle(cname="zstd"))
+
+# Class 3: user-defined types h5py writes without committing them: netcdf-c 4.10
+# names them _AnonymousCompound1... in the dataset's group. (user_types.nc, the
+# committed ones netCDF-4 writes, is `ncgen -4 -o user_types.nc user_types_src.cdl`;
+# user_types.cdl is ncdump 4.9.0's text of it.)
+with h5py.File("anonymous.h5", "w") as f:
+    point = np.dtype([("x", "<f4"), ("y", "<f4")])
+    rec = np.dtype([("p", point), ("n", "<i2", (2,))])
+    f.create_dataset("points", data=np.array([(1.5, -2), (3, 4.25)], dtype=point))
+    f.create_dataset("recs", data=np.array([((0, 1), (5, 6))], dtype=rec))
+    colour = h5py.enum_dtype({"RED": 0, "GREEN": 1, "BLUE": 2}, basetype="u1")
+    f.create_dataset("colours", data=np.array([2, 0, 1], dtype="u1"), dtype=colour)
+    rows = f.create_dataset("rows", (3,), dtype=h5py.vlen_dtype(np.dtype("<i4")))
+    rows[0], rows[1], rows[2] = [1, 2, 3], [], [-4]
+    f.create_dataset("raw", data=np.array([b"\x01\x02", b"\xff\x00"], dtype="V2"))

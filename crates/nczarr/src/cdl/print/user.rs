@@ -96,7 +96,11 @@ pub(super) fn declaration(
             );
             lput(out, linep, indent, max, &head);
             for (i, (m, v)) in members.iter().enumerate() {
-                let delim = if i + 1 == members.len() { "} ;\n" } else { ", " };
+                let delim = if i + 1 == members.len() {
+                    "} ;\n"
+                } else {
+                    ", "
+                };
                 let text = format!("{} = {v}{delim}", escape::escaped_name(m));
                 lput(out, linep, indent, max, &text);
             }
@@ -326,9 +330,9 @@ pub(super) fn attr_values(
     for (i, v) in user.values.iter().enumerate() {
         let mut s = Vec::new();
         match v {
-            UValue::Enum(x) => s.extend_from_slice(
-                escape::escaped_name(&text.enum_name(&ty, *x)).as_bytes(),
-            ),
+            UValue::Enum(x) => {
+                s.extend_from_slice(escape::escaped_name(&text.enum_name(&ty, *x)).as_bytes())
+            }
             _ => text.text(&mut s, &ty, v),
         }
         if i + 1 < n {
