@@ -464,7 +464,7 @@ impl Walk<'_> {
                 continue;
             }
             let got = match self.types.find(&a.message().datatype) {
-                Some(id) => user_attr(a, id, &self.types, resolve),
+                Some(id) => user_attr(a, id, resolve),
                 None => attr_values(a, &|r| resolve(r, 1)),
             };
             match got {
@@ -583,11 +583,14 @@ fn int_values(a: &RawAttribute) -> Result<Vec<i32>, String> {
         .collect()
 }
 
+/// Resolves a variable-length string's heap reference to its bytes.
+type StringRef<'a> = dyn Fn(&[u8]) -> Result<Vec<u8>, String> + 'a;
+
 /// An attribute's values as netCDF-4 stores them: numbers in their byte order,
 /// `char` text as one fixed-length string, `string` as variable-length strings.
 fn attr_values(
     a: &RawAttribute,
-    resolve: &dyn Fn(&[u8]) -> Result<Vec<u8>, String>,
+    resolve: &StringRef<'_>,
 ) -> Result<Attr, String> {
     atomic_attr_values(a, resolve).map(|values| Attr::new(a.name(), values))
 }
@@ -597,10 +600,8 @@ fn attr_values(
 fn user_attr(
     a: &RawAttribute,
     id: &crate::model::TypeId,
-    types: &UserTypes,
     resolve: &user::Resolve<'_>,
 ) -> Result<Attr, String> {
-    let _ = types;
     let m = a.message();
     let n = usize::try_from(m.dataspace.num_elements().map_err(|e| e.to_string())?)
         .map_err(|_| "too many values".to_string())?;
@@ -632,7 +633,7 @@ fn user_attr(
 
 fn atomic_attr_values(
     a: &RawAttribute,
-    resolve: &dyn Fn(&[u8]) -> Result<Vec<u8>, String>,
+    resolve: &StringRef<'_>,
 ) -> Result<Values, String> {
     let m = a.message();
     let st = stored_type(&m.datatype)?;
