@@ -264,7 +264,23 @@ impl DatasetUrl {
         let last = match &self.location {
             Location::Path(p) => {
                 let s = p.to_string_lossy().trim_end_matches('/').to_string();
-                s.rsplit('/').next().unwrap_or("").to_string()
+                let last = s.rsplit('/').next().unwrap_or("").to_string();
+                // `nczdump .` inside a store: the directory's own name, not "".
+                if matches!(last.as_str(), "." | ".." | "") {
+                    if let Some(name) = std::fs::canonicalize(p)
+                        .ok()
+                        .and_then(|c| c.file_name().map(|n| n.to_string_lossy().into_owned()))
+                    {
+                        return name.rsplit_once('.').map_or(name.clone(), |(stem, _)| {
+                            if stem.is_empty() {
+                                name.clone()
+                            } else {
+                                stem.to_string()
+                            }
+                        });
+                    }
+                }
+                last
             }
             Location::Remote { host, path, .. } => {
                 let p = path.trim_end_matches('/');
@@ -669,6 +685,13 @@ mod tests {
         assert_eq!(base("t1"), "t1");
         assert_eq!(base("s3://bucket/a/b.zarr"), "b");
         assert_eq!(base("a.b.zip"), "a.b");
+        // Inside the store itself: the directory's name.
+        let tmp = std::env::temp_dir().join(format!("nczarr-url-{}", std::process::id()));
+        let store = tmp.join("inside.zarr");
+        std::fs::create_dir_all(store.join("sub")).unwrap();
+        assert_eq!(base(&format!("{}/.", store.display())), "inside");
+        assert_eq!(base(&format!("{}/sub/..", store.display())), "inside");
+        let _ = std::fs::remove_dir_all(&tmp);
     }
 
     #[test]

@@ -187,6 +187,7 @@ fn arb_compiled() -> impl Strategy<Value = Compiled> {
                 let mut var = Var {
                     name: name.clone(),
                     nc_type: *t,
+                    user_type: None,
                     dims: dims
                         .iter()
                         .map(|&i| DimRef {

@@ -350,6 +350,7 @@ mod tests {
         root.vars.push(Var {
             name: "v".into(),
             nc_type: NcType::Float,
+            user_type: None,
             dims: vec![d("t"), d("y"), d("x")],
             attrs: vec![],
             notes: vec![],
@@ -357,6 +358,7 @@ mod tests {
         root.vars.push(Var {
             name: "w".into(),
             nc_type: NcType::Int,
+            user_type: None,
             dims: vec![d("y"), d("x")],
             attrs: vec![],
             notes: vec![],

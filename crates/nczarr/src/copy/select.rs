@@ -162,6 +162,7 @@ mod tests {
         let var = |name: &str, dims: &[(&[&str], &str)]| Var {
             name: name.into(),
             nc_type: NcType::Float,
+            user_type: None,
             dims: dims
                 .iter()
                 .map(|(g, n)| DimRef {

@@ -206,6 +206,7 @@ mod tests {
             root.vars.push(Var {
                 name: name.into(),
                 nc_type: t,
+                user_type: None,
                 dims: d,
                 attrs: vec![],
                 notes: vec![],

@@ -344,6 +344,10 @@ impl Walk<'_> {
             attrs: var_attrs,
             notes: if null_space {
                 vec!["an HDF5 null dataspace: no values are stored".to_string()]
+            } else if matches!(ds.dtype(), hdf5_reader::Datatype::Bitfield { .. }) {
+                vec![
+                    "an HDF5 bitfield type, read as unsigned integers as h5py reads it".to_string(),
+                ]
             } else {
                 Vec::new()
             },
@@ -588,10 +592,7 @@ type StringRef<'a> = dyn Fn(&[u8]) -> Result<Vec<u8>, String> + 'a;
 
 /// An attribute's values as netCDF-4 stores them: numbers in their byte order,
 /// `char` text as one fixed-length string, `string` as variable-length strings.
-fn attr_values(
-    a: &RawAttribute,
-    resolve: &StringRef<'_>,
-) -> Result<Attr, String> {
+fn attr_values(a: &RawAttribute, resolve: &StringRef<'_>) -> Result<Attr, String> {
     atomic_attr_values(a, resolve).map(|values| Attr::new(a.name(), values))
 }
 
@@ -631,10 +632,7 @@ fn user_attr(
     Ok(attr)
 }
 
-fn atomic_attr_values(
-    a: &RawAttribute,
-    resolve: &StringRef<'_>,
-) -> Result<Values, String> {
+fn atomic_attr_values(a: &RawAttribute, resolve: &StringRef<'_>) -> Result<Values, String> {
     let m = a.message();
     let st = stored_type(&m.datatype)?;
     let n = usize::try_from(m.dataspace.num_elements().map_err(|e| e.to_string())?)

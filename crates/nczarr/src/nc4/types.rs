@@ -87,7 +87,13 @@ pub(super) fn stored_type(dt: &Datatype) -> Result<StoredType, String> {
         Datatype::Opaque { .. } => return Err("a user-defined opaque type".into()),
         Datatype::Array { .. } => return Err("an HDF5 array type".into()),
         Datatype::Reference { .. } => return Err("an HDF5 reference type".into()),
-        Datatype::Bitfield { .. } => return Err("an HDF5 bitfield type".into()),
+        // netcdf-c has no use for bitfields and leaves them out; h5py reads them as
+        // unsigned integers of their size, and so do we (with a note).
+        Datatype::Bitfield { size, byte_order } => {
+            let t = NcType::integer(usize::from(*size), false)
+                .ok_or_else(|| format!("a {size}-byte bitfield type"))?;
+            atomic(t, Some(order(byte_order)))
+        }
     })
 }
 

@@ -193,6 +193,7 @@ mod tests {
         Var {
             name: "v".into(),
             nc_type: t,
+            user_type: None,
             dims: (0..rank)
                 .map(|i| DimRef {
                     group: vec![],
