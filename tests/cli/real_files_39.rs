@@ -288,7 +288,8 @@ fn uncommitted_types_of_h5py_are_named_as_netcdf_c_names_them() {
     // Class 3: h5py stores a dataset's compound, enum, vlen and opaque types in the
     // dataset itself; netcdf-c 4.10 names them _Anonymous<Class><N> in its group
     // (netCDF4-python shows those names). ncdump 4.9.0 prints none of these
-    // variables; anonymous.cdl was checked value by value against h5py.
+    // variables; anonymous.cdl was checked value by value against h5py. Types of
+    // members that have none (an enum in a record) are named the same way.
     let r = run("nczdump", &[&other_writer("anonymous.h5")]);
     assert_eq!(r.code(), 0, "{}", r.stderr());
     assert_eq!(r.stdout(), expected("anonymous"));
@@ -335,4 +336,44 @@ fn netcdf_c_cdl_files_with_types_print_as_ncdump_prints_them() {
         }
     }
     assert!(checked >= 15, "only {checked} files");
+}
+
+#[test]
+fn a_zarr3_store_without_a_root_document_is_an_implicit_group() {
+    // Class 12: zarrs (and zarr-python 3 before 3.0) may leave the root group with no
+    // zarr.json; the nodes below it make it a group.
+    let tmp = tempfile::tempdir().unwrap();
+    let cdl = tmp.path().join("imp.cdl");
+    fs::write(
+        &cdl,
+        "netcdf imp {\n\ngroup: g {\n  dimensions:\n  \tx = 3 ;\n  variables:\n  \tint v(x) ;\n  data:\n\n   v = 1, 2, 3 ;\n  } // group g\n}\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("imp.zarr");
+    run(
+        "nczgen",
+        &[
+            "-k",
+            "zarr3",
+            "-o",
+            out.to_str().unwrap(),
+            cdl.to_str().unwrap(),
+        ],
+    )
+    .success();
+    fs::remove_file(out.join("zarr.json")).unwrap();
+    let r = run("nczdump", &[out.to_str().unwrap()]);
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    assert!(
+        r.stdout().contains("group: g {") && r.stdout().contains("v = 1, 2, 3 ;"),
+        "{}",
+        r.stdout()
+    );
+    // A directory of other files is still no dataset.
+    let other = tmp.path().join("other");
+    fs::create_dir_all(other.join("sub")).unwrap();
+    fs::write(other.join("sub/notes.txt"), "x").unwrap();
+    let r = run("nczdump", &[other.to_str().unwrap()]);
+    assert_ne!(r.code(), 0);
+    assert!(r.stderr().contains("not a Zarr dataset"), "{}", r.stderr());
 }

@@ -160,7 +160,9 @@ impl Walk<'_> {
         let mut group = Group::new(path.last().cloned().unwrap_or_default());
         // Types first: the group's attributes and variables may have them.
         for (name, dt) in g.committed_datatypes().map_err(here)? {
-            match self.types.define(path, &name, &dt) {
+            let defined = self.types.define(path, &name, &dt);
+            group.types.append(&mut self.types.take_made());
+            match defined {
                 Ok(Some(t)) => group.types.push(t),
                 Ok(None) => {}
                 Err(what) => self.problems.push(format!(
@@ -270,7 +272,9 @@ impl Walk<'_> {
         let mut user_type = self.types.find(ds.dtype()).cloned();
         if user_type.is_none() {
             // A type of the dataset's own: netcdf-c names it and adds it to the group.
-            match self.types.transient(path, ds.dtype()) {
+            let made = self.types.transient(path, ds.dtype());
+            self.transient_types.append(&mut self.types.take_made());
+            match made {
                 Ok(Some(t)) => {
                     user_type = self.types.find(ds.dtype()).cloned();
                     self.transient_types.push(t);

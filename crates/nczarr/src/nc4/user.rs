@@ -23,6 +23,10 @@ pub(super) struct UserTypes {
     /// Types made for datasets whose type is their own (not committed), numbered
     /// across the file as netcdf-c numbers them (`_AnonymousCompound1`...).
     transient: u32,
+    /// Types made for the members of a type being read whose own types were not
+    /// committed (h5py's nested records), for the reader to add to the group before
+    /// the type that has them ([`UserTypes::take_made`]).
+    made: Vec<UserType>,
 }
 
 impl UserTypes {
@@ -52,10 +56,14 @@ impl UserTypes {
             } => "Vlen",
             _ => return Ok(None),
         };
-        let name = format!("_Anonymous{class}{}", self.transient + 1);
-        let t = self.define(group, &name, dt)?;
         self.transient += 1;
-        Ok(t)
+        let name = format!("_Anonymous{class}{}", self.transient);
+        self.define(group, &name, dt)
+    }
+
+    /// The types made for members since the last call, in the order they were made.
+    pub(super) fn take_made(&mut self) -> Vec<UserType> {
+        std::mem::take(&mut self.made)
     }
 
     /// Read the committed datatype `dt` named `name` in the group at `group`; `None`
@@ -82,7 +90,7 @@ impl UserTypes {
                         Ok(Field {
                             name: f.name.clone(),
                             offset: u64::from(f.byte_offset),
-                            ty: self.type_ref(base)?,
+                            ty: self.type_ref(group, base)?,
                             dims,
                         })
                     })
@@ -106,7 +114,7 @@ impl UserTypes {
                 base,
                 ..
             } => UserKind::Vlen {
-                base: self.type_ref(base)?,
+                base: self.type_ref(group, base)?,
             },
             _ => {
                 return match stored_type(dt) {
@@ -126,21 +134,19 @@ impl UserTypes {
         }))
     }
 
-    /// The type of a field or vlen element: atomic, or a type read before.
-    fn type_ref(&self, dt: &Datatype) -> Result<TypeRef, String> {
+    /// The type of a field or vlen element: atomic, a type read before, or one
+    /// made for it in the group at `group` (see [`UserTypes::take_made`]).
+    fn type_ref(&mut self, group: &[String], dt: &Datatype) -> Result<TypeRef, String> {
         if let Some(id) = self.find(dt) {
             return Ok(TypeRef::User(id.clone()));
         }
-        match dt {
-            Datatype::Compound { .. }
-            | Datatype::Enum { .. }
-            | Datatype::Opaque { .. }
-            | Datatype::VarLen {
-                kind: VarLenKind::Sequence,
-                ..
-            } => Err("a member of an unnamed user-defined type".into()),
-            _ => Ok(TypeRef::Atomic(stored_type(dt)?.nc_type)),
+        if let Some(t) = self.transient(group, dt)? {
+            self.made.push(t);
+            if let Some(id) = self.find(dt) {
+                return Ok(TypeRef::User(id.clone()));
+            }
         }
+        Ok(TypeRef::Atomic(stored_type(dt)?.nc_type))
     }
 }
 

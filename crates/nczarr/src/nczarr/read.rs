@@ -62,6 +62,22 @@ pub(crate) fn read(store: Box<dyn ReadStore>, options: &ReadOptions) -> Result<Z
     }
     if zgroup.is_none() && nczarr.is_none() && !src.is_consolidated() {
         let Some(zarray) = zarray else {
+            // Zarr version 3 allows a root group with no document (an implicit
+            // group, as zarrs and early zarr-python 3 write): nodes below it make it.
+            let implicit_v3 = !options.force_v2
+                && store.list().is_ok_and(|keys| {
+                    keys.iter().any(|(k, _)| {
+                        k.as_str()
+                            .ends_with(&format!("/{}", crate::zarr3::ZARR_JSON))
+                    })
+                });
+            if implicit_v3 {
+                trace("metadata: Zarr version 3, implicit root group (no zarr.json at the root)");
+                drop(src);
+                let doc = crate::json::parse_str(r#"{"zarr_format": 3, "node_type": "group"}"#)
+                    .map_err(|e| Error::metadata(crate::zarr3::ZARR_JSON, e.to_string()))?;
+                return super::v3::read(store, &doc, options);
+            }
             return Err(Error::NotZarr {
                 location: store.location(),
             });

@@ -65,3 +65,7 @@ with h5py.File("anonymous.h5", "w") as f:
     rows = f.create_dataset("rows", (3,), dtype=h5py.vlen_dtype(np.dtype("<i4")))
     rows[0], rows[1], rows[2] = [1, 2, 3], [], [-4]
     f.create_dataset("raw", data=np.array([b"\x01\x02", b"\xff\x00"], dtype="V2"))
+    # Member types of their own (an enum, a vlen string, a fixed string) get names too.
+    sex = h5py.enum_dtype({"F": 1, "M": 0}, basetype="u1")
+    person = np.dtype([("name", h5py.string_dtype()), ("code", "S4"), ("sex", sex)])
+    f.create_dataset("people", data=np.array([("Ann", b"a1", 1), ("Bo", b"b22", 0)], dtype=person))
