@@ -377,3 +377,30 @@ fn a_zarr3_store_without_a_root_document_is_an_implicit_group() {
     assert_ne!(r.code(), 0);
     assert!(r.stderr().contains("not a Zarr dataset"), "{}", r.stderr());
 }
+
+#[test]
+fn pcodec_stores_of_zarrs_and_zarr_python_read_as_written() {
+    // Class 5: numcodecs' pcodec (zarrs' test stores hold 0..99 as float32, written
+    // by zarrs in Zarr v2 and v3 and by zarr-python 3).
+    for store in [
+        "zarr/zarrs/v2__array_pcodec_C.zarr",
+        "zarr/zarrs/v3__array_pcodec.zarr",
+        "zarr/zarrs/v3_zarr_python__array_pcodec.zarr",
+    ] {
+        let Some(path) = crate::util::corpus_real(store) else {
+            continue;
+        };
+        let r = run("nczdump", &[&path]);
+        assert_eq!(r.code(), 0, "{store}: {}", r.stderr());
+        let rows: Vec<String> = (0..10)
+            .map(|r| {
+                let row: Vec<String> = (0..10).map(|c| (10 * r + c).to_string()).collect();
+                format!("  {}", row.join(", "))
+            })
+            .collect();
+        let want = format!("{} ;\n}}\n", rows.join(",\n"));
+        // 0 is the fill value, `_` where it is shown as one (Zarr v2).
+        let text = r.stdout().replace("  _, 1,", "  0, 1,");
+        assert!(text.ends_with(&want), "{store}: {text}");
+    }
+}

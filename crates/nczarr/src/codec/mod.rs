@@ -27,6 +27,7 @@ mod lz4h5;
 mod lzf;
 mod numeric;
 mod packbits;
+mod pcodec;
 mod pipeline;
 mod quantize;
 pub mod registry;

@@ -15,6 +15,7 @@ use super::lz4::Lz4;
 use super::lz4h5::Lz4H5;
 use super::lzf::Lzf;
 use super::packbits::PackBits;
+use super::pcodec::Pcodec;
 use super::quantize::Quantize;
 use super::shuffle::Shuffle;
 use super::zlib::Zlib;
@@ -42,6 +43,7 @@ pub const KNOWN_IDS: &[&str] = &[
     "lz4h5",
     "bitshuffle",
     "categorize",
+    "pcodec",
     "crc32",
     "crc32c",
     "adler32",
@@ -63,6 +65,14 @@ fn params_of(id: &str) -> Option<&'static [&'static str]> {
         "quantize" => &["digits", "dtype", "astype"],
         "astype" => &["encode_dtype", "decode_dtype"],
         "packbits" | "lzf" | "lz4h5" => &[],
+        "pcodec" => &[
+            "level",
+            "mode_spec",
+            "delta_spec",
+            "paging_spec",
+            "delta_encoding_order",
+            "equal_pages_up_to",
+        ],
         "bitshuffle" => &["elementsize", "blocksize", "compression"],
         "categorize" => &["labels", "dtype", "astype"],
         "crc32" | "crc32c" | "adler32" => &["location"],
@@ -133,6 +143,7 @@ pub fn build(config: &Json) -> Result<Box<dyn Codec>, CodecError> {
         "packbits" => Ok(Box::new(PackBits) as _),
         "astype" => AsType::from_config(config).map(|c| Box::new(c) as _),
         "lzf" => Ok(Box::new(Lzf) as _),
+        "pcodec" => Ok(Box::new(Pcodec::from_config(config)) as _),
         "lz4h5" => Ok(Box::new(Lz4H5) as _),
         "bitshuffle" => Bitshuffle::from_config(config).map(|c| Box::new(c) as _),
         "categorize" => Categorize::from_config(config).map(|c| Box::new(c) as _),

@@ -77,7 +77,10 @@ pub fn plan_copy(
         // Zarr reader: their chunks are stored with zstd at level 1, as light and read
         // everywhere.
         for c in &mut enc.codecs {
-            if matches!(crate::encoding::codec_id(c), "lzf" | "lz4h5" | "bitshuffle") {
+            if matches!(
+                crate::encoding::codec_id(c),
+                "lzf" | "lz4h5" | "bitshuffle" | "pcodec"
+            ) {
                 *c = crate::json::Json::Object(vec![
                     ("id".into(), crate::json::Json::String("zstd".into())),
                     (
