@@ -289,7 +289,8 @@ fn uncommitted_types_of_h5py_are_named_as_netcdf_c_names_them() {
     // dataset itself; netcdf-c 4.10 names them _Anonymous<Class><N> in its group
     // (netCDF4-python shows those names). ncdump 4.9.0 prints none of these
     // variables; anonymous.cdl was checked value by value against h5py. Types of
-    // members that have none (an enum in a record) are named the same way.
+    // members that have none (an enum in a record) and of attributes (a record as
+    // the root's `version`) are named the same way.
     let r = run("nczdump", &[&other_writer("anonymous.h5")]);
     assert_eq!(r.code(), 0, "{}", r.stderr());
     assert_eq!(r.stdout(), expected("anonymous"));

@@ -176,6 +176,7 @@ impl Walk<'_> {
             g.resolve_vlen_reference_bytes(r, n)
                 .map_err(|e| e.to_string())
         });
+        group.types.append(&mut self.transient_types);
 
         // Dimensions first: every variable of the group may use them.
         let mut scales: Vec<(usize, Scale)> = Vec::new();
@@ -471,7 +472,16 @@ impl Walk<'_> {
             if HIDDEN.contains(&a.name()) {
                 continue;
             }
-            let got = match self.types.find(&a.message().datatype) {
+            let dt = &a.message().datatype;
+            if self.types.find(dt).is_none() {
+                // An attribute's own (uncommitted) type, as h5py writes a record
+                // attribute: named as a dataset's would be.
+                if let Ok(Some(t)) = self.types.transient(path, dt) {
+                    self.transient_types.append(&mut self.types.take_made());
+                    self.transient_types.push(t);
+                }
+            }
+            let got = match self.types.find(dt) {
                 Some(id) => user_attr(a, id, resolve),
                 None => attr_values(a, &|r| resolve(r, 1)),
             };

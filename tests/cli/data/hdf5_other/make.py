@@ -69,3 +69,6 @@ with h5py.File("anonymous.h5", "w") as f:
     sex = h5py.enum_dtype({"F": 1, "M": 0}, basetype="u1")
     person = np.dtype([("name", h5py.string_dtype()), ("code", "S4"), ("sex", sex)])
     f.create_dataset("people", data=np.array([("Ann", b"a1", 1), ("Bo", b"b22", 0)], dtype=person))
+    # An attribute's own record type too.
+    version = np.dtype([("major", "<i4"), ("minor", "<i4"), ("patch", "<i4")])
+    f.attrs.create("version", np.array((1, 0, 2), dtype=version))
