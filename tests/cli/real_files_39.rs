@@ -235,6 +235,14 @@ fn netcdf4_user_defined_types_print_as_ncdump_prints_them() {
     let r = run("nczdump", &[&file]);
     assert_eq!(r.code(), 0, "{}", r.stderr());
     assert_eq!(r.stdout(), expected("user_types"));
+    // -s as ncdump -s prints it: no _Endianness for an enum.
+    let s = run("nczdump", &["-s", &file]);
+    assert!(!s.stdout().contains("levels:_Endianness"), "{}", s.stdout());
+    assert!(
+        s.stdout().contains("\t\trecs:_Storage = \"contiguous\" ;"),
+        "{}",
+        s.stdout()
+    );
     let h = run("nczdump", &["-h", &file]);
     assert!(h
         .stdout()

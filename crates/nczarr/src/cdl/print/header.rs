@@ -365,6 +365,10 @@ impl Printer<'_> {
             if a.name == "_Codecs" && !codecs_attr {
                 continue;
             }
+            // ncdump shows a byte order for atomic types only (an enum has none).
+            if a.name == "_Endianness" && v.user_type.is_some() {
+                continue;
+            }
             let value = match a.value {
                 SpecialValue::Text(t) => format!("\"{}\"", escape::escaped_string(&t)),
                 SpecialValue::Ints(n) => {
