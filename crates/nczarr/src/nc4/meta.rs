@@ -19,14 +19,15 @@ use hdf5_reader::messages::dataspace::DataspaceType;
 use hdf5_reader::messages::HdfMessage;
 use hdf5_reader::{Dataset as H5Dataset, Hdf5File, RawAttribute};
 
+use super::attrs::{attr_values, find, int_values, text_of, user_attr};
 use super::chunks::ChunkMap;
-use super::types::{fixed_text, floats_from_halves, stored_type, values_from_stored, StoredType};
+use super::types::{stored_type, StoredType};
 use super::user::{self, UserTypes};
 use crate::codec::hdf5 as filters;
 use crate::codec::Pipeline;
 use crate::encoding::{Chunking, Encoding};
 use crate::json::Json;
-use crate::model::{Attr, Dataset, Dim, DimRef, Group, NcType, UserAttr, Values, Var, VarPath};
+use crate::model::{Attr, Dataset, Dim, DimRef, Group, NcType, Var, VarPath};
 
 /// Attributes of netCDF-4's conventions, never shown as attributes.
 const HIDDEN: [&str; 9] = [
@@ -577,145 +578,6 @@ fn scale_of(ds: &H5Dataset, attrs: &[RawAttribute]) -> Option<Scale> {
     })
 }
 
-fn find<'a>(attrs: &'a [RawAttribute], name: &str) -> Option<&'a RawAttribute> {
-    attrs.iter().find(|a| a.name() == name)
-}
-
-/// A fixed-length string attribute's text, up to its first NUL.
-fn text_of(a: &RawAttribute) -> String {
-    let raw = &a.message().raw_data;
-    let end = raw.iter().position(|&b| b == 0).unwrap_or(raw.len());
-    String::from_utf8_lossy(&raw[..end]).into_owned()
-}
-
-fn int_values(a: &RawAttribute) -> Result<Vec<i32>, String> {
-    let m = a.message();
-    let st = stored_type(&m.datatype).map_err(|e| format!("{}: {e}", a.name()))?;
-    let v = values_from_stored(st.nc_type, &m.raw_data, st.endian);
-    (0..v.len())
-        .map(|i| {
-            v.get_i128(i)
-                .and_then(|x| i32::try_from(x).ok())
-                .ok_or_else(|| format!("{} is not a list of integers", a.name()))
-        })
-        .collect()
-}
-
-/// Resolves a variable-length string's heap reference to its bytes.
-type StringRef<'a> = dyn Fn(&[u8]) -> Result<Vec<u8>, String> + 'a;
-
-/// An attribute's values as netCDF-4 stores them: numbers in their byte order,
-/// `char` text as one fixed-length string, `string` as variable-length strings.
-fn attr_values(a: &RawAttribute, resolve: &StringRef<'_>) -> Result<Attr, String> {
-    atomic_attr_values(a, resolve).map(|values| Attr::new(a.name(), values))
-}
-
-/// An attribute of the user-defined type `id`: its values decoded, and an enum's as
-/// its base integers too.
-fn user_attr(
-    a: &RawAttribute,
-    id: &crate::model::TypeId,
-    resolve: &user::Resolve<'_>,
-) -> Result<Attr, String> {
-    let m = a.message();
-    let n = usize::try_from(m.dataspace.num_elements().map_err(|e| e.to_string())?)
-        .map_err(|_| "too many values".to_string())?;
-    let each = user::element_size(&m.datatype).max(1);
-    let values = m
-        .raw_data
-        .chunks_exact(each)
-        .take(n)
-        .map(|e| user::decode(&m.datatype, e, resolve))
-        .collect::<Result<Vec<_>, String>>()?;
-    let base = match &m.datatype {
-        hdf5_reader::Datatype::Enum { base, .. } => {
-            let st = stored_type(base)?;
-            values_from_stored(
-                st.nc_type,
-                &m.raw_data[..(n * each).min(m.raw_data.len())],
-                st.endian,
-            )
-        }
-        _ => Values::Char(Vec::new()),
-    };
-    let mut attr = Attr::new(a.name(), base);
-    attr.user = Some(Box::new(UserAttr {
-        ty: id.clone(),
-        values,
-    }));
-    Ok(attr)
-}
-
-fn atomic_attr_values(a: &RawAttribute, resolve: &StringRef<'_>) -> Result<Values, String> {
-    let m = a.message();
-    let st = stored_type(&m.datatype)?;
-    let n = usize::try_from(m.dataspace.num_elements().map_err(|e| e.to_string())?)
-        .map_err(|_| "too many values".to_string())?;
-    let raw = &m.raw_data;
-    if let Some(width) = st.fixed_string {
-        return Ok(fixed_string_attr(raw, width, n, m.dataspace.dataspace_type));
-    }
-    if st.half {
-        let need = n * 2;
-        if raw.len() < need {
-            return Err(format!(
-                "{n} values need {need} bytes, it holds {}",
-                raw.len()
-            ));
-        }
-        return Ok(Values::Float(floats_from_halves(&raw[..need], st.endian)));
-    }
-    match st.nc_type {
-        NcType::Char => {
-            let width = st.fixed_string.unwrap_or(1);
-            let len = (n * width).min(raw.len());
-            Ok(Values::Char(raw[..len].to_vec()))
-        }
-        NcType::String => {
-            let entry = raw.len().checked_div(n).unwrap_or(0);
-            if n > 0 && entry < 8 {
-                return Err(format!("{} bytes hold no {n} strings", raw.len()));
-            }
-            let strings = raw
-                .chunks_exact(entry.max(1))
-                .take(n)
-                .map(|r| {
-                    vlen_string(r, |r| {
-                        resolve(r).map_err(hdf5_reader::error::Error::InvalidData)
-                    })
-                    .map_err(|e| e.to_string())
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(Values::String(strings.into()))
-        }
-        t => {
-            let need = n * t.size();
-            if raw.len() < need {
-                return Err(format!(
-                    "{n} values need {need} bytes, it holds {}",
-                    raw.len()
-                ));
-            }
-            Ok(values_from_stored(t, &raw[..need], st.endian))
-        }
-    }
-}
-
-/// A fixed-length string attribute as netcdf-c reads it: a scalar one is `char` of
-/// the string's width (how netCDF-4 writes `char` attributes; an empty one has a null
-/// dataspace); one with dimensions is `string`, each element ending at its first NUL.
-fn fixed_string_attr(raw: &[u8], width: usize, n: usize, space: DataspaceType) -> Values {
-    if space != DataspaceType::Simple {
-        return Values::Char(raw[..width.min(raw.len())].to_vec());
-    }
-    Values::String(
-        raw.chunks(width.max(1))
-            .take(n)
-            .map(|e| Some(fixed_text(e)))
-            .collect(),
-    )
-}
-
 /// The encoding of a dataset: layout, filters, fill, byte order; and the filters
 /// with no decoder here.
 fn encoding_of(
@@ -807,19 +669,6 @@ fn pipeline(
             _ => None,
         })
         .unwrap_or_default()
-}
-
-/// One variable-length string from its heap reference (length, heap address,
-/// object index); a reference to no heap object is a missing string (NIL).
-pub(super) fn vlen_string(
-    reference: &[u8],
-    resolve: impl Fn(&[u8]) -> hdf5_reader::error::Result<Vec<u8>>,
-) -> hdf5_reader::error::Result<Option<Vec<u8>>> {
-    let w = reference.len();
-    if w >= 8 && reference[4..w - 4].iter().all(|&b| b == 0) {
-        return Ok(None);
-    }
-    resolve(reference).map(Some)
 }
 
 fn leaf(name: &str) -> &str {

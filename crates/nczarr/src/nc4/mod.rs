@@ -6,6 +6,7 @@
 //! scales, hidden attributes, the twelve atomic types, and the encoding `ncdump -s`
 //! describes, so that a netCDF-4 file is one more [`crate::source::DatasetSource`].
 
+mod attrs;
 mod chunks;
 mod collection;
 mod heap;

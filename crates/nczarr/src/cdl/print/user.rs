@@ -6,10 +6,10 @@
 //! calls (an enum declaration, a compound or vlen attribute wrap by it), so the
 //! printer keeps it too ([`super::header::Printer::linep`]).
 
-use super::data::Layout;
 use super::escape;
-use super::line::{Line, LINEPIND};
+use super::line::LINEPIND;
 use super::values::{double_is_fill, float_is_fill, format_value, ValueFormat};
+use super::var_data::{data_head, VarLayout};
 use super::PrintOptions;
 use crate::chunking::Region;
 use crate::error::Result;
@@ -385,28 +385,14 @@ pub(super) fn print_var_data(
     } else {
         source.read_user(path, &region)?
     };
-    let rank = shape.len();
-    let max = opts.max_line_len as i64 - 2;
-    let mut e = Line::new(0, max, indent, Vec::with_capacity(4096));
-    e.raw(b"\n");
-    e.raw(" ".repeat(indent).as_bytes());
-    e.raw(b" ");
-    e.raw(escape::escaped_name(&var.name).as_bytes());
-    if rank <= 1 {
-        e.raw(b" = ");
-        e.linep = var.name.len() as i64 + 4 + indent as i64;
-    } else {
-        e.raw(b" =\n  ");
-        e.linep = 2 + indent as i64;
-    }
-    let layout = Layout {
+    let var_layout = VarLayout {
         var,
         shape,
         unlimited,
-        opts,
-        rank,
-        ncols: if rank == 0 { 1 } else { shape[rank - 1] },
+        chunks: shape,
+        time: None,
     };
+    let (mut e, layout) = data_head(&var_layout, indent, opts, 4096);
     let ncols = layout.ncols.max(1) as usize;
     let mut t = Vec::new();
     for (row, chunk) in values.chunks(ncols).enumerate() {

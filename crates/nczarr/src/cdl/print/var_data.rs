@@ -61,33 +61,14 @@ pub(crate) fn print_var(
     let VarLayout {
         var,
         shape,
-        unlimited,
+        unlimited: _,
         chunks,
         time,
     } = *var_layout;
     let rank = shape.len();
     let max = opts.max_line_len as i64 - 2;
     let spare = Spare::default();
-    let mut e = Line::new(0, max, indent, Vec::with_capacity(1 << 16));
-    e.raw(b"\n");
-    e.raw(" ".repeat(indent).as_bytes());
-    e.raw(b" ");
-    e.raw(escape::escaped_name(&var.name).as_bytes());
-    if rank <= 1 {
-        e.raw(b" = ");
-        e.linep = var.name.len() as i64 + 4 + indent as i64;
-    } else {
-        e.raw(b" =\n  ");
-        e.linep = 2 + indent as i64;
-    }
-    let layout = Layout {
-        var,
-        shape,
-        unlimited,
-        opts,
-        rank,
-        ncols: if rank == 0 { 1 } else { shape[rank - 1] },
-    };
+    let (e, layout) = data_head(var_layout, indent, opts, 1 << 16);
     let fill = fill_for(var);
     let fmt = format_for(var, opts, time);
     let budget = slab_budget(opts.slab_elements_of(var.nc_type), shape, chunks);
@@ -171,6 +152,50 @@ pub(crate) fn print_var(
         }
         result
     })
+}
+
+/// The start of a variable's data (`name = `, or `name =` and a new line for more
+/// than one dimension) with the line position `vardata` sets after it, and the
+/// variable's row layout.
+pub(super) fn data_head<'a>(
+    var_layout: &VarLayout<'a>,
+    indent: usize,
+    opts: &'a PrintOptions,
+    room: usize,
+) -> (Line, Layout<'a>) {
+    let VarLayout {
+        var,
+        shape,
+        unlimited,
+        ..
+    } = *var_layout;
+    let rank = shape.len();
+    let mut e = Line::new(
+        0,
+        opts.max_line_len as i64 - 2,
+        indent,
+        Vec::with_capacity(room),
+    );
+    e.raw(b"\n");
+    e.raw(" ".repeat(indent).as_bytes());
+    e.raw(b" ");
+    e.raw(escape::escaped_name(&var.name).as_bytes());
+    if rank <= 1 {
+        e.raw(b" = ");
+        e.linep = var.name.len() as i64 + 4 + indent as i64;
+    } else {
+        e.raw(b" =\n  ");
+        e.linep = 2 + indent as i64;
+    }
+    let layout = Layout {
+        var,
+        shape,
+        unlimited,
+        opts,
+        rank,
+        ncols: if rank == 0 { 1 } else { shape[rank - 1] },
+    };
+    (e, layout)
 }
 
 /// What the text of a variable's data borrows, from its pieces of work too.
