@@ -82,7 +82,7 @@ fn python_with_zarr_and_h5py() -> Option<String> {
     std::process::Command::new(&py)
         .args([
             "-c",
-            "import zarr, numcodecs, h5py; from zarr.codecs import numcodecs as nz",
+            "import zarr, numcodecs, h5py, zfpy; from zarr.codecs import numcodecs as nz",
         ])
         .stderr(std::process::Stdio::null())
         .status()
@@ -95,9 +95,9 @@ fn numcodecs_and_lzf_read_as_zarr_python_and_h5py_read_them() {
     let Some(py) = python_with_zarr_and_h5py() else {
         assert!(
             std::env::var("CI").map_or(true, |v| v != "true"),
-            "CI needs zarr 3, numcodecs and h5py in NCZARR_PYTHON"
+            "CI needs zarr 3, numcodecs, h5py and zfpy in NCZARR_PYTHON"
         );
-        eprintln!("skipped: no python3 with zarr 3, numcodecs and h5py (set NCZARR_PYTHON)");
+        eprintln!("skipped: no python3 with zarr 3, numcodecs, h5py and zfpy (set NCZARR_PYTHON)");
         return;
     };
     let work = tempfile::tempdir().unwrap();
@@ -388,13 +388,17 @@ fn a_zarr3_store_without_a_root_document_is_an_implicit_group() {
 }
 
 #[test]
-fn pcodec_stores_of_zarrs_and_zarr_python_read_as_written() {
-    // Class 5: numcodecs' pcodec (zarrs' test stores hold 0..99 as float32, written
-    // by zarrs in Zarr v2 and v3 and by zarr-python 3).
+fn pcodec_and_zfpy_stores_of_zarrs_and_zarr_python_read_as_written() {
+    // Class 5: numcodecs' pcodec and zfpy (zarrs' test stores hold 0..99 as float32,
+    // written by zarrs in Zarr v2 and v3 and by zarr-python 3; zfpy's tolerance of 0.01
+    // keeps these integers exact).
     for store in [
         "zarr/zarrs/v2__array_pcodec_C.zarr",
         "zarr/zarrs/v3__array_pcodec.zarr",
         "zarr/zarrs/v3_zarr_python__array_pcodec.zarr",
+        "zarr/zarrs/v2__array_zfpy_C.zarr",
+        "zarr/zarrs/v3__array_zfpy.zarr",
+        "zarr/zarrs/v3_zarr_python__array_zfpy.zarr",
     ] {
         let Some(path) = crate::util::corpus_real(store) else {
             continue;

@@ -33,6 +33,7 @@ mod quantize;
 pub mod registry;
 mod shuffle;
 mod vlen;
+mod zfp;
 mod zlib;
 mod zstd;
 

@@ -18,6 +18,7 @@ use super::packbits::PackBits;
 use super::pcodec::Pcodec;
 use super::quantize::Quantize;
 use super::shuffle::Shuffle;
+use super::zfp::Zfpy;
 use super::zlib::Zlib;
 use super::zstd::Zstd;
 use super::{Codec, CodecError, ConfigFault};
@@ -44,6 +45,7 @@ pub const KNOWN_IDS: &[&str] = &[
     "bitshuffle",
     "categorize",
     "pcodec",
+    "zfpy",
     "crc32",
     "crc32c",
     "adler32",
@@ -72,6 +74,13 @@ fn params_of(id: &str) -> Option<&'static [&'static str]> {
             "paging_spec",
             "delta_encoding_order",
             "equal_pages_up_to",
+        ],
+        "zfpy" => &[
+            "mode",
+            "tolerance",
+            "rate",
+            "precision",
+            "compression_kwargs",
         ],
         "bitshuffle" => &["elementsize", "blocksize", "compression"],
         "categorize" => &["labels", "dtype", "astype"],
@@ -144,6 +153,7 @@ pub fn build(config: &Json) -> Result<Box<dyn Codec>, CodecError> {
         "astype" => AsType::from_config(config).map(|c| Box::new(c) as _),
         "lzf" => Ok(Box::new(Lzf) as _),
         "pcodec" => Ok(Box::new(Pcodec::from_config(config)) as _),
+        "zfpy" => Ok(Box::new(Zfpy::from_config(config)) as _),
         "lz4h5" => Ok(Box::new(Lz4H5) as _),
         "bitshuffle" => Bitshuffle::from_config(config).map(|c| Box::new(c) as _),
         "categorize" => Categorize::from_config(config).map(|c| Box::new(c) as _),

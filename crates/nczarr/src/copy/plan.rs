@@ -79,7 +79,7 @@ pub fn plan_copy(
         for c in &mut enc.codecs {
             if matches!(
                 crate::encoding::codec_id(c),
-                "lzf" | "lz4h5" | "bitshuffle" | "pcodec"
+                "lzf" | "lz4h5" | "bitshuffle" | "pcodec" | "zfpy"
             ) {
                 *c = crate::json::Json::Object(vec![
                     ("id".into(), crate::json::Json::String("zstd".into())),

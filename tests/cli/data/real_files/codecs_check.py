@@ -6,7 +6,8 @@ Usage: codecs_check.py NCZDUMP NCZCOPY WORKDIR   (exit 1 naming each difference)
 Writes with zarr-python 3 and numcodecs: Zarr v2 arrays filtered by bitround,
 fixedscaleoffset, quantize, astype, delta (v2 dtype names) and packbits; Zarr v3 arrays
 with the same as `numcodecs.*` codecs (v3 dtype names: int32, float64); with h5py an
-HDF5 dataset compressed with lzf; a string array encoded by numcodecs' Categorize. nczdump's values (--json) must equal what
+HDF5 dataset compressed with lzf; a string array encoded by numcodecs' Categorize; zfpy
+(v2 compressor, v3 serializer) lossy and lossless, copied out with zstd. nczdump's values (--json) must equal what
 zarr-python and h5py read. Then nczcopy stores floats with `--codec bitround:keepbits=5
 --codec zstd`, and zarr-python must read exactly what numcodecs' BitRound(5) makes of
 them; the lzf dataset copied to Zarr must read as h5py reads it.
@@ -58,6 +59,25 @@ def write_inputs():
             a[...] = data
             if fmt == 2:
                 a.attrs["_ARRAY_DIMENSIONS"] = dims
+    # zfpy (LLNL's zfp) compresses whole chunks, lossy at a tolerance or lossless; in
+    # Zarr v3 it is the array-to-bytes codec. Edge chunks are partial zfp blocks.
+    field = np.sin(np.linspace(0, 7, 9 * 11)).reshape(9, 11) * 50
+    zfp_cases = [
+        ("zfp_tol", field.astype("f4"), dict(tolerance=0.01)),
+        ("zfp_rev", field, dict()),
+        ("zfp_int", (field * 1000).astype("i8"), dict(precision=40)),
+    ]
+    for fmt in (2, 3):
+        g = zarr.open_group(f"{OUT}/v{fmt}.zarr", mode="a")
+        for name, data, kw in zfp_cases:
+            if fmt == 2:
+                a = g.create_array(name, shape=data.shape, chunks=(5, 6), dtype=data.dtype,
+                                   compressors=[numcodecs.ZFPY(**kw)])
+                a.attrs["_ARRAY_DIMENSIONS"] = ["zy", "zx"]
+            else:
+                a = g.create_array(name, shape=data.shape, chunks=(5, 6), dtype=data.dtype,
+                                   serializer=nz.ZFPY(**kw), compressors=None, dimension_names=["zy", "zx"])
+            a[...] = data
     # Categorize stores labels' indices (0: a value not among them, which reads as "").
     words = np.array(["rain", "sunny", "fog", "rain", "", "sunny"], dtype="<U5")
     g = zarr.open_group(f"{OUT}/cat.zarr", mode="w", zarr_format=2)
@@ -112,6 +132,9 @@ def main():
     want = write_inputs()
     for (path, var), values in want.items():
         got, err = dumped(path, var)
+        if got is not None and values.dtype == float and np.array_equal(values.astype("f4").astype(float), values):
+            # float32 data: --json prints the shortest text that reads back as the float32
+            got = got.astype("f4").astype(float)
         if got is None or not np.array_equal(got, values):
             failures.append(f"read {os.path.basename(path)}/{var}: {err or got[:6]} != {values[:6]}")
     # Lossy writing: bitround then zstd, as a user cuts float data down.
@@ -138,6 +161,19 @@ def main():
     elif not np.array_equal(np.asarray(zarr.open_group(dst, mode="r")["lz"][...], dtype=float).ravel(),
                             want[(f"{OUT}/lzf.h5", "lz")]):
         failures.append("lzf copy: values differ")
+    # zfpy is read only here: a copy stores what zfpy decodes, with zstd.
+    for fmt in (2, 3):
+        dst = f"{OUT}/zfp_v{fmt}_copy.zarr"
+        subprocess.run(["rm", "-rf", dst])
+        r = subprocess.run([NCZCOPY, "-k", "zarr", "-V", "zfp_tol,zfp_rev,zfp_int", f"{OUT}/v{fmt}.zarr", dst],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            failures.append(f"nczcopy of zfpy (v{fmt}): {r.stderr.strip()}")
+            continue
+        for name in ("zfp_tol", "zfp_rev", "zfp_int"):
+            got = np.asarray(zarr.open_group(dst, mode="r")[name][...], dtype=float).ravel()
+            if not np.array_equal(got, want[(f"{OUT}/v{fmt}.zarr", name)]):
+                failures.append(f"zfpy copy v{fmt}/{name}: values differ")
     for f in failures:
         print(f)
     print(f"{len(failures)} differences")
