@@ -74,7 +74,7 @@ impl Scalar {
     }
 
     /// Two's complement from zfp's negabinary coding.
-    fn from_negabinary(self, u: u64) -> i64 {
+    fn negabinary_to_int(self, u: u64) -> i64 {
         if self.wide() {
             const MASK: u64 = 0xaaaa_aaaa_aaaa_aaaa;
             ((u ^ MASK).wrapping_sub(MASK)) as i64
@@ -212,7 +212,7 @@ fn rev_inv_xform(block: &mut [i64], dims: u32, t: Scalar) {
 /// Coefficients in coding order to signed integers in block order.
 fn inv_order(ublock: &[u64], iblock: &mut [i64], dims: u32, t: Scalar) {
     for (u, &at) in ublock.iter().zip(perm(dims)) {
-        iblock[usize::from(at)] = t.from_negabinary(*u);
+        iblock[usize::from(at)] = t.negabinary_to_int(*u);
     }
 }
 

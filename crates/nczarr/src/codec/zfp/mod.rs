@@ -40,7 +40,7 @@ fn corrupt(detail: String) -> ChunkFault {
 
 /// Decode the field, block by block (x fastest, then y, z, w), into native-order
 /// values with x varying fastest: a C-order array of the numpy shape zfpy was given.
-fn decode_field(r: &mut BitReader, h: &Header, out: &mut Vec<u8>) -> Result<(), ChunkFault> {
+fn decode_field(r: &mut BitReader, h: &Header, out: &mut [u8]) -> Result<(), ChunkFault> {
     let size = h.scalar.size();
     let [nx, ny, nz, nw] = h.shape;
     let block_len = 4usize.pow(h.dims);
