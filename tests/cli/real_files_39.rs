@@ -202,6 +202,51 @@ fn an_attribute_of_a_committed_datatype_reads_as_its_type() {
 }
 
 #[test]
+fn object_references_read_as_the_paths_h5py_names() {
+    // h5py's object references, in attributes and in a dataset: each reads as the path
+    // of the object it points to (h5py's `f[ref].name`: "/", "/grp", "/grp/data"), a
+    // null reference as a missing string. ncdump 4.9.0 drops them silently, or fails on
+    // the file (jhdf's test_attribute_*.hdf5).
+    let r = run("nczdump", &[&other_writer("references.h5")]);
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    assert_eq!(r.stdout(), expected("references"));
+    assert!(r.stdout().contains("string :to_data = \"/grp/data\" ;"));
+    assert!(r
+        .stdout()
+        .contains("string data :to_all = \"/\", \"/grp\", \"/grp/data\", NIL ;"));
+    assert!(r.stdout().contains(" refs = \"/grp\", \"/grp/data\" ;"));
+    // A copy holds the paths as strings.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("refs.zarr");
+    let out = out.to_str().unwrap();
+    run("nczcopy", &[&other_writer("references.h5"), out]).success();
+    let back = run("nczdump", &[out]);
+    back.success();
+    assert!(
+        back.stdout().contains(" refs = \"/grp\", \"/grp/data\" ;"),
+        "{}",
+        back.stdout()
+    );
+    for file in [
+        "nc/jhdf/test_attribute_earliest.hdf5",
+        "nc/jhdf/test_attribute_latest.hdf5",
+    ] {
+        let Some(path) = crate::util::corpus_real(file) else {
+            continue;
+        };
+        let r = run("nczdump", &["-h", &path]);
+        assert_eq!(r.code(), 0, "{file}: {}", r.stderr());
+        assert!(
+            r.stdout().contains(
+                "string :\\2D_object_references = \"/\", \"/test_group\", \"/\", \"/test_group\" ;"
+            ),
+            "{file}: {}",
+            r.stdout()
+        );
+    }
+}
+
+#[test]
 fn hdf5plugin_lz4_and_bitshuffle_read_as_h5py_reads_them() {
     // Class 5 (found in jhdf's files): hdf5plugin's LZ4 (32004) and bitshuffle
     // (32008, with LZ4, zstd or none, 1001 values so that one is past the last

@@ -12,7 +12,7 @@
 //! order. The attributes of these conventions are hidden, as netcdf-c hides them.
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use hdf5_reader::group::Group as H5Group;
 use hdf5_reader::messages::dataspace::DataspaceType;
@@ -21,6 +21,7 @@ use hdf5_reader::{Dataset as H5Dataset, Hdf5File, RawAttribute};
 
 use super::attrs::{attr_values, find, int_values, text_of, user_attr};
 use super::chunks::ChunkMap;
+use super::refs;
 use super::types::{stored_type, StoredType};
 use super::user::{self, UserTypes};
 use crate::codec::hdf5 as filters;
@@ -69,6 +70,9 @@ pub(super) struct VarInfo {
     /// The HDF5 datatype of a variable of a user-defined type other than an enum,
     /// whose elements are read as `UValue`s.
     pub user: Option<hdf5_reader::Datatype>,
+    /// Every object's path by address, for a variable of object references (read as
+    /// the paths, strings).
+    pub object_refs: Option<Arc<HashMap<u64, String>>>,
 }
 
 /// What a netCDF-4 file holds.
@@ -102,6 +106,7 @@ pub(super) fn read(file: &Hdf5File) -> Result<Meta, String> {
         markers: 0,
         types: UserTypes::default(),
         transient_types: Vec::new(),
+        object_paths: None,
     };
     let mut group = walk.group(&root, &[])?;
     group.name = String::new();
@@ -132,6 +137,8 @@ struct Scale {
 
 struct Walk<'f> {
     file: &'f Hdf5File,
+    /// Every object's path by address, made when the first object reference is met.
+    object_paths: Option<Arc<HashMap<u64, String>>>,
     vars: HashMap<VarPath, VarInfo>,
     problems: Vec<String>,
     /// Dimensions by the object address of their scale (`DIMENSION_LIST`).
@@ -292,7 +299,14 @@ impl Walk<'_> {
             }
         }
         let is_enum = matches!(ds.dtype(), hdf5_reader::Datatype::Enum { .. });
+        let object_refs = refs::is_object_reference(ds.dtype()).then(|| self.object_paths());
         let stored = match stored_type(ds.dtype()) {
+            _ if object_refs.is_some() => StoredType {
+                nc_type: NcType::String,
+                endian: None,
+                fixed_string: None,
+                half: false,
+            },
             _ if user_type.is_some() && !is_enum => StoredType {
                 nc_type: NcType::UByte,
                 endian: None,
@@ -350,6 +364,11 @@ impl Walk<'_> {
             attrs: var_attrs,
             notes: if null_space {
                 vec!["an HDF5 null dataspace: no values are stored".to_string()]
+            } else if object_refs.is_some() {
+                vec![
+                    "HDF5 object references, read as the paths of the objects (as h5py names them)"
+                        .to_string(),
+                ]
             } else if matches!(ds.dtype(), hdf5_reader::Datatype::Bitfield { .. }) {
                 vec![
                     "an HDF5 bitfield type, read as unsigned integers as h5py reads it".to_string(),
@@ -367,8 +386,24 @@ impl Walk<'_> {
             codecs: OnceLock::new(),
             null_space,
             user: user_type.filter(|_| !is_enum).map(|_| ds.dtype().clone()),
+            object_refs,
         };
         Ok(Some((var, info)))
+    }
+
+    /// Every group's and dataset's path by address, made once, when the first object
+    /// reference is met.
+    fn object_paths(&mut self) -> Arc<HashMap<u64, String>> {
+        let file = self.file;
+        self.object_paths
+            .get_or_insert_with(|| {
+                Arc::new(
+                    file.root_group()
+                        .map(|root| refs::object_paths(&root))
+                        .unwrap_or_default(),
+                )
+            })
+            .clone()
     }
 
     fn dim_by_id(&self, path: &[String], id: i32) -> Result<DimRef, String> {
@@ -484,6 +519,9 @@ impl Walk<'_> {
             }
             let got = match self.types.find(dt) {
                 Some(id) => user_attr(a, id, resolve),
+                None if refs::is_object_reference(dt) => {
+                    refs::reference_attr(a, &self.object_paths())
+                }
                 None => attr_values(a, &|r| resolve(r, 1)),
             };
             match got {

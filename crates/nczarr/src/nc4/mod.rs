@@ -12,6 +12,7 @@ mod collection;
 mod heap;
 mod meta;
 mod order;
+mod refs;
 mod source;
 mod stored;
 #[cfg(test)]

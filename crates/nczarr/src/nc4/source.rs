@@ -278,6 +278,11 @@ impl DataSource for Hdf5Source {
             read_raw::<2>(ds, &selection, &mut raw).map_err(h5)?;
             return Ok(Values::Float(floats_from_halves(&raw, info.stored.endian)));
         }
+        if let Some(paths) = &info.object_refs {
+            let mut raw = vec![0u8; n * 8];
+            read_raw::<8>(ds, &selection, &mut raw).map_err(h5)?;
+            return super::refs::named(&raw, paths).map_err(fail);
+        }
         let mut values = match (t, info.stored.fixed_string) {
             (NcType::String, Some(_)) => {
                 let texts = ds.read_slice::<FixedText>(&selection).map_err(h5)?;

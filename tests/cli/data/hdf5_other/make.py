@@ -72,3 +72,12 @@ with h5py.File("anonymous.h5", "w") as f:
     # An attribute's own record type too.
     version = np.dtype([("major", "<i4"), ("minor", "<i4"), ("patch", "<i4")])
     f.attrs.create("version", np.array((1, 0, 2), dtype=version))
+
+# Object references (h5py.ref_dtype) in attributes: read as the referenced paths; a
+# null reference is a missing string. A dataset of references is left out (one line).
+with h5py.File("references.h5", "w") as f:
+    g = f.create_group("grp")
+    d = g.create_dataset("data", data=np.arange(3, dtype="i4"))
+    f.attrs.create("to_data", d.ref, dtype=h5py.ref_dtype)
+    d.attrs.create("to_all", np.array([f.ref, g.ref, d.ref, h5py.Reference()], dtype=h5py.ref_dtype))
+    f.create_dataset("refs", data=np.array([g.ref, d.ref], dtype=h5py.ref_dtype))
