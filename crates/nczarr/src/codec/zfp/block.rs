@@ -327,6 +327,23 @@ pub(super) fn decode_block(r: &mut BitReader, p: &Params, dims: u32, t: Scalar, 
     }
 }
 
+/// Read a floating-point block's first bit; when it says the block is all zeros, fill
+/// `out` with them and pad the block to `minbits` (fixed rate).
+fn all_zero(r: &mut BitReader, p: &Params, out: &mut [u64]) -> bool {
+    if r.read_bit() {
+        return false;
+    }
+    out.fill(0);
+    pad(r, 1, p.minbits);
+    true
+}
+
+/// A block's common exponent, and the bits it takes.
+fn read_exponent(r: &mut BitReader, t: Scalar) -> (i32, u32) {
+    let (ebits, ebias) = t.exponent();
+    (r.read_bits(ebits) as i32 - ebias, ebits)
+}
+
 /// The lossy mode's floating-point block: a nonzero flag, the common exponent, then
 /// the integers.
 fn float_block(
@@ -337,15 +354,11 @@ fn float_block(
     iblock: &mut [i64],
     out: &mut [u64],
 ) {
-    let mut bits = 1;
-    if !r.read_bit() {
-        out.fill(0);
-        pad(r, bits, p.minbits);
+    if all_zero(r, p, out) {
         return;
     }
-    let (ebits, ebias) = t.exponent();
-    let emax = r.read_bits(ebits) as i32 - ebias;
-    bits += ebits;
+    let (emax, ebits) = read_exponent(r, t);
+    let bits = 1 + ebits;
     // As many bit planes as the accuracy asks for, at most maxprec.
     let wanted = i64::from(emax) - i64::from(p.minexp) + 2 * i64::from(dims) + 2;
     let maxprec = wanted.clamp(0, i64::from(p.maxprec)) as u32;
@@ -371,13 +384,10 @@ fn rev_float_block(
     iblock: &mut [i64],
     out: &mut [u64],
 ) {
-    let mut bits = 1;
-    if !r.read_bit() {
-        out.fill(0);
-        pad(r, bits, p.minbits);
+    if all_zero(r, p, out) {
         return;
     }
-    bits += 1;
+    let bits = 2;
     if r.read_bit() {
         rev_int_block(
             r,
@@ -398,9 +408,8 @@ fn rev_float_block(
             *o = if i < 0 { u ^ magnitude } else { u };
         }
     } else {
-        let (ebits, ebias) = t.exponent();
-        let emax = r.read_bits(ebits) as i32 - ebias;
-        bits += ebits;
+        let (emax, ebits) = read_exponent(r, t);
+        let bits = bits + ebits;
         rev_int_block(
             r,
             p.minbits.saturating_sub(bits),
@@ -409,7 +418,7 @@ fn rev_float_block(
             t,
             iblock,
         );
-        if emax == -ebias {
+        if emax == -t.exponent().1 {
             out.fill(0);
         } else {
             inv_cast(iblock, out, emax, t);
