@@ -278,22 +278,9 @@ impl Printer<'_> {
     /// One attribute line (`pr_att`); with `-t`/`-i` and the time units of its
     /// variable, a numeric attribute's values also as dates in a comment.
     fn attr(&mut self, var_name: &str, a: &Attr, time: Option<&TimeUnits>) -> Result<()> {
-        let mut buf: Vec<u8> = Vec::with_capacity(64);
-        buf.extend_from_slice(self.indent_str().as_bytes());
-        buf.extend_from_slice(b"\t\t");
         let typed = a.values.nc_type() == NcType::String
             || (self.opts.fill_type && !var_name.is_empty() && a.name == "_FillValue");
-        if typed {
-            buf.extend_from_slice(a.values.nc_type().cdl_name().as_bytes());
-            buf.push(b' ');
-        }
-        buf.extend_from_slice(escape::escaped_name(var_name).as_bytes());
-        if KEYWORDS.contains(&var_name) {
-            buf.push(b' ');
-        }
-        buf.push(b':');
-        buf.extend_from_slice(escape::escaped_name(&a.name).as_bytes());
-        buf.extend_from_slice(b" = ");
+        let mut buf = self.attr_head(typed.then(|| a.values.nc_type().cdl_name()), var_name, a);
         attr_values(&mut buf, &a.values, self.opts, self.breaks_text_lines());
         buf.extend_from_slice(b" ;");
         if let (Some(units), Some(sep)) = (time, self.opts.times) {
@@ -314,17 +301,16 @@ impl Printer<'_> {
         Ok(())
     }
 
-    /// An attribute of a user-defined type: its type's name first, always.
-    fn user_attr(&mut self, var_name: &str, a: &Attr, path: &[String]) -> Result<()> {
-        let Some(u) = &a.user else {
-            return Ok(());
-        };
-        let ds = self.source.dataset();
+    /// An attribute line up to its values: indent, the type where it is shown, the
+    /// variable's name (a space after one that is a CDL keyword), `:name = `.
+    fn attr_head(&self, type_name: Option<&str>, var_name: &str, a: &Attr) -> Vec<u8> {
         let mut buf: Vec<u8> = Vec::with_capacity(64);
         buf.extend_from_slice(self.indent_str().as_bytes());
         buf.extend_from_slice(b"\t\t");
-        buf.extend_from_slice(user::type_name(ds, &u.ty, path).as_bytes());
-        buf.push(b' ');
+        if let Some(t) = type_name {
+            buf.extend_from_slice(t.as_bytes());
+            buf.push(b' ');
+        }
         buf.extend_from_slice(escape::escaped_name(var_name).as_bytes());
         if KEYWORDS.contains(&var_name) {
             buf.push(b' ');
@@ -332,6 +318,17 @@ impl Printer<'_> {
         buf.push(b':');
         buf.extend_from_slice(escape::escaped_name(&a.name).as_bytes());
         buf.extend_from_slice(b" = ");
+        buf
+    }
+
+    /// An attribute of a user-defined type: its type's name first, always.
+    fn user_attr(&mut self, var_name: &str, a: &Attr, path: &[String]) -> Result<()> {
+        let Some(u) = &a.user else {
+            return Ok(());
+        };
+        let ds = self.source.dataset();
+        let ty = user::type_name(ds, &u.ty, path);
+        let mut buf = self.attr_head(Some(&ty), var_name, a);
         let text = user::ValueText::new(ds, self.opts);
         let max = self.opts.max_line_len as i64 - 2;
         user::attr_values(&mut buf, &text, a, (&mut self.linep, self.indent, max));
