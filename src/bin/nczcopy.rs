@@ -13,7 +13,7 @@ use nczarr::copy::{
 };
 use nczarr::encoding::{Encoding, Plan, PlanOptions};
 use nczarr::json::Json;
-use nczarr::store::PartsRun;
+use nczarr::place::PartsRun;
 use nczarr::url::DatasetUrl;
 use nczarr::{create_parts, same_dataset, DatasetSource, OpenOptions, WriteStage};
 use nczarr_tools::cli;

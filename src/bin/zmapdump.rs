@@ -10,7 +10,8 @@ use clap::{Parser, Subcommand};
 use nczarr::json;
 use nczarr::model::{Dataset, Values, Var, VarPath};
 use nczarr::nc3::header::FileKind;
-use nczarr::store::{open_read, StoreKey};
+use nczarr::place::open_read;
+use nczarr::store::StoreKey;
 use nczarr::url::DatasetUrl;
 use nczarr_tools::cli;
 
@@ -64,7 +65,7 @@ enum Command {
     },
 }
 
-fn open_store(name: &str) -> anyhow::Result<(DatasetUrl, nczarr::store::OpenedStore)> {
+fn open_store(name: &str) -> anyhow::Result<(DatasetUrl, nczarr::place::OpenedStore)> {
     let url = DatasetUrl::parse(name).with_context(|| name.to_string())?;
     if let Some(path) = url.path().filter(|p| p.is_file()) {
         let kind = nczarr::nc3::header::sniff_file(path).with_context(|| name.to_string())?;

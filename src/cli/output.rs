@@ -4,7 +4,7 @@
 use anyhow::bail;
 use clap::{Args, ValueEnum};
 use nczarr::nczarr::{CharDtype, Layout, ScalarShape, WriteOptions};
-use nczarr::store::ZipLayout;
+use nczarr::place::ZipLayout;
 use nczarr::CreateOptions;
 
 /// Layout choices for the datasets nczgen and nczcopy write (`docs/layout.md`).

@@ -538,11 +538,13 @@ impl Cloud {
             .map(|(k, v)| (k.to_string(), v.clone()))
             .collect();
         let store = match self.kind {
-            Kind::Gcs => nczarr::store::gcs_store(
-                &nczarr::gcs::resolve(&url, &nczarr::gcs::GcsInputs::load(vars)).unwrap(),
+            Kind::Gcs => nczarr::cloud::gcs::gcs_store(
+                &nczarr::cloud::gcs::resolve(&url, &nczarr::cloud::gcs::GcsInputs::load(vars))
+                    .unwrap(),
             ),
-            Kind::AzureKey | Kind::AzureSas => nczarr::store::azure_store(
-                &nczarr::azure::resolve(&url, &nczarr::azure::AzureInputs { vars }).unwrap(),
+            Kind::AzureKey | Kind::AzureSas => nczarr::cloud::azure::azure_store(
+                &nczarr::cloud::azure::resolve(&url, &nczarr::cloud::azure::AzureInputs { vars })
+                    .unwrap(),
             ),
         }
         .unwrap();

@@ -10,10 +10,10 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use nczarr::aws::{resolve, AwsInputs};
+use nczarr::cloud::s3::{resolve, s3_store, AwsInputs};
+use nczarr::cloud::CloudStore;
 use nczarr::store::{
-    s3_store, CloudStore, DirStore, ListableStore, ReadStore, ReadableStore, StoreKey,
-    WritableStore, ZipStore,
+    DirStore, ListableStore, ReadStore, ReadableStore, StoreKey, WritableStore, ZipStore,
 };
 use nczarr::url::DatasetUrl;
 

@@ -13,10 +13,12 @@
 //!   to stop, and the staging places to remove then;
 //! - [`text`], [`json`], [`model`], [`chunking`], [`cftime`]: text that may hold raw bytes,
 //!   JSON, the netCDF data model, region and chunk arithmetic, CF time (no I/O);
-//! - [`url`], [`rc`], [`aws`]: dataset names, `#mode=` fragments, S3 settings;
+//! - [`url`], [`rc`]: dataset names and their `#mode=` fragments, netcdf-c's rc files;
 //! - [`zarr`]: Zarr v2 documents, dtypes, fill values;
 //! - [`codec`]: numcodecs-compatible codecs and their chains;
-//! - [`store`]: the key/value store interface and its backends;
+//! - [`store`]: the key/value store interface, the local stores, staged targets;
+//! - [`cloud`]: S3, GCS, Azure and web servers: each cloud's settings and store;
+//! - [`place`]: the store a dataset's name opens, the target a new one is written to;
 //! - [`encoding`]: how a variable is stored, in netCDF's vocabulary, and planning it;
 //! - [`mod@source`], [`sink`]: the traits every format implements;
 //! - [`mod@array`]: chunked reading and writing of one Zarr array;
@@ -26,17 +28,15 @@
 #![warn(missing_docs, unreachable_pub, clippy::unwrap_used)]
 
 pub mod array;
-pub mod aws;
-pub mod azure;
 pub mod cancel;
 pub mod cdl;
 pub mod cftime;
 pub mod chunking;
+pub mod cloud;
 pub mod codec;
 pub mod copy;
 pub mod encoding;
 mod error;
-pub mod gcs;
 pub mod json;
 mod mem;
 pub mod model;
@@ -44,6 +44,7 @@ pub mod nc3;
 pub mod nc4;
 pub mod nczarr;
 pub mod open;
+pub mod place;
 pub mod rc;
 pub mod sink;
 pub mod source;

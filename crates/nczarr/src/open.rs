@@ -9,17 +9,15 @@
 //! # Ok::<(), nczarr::Error>(())
 //! ```
 
-use crate::aws::S3Address;
+use crate::cloud::s3::S3Address;
 use crate::error::{Error, Result};
 use crate::nc3::header::FileKind;
 use crate::nczarr::{ReadOptions, WriteOptions, ZarrSink, ZarrSource};
+use crate::place::{create_target, open_ranged, open_read, parts_target, PartsRun, ZipLayout};
 use crate::sink::DatasetSink;
 use crate::sink::WriteStage;
 use crate::source::DatasetSource;
-use crate::store::{
-    create_target, open_ranged, open_read, parts_target, PartsRun, ReadAt, ReadStore, TraceSink,
-    ZipLayout,
-};
+use crate::store::{ReadAt, ReadStore, TraceSink};
 use crate::url::{DatasetUrl, Location, StorageKind};
 use std::sync::Arc;
 
@@ -242,7 +240,10 @@ pub fn same_dataset(a: &DatasetUrl, b: &DatasetUrl) -> bool {
         (Location::Remote { .. }, Location::Remote { .. })
             if a.storage == StorageKind::Azure && b.storage == StorageKind::Azure =>
         {
-            match (crate::azure::address(a), crate::azure::address(b)) {
+            match (
+                crate::cloud::azure::address(a),
+                crate::cloud::azure::address(b),
+            ) {
                 (Some((c, k, x)), Some((d, l, y))) => {
                     c == d && k == l && (x.is_none() || y.is_none() || x == y)
                 }

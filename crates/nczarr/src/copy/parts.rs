@@ -17,7 +17,8 @@ use crate::encoding::Plan;
 use crate::error::{Error, Result};
 use crate::model::Dataset;
 use crate::nczarr::{fills_to_leave_out, parts_opener, OPENERS, PARTS_PREFIX};
-use crate::store::{parts_target, PartsRun, ReadStore, StoreKey};
+use crate::place::{parts_target, PartsRun};
+use crate::store::{ReadStore, StoreKey};
 use crate::url::DatasetUrl;
 
 /// Part K of N (K from 1).

@@ -4,23 +4,19 @@
 //! ([`ReadableStore`]) and list ([`ListableStore`]); writing comes with the write path.
 //! A missing key is `Ok(None)`, never an error: in Zarr a missing chunk means "fill".
 //!
-//! Backends: [`DirStore`] (a directory tree, plain `std::fs`), [`ZipStore`] (a zip
-//! archive, entries read by offset), [`MemoryStore`] (tests). [`TracingStore`] wraps any
-//! of them to report requests when `NCTRACING` is set.
+//! Local backends: [`DirStore`] (a directory tree, plain `std::fs`), [`ZipStore`] (a zip
+//! archive, entries read by offset), [`MemoryStore`] (tests), files read by range
+//! ([`RangedFile`]). [`TracingStore`] wraps any store to report requests when
+//! `NCTRACING` is set; a [`Target`] is a dataset being written, staged. The clouds' and
+//! web servers' stores are in [`crate::cloud`]; [`crate::place`] picks a store for a name.
 
-mod azure;
-mod cloud;
-mod create;
 mod dir;
 pub mod existing;
-mod gcs;
-mod http;
 mod key;
 mod memory;
-mod open;
 mod range;
 mod ranged;
-mod s3;
+mod target;
 mod trace;
 mod write;
 mod zip;
@@ -28,19 +24,13 @@ mod zip;
 #[cfg(test)]
 pub(crate) mod conformance;
 
-pub use azure::azure_store;
-pub use cloud::{CloudPlace, CloudStore};
-pub use create::{create_target, parts_target, PartsRun, Target, ZipLayout};
 pub use dir::DirStore;
 pub use existing::{examine_path, Existing};
-pub use gcs::gcs_store;
-pub use http::HttpStore;
 pub use key::{KeyError, StoreKey, MAX_KEY_BYTES};
 pub use memory::MemoryStore;
-pub use open::{open_cloud, open_ranged, open_read, open_s3, OpenedStore};
 pub use range::{ByteRange, RangeError};
 pub use ranged::{LocalFile, RangedFile, ReadAt, READ_AHEAD};
-pub use s3::s3_store;
+pub use target::Target;
 pub use trace::{TraceSink, TracingStore};
 pub use write::{Staged, WritableStore, ZipWriterStore};
 pub use zip::ZipStore;

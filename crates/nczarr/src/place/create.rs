@@ -1,76 +1,13 @@
 //! Opening a place to write a new dataset, staged beside its final location.
 
-use super::{
-    examine_path, CloudStore, DirStore, Existing, ReadStore, ReadableStore, Staged, StoreError,
-    WritableStore, ZipWriterStore,
+use crate::cloud::cloud_target;
+use crate::store::{
+    examine_path, DirStore, ReadStore, Staged, StoreError, Target, WritableStore, ZipWriterStore,
 };
 use crate::url::{DatasetUrl, StorageKind};
 
-/// A dataset being written: where to put keys, and how to put the result in place.
-pub struct Target {
-    /// The store to write into.
-    pub store: Box<dyn WritableStore>,
-    /// The staging that [`Target::commit`] completes.
-    staged: Option<Staged>,
-}
-
-impl Target {
-    /// A target written in place, with nothing to swap at the end (a memory store).
-    pub fn in_place(store: Box<dyn WritableStore>) -> Target {
-        Target {
-            store,
-            staged: None,
-        }
-    }
-
-    /// Put the finished dataset in place (replacing what was there).
-    ///
-    /// # Errors
-    /// [`StoreError`] when the final rename fails; the old dataset is kept then.
-    pub fn commit(mut self) -> Result<(), StoreError> {
-        crate::cancel::check()?;
-        self.store.finish()?;
-        match self.staged.take() {
-            Some(s) => s.commit(),
-            None => Ok(()),
-        }
-    }
-}
-
-/// A new dataset written straight into `store`'s place on S3.
-///
-/// S3 has no rename: a dataset cannot be swapped in whole, and writing over one would
-/// damage it if the run failed half way. So a place that holds a dataset is refused
-/// unless `overwrite` says to replace it (see [`CloudStore::replacing_existing`]), a
-/// place holding anything that is not a dataset is refused whatever `overwrite` says,
-/// and what an unfinished run wrote is deleted when the target is dropped.
-///
-/// # Errors
-/// [`StoreError::Archive`] when the place already holds a dataset (without
-/// `overwrite`) or anything else; listing errors.
-pub(crate) fn cloud_target(store: CloudStore, overwrite: bool) -> Result<Target, StoreError> {
-    let location = store.location();
-    let store = match store.existing()?.or_refuse(&location)? {
-        Existing::Nothing => store,
-        Existing::Dataset if overwrite => store.replacing_existing()?,
-        Existing::Dataset | Existing::Foreign { .. } => {
-            return Err(StoreError::Archive {
-                location,
-                message: "already holds a dataset; S3 cannot replace a dataset atomically, \
-                          so nothing was written (remove the old dataset first, choose another \
-                          key, or replace it with --overwrite, which is not atomic)"
-                    .into(),
-            })
-        }
-    };
-    Ok(Target {
-        store: Box::new(store.removing_unfinished_writes()),
-        staged: None,
-    })
-}
-
 /// Refuse to write at `path` when what is there is not a dataset (see
-/// [`super::existing`]): a dataset is only ever replaced by another.
+/// [`crate::store::existing`]): a dataset is only ever replaced by another.
 ///
 /// # Errors
 /// [`StoreError::Archive`] naming what is there; [`StoreError::Io`] when it cannot be
@@ -106,8 +43,8 @@ pub fn parts_target(
 ) -> Result<(Target, Box<dyn ReadStore>), StoreError> {
     match url.storage {
         StorageKind::S3 | StorageKind::Gcs | StorageKind::Azure => {
-            let reader = Box::new(super::open::open_cloud(url, None, false)?);
-            let store = super::open::open_cloud(url, None, true)?;
+            let reader = Box::new(super::open_cloud(url, None, false)?);
+            let store = super::open_cloud(url, None, true)?;
             let target = match run {
                 PartsRun::Start => cloud_target(store, overwrite)?,
                 PartsRun::Resume => Target::in_place(Box::new(store)),
@@ -131,10 +68,7 @@ pub fn parts_target(
             let reader = Box::new(DirStore::open(&staged.temp)?);
             let store = Box::new(DirStore::at(&staged.temp));
             Ok((
-                Target {
-                    store,
-                    staged: Some(staged),
-                },
+                Target::staged(store, staged),
                 reader,
             ))
         }
@@ -165,7 +99,7 @@ pub fn create_target(
 ) -> Result<Target, StoreError> {
     match url.storage {
         StorageKind::S3 | StorageKind::Gcs | StorageKind::Azure => {
-            return cloud_target(super::open::open_cloud(url, None, true)?, overwrite)
+            return cloud_target(super::open_cloud(url, None, true)?, overwrite)
         }
         StorageKind::Http => return Err(read_only_web(url)),
         StorageKind::Dir | StorageKind::Zip => {}
@@ -199,10 +133,7 @@ pub fn create_target(
             })
         }
     };
-    Ok(Target {
-        store,
-        staged: Some(staged),
-    })
+    Ok(Target::staged(store, staged))
 }
 
 /// A web server is read, never written.
@@ -215,9 +146,9 @@ fn read_only_web(url: &DatasetUrl) -> StoreError {
 
 #[cfg(test)]
 mod tests {
-    use super::super::conformance::{check_staged_writes, WriteCase};
-    use super::super::{DirStore, ReadStore, ZipStore};
     use super::*;
+    use crate::store::conformance::{check_staged_writes, WriteCase};
+    use crate::store::{DirStore, ReadStore, ZipStore};
 
     fn case_at(path: &std::path::Path, zip: Option<ZipLayout>) {
         let url = DatasetUrl::parse(&path.display().to_string()).unwrap();

@@ -23,10 +23,41 @@ use object_store::{
     RetryConfig,
 };
 
-use super::{
-    ByteRange, GetResult, KeyError, ListableStore, ReadableStore, StoreError, StoreKey,
-    WritableStore, MAX_KEY_BYTES,
+use crate::store::{
+    ByteRange, Existing, GetResult, KeyError, ListableStore, ReadableStore, StoreError, StoreKey,
+    Target, WritableStore, MAX_KEY_BYTES,
 };
+
+/// A new dataset written straight into `store`'s place on S3.
+///
+/// S3 has no rename: a dataset cannot be swapped in whole, and writing over one would
+/// damage it if the run failed half way. So a place that holds a dataset is refused
+/// unless `overwrite` says to replace it (see [`CloudStore::replacing_existing`]), a
+/// place holding anything that is not a dataset is refused whatever `overwrite` says,
+/// and what an unfinished run wrote is deleted when the target is dropped.
+///
+/// # Errors
+/// [`StoreError::Archive`] when the place already holds a dataset (without
+/// `overwrite`) or anything else; listing errors.
+pub(crate) fn cloud_target(store: CloudStore, overwrite: bool) -> Result<Target, StoreError> {
+    let location = store.location();
+    let store = match store.existing()?.or_refuse(&location)? {
+        Existing::Nothing => store,
+        Existing::Dataset if overwrite => store.replacing_existing()?,
+        Existing::Dataset | Existing::Foreign { .. } => {
+            return Err(StoreError::Archive {
+                location,
+                message: "already holds a dataset; S3 cannot replace a dataset atomically, \
+                          so nothing was written (remove the old dataset first, choose another \
+                          key, or replace it with --overwrite, which is not atomic)"
+                    .into(),
+            })
+        }
+    };
+    Ok(Target::in_place(Box::new(
+        store.removing_unfinished_writes(),
+    )))
+}
 
 /// Where a dataset in a cloud bucket is, for keys and messages.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -327,14 +358,14 @@ impl CloudStore {
     }
 
     /// What the place holds: every object under the prefix judged as a dataset's key or
-    /// not (see [`super::existing`]). Objects whose names our keys cannot hold count as
+    /// not (see [`crate::store::existing`]). Objects whose names our keys cannot hold count as
     /// foreign: they are not ours.
     ///
     /// # Errors
     /// [`StoreError`] when the listing fails.
-    pub fn existing(&self) -> Result<super::Existing, StoreError> {
+    pub fn existing(&self) -> Result<Existing, StoreError> {
         let names: Vec<String> = self.object_names()?.into_iter().map(|(n, _)| n).collect();
-        Ok(super::existing::judge_prefix_keys(&names))
+        Ok(crate::store::existing::judge_prefix_keys(&names))
     }
 
     /// Every object under the dataset's root: its name relative to the root (as the

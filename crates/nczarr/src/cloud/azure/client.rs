@@ -1,13 +1,14 @@
 //! Azure Blob: the `object_store` client for [`AzureSettings`] (decided by
-//! [`crate::azure`]), as a [`CloudStore`].
+//! [`super`]), as a [`CloudStore`].
 
 use std::sync::Arc;
 
 use object_store::azure::{AzureConfigKey, MicrosoftAzureBuilder};
 
-use super::cloud::{brief, client_options, retry_config, CloudPlace, CloudStore};
-use super::StoreError;
-use crate::azure::{AzureCredentials, AzureSettings};
+use super::super::object::{brief, client_options, retry_config};
+use super::{AzureCredentials, AzureSettings};
+use crate::cloud::{CloudPlace, CloudStore};
+use crate::store::StoreError;
 
 /// Connect to the container `settings` describe. No request is made yet.
 ///

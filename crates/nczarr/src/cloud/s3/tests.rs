@@ -1,6 +1,7 @@
 //! The resolver's decision table: each source against the ones it must beat or yield to.
 
 use super::*;
+use crate::cloud::DEFAULT_CONCURRENCY;
 
 /// Environment variables of a table row.
 type Env<'a> = &'a [(&'a str, &'a str)];

@@ -1,14 +1,14 @@
 //! Opening the store a dataset URL names.
 
-use super::{
-    azure, gcs, s3_store, CloudStore, DirStore, HttpStore, RangedFile, ReadStore, StoreError,
-    StoreKey, TraceSink, TracingStore, ZipStore,
+use crate::cloud::s3::{resolve, s3_store, AwsInputs};
+use crate::cloud::{azure, gcs, CloudStore, HttpStore};
+use crate::store::{
+    DirStore, RangedFile, ReadStore, StoreError, StoreKey, TraceSink, TracingStore, ZipStore,
 };
-use crate::aws::{resolve, AwsInputs};
 use crate::url::{DatasetUrl, StorageKind};
 
 /// Connect to the S3 dataset `url` names, deciding profile, region, credentials and
-/// endpoint from the environment (see [`crate::aws`]); the decisions are traced.
+/// endpoint from the environment (see [`crate::cloud::s3`]); the decisions are traced.
 ///
 /// # Errors
 /// [`StoreError::Archive`] naming the URL when the settings cannot be decided or the
@@ -53,7 +53,7 @@ pub fn open_cloud(
     match url.storage {
         StorageKind::S3 => open_s3(url, trace),
         StorageKind::Gcs => {
-            let settings = crate::gcs::resolve(url, &crate::gcs::GcsInputs::from_process())
+            let settings = gcs::resolve(url, &gcs::GcsInputs::from_process())
                 .map_err(|e| fail(e.to_string()))?;
             note("gcs", &settings.decisions);
             if write {
@@ -62,7 +62,7 @@ pub fn open_cloud(
             gcs::gcs_store(&settings)
         }
         StorageKind::Azure => {
-            let settings = crate::azure::resolve(url, &crate::azure::AzureInputs::from_process())
+            let settings = azure::resolve(url, &azure::AzureInputs::from_process())
                 .map_err(|e| fail(e.to_string()))?;
             note("azure", &settings.decisions);
             azure::azure_store(&settings)

@@ -15,8 +15,8 @@ use object_store::http::{HttpBuilder, HttpStore as ObjHttpStore};
 use object_store::path::Path as ObjPath;
 use object_store::{ClientOptions, ObjectStore, ObjectStoreExt};
 
-use super::cloud::{brief, get_options, retry_config};
-use super::{ByteRange, GetResult, ListableStore, ReadableStore, StoreError, StoreKey};
+use super::object::{brief, get_options, retry_config};
+use crate::store::{ByteRange, GetResult, ListableStore, ReadableStore, StoreError, StoreKey};
 
 /// Requests in flight at once for a batch of reads.
 const CONCURRENCY: usize = 16;
@@ -46,7 +46,7 @@ impl HttpStore {
             location: url.to_string(),
             message,
         };
-        super::cloud::check_endpoint(url).map_err(fail)?;
+        super::object::check_endpoint(url).map_err(fail)?;
         let store = HttpBuilder::new()
             .with_url(url)
             .with_client_options(

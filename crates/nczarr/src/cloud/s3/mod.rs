@@ -22,49 +22,19 @@
 //! Secrets are held in [`Secret`], whose `Debug` and `Display` print `****`.
 
 mod address;
+mod client;
 mod ini;
 
 pub use address::{AddressError, S3Address};
+pub use client::s3_store;
 pub use ini::AwsIni;
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::{Path, PathBuf};
 
+use super::settings::{concurrency, Secret};
 use crate::rc::{rc_paths, RcEntries, RcTarget};
 use crate::url::DatasetUrl;
-
-/// Requests in flight at once, unless the URL (`#...&concurrency=N`) or
-/// `NCZARR_S3_CONCURRENCY` says otherwise.
-pub const DEFAULT_CONCURRENCY: usize = 32;
-
-/// A secret value: never printed.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Secret(String);
-
-impl Secret {
-    /// Wrap a secret.
-    pub fn new(s: impl Into<String>) -> Secret {
-        Secret(s.into())
-    }
-
-    /// The secret itself, for the request signer only.
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Debug for Secret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("****")
-    }
-}
-
-impl fmt::Display for Secret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("****")
-    }
-}
 
 /// How requests are signed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -400,32 +370,6 @@ pub fn resolve(url: &DatasetUrl, inputs: &AwsInputs) -> Result<S3Settings, AwsEr
         concurrency,
         decisions,
     })
-}
-
-/// Requests in flight at once: the URL's `concurrency` key, else the environment
-/// variable `var` (holding `value`), else [`DEFAULT_CONCURRENCY`]. Every cloud decides
-/// it so.
-///
-/// # Errors
-/// A message when the value is not a number from 1 to 1024.
-pub(crate) fn concurrency(
-    url: &DatasetUrl,
-    value: Option<&str>,
-    var: &str,
-) -> Result<usize, String> {
-    let given = url
-        .param("concurrency")
-        .map(|v| (v, "the URL's concurrency"))
-        .or_else(|| value.map(|v| (v, var)));
-    match given {
-        Some((v, source)) => match v.trim().parse::<usize>() {
-            Ok(n) if (1..=1024).contains(&n) => Ok(n),
-            _ => Err(format!(
-                "{source} must be a number from 1 to 1024, not '{v}'"
-            )),
-        },
-        None => Ok(DEFAULT_CONCURRENCY),
-    }
 }
 
 /// The last 4 characters of an access key id: enough to tell keys apart in a trace.

@@ -21,6 +21,10 @@ use std::path::{Path, PathBuf};
 
 use crate::url::{DatasetUrl, Location};
 
+mod client;
+pub use client::gcs_store;
+pub(crate) use client::writable;
+
 /// Where the credentials of a GCS store come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GcsCredentials {
@@ -233,7 +237,7 @@ pub fn resolve(url: &DatasetUrl, inputs: &GcsInputs) -> Result<GcsSettings, GcsE
         ),
     }
     let concurrency =
-        crate::aws::concurrency(url, inputs.var("NCZARR_CONCURRENCY"), "NCZARR_CONCURRENCY")
+        super::concurrency(url, inputs.var("NCZARR_CONCURRENCY"), "NCZARR_CONCURRENCY")
             .map_err(GcsError::Invalid)?;
     decisions.push(format!("{concurrency} requests in flight at most"));
     Ok(GcsSettings {

@@ -18,8 +18,11 @@
 
 use std::collections::BTreeMap;
 
-use crate::aws::Secret;
+use super::Secret;
 use crate::url::{DatasetUrl, Location};
+
+mod client;
+pub use client::azure_store;
 
 /// The account every Azure Storage emulator (Azurite) serves.
 pub const EMULATOR_ACCOUNT: &str = "devstoreaccount1";
@@ -186,7 +189,7 @@ pub fn resolve(url: &DatasetUrl, inputs: &AzureInputs) -> Result<AzureSettings, 
         AzureCredentials::Anonymous
     };
     let concurrency =
-        crate::aws::concurrency(url, inputs.var("NCZARR_CONCURRENCY"), "NCZARR_CONCURRENCY")
+        super::concurrency(url, inputs.var("NCZARR_CONCURRENCY"), "NCZARR_CONCURRENCY")
             .map_err(AzureError::Invalid)?;
     decisions.push(format!("{concurrency} requests in flight at most"));
     Ok(AzureSettings {

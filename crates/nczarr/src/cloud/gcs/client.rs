@@ -1,13 +1,14 @@
 //! Google Cloud Storage: the `object_store` client for [`GcsSettings`] (decided by
-//! [`crate::gcs`]), as a [`CloudStore`].
+//! [`super`]), as a [`CloudStore`].
 
 use std::sync::Arc;
 
 use object_store::gcp::GoogleCloudStorageBuilder;
 
-use super::cloud::{brief, client_options, retry_config, CloudPlace, CloudStore};
-use super::StoreError;
-use crate::gcs::{GcsCredentials, GcsSettings};
+use super::super::object::{brief, client_options, retry_config};
+use super::{GcsCredentials, GcsSettings};
+use crate::cloud::{CloudPlace, CloudStore};
+use crate::store::StoreError;
 
 /// Connect to the bucket `settings` describe. No request is made yet.
 ///
@@ -79,7 +80,7 @@ fn service_account_base_url(credentials: &GcsCredentials) -> Option<String> {
 ///
 /// # Errors
 /// [`StoreError::Archive`] for anonymous settings.
-pub(super) fn writable(settings: &GcsSettings) -> Result<(), StoreError> {
+pub(crate) fn writable(settings: &GcsSettings) -> Result<(), StoreError> {
     if settings.credentials == GcsCredentials::Anonymous && settings.base_url.is_none() {
         return Err(StoreError::Archive {
             location: CloudPlace {

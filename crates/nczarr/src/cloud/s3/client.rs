@@ -1,13 +1,14 @@
 //! S3 and S3-compatible servers: the `object_store` client for [`S3Settings`] (decided
-//! by [`crate::aws`]), as a [`CloudStore`].
+//! by [`super`]), as a [`CloudStore`].
 
 use std::sync::Arc;
 
 use object_store::aws::AmazonS3Builder;
 
-use super::cloud::{brief, client_options, retry_config, CloudPlace, CloudStore};
-use super::StoreError;
-use crate::aws::{Credentials, S3Settings};
+use super::super::object::{brief, client_options, retry_config};
+use super::{Credentials, S3Settings};
+use crate::cloud::{CloudPlace, CloudStore};
+use crate::store::StoreError;
 
 /// Connect to the bucket `settings` describe. No request is made yet.
 ///
@@ -65,7 +66,7 @@ pub fn s3_store(settings: &S3Settings) -> Result<CloudStore, StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::aws::{resolve, AwsInputs};
+    use crate::cloud::s3::{resolve, AwsInputs};
     use crate::store::{ReadableStore, StoreKey, WritableStore};
     use crate::url::DatasetUrl;
 
@@ -152,8 +153,7 @@ mod tests {
         if test_store("write", "probe").is_none() {
             return;
         }
-        let create =
-            || crate::store::create::cloud_target(test_store("write", "ds").unwrap(), false);
+        let create = || crate::cloud::cloud_target(test_store("write", "ds").unwrap(), false);
         let read_back = || -> Option<Box<dyn crate::store::ReadStore>> {
             let s = test_store("write", "ds")?;
             s.has_content().unwrap().then(|| Box::new(s) as _)

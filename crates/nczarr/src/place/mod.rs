@@ -1,0 +1,11 @@
+//! Where a dataset lives: the store a name opens for reading (a directory, a zip, a
+//! file read by range, S3, GCS, Azure, a web server) and the staged target a new
+//! dataset is written into. Above [`crate::store`] (the interface and the local
+//! stores) and [`crate::cloud`] (the remote ones): a new store is its module there and
+//! its line here.
+
+mod create;
+mod open;
+
+pub use create::{create_target, parts_target, PartsRun, ZipLayout};
+pub use open::{open_cloud, open_ranged, open_read, open_s3, OpenedStore};

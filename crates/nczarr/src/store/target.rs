@@ -1,0 +1,44 @@
+//! A dataset being written into a store: the store, and how the finished dataset is
+//! put in place (a staged directory or zip renamed over the old one, or nothing).
+
+use super::{Staged, StoreError, WritableStore};
+
+/// A dataset being written: where to put keys, and how to put the result in place.
+pub struct Target {
+    /// The store to write into.
+    pub store: Box<dyn WritableStore>,
+    /// The staging that [`Target::commit`] completes.
+    staged: Option<Staged>,
+}
+
+impl Target {
+    /// A target written into `staged`'s temporary place, renamed into place by
+    /// [`Target::commit`].
+    pub(crate) fn staged(store: Box<dyn WritableStore>, staged: Staged) -> Target {
+        Target {
+            store,
+            staged: Some(staged),
+        }
+    }
+
+    /// A target written in place, with nothing to swap at the end (a memory store).
+    pub fn in_place(store: Box<dyn WritableStore>) -> Target {
+        Target {
+            store,
+            staged: None,
+        }
+    }
+
+    /// Put the finished dataset in place (replacing what was there).
+    ///
+    /// # Errors
+    /// [`StoreError`] when the final rename fails; the old dataset is kept then.
+    pub fn commit(mut self) -> Result<(), StoreError> {
+        crate::cancel::check()?;
+        self.store.finish()?;
+        match self.staged.take() {
+            Some(s) => s.commit(),
+            None => Ok(()),
+        }
+    }
+}
