@@ -10,7 +10,10 @@ pub enum ConfigFault {
     #[error("has no \"id\"")]
     MissingId,
     /// An id this build has no codec for.
-    #[error("unknown codec '{id}' (this build knows {})", super::registry::KNOWN_IDS.join(", "))]
+    #[error(
+        "unknown codec '{id}' (this build knows {})",
+        super::table::known_ids()
+    )]
     Unknown {
         /// The id as written.
         id: String,

@@ -3,7 +3,8 @@
 //!
 //! One file per codec; [`registry`] builds a codec from its Zarr v2 JSON (`{"id": ...}`),
 //! [`Pipeline`] applies a variable's chain (filters, then the compressor) and
-//! [`hdf5`] maps codecs to the HDF5 filter ids netCDF's `_Filter` attribute uses.
+//! [`hdf5`] maps codecs to the HDF5 filter ids netCDF's `_Filter` attribute uses, and
+//! [`table`] is the one list of codecs and the names each goes by.
 //!
 //! Building a codec from metadata ([`CodecError::Create`]) and a codec failing on a
 //! chunk ([`CodecError::Failed`]) are separate errors: the first is found when a
@@ -32,6 +33,7 @@ mod pipeline;
 mod quantize;
 pub mod registry;
 mod shuffle;
+pub mod table;
 mod vlen;
 mod zfp;
 mod zlib;

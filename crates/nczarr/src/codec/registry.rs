@@ -1,93 +1,12 @@
-//! Build a codec from its Zarr v2 JSON. A `match` on the id: our set is closed.
+//! Build a codec from its Zarr v2 JSON, by the codec table ([`super::table`]).
 
-use super::astype::AsType;
-use super::bitround::BitRound;
-use super::bitshuffle::Bitshuffle;
-use super::blosc::Blosc;
-use super::bz2::Bz2;
-use super::categorize::Categorize;
-use super::checksum::{Checksum, Kind};
-use super::delta::Delta;
-use super::fixedscaleoffset::FixedScaleOffset;
-use super::fletcher32::Fletcher32;
-use super::gzip::Gzip;
-use super::lz4::Lz4;
-use super::lz4h5::Lz4H5;
-use super::lzf::Lzf;
-use super::packbits::PackBits;
-use super::pcodec::Pcodec;
-use super::quantize::Quantize;
-use super::shuffle::Shuffle;
-use super::zfp::Zfpy;
-use super::zlib::Zlib;
-use super::zstd::Zstd;
+use super::table;
 use super::{Codec, CodecError, ConfigFault};
 use crate::json::Json;
 
-/// Every codec id this build can read and write (plus the `vlen-*` object codecs).
-pub const KNOWN_IDS: &[&str] = &[
-    "zlib",
-    "gzip",
-    "blosc",
-    "zstd",
-    "lz4",
-    "bz2",
-    "shuffle",
-    "fletcher32",
-    "delta",
-    "bitround",
-    "fixedscaleoffset",
-    "quantize",
-    "packbits",
-    "astype",
-    "lzf",
-    "lz4h5",
-    "bitshuffle",
-    "categorize",
-    "pcodec",
-    "zfpy",
-    "crc32",
-    "crc32c",
-    "adler32",
-    "vlen-utf8",
-    "vlen-bytes",
-];
-
 /// The parameters each codec takes, as numcodecs names them (besides `id`).
 fn params_of(id: &str) -> Option<&'static [&'static str]> {
-    Some(match id {
-        "zlib" | "gzip" | "bz2" => &["level"],
-        "zstd" => &["level", "checksum"],
-        "blosc" => &["cname", "clevel", "shuffle", "blocksize", "typesize"],
-        "lz4" => &["acceleration"],
-        "shuffle" => &["elementsize"],
-        "delta" => &["dtype", "astype"],
-        "bitround" => &["keepbits"],
-        "fixedscaleoffset" => &["offset", "scale", "dtype", "astype"],
-        "quantize" => &["digits", "dtype", "astype"],
-        "astype" => &["encode_dtype", "decode_dtype"],
-        "packbits" | "lzf" | "lz4h5" => &[],
-        "pcodec" => &[
-            "level",
-            "mode_spec",
-            "delta_spec",
-            "paging_spec",
-            "delta_encoding_order",
-            "equal_pages_up_to",
-        ],
-        "zfpy" => &[
-            "mode",
-            "tolerance",
-            "rate",
-            "precision",
-            "compression_kwargs",
-        ],
-        "bitshuffle" => &["elementsize", "blocksize", "compression"],
-        "categorize" => &["labels", "dtype", "astype"],
-        "crc32" | "crc32c" | "adler32" => &["location"],
-        "fletcher32" | "vlen-utf8" | "vlen-bytes" => &[],
-        _ => return None,
-    })
+    table::spec(id).map(|c| c.params)
 }
 
 /// Refuse parameters the codec `config` describes does not have: for codecs a user
@@ -136,31 +55,9 @@ pub fn build(config: &Json) -> Result<Box<dyn Codec>, CodecError> {
         .get("id")
         .and_then(Json::as_str)
         .ok_or_else(|| fail(ConfigFault::MissingId))?;
-    let codec: Result<Box<dyn Codec>, ConfigFault> = match id {
-        "zlib" => Zlib::from_config(config).map(|c| Box::new(c) as _),
-        "gzip" => Gzip::from_config(config).map(|c| Box::new(c) as _),
-        "blosc" => Blosc::from_config(config).map(|c| Box::new(c) as _),
-        "zstd" => Zstd::from_config(config).map(|c| Box::new(c) as _),
-        "lz4" => Lz4::from_config(config).map(|c| Box::new(c) as _),
-        "bz2" => Bz2::from_config(config).map(|c| Box::new(c) as _),
-        "shuffle" => Shuffle::from_config(config).map(|c| Box::new(c) as _),
-        "fletcher32" => Ok(Box::new(Fletcher32) as _),
-        "delta" => Delta::from_config(config).map(|c| Box::new(c) as _),
-        "bitround" => BitRound::from_config(config).map(|c| Box::new(c) as _),
-        "fixedscaleoffset" => FixedScaleOffset::from_config(config).map(|c| Box::new(c) as _),
-        "quantize" => Quantize::from_config(config).map(|c| Box::new(c) as _),
-        "packbits" => Ok(Box::new(PackBits) as _),
-        "astype" => AsType::from_config(config).map(|c| Box::new(c) as _),
-        "lzf" => Ok(Box::new(Lzf) as _),
-        "pcodec" => Ok(Box::new(Pcodec::from_config(config)) as _),
-        "zfpy" => Ok(Box::new(Zfpy::from_config(config)) as _),
-        "lz4h5" => Ok(Box::new(Lz4H5) as _),
-        "bitshuffle" => Bitshuffle::from_config(config).map(|c| Box::new(c) as _),
-        "categorize" => Categorize::from_config(config).map(|c| Box::new(c) as _),
-        "crc32" => Checksum::from_config(Kind::Crc32, config).map(|c| Box::new(c) as _),
-        "crc32c" => Checksum::from_config(Kind::Crc32c, config).map(|c| Box::new(c) as _),
-        "adler32" => Checksum::from_config(Kind::Adler32, config).map(|c| Box::new(c) as _),
-        other => Err(ConfigFault::Unknown { id: other.into() }),
+    let codec = match table::spec(id).and_then(|c| c.build) {
+        Some(build) => build(config),
+        None => Err(ConfigFault::Unknown { id: id.into() }),
     };
     codec.map_err(fail)
 }
@@ -172,7 +69,11 @@ mod tests {
 
     #[test]
     fn every_listed_codec_is_known() {
-        for id in KNOWN_IDS.iter().filter(|id| !id.starts_with("vlen-")) {
+        for id in table::CODECS
+            .iter()
+            .map(|c| c.id)
+            .filter(|id| !id.starts_with("vlen-"))
+        {
             let config = parse_str(&format!(r#"{{"id": "{id}"}}"#)).unwrap();
             if let Err(e) = build(&config) {
                 assert!(!e.to_string().contains("unknown codec"), "{id}: {e}");
@@ -182,7 +83,7 @@ mod tests {
 
     #[test]
     fn unknown_parameters_are_refused_for_every_codec() {
-        for id in KNOWN_IDS {
+        for id in table::CODECS.iter().map(|c| c.id) {
             let config = parse_str(&format!(r#"{{"id": "{id}", "levl": 3}}"#)).unwrap();
             let e = check_params(&config).unwrap_err().to_string();
             assert!(e.contains("unknown parameter \"levl\""), "{id}: {e}");

@@ -11,6 +11,7 @@
 //! 1 deflate, 2 shuffle, 3 fletcher32, 307 bzip2, 32001 blosc, 32015 zstd) or `none`.
 //! `-F none` alone drops every filter.
 
+use crate::codec::table;
 use crate::encoding::{Encoding, Special};
 use crate::json::{self, Json, Number};
 use crate::model::select::var_matches;
@@ -143,16 +144,20 @@ pub fn parse_codec(text: &str) -> Result<Json, FilterSpecError> {
 }
 
 /// The codec ids that compress (and so are replaced by `--codec`).
-const COMPRESSORS: &[&str] = &["zlib", "gzip", "zstd", "blosc", "lz4", "bz2", "lzf"];
-
 /// Whether `codec` (JSON) is a compressor, which `--codec` puts in place of the one a
 /// variable has, rather than a filter, which it puts before it.
 pub fn is_compressor(codec: &Json) -> bool {
-    COMPRESSORS.contains(&crate::encoding::codec_id(codec))
+    is_compressor_id(crate::encoding::codec_id(codec))
+}
+
+fn is_compressor_id(id: &str) -> bool {
+    table::spec(id).is_some_and(|c| c.role == table::Role::Compressor)
 }
 
 /// Filters that apply to float variables only (`--codec` leaves others as they are).
-const FLOAT_ONLY: &[&str] = &["bitround", "quantize"];
+fn floats_only(id: &str) -> bool {
+    table::spec(id).is_some_and(|c| c.floats_only)
+}
 
 /// nccopy's and nczcopy's compression options together.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -214,13 +219,10 @@ impl Compression {
         }
         if !self.codec.is_empty() {
             let id = |c: &Json| c.get("id").and_then(Json::as_str).unwrap_or("").to_string();
-            let (compressors, filters): (Vec<&Json>, Vec<&Json>) = self
-                .codec
-                .iter()
-                .partition(|c| COMPRESSORS.contains(&id(c).as_str()));
+            let (compressors, filters): (Vec<&Json>, Vec<&Json>) =
+                self.codec.iter().partition(|c| is_compressor_id(&id(c)));
             if !compressors.is_empty() {
-                enc.codecs
-                    .retain(|c| !COMPRESSORS.contains(&id(c).as_str()));
+                enc.codecs.retain(|c| !is_compressor_id(&id(c)));
             }
             // Filters come first, in the order given: they work on the variable's
             // values, before any filter that changes their type or bytes (shuffle,
@@ -228,7 +230,7 @@ impl Compression {
             let float = matches!(t, NcType::Float | NcType::Double);
             let mut inserted = 0;
             for f in filters {
-                if FLOAT_ONLY.contains(&id(f).as_str()) && !float {
+                if floats_only(&id(f)) && !float {
                     continue;
                 }
                 enc.codecs.insert(inserted, f.clone());

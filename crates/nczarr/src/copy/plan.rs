@@ -4,6 +4,7 @@
 
 use super::{ChunkSpec, Compression};
 use crate::chunking::{slabs, Region, SlabOrder};
+use crate::codec::table::{self, Writes};
 use crate::encoding::{Chunking, Encoding, Plan, PlanOptions};
 use crate::error::Result;
 use crate::model::{Dataset, NcType, Values, VarPath};
@@ -67,20 +68,15 @@ pub fn plan_copy(
         // The writers store strings at a fixed width: the object codec of zarr-python's
         // `|O` string arrays has nothing to do in the copy, nor has numcodecs' Categorize
         // (labels' indices), which on `|O` arrays works on items the writers do not make.
-        enc.codecs.retain(|c| {
-            !matches!(
-                crate::encoding::codec_id(c),
-                "vlen-utf8" | "vlen-bytes" | "categorize"
-            )
-        });
-        // h5py's lzf and hdf5plugin's lz4 and bitshuffle have no encoder here and no
-        // Zarr reader: their chunks are stored with zstd at level 1, as light and read
-        // everywhere.
+        let writes = |c: &crate::json::Json| {
+            table::spec(crate::encoding::codec_id(c)).map_or(Writes::Yes, |s| s.writes)
+        };
+        enc.codecs.retain(|c| writes(c) != Writes::Dropped);
+        // The codecs only read here (h5py's lzf, hdf5plugin's lz4 and bitshuffle, pcodec,
+        // zfpy) have no encoder here, and most no Zarr reader: their chunks are stored
+        // with zstd at level 1, as light and read everywhere.
         for c in &mut enc.codecs {
-            if matches!(
-                crate::encoding::codec_id(c),
-                "lzf" | "lz4h5" | "bitshuffle" | "pcodec" | "zfpy"
-            ) {
+            if writes(c) == Writes::ReadOnly {
                 *c = crate::json::Json::Object(vec![
                     ("id".into(), crate::json::Json::String("zstd".into())),
                     (

@@ -22,7 +22,7 @@ use super::meta::{self, VarInfo};
 use super::stored::StoredChunks;
 use super::types::{fixed_text, floats_from_halves, to_native};
 use crate::chunking::Region;
-use crate::codec::{hdf5 as filters, registry, ChunkInfo, Pipeline};
+use crate::codec::{hdf5 as filters, registry, table, ChunkInfo, Pipeline};
 use crate::encoding::Encoding;
 use crate::error::{Error, Result};
 use crate::model::{Dataset, NcType, Strings, UValue, Values, VarPath};
@@ -357,7 +357,7 @@ impl DatasetSource for Hdf5Source {
                 && info.stored.fixed_string.is_none_or(|w| w == 1)
                 && info.missing_filters.is_empty()
                 && info.encoding.chunk_shape().is_some()
-                && info.encoding.codec_ids().all(|id| SAME_BYTES.contains(&id))
+                && info.encoding.codec_ids().all(same_bytes)
         })
     }
 
@@ -411,10 +411,11 @@ impl DatasetSource for Hdf5Source {
     }
 }
 
-/// The codecs whose HDF5 filter writes the bytes the Zarr codec of the same name
-/// writes (the filters this crate decodes HDF5 chunks with, and byte shuffle), so a
-/// chunk stored with them is a Zarr chunk as it is.
-const SAME_BYTES: [&str; 5] = ["zlib", "shuffle", "zstd", "bz2", "blosc"];
+/// Whether codec `id`'s HDF5 filter writes the bytes the Zarr codec writes, so a chunk
+/// stored with it is a Zarr chunk as it is (the codec table's `hdf5_same_bytes`).
+fn same_bytes(id: &str) -> bool {
+    table::spec(id).is_some_and(|c| c.hdf5_same_bytes)
+}
 
 /// One stored element of `N` bytes, copied as it is (byte order is ours to fix).
 #[derive(Clone, Copy)]
@@ -584,7 +585,7 @@ impl Hdf5Source {
             let built = info.codecs.get_or_init(|| {
                 info.encoding
                     .codec_ids()
-                    .all(|id| SAME_BYTES.contains(&id))
+                    .all(same_bytes)
                     .then(|| Pipeline::new(&info.encoding.codecs, None).ok())
                     .flatten()
             });
@@ -628,15 +629,11 @@ impl Hdf5Source {
 /// with this crate's codecs (deflate too: zlib-rs is faster than the reader's own).
 fn filter_registry() -> FilterRegistry {
     let mut r = FilterRegistry::new();
-    for id in [
-        filters::DEFLATE,
-        filters::ZSTD,
-        filters::BZIP2,
-        filters::BLOSC,
-        filters::LZF,
-        filters::LZ4,
-        filters::BITSHUFFLE,
-    ] {
+    let compressors = table::CODECS
+        .iter()
+        .filter(|c| c.role == table::Role::Compressor)
+        .filter_map(|c| c.hdf5);
+    for id in compressors {
         r.register(
             id as u16,
             Box::new(move |f, data, item_size| {

@@ -5,6 +5,7 @@
 //! The same translation runs backwards when writing.
 
 use crate::array::Sharding;
+use crate::codec::table;
 use crate::json::{Json, Number};
 use crate::zarr::Endian;
 
@@ -106,14 +107,16 @@ impl CodecChain {
                     seen_serializer = true;
                     chain.sharding = Some(sharding(&cfg, rank)?);
                 }
-                "gzip" => chain.filters.push(id_json("gzip", config)),
-                "zstd" => chain.filters.push(id_json("zstd", config)),
                 "crc32c" => chain.filters.push(id_json("crc32c", Vec::new())),
                 "blosc" => chain.filters.push(blosc_v2(&cfg)?),
                 other => {
-                    // numcodecs' codecs as zarr-python names them, and anything else
-                    // under its own name (the chain builder names what it lacks).
-                    let id = other.strip_prefix("numcodecs.").unwrap_or(other);
+                    // The codec table's v3 names (core names, numcodecs' codecs as
+                    // zarr-python names them), and anything else under its own name
+                    // (the chain builder names what it lacks).
+                    let id = match table::by_v3_name(other) {
+                        Some(c) => c.id,
+                        None => other.strip_prefix("numcodecs.").unwrap_or(other),
+                    };
                     chain.filters.push(id_json(id, config));
                 }
             }
@@ -306,16 +309,20 @@ fn codec_to_v3(config: &Json, item_size: usize) -> Json {
                 ],
             )
         }
-        other => entry(&format!("numcodecs.{other}"), rest),
+        other => match table::spec(other) {
+            Some(c) => entry(&c.v3_name(), rest),
+            None => entry(&format!("numcodecs.{other}"), rest),
+        },
     }
 }
 
 /// True for numcodecs codecs that work on arrays (they go before `bytes` in v3).
 fn is_array_to_array(config: &Json) -> bool {
-    matches!(
-        config.get("id").and_then(Json::as_str),
-        Some("delta" | "fixedscaleoffset" | "quantize" | "bitround" | "astype")
-    )
+    config
+        .get("id")
+        .and_then(Json::as_str)
+        .and_then(table::spec)
+        .is_some_and(|c| c.role == table::Role::ValueFilter)
 }
 
 /// The v3 `codecs` list of a chain: array-to-array filters, the
