@@ -7,9 +7,9 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context as _};
 use clap::{Parser, Subcommand};
+use nczarr::formats::FileKind;
 use nczarr::json;
 use nczarr::model::{Dataset, Values, Var, VarPath};
-use nczarr::nc3::header::FileKind;
 use nczarr::place::open_read;
 use nczarr::store::StoreKey;
 use nczarr::url::DatasetUrl;
@@ -68,7 +68,7 @@ enum Command {
 fn open_store(name: &str) -> anyhow::Result<(DatasetUrl, nczarr::place::OpenedStore)> {
     let url = DatasetUrl::parse(name).with_context(|| name.to_string())?;
     if let Some(path) = url.path().filter(|p| p.is_file()) {
-        let kind = nczarr::nc3::header::sniff_file(path).with_context(|| name.to_string())?;
+        let kind = nczarr::formats::sniff_file(path).with_context(|| name.to_string())?;
         let what = match kind {
             Some(FileKind::Classic) => "netCDF classic-format",
             Some(FileKind::Hdf5) => "netCDF-4 (HDF5)",

@@ -22,7 +22,8 @@
 //! - [`encoding`]: how a variable is stored, in netCDF's vocabulary, and planning it;
 //! - [`mod@source`], [`sink`]: the traits every format implements;
 //! - [`mod@array`]: chunked reading and writing of one Zarr array;
-//! - [`nczarr`]: the NCZarr / Zarr v2 source and sink;
+//! - [`nczarr`]: the NCZarr / Zarr v2 and v3 source and sink;
+//! - [`formats`]: the netCDF file formats (classic, netCDF-4) and telling formats apart;
 //! - [`cdl`]: CDL text: parser, compiler (a source in memory), ncdump-exact printer;
 //! - [`copy`]: source -> sink; [`mod@open`]: names to sources and sinks.
 #![warn(missing_docs, unreachable_pub, clippy::unwrap_used)]
@@ -37,11 +38,10 @@ pub mod codec;
 pub mod copy;
 pub mod encoding;
 mod error;
+pub mod formats;
 pub mod json;
 mod mem;
 pub mod model;
-pub mod nc3;
-pub mod nc4;
 pub mod nczarr;
 pub mod open;
 pub mod place;

@@ -11,7 +11,7 @@
 
 use crate::cloud::s3::S3Address;
 use crate::error::{Error, Result};
-use crate::nc3::header::FileKind;
+use crate::formats::FileKind;
 use crate::nczarr::{ReadOptions, WriteOptions, ZarrSink, ZarrSource};
 use crate::place::{create_target, open_ranged, open_read, parts_target, PartsRun, ZipLayout};
 use crate::sink::DatasetSink;
@@ -50,16 +50,16 @@ pub fn open(name: &str, options: &OpenOptions) -> Result<Opened> {
     if let Some(path) = url.path().filter(|p| p.is_file()) {
         // A file rather than a directory tree: a netCDF file is known by its first
         // bytes, whatever its name; anything else goes on to the zip store.
-        match crate::nc3::header::sniff_file(path)? {
+        match crate::formats::sniff_file(path)? {
             Some(FileKind::Classic) => {
-                let source = crate::nc3::Nc3Source::open(path)?;
+                let source = crate::formats::nc3::Nc3Source::open(path)?;
                 return Ok(Opened {
                     url,
                     source: Box::new(source),
                 });
             }
             Some(FileKind::Hdf5) => {
-                let source = crate::nc4::Hdf5Source::open(path)?;
+                let source = crate::formats::nc4::Hdf5Source::open(path)?;
                 return Ok(Opened {
                     url,
                     source: Box::new(source),
@@ -85,7 +85,7 @@ pub fn open(name: &str, options: &OpenOptions) -> Result<Opened> {
         return match open_zarr(&url, options) {
             // Not a Zarr dataset: perhaps one object that is a netCDF file.
             Err(e @ Error::NotZarr { .. }) => match open_ranged(&url, options.trace.clone()) {
-                Ok(Some(file)) => match crate::nc3::header::sniff_at(&file) {
+                Ok(Some(file)) => match crate::formats::sniff_at(&file) {
                     Ok(Some(_)) => open_remote_file(url, options),
                     _ => Err(Error::Invalid(format!(
                         "{} is not a netCDF file (no netCDF or HDF5 signature in its first bytes), and no Zarr dataset is under it",
@@ -155,9 +155,9 @@ fn open_remote_file(url: DatasetUrl, options: &OpenOptions) -> Result<Opened> {
         })
     })?;
     let file: Arc<dyn ReadAt> = Arc::new(file);
-    let source: Box<dyn DatasetSource> = match crate::nc3::header::sniff_at(file.as_ref())? {
-        Some(FileKind::Classic) => Box::new(crate::nc3::Nc3Source::from_file(file)?),
-        Some(FileKind::Hdf5) => Box::new(crate::nc4::Hdf5Source::from_file(file, true)?),
+    let source: Box<dyn DatasetSource> = match crate::formats::sniff_at(file.as_ref())? {
+        Some(FileKind::Classic) => Box::new(crate::formats::nc3::Nc3Source::from_file(file)?),
+        Some(FileKind::Hdf5) => Box::new(crate::formats::nc4::Hdf5Source::from_file(file, true)?),
         None => {
             return Err(Error::Invalid(format!(
                 "{} is not a netCDF file (no netCDF or HDF5 signature in its first bytes)",

@@ -278,7 +278,7 @@ fn walk_objects(bytes: &[u8], mut at: usize, head: usize, objects: &mut Objects)
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::nc4::test_file::Memory;
+    use crate::formats::nc4::test_file::Memory;
 
     thread_local! {
         /// Collections read into new buffers on this thread (not those of one let go).

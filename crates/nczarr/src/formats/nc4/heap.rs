@@ -416,8 +416,8 @@ pub(super) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 mod tests {
     use super::*;
 
-    use crate::nc4::collection::tests::{collection_bytes, heap, FRESH};
-    use crate::nc4::test_file::Memory;
+    use crate::formats::nc4::collection::tests::{collection_bytes, heap, FRESH};
+    use crate::formats::nc4::test_file::Memory;
 
     /// A file of `n` collections after 8 bytes, collection `c` holding the objects
     /// `objects(c)` gives: the file and each collection's address.

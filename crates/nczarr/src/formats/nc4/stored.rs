@@ -293,7 +293,7 @@ mod tests {
 
     use super::*;
     use crate::chunking::for_each_index;
-    use crate::nc4::test_file::Memory;
+    use crate::formats::nc4::test_file::Memory;
 
     /// An array of `shape` whose element at C-order position `p` holds `p` in 4
     /// bytes, stored in whole chunks of `chunks` (edge chunks padded), encoded by
