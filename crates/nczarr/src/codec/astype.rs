@@ -6,7 +6,7 @@
 use super::numeric::{check, dtype_param, map};
 use super::{obj, ChunkFault, ChunkInfo, Codec, ConfigFault};
 use crate::json::Json;
-use crate::zarr::Dtype;
+use super::dtype::Dtype;
 
 /// Values stored as another dtype.
 #[derive(Debug, Clone)]

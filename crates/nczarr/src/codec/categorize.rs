@@ -7,7 +7,7 @@
 use super::numeric::{self, Num};
 use super::{obj, ChunkFault, ChunkInfo, Codec, ConfigFault};
 use crate::json::Json;
-use crate::zarr::{Dtype, Endian};
+use super::dtype::{Dtype, Endian};
 
 /// A `categorize` configuration.
 #[derive(Debug, Clone)]

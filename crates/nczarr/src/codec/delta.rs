@@ -5,7 +5,7 @@
 use super::numeric::{as_f, check, dtype_param, read, wrap, write, Num};
 use super::{obj, ChunkFault, ChunkInfo, Codec, ConfigFault};
 use crate::json::Json;
-use crate::zarr::Dtype;
+use super::dtype::Dtype;
 
 /// Delta encoding.
 #[derive(Debug, Clone)]

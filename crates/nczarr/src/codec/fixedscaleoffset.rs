@@ -6,7 +6,7 @@
 use super::numeric::{as_f, check, dtype_param, float_param, map, Num};
 use super::{obj, ChunkFault, ChunkInfo, Codec, ConfigFault};
 use crate::json::{Json, Number};
-use crate::zarr::Dtype;
+use super::dtype::Dtype;
 
 /// Scaled and offset integers.
 #[derive(Debug, Clone)]

@@ -18,6 +18,7 @@ mod bz2;
 mod categorize;
 mod checksum;
 mod delta;
+pub mod dtype;
 mod error;
 mod fixedscaleoffset;
 mod fletcher32;
@@ -40,6 +41,7 @@ mod zlib;
 mod zstd;
 
 pub(crate) use checksum::crc32c;
+pub use dtype::{Dtype, DtypeError, Endian};
 pub use error::{ChunkFault, ConfigFault};
 pub use pipeline::{Decoded, Pipeline};
 pub use registry::check_params;

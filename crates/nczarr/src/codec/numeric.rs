@@ -5,7 +5,7 @@
 
 use super::{ChunkFault, ConfigFault};
 use crate::json::Json;
-use crate::zarr::{Dtype, Endian};
+use super::dtype::{Dtype, Endian};
 
 /// One element's value.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -6,7 +6,7 @@
 use super::numeric::{as_f, check, dtype_param, map, Num};
 use super::{int_param, obj, ChunkFault, ChunkInfo, Codec, ConfigFault};
 use crate::json::Json;
-use crate::zarr::Dtype;
+use super::dtype::Dtype;
 
 /// Rounding to a power of two.
 #[derive(Debug, Clone)]

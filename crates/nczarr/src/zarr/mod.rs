@@ -6,14 +6,14 @@
 
 mod array;
 mod consolidated;
-mod dtype;
 mod fill;
 mod values;
 
 pub use array::ArrayMeta;
 pub(crate) use array::{check_chunk_bytes, check_chunks, u64_list, zarr_format};
 pub use consolidated::Consolidated;
-pub use dtype::{Dtype, DtypeError, Endian};
+/// numpy dtypes, which the codecs work in too (they live there, below this module).
+pub use crate::codec::{Dtype, DtypeError, Endian};
 pub(crate) use fill::decode_base64;
 pub use fill::{fill_json, parse_fill_value, FillError};
 pub(crate) use values::encode_base64;
