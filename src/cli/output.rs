@@ -3,7 +3,7 @@
 
 use anyhow::bail;
 use clap::{Args, ValueEnum};
-use nczarr::nczarr::{CharDtype, Layout, ScalarShape, WriteOptions};
+use nczarr::formats::zarr::{CharDtype, Layout, ScalarShape, WriteOptions};
 use nczarr::place::ZipLayout;
 use nczarr::CreateOptions;
 

@@ -3,10 +3,10 @@
 
 use crate::codec::CodecError;
 use crate::encoding::EncodingError;
+use crate::formats::zarr::v2::MetadataError;
 use crate::json::JsonError;
 use crate::store::{KeyError, StoreError};
 use crate::url::UrlError;
-use crate::zarr::MetadataError;
 
 /// Result with the crate's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -14,21 +14,18 @@
 //! - [`text`], [`json`], [`model`], [`chunking`], [`cftime`]: text that may hold raw bytes,
 //!   JSON, the netCDF data model, region and chunk arithmetic, CF time (no I/O);
 //! - [`url`], [`rc`]: dataset names and their `#mode=` fragments, netcdf-c's rc files;
-//! - [`zarr`]: Zarr v2 documents, dtypes, fill values;
 //! - [`codec`]: numcodecs-compatible codecs and their chains;
 //! - [`store`]: the key/value store interface, the local stores, staged targets;
 //! - [`cloud`]: S3, GCS, Azure and web servers: each cloud's settings and store;
 //! - [`place`]: the store a dataset's name opens, the target a new one is written to;
 //! - [`encoding`]: how a variable is stored, in netCDF's vocabulary, and planning it;
 //! - [`mod@source`], [`sink`]: the traits every format implements;
-//! - [`mod@array`]: chunked reading and writing of one Zarr array;
-//! - [`nczarr`]: the NCZarr / Zarr v2 and v3 source and sink;
-//! - [`formats`]: the netCDF file formats (classic, netCDF-4) and telling formats apart;
+//! - [`formats`]: every format, one family per folder (Zarr with NCZarr, netCDF classic,
+//!   netCDF-4), each with its documents, source and sink, and telling files apart;
 //! - [`cdl`]: CDL text: parser, compiler (a source in memory), ncdump-exact printer;
 //! - [`copy`]: source -> sink; [`mod@open`]: names to sources and sinks.
 #![warn(missing_docs, unreachable_pub, clippy::unwrap_used)]
 
-pub mod array;
 pub mod cancel;
 pub mod cdl;
 pub mod cftime;
@@ -42,7 +39,6 @@ pub mod formats;
 pub mod json;
 mod mem;
 pub mod model;
-pub mod nczarr;
 pub mod open;
 pub mod place;
 pub mod rc;
@@ -51,8 +47,6 @@ pub mod source;
 pub mod store;
 pub mod text;
 pub mod url;
-pub mod zarr;
-pub mod zarr3;
 
 pub use error::{Error, Result};
 pub use open::{create, create_parts, open, same_dataset, CreateOptions, OpenOptions, Opened};

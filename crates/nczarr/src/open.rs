@@ -11,8 +11,8 @@
 
 use crate::cloud::s3::S3Address;
 use crate::error::{Error, Result};
+use crate::formats::zarr::{ReadOptions, WriteOptions, ZarrSink, ZarrSource};
 use crate::formats::FileKind;
-use crate::nczarr::{ReadOptions, WriteOptions, ZarrSink, ZarrSource};
 use crate::place::{create_target, open_ranged, open_read, parts_target, PartsRun, ZipLayout};
 use crate::sink::DatasetSink;
 use crate::sink::WriteStage;

@@ -28,7 +28,7 @@ pub enum WriteStage {
     },
     /// Values only; `notes` are written at the end (a part's marker), each holding
     /// the sink's report of what it wrote, which the finishing run reads (a Zarr v2
-    /// sink's: [`crate::nczarr::PartReport`]).
+    /// sink's: [`crate::formats::zarr::PartReport`]).
     Values {
         /// The objects to write when done (their given contents are replaced).
         notes: Vec<(String, Vec<u8>)>,

@@ -5,9 +5,9 @@
 use std::path::Path;
 
 use nczarr::chunking::Region;
+use nczarr::formats::zarr::{ReadOptions, ZarrSource};
 use nczarr::json::{parse_str, Json};
 use nczarr::model::{Values, VarPath};
-use nczarr::nczarr::{ReadOptions, ZarrSource};
 use nczarr::store::DirStore;
 use nczarr::{DataSource, DatasetSource};
 

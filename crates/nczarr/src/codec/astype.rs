@@ -3,10 +3,10 @@
 //! truncated, integers wrapped, as numpy). Lossy where the encoded dtype is narrower.
 //! Config: `{"id": "astype", "encode_dtype": "<f4", "decode_dtype": "<f8"}`.
 
+use super::dtype::Dtype;
 use super::numeric::{check, dtype_param, map};
 use super::{obj, ChunkFault, ChunkInfo, Codec, ConfigFault};
 use crate::json::Json;
-use super::dtype::Dtype;
 
 /// Values stored as another dtype.
 #[derive(Debug, Clone)]

@@ -4,10 +4,10 @@
 //! arrays, where it is the object codec) or `<U n` (fixed-width UTF-32), whose
 //! elements a code 0 leaves empty.
 
+use super::dtype::{Dtype, Endian};
 use super::numeric::{self, Num};
 use super::{obj, ChunkFault, ChunkInfo, Codec, ConfigFault};
 use crate::json::Json;
-use super::dtype::{Dtype, Endian};
 
 /// A `categorize` configuration.
 #[derive(Debug, Clone)]

@@ -2,10 +2,10 @@
 //! `astype`; decoding is a cumulative sum in `dtype`.
 //! Config: `{"id": "delta", "dtype": "<f4", "astype": "<f4"}`.
 
+use super::dtype::Dtype;
 use super::numeric::{as_f, check, dtype_param, read, wrap, write, Num};
 use super::{obj, ChunkFault, ChunkInfo, Codec, ConfigFault};
 use crate::json::Json;
-use super::dtype::Dtype;
 
 /// Delta encoding.
 #[derive(Debug, Clone)]

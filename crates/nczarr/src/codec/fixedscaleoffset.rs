@@ -3,10 +3,10 @@
 //! `dtype`. Lossy: it keeps what `scale` resolves (scale 10: one decimal).
 //! Config: `{"id": "fixedscaleoffset", "offset": 1000, "scale": 10, "dtype": "<f8", "astype": "<u2"}`.
 
+use super::dtype::Dtype;
 use super::numeric::{as_f, check, dtype_param, float_param, map, Num};
 use super::{obj, ChunkFault, ChunkInfo, Codec, ConfigFault};
 use crate::json::{Json, Number};
-use super::dtype::Dtype;
 
 /// Scaled and offset integers.
 #[derive(Debug, Clone)]

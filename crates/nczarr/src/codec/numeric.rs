@@ -3,9 +3,9 @@
 //! Dtypes come in Zarr v2's spelling (`<i4`) or Zarr v3's (`int32`), as zarr-python 3
 //! writes them in `numcodecs.*` configurations.
 
+use super::dtype::{Dtype, Endian};
 use super::{ChunkFault, ConfigFault};
 use crate::json::Json;
-use super::dtype::{Dtype, Endian};
 
 /// One element's value.
 #[derive(Clone, Copy, Debug, PartialEq)]

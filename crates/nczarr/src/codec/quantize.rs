@@ -3,10 +3,10 @@
 //! runs of equal bits; decoding only changes the dtype back. Lossy.
 //! Config: `{"id": "quantize", "digits": 2, "dtype": "<f8", "astype": "<f4"}`.
 
+use super::dtype::Dtype;
 use super::numeric::{as_f, check, dtype_param, map, Num};
 use super::{int_param, obj, ChunkFault, ChunkInfo, Codec, ConfigFault};
 use crate::json::Json;
-use super::dtype::Dtype;
 
 /// Rounding to a power of two.
 #[derive(Debug, Clone)]

@@ -9,9 +9,9 @@ use super::*;
 use crate::cdl::{compile, parse};
 use crate::copy::{plan, write_dataset};
 use crate::encoding::{Encoding, PlanOptions};
+use crate::formats::zarr::{WriteOptions, ZarrSink};
 use crate::json::Json;
 use crate::model::VarPath;
-use crate::nczarr::{WriteOptions, ZarrSink};
 use crate::store::{ListableStore, MemoryStore, ReadableStore, Target};
 
 /// A store's keys and bytes.
