@@ -5,11 +5,11 @@ use std::process::ExitCode;
 
 use anyhow::{anyhow, bail, Context as _};
 use clap::Parser;
-use nczarr::cdl::stream::{generate, CdlInput, GenError, GenOptions, GenTarget};
 use nczarr::cdl::{CdlError, Compiled};
 use nczarr::copy::plan;
 use nczarr::create;
 use nczarr::encoding::{Plan, PlanOptions};
+use nczarr::generate::{generate, CdlInput, GenError, GenOptions, GenTarget};
 use nczarr::sink::DatasetSink;
 use nczarr_tools::cli;
 use nczarr_tools::cli::output::{output_kind, LayoutArgs};

@@ -23,7 +23,8 @@
 //! - [`formats`]: every format, one family per folder (Zarr with NCZarr, netCDF classic,
 //!   netCDF-4), each with its documents, source and sink, and telling files apart;
 //! - [`cdl`]: CDL text: parser, compiler (a source in memory), ncdump-exact printer;
-//! - [`copy`]: source -> sink; [`mod@open`]: names to sources and sinks.
+//! - [`copy`]: source -> sink; [`generate`]: nczgen's streaming CDL-to-dataset driver;
+//! - [`mod@open`]: names to sources and sinks.
 #![warn(missing_docs, unreachable_pub, clippy::unwrap_used)]
 
 pub mod cancel;
@@ -36,6 +37,7 @@ pub mod copy;
 pub mod encoding;
 mod error;
 pub mod formats;
+pub mod generate;
 pub mod json;
 mod mem;
 pub mod model;

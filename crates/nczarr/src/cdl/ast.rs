@@ -121,7 +121,7 @@ pub struct DataDecl {
     /// Where it starts.
     pub pos: usize,
     /// Where its data list starts (just after the `=`): how a list the streaming
-    /// compiler cut out of the text (`cdl::stream`) is found again.
+    /// compiler cut out of the text (`generate`) is found again.
     pub list_pos: usize,
 }
 

@@ -6,7 +6,6 @@ pub mod compile;
 pub mod memory;
 pub mod parse;
 pub mod print;
-pub mod stream;
 
 pub use compile::{compile, Compiled};
 pub use parse::{parse, CdlError};

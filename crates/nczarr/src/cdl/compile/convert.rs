@@ -1,7 +1,7 @@
 //! Constants to values: one datum of an attribute or a data list as a value of the
 //! type it is stored as, the way ncgen converts it (C casts; out-of-range integers
 //! kept as their stored bits and reported; dates in time variables' data). Apart from
-//! the rest of the compiler so that the streaming compiler (`cdl::stream`) converts
+//! the rest of the compiler so that the streaming compiler (`generate`) converts
 //! the values it reads with the very same rules, after the dataset is compiled.
 
 use std::cell::{Cell, RefCell};

@@ -75,7 +75,7 @@ pub fn compile<'t>(text: &'t str, file: &'t CdlFile) -> Result<Compiled, CdlErro
     Ok(compiled)
 }
 
-/// A data list the streaming compiler cut out of the text (`cdl::stream`), found
+/// A data list the streaming compiler cut out of the text (`generate`), found
 /// again by where it starts ([`crate::cdl::ast::DataDecl::list_pos`]).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct CutList {

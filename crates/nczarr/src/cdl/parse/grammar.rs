@@ -731,7 +731,7 @@ fn data_item(i: &str, total: usize) -> PResult<'_, Datum> {
 }
 
 /// A `data_item` that is not a braced list: a constant. The streaming compiler
-/// (`cdl::stream`) reads list structure itself and calls this for every value its
+/// (`generate`) reads list structure itself and calls this for every value its
 /// fast path for plain decimals does not take, so both read values alike.
 pub(crate) fn data_leaf(i: &str, total: usize) -> PResult<'_, Datum> {
     let (j, ()) = ws(i)?;

@@ -49,7 +49,7 @@ impl CdlError {
 /// Where an offset of parsed text is in the file, as 1-based line and column (in
 /// characters): the text itself when the whole file was parsed, a map back to the
 /// file when the streaming compiler parsed the file with its large data lists cut out
-/// (`cdl::stream`).
+/// (`generate`).
 pub trait Locate {
     /// Line and column of byte `offset`.
     fn line_col(&self, offset: usize) -> (usize, usize);

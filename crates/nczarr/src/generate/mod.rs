@@ -38,9 +38,9 @@ use list::{read_list, Count, ListError};
 use scan::{Cut, SkeletonLines};
 use slab::{numeric, Elem, Layout};
 
-use super::compile::convert::Converter;
-use super::compile::{Compiled, Staged, StreamTarget};
-use super::parse::{parse_at, CdlError};
+use crate::cdl::compile::convert::Converter;
+use crate::cdl::compile::{Compiled, Staged, StreamTarget};
+use crate::cdl::parse::{parse_at, CdlError};
 use crate::chunking::Region;
 use crate::copy::{write_values, CopyOptions};
 use crate::encoding::{item_size, Plan};
@@ -376,7 +376,7 @@ struct Checker<'a> {
 
 impl Checker<'_> {
     /// A syntax error at a file offset, placed.
-    fn syntax(&self, f: &super::parse::SyntaxFault) -> GenError {
+    fn syntax(&self, f: &crate::cdl::parse::SyntaxFault) -> GenError {
         let at = f.offset as u64;
         // The message shows what stands at the fault, which may lie past the list.
         let text = self
