@@ -1,6 +1,6 @@
 //! A run asked to stop (the binaries turn Ctrl-C, `SIGTERM` and `SIGHUP` into
 //! [`cancel`]): writers check it before each object they write and fail with
-//! [`crate::store::StoreError::Cancelled`], so the run ends by its ordinary failure
+//! `StoreError::Cancelled` (`store::check_cancelled`), so the run ends by its ordinary failure
 //! path, which removes the staging beside the target and, on S3, the objects it wrote.
 //!
 //! The places being staged are also listed here, for the one case that path cannot
@@ -32,16 +32,7 @@ pub fn is_cancelled() -> bool {
     CANCELLED.load(Ordering::Relaxed)
 }
 
-/// `Err(Cancelled)` once [`cancel`] was called.
-pub(crate) fn check() -> Result<(), crate::store::StoreError> {
-    if is_cancelled() {
-        Err(crate::store::StoreError::Cancelled)
-    } else {
-        Ok(())
-    }
-}
-
-/// Hold off [`remove_staged`] while a staged dataset is swapped in; check [`check`]
+/// Hold off [`remove_staged`] while a staged dataset is swapped in; check `store::check_cancelled`
 /// after taking it, so that no swap begins once a stop was asked for.
 pub(crate) fn hold_swaps() -> std::sync::MutexGuard<'static, ()> {
     SWAPPING

@@ -3,7 +3,6 @@
 
 use crate::codec::CodecError;
 use crate::encoding::EncodingError;
-use crate::formats::zarr::v2::MetadataError;
 use crate::json::JsonError;
 use crate::store::{KeyError, StoreError};
 use crate::url::UrlError;
@@ -75,15 +74,6 @@ pub enum Error {
     /// Writing output failed.
     #[error("{0}")]
     Io(#[from] std::io::Error),
-}
-
-impl From<MetadataError> for Error {
-    fn from(e: MetadataError) -> Error {
-        Error::Metadata {
-            key: e.key,
-            message: e.message,
-        }
-    }
 }
 
 impl Error {

@@ -85,3 +85,73 @@ fn every_folder_in_the_tree_exists() {
         parents.push((at, dir.to_string()));
     }
 }
+
+/// The modules of each row of the layers table, top row first.
+fn layer_rows() -> Vec<Vec<String>> {
+    let map = map();
+    map.lines()
+        .skip_while(|l| !l.starts_with("## Layers"))
+        .take_while(|l| !l.starts_with("## Data flow"))
+        .filter(|l| l.starts_with('|') && !l.starts_with("|---") && !l.starts_with("| layer"))
+        .map(|row| {
+            let cell = row.split('|').nth(2).unwrap_or("");
+            cell.split('`')
+                .skip(1)
+                .step_by(2)
+                .map(str::to_string)
+                .collect()
+        })
+        .collect()
+}
+
+fn rust_files(dir: &std::path::Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn no_module_uses_a_module_of_a_lower_row() {
+    let rows = layer_rows();
+    let rank = |m: &str| rows.iter().position(|r| r.iter().any(|x| x == m));
+    let src = root().join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut upward = Vec::new();
+    for file in files {
+        let rel = file
+            .strip_prefix(&src)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let top = rel.split('/').next().unwrap_or("").trim_end_matches(".rs");
+        let Some(own) = rank(top) else {
+            continue;
+        };
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            if line.trim_start().starts_with("//") {
+                continue;
+            }
+            for used in line.split("crate::").skip(1) {
+                let name: String = used
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                if rank(&name).is_some_and(|r| r > own) {
+                    upward.push(format!("{rel}:{}: {top} uses {name}", n + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        upward.is_empty(),
+        "modules using a module of a lower row of docs/architecture.md's layers table:\n{}",
+        upward.join("\n")
+    );
+}

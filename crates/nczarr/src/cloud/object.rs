@@ -342,7 +342,7 @@ impl CloudStore {
     }
 
     async fn store_one(&self, key: &StoreKey, value: Vec<u8>) -> Result<(), StoreError> {
-        crate::cancel::check()?;
+        crate::store::check_cancelled()?;
         let path = self.path_of(key)?;
         if let Some(w) = &self.written {
             // Recorded before the request: a PUT that fails half way may still land.

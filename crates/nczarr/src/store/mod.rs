@@ -37,6 +37,16 @@ pub use zip::ZipStore;
 
 use std::fmt::Debug;
 
+/// `Err(StoreError::Cancelled)` once [`crate::cancel::cancel`] was called: every write
+/// checks it before a step that would be hard to undo.
+pub(crate) fn check_cancelled() -> Result<(), StoreError> {
+    if crate::cancel::is_cancelled() {
+        Err(StoreError::Cancelled)
+    } else {
+        Ok(())
+    }
+}
+
 /// An error from a store backend.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]

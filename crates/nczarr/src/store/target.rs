@@ -34,7 +34,7 @@ impl Target {
     /// # Errors
     /// [`StoreError`] when the final rename fails; the old dataset is kept then.
     pub fn commit(mut self) -> Result<(), StoreError> {
-        crate::cancel::check()?;
+        crate::store::check_cancelled()?;
         self.store.finish()?;
         match self.staged.take() {
             Some(s) => s.commit(),

@@ -78,7 +78,7 @@ impl WritableStore for MemoryStore {
 
 impl WritableStore for DirStore {
     fn put(&self, key: &StoreKey, value: &[u8]) -> Result<(), StoreError> {
-        crate::cancel::check()?;
+        crate::store::check_cancelled()?;
         let path = self.path_of(key);
         let io = |source| StoreError::Io {
             location: path.display().to_string(),
@@ -273,7 +273,7 @@ impl Drop for ZipWriterStore {
 
 impl WritableStore for ZipWriterStore {
     fn put(&self, key: &StoreKey, value: &[u8]) -> Result<(), StoreError> {
-        crate::cancel::check()?;
+        crate::store::check_cancelled()?;
         let fresh = self
             .written
             .lock()
@@ -402,7 +402,7 @@ impl Staged {
     /// [`StoreError::Io`] naming the path when a rename fails; the old dataset is then
     /// put back.
     pub fn commit(mut self) -> Result<(), StoreError> {
-        crate::cancel::check()?;
+        crate::store::check_cancelled()?;
         let io = |p: &Path, source| StoreError::Io {
             location: p.display().to_string(),
             source,
@@ -422,7 +422,7 @@ impl Staged {
             sync_tree(&self.temp)?;
         }
         let swapping = crate::cancel::hold_swaps();
-        crate::cancel::check()?;
+        crate::store::check_cancelled()?;
         let existed = fs::symlink_metadata(&self.target).is_ok();
         if existed {
             fs::rename(&self.target, &old).map_err(|e| io(&self.target, e))?;

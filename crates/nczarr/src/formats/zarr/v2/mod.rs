@@ -28,3 +28,14 @@ pub struct MetadataError {
     /// What is wrong.
     pub message: String,
 }
+
+// Here rather than in `error.rs`, which would otherwise import the formats it is
+// imported by.
+impl From<MetadataError> for crate::Error {
+    fn from(e: MetadataError) -> crate::Error {
+        crate::Error::Metadata {
+            key: e.key,
+            message: e.message,
+        }
+    }
+}

@@ -612,6 +612,3 @@ impl DatasetSink for ZarrSink {
         Ok(())
     }
 }
-
-#[cfg(test)]
-mod tests;

@@ -1,18 +1,23 @@
-//! Each layout the sink writes, written from compiled CDL into memory: the documents
+//! Each layout the Zarr sink writes, written from compiled CDL into memory: the documents
 //! each generation puts where, and the dataset read back whole by the reader of that
-//! generation.
+//! generation. (Here, not beside the sink: it needs `cdl` and `copy`, which are above the
+//! formats.)
 
 use std::sync::Arc;
 
-use super::*;
-use crate::cdl::{compile, parse};
-use crate::copy::{plan, write_dataset, CopyOptions};
-use crate::encoding::PlanOptions;
-use crate::formats::zarr::{Generation, ReadOptions, ZarrSource};
-use crate::json::{self, Json};
-use crate::model::{NcType, Values};
-use crate::source::{DataSource, DatasetSource};
-use crate::store::{MemoryStore, ReadableStore};
+use nczarr::cdl::{compile, parse};
+use nczarr::chunking::Region;
+use nczarr::copy::{plan, write_dataset, CopyOptions};
+use nczarr::encoding::PlanOptions;
+use nczarr::formats::zarr::write::*;
+use nczarr::formats::zarr::{Generation, ReadOptions, ZarrSource};
+use nczarr::json::{self, Json};
+use nczarr::model::VarPath;
+use nczarr::model::{NcType, Values};
+use nczarr::sink::DatasetSink;
+use nczarr::source::{DataSource, DatasetSource};
+use nczarr::store::{MemoryStore, ReadableStore};
+use nczarr::store::{StoreKey, Target};
 
 const CDL: &str = r#"netcdf t {
 dimensions:
@@ -259,25 +264,25 @@ fn netcdf_490_layout_refuses_strings_and_drops_codecs() {
 /// encoded with `codecs`: chunk `[0, 0]` as `given`, the others not at all (read as
 /// values).
 struct StoredSource<'a> {
-    inner: &'a crate::cdl::Compiled,
-    encoding: crate::encoding::Encoding,
+    inner: &'a nczarr::cdl::Compiled,
+    encoding: nczarr::encoding::Encoding,
     given: Vec<u8>,
 }
 
 impl DataSource for StoredSource<'_> {
-    fn read(&self, var: &VarPath, region: &crate::chunking::Region) -> crate::Result<Values> {
+    fn read(&self, var: &VarPath, region: &nczarr::chunking::Region) -> nczarr::Result<Values> {
         self.inner.read(var, region)
     }
 }
 
 impl DatasetSource for StoredSource<'_> {
-    fn dataset(&self) -> &crate::model::Dataset {
+    fn dataset(&self) -> &nczarr::model::Dataset {
         self.inner.dataset()
     }
-    fn format(&self) -> &crate::source::FormatInfo {
+    fn format(&self) -> &nczarr::source::FormatInfo {
         self.inner.format()
     }
-    fn encoding(&self, var: &VarPath) -> Option<crate::encoding::Encoding> {
+    fn encoding(&self, var: &VarPath) -> Option<nczarr::encoding::Encoding> {
         if var.name == "v" {
             Some(self.encoding.clone())
         } else {
@@ -287,7 +292,7 @@ impl DatasetSource for StoredSource<'_> {
     fn has_stored_chunks(&self, var: &VarPath) -> bool {
         var.name == "v"
     }
-    fn stored_chunk(&self, _var: &VarPath, index: &[u64]) -> crate::Result<Option<Vec<u8>>> {
+    fn stored_chunk(&self, _var: &VarPath, index: &[u64]) -> nczarr::Result<Option<Vec<u8>>> {
         Ok((index == [0, 0]).then(|| self.given.clone()))
     }
 }
@@ -298,14 +303,14 @@ fn chunks_given_as_stored_are_kept_or_recoded_and_the_rest_read() {
     let compiled = compile(CDL, &ast).unwrap();
     let v = VarPath::new(&[], "v");
     let zlib = json::parse_str(r#"{"id": "zlib", "level": 1}"#).unwrap();
-    let info = crate::codec::ChunkInfo {
+    let info = nczarr::codec::ChunkInfo {
         item_size: 2,
         max_decoded: 6,
     };
     let first_chunk: Vec<u8> = [1i16, 2, 3].iter().flat_map(|x| x.to_ne_bytes()).collect();
     // Level 9 bytes under a level 1 label: kept as they are, they stay level 9 bytes.
     let level9 =
-        crate::codec::registry::build(&json::parse_str(r#"{"id": "zlib", "level": 9}"#).unwrap())
+        nczarr::codec::registry::build(&json::parse_str(r#"{"id": "zlib", "level": 9}"#).unwrap())
             .unwrap()
             .encode(first_chunk.clone(), &info)
             .unwrap();
@@ -346,7 +351,7 @@ fn chunks_given_as_stored_are_kept_or_recoded_and_the_rest_read() {
             assert_eq!(stored, level9, "a chunk stored alike is kept byte for byte");
         }
         let back = ZarrSource::open(Box::new(store), &ReadOptions::default()).unwrap();
-        let whole = crate::chunking::Region::whole(&[2, 3]);
+        let whole = nczarr::chunking::Region::whole(&[2, 3]);
         assert_eq!(
             back.read(&v, &whole).unwrap(),
             compiled.read(&v, &whole).unwrap()
