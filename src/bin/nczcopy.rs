@@ -9,7 +9,7 @@ use clap::Parser;
 use nczarr::copy::parts::fingerprint_key;
 use nczarr::copy::{
     check_fingerprint, fingerprint, finish_parts, parse_codec, plan_copy, select, write_dataset,
-    ChunkSpec, Compression, CopyOptions, FilterSpec, Part, Selection, StorageChanges,
+    ChunkSpec, Compression, CopyOptions, FilterSpec, MemoryBudget, Part, Selection, StorageChanges,
 };
 use nczarr::encoding::{Encoding, Plan, PlanOptions};
 use nczarr::json::Json;
@@ -326,9 +326,9 @@ fn print_plan(
     use nczarr::copy::estimate::stored_bytes;
     let (mut total, mut total_stored) = (0u64, 0u64);
     // The largest variable sets the peak: its slabs (read and written) and batches,
-    // each no larger than the variable (see the memory model in run()).
+    // each no larger than the variable (see copy::budget).
     let mut peak = 0u64;
-    let slab = memory / 6;
+    let slab = MemoryBudget::new(memory).slab;
     for (path, var) in dataset.vars() {
         let input = source.encoding(&path).unwrap_or_default();
         let output: Encoding = plan.get(&path).cloned().unwrap_or_default();
@@ -411,7 +411,7 @@ fn reread_warnings(
         }
         .max(1);
         let shape = dataset.var_shape(var);
-        let budget = (memory / 6 / item).max(1);
+        let budget = MemoryBudget::new(memory).slab_values(item);
         let reads = reads_per_input_chunk(&shape, i, o, budget);
         // A rechunking in memory smaller than the variable reads each input chunk a few
         // times (maps into series: about 20 at the default 256M); this many is memory
@@ -462,13 +462,14 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         bail!("give INPUT and OUTPUT");
     };
     let asked = parse_size(&args.memory).context("--memory")?;
-    if asked < 1 << 20 {
+    if asked < nczarr::copy::budget::LEAST {
         eprintln!(
             "nczcopy: warning: --memory {} is below the least a copy uses; using 1M",
             args.memory
         );
     }
-    let memory = asked.max(1 << 20);
+    let budget = MemoryBudget::new(asked);
+    let memory = budget.total;
     let part = args.part.as_deref().map(str::parse::<Part>).transpose()?;
     let said_kind = output_kind_of(&args)?;
     if let Some(jobs) = args.jobs {
@@ -485,12 +486,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let selection = selection(&args)?;
     let changes = changes(&args)?;
-    // The memory model (docs/nczcopy.md): a slab being read and one being written,
-    // a batch of chunks on each side (half a slab each, fetched and decoded or encoded),
-    // and the slab's stored bytes when they must be converted (byte order, type): at
-    // most about 4.5 slabs, 3 in most copies.
-    let slab = memory / 6;
-    let batch = slab / 2;
+    let (slab, batch) = (budget.slab, budget.batch);
     let opened = nczarr::open(
         input,
         &OpenOptions {
@@ -566,10 +562,13 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut data = selected.data.clone();
     let sink = if args.metadata_only || part.is_some() {
         // Memory may differ from run to run (it does not change which chunks a part
-        // writes); everything else must not.
-        let mut layout = create_options.zarr.clone();
-        layout.batch_bytes = None;
-        let print = fingerprint(input, &selected.dataset, &plan, &format!("{layout:?}"));
+        // writes; `identity` leaves it out); everything else must not.
+        let print = fingerprint(
+            input,
+            &selected.dataset,
+            &plan,
+            &create_options.zarr.identity(),
+        );
         let (run, stage) = match part {
             Some(p) => (
                 PartsRun::Resume,

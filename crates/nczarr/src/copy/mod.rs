@@ -8,13 +8,16 @@
 //! [`plan()`] and [`plan_copy`] (how each variable is stored); [`estimate`] says what a
 //! copy will cost before it runs.
 
+pub mod budget;
 pub mod chunkspec;
 pub mod estimate;
 pub mod filters;
+mod identity;
 pub mod parts;
 mod plan;
 pub mod select;
 
+pub use budget::MemoryBudget;
 pub use chunkspec::{ChunkSpec, ChunkSpecError};
 pub use filters::{parse_codec, Compression, FilterSpec, FilterSpecError};
 pub use parts::{check_fingerprint, fingerprint, finish_parts, Part};

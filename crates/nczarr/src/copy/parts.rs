@@ -12,10 +12,12 @@
 
 use std::str::FromStr;
 
+use super::identity;
 use crate::chunking::Region;
 use crate::encoding::Plan;
 use crate::error::{Error, Result};
 use crate::formats::zarr::{fills_to_leave_out, parts_opener, OPENERS, PARTS_PREFIX};
+use crate::json::Json;
 use crate::model::Dataset;
 use crate::place::{parts_target, PartsRun};
 use crate::store::{ReadStore, StoreKey};
@@ -112,11 +114,15 @@ pub(crate) fn blocks(shape: &[u64], chunks: Option<&[u64]>, parts: u64) -> Vec<R
 }
 
 /// What every run of one copy in parts must agree on: the input, the output's structure
-/// and storage, and the layout options (`options`), hashed (FNV-1a, 64 bits).
+/// and storage, and the layout options (`options`, the sink's stable text of them),
+/// hashed (FNV-1a, 64 bits). Each part is written in stable text of our own (not a
+/// `Debug` print, which changes when a type does).
 pub fn fingerprint(input: &str, dataset: &Dataset, plan: &Plan, options: &str) -> String {
-    let mut text = format!("{input}\n{options}\n{dataset:?}\n");
+    let mut text = format!("{input}\n{options}\n");
+    identity::dataset(&mut text, &dataset.root, "");
     for (path, _) in dataset.vars() {
-        text.push_str(&format!("{path}: {:?}\n", plan.get(&path)));
+        let encoding = plan.get(&path).map_or(Json::Null, identity::encoding);
+        text.push_str(&format!("{path}: {}\n", encoding.to_text()));
     }
     let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)

@@ -105,6 +105,43 @@ pub struct WriteOptions {
     pub shards: Vec<(String, u64)>,
 }
 
+impl WriteOptions {
+    /// Every option that shapes what is stored, as stable text (a copy in parts keeps
+    /// it, hashed, to check that all its runs agree): not `batch_bytes`, which only sets
+    /// how much is encoded at once. Each option is named here, so that a new field
+    /// changes the text only when it is added here.
+    pub fn identity(&self) -> String {
+        let layout = match self.layout {
+            Layout::Current => "current",
+            Layout::Netcdf490 => "4.9.0",
+        };
+        let chars = match self.char_dtype {
+            CharDtype::Zarr => "zarr",
+            CharDtype::Netcdf => "netcdf",
+        };
+        let scalars = match self.scalar_shape {
+            ScalarShape::One => "one",
+            ScalarShape::ZeroD => "0d",
+        };
+        let shards: Vec<String> = self
+            .shards
+            .iter()
+            .map(|(d, n)| format!("{d}={n}"))
+            .collect();
+        format!(
+            "layout={layout} pure_zarr={} xarray_dims={} char_dtype={chars} scalar={scalars} \
+             separator={} nc_properties={} skip_fill_chunks={} zarr3={} shards={}",
+            self.pure_zarr,
+            self.xarray_dims,
+            self.separator,
+            self.nc_properties,
+            self.skip_fill_chunks,
+            self.zarr3,
+            shards.join(",")
+        )
+    }
+}
+
 impl Default for WriteOptions {
     fn default() -> Self {
         WriteOptions {
