@@ -1,7 +1,7 @@
 //! What every binary does the same way.
 
 pub mod about;
-mod memory;
+mod allocator;
 pub mod output;
 pub mod progress;
 pub mod signals;
@@ -14,7 +14,7 @@ use anyhow::Context as _;
 use nczarr::store::TraceSink;
 use nczarr::{OpenOptions, Opened};
 
-pub use memory::{small_pages, small_pages_from_start};
+pub use allocator::{small_pages, small_pages_from_start};
 
 /// The trace sink `NCTRACING=n` (n > 0) asks for: lines on stderr prefixed with the tool.
 pub fn trace_sink(tool: &'static str) -> Option<TraceSink> {
@@ -67,7 +67,7 @@ pub fn start_workers() {
 /// Run a tool's body and turn its result into an exit code: errors print as one
 /// line `tool: cause: cause...` and exit 1.
 pub fn run(tool: &str, body: impl FnOnce() -> anyhow::Result<ExitCode>) -> ExitCode {
-    memory::keep_freed_memory();
+    allocator::keep_freed_memory();
     let result = body();
     // A run stopped by a signal failed at its next write, or finished just then: either
     // way it ends by the signal (writing tools only; the others keep the default).

@@ -4,7 +4,7 @@
 //!
 //! One dataset I/O layer serves every tool: [`open()`] turns a name into a
 //! [`DatasetSource`] (the model, the format, how each variable is stored, values by
-//! region); [`encoding::plan`] decides how a dataset will be stored; [`create()`] gives a
+//! region); [`copy::plan`] (over [`encoding::complete`]) decides how a dataset will be stored; [`create()`] gives a
 //! [`DatasetSink`]; [`copy::write_dataset`] moves values from any source to any sink.
 //! `docs/architecture.md` draws the layers.
 //!

@@ -3,7 +3,7 @@
 
 pub mod ast;
 pub mod compile;
-pub mod memory;
+pub mod compiled_source;
 pub mod parse;
 pub mod print;
 

@@ -146,7 +146,7 @@ impl ChunkGrid {
     /// The chunks `region` touches inside the stored shape, in C order, each with its
     /// runs. Positions of the region beyond the stored shape touch no chunk (they read
     /// as fill).
-    pub fn plan(&self, region: &Region) -> Vec<ChunkPart> {
+    pub fn parts(&self, region: &Region) -> Vec<ChunkPart> {
         let rank = self.shape.len();
         if rank == 0 {
             return vec![ChunkPart {
@@ -202,7 +202,7 @@ mod tests {
     fn covered(grid: &ChunkGrid, region: &Region) -> Vec<Vec<u64>> {
         // Every output position, in the order the plan covers them.
         let mut seen = Vec::new();
-        for part in grid.plan(region) {
+        for part in grid.parts(region) {
             let mut idx = vec![0u64; part.runs.len()];
             fn rec(part: &ChunkPart, d: usize, idx: &mut Vec<u64>, seen: &mut Vec<Vec<u64>>) {
                 if d == part.runs.len() {
@@ -255,7 +255,7 @@ mod tests {
     #[test]
     fn strides_skip_chunks() {
         let grid = ChunkGrid::new(vec![20], vec![2]);
-        let parts = grid.plan(&Region {
+        let parts = grid.parts(&Region {
             start: vec![0],
             count: vec![4],
             stride: vec![5],
@@ -278,7 +278,7 @@ mod tests {
     fn positions_beyond_the_stored_shape_touch_no_chunk() {
         // An unlimited dimension longer than this variable's stored records.
         let grid = ChunkGrid::new(vec![3], vec![2]);
-        let parts = grid.plan(&Region::whole(&[5]));
+        let parts = grid.parts(&Region::whole(&[5]));
         assert_eq!(parts.len(), 2);
         assert_eq!(parts[1].runs[0].len, 1);
     }
@@ -286,6 +286,6 @@ mod tests {
     #[test]
     fn scalar_has_one_chunk() {
         let grid = ChunkGrid::new(vec![], vec![]);
-        assert_eq!(grid.plan(&Region::whole(&[])).len(), 1);
+        assert_eq!(grid.parts(&Region::whole(&[])).len(), 1);
     }
 }

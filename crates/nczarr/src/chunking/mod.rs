@@ -1,7 +1,7 @@
 //! Regions and chunk grids: pure arithmetic, no I/O.
 //!
 //! A [`Region`] is a netCDF hyperslab (start, count, stride per dimension). A
-//! [`ChunkGrid`] cuts an array into chunks; [`ChunkGrid::plan`] says which chunks a
+//! [`ChunkGrid`] cuts an array into chunks; [`ChunkGrid::parts`] says which chunks a
 //! region touches and, per dimension, which positions of each chunk go where in the
 //! region's output.
 

@@ -230,6 +230,23 @@ impl fmt::Display for Dtype {
     }
 }
 
+/// Reverse each item of `size` bytes in place: values from one byte order to the other.
+pub fn swap_items(bytes: &mut [u8], size: usize) {
+    if size > 1 {
+        for item in bytes.chunks_exact_mut(size) {
+            item.reverse();
+        }
+    }
+}
+
+/// Items of `size` bytes stored little-endian (`little`) or big-endian, into this
+/// machine's order, in place. Every reader's byte order conversion is this one.
+pub fn to_native(bytes: &mut [u8], size: usize, little: bool) {
+    if little != cfg!(target_endian = "little") {
+        swap_items(bytes, size);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,6 @@
 //! How a copy stores each variable: as the input stores it, changed by the copy's
 //! options (chunk specs, compression, automatic chunking), then completed by
-//! [`crate::encoding::plan`].
+//! [`crate::encoding::complete`].
 
 use super::{ChunkSpec, Compression};
 use crate::chunking::{slabs, Region, SlabOrder};
@@ -26,9 +26,9 @@ pub struct StorageChanges {
 /// attributes, for compiled CDL), the rest decided by `options`.
 ///
 /// # Errors
-/// As [`crate::encoding::plan`].
+/// As [`crate::encoding::complete`].
 pub fn plan(source: &dyn DatasetSource, options: &PlanOptions) -> Result<Plan> {
-    Ok(crate::encoding::plan(
+    Ok(crate::encoding::complete(
         source.dataset(),
         |v| source.encoding(v),
         options,
@@ -110,7 +110,7 @@ pub fn plan_copy(
         chunk_bytes: changes.auto_chunks.unwrap_or(options.chunk_bytes),
         ..options.clone()
     };
-    Ok(crate::encoding::plan(
+    Ok(crate::encoding::complete(
         output,
         |v| requests.get(v).cloned(),
         &options,

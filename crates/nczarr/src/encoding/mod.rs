@@ -4,7 +4,7 @@
 //! [`Encoding`] is the one type every layer speaks: a reader says how a variable *is*
 //! stored (`DatasetSource::encoding`), the CDL compiler says how one
 //! *should be* stored (from `_ChunkSizes`, `_DeflateLevel`, ...), nczcopy's options
-//! change it, and [`plan`] completes it for a writer. [`special`] is the one two-way
+//! change it, and [`complete`] completes it for a writer. [`special`] is the one two-way
 //! mapping between an encoding and netCDF's special attributes (with the HDF5 filter
 //! ids `_Filter` uses, from [`crate::codec::hdf5`]).
 //!
@@ -15,7 +15,7 @@
 mod plan;
 pub mod special;
 
-pub use plan::{plan, Plan, PlanOptions};
+pub use plan::{complete, Plan, PlanOptions};
 pub use special::{Special, SpecialAttr, SpecialKind, SpecialValue};
 
 use crate::codec::CodecError;
@@ -45,8 +45,8 @@ pub enum Endianness {
 
 /// A variable's storage: what netCDF's special attributes describe.
 ///
-/// A field left `None` (or empty) in a request means "not said": [`plan`] decides it.
-/// An encoding read from a dataset, or completed by [`plan`], has every field decided.
+/// A field left `None` (or empty) in a request means "not said": [`complete`] decides it.
+/// An encoding read from a dataset, or completed by [`complete`], has every field decided.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Encoding {
     /// Contiguous or chunked (with the chunk shape); `None` when not said.

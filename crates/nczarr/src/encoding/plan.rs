@@ -60,7 +60,7 @@ impl Plan {
 /// # Errors
 /// [`EncodingError::Var`] for chunk shapes of the wrong rank or length 0,
 /// [`EncodingError::Codec`] for codec chains that cannot be built.
-pub fn plan(
+pub fn complete(
     dataset: &Dataset,
     requested: impl Fn(&VarPath) -> Option<Encoding>,
     options: &PlanOptions,
@@ -74,13 +74,13 @@ pub fn plan(
             .iter()
             .map(|d| dataset.dim(d).is_some_and(|d| d.unlimited))
             .collect();
-        let enc = complete(var, &path, &shape, &unlimited, req, options)?;
+        let enc = complete_var(var, &path, &shape, &unlimited, req, options)?;
         encodings.insert(path, enc);
     }
     Ok(Plan { encodings })
 }
 
-fn complete(
+fn complete_var(
     var: &Var,
     path: &VarPath,
     shape: &[u64],
@@ -222,7 +222,7 @@ mod tests {
     #[test]
     fn defaults_are_decided() {
         let ds = dataset();
-        let p = plan(&ds, |_| None, &PlanOptions::default()).unwrap();
+        let p = complete(&ds, |_| None, &PlanOptions::default()).unwrap();
         let big = p.get(&at("big")).unwrap();
         let c = big.chunk_shape().unwrap();
         assert!(
@@ -251,7 +251,7 @@ mod tests {
             "_FillValue",
             Values::Float(vec![-1.0]),
         ));
-        let p = plan(
+        let p = complete(
             &ds,
             |v| match v.name.as_str() {
                 "big" => Some(req.clone()),
@@ -272,7 +272,8 @@ mod tests {
             fill: Some(Values::Int(vec![0])),
             ..Encoding::default()
         };
-        let stored = plan(&ds, |_| Some(storage_fill.clone()), &PlanOptions::default()).unwrap();
+        let stored =
+            complete(&ds, |_| Some(storage_fill.clone()), &PlanOptions::default()).unwrap();
         assert_eq!(
             stored.get(&at("scalar")).unwrap().fill_value(),
             Some(&Values::default_fill(NcType::Int))
@@ -283,12 +284,12 @@ mod tests {
             chunking: Some(Chunking::Chunked(vec![5])),
             ..Encoding::default()
         };
-        let e = plan(&ds, |_| Some(bad.clone()), &PlanOptions::default()).unwrap_err();
+        let e = complete(&ds, |_| Some(bad.clone()), &PlanOptions::default()).unwrap_err();
         assert_eq!(
             e.to_string(),
             "variable '/big': _ChunkSizes has 1 values for 2 dimensions"
         );
-        let no_fill = plan(
+        let no_fill = complete(
             &ds,
             |_| None,
             &PlanOptions {

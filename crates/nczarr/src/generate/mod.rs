@@ -38,7 +38,7 @@ use list::{read_list, Count, ListError};
 use scan::{Cut, SkeletonLines};
 use slab::{numeric, Elem, Layout};
 
-use crate::cdl::compile::convert::Converter;
+use crate::cdl::compile::datums::Converter;
 use crate::cdl::compile::{Compiled, Staged, StreamTarget};
 use crate::cdl::parse::{parse_at, CdlError};
 use crate::chunking::Region;

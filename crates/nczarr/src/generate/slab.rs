@@ -5,7 +5,7 @@
 
 use super::list::{is_space, plain_prefix, ListError, Plain, Visit};
 use crate::cdl::ast::Datum;
-use crate::cdl::compile::convert::{fits, Converter};
+use crate::cdl::compile::datums::{fits, Converter};
 use crate::cdl::compile::StreamTarget;
 use crate::model::{NcType, Values};
 

@@ -4,11 +4,11 @@
 //! arrays).
 //!
 //! The result, [`Compiled`], is a dataset source held in memory
-//! (`cdl::memory`): what nczgen plans and writes, and what the round-trip tests print.
+//! (`cdl::compiled_source`): what nczgen plans and writes, and what the round-trip tests print.
 
 mod attrs;
-pub(crate) mod convert;
 mod data;
+pub(crate) mod datums;
 
 use std::collections::{HashMap, HashSet};
 
@@ -16,7 +16,7 @@ use super::ast::{CdlFile, Datum, GroupDecl, Item, Ref, TypeRef};
 use super::parse::{CdlError, Locate};
 use crate::encoding::Encoding;
 use crate::model::{Dataset, Dim, DimRef, Group, GroupPath, NcType, Values, Var, VarPath};
-use convert::Converter;
+use datums::Converter;
 
 /// A compiled CDL file: the dataset, how each variable asks to be stored, and data.
 #[derive(Debug, Clone, PartialEq)]

@@ -374,11 +374,7 @@ pub fn values_from_be(t: NcType, raw: &[u8]) -> Option<Values> {
 
 /// Turn big-endian items of `size` bytes into native order, in place.
 pub fn be_to_native(bytes: &mut [u8], size: usize) {
-    if cfg!(target_endian = "little") && size > 1 {
-        for item in bytes.chunks_exact_mut(size) {
-            item.reverse();
-        }
-    }
+    crate::codec::dtype::to_native(bytes, size, false);
 }
 
 #[cfg(test)]

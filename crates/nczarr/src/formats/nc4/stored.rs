@@ -99,7 +99,7 @@ impl StoredChunks<'_> {
         if !inside {
             return None;
         }
-        let parts = grid.plan(region);
+        let parts = grid.parts(region);
         // Where each part's chunk starts in the file and how many bytes it has there:
         // whole when unfiltered, and inside the file.
         let place = |p: &ChunkPlace| {

@@ -149,15 +149,8 @@ pub(super) fn fixed_text(raw: &[u8]) -> &[u8] {
 
 /// Turn items of `size` bytes in byte order `endian` into native order, in place.
 pub(super) fn to_native(bytes: &mut [u8], size: usize, endian: Option<Endianness>) {
-    let native = if cfg!(target_endian = "little") {
-        Endianness::Little
-    } else {
-        Endianness::Big
-    };
-    if size > 1 && endian.is_some_and(|e| e != native) {
-        for item in bytes.chunks_exact_mut(size) {
-            item.reverse();
-        }
+    if let Some(e) = endian {
+        crate::codec::dtype::to_native(bytes, size, e == Endianness::Little);
     }
 }
 

@@ -11,14 +11,14 @@
 //! is bounded by the slab asked for plus the chunks it touches, so callers that stream
 //! a large variable go slab by slab ([`crate::chunking::slabs`]).
 
-pub(crate) mod convert;
-pub(crate) mod convert_out;
+pub(crate) mod from_stored;
 mod reader;
 pub(crate) mod shard;
 mod stored;
+pub(crate) mod to_stored;
 mod writer;
 
-pub use convert::ConvertError;
+pub use from_stored::ConvertError;
 pub use reader::ArrayReader;
 pub(crate) use reader::BATCH_BYTES as READ_BATCH_BYTES;
 pub use shard::ShardCache;

@@ -5,7 +5,7 @@ use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::convert::{convert, ChunkData};
+use super::from_stored::{convert, ChunkData};
 use super::shard::{self, ShardCache, ShardIndex};
 use super::{ChunkKeys, Sharding, StoredArray};
 use crate::chunking::{c_strides, ChunkGrid, ChunkPart, Region};
@@ -388,7 +388,7 @@ impl<'s> ArrayReader<'s> {
         } else {
             region.clone()
         };
-        let parts = self.grid.plan(&stored_region);
+        let parts = self.grid.parts(&stored_region);
         // Positions beyond the stored shape read as fill, and so do missing chunks.
         let beyond = stored_region
             .count

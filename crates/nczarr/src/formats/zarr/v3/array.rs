@@ -242,7 +242,7 @@ impl ArrayMeta3 {
                     reason: "not the bits of this float type".into(),
                 })?;
                 let v = match bytes {
-                    2 => f64::from(crate::formats::zarr::array::convert::half_to_f32(
+                    2 => f64::from(crate::formats::zarr::array::from_stored::half_to_f32(
                         bits as u16,
                     )),
                     4 => f64::from(f32::from_bits(bits as u32)),

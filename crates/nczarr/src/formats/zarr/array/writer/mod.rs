@@ -9,7 +9,7 @@ use assembly::{last_run_start, row_groups, ChunkAssembly};
 use watch::Watch;
 pub use watch::Written;
 
-use super::convert_out::to_stored;
+use super::to_stored::to_stored;
 use super::StoredArray;
 use crate::chunking::{c_strides, ChunkGrid, ChunkPart, Region};
 use crate::codec::{ChunkInfo, Decoded, Pipeline};
@@ -156,7 +156,7 @@ impl ArrayWriter {
             self.look_for_fill(&slab);
         }
         let item = element_bytes(&self.stored.dtype).max(1);
-        let parts = self.grid.plan(region);
+        let parts = self.grid.parts(region);
         // Chunks are encoded in parallel in batches, and a batch is put while the next
         // is encoded, so memory holds two batches of encoded chunks beside the slab. The
         // put runs beside the encoding rather than after it: creating files in one

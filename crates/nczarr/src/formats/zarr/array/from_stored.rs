@@ -146,11 +146,7 @@ pub(crate) fn convert(
 }
 
 fn swap(mut bytes: Vec<u8>, size: usize) -> Vec<u8> {
-    if size > 1 {
-        for c in bytes.chunks_exact_mut(size) {
-            c.reverse();
-        }
-    }
+    crate::codec::dtype::swap_items(&mut bytes, size);
     bytes
 }
 

@@ -1,9 +1,9 @@
 //! Host-order netCDF values to stored element bytes of a Zarr dtype (the inverse of
-//! `convert`).
+//! `from_stored`).
 
 use std::borrow::Cow;
 
-use super::convert::ConvertError;
+use super::from_stored::ConvertError;
 use crate::formats::zarr::v2::Dtype;
 use crate::model::{NcType, Values};
 
@@ -86,7 +86,7 @@ pub(crate) fn to_stored<'v>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formats::zarr::array::convert::{convert, ChunkData};
+    use crate::formats::zarr::array::from_stored::{convert, ChunkData};
 
     #[test]
     fn round_trips_through_convert() {
