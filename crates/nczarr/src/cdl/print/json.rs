@@ -242,12 +242,7 @@ impl JsonPrinter<'_> {
             .filter(|c| c.len() == shape.len());
         let codecs: Vec<Value> = enc
             .as_ref()
-            .map(|e| {
-                e.codecs
-                    .iter()
-                    .filter_map(|c| serde_json::from_str(&c.to_text()).ok())
-                    .collect()
-            })
+            .map(|e| e.codecs.iter().map(json_value).collect())
             .unwrap_or_default();
         let fill = fill_for(v);
         let mut m = Map::new();
@@ -390,9 +385,43 @@ impl Nest {
     }
 }
 
+/// Our JSON (as a store holds it) as serde_json's: every codec is shown, none dropped.
+/// The numbers JSON cannot hold (`NaN`, `Infinity`, `-Infinity`, which zarr-python
+/// writes) become strings of that text, as zarr-python's own JSON spells fill values.
+fn json_value(j: &crate::json::Json) -> Value {
+    use crate::json::Json;
+    match j {
+        Json::Null => Value::Null,
+        Json::Bool(b) => Value::Bool(*b),
+        Json::Number(n) => serde_json::from_str::<serde_json::Number>(n.text())
+            .map_or_else(|_| Value::String(n.text().to_string()), Value::Number),
+        Json::String(s) => Value::String(s.clone()),
+        Json::Array(items) => Value::Array(items.iter().map(json_value).collect()),
+        Json::Object(members) => Value::Object(
+            members
+                .iter()
+                .map(|(k, v)| (k.clone(), json_value(v)))
+                .collect(),
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_codec_is_shown_even_with_numbers_json_cannot_hold() {
+        let codec = crate::json::parse_str(
+            r#"{"id": "fixedscaleoffset", "offset": NaN, "scale": 1e3, "dtype": "<f8", "n": [1, -Infinity]}"#,
+        )
+        .unwrap();
+        let v = json_value(&codec);
+        assert_eq!(v["id"], "fixedscaleoffset");
+        assert_eq!(v["offset"], "NaN");
+        assert_eq!(v["scale"], 1000.0);
+        assert_eq!(v["n"][1], "-Infinity");
+    }
 
     #[test]
     fn nested_arrays_open_and_close_where_indices_turn() {
