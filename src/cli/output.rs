@@ -172,21 +172,18 @@ impl LayoutArgs {
     }
 }
 
-/// `--shards dim/len,...`.
+/// `--shards dim/len,...`: `-c`'s per-dimension syntax (escaped commas, C integers),
+/// each length given.
 fn parse_shards(spec: &str) -> anyhow::Result<Vec<(String, u64)>> {
-    spec.split(',')
-        .filter(|p| !p.trim().is_empty())
-        .map(|part| {
-            let (dim, len) = part.rsplit_once('/').ok_or_else(|| {
-                anyhow::anyhow!("--shards '{part}': expected dim/len (e.g. time/73)")
-            })?;
-            let len: u64 = len.trim().parse().ok().filter(|&n| n > 0).ok_or_else(|| {
-                anyhow::anyhow!("--shards '{part}': the length must be a positive integer")
-            })?;
-            if dim.trim().is_empty() {
-                bail!("--shards '{part}': no dimension name");
-            }
-            Ok((dim.trim().to_string(), len))
+    nczarr::copy::chunkspec::dim_lengths(spec)
+        .map_err(|e| {
+            let reason = e.reason.replace("chunk length", "shard length");
+            anyhow::anyhow!("--shards '{}': {reason} (e.g. time/73)", e.spec)
+        })?
+        .into_iter()
+        .map(|(dim, len)| match len {
+            Some(n) => Ok((dim, n)),
+            None => bail!("--shards '{spec}': '{dim}/' gives no length (e.g. {dim}/73)"),
         })
         .collect()
 }

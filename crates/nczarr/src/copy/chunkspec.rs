@@ -96,6 +96,43 @@ fn c_integer(text: &str) -> Option<u64> {
     }
 }
 
+/// The per-dimension form, `dim/len,dim2/len2` (commas in names escaped `\,`; `dim/`
+/// with no length: `None`, the whole dimension): each name and length in order. Also
+/// how `--shards` reads its lengths, so that both options take the same syntax.
+///
+/// # Errors
+/// [`ChunkSpecError`] naming the part that is not `dim/length`, has no name, or whose
+/// length is not an integer of at least 1.
+pub fn dim_lengths(spec: &str) -> Result<Vec<(String, Option<u64>)>, ChunkSpecError> {
+    let fail = |reason: String| ChunkSpecError {
+        spec: spec.to_string(),
+        reason,
+    };
+    let mut out = Vec::new();
+    for item in split_unescaped(spec) {
+        let Some((name, len)) = item.rsplit_once('/') else {
+            return Err(fail(format!("'{item}' is not dim/length")));
+        };
+        if name.is_empty() {
+            return Err(fail(format!("'{item}' names no dimension")));
+        }
+        let len = if len.is_empty() {
+            None
+        } else {
+            match c_integer(len) {
+                Some(v) if v >= 1 => Some(v),
+                _ => {
+                    return Err(fail(format!(
+                        "'{len}' is not a chunk length (an integer, at least 1)"
+                    )))
+                }
+            }
+        };
+        out.push((name.to_string(), len));
+    }
+    Ok(out)
+}
+
 impl ChunkSpec {
     /// Parse every `-c` argument, in order.
     ///
@@ -132,27 +169,9 @@ impl ChunkSpec {
                 out.vars.push((var.to_string(), chunks, spec.to_string()));
                 continue;
             }
-            for item in split_unescaped(spec) {
-                let Some((name, len)) = item.rsplit_once('/') else {
-                    return Err(fail(format!("'{item}' is not dim/length")));
-                };
-                if name.is_empty() {
-                    return Err(fail(format!("'{item}' names no dimension")));
-                }
-                let len = if len.is_empty() {
-                    None
-                } else {
-                    match c_integer(len) {
-                        Some(v) if v >= 1 => Some(v),
-                        _ => {
-                            return Err(fail(format!(
-                                "'{len}' is not a chunk length (an integer, at least 1)"
-                            )))
-                        }
-                    }
-                };
-                out.dims.retain(|(n, _, _)| n != name);
-                out.dims.push((name.to_string(), len, spec.to_string()));
+            for (name, len) in dim_lengths(spec)? {
+                out.dims.retain(|(n, _, _)| *n != name);
+                out.dims.push((name, len, spec.to_string()));
             }
         }
         Ok(out)
