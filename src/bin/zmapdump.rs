@@ -9,7 +9,7 @@ use anyhow::{bail, Context as _};
 use clap::{Parser, Subcommand};
 use nczarr::formats::FileKind;
 use nczarr::json;
-use nczarr::model::{Dataset, Values, Var, VarPath};
+use nczarr::model::{Dataset, Var, VarPath};
 use nczarr::place::open_read;
 use nczarr::store::StoreKey;
 use nczarr::url::DatasetUrl;
@@ -118,51 +118,12 @@ fn hex_dump(out: &mut dyn Write, bytes: &[u8]) -> io::Result<()> {
     writeln!(out, "{:08x}", bytes.len())
 }
 
-/// The variable `spec` names: `v` in the root group, `g/v` or `/g/v` below it.
+/// The variable `spec` names, by ncdump's `-v` rule (`v` in any group, the root's
+/// first; `g/v` in a group whose name ends with `g`; `/g/v` in `/g` only).
 fn find_var<'a>(ds: &'a Dataset, spec: &str) -> Option<(VarPath, &'a Var)> {
-    let path = match spec.trim_start_matches('/').rsplit_once('/') {
-        Some((gs, n)) => VarPath::new(&gs.split('/').map(str::to_string).collect::<Vec<_>>(), n),
-        None => VarPath::new(&[], spec.trim_start_matches('/')),
-    };
-    ds.var(&path).map(|v| (path, v))
-}
-
-/// A float as ncdump prints data: `%g` of finite values, `NaN`, `Infinity`,
-/// `-Infinity` (the number formatter takes finite values only).
-fn float_text(x: f64, digits: usize) -> String {
-    if x.is_nan() {
-        return "NaN".into();
-    }
-    if x.is_infinite() {
-        return if x < 0.0 { "-Infinity" } else { "Infinity" }.into();
-    }
-    let mut b = Vec::new();
-    nczarr::cdl::print::number::format_g_bytes(&mut b, x, digits);
-    String::from_utf8_lossy(&b).into_owned()
-}
-
-fn value_text(values: &Values, i: usize) -> String {
-    let mut s = String::new();
-    match values {
-        Values::Float(v) => s = float_text(f64::from(v[i]), 7),
-        Values::Double(v) => s = float_text(v[i], 15),
-        Values::String(v) => {
-            let mut b = Vec::new();
-            nczarr::cdl::print::escape::string_value(&mut b, v.value(i));
-            s = String::from_utf8_lossy(&b).into_owned();
-        }
-        Values::Char(v) => {
-            let mut b = Vec::new();
-            nczarr::cdl::print::escape::char_row(&mut b, &v[i..=i]);
-            s = String::from_utf8_lossy(&b).into_owned();
-        }
-        other => {
-            if let Some(x) = other.get_i128(i) {
-                s = x.to_string();
-            }
-        }
-    }
-    s
+    ds.vars()
+        .into_iter()
+        .find(|(p, _)| nczarr::model::select::var_matches(spec, &p.group, &p.name))
 }
 
 fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -222,7 +183,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
                 None => {
                     let fill = chunk.fill.as_ref().map_or_else(
                         || "none (no fill: reads as zeros)".to_string(),
-                        |f| value_text(f, 0),
+                        |f| nczarr::cdl::print::value_text(f, 0),
                     );
                     writeln!(out, "not stored: reads as the fill value {fill}")?;
                 }
@@ -231,7 +192,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
                     writeln!(out, "values:")?;
                     for start in (0..values.len()).step_by(row) {
                         let texts: Vec<String> = (start..(start + row).min(values.len()))
-                            .map(|i| value_text(values, i))
+                            .map(|i| nczarr::cdl::print::value_text(values, i))
                             .collect();
                         writeln!(out, "  {}", texts.join(", "))?;
                     }

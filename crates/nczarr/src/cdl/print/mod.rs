@@ -23,6 +23,7 @@ mod user;
 mod values;
 mod var_data;
 pub use json::{print_json, JsonFill, JSON_VERSION};
+pub use values::value_text;
 pub mod number;
 
 use std::io::Write;

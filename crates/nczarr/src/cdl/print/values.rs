@@ -244,3 +244,42 @@ pub(super) fn format_slab(values: &Values, fmt: &ValueFormat, fill: Option<&Valu
         })
         .collect()
 }
+
+/// A float as ncdump prints data: `%g` of finite values, `NaN`, `Infinity`,
+/// `-Infinity` (the number formatter takes finite values only).
+fn float_text(x: f64, digits: usize) -> String {
+    if x.is_nan() {
+        return "NaN".into();
+    }
+    if x.is_infinite() {
+        return if x < 0.0 { "-Infinity" } else { "Infinity" }.into();
+    }
+    let mut b = Vec::new();
+    number::format_g_bytes(&mut b, x, digits);
+    String::from_utf8_lossy(&b).into_owned()
+}
+
+/// One value as ncdump prints data at its default precision (zmapdump shows chunks so).
+pub fn value_text(values: &Values, i: usize) -> String {
+    let mut s = String::new();
+    match values {
+        Values::Float(v) => s = float_text(f64::from(v[i]), 7),
+        Values::Double(v) => s = float_text(v[i], 15),
+        Values::String(v) => {
+            let mut b = Vec::new();
+            escape::string_value(&mut b, v.value(i));
+            s = String::from_utf8_lossy(&b).into_owned();
+        }
+        Values::Char(v) => {
+            let mut b = Vec::new();
+            escape::char_row(&mut b, &v[i..=i]);
+            s = String::from_utf8_lossy(&b).into_owned();
+        }
+        other => {
+            if let Some(x) = other.get_i128(i) {
+                s = x.to_string();
+            }
+        }
+    }
+    s
+}
