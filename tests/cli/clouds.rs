@@ -134,15 +134,6 @@ impl Cloud {
     }
 }
 
-fn golden_cases() -> Vec<PathBuf> {
-    let mut cases: Vec<PathBuf> = fs::read_dir(data_dir().join("golden/cases"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    cases.sort();
-    cases
-}
-
 fn first_line(s: &str) -> String {
     s.lines().next().unwrap_or("").to_string()
 }
@@ -156,7 +147,7 @@ fn renamed(want: &str, got: &str) -> String {
 fn nczgen_to_gcs_and_azure_dumps_like_the_file_store() {
     let tmp = tempfile::tempdir().unwrap();
     for cloud in clouds("gen") {
-        for cdl in golden_cases() {
+        for cdl in crate::util::golden_cases() {
             let case = cdl.file_stem().unwrap().to_string_lossy().into_owned();
             let local = tmp.path().join(format!("{case}.zarr"));
             if !local.exists() {

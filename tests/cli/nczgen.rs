@@ -5,11 +5,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use crate::util::{data_dir, first_diff, run, run_in};
-
-fn nczgen(args: &[&str]) -> crate::util::Run {
-    run("nczgen", args)
-}
+use crate::util::{data_dir, first_diff, nczgen, run, run_in};
 
 #[test]
 fn golden_cases_compile_and_dump_like_ncdump() {
@@ -17,9 +13,8 @@ fn golden_cases_compile_and_dump_like_ncdump() {
     let tmp = tempfile::tempdir().unwrap();
     let mut failures = Vec::new();
     let mut n = 0;
-    for entry in fs::read_dir(golden.join("cases")).unwrap() {
-        let cdl = entry.unwrap().path();
-        let case = cdl.file_stem().unwrap().to_string_lossy().into_owned();
+    for cdl in crate::util::golden_cases() {
+        let case = crate::util::case_name(&cdl);
         let expected =
             fs::read_to_string(golden.join("expected").join(format!("{case}.cdl"))).unwrap();
         for (out_name, extra) in [
@@ -251,9 +246,8 @@ fn netcdf_490_layout_round_trips_what_it_can_hold() {
     let golden = data_dir().join("golden");
     let tmp = tempfile::tempdir().unwrap();
     let (mut written, mut refused) = (0, 0);
-    for entry in fs::read_dir(golden.join("cases")).unwrap() {
-        let cdl = entry.unwrap().path();
-        let case = cdl.file_stem().unwrap().to_string_lossy().into_owned();
+    for cdl in crate::util::golden_cases() {
+        let case = crate::util::case_name(&cdl);
         let expected =
             fs::read_to_string(golden.join("expected").join(format!("{case}.cdl"))).unwrap();
         let out = tmp.path().join(format!("{case}.490"));

@@ -4,11 +4,7 @@
 use std::fs;
 use std::process::Command;
 
-use crate::util::{data_dir, first_diff, run};
-
-fn nczgen(args: &[&str]) -> crate::util::Run {
-    run("nczgen", args)
-}
+use crate::util::{data_dir, first_diff, nczgen, run};
 
 /// Issue 15: with every data list streamed from the file (`--stream-bytes 1`), the
 /// golden cases dump exactly as when compiled in memory.
@@ -17,9 +13,8 @@ fn golden_cases_streamed_dump_alike() {
     let golden = data_dir().join("golden");
     let tmp = tempfile::tempdir().unwrap();
     let mut failures = Vec::new();
-    for entry in fs::read_dir(golden.join("cases")).unwrap() {
-        let cdl = entry.unwrap().path();
-        let case = cdl.file_stem().unwrap().to_string_lossy().into_owned();
+    for cdl in crate::util::golden_cases() {
+        let case = crate::util::case_name(&cdl);
         let expected =
             fs::read_to_string(golden.join("expected").join(format!("{case}.cdl"))).unwrap();
         let out = tmp.path().join(format!("{case}.file"));

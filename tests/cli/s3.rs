@@ -6,7 +6,6 @@
 //! temporary directories (no `~/.aws`, no `.ncrc`), and only the variables a test sets.
 
 use std::fs;
-use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -103,20 +102,11 @@ impl Server {
     }
 }
 
-fn golden_cases() -> Vec<PathBuf> {
-    let mut cases: Vec<PathBuf> = fs::read_dir(data_dir().join("golden/cases"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    cases.sort();
-    cases
-}
-
 #[test]
 fn nczgen_to_s3_dumps_like_the_file_store() {
     let Some(s3) = server("gen") else { return };
     let tmp = tempfile::tempdir().unwrap();
-    for cdl in golden_cases() {
+    for cdl in crate::util::golden_cases() {
         let case = cdl.file_stem().unwrap().to_string_lossy().into_owned();
         let local = tmp.path().join(format!("{case}.zarr"));
         run(

@@ -162,6 +162,31 @@ pub fn have(tool: &str) -> bool {
 }
 
 /// Data files of the CLI tests.
+/// The golden CDL cases (`data/golden/cases/*.cdl`), sorted by name.
+pub fn golden_cases() -> Vec<PathBuf> {
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(data_dir().join("golden/cases"))
+        .expect("golden cases")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "cdl"))
+        .collect();
+    cases.sort();
+    cases
+}
+
+/// A case's name: its file name without `.cdl`.
+pub fn case_name(cdl: &Path) -> String {
+    cdl.file_stem()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Run nczgen with `args`.
+pub fn nczgen(args: &[&str]) -> Run {
+    run("nczgen", args)
+}
+
 pub fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli/data")
 }

@@ -233,28 +233,6 @@ fn version_3_wins_where_both_are_and_a_mode_chooses() {
     assert!(err.contains("zarr.json"), "{err}");
 }
 
-/// The golden CDL cases (`data/golden/cases`).
-fn golden_cases() -> Vec<(String, std::path::PathBuf)> {
-    let dir = data_dir().join("golden/cases");
-    let mut cases: Vec<(String, std::path::PathBuf)> = std::fs::read_dir(&dir)
-        .expect("golden cases")
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "cdl"))
-        .map(|p| {
-            (
-                p.file_stem()
-                    .unwrap_or_default()
-                    .to_string_lossy()
-                    .into_owned(),
-                p,
-            )
-        })
-        .collect();
-    cases.sort();
-    cases
-}
-
 #[test]
 fn every_golden_case_round_trips_through_zarr3_and_back() {
     let tmp = tempfile::tempdir().expect("tempdir");
@@ -262,7 +240,10 @@ fn every_golden_case_round_trips_through_zarr3_and_back() {
         std::fs::create_dir(tmp.path().join(d)).expect("mkdir");
     }
     let mut failures = Vec::new();
-    for (case, cdl) in golden_cases() {
+    for (case, cdl) in crate::util::golden_cases()
+        .into_iter()
+        .map(|p| (crate::util::case_name(&p), p))
+    {
         let expected =
             std::fs::read_to_string(data_dir().join(format!("golden/expected/{case}.cdl")))
                 .expect("expected");
@@ -455,7 +436,10 @@ fn our_v3_output_opens_in_zarr_python_and_xarray_with_the_same_values() {
     }
     let tmp = tempfile::tempdir().expect("tempdir");
     let mut failures = Vec::new();
-    for (case, cdl) in golden_cases() {
+    for (case, cdl) in crate::util::golden_cases()
+        .into_iter()
+        .map(|p| (crate::util::case_name(&p), p))
+    {
         let nc = tmp.path().join(format!("{case}.nc"));
         let made = std::process::Command::new("ncgen")
             .args(["-4", "-o", &nc.to_string_lossy(), &cdl.to_string_lossy()])
