@@ -65,6 +65,15 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
+    /// Reading a variable's values from its store failed: the store's own error is
+    /// kept, so that a caller can tell a failed request from a damaged file.
+    #[error("variable '{var}': {source}")]
+    VarStore {
+        /// The variable (full path).
+        var: String,
+        /// What the store said.
+        source: StoreError,
+    },
     /// An encoding that cannot be used.
     #[error(transparent)]
     Encoding(#[from] EncodingError),

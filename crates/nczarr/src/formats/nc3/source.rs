@@ -45,10 +45,10 @@ impl Nc3Source {
     /// Open the file at `path` and read its header.
     ///
     /// # Errors
-    /// [`Error::Invalid`] when the file cannot be read, or saying where its header is
-    /// damaged or truncated.
+    /// [`Error::Store`] when the file cannot be read (the store's error kept);
+    /// [`Error::Invalid`] saying where its header is damaged or truncated.
     pub fn open(path: &Path) -> Result<Nc3Source> {
-        let file = LocalFile::open(path).map_err(|e| Error::Invalid(e.to_string()))?;
+        let file = LocalFile::open(path)?;
         Nc3Source::from_file(Arc::new(file))
     }
 
@@ -60,13 +60,12 @@ impl Nc3Source {
         // The tools put the dataset's name before every error: messages here say
         // only what is wrong and where in the file.
         let fail = Error::Invalid;
-        let io = |e: crate::store::StoreError| fail(e.to_string());
         let file_len = file.len();
         let mut want = HEADER_PREFIX;
         let header = loop {
             let n = usize::try_from(file_len).unwrap_or(usize::MAX).min(want);
             let mut prefix = vec![0u8; n];
-            file.read_at(0, &mut prefix).map_err(io)?;
+            file.read_at(0, &mut prefix)?;
             match header::parse(&prefix) {
                 Ok(h) => break h,
                 Err(HeaderFault::NeedMore(end)) if end as u64 > file_len => {
@@ -235,9 +234,11 @@ impl DataSource for Nc3Source {
         let spans = self.spans(&self.layouts[index], &shape, region, size);
         // A remote file fetches them all now, few and concurrent requests.
         let wanted: Vec<(u64, u64)> = spans.iter().map(|s| (s.offset, s.len)).collect();
-        self.file
-            .prefetch(&wanted)
-            .map_err(|e| self.fail(format!("variable '{var}': {e}")))?;
+        let store = |source| Error::VarStore {
+            var: var.to_string(),
+            source,
+        };
+        self.file.prefetch(&wanted).map_err(store)?;
         for span in spans {
             let end = span.offset.saturating_add(span.len);
             if end > self.file_len {
@@ -249,7 +250,7 @@ impl DataSource for Nc3Source {
             let (o, l) = (span.out as usize, span.len as usize);
             self.file
                 .read_at(span.offset, &mut out[o..o + l])
-                .map_err(|e| self.fail(format!("variable '{var}': {e}")))?;
+                .map_err(store)?;
         }
         be_to_native(out, size as usize);
         Ok(values)
@@ -325,5 +326,78 @@ impl DatasetSource for Nc3Source {
     /// a copy chooses its own chunks.
     fn encoding(&self, _var: &VarPath) -> Option<Encoding> {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::StoreError;
+
+    /// A classic file `x = 4; int v(x)` whose store fails every read past its header,
+    /// as a remote file does when a request fails.
+    struct FailingData(Vec<u8>);
+
+    impl ReadAt for FailingData {
+        fn len(&self) -> u64 {
+            self.0.len() as u64 + 16
+        }
+
+        fn read_at(&self, offset: u64, buf: &mut [u8]) -> std::result::Result<(), StoreError> {
+            // The header's read (from byte 0) gets the data as zeros; a read of the
+            // values alone fails.
+            let start = offset as usize;
+            if start >= self.0.len() {
+                return Err(StoreError::Io {
+                    location: "mem://x.nc".into(),
+                    source: std::io::Error::other("connection reset"),
+                });
+            }
+            buf.fill(0);
+            let n = buf.len().min(self.0.len() - start);
+            buf[..n].copy_from_slice(&self.0[start..start + n]);
+            Ok(())
+        }
+
+        fn location(&self) -> String {
+            "mem://x.nc".into()
+        }
+    }
+
+    fn header() -> Vec<u8> {
+        let mut h = b"CDF\x01".to_vec();
+        let be = |n: u32| n.to_be_bytes();
+        h.extend(be(0)); // records
+        h.extend(be(0x0A)); // dimensions
+        h.extend(be(1));
+        h.extend(be(1));
+        h.extend(b"x\0\0\0");
+        h.extend(be(4));
+        h.extend([0; 8]); // no global attributes
+        h.extend(be(0x0B)); // variables
+        h.extend(be(1));
+        h.extend(be(1));
+        h.extend(b"v\0\0\0");
+        h.extend(be(1)); // one dimension
+        h.extend(be(0));
+        h.extend([0; 8]); // no attributes
+        h.extend(be(4)); // int
+        h.extend(be(16)); // vsize
+        let begin = h.len() as u32 + 4;
+        h.extend(be(begin));
+        h
+    }
+
+    #[test]
+    fn a_failed_read_stays_a_store_error_naming_the_variable() {
+        let source = Nc3Source::from_file(Arc::new(FailingData(header()))).unwrap();
+        let err = source
+            .read(&VarPath::new(&[], "v"), &Region::whole(&[4]))
+            .unwrap_err();
+        assert!(
+            matches!(&err, Error::VarStore { var, source: StoreError::Io { .. } } if var == "/v"),
+            "{err:?}"
+        );
+        assert!(err.to_string().starts_with("variable '/v': "), "{err}");
     }
 }
