@@ -321,14 +321,14 @@ fn print_plan(
     dataset: &nczarr::model::Dataset,
     plan: &Plan,
     data: Option<&std::collections::HashSet<nczarr::model::VarPath>>,
-    memory: u64,
+    budget: MemoryBudget,
 ) -> anyhow::Result<()> {
     use nczarr::copy::estimate::stored_bytes;
     let (mut total, mut total_stored) = (0u64, 0u64);
     // The largest variable sets the peak: its slabs (read and written) and batches,
     // each no larger than the variable (see copy::budget).
     let mut peak = 0u64;
-    let slab = MemoryBudget::new(memory).slab;
+    let slab = budget.slab;
     for (path, var) in dataset.vars() {
         let input = source.encoding(&path).unwrap_or_default();
         let output: Encoding = plan.get(&path).cloned().unwrap_or_default();
@@ -379,7 +379,7 @@ fn print_plan(
         "total: {total} bytes of values, {total_stored} bytes stored before compression{}; memory: about {} MiB for values (--memory {} MiB)",
         padding_text(total, total_stored),
         peak.div_ceil(1 << 20),
-        memory >> 20
+        budget.total >> 20
     )?;
     Ok(())
 }
@@ -391,7 +391,7 @@ fn reread_warnings(
     dataset: &nczarr::model::Dataset,
     plan: &Plan,
     data: Option<&std::collections::HashSet<nczarr::model::VarPath>>,
-    memory: u64,
+    budget: MemoryBudget,
 ) -> Vec<String> {
     use nczarr::copy::estimate::{budget_for_reads, reads_per_input_chunk};
     let mut warnings = Vec::new();
@@ -411,17 +411,17 @@ fn reread_warnings(
         }
         .max(1);
         let shape = dataset.var_shape(var);
-        let budget = MemoryBudget::new(memory).slab_values(item);
-        let reads = reads_per_input_chunk(&shape, i, o, budget);
+        let slab_values = budget.slab_values(item);
+        let reads = reads_per_input_chunk(&shape, i, o, slab_values);
         // A rechunking in memory smaller than the variable reads each input chunk a few
         // times (maps into series: about 20 at the default 256M); this many is memory
         // too small for it (`--memory 1K` read each 648 times, 31x slower).
         if reads > 32.0 {
-            let enough = budget_for_reads(&shape, i, o, budget, 1.5).saturating_mul(item);
+            let enough = budget_for_reads(&shape, i, o, slab_values, 1.5).saturating_mul(item);
             warnings.push(format!(
                 "variable {path}: with --memory {}, each input chunk is read about {reads:.0} times (the output's slabs cut it); --memory {} reads each about once",
-                size_text(memory),
-                size_text(enough.saturating_mul(6))
+                size_text(budget.total),
+                size_text(MemoryBudget::total_for_slab(enough))
             ));
         }
     }
@@ -469,7 +469,6 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     let budget = MemoryBudget::new(asked);
-    let memory = budget.total;
     let part = args.part.as_deref().map(str::parse::<Part>).transpose()?;
     let said_kind = output_kind_of(&args)?;
     if let Some(jobs) = args.jobs {
@@ -537,7 +536,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         &selected.dataset,
         &plan,
         selected.data.as_ref(),
-        memory,
+        budget,
     ) {
         eprintln!("nczcopy: warning: {w}");
     }
@@ -550,7 +549,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
             &selected.dataset,
             &plan,
             selected.data.as_ref(),
-            memory,
+            budget,
         )?;
         out.flush()?;
         return Ok(ExitCode::SUCCESS);

@@ -175,11 +175,8 @@ impl LayoutArgs {
 /// `--shards dim/len,...`: `-c`'s per-dimension syntax (escaped commas, C integers),
 /// each length given.
 fn parse_shards(spec: &str) -> anyhow::Result<Vec<(String, u64)>> {
-    nczarr::copy::chunkspec::dim_lengths(spec)
-        .map_err(|e| {
-            let reason = e.reason.replace("chunk length", "shard length");
-            anyhow::anyhow!("--shards '{}': {reason} (e.g. time/73)", e.spec)
-        })?
+    nczarr::copy::chunkspec::dim_lengths(spec, "shard")
+        .map_err(|e| anyhow::anyhow!("--shards '{}': {} (e.g. time/73)", e.spec, e.reason))?
         .into_iter()
         .map(|(dim, len)| match len {
             Some(n) => Ok((dim, n)),

@@ -32,6 +32,11 @@ impl MemoryBudget {
         }
     }
 
+    /// The budget whose slabs hold `slab` bytes.
+    pub fn total_for_slab(slab: u64) -> u64 {
+        slab.saturating_mul(6)
+    }
+
     /// Values of `item_size` bytes in one slab (at least one).
     pub fn slab_values(&self, item_size: u64) -> u64 {
         (self.slab / item_size.max(1)).max(1)
@@ -48,5 +53,6 @@ mod tests {
         assert_eq!((b.slab, b.batch), (100 << 20, 50 << 20));
         assert_eq!(b.slab_values(8), (100 << 20) / 8);
         assert_eq!(MemoryBudget::new(1).total, LEAST);
+        assert_eq!(MemoryBudget::new(MemoryBudget::total_for_slab(b.slab)), b);
     }
 }

@@ -98,12 +98,13 @@ fn c_integer(text: &str) -> Option<u64> {
 
 /// The per-dimension form, `dim/len,dim2/len2` (commas in names escaped `\,`; `dim/`
 /// with no length: `None`, the whole dimension): each name and length in order. Also
-/// how `--shards` reads its lengths, so that both options take the same syntax.
+/// how `--shards` reads its lengths, so that both options take the same syntax; `what`
+/// names the lengths in messages (`chunk`, `shard`).
 ///
 /// # Errors
 /// [`ChunkSpecError`] naming the part that is not `dim/length`, has no name, or whose
 /// length is not an integer of at least 1.
-pub fn dim_lengths(spec: &str) -> Result<Vec<(String, Option<u64>)>, ChunkSpecError> {
+pub fn dim_lengths(spec: &str, what: &str) -> Result<Vec<(String, Option<u64>)>, ChunkSpecError> {
     let fail = |reason: String| ChunkSpecError {
         spec: spec.to_string(),
         reason,
@@ -123,7 +124,7 @@ pub fn dim_lengths(spec: &str) -> Result<Vec<(String, Option<u64>)>, ChunkSpecEr
                 Some(v) if v >= 1 => Some(v),
                 _ => {
                     return Err(fail(format!(
-                        "'{len}' is not a chunk length (an integer, at least 1)"
+                        "'{len}' is not a {what} length (an integer, at least 1)"
                     )))
                 }
             }
@@ -169,7 +170,7 @@ impl ChunkSpec {
                 out.vars.push((var.to_string(), chunks, spec.to_string()));
                 continue;
             }
-            for (name, len) in dim_lengths(spec)? {
+            for (name, len) in dim_lengths(spec, "chunk")? {
                 out.dims.retain(|(n, _, _)| *n != name);
                 out.dims.push((name, len, spec.to_string()));
             }

@@ -387,41 +387,36 @@ fn rev_float_block(
     if all_zero(r, p, out) {
         return;
     }
-    let bits = 2;
-    if r.read_bit() {
-        rev_int_block(
-            r,
-            p.minbits.saturating_sub(bits),
-            p.maxbits.wrapping_sub(bits),
-            dims,
-            t,
-            iblock,
-        );
-        // Two's complement back to sign-magnitude: the value's own bits.
-        let magnitude = if t.wide() {
-            i64::MAX as u64
-        } else {
-            0x7fff_ffff
-        };
-        for (o, &i) in out.iter_mut().zip(iblock.iter()) {
-            let u = t.pattern(i);
-            *o = if i < 0 { u ^ magnitude } else { u };
-        }
+    // The values' own bits as sign-magnitude integers, or block-floating-point
+    // integers with a common exponent first.
+    let (emax, bits) = if r.read_bit() {
+        (None, 2)
     } else {
         let (emax, ebits) = read_exponent(r, t);
-        let bits = bits + ebits;
-        rev_int_block(
-            r,
-            p.minbits.saturating_sub(bits),
-            p.maxbits.wrapping_sub(bits),
-            dims,
-            t,
-            iblock,
-        );
-        if emax == -t.exponent().1 {
-            out.fill(0);
-        } else {
-            inv_cast(iblock, out, emax, t);
+        (Some(emax), 2 + ebits)
+    };
+    rev_int_block(
+        r,
+        p.minbits.saturating_sub(bits),
+        p.maxbits.wrapping_sub(bits),
+        dims,
+        t,
+        iblock,
+    );
+    match emax {
+        None => {
+            // Two's complement back to sign-magnitude: the value's own bits.
+            let magnitude = if t.wide() {
+                i64::MAX as u64
+            } else {
+                0x7fff_ffff
+            };
+            for (o, &i) in out.iter_mut().zip(iblock.iter()) {
+                let u = t.pattern(i);
+                *o = if i < 0 { u ^ magnitude } else { u };
+            }
         }
+        Some(emax) if emax == -t.exponent().1 => out.fill(0),
+        Some(emax) => inv_cast(iblock, out, emax, t),
     }
 }
