@@ -6,16 +6,15 @@ use std::process::ExitCode;
 
 use anyhow::{anyhow, bail, Context as _};
 use clap::Parser;
-use nczarr::copy::parts::fingerprint_key;
+use nczarr::copy::cost::CopyCost;
 use nczarr::copy::{
-    check_fingerprint, fingerprint, finish_parts, parse_codec, plan_copy, select, write_dataset,
-    ChunkSpec, Compression, CopyOptions, FilterSpec, MemoryBudget, Part, Selection, StorageChanges,
+    finish_parts, parse_codec, ChunkSpec, Compression, FilterSpec, MemoryBudget, Part, Selection,
+    StorageChanges,
 };
-use nczarr::encoding::{Encoding, Plan, PlanOptions};
+use nczarr::copy_job::{CopyJob, CopyRun, Warning};
 use nczarr::json::Json;
-use nczarr::place::PartsRun;
 use nczarr::url::DatasetUrl;
-use nczarr::{create_parts, same_dataset, DatasetSource, OpenOptions, WriteStage};
+use nczarr::DatasetSource;
 use nczarr_tools::cli;
 use nczarr_tools::cli::output::{output_kind, LayoutArgs, OutputKind};
 use nczarr_tools::cli::progress::{Bar, Show};
@@ -315,117 +314,43 @@ fn codecs_text(codecs: &[Json]) -> String {
 }
 
 /// `--dry-run`: what would be read and written, and with how much memory.
-fn print_plan(
-    out: &mut dyn Write,
-    source: &dyn DatasetSource,
-    dataset: &nczarr::model::Dataset,
-    plan: &Plan,
-    data: Option<&std::collections::HashSet<nczarr::model::VarPath>>,
-    budget: MemoryBudget,
-) -> anyhow::Result<()> {
-    use nczarr::copy::estimate::stored_bytes;
-    let (mut total, mut total_stored) = (0u64, 0u64);
-    // The largest variable sets the peak: its slabs (read and written) and batches,
-    // each no larger than the variable (see copy::budget).
-    let mut peak = 0u64;
-    let slab = budget.slab;
-    for (path, var) in dataset.vars() {
-        let input = source.encoding(&path).unwrap_or_default();
-        let output: Encoding = plan.get(&path).cloned().unwrap_or_default();
-        let shape = dataset.var_shape(var);
-        let item = match var.nc_type {
-            nczarr::model::NcType::String => output.string_width.unwrap_or(1) as u64,
-            t => t.size() as u64,
-        };
-        let copied = data.is_none_or(|d| d.contains(&path)) && source.has_data(&path);
-        let bytes = if copied {
-            shape.iter().product::<u64>().saturating_mul(item)
-        } else {
-            0
-        };
-        let stored = if copied {
-            stored_bytes(&shape, output.chunk_shape(), item)
-        } else {
-            0
-        };
-        total = total.saturating_add(bytes);
-        total_stored = total_stored.saturating_add(stored);
-        peak = peak.max(bytes.min(slab).saturating_mul(3));
-        writeln!(out, "{} {path}{:?}", var.nc_type, shape)?;
+fn print_cost(out: &mut dyn Write, cost: &CopyCost, budget: MemoryBudget) -> anyhow::Result<()> {
+    for v in &cost.vars {
+        writeln!(out, "{} {}{:?}", v.nc_type, v.path, v.shape)?;
         writeln!(
             out,
             "  chunks: {} -> {}",
-            chunk_text(input.chunk_shape()),
-            chunk_text(output.chunk_shape())
+            chunk_text(v.input.chunk_shape()),
+            chunk_text(v.output.chunk_shape())
         )?;
         writeln!(
             out,
             "  codecs: {} -> {}",
-            codecs_text(&input.codecs),
-            codecs_text(&output.codecs)
+            codecs_text(&v.input.codecs),
+            codecs_text(&v.output.codecs)
         )?;
-        if !copied {
+        if !v.copied {
             writeln!(out, "  values: none copied")?;
             continue;
         }
         writeln!(
             out,
-            "  values: {bytes} bytes to read; {stored} bytes stored before compression{}",
-            padding_text(bytes, stored)
+            "  values: {} bytes to read; {} bytes stored before compression{}",
+            v.bytes,
+            v.stored,
+            padding_text(v.bytes, v.stored)
         )?;
     }
     writeln!(
         out,
-        "total: {total} bytes of values, {total_stored} bytes stored before compression{}; memory: about {} MiB for values (--memory {} MiB)",
-        padding_text(total, total_stored),
-        peak.div_ceil(1 << 20),
+        "total: {} bytes of values, {} bytes stored before compression{}; memory: about {} MiB for values (--memory {} MiB)",
+        cost.bytes,
+        cost.stored,
+        padding_text(cost.bytes, cost.stored),
+        cost.memory.div_ceil(1 << 20),
         budget.total >> 20
     )?;
     Ok(())
-}
-
-/// One warning for each variable whose input chunks the memory allowed would read many
-/// times (the output's slabs cutting them), saying what memory reads each about once.
-fn reread_warnings(
-    source: &dyn DatasetSource,
-    dataset: &nczarr::model::Dataset,
-    plan: &Plan,
-    data: Option<&std::collections::HashSet<nczarr::model::VarPath>>,
-    budget: MemoryBudget,
-) -> Vec<String> {
-    use nczarr::copy::estimate::{budget_for_reads, reads_per_input_chunk};
-    let mut warnings = Vec::new();
-    for (path, var) in dataset.vars() {
-        if !(data.is_none_or(|d| d.contains(&path)) && source.has_data(&path)) {
-            continue;
-        }
-        let (Some(input), Some(output)) = (source.encoding(&path), plan.get(&path)) else {
-            continue;
-        };
-        let (Some(i), Some(o)) = (input.chunk_shape(), output.chunk_shape()) else {
-            continue;
-        };
-        let item = match var.nc_type {
-            nczarr::model::NcType::String => output.string_width.unwrap_or(1) as u64,
-            t => t.size() as u64,
-        }
-        .max(1);
-        let shape = dataset.var_shape(var);
-        let slab_values = budget.slab_values(item);
-        let reads = reads_per_input_chunk(&shape, i, o, slab_values);
-        // A rechunking in memory smaller than the variable reads each input chunk a few
-        // times (maps into series: about 20 at the default 256M); this many is memory
-        // too small for it (`--memory 1K` read each 648 times, 31x slower).
-        if reads > 32.0 {
-            let enough = budget_for_reads(&shape, i, o, slab_values, 1.5).saturating_mul(item);
-            warnings.push(format!(
-                "variable {path}: with --memory {}, each input chunk is read about {reads:.0} times (the output's slabs cut it); --memory {} reads each about once",
-                size_text(budget.total),
-                size_text(MemoryBudget::total_for_slab(enough))
-            ));
-        }
-    }
-    warnings
 }
 
 /// ` (N% padding in edge chunks)` when stored exceeds the values.
@@ -440,13 +365,44 @@ fn padding_text(values: u64, stored: u64) -> String {
     }
 }
 
-/// A size as `--memory` takes it, rounded up to a whole K, M or G.
-fn size_text(bytes: u64) -> String {
-    match bytes {
-        b if b >= 1 << 30 => format!("{}G", b.div_ceil(1 << 30)),
-        b if b >= 1 << 20 => format!("{}M", b.div_ceil(1 << 20)),
-        b => format!("{}K", b.div_ceil(1 << 10).max(1)),
+/// A warning of the copy, as nczcopy prints it.
+fn print_warning(w: &Warning) {
+    match &w.about {
+        Some(about) => eprintln!("nczcopy: {about}: warning: {}", cli::one_line(&w.text)),
+        None => eprintln!("nczcopy: warning: {}", cli::one_line(&w.text)),
     }
+}
+
+/// The options as a copy job, but for how the output is created.
+fn job(args: &Args) -> anyhow::Result<CopyJob> {
+    let Some(output) = args.output.clone() else {
+        bail!("give INPUT and OUTPUT");
+    };
+    let asked = parse_size(&args.memory).context("--memory")?;
+    if asked < nczarr::copy::budget::LEAST {
+        eprintln!(
+            "nczcopy: warning: --memory {} is below the least a copy uses; using 1M",
+            args.memory
+        );
+    }
+    let part = args.part.as_deref().map(str::parse::<Part>).transpose()?;
+    let selection = selection(args)?;
+    let changes = changes(args)?;
+    Ok(CopyJob {
+        input: args.input.clone(),
+        output,
+        selection,
+        changes,
+        // Set once the input is open: the output's kind defaults to the input's.
+        create: Default::default(),
+        budget: MemoryBudget::new(asked),
+        skip_unreadable: args.skip_unreadable,
+        run: match part {
+            Some(p) => CopyRun::Part(p),
+            None if args.metadata_only => CopyRun::Start,
+            None => CopyRun::Whole,
+        },
+    })
 }
 
 fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -458,149 +414,44 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         finish_parts(output).with_context(|| output.clone())?;
         return Ok(ExitCode::SUCCESS);
     }
-    let Some(output) = args.output.clone() else {
-        bail!("give INPUT and OUTPUT");
-    };
-    let asked = parse_size(&args.memory).context("--memory")?;
-    if asked < nczarr::copy::budget::LEAST {
-        eprintln!(
-            "nczcopy: warning: --memory {} is below the least a copy uses; using 1M",
-            args.memory
-        );
-    }
-    let budget = MemoryBudget::new(asked);
-    let part = args.part.as_deref().map(str::parse::<Part>).transpose()?;
     let said_kind = output_kind_of(&args)?;
+    let mut job = job(&args)?;
     if let Some(jobs) = args.jobs {
         rayon::ThreadPoolBuilder::new()
             .num_threads(jobs.max(1))
             .build_global()
             .context("--jobs")?;
     }
-    let (input, output) = (&args.input, &output);
-    let in_url = DatasetUrl::parse(input).with_context(|| input.clone())?;
-    let out_url = DatasetUrl::parse(output).with_context(|| output.clone())?;
-    if same_dataset(&in_url, &out_url) {
-        bail!("{output}: the same dataset as the input; a dataset cannot be copied onto itself");
-    }
-    let selection = selection(&args)?;
-    let changes = changes(&args)?;
-    let (slab, batch) = (budget.slab, budget.batch);
-    let opened = nczarr::open(
-        input,
-        &OpenOptions {
-            trace: cli::trace_sink("nczcopy"),
-            batch_bytes: Some(batch),
-        },
-    )
-    .with_context(|| input.clone())?;
+    let (input, output) = (args.input.clone(), job.output.clone());
+    DatasetUrl::parse(&input).with_context(|| input.clone())?;
+    DatasetUrl::parse(&output).with_context(|| output.clone())?;
+    job.check()?;
+    let opened = job
+        .open(cli::trace_sink("nczcopy"))
+        .with_context(|| input.clone())?;
     let source = opened.source.as_ref();
     let kind = said_kind.unwrap_or_else(|| default_kind(source));
-    let mut selected = select(source.dataset(), &selection).with_context(|| input.clone())?;
-    // netCDF-4's user-defined types: enums go as their base type with CF's flag
-    // attributes; the other kinds only netCDF-4 files hold, so they are refused (or
-    // left out with --skip-unreadable).
-    let (atomic, losses) = nczarr::model::user::atomic_view(&selected.dataset);
-    if let Some(first) = losses.first() {
-        if !args.skip_unreadable {
-            bail!("{input}: {first} (--skip-unreadable copies the rest without it)");
+    job.create = args.layout.create_options(kind)?;
+    job.create.overwrite = args.overwrite;
+    let prepared = match job.prepare(source) {
+        Err(nczarr::Error::Unreadable(what)) => {
+            bail!("{input}: {what} (--skip-unreadable copies the rest without it)")
         }
-        for l in &losses {
-            eprintln!("nczcopy: {input}: warning: {l}; left out");
-        }
-    }
-    selected.dataset = atomic;
-    // Variables this build cannot read: refused, unless --skip-unreadable copies the
-    // rest (each left out with a warning).
-    let unreadable: Vec<_> = source
-        .unreadable()
-        .into_iter()
-        .filter(|(p, _)| selected.dataset.var(p).is_some())
-        .collect();
-    if let Some((p, why)) = unreadable.first() {
-        if !args.skip_unreadable {
-            bail!(
-                "{input}: variable '{p}' cannot be read: {why} (--skip-unreadable copies the rest without it)"
-            );
-        }
-        for (p, why) in &unreadable {
-            eprintln!("nczcopy: {input}: warning: variable '{p}' left out: {why}");
-        }
-        let paths: Vec<_> = unreadable.iter().map(|(p, _)| p.clone()).collect();
-        selected.dataset = selected.dataset.without_vars(&paths);
-    }
-    let mut plan = plan_copy(source, &selected.dataset, &changes, &PlanOptions::default())
-        .with_context(|| input.clone())?;
-    for w in reread_warnings(
-        source,
-        &selected.dataset,
-        &plan,
-        selected.data.as_ref(),
-        budget,
-    ) {
-        eprintln!("nczcopy: warning: {w}");
+        other => other.with_context(|| input.clone())?,
+    };
+    for w in &prepared.warnings {
+        print_warning(w);
     }
     if args.dry_run {
         let mut out = io::stdout().lock();
         writeln!(out, "output: {}", kind_text(kind, said_kind.is_some()))?;
-        print_plan(
-            &mut out,
-            source,
-            &selected.dataset,
-            &plan,
-            selected.data.as_ref(),
-            budget,
-        )?;
+        print_cost(&mut out, &prepared.cost(job.budget), job.budget)?;
         out.flush()?;
         return Ok(ExitCode::SUCCESS);
     }
-    let mut create_options = args.layout.create_options(kind)?;
-    create_options.zarr.skip_fill_chunks = true;
-    create_options.zarr.batch_bytes = Some(batch);
-    create_options.overwrite = args.overwrite;
-    let mut data = selected.data.clone();
-    let sink = if args.metadata_only || part.is_some() {
-        // Memory may differ from run to run (it does not change which chunks a part
-        // writes; `identity` leaves it out); everything else must not.
-        let print = fingerprint(
-            input,
-            &selected.dataset,
-            &plan,
-            &create_options.zarr.identity(),
-        );
-        let (run, stage) = match part {
-            Some(p) => (
-                PartsRun::Resume,
-                WriteStage::Values {
-                    notes: vec![(p.marker(), Vec::new())],
-                },
-            ),
-            None => {
-                // The first run writes no values.
-                data = Some(Default::default());
-                (
-                    PartsRun::Start,
-                    WriteStage::MetadataOnly {
-                        notes: vec![(fingerprint_key(), print.clone().into_bytes())],
-                    },
-                )
-            }
-        };
-        let (sink, reader) =
-            create_parts(output, &create_options, run, stage).with_context(|| output.clone())?;
-        if part.is_some() {
-            check_fingerprint(reader.as_ref(), &print).with_context(|| output.clone())?;
-        }
-        sink
-    } else {
-        nczarr::create(output, &create_options).with_context(|| output.clone())?
-    };
-    for w in sink
-        .prepare(&selected.dataset, &mut plan)
-        .with_context(|| output.clone())?
-    {
-        eprintln!("nczcopy: {output}: warning: {}", cli::one_line(&w));
-    }
+    let started = job
+        .create(prepared, &mut |w| print_warning(&w))
+        .with_context(|| output.clone())?;
     let bar = Bar::new(if args.quiet {
         Show::Never
     } else if args.progress {
@@ -608,23 +459,12 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         Show::Auto
     });
-    let copied = write_dataset(
-        source,
-        &selected.dataset,
-        &plan,
-        sink,
-        &CopyOptions {
-            slab_bytes: slab,
-            data,
-            progress: Some(&bar),
-            part,
-        },
-    );
+    let copied = started.write(Some(&bar));
     bar.finish();
     copied.with_context(|| format!("{input} -> {output}"))?;
     Ok(cli::exit_after_problems(
         "nczcopy",
-        input,
+        &input,
         source.problems(),
     ))
 }

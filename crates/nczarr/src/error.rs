@@ -4,6 +4,7 @@
 use crate::codec::CodecError;
 use crate::encoding::EncodingError;
 use crate::json::JsonError;
+use crate::model::select::SelectionError;
 use crate::store::{KeyError, StoreError};
 use crate::url::UrlError;
 
@@ -77,7 +78,60 @@ pub enum Error {
     /// An encoding that cannot be used.
     #[error(transparent)]
     Encoding(#[from] EncodingError),
-    /// A request the dataset cannot satisfy (unknown variable, bad region...).
+    /// A read names a variable the dataset does not have.
+    #[error("no variable '{var}' in the dataset")]
+    NoSuchVar {
+        /// The name asked for (full path).
+        var: String,
+    },
+    /// A selection (`-v`, `-g`) names a variable or group the dataset does not have.
+    #[error(transparent)]
+    Selection(#[from] SelectionError),
+    /// A region that does not fit its variable, or values that do not fit their region.
+    #[error("variable '{var}': {message}")]
+    Region {
+        /// The variable (full path).
+        var: String,
+        /// What does not fit.
+        message: String,
+    },
+    /// A file whose bytes are not what its format says they are (truncated, or
+    /// written wrongly), or a dataset whose metadata contradicts itself. The store's own
+    /// failures are [`Error::Store`] instead.
+    #[error("{message}")]
+    Damaged {
+        /// Path or URL of the file; in a dataset of many objects, the variable whose
+        /// metadata is wrong.
+        file: String,
+        /// The byte of the file where the damage was found, when known.
+        offset: Option<u64>,
+        /// What is wrong (names the object or variable it belongs to).
+        message: String,
+    },
+    /// A file or directory that holds no dataset in any format this crate reads.
+    #[error("{message}")]
+    NotDataset {
+        /// Path or URL.
+        location: String,
+        /// What was found there instead.
+        message: String,
+    },
+    /// What a copy cannot take from its input (a variable this build cannot read, a
+    /// type the output cannot hold); a copy may leave it out instead.
+    #[error("{0}")]
+    Unreadable(String),
+    /// Something the format, layout or source cannot do (a request that is well
+    /// formed, but asks for what this output or input does not have).
+    #[error("{0}")]
+    Unsupported(String),
+    /// The copy-in-parts protocol was broken (parts of another copy, parts missing).
+    #[error("{0}")]
+    Parts(String),
+    /// A worker thread of this crate failed, or the output it wrote to was closed.
+    #[error("{0}")]
+    Internal(String),
+    /// A request the caller formed wrongly (an argument that does not parse, values
+    /// of the wrong count).
     #[error("{0}")]
     Invalid(String),
     /// Writing output failed.
@@ -86,6 +140,14 @@ pub enum Error {
 }
 
 impl Error {
+    /// A region error for `var`.
+    pub fn region(var: impl ToString, message: impl Into<String>) -> Error {
+        Error::Region {
+            var: var.to_string(),
+            message: message.into(),
+        }
+    }
+
     /// A metadata error for `key`.
     pub fn metadata(key: impl ToString, message: impl Into<String>) -> Error {
         Error::Metadata {

@@ -24,7 +24,8 @@
 //!   netCDF-4), each with its documents, source and sink, and telling files apart;
 //! - [`cdl`]: CDL text: parser, compiler (a source in memory), ncdump-exact printer;
 //! - [`copy`]: source -> sink; [`generate`]: nczgen's streaming CDL-to-dataset driver;
-//! - [`mod@open`]: names to sources and sinks.
+//! - [`mod@open`]: names to sources and sinks; [`copy_job`]: a copy from one name to
+//!   another, whole or in parts, as nccopy's options describe it.
 #![warn(missing_docs, unreachable_pub, clippy::unwrap_used)]
 
 pub mod cancel;
@@ -34,6 +35,7 @@ pub mod chunking;
 pub mod cloud;
 pub mod codec;
 pub mod copy;
+pub mod copy_job;
 pub mod encoding;
 mod error;
 pub mod formats;

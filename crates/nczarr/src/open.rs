@@ -68,10 +68,13 @@ pub fn open(name: &str, options: &OpenOptions) -> Result<Opened> {
             // Not netCDF, and not a zip archive by name or by its first bytes: say what
             // it is not, rather than that it is not a directory.
             None if url.storage == StorageKind::Dir && !starts_like_zip(path) => {
-                return Err(Error::Invalid(format!(
-                    "{}: not a netCDF file (no netCDF or HDF5 signature in its first bytes), nor a Zarr dataset (a directory or a .zip)",
-                    path.display()
-                )));
+                return Err(Error::NotDataset {
+                    location: path.display().to_string(),
+                    message: format!(
+                        "{}: not a netCDF file (no netCDF or HDF5 signature in its first bytes), nor a Zarr dataset (a directory or a .zip)",
+                        path.display()
+                    ),
+                });
             }
             None => {}
         }
@@ -87,10 +90,13 @@ pub fn open(name: &str, options: &OpenOptions) -> Result<Opened> {
             Err(e @ Error::NotZarr { .. }) => match open_ranged(&url, options.trace.clone()) {
                 Ok(Some(file)) => match crate::formats::sniff_at(&file) {
                     Ok(Some(_)) => open_remote_file(url, options),
-                    _ => Err(Error::Invalid(format!(
-                        "{} is not a netCDF file (no netCDF or HDF5 signature in its first bytes), and no Zarr dataset is under it",
-                        url.original
-                    ))),
+                    _ => Err(Error::NotDataset {
+                        location: url.original.clone(),
+                        message: format!(
+                            "{} is not a netCDF file (no netCDF or HDF5 signature in its first bytes), and no Zarr dataset is under it",
+                            url.original
+                        ),
+                    }),
                 },
                 _ => Err(e),
             },
@@ -159,10 +165,13 @@ fn open_remote_file(url: DatasetUrl, options: &OpenOptions) -> Result<Opened> {
         Some(FileKind::Classic) => Box::new(crate::formats::nc3::Nc3Source::from_file(file)?),
         Some(FileKind::Hdf5) => Box::new(crate::formats::nc4::Hdf5Source::from_file(file, true)?),
         None => {
-            return Err(Error::Invalid(format!(
-                "{} is not a netCDF file (no netCDF or HDF5 signature in its first bytes)",
-                file.location()
-            )))
+            return Err(Error::NotDataset {
+                location: file.location(),
+                message: format!(
+                    "{} is not a netCDF file (no netCDF or HDF5 signature in its first bytes)",
+                    file.location()
+                ),
+            })
         }
     };
     Ok(Opened { url, source })

@@ -42,7 +42,7 @@ pub trait DatasetSink: Sync {
     /// (a byte order, a codec), each naming what changed.
     ///
     /// # Errors
-    /// [`crate::Error::Invalid`] naming the first thing the format cannot hold at all.
+    /// [`crate::Error::Unsupported`] naming the first thing the format cannot hold at all.
     fn prepare(&self, dataset: &Dataset, plan: &mut Plan) -> Result<Vec<String>>;
 
     /// Declare the dataset: its groups, dimensions, variables (stored as `plan` says)
@@ -107,7 +107,7 @@ pub trait DatasetSink: Sync {
         codecs: &[Json],
     ) -> Result<()> {
         let _ = (chunks, codecs);
-        Err(Error::Invalid(format!(
+        Err(Error::Unsupported(format!(
             "variable '{var}': this format does not take chunks as stored"
         )))
     }

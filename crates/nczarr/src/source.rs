@@ -25,7 +25,7 @@ pub trait DataSource: Sync {
     /// nothing stored read as the variable's fill value.
     ///
     /// # Errors
-    /// [`Error::Invalid`] for an unknown variable or a region outside it; store, codec
+    /// [`Error::NoSuchVar`] for an unknown variable, [`Error::Region`] for a region outside it; store, codec
     /// and chunk errors naming what failed.
     fn read(&self, var: &VarPath, region: &Region) -> Result<Values>;
 
@@ -34,10 +34,10 @@ pub trait DataSource: Sync {
     /// order.
     ///
     /// # Errors
-    /// [`Error::Invalid`] where the source has no such variable; read errors.
+    /// [`Error::Unsupported`] where the source has no such variable; read errors.
     fn read_user(&self, var: &VarPath, region: &Region) -> Result<Vec<UValue>> {
         let _ = region;
-        Err(Error::Invalid(format!(
+        Err(Error::Unsupported(format!(
             "variable '{var}': this source has no values of user-defined types"
         )))
     }
@@ -165,11 +165,11 @@ pub trait DatasetSource: DataSource {
     /// Chunk `index` of the variable at `var`, decoded (`[]` for a scalar).
     ///
     /// # Errors
-    /// [`Error::Invalid`] when the format has no chunks or the index is outside the
-    /// chunk grid; store, codec and chunk errors.
+    /// [`Error::Unsupported`] when the format has no chunks, [`Error::Region`] when
+    /// the index is outside the chunk grid; store, codec and chunk errors.
     fn chunk(&self, var: &VarPath, index: &[u64]) -> Result<ChunkView> {
         let _ = index;
-        Err(Error::Invalid(format!(
+        Err(Error::Unsupported(format!(
             "variable '{var}': the dataset's format ({}) has no chunks to show",
             self.format().kind
         )))

@@ -155,3 +155,187 @@ fn no_module_uses_a_module_of_a_lower_row() {
         upward.join("\n")
     );
 }
+
+/// The module path of `file` under `src` (`a/b.rs` and `a/b/mod.rs` are `[a, b]`; the
+/// crate's root file is `[]`).
+fn module_of(src: &std::path::Path, file: &std::path::Path) -> Vec<String> {
+    let rel = file.strip_prefix(src).unwrap().with_extension("");
+    let mut parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if parts
+        .last()
+        .is_some_and(|l| ["mod", "lib", "main"].contains(&l.as_str()))
+    {
+        parts.pop();
+    }
+    parts
+}
+
+/// The module paths a line of the module `module` names through `crate::` and
+/// `super::` (each item of a `{...}` list too, its first segment).
+fn paths_named(line: &str, module: &[String]) -> Vec<Vec<String>> {
+    let ident = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let mut out = Vec::new();
+    let mut rest = line;
+    while let Some(at) = ["crate::", "super::"]
+        .iter()
+        .filter_map(|p| rest.find(p))
+        .min()
+    {
+        let before = rest[..at].chars().last();
+        let mut tail = &rest[at..];
+        rest = &rest[at + 7..];
+        if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
+            continue;
+        }
+        let mut base: Vec<String> = if tail.starts_with("crate::") {
+            tail = &tail[7..];
+            Vec::new()
+        } else {
+            let mut up = 0;
+            while let Some(t) = tail.strip_prefix("super::") {
+                tail = t;
+                up += 1;
+            }
+            module[..module.len().saturating_sub(up)].to_vec()
+        };
+        loop {
+            let name = ident(tail);
+            if name.is_empty() {
+                break;
+            }
+            tail = &tail[name.len()..];
+            base.push(name);
+            match tail.strip_prefix("::") {
+                Some(t) => tail = t,
+                None => break,
+            }
+        }
+        if let Some(list) = tail.strip_prefix('{') {
+            let list = list.split('}').next().unwrap_or("");
+            for item in list.split(',') {
+                let name = ident(item.trim());
+                if !name.is_empty() {
+                    out.push([base.clone(), vec![name]].concat());
+                }
+            }
+        } else {
+            out.push(base);
+        }
+        rest = tail;
+    }
+    out
+}
+
+/// Cycles among the files (and sub-folders) of each folder of the crate whose sources
+/// are under `src`: an edge from `a` to `b` where a file of `a` names a path into `b`,
+/// `a` and `b` children of one folder.
+fn folder_cycles(src: &std::path::Path) -> Vec<String> {
+    use std::collections::{BTreeMap, BTreeSet};
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    let mut edges: BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    for file in &files {
+        let module = module_of(src, file);
+        let text = std::fs::read_to_string(file).unwrap();
+        for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
+            for path in paths_named(line, &module) {
+                let common = module.iter().zip(&path).take_while(|(a, b)| a == b).count();
+                if common < module.len() && common < path.len() {
+                    edges
+                        .entry(module[..common].to_vec())
+                        .or_default()
+                        .entry(module[common].clone())
+                        .or_default()
+                        .insert(path[common].clone());
+                }
+            }
+        }
+    }
+    let mut cycles = Vec::new();
+    for (folder, graph) in &edges {
+        // Depth first; a child met again while on the stack closes a cycle.
+        fn visit(
+            node: &str,
+            graph: &BTreeMap<String, BTreeSet<String>>,
+            stack: &mut Vec<String>,
+            done: &mut BTreeSet<String>,
+            found: &mut Vec<String>,
+        ) {
+            stack.push(node.to_string());
+            for next in graph.get(node).into_iter().flatten() {
+                if let Some(at) = stack.iter().position(|s| s == next) {
+                    found.push(format!("{} -> {next}", stack[at..].join(" -> ")));
+                } else if !done.contains(next) {
+                    visit(next, graph, stack, done, found);
+                }
+            }
+            stack.pop();
+            done.insert(node.to_string());
+        }
+        let mut done = BTreeSet::new();
+        let mut found = Vec::new();
+        for node in graph.keys() {
+            if !done.contains(node) {
+                visit(node, graph, &mut Vec::new(), &mut done, &mut found);
+            }
+        }
+        cycles.extend(
+            found
+                .into_iter()
+                .map(|c| format!("{}: {c}", src.join(folder.join("/")).display())),
+        );
+    }
+    cycles
+}
+
+#[test]
+fn no_import_cycle_between_the_files_of_a_folder() {
+    let workspace = root().join("../..");
+    let mut cycles = Vec::new();
+    for src in ["crates/nczarr/src", "src", "tests/cli"] {
+        cycles.extend(folder_cycles(&workspace.join(src)));
+    }
+    assert!(cycles.is_empty(), "import cycles: {cycles:#?}");
+    // The check sees a cycle when there is one.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("f")).unwrap();
+    std::fs::write(dir.path().join("f/a.rs"), "use super::b::B;\n").unwrap();
+    std::fs::write(dir.path().join("f/b.rs"), "use crate::f::{c, a};\n").unwrap();
+    std::fs::write(dir.path().join("f/c.rs"), "// use super::a;\n").unwrap();
+    let found = folder_cycles(dir.path());
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].ends_with("f: a -> b -> a"), "{found:?}");
+    let line = "use super::{heap, collection::Collection};";
+    assert_eq!(
+        paths_named(line, &["formats".into(), "nc4".into(), "x".into()]),
+        [
+            vec!["formats", "nc4", "heap"],
+            vec!["formats", "nc4", "collection"]
+        ]
+    );
+}
+
+#[test]
+fn no_source_file_is_over_800_lines() {
+    let workspace = root().join("../..");
+    let mut files = Vec::new();
+    for dir in ["crates/nczarr/src", "crates/nczarr/tests", "src", "tests"] {
+        rust_files(&workspace.join(dir), &mut files);
+    }
+    assert!(files.len() > 100, "{}", files.len());
+    let long: Vec<String> = files
+        .iter()
+        .filter_map(|f| {
+            let n = std::fs::read_to_string(f).ok()?.lines().count();
+            (n > 800).then(|| format!("{}: {n} lines", f.display()))
+        })
+        .collect();
+    assert!(long.is_empty(), "files over 800 lines: {long:#?}");
+}

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use nczarr::cdl::{compile, parse};
 use nczarr::chunking::Region;
-use nczarr::copy::{plan, write_dataset, CopyOptions};
+use nczarr::copy::{copy_all, plan, write_dataset, CopyOptions};
 use nczarr::encoding::PlanOptions;
 use nczarr::formats::zarr::write::*;
 use nczarr::formats::zarr::{Generation, ReadOptions, ZarrSource};
@@ -55,16 +55,7 @@ fn write(options: WriteOptions) -> (Arc<MemoryStore>, Vec<String>) {
     let store = Arc::new(MemoryStore::new());
     let target = Target::in_place(Box::new(Arc::clone(&store)));
     let sink = ZarrSink::new(target, options).unwrap();
-    let mut p = plan(&compiled, &PlanOptions::default()).unwrap();
-    let warnings = sink.prepare(&compiled.dataset, &mut p).unwrap();
-    write_dataset(
-        &compiled,
-        &compiled.dataset,
-        &p,
-        Box::new(sink),
-        &CopyOptions::default(),
-    )
-    .unwrap();
+    let warnings = copy_all(&compiled, Box::new(sink)).unwrap();
     (store, warnings)
 }
 

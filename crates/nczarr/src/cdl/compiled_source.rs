@@ -124,26 +124,30 @@ fn for_each_run(shape: &[u64], region: &Region, mut run: impl FnMut(usize, usize
 
 impl DataSource for Compiled {
     fn read(&self, var: &VarPath, region: &Region) -> Result<Values> {
-        let v = self
-            .dataset
-            .var(var)
-            .ok_or_else(|| Error::Invalid(format!("no variable '{var}' in the CDL")))?;
+        let v = self.dataset.var(var).ok_or_else(|| Error::NoSuchVar {
+            var: var.to_string(),
+        })?;
         let shape = self.dataset.var_shape(v);
         match self.data.get(var) {
             Some(values) => extract(values, &shape, region),
             None => {
                 // No data: what a reader sees, the fill value everywhere.
-                region
-                    .check(&shape)
-                    .map_err(|e| Error::Invalid(format!("variable '{var}': {e}")))?;
+                region.check(&shape).map_err(|e| Error::Region {
+                    var: var.to_string(),
+                    message: e.to_string(),
+                })?;
                 let fill = self
                     .encodings
                     .get(var)
                     .and_then(|e| e.fill.clone())
                     .filter(|f| f.nc_type() == v.nc_type && f.len() == 1)
                     .unwrap_or_else(|| Values::default_fill(v.nc_type));
-                let n = usize::try_from(region.len().unwrap_or(u64::MAX))
-                    .map_err(|_| Error::Invalid(format!("region {region} is too large")))?;
+                let n = usize::try_from(region.len().unwrap_or(u64::MAX)).map_err(|_| {
+                    Error::Region {
+                        var: var.to_string(),
+                        message: format!("region {region} is too large"),
+                    }
+                })?;
                 Ok(Values::repeat(&fill, n))
             }
         }

@@ -40,9 +40,9 @@ impl HttpStore {
     /// A store rooted at `url` (`http://` or `https://`). No request is made yet.
     ///
     /// # Errors
-    /// [`StoreError::Archive`] when the client cannot be built (a malformed URL).
+    /// [`StoreError::Settings`] when the client cannot be built (a malformed URL).
     pub fn new(url: &str) -> Result<HttpStore, StoreError> {
-        let fail = |message: String| StoreError::Archive {
+        let fail = |message: String| StoreError::Settings {
             location: url.to_string(),
             message,
         };

@@ -135,13 +135,13 @@ impl CloudStore {
     /// A store over the client `store`, rooted at `place`. No request is made yet.
     ///
     /// # Errors
-    /// [`StoreError::Archive`] when the I/O runtime cannot be started.
+    /// [`StoreError::Settings`] when the I/O runtime cannot be started.
     pub fn new(
         store: Arc<dyn ObjectStore>,
         place: CloudPlace,
         concurrency: usize,
     ) -> Result<CloudStore, StoreError> {
-        check_place(&place).map_err(|message| StoreError::Archive {
+        check_place(&place).map_err(|message| StoreError::Settings {
             location: place.location(),
             message,
         })?;
@@ -150,7 +150,7 @@ impl CloudStore {
             .thread_name(format!("nczarr-{}", place.scheme))
             .enable_all()
             .build()
-            .map_err(|e| StoreError::Archive {
+            .map_err(|e| StoreError::Settings {
                 location: place.location(),
                 message: format!("cannot start the I/O runtime: {e}"),
             })?;

@@ -10,6 +10,7 @@
 
 pub mod budget;
 pub mod chunkspec;
+pub mod cost;
 pub mod estimate;
 pub mod filters;
 mod identity;
@@ -86,6 +87,19 @@ struct Job {
     item: u64,
     /// The output's chunks, or the larger pieces it is written in (shards).
     out_chunks: Option<Vec<u64>>,
+}
+
+/// Write the whole of `source` into `sink`, each variable stored as [`plan()`] decides
+/// by default and fitted to the sink ([`DatasetSink::prepare`]): the simplest copy (a
+/// compiled CDL file into a new store). Returns the sink's warnings.
+///
+/// # Errors
+/// As [`plan()`], [`DatasetSink::prepare`] and [`write_dataset`].
+pub fn copy_all(source: &dyn DatasetSource, sink: Box<dyn DatasetSink>) -> Result<Vec<String>> {
+    let mut p = plan(source, &crate::encoding::PlanOptions::default())?;
+    let warnings = sink.prepare(source.dataset(), &mut p)?;
+    write_dataset(source, source.dataset(), &p, sink, &CopyOptions::default())?;
+    Ok(warnings)
 }
 
 /// Write `dataset` (the source's, or a selection of it), stored as `plan` says, into

@@ -133,14 +133,14 @@ pub fn fingerprint(input: &str, dataset: &Dataset, plan: &Plan, options: &str) -
 /// Check that the copy in parts at `reader` was started with `fingerprint`.
 ///
 /// # Errors
-/// [`Error::Invalid`] when it was started for another copy, or not started.
+/// [`Error::Parts`] when it was started for another copy, or not started.
 pub fn check_fingerprint(reader: &dyn ReadStore, fingerprint: &str) -> Result<()> {
     match reader.get(&StoreKey::new(&fingerprint_key())?)? {
         Some(f) if f == fingerprint.as_bytes() => Ok(()),
-        Some(_) => Err(Error::Invalid(
+        Some(_) => Err(Error::Parts(
             "this part plans another copy than the one started here (input, selection, chunking, codecs and layout options must be the same in every run)".into(),
         )),
-        None => Err(Error::Invalid(
+        None => Err(Error::Parts(
             "no copy in parts started here (run --metadata-only first)".into(),
         )),
     }
@@ -150,7 +150,7 @@ pub fn check_fingerprint(reader: &dyn ReadStore, fingerprint: &str) -> Result<()
 /// dataset openable (for a directory, move it into place, replacing what was there).
 ///
 /// # Errors
-/// [`Error::Invalid`] naming the parts not done, or when no copy in parts was started;
+/// [`Error::Parts`] naming the parts not done, or when no copy in parts was started;
 /// store errors.
 pub fn finish_parts(output: &str) -> Result<()> {
     let url = DatasetUrl::parse(output)?;
@@ -166,7 +166,7 @@ pub fn finish_parts(output: &str) -> Result<()> {
         }
     }
     if !openers.iter().any(|(n, _)| *n != ".zmetadata") {
-        return Err(Error::Invalid(
+        return Err(Error::Parts(
             "no copy in parts started here (run --metadata-only first)".into(),
         ));
     }
@@ -184,7 +184,7 @@ pub fn finish_parts(output: &str) -> Result<()> {
             continue;
         };
         if count.is_some_and(|c| c != total) {
-            return Err(Error::Invalid(format!(
+            return Err(Error::Parts(format!(
                 "parts of different counts were run here ({} and {total})",
                 count.unwrap_or(0)
             )));
@@ -199,14 +199,14 @@ pub fn finish_parts(output: &str) -> Result<()> {
         }
     }
     let Some(count) = count else {
-        return Err(Error::Invalid("no part has finished yet".into()));
+        return Err(Error::Parts("no part has finished yet".into()));
     };
     let missing: Vec<String> = (1..=count)
         .filter(|k| !done.contains(k))
         .map(|k| format!("{k}/{count}"))
         .collect();
     if !missing.is_empty() {
-        return Err(Error::Invalid(format!(
+        return Err(Error::Parts(format!(
             "parts not finished: {}",
             missing.join(", ")
         )));
@@ -253,21 +253,23 @@ fn leave_fills_out(
             info.set("fill", Json::String("default".into()));
         }
     };
-    let mut consolidated =
-        match openers.iter().find(|(n, _)| *n == ".zmetadata") {
-            Some((_, bytes)) => Some(crate::json::parse(bytes).map_err(|e| {
-                Error::Invalid(format!("the copy's .zmetadata does not parse: {e}"))
-            })?),
-            None => None,
-        };
+    let mut consolidated = match openers.iter().find(|(n, _)| *n == ".zmetadata") {
+        Some((_, bytes)) => Some(crate::json::parse(bytes).map_err(|e| Error::Json {
+            key: ".zmetadata".into(),
+            error: e,
+        })?),
+        None => None,
+    };
     for key in keys {
         for name in [".zarray", ".zattrs"] {
             let k = StoreKey::new(key)?.join(name)?;
             let Some(bytes) = reader.get(&k)? else {
                 continue;
             };
-            let mut doc = crate::json::parse(&bytes)
-                .map_err(|e| Error::Invalid(format!("key '{k}' does not parse: {e}")))?;
+            let mut doc = crate::json::parse(&bytes).map_err(|error| Error::Json {
+                key: k.to_string(),
+                error,
+            })?;
             edit(name, &mut doc);
             store.put(&k, doc.to_text().as_bytes())?;
             if let Some(entry) = consolidated

@@ -57,7 +57,7 @@ pub fn plan_copy(
         .into_iter()
         .find(|(_, v)| v.user_type.is_some())
     {
-        return Err(crate::Error::Invalid(format!(
+        return Err(crate::Error::Unsupported(format!(
             "variable '{p}' has a user-defined type, which only netCDF-4 files hold (model::user::atomic_view gives the copy its atomic types)"
         )));
     }

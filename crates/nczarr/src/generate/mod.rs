@@ -361,7 +361,7 @@ fn stream_typed<T: Elem>(
         drop(tx);
         let written = writer
             .join()
-            .unwrap_or_else(|_| Err(crate::Error::Invalid("the writer thread panicked".into())));
+            .unwrap_or_else(|_| Err(crate::Error::Internal("the writer thread panicked".into())));
         result?;
         written.map_err(|e| ListError::Other(GenError::Write(e)))
     })

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use super::*;
 use crate::cdl::{compile, parse};
-use crate::copy::{plan, write_dataset};
+use crate::copy::{copy_all, plan};
 use crate::encoding::{Encoding, PlanOptions};
 use crate::formats::zarr::{WriteOptions, ZarrSink};
 use crate::json::Json;
@@ -42,16 +42,7 @@ fn whole(text: &str) -> Outcome {
         WriteOptions::default(),
     )
     .unwrap();
-    let mut p = plan(&compiled, &PlanOptions::default()).unwrap();
-    sink.prepare(&compiled.dataset, &mut p).unwrap();
-    write_dataset(
-        &compiled,
-        &compiled.dataset,
-        &p,
-        Box::new(sink),
-        &CopyOptions::default(),
-    )
-    .map_err(|e| e.to_string())?;
+    copy_all(&compiled, Box::new(sink)).map_err(|e| e.to_string())?;
     let warnings = compiled.warnings.iter().map(ToString::to_string).collect();
     Ok((contents(&store), warnings))
 }

@@ -11,11 +11,11 @@ use crate::url::{DatasetUrl, StorageKind};
 /// endpoint from the environment (see [`crate::cloud::s3`]); the decisions are traced.
 ///
 /// # Errors
-/// [`StoreError::Archive`] naming the URL when the settings cannot be decided or the
+/// [`StoreError::Settings`] naming the URL when the settings cannot be decided or the
 /// client cannot be built.
 pub fn open_s3(url: &DatasetUrl, trace: Option<&TraceSink>) -> Result<CloudStore, StoreError> {
     let inputs = AwsInputs::from_process();
-    let settings = resolve(url, &inputs).map_err(|e| StoreError::Archive {
+    let settings = resolve(url, &inputs).map_err(|e| StoreError::Settings {
         location: url.original.clone(),
         message: e.to_string(),
     })?;
@@ -32,14 +32,14 @@ pub fn open_s3(url: &DatasetUrl, trace: Option<&TraceSink>) -> Result<CloudStore
 /// written (GCS refuses that without credentials).
 ///
 /// # Errors
-/// [`StoreError::Archive`] naming the URL when the settings cannot be decided or the
+/// [`StoreError::Settings`] naming the URL when the settings cannot be decided or the
 /// client cannot be built, or for a URL that names no cloud store.
 pub fn open_cloud(
     url: &DatasetUrl,
     trace: Option<&TraceSink>,
     write: bool,
 ) -> Result<CloudStore, StoreError> {
-    let fail = |message: String| StoreError::Archive {
+    let fail = |message: String| StoreError::Settings {
         location: url.original.clone(),
         message,
     };
@@ -97,7 +97,7 @@ pub fn open_read(url: &DatasetUrl, trace: Option<TraceSink>) -> Result<OpenedSto
         }
         (StorageKind::Http, _) => Box::new(HttpStore::new(web_base(url))?),
         (_, None) => {
-            return Err(StoreError::Archive {
+            return Err(StoreError::Settings {
                 location: url.original.clone(),
                 message: "a remote URL needs mode=s3 (or an s3:// or *.amazonaws.com URL)"
                     .to_string(),
@@ -134,7 +134,7 @@ pub fn open_ranged(
         }
         StorageKind::Http => Box::new(HttpStore::new(web_base(url))?),
         StorageKind::Dir | StorageKind::Zip => {
-            return Err(StoreError::Archive {
+            return Err(StoreError::Settings {
                 location: url.original.clone(),
                 message: "byte-range reading is for remote files; a local file is read directly"
                     .into(),

@@ -76,6 +76,15 @@ pub enum StoreError {
         /// What is wrong with it.
         message: String,
     },
+    /// A remote store's settings cannot be decided (profile, region, credentials,
+    /// endpoint), or its client cannot be built from them: no request was made.
+    #[error("{message}")]
+    Settings {
+        /// The URL of the dataset.
+        location: String,
+        /// What is missing or wrong.
+        message: String,
+    },
     /// A request to a remote store failed (refused, unreachable, not authorised).
     #[error("{location}: {message}")]
     Remote {

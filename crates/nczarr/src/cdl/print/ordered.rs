@@ -119,7 +119,7 @@ impl Spare {
 }
 
 fn closed() -> Error {
-    Error::Invalid("output closed".into())
+    Error::Internal("output closed".into())
 }
 
 /// Start `threads` workers in `scope`; `window` pieces at most are in flight. Returns
@@ -152,7 +152,7 @@ where
     // A worker that panicked drops its sender: that piece's text is an error.
     let texts = order_rx.into_iter().map(|rx| {
         rx.recv()
-            .map_err(|_| Error::Invalid("the data formatter failed".into()))
+            .map_err(|_| Error::Internal("the data formatter failed".into()))
             .and_then(|text| text)
     });
     (Pieces { jobs, order }, texts)

@@ -141,7 +141,7 @@ pub(crate) fn print_var(
         let rx = (0..regions.len()).map(move |i| {
             slabs[i % readers]
                 .recv()
-                .unwrap_or_else(|_| Err(Error::Invalid("the data reader failed".into())))
+                .unwrap_or_else(|_| Err(Error::Internal("the data reader failed".into())))
         });
         // Text is written on this thread, in order, while workers lay out what follows.
         let (mut pieces, texts) = ordered::start(scope, threads, window);
@@ -227,7 +227,7 @@ impl<'a> VarText<'a> {
             to.job(Box::new(move || {
                 let values = self.source.read(self.path, r)?;
                 if values.len() as u64 != rows * ncols {
-                    return Err(Error::Invalid(format!(
+                    return Err(Error::Internal(format!(
                         "{} values read for a slab of {}",
                         values.len(),
                         rows * ncols
@@ -377,7 +377,7 @@ fn write_then_join(
     drop(texts);
     let formatted = formatter
         .join()
-        .unwrap_or_else(|_| Err(Error::Invalid("the data formatter failed".into())));
+        .unwrap_or_else(|_| Err(Error::Internal("the data formatter failed".into())));
     written?;
     formatted
 }

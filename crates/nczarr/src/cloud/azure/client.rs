@@ -13,7 +13,7 @@ use crate::store::StoreError;
 /// Connect to the container `settings` describe. No request is made yet.
 ///
 /// # Errors
-/// [`StoreError::Archive`] when the client cannot be built (a malformed endpoint or
+/// [`StoreError::Settings`] when the client cannot be built (a malformed endpoint or
 /// SAS token).
 pub fn azure_store(settings: &AzureSettings) -> Result<CloudStore, StoreError> {
     let place = CloudPlace {
@@ -38,7 +38,7 @@ pub fn azure_store(settings: &AzureSettings) -> Result<CloudStore, StoreError> {
         AzureCredentials::AccountKey(k) => builder.with_access_key(k.expose()),
         AzureCredentials::Sas(t) => builder.with_config(AzureConfigKey::SasKey, t.expose()),
     };
-    let store = builder.build().map_err(|e| StoreError::Archive {
+    let store = builder.build().map_err(|e| StoreError::Settings {
         location: place.location(),
         message: format!("cannot set up the Azure client: {}", brief(&e)),
     })?;

@@ -13,7 +13,7 @@ use crate::store::StoreError;
 /// Connect to the bucket `settings` describe. No request is made yet.
 ///
 /// # Errors
-/// [`StoreError::Archive`] when the client cannot be built (an unreadable service
+/// [`StoreError::Settings`] when the client cannot be built (an unreadable service
 /// account file, a malformed endpoint).
 pub fn gcs_store(settings: &GcsSettings) -> Result<CloudStore, StoreError> {
     let place = CloudPlace {
@@ -53,7 +53,7 @@ pub fn gcs_store(settings: &GcsSettings) -> Result<CloudStore, StoreError> {
             builder.with_application_credentials(p.to_string_lossy().into_owned())
         }
     };
-    let store = builder.build().map_err(|e| StoreError::Archive {
+    let store = builder.build().map_err(|e| StoreError::Settings {
         location: place.location(),
         message: format!("cannot set up the GCS client: {}", brief(&e)),
     })?;
@@ -79,10 +79,10 @@ fn service_account_base_url(credentials: &GcsCredentials) -> Option<String> {
 /// emulator (STORAGE_EMULATOR_HOST) needs none.
 ///
 /// # Errors
-/// [`StoreError::Archive`] for anonymous settings.
+/// [`StoreError::Settings`] for anonymous settings.
 pub(crate) fn writable(settings: &GcsSettings) -> Result<(), StoreError> {
     if settings.credentials == GcsCredentials::Anonymous && settings.base_url.is_none() {
-        return Err(StoreError::Archive {
+        return Err(StoreError::Settings {
             location: CloudPlace {
                 scheme: "gs",
                 bucket: settings.bucket.clone(),

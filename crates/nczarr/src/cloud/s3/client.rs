@@ -13,7 +13,7 @@ use crate::store::StoreError;
 /// Connect to the bucket `settings` describe. No request is made yet.
 ///
 /// # Errors
-/// [`StoreError::Archive`] when the client cannot be built (a malformed endpoint).
+/// [`StoreError::Settings`] when the client cannot be built (a malformed endpoint).
 pub fn s3_store(settings: &S3Settings) -> Result<CloudStore, StoreError> {
     let place = CloudPlace {
         scheme: "s3",
@@ -47,7 +47,7 @@ pub fn s3_store(settings: &S3Settings) -> Result<CloudStore, StoreError> {
             }
         }
     };
-    let store = builder.build().map_err(|e| StoreError::Archive {
+    let store = builder.build().map_err(|e| StoreError::Settings {
         location: place.location(),
         message: format!("cannot set up the S3 client: {}", brief(&e)),
     })?;

@@ -46,7 +46,7 @@ impl Nc3Source {
     ///
     /// # Errors
     /// [`Error::Store`] when the file cannot be read (the store's error kept);
-    /// [`Error::Invalid`] saying where its header is damaged or truncated.
+    /// [`Error::Damaged`] saying where its header is damaged or truncated.
     pub fn open(path: &Path) -> Result<Nc3Source> {
         let file = LocalFile::open(path)?;
         Nc3Source::from_file(Arc::new(file))
@@ -59,7 +59,7 @@ impl Nc3Source {
     pub fn from_file(file: Arc<dyn ReadAt>) -> Result<Nc3Source> {
         // The tools put the dataset's name before every error: messages here say
         // only what is wrong and where in the file.
-        let fail = Error::Invalid;
+        let fail = |offset: Option<u64>, message: String| damaged(file.as_ref(), offset, message);
         let file_len = file.len();
         let mut want = HEADER_PREFIX;
         let header = loop {
@@ -69,26 +69,31 @@ impl Nc3Source {
             match header::parse(&prefix) {
                 Ok(h) => break h,
                 Err(HeaderFault::NeedMore(end)) if end as u64 > file_len => {
-                    return Err(fail(format!(
-                        "truncated or damaged: the header needs {end} bytes, the file has {file_len}"
-                    )))
+                    return Err(fail(
+                        Some(file_len),
+                        format!("truncated or damaged: the header needs {end} bytes, the file has {file_len}"),
+                    ))
                 }
                 Err(HeaderFault::NeedMore(end)) if end > MAX_HEADER => {
-                    return Err(fail(format!(
-                        "damaged: the header claims {end} bytes, more than any netCDF header"
-                    )))
+                    return Err(fail(
+                        None,
+                        format!("damaged: the header claims {end} bytes, more than any netCDF header"),
+                    ))
                 }
                 Err(HeaderFault::NeedMore(end)) => {
                     want = end.max(want.saturating_mul(2));
                 }
-                Err(e) => return Err(fail(e.to_string())),
+                Err(e @ HeaderFault::Damaged { at, .. }) => {
+                    return Err(fail(Some(at as u64), e.to_string()))
+                }
+                Err(e) => return Err(fail(None, e.to_string())),
             }
         };
         Nc3Source::from_header(file, file_len, header)
     }
 
     fn from_header(file: Arc<dyn ReadAt>, file_len: u64, mut h: Header) -> Result<Nc3Source> {
-        let fail = Error::Invalid;
+        let fail = |message: String| damaged(file.as_ref(), None, message);
         let record_dim = h.dims.iter().position(|d| d.len == 0);
         let is_record =
             |v: &header::VarHeader| v.dim_ids.first().is_some_and(|&d| Some(d) == record_dim);
@@ -185,13 +190,18 @@ impl Nc3Source {
         })
     }
 
-    fn fail(&self, message: String) -> Error {
-        Error::Invalid(message)
-    }
-
     /// Where the file is.
     pub fn location(&self) -> String {
         self.file.location()
+    }
+}
+
+/// A damaged or truncated file: the offset is the byte where it was found.
+fn damaged(file: &dyn ReadAt, offset: Option<u64>, message: String) -> Error {
+    Error::Damaged {
+        file: file.location(),
+        offset,
+        message,
     }
 }
 
@@ -215,18 +225,26 @@ impl DataSource for Nc3Source {
         } else {
             None
         }
-        .ok_or_else(|| self.fail(format!("no variable '{var}'")))?;
+        .ok_or_else(|| Error::NoSuchVar {
+            var: var.to_string(),
+        })?;
         let v = &self.dataset.root.vars[index];
         let shape = self.dataset.var_shape(v);
-        region
-            .check(&shape)
-            .map_err(|e| self.fail(format!("variable '{var}': {e}")))?;
+        let misfit = |message: String| Error::Region {
+            var: var.to_string(),
+            message,
+        };
+        region.check(&shape).map_err(|e| misfit(e.to_string()))?;
         let n = usize::try_from(region.len().unwrap_or(u64::MAX))
-            .map_err(|_| self.fail(format!("variable '{var}': region {region} is too large")))?;
+            .map_err(|_| misfit(format!("region {region} is too large")))?;
         let size = v.nc_type.size() as u64;
         let mut values = Values::zeroed(v.nc_type, n);
         let Some(out) = values.ne_bytes_mut() else {
-            return Err(self.fail(format!("variable '{var}': strings in a classic file")));
+            return Err(damaged(
+                self.file.as_ref(),
+                None,
+                format!("variable '{var}': strings in a classic file"),
+            ));
         };
         if n == 0 {
             return Ok(values);
@@ -242,10 +260,14 @@ impl DataSource for Nc3Source {
         for span in spans {
             let end = span.offset.saturating_add(span.len);
             if end > self.file_len {
-                return Err(self.fail(format!(
-                    "variable '{var}': the file ends at byte {}, before the values at bytes {}..{end}",
-                    self.file_len, span.offset
-                )));
+                return Err(damaged(
+                    self.file.as_ref(),
+                    Some(self.file_len),
+                    format!(
+                        "variable '{var}': the file ends at byte {}, before the values at bytes {}..{end}",
+                        self.file_len, span.offset
+                    ),
+                ));
             }
             let (o, l) = (span.out as usize, span.len as usize);
             self.file

@@ -5,6 +5,7 @@
 use hdf5_reader::messages::dataspace::DataspaceType;
 use hdf5_reader::RawAttribute;
 
+use super::fault::Fault;
 use super::types::{fixed_text, floats_from_halves, stored_type, values_from_stored};
 use super::user;
 use crate::model::{Attr, NcType, TypeId, UserAttr, Values};
@@ -20,25 +21,25 @@ pub(super) fn text_of(a: &RawAttribute) -> String {
     String::from_utf8_lossy(&raw[..end]).into_owned()
 }
 
-pub(super) fn int_values(a: &RawAttribute) -> Result<Vec<i32>, String> {
+pub(super) fn int_values(a: &RawAttribute) -> Result<Vec<i32>, Fault> {
     let m = a.message();
-    let st = stored_type(&m.datatype).map_err(|e| format!("{}: {e}", a.name()))?;
+    let st = stored_type(&m.datatype).map_err(|e| e.context(a.name()))?;
     let v = values_from_stored(st.nc_type, &m.raw_data, st.endian);
     (0..v.len())
         .map(|i| {
             v.get_i128(i)
                 .and_then(|x| i32::try_from(x).ok())
-                .ok_or_else(|| format!("{} is not a list of integers", a.name()))
+                .ok_or_else(|| Fault::from(format!("{} is not a list of integers", a.name())))
         })
         .collect()
 }
 
 /// Resolves a variable-length string's heap reference to its bytes.
-type StringRef<'a> = dyn Fn(&[u8]) -> Result<Vec<u8>, String> + 'a;
+type StringRef<'a> = dyn Fn(&[u8]) -> Result<Vec<u8>, Fault> + 'a;
 
 /// An attribute's values as netCDF-4 stores them: numbers in their byte order,
 /// `char` text as one fixed-length string, `string` as variable-length strings.
-pub(super) fn attr_values(a: &RawAttribute, resolve: &StringRef<'_>) -> Result<Attr, String> {
+pub(super) fn attr_values(a: &RawAttribute, resolve: &StringRef<'_>) -> Result<Attr, Fault> {
     atomic_attr_values(a, resolve).map(|values| Attr::new(a.name(), values))
 }
 
@@ -48,17 +49,21 @@ pub(super) fn user_attr(
     a: &RawAttribute,
     id: &TypeId,
     resolve: &user::Resolve<'_>,
-) -> Result<Attr, String> {
+) -> Result<Attr, Fault> {
     let m = a.message();
-    let n = usize::try_from(m.dataspace.num_elements().map_err(|e| e.to_string())?)
-        .map_err(|_| "too many values".to_string())?;
+    let n = usize::try_from(
+        m.dataspace
+            .num_elements()
+            .map_err(|e| Fault::from(hdf5_reader::error::Error::from(e)))?,
+    )
+    .map_err(|_| Fault::from("too many values"))?;
     let each = user::element_size(&m.datatype).max(1);
     let values = m
         .raw_data
         .chunks_exact(each)
         .take(n)
         .map(|e| user::decode(&m.datatype, e, resolve))
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<Vec<_>, Fault>>()?;
     let base = match &m.datatype {
         hdf5_reader::Datatype::Enum { base, .. } => {
             let st = stored_type(base)?;
@@ -78,11 +83,15 @@ pub(super) fn user_attr(
     Ok(attr)
 }
 
-fn atomic_attr_values(a: &RawAttribute, resolve: &StringRef<'_>) -> Result<Values, String> {
+fn atomic_attr_values(a: &RawAttribute, resolve: &StringRef<'_>) -> Result<Values, Fault> {
     let m = a.message();
     let st = stored_type(&m.datatype)?;
-    let n = usize::try_from(m.dataspace.num_elements().map_err(|e| e.to_string())?)
-        .map_err(|_| "too many values".to_string())?;
+    let n = usize::try_from(
+        m.dataspace
+            .num_elements()
+            .map_err(|e| Fault::from(hdf5_reader::error::Error::from(e)))?,
+    )
+    .map_err(|_| Fault::from("too many values"))?;
     let raw = &m.raw_data;
     if let Some(width) = st.fixed_string {
         return Ok(fixed_string_attr(raw, width, n, m.dataspace.dataspace_type));
@@ -90,10 +99,10 @@ fn atomic_attr_values(a: &RawAttribute, resolve: &StringRef<'_>) -> Result<Value
     if st.half {
         let need = n * 2;
         if raw.len() < need {
-            return Err(format!(
+            return Err(Fault::from(format!(
                 "{n} values need {need} bytes, it holds {}",
                 raw.len()
-            ));
+            )));
         }
         return Ok(Values::Float(floats_from_halves(&raw[..need], st.endian)));
     }
@@ -106,16 +115,16 @@ fn atomic_attr_values(a: &RawAttribute, resolve: &StringRef<'_>) -> Result<Value
         NcType::String => {
             let entry = raw.len().checked_div(n).unwrap_or(0);
             if n > 0 && entry < 8 {
-                return Err(format!("{} bytes hold no {n} strings", raw.len()));
+                return Err(Fault::from(format!(
+                    "{} bytes hold no {n} strings",
+                    raw.len()
+                )));
             }
             let strings = raw
                 .chunks_exact(entry.max(1))
                 .take(n)
                 .map(|r| {
-                    vlen_string(r, |r| {
-                        resolve(r).map_err(hdf5_reader::error::Error::InvalidData)
-                    })
-                    .map_err(|e| e.to_string())
+                    vlen_string(r, |r| resolve(r).map_err(Fault::into_hdf5)).map_err(Fault::from)
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(Values::String(strings.into()))
@@ -123,10 +132,10 @@ fn atomic_attr_values(a: &RawAttribute, resolve: &StringRef<'_>) -> Result<Value
         t => {
             let need = n * t.size();
             if raw.len() < need {
-                return Err(format!(
+                return Err(Fault::from(format!(
                     "{n} values need {need} bytes, it holds {}",
                     raw.len()
-                ));
+                )));
             }
             Ok(values_from_stored(t, &raw[..need], st.endian))
         }

@@ -6,6 +6,7 @@
 //! walkers are public, and this file picks the one the dataset's layout message names,
 //! as the reader does.
 
+use super::fault::Fault;
 use std::collections::HashMap;
 
 use hdf5_reader::chunk_index::{self, ChunkEntry};
@@ -33,10 +34,8 @@ pub(super) struct ChunkMap {
 }
 
 /// The chunk map of the dataset whose object header is at `address`.
-pub(super) fn chunk_map(file: &Hdf5File, address: u64) -> Result<ChunkMap, String> {
-    let header = file
-        .get_or_parse_header(address)
-        .map_err(|e| e.to_string())?;
+pub(super) fn chunk_map(file: &Hdf5File, address: u64) -> Result<ChunkMap, Fault> {
+    let header = file.get_or_parse_header(address).map_err(Fault::from)?;
     let (mut shape, mut max_dims) = (Vec::new(), None);
     let mut layout = None;
     for m in &header.messages {

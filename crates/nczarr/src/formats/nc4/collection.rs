@@ -74,9 +74,9 @@ impl HeapFile<'_> {
     }
 }
 
-/// A store's read error as the heap's.
+/// A store's read error as the heap's (taken out again as the store's by the source).
 pub(super) fn io(e: crate::store::StoreError) -> Error {
-    Error::InvalidData(e.to_string())
+    super::fault::to_hdf5(e)
 }
 
 /// A collection read into the buffers of another is read as many bytes at once as that

@@ -21,6 +21,7 @@ use hdf5_reader::{Dataset as H5Dataset, Hdf5File, RawAttribute};
 
 use super::attrs::{attr_values, find, int_values, text_of, user_attr};
 use super::chunks::ChunkMap;
+use super::fault::Fault;
 use super::refs;
 use super::types::{stored_type, StoredType};
 use super::user::{self, UserTypes};
@@ -60,7 +61,7 @@ pub(super) struct VarInfo {
     /// HDF5 filters in the pipeline with no decoder here (id and name).
     pub missing_filters: Vec<String>,
     /// Where its chunks are, read when a copy first asks for a chunk as stored.
-    pub chunk_map: OnceLock<Result<ChunkMap, String>>,
+    pub chunk_map: OnceLock<Result<ChunkMap, Fault>>,
     /// The codecs its chunks are decoded with when read as stored, built at the first
     /// such read (`None`: a chain this crate does not decode as Zarr codecs).
     pub codecs: OnceLock<Option<Pipeline>>,
@@ -93,8 +94,10 @@ pub(super) struct Meta {
 ///
 /// # Errors
 /// One line naming the object that could not be read.
-pub(super) fn read(file: &Hdf5File) -> Result<Meta, String> {
-    let root = file.root_group().map_err(|e| format!("root group: {e}"))?;
+pub(super) fn read(file: &Hdf5File) -> Result<Meta, Fault> {
+    let root = file
+        .root_group()
+        .map_err(|e| Fault::from(e).context("root group"))?;
     let mut walk = Walk {
         file,
         vars: HashMap::new(),
@@ -162,8 +165,9 @@ struct Walk<'f> {
 }
 
 impl Walk<'_> {
-    fn group(&mut self, g: &H5Group, path: &[String]) -> Result<Group, String> {
-        let here = |e: hdf5_reader::error::Error| format!("group {}: {e}", shown(path));
+    fn group(&mut self, g: &H5Group, path: &[String]) -> Result<Group, Fault> {
+        let here =
+            |e: hdf5_reader::error::Error| Fault::from(e).context(format!("group {}", shown(path)));
         let (children, datasets) = g.members().map_err(here)?;
         let mut group = Group::new(path.last().cloned().unwrap_or_default());
         // Types first: the group's attributes and variables may have them.
@@ -181,8 +185,7 @@ impl Walk<'_> {
         }
         let raw = self.in_creation_order(g.raw_attributes().map_err(here)?, g.address());
         group.attrs = self.attrs(&raw, path, None, &|r, n| {
-            g.resolve_vlen_reference_bytes(r, n)
-                .map_err(|e| e.to_string())
+            g.resolve_vlen_reference_bytes(r, n).map_err(Fault::from)
         });
         group.types.append(&mut self.transient_types);
 
@@ -190,9 +193,9 @@ impl Walk<'_> {
         let mut scales: Vec<(usize, Scale)> = Vec::new();
         let mut ds_attrs = Vec::with_capacity(datasets.len());
         for (i, ds) in datasets.iter().enumerate() {
-            let attrs = ds
-                .raw_attributes()
-                .map_err(|e| format!("variable {}: {e}", shown_var(path, leaf(ds.name()))))?;
+            let attrs = ds.raw_attributes().map_err(|e| {
+                Fault::from(e).context(format!("variable {}", shown_var(path, leaf(ds.name()))))
+            })?;
             let attrs = self.in_creation_order(attrs, ds.address());
             self.markers += attrs
                 .iter()
@@ -241,7 +244,7 @@ impl Walk<'_> {
                     group.vars.push(var);
                 }
                 Ok(None) => {}
-                Err(e) => return Err(format!("variable {}: {e}", shown_var(path, &name))),
+                Err(e) => return Err(e.context(format!("variable {}", shown_var(path, &name)))),
             }
         }
         for child in &children {
@@ -277,7 +280,7 @@ impl Walk<'_> {
         path: &[String],
         name: &str,
         is_scale: bool,
-    ) -> Result<Option<(Var, VarInfo)>, String> {
+    ) -> Result<Option<(Var, VarInfo)>, Fault> {
         let mut user_type = self.types.find(ds.dtype()).cloned();
         if user_type.is_none() {
             // A type of the dataset's own: netcdf-c names it and adds it to the group.
@@ -351,8 +354,7 @@ impl Walk<'_> {
             }
         };
         let var_attrs = self.attrs(attrs, path, Some(name), &|r, n| {
-            ds.resolve_vlen_reference_bytes(r, n)
-                .map_err(|e| e.to_string())
+            ds.resolve_vlen_reference_bytes(r, n).map_err(Fault::from)
         });
         let (encoding, missing_filters) = encoding_of(self.file, ds, &stored, &var_attrs)?;
         let null_space = ds.dataspace_type() == DataspaceType::Null;
@@ -406,13 +408,15 @@ impl Walk<'_> {
             .clone()
     }
 
-    fn dim_by_id(&self, path: &[String], id: i32) -> Result<DimRef, String> {
+    fn dim_by_id(&self, path: &[String], id: i32) -> Result<DimRef, Fault> {
         (0..=path.len())
             .rev()
             .find_map(|n| self.by_id.get(&(path[..n].to_vec(), id)))
             .cloned()
             .ok_or_else(|| {
-                format!("_Netcdf4Coordinates names dimension id {id}, which no group has")
+                Fault::from(format!(
+                    "_Netcdf4Coordinates names dimension id {id}, which no group has"
+                ))
             })
     }
 
@@ -422,15 +426,15 @@ impl Walk<'_> {
         ds: &H5Dataset,
         a: &RawAttribute,
         rank: usize,
-    ) -> Result<Vec<DimRef>, String> {
+    ) -> Result<Vec<DimRef>, Fault> {
         let entry = ds.vlen_reference_size();
         let raw = &a.message().raw_data;
         if raw.len() < rank * entry {
-            return Err(format!(
+            return Err(Fault::from(format!(
                 "DIMENSION_LIST holds {} bytes, {rank} dimensions need {}",
                 raw.len(),
                 rank * entry
-            ));
+            )));
         }
         let offset_size = (entry - 8) as u8;
         raw.chunks_exact(entry)
@@ -439,14 +443,20 @@ impl Walk<'_> {
             .map(|(axis, e)| {
                 let heap = ds
                     .resolve_vlen_reference_bytes(e, usize::from(offset_size))
-                    .map_err(|err| format!("DIMENSION_LIST entry {axis}: {err}"))?;
+                    .map_err(|err| {
+                        Fault::from(err).context(format!("DIMENSION_LIST entry {axis}"))
+                    })?;
                 let refs = hdf5_reader::reference::read_object_references(&heap, offset_size)
-                    .map_err(|err| format!("DIMENSION_LIST entry {axis}: {err}"))?;
+                    .map_err(|err| {
+                        Fault::from(err).context(format!("DIMENSION_LIST entry {axis}"))
+                    })?;
                 let addr = refs
                     .first()
-                    .ok_or_else(|| format!("DIMENSION_LIST entry {axis} is empty"))?;
+                    .ok_or_else(|| Fault::from(format!("DIMENSION_LIST entry {axis} is empty")))?;
                 self.by_address.get(addr).cloned().ok_or_else(|| {
-                    format!("DIMENSION_LIST entry {axis} refers to object {addr}, not a dimension")
+                    Fault::from(format!(
+                        "DIMENSION_LIST entry {axis} refers to object {addr}, not a dimension"
+                    ))
                 })
             })
             .collect()
@@ -543,7 +553,7 @@ impl Walk<'_> {
 
     /// Unlimited dimensions are as long as the longest variable along them; shorter
     /// variables read as fill past their end.
-    fn widen_unlimited(&mut self, dataset: &mut Dataset) -> Result<(), String> {
+    fn widen_unlimited(&mut self, dataset: &mut Dataset) -> Result<(), Fault> {
         let mut longest: HashMap<DimRef, u64> = HashMap::new();
         for (path, v) in dataset.vars() {
             if let Some(info) = self.vars.get(&path) {
@@ -562,7 +572,7 @@ impl Walk<'_> {
                         .ds
                         .clone()
                         .with_padded_shape(&shape)
-                        .map_err(|e| format!("variable {path}: {e}"))?;
+                        .map_err(|e| Fault::from(e).context(format!("variable {path}")))?;
                 }
             }
         }
@@ -623,10 +633,10 @@ fn encoding_of(
     ds: &H5Dataset,
     stored: &StoredType,
     attrs: &[Attr],
-) -> Result<(Encoding, Vec<String>), String> {
+) -> Result<(Encoding, Vec<String>), Fault> {
     let header = file
         .get_or_parse_header(ds.address())
-        .map_err(|e| e.to_string())?;
+        .map_err(Fault::from)?;
     let compact = header.messages.iter().any(|m| {
         matches!(m, HdfMessage::DataLayout(l) if matches!(l.layout, hdf5_reader::messages::layout::DataLayout::Compact { .. }))
     });

@@ -9,6 +9,7 @@
 mod attrs;
 mod chunks;
 mod collection;
+mod fault;
 mod heap;
 mod meta;
 mod order;

@@ -9,6 +9,7 @@ use std::collections::{HashMap, HashSet};
 use hdf5_reader::group::Group as H5Group;
 use hdf5_reader::{Datatype, RawAttribute, ReferenceType};
 
+use super::fault::Fault;
 use crate::model::{Attr, Values};
 
 /// True for an object reference this module reads: the classic 8-byte address
@@ -66,16 +67,20 @@ fn leaf(name: &str) -> &str {
 pub(super) fn reference_attr(
     a: &RawAttribute,
     paths: &HashMap<u64, String>,
-) -> Result<Attr, String> {
+) -> Result<Attr, Fault> {
     let m = a.message();
-    let n = usize::try_from(m.dataspace.num_elements().map_err(|e| e.to_string())?)
-        .map_err(|_| "too many values".to_string())?;
+    let n = usize::try_from(
+        m.dataspace
+            .num_elements()
+            .map_err(|e| Fault::from(hdf5_reader::error::Error::from(e)))?,
+    )
+    .map_err(|_| Fault::from("too many values"))?;
     if m.raw_data.len() < n * 8 {
-        return Err(format!(
+        return Err(Fault::from(format!(
             "{n} object references need {} bytes, it holds {}",
             n * 8,
             m.raw_data.len()
-        ));
+        )));
     }
     Ok(Attr::new(a.name(), named(&m.raw_data[..n * 8], paths)?))
 }
@@ -84,7 +89,7 @@ pub(super) fn reference_attr(
 ///
 /// # Errors
 /// One line naming the first address that is no group's or dataset's.
-pub(super) fn named(raw: &[u8], paths: &HashMap<u64, String>) -> Result<Values, String> {
+pub(super) fn named(raw: &[u8], paths: &HashMap<u64, String>) -> Result<Values, Fault> {
     let names = raw
         .chunks_exact(8)
         .map(|b| {
@@ -95,9 +100,11 @@ pub(super) fn named(raw: &[u8], paths: &HashMap<u64, String>) -> Result<Values, 
                 return Ok(None);
             }
             paths.get(&address).cloned().map(Some).ok_or_else(|| {
-                format!("an object reference to byte {address}, where no group or variable is")
+                Fault::from(format!(
+                    "an object reference to byte {address}, where no group or variable is"
+                ))
             })
         })
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<Vec<_>, Fault>>()?;
     Ok(Values::String(names.into_iter().collect()))
 }

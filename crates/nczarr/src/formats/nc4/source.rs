@@ -17,6 +17,7 @@ use hdf5_reader::{
 };
 
 use super::chunks;
+use super::fault::{to_hdf5, Fault};
 use super::heap::{self, lock};
 use super::meta::{self, VarInfo};
 use super::stored::StoredChunks;
@@ -60,10 +61,10 @@ impl Hdf5Source {
     /// Open the HDF5 file at `path` and read its netCDF-4 metadata.
     ///
     /// # Errors
-    /// [`Error::Invalid`] when the file cannot be read, or naming the object whose
-    /// metadata is damaged.
+    /// [`Error::Store`] when the file cannot be read (the store's error kept);
+    /// [`Error::Damaged`] naming the object whose metadata is damaged.
     pub fn open(path: &Path) -> Result<Hdf5Source> {
-        let file = LocalFile::open(path).map_err(|e| Error::Invalid(e.to_string()))?;
+        let file = LocalFile::open(path)?;
         Hdf5Source::from_file(Arc::new(file), false)
     }
 
@@ -73,12 +74,13 @@ impl Hdf5Source {
     /// # Errors
     /// As [`Hdf5Source::open`].
     pub fn from_file(reader: Arc<dyn ReadAt>, remote: bool) -> Result<Hdf5Source> {
-        let fail = |e: String| Error::Invalid(e);
+        let location = reader.location();
+        let fail = |fault: Fault| fault.into_error(&location, None);
         let storage = ReadAtStorage(Arc::clone(&reader));
         let mut options = OpenOptions::default().with_filter_registry(filter_registry());
         options.chunk_cache_bytes = CHUNK_CACHE_BYTES;
         let file = Hdf5File::from_storage_with_options(Arc::new(storage), options)
-            .map_err(|e| fail(format!("not a readable HDF5 file: {e}")))?;
+            .map_err(|e| fail(Fault::from(e).context("not a readable HDF5 file")))?;
         let meta = meta::read(&file).map_err(fail)?;
         let kind = if meta.classic_model {
             "netCDF-4 classic model"
@@ -120,6 +122,11 @@ impl Hdf5Source {
         self.reader.location()
     }
 
+    /// `fault` met reading variable `var`, as the crate's error.
+    fn var_error(&self, var: &VarPath, fault: Fault) -> Error {
+        fault.into_error(&self.reader.location(), Some(&var.to_string()))
+    }
+
     /// Fetch the stored chunks of `region` of a chunked variable at once (a remote
     /// file: one round of concurrent requests instead of one request per chunk).
     fn prefetch_chunks(&self, info: &VarInfo, region: &Region) -> Result<()> {
@@ -149,9 +156,13 @@ impl Hdf5Source {
                 ranges.push((base.saturating_add(p.address), p.size));
             }
         });
-        self.reader
-            .prefetch(&ranges)
-            .map_err(|e| Error::Invalid(e.to_string()))
+        self.reader.prefetch(&ranges).map_err(Error::Store)
+    }
+}
+
+fn no_such_var(var: &VarPath) -> Error {
+    Error::NoSuchVar {
+        var: var.to_string(),
     }
 }
 
@@ -173,9 +184,7 @@ impl Storage for ReadAtStorage {
             });
         }
         let mut buf = vec![0u8; len];
-        self.0
-            .read_at(offset, &mut buf)
-            .map_err(|e| hdf5_reader::error::Error::InvalidData(e.to_string()))?;
+        self.0.read_at(offset, &mut buf).map_err(to_hdf5)?;
         Ok(StorageBuffer::from_vec(buf))
     }
 }
@@ -204,21 +213,25 @@ impl Hdf5Source {
 
 impl DataSource for Hdf5Source {
     fn read_user(&self, var: &VarPath, region: &Region) -> Result<Vec<UValue>> {
-        let fail = |m: String| Error::Invalid(format!("variable '{var}': {m}"));
+        let fail = |fault: Fault| self.var_error(var, fault);
         let (Some(info), Some(shape)) = (self.vars.get(var), self.dataset.shape_of(var)) else {
-            return Err(Error::Invalid(format!("no variable '{var}'")));
+            return Err(no_such_var(var));
         };
         let Some(dt) = &info.user else {
-            return Err(fail("not of a user-defined type read by element".into()));
+            return Err(Error::Unsupported(format!(
+                "variable '{var}': not of a user-defined type read by element"
+            )));
         };
-        region.check(&shape).map_err(|e| fail(e.to_string()))?;
+        region
+            .check(&shape)
+            .map_err(|e| Error::region(var, e.to_string()))?;
         // Whole datasets: user-defined types are for small records, not bulk data.
-        let raw = info.ds.read_raw_bytes().map_err(|e| fail(e.to_string()))?;
+        let raw = info.ds.read_raw_bytes().map_err(|e| fail(Fault::from(e)))?;
         let each = super::user::element_size(dt).max(1);
         let resolve = |r: &[u8], n: usize| {
             info.ds
                 .resolve_vlen_reference_bytes(r, n)
-                .map_err(|e| e.to_string())
+                .map_err(Fault::from)
         };
         crate::chunking::region_offsets(&shape, region)
             .map(|at| {
@@ -227,27 +240,29 @@ impl DataSource for Hdf5Source {
                     .saturating_mul(each);
                 let bytes = raw
                     .get(from..)
-                    .ok_or_else(|| fail(format!("element {at} is past the stored data")))?;
+                    .ok_or_else(|| fail(format!("element {at} is past the stored data").into()))?;
                 super::user::decode(dt, bytes, &resolve).map_err(&fail)
             })
             .collect()
     }
 
     fn read(&self, var: &VarPath, region: &Region) -> Result<Values> {
-        let fail = |m: String| Error::Invalid(format!("variable '{var}': {m}"));
+        let fail = |fault: Fault| self.var_error(var, fault);
         let (Some(info), Some(shape)) = (self.vars.get(var), self.dataset.shape_of(var)) else {
-            return Err(Error::Invalid(format!("no variable '{var}'")));
+            return Err(no_such_var(var));
         };
-        region.check(&shape).map_err(|e| fail(e.to_string()))?;
+        region
+            .check(&shape)
+            .map_err(|e| Error::region(var, e.to_string()))?;
         let n = usize::try_from(region.len().unwrap_or(u64::MAX))
-            .map_err(|_| fail(format!("region {region} is too large")))?;
+            .map_err(|_| Error::region(var, format!("region {region} is too large")))?;
         let t = info.stored.nc_type;
         if n == 0 {
             return Ok(Values::empty(t));
         }
         if !info.missing_filters.is_empty() {
-            return Err(fail(format!(
-                "stored with HDF5 filter {}, which this build cannot decode",
+            return Err(Error::Unsupported(format!(
+                "variable '{var}': stored with HDF5 filter {}, which this build cannot decode",
                 info.missing_filters.join(", ")
             )));
         }
@@ -271,7 +286,7 @@ impl DataSource for Hdf5Source {
                 })
                 .collect(),
         };
-        let h5 = |e: hdf5_reader::error::Error| fail(e.to_string());
+        let h5 = |e: hdf5_reader::error::Error| fail(Fault::from(e));
         let ds = &info.ds;
         if info.stored.half {
             let mut raw = vec![0u8; n * 2];
@@ -300,7 +315,9 @@ impl DataSource for Hdf5Source {
             },
         };
         let Some(out) = values.ne_bytes_mut() else {
-            return Err(fail("no bytes to read into".into()));
+            return Err(Error::Internal(format!(
+                "variable '{var}': no bytes to read into"
+            )));
         };
         match t.size() {
             1 => read_raw::<1>(ds, &selection, out),
@@ -369,9 +386,9 @@ impl DatasetSource for Hdf5Source {
     }
 
     fn stored_chunk(&self, var: &VarPath, index: &[u64]) -> Result<Option<Vec<u8>>> {
-        let fail = |m: String| Error::Invalid(format!("variable '{var}': {m}"));
+        let fail = |fault: Fault| self.var_error(var, fault);
         let (Some(info), Some(shape)) = (self.vars.get(var), self.dataset.shape_of(var)) else {
-            return Err(Error::Invalid(format!("no variable '{var}'")));
+            return Err(no_such_var(var));
         };
         let Some(chunks) = info.encoding.chunk_shape() else {
             return Ok(None);
@@ -380,7 +397,7 @@ impl DatasetSource for Hdf5Source {
             .chunk_map
             .get_or_init(|| chunks::chunk_map(&self.file, info.ds.address()))
             .as_ref()
-            .map_err(|e| fail(format!("chunk index: {e}")))?;
+            .map_err(|e| fail(Fault::from(e.to_string()).context("chunk index")))?;
         if index.len() != chunks.len() || map.extent.len() != chunks.len() {
             return Ok(None);
         }
@@ -399,14 +416,17 @@ impl DatasetSource for Hdf5Source {
             .filter(|&n| n <= hdf5_reader::HDF5_MAX_CHUNK_BYTES)
             .filter(|&n| place.address.saturating_add(n as u64) <= storage.len())
             .ok_or_else(|| {
-                fail(format!(
-                    "chunk {index:?}: {} bytes at offset {} run past the end of the file or any chunk's size",
-                    place.size, place.address
+                fail(Fault::at(
+                    place.address,
+                    format!(
+                        "chunk {index:?}: {} bytes at offset {} run past the end of the file or any chunk's size",
+                        place.size, place.address
+                    ),
                 ))
             })?;
         let bytes = storage
             .read_range(place.address, size)
-            .map_err(|e| fail(format!("chunk {index:?}: {e}")))?;
+            .map_err(|e| fail(Fault::from(e).context(format!("chunk {index:?}"))))?;
         Ok(Some(bytes.to_vec()))
     }
 }
@@ -531,7 +551,7 @@ impl Hdf5Source {
                     codecs: None,
                 }
                 .read(region, &mut refs)
-                .map_err(hdf5_reader::error::Error::InvalidData)?
+                .map_err(Fault::into_hdf5)?
             }
             _ => false,
         };
@@ -575,7 +595,7 @@ impl Hdf5Source {
         region: &Region,
         t: NcType,
         n: usize,
-    ) -> std::result::Result<Option<Values>, String> {
+    ) -> std::result::Result<Option<Values>, Fault> {
         let (Some(chunks), Some(map)) = (info.encoding.chunk_shape(), self.chunk_map(info)) else {
             return Ok(None);
         };
@@ -652,4 +672,68 @@ fn filter_registry() -> FilterRegistry {
         );
     }
     r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::nc4::test_file::Memory;
+    use crate::store::StoreError;
+
+    /// A netCDF-4 file with `int plain(n)`, n = 3, among user-defined types.
+    const FILE: &[u8] = include_bytes!("../../../../../tests/cli/data/hdf5_other/user_types.nc");
+
+    #[test]
+    fn a_failed_read_of_values_stays_the_stores_error_naming_the_variable() {
+        let file = Arc::new(Memory::new(FILE.to_vec()));
+        let source = Hdf5Source::from_file(file.clone(), false).unwrap();
+        file.fail_reads();
+        let err = source
+            .read(&VarPath::new(&[], "plain"), &Region::whole(&[3]))
+            .unwrap_err();
+        assert!(
+            matches!(&err, Error::VarStore { var, source: StoreError::Io { .. } } if var == "/plain"),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn a_failed_read_of_metadata_stays_the_stores_error() {
+        let file = Arc::new(Memory::new(FILE.to_vec()));
+        file.fail_reads();
+        let err = Hdf5Source::from_file(file, false).err().unwrap();
+        assert!(
+            matches!(&err, Error::Store(StoreError::Io { .. })),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn a_cut_file_is_damaged_not_a_store_failure() {
+        let file = Arc::new(Memory::new(FILE[..FILE.len() / 3].to_vec()));
+        let err = Hdf5Source::from_file(file, false).err().unwrap();
+        assert!(
+            matches!(&err, Error::Damaged { file, .. } if file == "memory"),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn an_unknown_variable_or_region_has_its_kind() {
+        let source = Hdf5Source::from_file(Arc::new(Memory::new(FILE.to_vec())), false).unwrap();
+        let err = source
+            .read(&VarPath::new(&[], "nothing"), &Region::whole(&[3]))
+            .unwrap_err();
+        assert!(
+            matches!(&err, Error::NoSuchVar { var } if var == "/nothing"),
+            "{err:?}"
+        );
+        let err = source
+            .read(&VarPath::new(&[], "plain"), &Region::whole(&[4]))
+            .unwrap_err();
+        assert!(
+            matches!(&err, Error::Region { var, .. } if var == "/plain"),
+            "{err:?}"
+        );
+    }
 }

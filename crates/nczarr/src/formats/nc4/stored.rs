@@ -13,6 +13,7 @@
 use rayon::prelude::*;
 
 use super::chunks::{ChunkMap, ChunkPlace};
+use super::fault::Fault;
 use crate::chunking::{c_strides, ChunkGrid, ChunkPart, Region};
 use crate::codec::{ChunkInfo, Decoded, Pipeline};
 use crate::store::ReadAt;
@@ -52,7 +53,7 @@ impl StoredChunks<'_> {
     ///
     /// # Errors
     /// A read of the file failing, with what was read.
-    pub(super) fn read(&self, region: &Region, out: &mut Vec<u8>) -> Result<bool, String> {
+    pub(super) fn read(&self, region: &Region, out: &mut Vec<u8>) -> Result<bool, Fault> {
         let Some(located) = self.locate(region) else {
             return Ok(false);
         };
@@ -133,7 +134,7 @@ impl StoredChunks<'_> {
         region: &Region,
         located: &Located,
         out: &mut [u8],
-    ) -> Result<bool, String> {
+    ) -> Result<bool, Fault> {
         let Located {
             parts,
             places,
@@ -150,7 +151,7 @@ impl StoredChunks<'_> {
             let read = |offset: u64, buf: &mut [u8]| {
                 self.reader
                     .read_at(at.saturating_add(offset), buf)
-                    .map_err(|e| format!("chunk {:?}: {e}", part.index))
+                    .map_err(|e| Fault::from(e).context(format!("chunk {:?}", part.index)))
             };
             // Whole rows of the chunk that are whole rows of the region lie end to end
             // in both: read them into their place. (A dimension taken whole has step 1,
@@ -186,7 +187,7 @@ impl StoredChunks<'_> {
         count: &[u64],
         located: &Located,
         out: &mut [u8],
-    ) -> Result<bool, String> {
+    ) -> Result<bool, Fault> {
         let Located {
             parts,
             places,
@@ -223,7 +224,7 @@ impl StoredChunks<'_> {
                         _ => None,
                     })
                 })
-                .collect::<Result<_, String>>()?;
+                .collect::<Result<_, Fault>>()?;
             if decoded.iter().any(Option::is_none) {
                 return Ok(false);
             }
@@ -235,11 +236,11 @@ impl StoredChunks<'_> {
     }
 
     /// The `size` stored bytes of `part`'s chunk at `at`.
-    fn stored_bytes(&self, part: &ChunkPart, at: u64, size: usize) -> Result<Vec<u8>, String> {
+    fn stored_bytes(&self, part: &ChunkPart, at: u64, size: usize) -> Result<Vec<u8>, Fault> {
         let mut stored = vec![0; size];
         self.reader
             .read_at(at, &mut stored)
-            .map_err(|e| format!("chunk {:?}: {e}", part.index))?;
+            .map_err(|e| Fault::from(e).context(format!("chunk {:?}", part.index)))?;
         Ok(stored)
     }
 

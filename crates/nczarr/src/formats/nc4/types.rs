@@ -10,6 +10,7 @@
 
 use hdf5_reader::{ByteOrder, Datatype, StringSize, VarLenKind};
 
+use super::fault::Fault;
 use crate::encoding::Endianness;
 use crate::model::{NcType, Values};
 
@@ -29,7 +30,7 @@ pub(super) struct StoredType {
 
 /// The netCDF type of an HDF5 datatype, or what the type is when netCDF's atomic
 /// types cannot hold it.
-pub(super) fn stored_type(dt: &Datatype) -> Result<StoredType, String> {
+pub(super) fn stored_type(dt: &Datatype) -> Result<StoredType, Fault> {
     let order = |o: &ByteOrder| match o {
         ByteOrder::LittleEndian => Endianness::Little,
         ByteOrder::BigEndian => Endianness::Big,
@@ -57,7 +58,7 @@ pub(super) fn stored_type(dt: &Datatype) -> Result<StoredType, String> {
                 half: true,
                 ..atomic(NcType::Float, Some(order(byte_order)))
             },
-            _ => return Err(format!("a {size}-byte floating-point type")),
+            _ => return Err(Fault::from(format!("a {size}-byte floating-point type"))),
         },
         Datatype::String {
             size: StringSize::Fixed(n),
@@ -195,7 +196,7 @@ mod tests {
             size: 3,
             tag: String::new(),
         };
-        assert!(stored_type(&e).unwrap_err().contains("opaque"));
+        assert!(stored_type(&e).unwrap_err().to_string().contains("opaque"));
     }
 
     #[test]

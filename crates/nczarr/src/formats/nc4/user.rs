@@ -8,13 +8,14 @@
 
 use hdf5_reader::{ByteOrder, Datatype, StringSize, VarLenKind};
 
+use super::fault::Fault;
 use super::types::{fixed_text, floats_from_halves, stored_type, values_from_stored};
 use crate::model::user::{Field, TypeRef};
 use crate::model::{NcType, TypeId, UValue, UserKind, UserType, Values};
 
 /// Resolves a variable-length reference (count, heap address, index) to the bytes of
 /// its elements, given the size of one.
-pub(super) type Resolve<'a> = dyn Fn(&[u8], usize) -> Result<Vec<u8>, String> + 'a;
+pub(super) type Resolve<'a> = dyn Fn(&[u8], usize) -> Result<Vec<u8>, Fault> + 'a;
 
 /// The user-defined types read so far, in netcdf-c's order.
 #[derive(Default)]
@@ -45,7 +46,7 @@ impl UserTypes {
         &mut self,
         group: &[String],
         dt: &Datatype,
-    ) -> Result<Option<UserType>, String> {
+    ) -> Result<Option<UserType>, Fault> {
         let class = match dt {
             Datatype::Compound { .. } => "Compound",
             Datatype::Enum { .. } => "Enum",
@@ -76,7 +77,7 @@ impl UserTypes {
         group: &[String],
         name: &str,
         dt: &Datatype,
-    ) -> Result<Option<UserType>, String> {
+    ) -> Result<Option<UserType>, Fault> {
         let kind = match dt {
             Datatype::Compound { size, fields } => UserKind::Compound {
                 size: u64::from(*size),
@@ -94,7 +95,7 @@ impl UserTypes {
                             dims,
                         })
                     })
-                    .collect::<Result<_, String>>()?,
+                    .collect::<Result<_, Fault>>()?,
             },
             Datatype::Enum { base, members } => {
                 let st = stored_type(base)?;
@@ -103,7 +104,7 @@ impl UserTypes {
                     members: members
                         .iter()
                         .map(|m| Ok((m.name.clone(), integer(base, &m.value)?)))
-                        .collect::<Result<_, String>>()?,
+                        .collect::<Result<_, Fault>>()?,
                 }
             }
             Datatype::Opaque { size, .. } => UserKind::Opaque {
@@ -136,7 +137,7 @@ impl UserTypes {
 
     /// The type of a field or vlen element: atomic, a type read before, or one
     /// made for it in the group at `group` (see [`UserTypes::take_made`]).
-    fn type_ref(&mut self, group: &[String], dt: &Datatype) -> Result<TypeRef, String> {
+    fn type_ref(&mut self, group: &[String], dt: &Datatype) -> Result<TypeRef, Fault> {
         if let Some(id) = self.find(dt) {
             return Ok(TypeRef::User(id.clone()));
         }
@@ -171,7 +172,7 @@ pub(super) fn element_size(dt: &Datatype) -> usize {
 }
 
 /// The integer stored in `raw` as the integer type `dt`.
-fn integer(dt: &Datatype, raw: &[u8]) -> Result<i128, String> {
+fn integer(dt: &Datatype, raw: &[u8]) -> Result<i128, Fault> {
     let Datatype::FixedPoint {
         size,
         signed,
@@ -205,7 +206,7 @@ fn integer(dt: &Datatype, raw: &[u8]) -> Result<i128, String> {
 ///
 /// # Errors
 /// A short element, a reference that does not resolve.
-pub(super) fn decode(dt: &Datatype, raw: &[u8], resolve: &Resolve<'_>) -> Result<UValue, String> {
+pub(super) fn decode(dt: &Datatype, raw: &[u8], resolve: &Resolve<'_>) -> Result<UValue, Fault> {
     let size = element_size(dt);
     let raw = raw.get(..size).ok_or_else(|| {
         format!(
@@ -222,14 +223,14 @@ pub(super) fn decode(dt: &Datatype, raw: &[u8], resolve: &Resolve<'_>) -> Result
                     let rest = raw.get(at..).ok_or("a field past its compound's end")?;
                     decode(&f.datatype, rest, resolve)
                 })
-                .collect::<Result<_, String>>()?,
+                .collect::<Result<_, Fault>>()?,
         ),
         Datatype::Array { base, .. } => {
             let each = element_size(base).max(1);
             UValue::Array(
                 raw.chunks_exact(each)
                     .map(|e| decode(base, e, resolve))
-                    .collect::<Result<_, String>>()?,
+                    .collect::<Result<_, Fault>>()?,
             )
         }
         Datatype::Enum { base, .. } => UValue::Enum(integer(base, raw)?),
@@ -245,7 +246,7 @@ pub(super) fn decode(dt: &Datatype, raw: &[u8], resolve: &Resolve<'_>) -> Result
                 bytes
                     .chunks_exact(each)
                     .map(|e| decode(base, e, resolve))
-                    .collect::<Result<_, String>>()?,
+                    .collect::<Result<_, Fault>>()?,
             )
         }
         Datatype::VarLen { .. }
@@ -353,7 +354,7 @@ mod tests {
         );
         assert_eq!(fields[1].dims, [2]);
         assert_eq!(types.find(&c).unwrap().group, ["g"]);
-        let none = |_: &[u8], _: usize| -> Result<Vec<u8>, String> { Err("no heap".into()) };
+        let none = |_: &[u8], _: usize| -> Result<Vec<u8>, Fault> { Err("no heap".into()) };
         let v = decode(&c, &[0xff, 0, 1, 0, 2, 0], &none).unwrap();
         assert_eq!(
             v,
@@ -372,7 +373,7 @@ mod tests {
             encoding: hdf5_reader::StringEncoding::Ascii,
             padding: hdf5_reader::StringPadding::NullTerminate,
         };
-        let heap = |_: &[u8], each: usize| -> Result<Vec<u8>, String> {
+        let heap = |_: &[u8], each: usize| -> Result<Vec<u8>, Fault> {
             assert_eq!(each, 4);
             Ok([7i32.to_le_bytes(), 8i32.to_le_bytes()].concat())
         };

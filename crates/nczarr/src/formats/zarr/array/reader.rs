@@ -297,7 +297,7 @@ impl<'s> ArrayReader<'s> {
     /// values in C order. `Ok(None)` when the chunk is not stored.
     ///
     /// # Errors
-    /// [`Error::Invalid`] for an index outside the grid; store, codec and chunk errors.
+    /// [`Error::Region`] for an index outside the grid; store, codec and chunk errors.
     pub fn read_chunk(&self, index: &[u64]) -> Result<Option<Values>> {
         let grid_shape: Vec<u64> = self
             .grid
@@ -307,10 +307,10 @@ impl<'s> ArrayReader<'s> {
             .map(|(s, c)| s.div_ceil(*c))
             .collect();
         if index.len() != grid_shape.len() || index.iter().zip(&grid_shape).any(|(i, n)| i >= n) {
-            return Err(Error::Invalid(format!(
-                "variable '{}': chunk index {index:?} is outside the chunk grid {grid_shape:?}",
-                self.name
-            )));
+            return Err(Error::region(
+                &self.name,
+                format!("chunk index {index:?} is outside the chunk grid {grid_shape:?}"),
+            ));
         }
         let key = self.chunk_key(index)?;
         let part = ChunkPart {
@@ -362,7 +362,7 @@ impl<'s> ArrayReader<'s> {
     /// Read the values of `region` (in netCDF coordinates), in C order.
     ///
     /// # Errors
-    /// [`Error::Invalid`] for a region outside the variable; store, codec and chunk
+    /// [`Error::Region`] for a region outside the variable; store, codec and chunk
     /// errors naming the chunk.
     pub fn read(&self, region: &Region) -> Result<Values> {
         self.read_reusing(region, None)
@@ -376,13 +376,9 @@ impl<'s> ArrayReader<'s> {
     pub fn read_reusing(&self, region: &Region, spare: Option<Values>) -> Result<Values> {
         region
             .check(&self.shape)
-            .map_err(|m| Error::Invalid(format!("variable '{}': {m}", self.name)))?;
-        let len = usize::try_from(region.len().unwrap_or(u64::MAX)).map_err(|_| {
-            Error::Invalid(format!(
-                "variable '{}': region {region} is too large",
-                self.name
-            ))
-        })?;
+            .map_err(|m| Error::region(&self.name, m.to_string()))?;
+        let len = usize::try_from(region.len().unwrap_or(u64::MAX))
+            .map_err(|_| Error::region(&self.name, format!("region {region} is too large")))?;
         let stored_region = if self.scalar_as_1 {
             Region::whole(&[1])
         } else {

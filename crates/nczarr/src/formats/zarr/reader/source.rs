@@ -76,14 +76,16 @@ impl ZarrSource {
     /// A reader for the variable at `var`.
     ///
     /// # Errors
-    /// [`Error::Invalid`] for an unknown variable; codec errors when its chain cannot
+    /// [`Error::NoSuchVar`] for an unknown variable; codec errors when its chain cannot
     /// be built.
     pub fn reader(&self, var: &VarPath) -> Result<ArrayReader<'_>> {
         let (v, stored) = self
             .dataset
             .var(var)
             .zip(self.arrays.get(var))
-            .ok_or_else(|| Error::Invalid(format!("no variable '{var}' in the dataset")))?;
+            .ok_or_else(|| Error::NoSuchVar {
+                var: var.to_string(),
+            })?;
         let key = if self.root_array.as_ref() == Some(var) {
             StoreKey::root()
         } else {
@@ -196,10 +198,9 @@ impl DatasetSource for ZarrSource {
 
     fn chunk(&self, var: &VarPath, index: &[u64]) -> Result<ChunkView> {
         let reader = self.reader(var)?;
-        let stored = self
-            .arrays
-            .get(var)
-            .ok_or_else(|| Error::Invalid(format!("no variable '{var}' in the dataset")))?;
+        let stored = self.arrays.get(var).ok_or_else(|| Error::NoSuchVar {
+            var: var.to_string(),
+        })?;
         // A scalar stored as a 0-d array has the one chunk `[]`, whatever was asked.
         let index = if stored.shape.is_empty() {
             &[][..]

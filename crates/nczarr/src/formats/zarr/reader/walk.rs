@@ -543,6 +543,16 @@ fn listing(docs: &[Option<&Json>]) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// Metadata of the variable at `var` that contradicts the dataset's other metadata: a
+/// damaged dataset, where the variable's array is.
+fn inconsistent(var: &VarPath, message: String) -> Error {
+    Error::Damaged {
+        file: var.to_string(),
+        offset: None,
+        message,
+    }
+}
+
 /// A variable's use of a dimension: the variable (its group's place and its index
 /// there), which of its dimensions, and the length its stored array has along it.
 struct DimUse<'t> {
@@ -571,11 +581,14 @@ fn check_dims(
         // Groups by their place in the tree: thousands of references to groups with
         // many siblings would each search the siblings by name.
         let Some(&at) = places.get(dref.group.as_slice()) else {
-            return Err(Error::Invalid(format!(
-                "variable '{}': dimension reference '{}' names a group that does not exist",
-                var_path(),
-                dref.fqn()
-            )));
+            return Err(inconsistent(
+                &var_path(),
+                format!(
+                    "variable '{}': dimension reference '{}' names a group that does not exist",
+                    var_path(),
+                    dref.fqn()
+                ),
+            ));
         };
         let found = group_at_ref(root, at)
             .dims
@@ -598,13 +611,16 @@ fn check_dims(
         };
         let declared = &group_at_ref(root, at).dims[found];
         if !declared.unlimited && declared.len != u.len {
-            return Err(Error::Invalid(format!(
-                "variable '{}': its array has length {} along dimension '{}', which has length {}",
-                var_path(),
-                u.len,
-                dref.fqn(),
-                declared.len
-            )));
+            return Err(inconsistent(
+                &var_path(),
+                format!(
+                    "variable '{}': its array has length {} along dimension '{}', which has length {}",
+                    var_path(),
+                    u.len,
+                    dref.fqn(),
+                    declared.len
+                ),
+            ));
         }
         if declared.unlimited && u.len > declared.len {
             group_at(root, at).dims[found].len = u.len;

@@ -65,11 +65,11 @@ pub(crate) fn fit(enc: &mut Encoding, shape: &[u64]) -> Vec<String> {
 /// dimensions are written fixed, with a warning each.
 ///
 /// # Errors
-/// [`Error::Invalid`] naming the first string variable or attribute.
+/// [`Error::Unsupported`] naming the first string variable or attribute.
 pub(crate) fn limits(ds: &Dataset) -> Result<Vec<String>> {
     fn walk(g: &Group, path: &mut Vec<String>, warnings: &mut Vec<String>) -> Result<()> {
         let no_strings = |what: String| {
-            Err(Error::Invalid(format!(
+            Err(Error::Unsupported(format!(
                 "{what} is a string; netcdf-c 4.9.0 cannot read strings in NCZarr (it crashes), so the 4.9.0 layout cannot hold it"
             )))
         };

@@ -65,7 +65,7 @@ impl ArrayWriter {
     /// A writer for the variable at `var`, stored under `key` as `stored`.
     ///
     /// # Errors
-    /// [`Error::Codec`] when the codec chain cannot be built, [`Error::Invalid`] when a
+    /// [`Error::Codec`] when the codec chain cannot be built, [`Error::Unsupported`] when a
     /// chunk could not be held in memory or the fill value has no stored form.
     pub fn new(key: StoreKey, var: &VarPath, stored: StoredArray) -> Result<ArrayWriter> {
         let name = var.to_string();
@@ -89,7 +89,7 @@ impl ArrayWriter {
             .and_then(|n| usize::try_from(n).ok())
             .filter(|n| n.checked_mul(element_bytes(&stored.dtype)).is_some())
             .ok_or_else(|| {
-                Error::Invalid(format!(
+                Error::Unsupported(format!(
                     "variable '{name}': chunks {:?} are too large for this machine",
                     stored.chunks
                 ))
@@ -139,17 +139,19 @@ impl ArrayWriter {
     /// reaches the array's edge: a chunk is written once, whole.
     ///
     /// # Errors
-    /// [`Error::Invalid`] for a region that cuts a chunk or values of the wrong length;
+    /// [`Error::Region`] for a region that cuts a chunk or values of the wrong length;
     /// codec and store errors.
     pub fn write(&self, store: &dyn WritableStore, region: &Region, values: &Values) -> Result<()> {
         self.check_aligned(region)?;
         let expect = region.len().unwrap_or(u64::MAX);
         if values.len() as u64 != expect {
-            return Err(Error::Invalid(format!(
-                "variable '{}': {} values given for region {region} of {expect}",
-                self.name,
-                values.len()
-            )));
+            return Err(Error::region(
+                &self.name,
+                format!(
+                    "{} values given for region {region} of {expect}",
+                    values.len()
+                ),
+            ));
         }
         let (slab, strings) = self.slab(values)?;
         if self.looking_for_fill() {
@@ -266,7 +268,7 @@ impl ArrayWriter {
     /// in between.
     ///
     /// # Errors
-    /// [`Error::Invalid`] for an index outside the grid or a chunk that decodes to the
+    /// [`Error::Region`] for an index outside the grid or a chunk that decodes to the
     /// wrong length; codec and store errors.
     pub fn write_encoded(
         &self,
@@ -275,7 +277,7 @@ impl ArrayWriter {
         from: Option<&Pipeline>,
     ) -> Result<()> {
         if self.stored.sharding.is_some() || self.stored.dtype == Dtype::Object {
-            return Err(Error::Invalid(format!(
+            return Err(Error::Unsupported(format!(
                 "variable '{}': a sharded or string array takes values, not stored chunks",
                 self.name
             )));
@@ -291,10 +293,10 @@ impl ArrayWriter {
                         .zip(self.grid.shape.iter().zip(&self.grid.chunks))
                         .all(|(&i, (&n, &c))| i.saturating_mul(c) < n.max(1));
                 if !inside {
-                    return Err(Error::Invalid(format!(
-                        "variable '{}': chunk {index:?} is outside the chunk grid",
-                        self.name
-                    )));
+                    return Err(Error::region(
+                        &self.name,
+                        format!("chunk {index:?} is outside the chunk grid"),
+                    ));
                 }
                 let key = self.key.join_path(&self.stored.keys.key(&index))?;
                 let info = ChunkInfo {
@@ -307,11 +309,13 @@ impl ArrayWriter {
                 };
                 let Some(from) = from else {
                     if self.pipeline.is_empty() && bytes.len() != size {
-                        return Err(Error::Invalid(format!(
-                            "variable '{}': chunk {index:?} holds {} bytes, expected {size}",
-                            self.name,
-                            bytes.len()
-                        )));
+                        return Err(Error::region(
+                            &self.name,
+                            format!(
+                                "chunk {index:?} holds {} bytes, expected {size}",
+                                bytes.len()
+                            ),
+                        ));
                     }
                     if self.looking_for_fill() {
                         // Put as they are, but looked at: decoded once more.
@@ -325,10 +329,10 @@ impl ArrayWriter {
                                 self.look_for_fill_in_chunk(&index, &b);
                             }
                             Ok(_) => {
-                                return Err(Error::Invalid(format!(
-                                "variable '{}': chunk {index:?} does not decode to {size} bytes",
-                                self.name
-                            )))
+                                return Err(Error::region(
+                                    &self.name,
+                                    format!("chunk {index:?} does not decode to {size} bytes"),
+                                ))
                             }
                             Err(e) => return Err(codec(e)),
                         }
@@ -338,10 +342,10 @@ impl ArrayWriter {
                 let decoded = match from.decode(bytes, key.as_str(), &info, self.chunk_len) {
                     Ok(Decoded::Bytes(b)) if b.len() == size => b,
                     Ok(_) => {
-                        return Err(Error::Invalid(format!(
-                            "variable '{}': chunk {index:?} does not decode to {size} bytes",
-                            self.name
-                        )))
+                        return Err(Error::region(
+                            &self.name,
+                            format!("chunk {index:?} does not decode to {size} bytes"),
+                        ))
                     }
                     Err(e) => return Err(codec(e)),
                 };
@@ -534,7 +538,7 @@ impl ArrayWriter {
     fn check_aligned(&self, region: &Region) -> Result<()> {
         region
             .check(&self.grid.shape)
-            .map_err(|m| Error::Invalid(format!("variable '{}': {m}", self.name)))?;
+            .map_err(|m| Error::region(&self.name, m.to_string()))?;
         let aligned = (0..region.rank()).all(|d| {
             let (c, end) = (self.grid.chunks[d], region.start[d] + region.count[d]);
             region.stride[d] == 1
@@ -544,10 +548,13 @@ impl ArrayWriter {
         if aligned {
             Ok(())
         } else {
-            Err(Error::Invalid(format!(
-                "variable '{}': region {region} does not consist of whole chunks {:?}",
-                self.name, self.grid.chunks
-            )))
+            Err(Error::region(
+                &self.name,
+                format!(
+                    "region {region} does not consist of whole chunks {:?}",
+                    self.grid.chunks
+                ),
+            ))
         }
     }
 }

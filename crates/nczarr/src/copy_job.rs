@@ -1,0 +1,302 @@
+//! [`CopyJob`]: a copy from one dataset name to another, the whole of what nccopy does
+//! once its options are read. Open the input; select (`-v`, `-V`, `-g`, `-G`, `-u`);
+//! refuse, or leave out, what the output cannot hold and what this build cannot read;
+//! plan how each variable is stored; say what it will cost (`--dry-run`); create the
+//! output (staged, or one run of a copy in parts, checked against the first run's
+//! fingerprint); write the values. nczcopy reads its options into a job and prints what the job
+//! says; a library caller runs the same copy, in parts too, with no code of nczcopy's.
+
+use std::collections::HashSet;
+
+use crate::copy::cost::{copy_cost, reread_warnings, CopyCost};
+use crate::copy::parts::fingerprint_key;
+use crate::copy::{
+    check_fingerprint, fingerprint, plan_copy, select, write_dataset, CopyOptions, MemoryBudget,
+    Part, Progress, Selection, StorageChanges,
+};
+use crate::encoding::{Plan, PlanOptions};
+use crate::error::{Error, Result};
+use crate::model::{Dataset, VarPath};
+use crate::open::{create, create_parts, open, same_dataset, CreateOptions, OpenOptions, Opened};
+use crate::place::PartsRun;
+use crate::sink::{DatasetSink, WriteStage};
+use crate::source::DatasetSource;
+use crate::store::TraceSink;
+use crate::url::DatasetUrl;
+
+/// Which run of a copy this is.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum CopyRun {
+    /// The whole copy in one run.
+    #[default]
+    Whole,
+    /// The first run of a copy in parts: the metadata, and the copy's fingerprint.
+    Start,
+    /// One part's values, into a copy in parts started with the same plan.
+    Part(Part),
+}
+
+/// A copy, as nccopy's options describe it.
+#[derive(Debug, Clone)]
+pub struct CopyJob {
+    /// The input's name (path or URL).
+    pub input: String,
+    /// The output's name.
+    pub output: String,
+    /// What is copied.
+    pub selection: Selection,
+    /// How storage changes on the way (chunks, codecs).
+    pub changes: StorageChanges,
+    /// How the output is created.
+    pub create: CreateOptions,
+    /// The memory the copy may use.
+    pub budget: MemoryBudget,
+    /// Leave out, with a warning each, what cannot be read or held, instead of
+    /// refusing the copy.
+    pub skip_unreadable: bool,
+    /// Which run this is.
+    pub run: CopyRun,
+}
+
+/// A warning about the input or the output (`about` names it), or the copy.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    /// The dataset it is about; `None` for the copy as a whole.
+    pub about: Option<String>,
+    /// What happened.
+    pub text: String,
+}
+
+/// A copy decided, before anything is written.
+pub struct PreparedCopy<'s> {
+    source: &'s dyn DatasetSource,
+    /// The output's groups, dimensions, variables and attributes.
+    pub dataset: Dataset,
+    /// The variables whose values are copied; `None` for all.
+    pub data: Option<HashSet<VarPath>>,
+    /// How each variable is stored.
+    pub plan: Plan,
+    /// What was left out, and rechunkings the memory makes slow.
+    pub warnings: Vec<Warning>,
+}
+
+impl CopyJob {
+    /// Check the names: both understood, and the output not the input.
+    ///
+    /// # Errors
+    /// [`Error::Url`] for a name not understood; [`Error::Invalid`] naming the output
+    /// when it is the input.
+    pub fn check(&self) -> Result<()> {
+        let (input, output) = (
+            DatasetUrl::parse(&self.input)?,
+            DatasetUrl::parse(&self.output)?,
+        );
+        if same_dataset(&input, &output) {
+            return Err(Error::Invalid(format!(
+                "{}: the same dataset as the input; a dataset cannot be copied onto itself",
+                self.output
+            )));
+        }
+        Ok(())
+    }
+
+    /// Open the input (after [`CopyJob::check`]), reading with batches the job's memory
+    /// allows.
+    ///
+    /// # Errors
+    /// As [`CopyJob::check`]; open errors.
+    pub fn open(&self, trace: Option<TraceSink>) -> Result<Opened> {
+        self.check()?;
+        open(
+            &self.input,
+            &OpenOptions {
+                trace,
+                batch_bytes: Some(self.budget.batch),
+            },
+        )
+    }
+
+    /// Decide the copy of `source` (the opened input): its selection, what is left out,
+    /// its plan.
+    ///
+    /// # Errors
+    /// [`Error::Selection`] for a selection the input does not match;
+    /// [`Error::Unreadable`] for what cannot be copied, unless `skip_unreadable`;
+    /// planning errors (chunk specs, codecs).
+    pub fn prepare<'s>(&self, source: &'s dyn DatasetSource) -> Result<PreparedCopy<'s>> {
+        let input = Some(self.input.clone());
+        let mut warnings = Vec::new();
+        let mut selected = select(source.dataset(), &self.selection)?;
+        // netCDF-4's user-defined types: enums go as their base type with CF's flag
+        // attributes; the other kinds only netCDF-4 files hold.
+        let (atomic, losses) = crate::model::user::atomic_view(&selected.dataset);
+        if let Some(first) = losses.first().filter(|_| !self.skip_unreadable) {
+            return Err(Error::Unreadable(first.to_string()));
+        }
+        warnings.extend(losses.iter().map(|l| Warning {
+            about: input.clone(),
+            text: format!("{l}; left out"),
+        }));
+        selected.dataset = atomic;
+        let unreadable: Vec<_> = source
+            .unreadable()
+            .into_iter()
+            .filter(|(p, _)| selected.dataset.var(p).is_some())
+            .collect();
+        if let Some((p, why)) = unreadable.first().filter(|_| !self.skip_unreadable) {
+            return Err(Error::Unreadable(format!(
+                "variable '{p}' cannot be read: {why}"
+            )));
+        }
+        warnings.extend(unreadable.iter().map(|(p, why)| Warning {
+            about: input.clone(),
+            text: format!("variable '{p}' left out: {why}"),
+        }));
+        let paths: Vec<_> = unreadable.into_iter().map(|(p, _)| p).collect();
+        if !paths.is_empty() {
+            selected.dataset = selected.dataset.without_vars(&paths);
+        }
+        let plan = plan_copy(
+            source,
+            &selected.dataset,
+            &self.changes,
+            &PlanOptions::default(),
+        )?;
+        let data = selected.data.as_ref();
+        warnings.extend(
+            reread_warnings(source, &selected.dataset, &plan, data, self.budget)
+                .into_iter()
+                .map(|text| Warning { about: None, text }),
+        );
+        Ok(PreparedCopy {
+            source,
+            dataset: selected.dataset,
+            data: selected.data,
+            plan,
+            warnings,
+        })
+    }
+
+    /// Create the output for this run of the prepared copy (staged: nothing is in
+    /// place until [`StartedCopy::write`] finishes). The output's warnings (what it
+    /// stores otherwise than planned, values kept) go to `warn`.
+    ///
+    /// # Errors
+    /// Create errors (an existing non-dataset path), [`Error::Parts`] for a part of
+    /// another copy, and what the output cannot hold.
+    pub fn create<'s>(
+        &self,
+        prepared: PreparedCopy<'s>,
+        warn: &mut dyn FnMut(Warning),
+    ) -> Result<StartedCopy<'s>> {
+        let PreparedCopy {
+            source,
+            dataset,
+            mut data,
+            mut plan,
+            ..
+        } = prepared;
+        let mut create_options = self.create.clone();
+        create_options.zarr.skip_fill_chunks = true;
+        create_options.zarr.batch_bytes = Some(self.budget.batch);
+        let output = &self.output;
+        let (sink, part) = match self.run {
+            CopyRun::Whole => (create(output, &create_options)?, None),
+            run => {
+                // Memory may differ from run to run (it does not change which chunks a
+                // part writes; `identity` leaves it out); everything else must not.
+                let print = fingerprint(
+                    &self.input,
+                    &dataset,
+                    &plan,
+                    &create_options.zarr.identity(),
+                );
+                let (parts_run, stage, part) = match run {
+                    CopyRun::Part(p) => (
+                        PartsRun::Resume,
+                        WriteStage::Values {
+                            notes: vec![(p.marker(), Vec::new())],
+                        },
+                        Some(p),
+                    ),
+                    _ => {
+                        // The first run writes no values.
+                        data = Some(HashSet::new());
+                        (
+                            PartsRun::Start,
+                            WriteStage::MetadataOnly {
+                                notes: vec![(fingerprint_key(), print.clone().into_bytes())],
+                            },
+                            None,
+                        )
+                    }
+                };
+                let (sink, reader) = create_parts(output, &create_options, parts_run, stage)?;
+                if part.is_some() {
+                    check_fingerprint(reader.as_ref(), &print)?;
+                }
+                (sink, part)
+            }
+        };
+        for text in sink.prepare(&dataset, &mut plan)? {
+            warn(Warning {
+                about: Some(output.clone()),
+                text,
+            });
+        }
+        Ok(StartedCopy {
+            source,
+            dataset,
+            data,
+            plan,
+            sink,
+            part,
+            slab_bytes: self.budget.slab,
+        })
+    }
+}
+
+/// A copy whose output is created, values not yet written.
+pub struct StartedCopy<'s> {
+    source: &'s dyn DatasetSource,
+    dataset: Dataset,
+    data: Option<HashSet<VarPath>>,
+    plan: Plan,
+    sink: Box<dyn DatasetSink>,
+    part: Option<Part>,
+    slab_bytes: u64,
+}
+
+impl StartedCopy<'_> {
+    /// Write the values and put the output in place, reporting to `progress`.
+    ///
+    /// # Errors
+    /// Read, codec and store errors; the output is then left as it was before the run.
+    pub fn write(self, progress: Option<&dyn Progress>) -> Result<()> {
+        write_dataset(
+            self.source,
+            &self.dataset,
+            &self.plan,
+            self.sink,
+            &CopyOptions {
+                slab_bytes: self.slab_bytes,
+                data: self.data,
+                progress,
+                part: self.part,
+            },
+        )
+    }
+}
+
+impl PreparedCopy<'_> {
+    /// What the copy will read, store and hold in memory (`budget`).
+    pub fn cost(&self, budget: MemoryBudget) -> CopyCost {
+        copy_cost(
+            self.source,
+            &self.dataset,
+            &self.plan,
+            self.data.as_ref(),
+            budget,
+        )
+    }
+}
