@@ -1,5 +1,7 @@
 //! The crate's error type. Every variant names what the user needs to find the
-//! fault: the key, the variable, the file.
+//! fault (the key, the variable, the file, the byte), and its kind says what a caller can
+//! do about it: retry a store's failure, report damage, fix a request
+//! (`docs/architecture.md#errors` has the table).
 
 use crate::codec::CodecError;
 use crate::encoding::EncodingError;

@@ -5,8 +5,10 @@
 //!
 //! What a copy may change on the way has a file each: [`chunkspec`] (nccopy's `-c`),
 //! [`filters`] (`-d`, `-s`, `-F`, `--codec`), [`mod@select`] (`-v`, `-V`, `-g`, `-G`, `-u`),
-//! [`plan()`] and [`plan_copy`] (how each variable is stored); [`estimate`] says what a
-//! copy will cost before it runs.
+//! [`plan()`] and [`plan_copy`] (how each variable is stored). [`budget`] is the memory
+//! model; [`cost`] (over [`estimate`]'s arithmetic) says what a copy will cost before it
+//! runs; [`parts`] deals a copy's chunks to N runs and finishes them. [`copy_all`] is the
+//! simplest copy; `crate::copy_job` runs a whole nccopy-style copy from names.
 
 pub mod budget;
 pub mod chunkspec;
