@@ -12,11 +12,12 @@ use nczarr::copy::{
     StorageChanges,
 };
 use nczarr::copy_job::{CopyJob, CopyRun, Warning};
+use nczarr::formats::NcFileKind;
 use nczarr::json::Json;
 use nczarr::url::DatasetUrl;
 use nczarr::DatasetSource;
 use nczarr_tools::cli;
-use nczarr_tools::cli::output::{output_kind, LayoutArgs, OutputKind};
+use nczarr_tools::cli::output::{kind_flag, kind_for_target, output_kind, LayoutArgs, OutputKind};
 use nczarr_tools::cli::progress::{Bar, Show};
 
 /// Copy a netCDF dataset (NCZarr, Zarr v2 or v3, or a netCDF file; on a directory, a
@@ -34,21 +35,27 @@ use nczarr_tools::cli::progress::{Bar, Show};
     disable_version_flag = true
 )]
 struct Args {
-    /// Output kind: nczarr, zarr (pure Zarr v2) or zarr3 (Zarr v3); nccopy's netCDF-4
-    /// kind names (nc4, netCDF-4, 4, ...) mean nczarr. Default: the input's Zarr
-    /// version (a Zarr v3 store copies to zarr3; netCDF files and Zarr v2 to nczarr).
+    /// Output kind: a netCDF file (nccopy's names and numbers: classic, nc6, cdf5, nc4,
+    /// nc7; or 1..5), or nczarr, zarr (pure Zarr v2), zarr3 (Zarr v3). Default: for an
+    /// OUTPUT named .nc, .nc4, .cdf or .h5 a netCDF file of the input's kind (netCDF-4
+    /// for a Zarr input); otherwise the input's Zarr version (v3 stays v3, the rest
+    /// become nczarr). To a Zarr URL or .zarr name, the netCDF-4 and classic kinds mean
+    /// nczarr (as netcdf-c).
     #[arg(short = 'k', long = "format", value_name = "KIND")]
     kind: Option<String>,
-    /// netCDF classic: written as NCZarr (as netcdf-c does for an NCZarr URL).
+    /// -k classic.
     #[arg(short = '3')]
     classic: bool,
-    /// netCDF-4: NCZarr.
+    /// -k nc4.
     #[arg(short = '4')]
     nc4: bool,
-    /// 64-bit offset: refused (NCZarr cannot be that format).
+    /// -k cdf5.
+    #[arg(short = '5')]
+    cdf5: bool,
+    /// -k nc6 (64-bit offset).
     #[arg(short = '6')]
     offset64: bool,
-    /// netCDF-4 classic model: NCZarr.
+    /// -k nc7 (netCDF-4 classic model).
     #[arg(short = '7')]
     nc4_classic: bool,
     /// Deflate level 1-9 for every variable; 0 removes every filter.
@@ -264,22 +271,41 @@ fn is_compressor(codec: &Json) -> bool {
     nczarr::copy::filters::is_compressor(codec)
 }
 
-/// The output kind from `-k` and `-3/-4/-6/-7`; `None` when not said.
+/// The output kind from `-k` and `-3/-4/-5/-6/-7`; `None` when not said.
 fn output_kind_of(args: &Args) -> anyhow::Result<Option<OutputKind>> {
-    if args.offset64 {
-        return output_kind("64-bit offset").map(Some);
+    match args.kind.as_deref() {
+        Some(k) => output_kind(k).map(Some),
+        None => Ok(kind_flag([
+            args.classic,
+            args.nc4,
+            args.cdf5,
+            args.offset64,
+            args.nc4_classic,
+        ])),
     }
-    let _ = (args.classic, args.nc4, args.nc4_classic);
-    args.kind.as_deref().map(output_kind).transpose()
 }
 
-/// The output kind when `-k` does not say: the input's Zarr version (as nccopy keeps
-/// the input's kind): Zarr v3 stays v3; netCDF files, NCZarr and Zarr v2 become NCZarr.
-fn default_kind(source: &dyn DatasetSource) -> OutputKind {
-    match source.format().zarr_version {
+/// The output kind when `-k` does not say, as nccopy keeps the input's kind: a
+/// netCDF file of the input's kind for an OUTPUT named as a file (netCDF-4 for a Zarr
+/// input); else the input's Zarr version (v3 stays v3, the rest become NCZarr).
+fn default_kind(
+    said: Option<OutputKind>,
+    output: &str,
+    source: &dyn DatasetSource,
+) -> anyhow::Result<OutputKind> {
+    let format = source.format();
+    let zarr = match format.zarr_version {
         Some(3) => OutputKind::Zarr3,
         _ => OutputKind::Nczarr,
-    }
+    };
+    let file = || match format.kind.as_str() {
+        "classic" => NcFileKind::Classic,
+        "64-bit offset" => NcFileKind::Offset64,
+        "cdf5" => NcFileKind::Cdf5,
+        "netCDF-4 classic model" => NcFileKind::Netcdf4Classic,
+        _ => NcFileKind::Netcdf4,
+    };
+    kind_for_target(said, output, file, zarr)
 }
 
 /// What `--dry-run` calls an output kind.
@@ -290,11 +316,21 @@ fn kind_text(kind: OutputKind, said: bool) -> String {
         }
         OutputKind::Zarr => "pure Zarr version 2",
         OutputKind::Zarr3 => "Zarr version 3",
+        OutputKind::File(k) => return file_kind_text(k, said),
     };
     if said {
         name.to_string()
     } else {
         format!("{name}, as the input's Zarr version (-k to choose)")
+    }
+}
+
+fn file_kind_text(kind: NcFileKind, said: bool) -> String {
+    let name = format!("a netCDF {} file", kind.name());
+    if said {
+        name
+    } else {
+        format!("{name}, as the input's kind (-k to choose)")
     }
 }
 
@@ -430,7 +466,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         .open(cli::trace_sink("nczcopy"))
         .with_context(|| input.clone())?;
     let source = opened.source.as_ref();
-    let kind = said_kind.unwrap_or_else(|| default_kind(source));
+    let kind = default_kind(said_kind, &output, source)?;
     job.create = args.layout.create_options(kind)?;
     job.create.overwrite = args.overwrite;
     let prepared = match job.prepare(source) {

@@ -9,10 +9,11 @@ use nczarr::cdl::{CdlError, Compiled};
 use nczarr::copy::plan;
 use nczarr::create;
 use nczarr::encoding::{Plan, PlanOptions};
+use nczarr::formats::NcFileKind;
 use nczarr::generate::{generate, CdlInput, GenError, GenOptions, GenTarget};
 use nczarr::sink::DatasetSink;
 use nczarr_tools::cli;
-use nczarr_tools::cli::output::{output_kind, LayoutArgs};
+use nczarr_tools::cli::output::{kind_flag, kind_for_target, output_kind, LayoutArgs};
 
 /// Compile CDL (netCDF's text form, as ncdump prints it and ncgen reads it) into an NCZarr,
 /// pure Zarr v2 or Zarr v3 dataset in a directory, a zip file, or (with a URL) S3, GCS or
@@ -26,8 +27,11 @@ struct Args {
     /// (default: the CDL file's name with .zarr).
     #[arg(short = 'o', value_name = "OUTPUT")]
     output: Option<String>,
-    /// Format: nczarr (default), zarr (pure Zarr v2) or zarr3 (Zarr v3); ncgen's netCDF-4
-    /// kind names mean nczarr.
+    /// Format: a netCDF file (ncgen's names and numbers: classic, nc6, cdf5, nc4, nc7; or
+    /// 1..5), or nczarr, zarr (pure Zarr v2), zarr3 (Zarr v3). Default: for an output
+    /// named .nc, .nc4, .cdf or .h5 a netCDF file, classic when the CDL fits it (as
+    /// ncgen), else netCDF-4; otherwise nczarr. To a Zarr URL or .zarr name, the
+    /// netCDF-4 and classic kinds mean nczarr (as netcdf-c).
     #[arg(short = 'k', long = "format", value_name = "KIND")]
     kind: Option<String>,
     /// Output language; only b (binary, i.e. a dataset) is produced.
@@ -36,13 +40,19 @@ struct Args {
     /// Same as -lb.
     #[arg(short = 'b')]
     binary: bool,
-    /// netCDF-4 format (accepted for ncgen compatibility: NCZarr is netCDF-4).
+    /// -k nc4.
     #[arg(short = '4')]
     nc4: bool,
-    /// netCDF classic (accepted: the dataset is NCZarr, as with netcdf-c).
+    /// -k classic.
     #[arg(short = '3')]
     classic: bool,
-    /// netCDF-4 classic model (accepted: the dataset is NCZarr).
+    /// -k cdf5.
+    #[arg(short = '5')]
+    cdf5: bool,
+    /// -k nc6 (64-bit offset).
+    #[arg(short = '6')]
+    offset64: bool,
+    /// -k nc7 (netCDF-4 classic model).
     #[arg(short = '7')]
     nc4_classic: bool,
     /// Use no fill values for all variables (ncgen -x).
@@ -76,7 +86,8 @@ fn located(file: &str, e: &CdlError) -> String {
 /// as they say.
 struct Output<'a> {
     args: &'a Args,
-    kind: cli::output::OutputKind,
+    /// The kind `-k` or `-3`... said.
+    said: Option<cli::output::OutputKind>,
     file_label: &'a str,
     /// Once known.
     name: Option<String>,
@@ -115,7 +126,22 @@ impl GenTarget for Output<'_> {
         };
         let mut plan =
             plan(compiled, &plan_options).with_context(|| self.file_label.to_string())?;
-        let mut create_options = args.layout.create_options(self.kind)?;
+        let kind = kind_for_target(
+            self.said,
+            &output,
+            || {
+                if nczarr::formats::nc3::fits(
+                    &compiled.dataset,
+                    nczarr::formats::nc3::Version::Classic,
+                ) {
+                    NcFileKind::Classic
+                } else {
+                    NcFileKind::Netcdf4
+                }
+            },
+            cli::output::OutputKind::Nczarr,
+        )?;
+        let mut create_options = args.layout.create_options(kind)?;
         create_options.overwrite = args.overwrite;
         let sink = create(&output, &create_options).with_context(|| output.clone())?;
         for w in sink
@@ -145,10 +171,16 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
             CdlInput::open(std::path::Path::new(path)).with_context(|| path.to_string())?,
         ),
     };
-    let kind = args
-        .kind
-        .as_deref()
-        .map_or(Ok(cli::output::OutputKind::Nczarr), output_kind)?;
+    let said = match args.kind.as_deref() {
+        Some(k) => Some(output_kind(k)?),
+        None => kind_flag([
+            args.classic,
+            args.nc4,
+            args.cdf5,
+            args.offset64,
+            args.nc4_classic,
+        ]),
+    };
     let defaults = GenOptions::default();
     let options = GenOptions {
         header_only: args.header_only,
@@ -157,7 +189,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let mut output = Output {
         args: &args,
-        kind,
+        said,
         file_label: &file_label,
         name: None,
     };

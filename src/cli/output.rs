@@ -4,7 +4,9 @@
 use anyhow::bail;
 use clap::{Args, ValueEnum};
 use nczarr::formats::zarr::{CharDtype, Layout, ScalarShape, WriteOptions};
+use nczarr::formats::NcFileKind;
 use nczarr::place::ZipLayout;
+use nczarr::url::{DatasetUrl, StorageKind};
 use nczarr::CreateOptions;
 
 /// Layout choices for the datasets nczgen and nczcopy write (`docs/layout.md`).
@@ -45,6 +47,8 @@ pub enum OutputKind {
     Zarr,
     /// Zarr version 3.
     Zarr3,
+    /// A netCDF file.
+    File(NcFileKind),
 }
 
 /// `--char-dtype`.
@@ -85,52 +89,97 @@ pub enum ZipMode {
     Dir,
 }
 
-/// ncgen's and nccopy's kind names: `true` for pure Zarr, `false` for NCZarr (every
-/// netCDF-4 name, and the classic ones, as netcdf-c writes an NCZarr URL whatever the
-/// kind); the 64-bit formats cannot be NCZarr.
+/// ncgen's and nccopy's kind names and numbers, and ours (`nczarr`, `zarr`, `zarr3`).
 ///
 /// # Errors
-/// A kind NCZarr cannot be, or an unknown one.
+/// An unknown kind.
 pub fn output_kind(kind: &str) -> anyhow::Result<OutputKind> {
-    Ok(if pure_for_kind(kind)? {
-        OutputKind::Zarr
-    } else if matches!(
-        kind.to_ascii_lowercase().as_str(),
-        "zarr3" | "v3" | "zarr-v3"
-    ) {
-        OutputKind::Zarr3
-    } else {
-        OutputKind::Nczarr
+    Ok(match kind.to_ascii_lowercase().as_str() {
+        "nczarr" => OutputKind::Nczarr,
+        "zarr" | "zarr2" => OutputKind::Zarr,
+        "zarr3" | "v3" | "zarr-v3" => OutputKind::Zarr3,
+        "classic" | "nc3" | "1" => OutputKind::File(NcFileKind::Classic),
+        "64-bit offset" | "64-bit-offset" | "nc6" | "2" => OutputKind::File(NcFileKind::Offset64),
+        "cdf5" | "cdf-5" | "nc5" | "5" | "64-bit data" | "64-bit-data" => {
+            OutputKind::File(NcFileKind::Cdf5)
+        }
+        "netcdf-4" | "netcdf4" | "nc4" | "3" | "hdf5" | "enhanced" => {
+            OutputKind::File(NcFileKind::Netcdf4)
+        }
+        "netcdf-4 classic model" | "netcdf-4-classic" | "netcdf-4_classic"
+        | "netcdf4_classic" | "nc7" | "4" | "hdf5-nc3" | "enhanced-nc3" => {
+            OutputKind::File(NcFileKind::Netcdf4Classic)
+        }
+        other => bail!(
+            "unknown format kind '{other}' (use classic, nc6, cdf5, nc4, nc7, nczarr, zarr or zarr3)"
+        ),
     })
 }
 
-fn pure_for_kind(kind: &str) -> anyhow::Result<bool> {
-    match kind.to_ascii_lowercase().as_str() {
-        "nczarr" | "zarr3" | "v3" | "zarr-v3" => Ok(false),
-        "zarr" | "zarr2" => Ok(true),
-        "netcdf-4"
-        | "nc4"
-        | "3"
-        | "netcdf4"
-        | "hdf5"
-        | "enhanced"
-        | "classic"
-        | "nc3"
-        | "1"
-        | "netcdf-4 classic model"
-        | "nc7"
-        | "4"
-        | "netcdf-4-classic"
-        | "netcdf-4_classic"
-        | "netcdf4_classic"
-        | "hdf5-nc3"
-        | "enhanced-nc3" => Ok(false),
-        "64-bit offset" | "nc6" | "2" | "64-bit-offset" | "5" | "64-bit-data" | "64-bit data"
-        | "nc5" | "cdf5" | "cdf-5" => {
-            bail!("format '{kind}' cannot be stored as NCZarr (use nczarr, zarr or zarr3)")
-        }
-        other => bail!("unknown format kind '{other}' (use nczarr, zarr or zarr3)"),
-    }
+/// The kind `-3`, `-4`, `-5`, `-6` or `-7` says (`flags` in that order), if any.
+pub fn kind_flag(flags: [bool; 5]) -> Option<OutputKind> {
+    let kinds = [
+        NcFileKind::Classic,
+        NcFileKind::Netcdf4,
+        NcFileKind::Cdf5,
+        NcFileKind::Offset64,
+        NcFileKind::Netcdf4Classic,
+    ];
+    flags
+        .iter()
+        .zip(kinds)
+        .find(|(on, _)| **on)
+        .map(|(_, k)| OutputKind::File(k))
+}
+
+/// Whether `target` names a Zarr store rather than a file: anything not a local path,
+/// a `.zip`, `#mode=` flags of NCZarr or Zarr, or a name ending in `.zarr`.
+fn names_zarr(url: &DatasetUrl) -> bool {
+    let zarr_modes = [
+        "nczarr", "zarr", "zarr3", "v3", "v2", "xarray", "noxarray", "file", "zip",
+    ];
+    url.storage != StorageKind::Dir
+        || zarr_modes.iter().any(|m| url.modes.has(m))
+        || url.original.trim_end_matches('/').ends_with(".zarr")
+}
+
+/// Whether `target` is named as a netCDF file: a local path ending in `.nc`, `.nc4`,
+/// `.cdf` or `.h5`.
+fn names_netcdf_file(url: &DatasetUrl) -> bool {
+    let lower = url.original.to_ascii_lowercase();
+    !names_zarr(url)
+        && [".nc", ".nc4", ".cdf", ".h5"]
+            .iter()
+            .any(|e| lower.ends_with(e))
+}
+
+/// What is written at `target`: the kind `said` (`-k`, `-3`...), where a Zarr target
+/// turns netCDF-4 and classic kinds into NCZarr (as netcdf-c does for an NCZarr URL);
+/// unsaid, a netCDF file of kind `file_default()` for a target named as one, else
+/// `default`.
+///
+/// # Errors
+/// A 64-bit kind for a Zarr target (NCZarr cannot be one), a target that does not parse.
+pub fn kind_for_target(
+    said: Option<OutputKind>,
+    target: &str,
+    file_default: impl FnOnce() -> NcFileKind,
+    default: OutputKind,
+) -> anyhow::Result<OutputKind> {
+    let url = DatasetUrl::parse(target)?;
+    Ok(match said {
+        Some(OutputKind::File(k)) if names_zarr(&url) => match k {
+            NcFileKind::Offset64 | NcFileKind::Cdf5 => bail!(
+                "format '{}' cannot be stored as NCZarr (use nczarr, zarr or zarr3, or write a file: {}.nc)",
+                k.name(),
+                url.base_name()
+            ),
+            _ => OutputKind::Nczarr,
+        },
+        Some(kind) => kind,
+        None if names_netcdf_file(&url) => OutputKind::File(file_default()),
+        None => default,
+    })
 }
 
 impl LayoutArgs {
@@ -168,6 +217,10 @@ impl LayoutArgs {
                 ZipMode::Dir => ZipLayout::TopDirectory,
             },
             overwrite: false,
+            netcdf: match kind {
+                OutputKind::File(k) => Some(k),
+                _ => None,
+            },
         })
     }
 }

@@ -12,7 +12,7 @@
 use crate::cloud::s3::S3Address;
 use crate::error::{Error, Result};
 use crate::formats::zarr::{ReadOptions, WriteOptions, ZarrSink, ZarrSource};
-use crate::formats::FileKind;
+use crate::formats::{FileKind, NcFileKind};
 use crate::place::{create_target, open_ranged, open_read, parts_target, PartsRun, ZipLayout};
 use crate::sink::DatasetSink;
 use crate::sink::WriteStage;
@@ -188,6 +188,8 @@ pub struct CreateOptions {
     /// On S3, replace a dataset already there (not atomically: S3 cannot swap);
     /// directories and zip files are always replaced, atomically.
     pub overwrite: bool,
+    /// Write a netCDF file of this kind instead of a Zarr dataset.
+    pub netcdf: Option<NcFileKind>,
 }
 
 /// Create the dataset `name` names, staged: nothing appears there (and nothing there
@@ -199,6 +201,9 @@ pub struct CreateOptions {
 /// on S3, already holds a dataset).
 pub fn create(name: &str, options: &CreateOptions) -> Result<Box<dyn DatasetSink>> {
     let url = DatasetUrl::parse(name)?;
+    if let Some(kind) = options.netcdf {
+        return create_netcdf_file(&url, kind);
+    }
     let mut zarr = options.zarr.clone();
     zarr.pure_zarr |= url.modes.pure_zarr();
     zarr.zarr3 |= url.modes.zarr3();
@@ -206,6 +211,21 @@ pub fn create(name: &str, options: &CreateOptions) -> Result<Box<dyn DatasetSink
     zarr.check()?;
     let target = create_target(&url, options.zip_layout, options.overwrite).map_err(Error::from)?;
     Ok(Box::new(ZarrSink::new(target, zarr)?))
+}
+
+/// A netCDF file of `kind` at `url`, staged beside it.
+fn create_netcdf_file(url: &DatasetUrl, kind: NcFileKind) -> Result<Box<dyn DatasetSink>> {
+    let Some(version) = kind.classic_version() else {
+        return Err(Error::Unsupported(format!(
+            "{}: {} files are not written yet (write classic, 64-bit offset or CDF-5: -k classic, nc6 or cdf5; or Zarr)",
+            url.original,
+            kind.name()
+        )));
+    };
+    let (staged, file) = crate::place::create_file(url)?;
+    Ok(Box::new(crate::formats::nc3::Nc3Sink::new(
+        version, staged, file,
+    )))
 }
 
 /// Create one run's sink of a copy in parts (see `docs/nczcopy.md`): the `Start` run
@@ -222,6 +242,13 @@ pub fn create_parts(
     stage: WriteStage,
 ) -> Result<(Box<dyn DatasetSink>, Box<dyn ReadStore>)> {
     let url = DatasetUrl::parse(name)?;
+    if let Some(kind) = options.netcdf {
+        return Err(Error::Unsupported(format!(
+            "{}: a {} file is written in one run, not in parts",
+            url.original,
+            kind.name()
+        )));
+    }
     let mut zarr = options.zarr.clone();
     zarr.pure_zarr |= url.modes.pure_zarr();
     zarr.zarr3 |= url.modes.zarr3();

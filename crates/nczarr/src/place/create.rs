@@ -136,6 +136,37 @@ pub fn create_target(
     Ok(Target::staged(store, staged))
 }
 
+/// A new netCDF file's staging beside `url`'s path, and the file opened for writing
+/// there (renamed into place by [`Staged::commit`]). An existing netCDF file is
+/// replaced; anything else is refused.
+///
+/// # Errors
+/// [`StoreError::Settings`] for a remote URL (netCDF files are written to local paths
+/// for now), [`StoreError::Archive`] naming what is there, [`StoreError::Io`].
+pub fn create_file(url: &DatasetUrl) -> Result<(Staged, std::fs::File), StoreError> {
+    let path = match (url.storage, url.path()) {
+        (StorageKind::Dir, Some(path)) => path,
+        _ => {
+            return Err(StoreError::Settings {
+                location: url.original.clone(),
+                message: "a netCDF file is written to a local path; write a Zarr dataset to object storage, or the file locally and upload it".into(),
+            })
+        }
+    };
+    crate::store::examine_file_path(path)?.or_refuse(&path.display().to_string())?;
+    let staged = Staged::beside(path)?;
+    let file = std::fs::File::options()
+        .read(true)
+        .write(true)
+        .create_new(true)
+        .open(&staged.temp)
+        .map_err(|source| StoreError::Io {
+            location: staged.temp.display().to_string(),
+            source,
+        })?;
+    Ok((staged, file))
+}
+
 /// A web server is read, never written.
 fn read_only_web(url: &DatasetUrl) -> StoreError {
     StoreError::Archive {

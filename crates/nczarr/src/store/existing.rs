@@ -181,6 +181,48 @@ fn is_chunk_key(rest: &str) -> bool {
             .all(|i| !i.is_empty() && i.bytes().all(|b| b.is_ascii_digit()))
 }
 
+/// What is at `path`, where a netCDF file is to be written: a netCDF file (classic
+/// family or HDF5, by its first bytes) may be replaced, as nccopy replaces it;
+/// anything else is foreign.
+///
+/// # Errors
+/// [`StoreError::Io`] when the place cannot be looked at (permissions).
+pub fn examine_file_path(path: &Path) -> Result<Existing, StoreError> {
+    let meta = match fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Existing::Nothing),
+        Err(source) => {
+            return Err(StoreError::Io {
+                location: path.display().to_string(),
+                source,
+            })
+        }
+    };
+    if meta.is_dir() {
+        return Ok(Existing::Foreign {
+            what: "is a directory, not a netCDF file".into(),
+        });
+    }
+    if !meta.is_file() {
+        return Ok(Existing::Foreign {
+            what: "is neither a netCDF file nor a directory".into(),
+        });
+    }
+    let mut head = [0u8; 8];
+    let n = fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
+        .unwrap_or(0);
+    let netcdf = matches!(&head[..n.min(4)], b"CDF" | b"CDF" | b"CDF")
+        || (n == 8 && head == *b"\x89HDF\r\n\x1a\n");
+    Ok(if netcdf {
+        Existing::Dataset
+    } else {
+        Existing::Foreign {
+            what: format!("is a file ({} bytes) that is not a netCDF file", meta.len()),
+        }
+    })
+}
+
 /// What is at `path`, where a dataset (a directory tree, or a zip archive when
 /// `zip` is true) is to be written.
 ///

@@ -9,6 +9,8 @@
 
 pub mod header;
 mod source;
+mod write;
 
 pub use header::Version;
 pub use source::Nc3Source;
+pub use write::{fits, Nc3Sink};

@@ -1,0 +1,322 @@
+//! [`Nc3Sink`]: a netCDF classic (CDF-1), 64-bit offset (CDF-2) or 64-bit data (CDF-5)
+//! file written as netcdf-c writes it, streaming.
+//!
+//! The layout is fixed before any value arrives ([`layout`]): every byte's place is
+//! known from the header alone, so slabs are written where they go (`pwrite`), in any
+//! order, from memory bounded by the slab. What no slab wrote (variables without
+//! values, the padding after an odd-sized variable or record share) gets the fill value
+//! at the end, as netcdf-c's fill mode leaves it. The file is written beside its
+//! destination and renamed into place when complete ([`crate::store::Staged`]).
+
+mod encode;
+mod layout;
+
+use std::collections::{HashMap, HashSet};
+use std::fs::File;
+use std::os::unix::fs::FileExt;
+use std::sync::Mutex;
+
+use super::header::Version;
+use crate::chunking::{aligned_units, c_strides, for_each_index, slabs, Region, SlabOrder};
+use crate::encoding::{Encoding, Plan};
+use crate::error::{Error, Result};
+use crate::model::{Dataset, Values, VarPath};
+use crate::sink::DatasetSink;
+use crate::store::{check_cancelled, Staged, StoreError};
+use layout::{layout, FileLayout, VarPlace};
+
+/// Whether `dataset` fits a `version` file (no groups, user-defined types or strings;
+/// CDF-5's types only in CDF-5; one unlimited dimension, first; sizes within the
+/// format's limits).
+pub fn fits(dataset: &Dataset, version: Version) -> bool {
+    layout(dataset, version).is_ok()
+}
+
+/// Bytes of fill written at once.
+const FILL_BYTES: usize = 4 << 20;
+
+/// A classic-family file being written.
+pub struct Nc3Sink {
+    version: Version,
+    staged: Option<Staged>,
+    file: File,
+    layout: Option<FileLayout>,
+    index: HashMap<VarPath, usize>,
+    /// Each variable's fill value, big-endian, and whether it is filled at all (`_NoFill`).
+    fills: Vec<(Vec<u8>, bool)>,
+    written: Mutex<HashSet<usize>>,
+}
+
+impl Nc3Sink {
+    /// A sink writing a `version` file into `file`, the staging `staged` of the
+    /// destination (renamed into place by [`DatasetSink::finish`]).
+    pub fn new(version: Version, staged: Staged, file: File) -> Nc3Sink {
+        Nc3Sink {
+            version,
+            staged: Some(staged),
+            file,
+            layout: None,
+            index: HashMap::new(),
+            fills: Vec::new(),
+            written: Mutex::new(HashSet::new()),
+        }
+    }
+
+    fn io(&self, e: std::io::Error) -> Error {
+        Error::Store(StoreError::Io {
+            location: self
+                .staged
+                .as_ref()
+                .map(|s| s.target.display().to_string())
+                .unwrap_or_default(),
+            source: e,
+        })
+    }
+
+    fn place(&self, var: &VarPath) -> Result<(usize, &VarPlace, &FileLayout)> {
+        let layout = self
+            .layout
+            .as_ref()
+            .ok_or_else(|| Error::Internal("values written before the file was defined".into()))?;
+        let i = *self
+            .index
+            .get(var)
+            .ok_or_else(|| Error::Invalid(format!("variable '{var}' was not defined")))?;
+        Ok((i, &layout.vars[i], layout))
+    }
+
+    /// `bytes` (the region's values, big-endian, C order) where `region` of `p` goes:
+    /// for a record variable, record by record.
+    fn write_region(
+        &self,
+        p: &VarPlace,
+        layout: &FileLayout,
+        region: &Region,
+        bytes: &[u8],
+    ) -> Result<()> {
+        let size = p.nc_type.size() as u64;
+        if !p.record {
+            return self.write_block(p.begin, &p.shape, &region.start, &region.count, size, bytes);
+        }
+        let per_record = (region.count[1..].iter().product::<u64>() * size) as usize;
+        for (i, r) in (region.start[0]..region.start[0] + region.count[0]).enumerate() {
+            let at = p.begin + r * layout.record_bytes;
+            let from = i * per_record;
+            self.write_block(
+                at,
+                &p.shape[1..],
+                &region.start[1..],
+                &region.count[1..],
+                size,
+                &bytes[from..from + per_record],
+            )?;
+        }
+        Ok(())
+    }
+
+    /// `bytes` (C order) into the block `start`/`count` of a C-order array of `shape`
+    /// that starts at byte `at`: one write per run of elements contiguous in both.
+    fn write_block(
+        &self,
+        at: u64,
+        shape: &[u64],
+        start: &[u64],
+        count: &[u64],
+        size: u64,
+        bytes: &[u8],
+    ) -> Result<()> {
+        if shape.is_empty() {
+            return self.file.write_all_at(bytes, at).map_err(|e| self.io(e));
+        }
+        // Dimensions after `k` are whole: a run is `count[k]` of those, contiguous.
+        let mut k = shape.len() - 1;
+        while k > 0 && start[k] == 0 && count[k] == shape[k] {
+            k -= 1;
+        }
+        let strides = c_strides(shape);
+        let run = (count[k] * shape[k + 1..].iter().product::<u64>() * size) as usize;
+        let mut from = 0usize;
+        let mut failed = None;
+        for_each_index(&count[..k], |i| {
+            if failed.is_some() {
+                return;
+            }
+            let linear: u64 = (0..shape.len())
+                .map(|d| (start[d] + if d < k { i[d] } else { 0 }) * strides[d])
+                .sum();
+            if let Err(e) = self
+                .file
+                .write_all_at(&bytes[from..from + run], at + linear * size)
+            {
+                failed = Some(e);
+            }
+            from += run;
+        });
+        match failed {
+            Some(e) => Err(self.io(e)),
+            None => Ok(()),
+        }
+    }
+
+    /// Fill `len` bytes at `at` with `fill` repeated.
+    fn fill(&self, at: u64, len: u64, fill: &[u8]) -> Result<()> {
+        if len == 0 || fill.is_empty() {
+            return Ok(());
+        }
+        let n = (len as usize).min(FILL_BYTES);
+        let pattern: Vec<u8> = fill.iter().copied().cycle().take(n).collect();
+        let mut done = 0u64;
+        while done < len {
+            let k = (len - done).min(pattern.len() as u64) as usize;
+            self.file
+                .write_all_at(&pattern[..k], at + done)
+                .map_err(|e| self.io(e))?;
+            done += k as u64;
+        }
+        Ok(())
+    }
+}
+
+/// The fill value of a variable of type `p.nc_type` with encoding `e`, big-endian: its
+/// `_FillValue`, else the type's default.
+fn fill_bytes(p: &VarPlace, dataset: &Dataset, e: Option<&Encoding>) -> Vec<u8> {
+    let given = dataset
+        .var(&p.path)
+        .and_then(|v| v.attr("_FillValue"))
+        .map(|a| a.values.clone())
+        .or_else(|| e.and_then(|e| e.fill.clone()))
+        .filter(|f| f.nc_type() == p.nc_type && f.len() == 1);
+    encode::be_bytes(&given.unwrap_or_else(|| Values::default_fill(p.nc_type)))
+}
+
+impl DatasetSink for Nc3Sink {
+    fn prepare(&self, dataset: &Dataset, _plan: &mut Plan) -> Result<Vec<String>> {
+        // Chunks, codecs and byte order are not stored in a classic file: the values are
+        // (big-endian, contiguous), as nccopy -k classic writes them.
+        layout(dataset, self.version).map_err(Error::Unsupported)?;
+        Ok(Vec::new())
+    }
+
+    fn define(&mut self, dataset: &Dataset, plan: &Plan) -> Result<()> {
+        let layout = layout(dataset, self.version).map_err(Error::Unsupported)?;
+        self.index = layout
+            .vars
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.path.clone(), i))
+            .collect();
+        self.fills = layout
+            .vars
+            .iter()
+            .map(|p| {
+                let e = plan.get(&p.path);
+                (fill_bytes(p, dataset, e), !e.is_some_and(|e| e.no_fill))
+            })
+            .collect();
+        self.file
+            .set_len(layout.file_len)
+            .and_then(|()| self.file.write_all_at(&layout.header_bytes, 0))
+            .map_err(|e| self.io(e))?;
+        self.layout = Some(layout);
+        Ok(())
+    }
+
+    fn slabs(
+        &self,
+        var: &VarPath,
+        budget: u64,
+        read_chunks: Option<&[u64]>,
+        within: Option<&Region>,
+    ) -> Result<Vec<Region>> {
+        let (_, p, _) = self.place(var)?;
+        let block = within.cloned().unwrap_or_else(|| Region::whole(&p.shape));
+        if p.shape.is_empty() {
+            return Ok(vec![block]);
+        }
+        let ones = vec![1u64; p.shape.len()];
+        let units = aligned_units(&block.count, &ones, read_chunks, budget);
+        Ok(slabs(&block.count, &units, budget, SlabOrder::Chunks)
+            .into_iter()
+            .map(|mut r| {
+                for (s, o) in r.start.iter_mut().zip(&block.start) {
+                    *s += o;
+                }
+                r
+            })
+            .collect())
+    }
+
+    fn write(&self, var: &VarPath, region: &Region, values: &Values) -> Result<()> {
+        check_cancelled()?;
+        let (i, p, layout) = self.place(var)?;
+        region
+            .check(&p.shape)
+            .map_err(|e| Error::region(var, e.to_string()))?;
+        if region.stride.iter().any(|&s| s != 1) {
+            return Err(Error::region(var, format!("region {region} has a stride")));
+        }
+        let expect = region.len().unwrap_or(u64::MAX);
+        if values.len() as u64 != expect || values.nc_type() != p.nc_type {
+            return Err(Error::region(
+                var,
+                format!(
+                    "{} values of type {} given for region {region} of {expect} of type {}",
+                    values.len(),
+                    values.nc_type(),
+                    p.nc_type
+                ),
+            ));
+        }
+        if expect > 0 {
+            self.write_region(p, layout, region, &encode::be_bytes(values))?;
+        }
+        self.written
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(i);
+        Ok(())
+    }
+
+    fn finish(mut self: Box<Self>) -> Result<()> {
+        let layout = self
+            .layout
+            .take()
+            .ok_or_else(|| Error::Internal("a file finished before it was defined".into()))?;
+        let written = std::mem::take(
+            &mut *self
+                .written
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        );
+        for (i, p) in layout.vars.iter().enumerate() {
+            let (fill, filled) = &self.fills[i];
+            if !filled {
+                continue;
+            }
+            check_cancelled()?;
+            // What no slab wrote: the whole variable, or only the padding after it.
+            let (from, len) = if written.contains(&i) {
+                (p.data_len, p.len - p.data_len)
+            } else {
+                (0, p.len)
+            };
+            if p.record {
+                for r in 0..layout.numrecs {
+                    let at = p.begin + r * layout.record_bytes + from;
+                    // The one record variable's records are not padded.
+                    let len = len.min(layout.record_bytes.saturating_sub(from));
+                    self.fill(at, len, fill)?;
+                }
+            } else {
+                self.fill(p.begin + from, len, fill)?;
+            }
+        }
+        self.file.sync_all().map_err(|e| self.io(e))?;
+        let staged = self
+            .staged
+            .take()
+            .ok_or_else(|| Error::Internal("a file finished twice".into()))?;
+        staged.commit()?;
+        Ok(())
+    }
+}
