@@ -30,6 +30,8 @@ mod nczgen;
 mod nczgen_stream;
 /// netCDF classic, 64-bit offset and CDF-5 files as input.
 mod netcdf_files;
+/// netCDF files as output: against ncgen's files, refusals, kinds, the target.
+mod netcdf_out;
 /// Options with no test elsewhere (nczdump -p -g -K -XF, nczgen -x -H --separator).
 mod options;
 /// Real files from other writers (issue 39): each class of difference, reproduced.

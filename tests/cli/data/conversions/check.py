@@ -12,6 +12,9 @@ What each output kind promises to each reader (docs/layout.md):
   reads as one-character strings unless `--char-dtype netcdf` (that makes zarr-python
   refuse the store); and xarray with equal values: strings as bytes, a scalar over a
   `_scalar_` dimension, netCDF's default fill as NaN where the input holds it;
+- netCDF files of the classic family (classic, 64-bit offset, CDF-5) serve netcdf-c and
+  xarray as NCZarr does (the same data model): exactly, and equal values where xarray
+  decodes a type netCDF does not have (booleans as ubyte);
 - what no reader reads from the input is not asked of the copy.
 """
 
@@ -301,7 +304,8 @@ def compare(reader, target, want, got):
     diffs = []
     # NCZarr gives Zarr readers equal values: bytes for strings, ubyte with xarray's
     # `dtype = "bool"` for booleans, a scalar as one element.
-    loose = reader in ("xarray", "zarr") and target == "nczarr"
+    # netCDF files hold the same netCDF data model, with the same conversions.
+    loose = reader in ("xarray", "zarr") and target in ("nczarr", "ncfile")
     for g, wg in want.items():
         gg = got.get(g)
         if gg is None:
@@ -366,8 +370,16 @@ def run_copy(args):
         raise RuntimeError(f"nczcopy {' '.join(args)}: {r.stderr.strip()}")
 
 
+FILE_KINDS = ("classic", "nc6", "cdf5")
+
+
 def kind_of(path):
-    """The output kind a copy at `path` has, for the promises above."""
+    """The output kind a copy at `path` has, for the promises above ("ncfile" for a
+    netCDF file of the classic family)."""
+    if path.endswith(".nc"):
+        with open(path, "rb") as f:
+            magic = f.read(4)
+        return "ncfile" if magic[:3] == b"CDF" else "unknown file"
     if path.endswith(".zip"):
         import zipfile
 
@@ -389,7 +401,13 @@ def kind_of(path):
 def out_path(name, kinds, n):
     """Where link `n` of the chain `kinds` of input `name` writes (`K+zip`: a zip)."""
     label = "-".join(x or "default" for x in kinds[: n + 1])
-    return os.path.join(WORK, f"out-{name}-{label}." + ("zip" if kinds[n].endswith("zip") else "zarr"))
+    if kinds[n].endswith("zip"):
+        ext = "zip"
+    elif kinds[n] in FILE_KINDS or kinds[n] == "nc":
+        ext = "nc"
+    else:
+        ext = "zarr"
+    return os.path.join(WORK, f"out-{name}-{label}.{ext}")
 
 
 def readers_of(path, is_zarr):
@@ -410,7 +428,7 @@ def promised(reader, target, input_kind):
     if reader == "xarray":
         return True
     if reader == "netcdf4":
-        return target == "nczarr"
+        return target in ("nczarr", "ncfile")
     # zarr-python: exact for Zarr of the same version; NCZarr keeps values and types.
     return (target, input_kind) in (("zarr", "zarr"), ("zarr3", "zarr3"), ("nczarr", "zarr"), ("nczarr", "nczarr"))
 
@@ -449,6 +467,16 @@ def main():
         ("nc4", ["zip"]),
         ("xr2", ["zarr+zip", "nczarr"]),
         ("zp3", ["zip"]),
+        # netCDF files of the classic family ("nc": nczcopy's default for a .nc name,
+        # the input's kind).
+        ("classic", ["classic"]),
+        ("classic", ["nc6"]),
+        ("classic", ["cdf5"]),
+        ("classic", ["nc"]),
+        ("classic", ["zarr3", "classic"]),
+        ("classic", ["nczarr", "cdf5", "zarr"]),
+        ("zp2", ["cdf5"]),
+        ("zp3", ["cdf5"]),
     ]
     failures = 0
     decoded = {name: readers_of(path, is_zarr) for name, (path, is_zarr, _) in inputs.items()}
@@ -461,6 +489,8 @@ def main():
                 out = out_path(name, kinds, n)
                 subprocess.run(["rm", "-rf", out])
                 kind = k.removesuffix("zip").removesuffix("+")
+                if kind == "nc":
+                    kind = ""
                 run_copy((["-k", kind] if kind else []) + [src, out])
                 src = out
         except RuntimeError as e:
@@ -474,14 +504,17 @@ def main():
                 continue
             # Every link of a chain keeps its own promise; the end keeps the weakest.
             links = [kind_of(out_path(name, kinds, n)) for n in range(len(kinds))]
-            # netcdf-c is promised NCZarr directories (the wheel has no zip store).
-            if reader == "netcdf4" and (any(l != "nczarr" for l in links) or src.endswith(".zip")):
+            # netcdf-c is promised NCZarr directories (the wheel has no zip store) and
+            # netCDF files.
+            if reader == "netcdf4" and (
+                any(l not in ("nczarr", "ncfile") for l in links) or src.endswith(".zip")
+            ):
                 continue
             if reader == "zarr" and not all(promised("zarr", l, in_kind) for l in links):
                 continue
             weakest = "nczarr" if "nczarr" in links else target
             try:
-                got = read(reader, src, True)
+                got = read(reader, src, target != "ncfile")
             except Exception as e:
                 diffs.append(f"{reader} cannot read the copy: {str(e)[:200]}")
                 continue

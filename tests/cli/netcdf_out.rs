@@ -1,0 +1,315 @@
+//! netCDF files as output (issue 41): classic, 64-bit offset and CDF-5 files from
+//! nczgen and nczcopy, against ncgen's files of the same CDL (ncdump text, and bytes),
+//! refusals of what a kind cannot hold, the default kinds, and what is at the target.
+
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+use crate::util::{case_name, golden_cases, have, nczgen, run};
+
+const KINDS: [&str; 3] = ["classic", "nc6", "cdf5"];
+
+/// ncgen 4.9.0 with `-k cdf5` stores these cases' int64 variables as int (a bug of
+/// that release): ours are compared with its netCDF-4 reading of the same CDL.
+const NCGEN_CDF5_INT64: [&str; 3] = ["fill_values", "numeric_types", "scalars"];
+
+/// Cases whose bytes differ from ncgen's while ncdump shows the same text: ncgen stores
+/// an empty char attribute (`""`) as one NUL, where the data model has no value.
+const SAME_TEXT_OTHER_BYTES: [&str; 1] = ["attr_zarr"];
+
+/// ncdump's text of `nc`, without its first line (which names the file).
+fn dump(nc: &Path) -> String {
+    let out = Command::new("ncdump").arg(nc).output().unwrap();
+    assert!(
+        out.status.success(),
+        "ncdump {}: {}",
+        nc.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    text.split_once('\n')
+        .map(|(_, rest)| rest.to_string())
+        .unwrap_or(text)
+}
+
+/// ncgen `-k kind` of `cdl` into `out`; whether it wrote a file (ncgen 4.9.0 exits 0
+/// without one for enhanced CDL and a classic kind).
+fn ncgen(kind: &str, cdl: &Path, out: &Path) -> bool {
+    let _ = fs::remove_file(out);
+    Command::new("ncgen")
+        .args(["-k", kind, "-o"])
+        .arg(out)
+        .arg(cdl)
+        .output()
+        .is_ok_and(|o| o.status.success())
+        && out.exists()
+}
+
+fn path_str(p: &Path) -> String {
+    p.to_string_lossy().into_owned()
+}
+
+#[test]
+fn every_golden_case_as_each_classic_kind_equals_ncgens_file() {
+    if !have("ncgen") {
+        eprintln!("skipped: no ncgen/ncdump (apt-get install netcdf-bin)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let (mut same_bytes, mut written) = (0, 0);
+    let mut problems = Vec::new();
+    for cdl in golden_cases() {
+        let name = case_name(&cdl);
+        let nc4 = tmp.path().join(format!("{name}.nc4.nc"));
+        let nc4_text = ncgen("nc4", &cdl, &nc4).then(|| dump(&nc4));
+        for kind in KINDS {
+            let theirs = tmp.path().join(format!("{name}-{kind}-ncgen.nc"));
+            let ours = tmp.path().join(format!("{name}-{kind}.nc"));
+            let ncgen_wrote = ncgen(kind, &cdl, &theirs);
+            let made = nczgen(&["-k", kind, "-o", &path_str(&ours), &path_str(&cdl)]);
+            if made.code() != 0 {
+                // Refused: ncgen must not have written it either, and the reason is one
+                // line naming what does not fit.
+                let err = made.fails_with_one_line(1);
+                if ncgen_wrote {
+                    problems.push(format!(
+                        "{name} -k {kind}: ncgen writes it, we refuse: {err}"
+                    ));
+                }
+                assert!(!ours.exists(), "{name} -k {kind}: refused but written");
+                continue;
+            }
+            written += 1;
+            let text = dump(&ours);
+            let want =
+                if ncgen_wrote && !(kind == "cdf5" && NCGEN_CDF5_INT64.contains(&name.as_str())) {
+                    dump(&theirs)
+                } else {
+                    // ncgen refuses what we take (special attributes, an integer constant
+                    // past int32 in a double) or gets it wrong: its netCDF-4 reading.
+                    nc4_text.clone().unwrap_or_default()
+                };
+            if text != want {
+                problems.push(format!(
+                    "{name} -k {kind}: ncdump differs: {}",
+                    crate::util::first_diff(&want, &text)
+                ));
+                continue;
+            }
+            if ncgen_wrote && text == dump(&theirs) {
+                if fs::read(&ours).unwrap() == fs::read(&theirs).unwrap() {
+                    same_bytes += 1;
+                } else if !SAME_TEXT_OTHER_BYTES.contains(&name.as_str()) {
+                    problems.push(format!(
+                        "{name} -k {kind}: same text, other bytes than ncgen's"
+                    ));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{problems:#?}");
+    assert!(
+        written >= 30 && same_bytes >= 20,
+        "{written} written, {same_bytes} byte-identical"
+    );
+}
+
+#[test]
+fn what_a_kind_cannot_hold_is_refused_naming_it_and_nothing_is_written() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "netcdf g { group: sub { dimensions: n = 1 ; } }",
+            "classic",
+            "group 'sub': a classic file has no groups",
+        ),
+        (
+            "netcdf s { dimensions: n = 2 ; variables: string s(n) ; }",
+            "cdf5",
+            "variable 's' is of type string, which a cdf5 file does not hold (write netCDF-4: -k nc4)",
+        ),
+        (
+            "netcdf i { dimensions: n = 2 ; variables: int64 i(n) ; }",
+            "nc6",
+            "variable 'i' is of type int64, which a 64-bit offset file does not hold (write CDF-5 (-k cdf5)",
+        ),
+        (
+            "netcdf u { variables: int v ; v:a = 1UB ; }",
+            "classic",
+            "attribute 'a' of variable 'v' is of type ubyte",
+        ),
+        (
+            "netcdf t { dimensions: a = UNLIMITED ; b = UNLIMITED ; variables: int v(a, b) ; }",
+            "classic",
+            "dimensions 'a' and 'b' are both unlimited",
+        ),
+    ];
+    for (text, kind, want) in cases {
+        let cdl = tmp.path().join("x.cdl");
+        fs::write(&cdl, text).unwrap();
+        let out = tmp.path().join("x.nc");
+        let err =
+            nczgen(&["-k", kind, "-o", &path_str(&out), &path_str(&cdl)]).fails_with_one_line(1);
+        assert!(err.contains(want), "{kind}: {err}");
+        assert!(!out.exists(), "{kind}: written");
+        assert_eq!(
+            fs::read_dir(tmp.path()).unwrap().count(),
+            1,
+            "{kind}: staging left"
+        );
+    }
+}
+
+#[test]
+fn a_file_name_chooses_a_file_and_its_kind_as_ncgen_and_nccopy_do() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cdl = tmp.path().join("k.cdl");
+    fs::write(
+        &cdl,
+        "netcdf k { dimensions: t = UNLIMITED ; variables: short v(t) ; data: v = 1, 2 ; }",
+    )
+    .unwrap();
+    let nc = tmp.path().join("k.nc");
+    // nczgen: classic when the CDL fits (as ncgen).
+    nczgen(&["-o", &path_str(&nc), &path_str(&cdl)]).success();
+    assert_eq!(&fs::read(&nc).unwrap()[..4], b"CDF\x01");
+    // nczcopy: the input's kind, and the same values.
+    let copy = tmp.path().join("copy.cdf");
+    run("nczcopy", &[&path_str(&nc), &path_str(&copy)]).success();
+    assert_eq!(fs::read(&copy).unwrap(), fs::read(&nc).unwrap());
+    // -5: CDF-5, into a Zarr name and back.
+    let zarr = tmp.path().join("k.zarr");
+    run("nczcopy", &[&path_str(&nc), &path_str(&zarr)]).success();
+    assert!(zarr.join(".zgroup").exists());
+    let five = tmp.path().join("five.nc");
+    run("nczcopy", &["-5", &path_str(&zarr), &path_str(&five)]).success();
+    assert_eq!(&fs::read(&five).unwrap()[..4], b"CDF\x05");
+    let text = run("nczdump", &[&path_str(&five)]);
+    assert!(text.stdout().contains(" v = 1, 2 ;"), "{}", text.stdout());
+    // A classic kind to a Zarr name is NCZarr, as in netcdf-c; a 64-bit one is refused.
+    let z = tmp.path().join("c.zarr");
+    run("nczcopy", &["-k", "classic", &path_str(&nc), &path_str(&z)]).success();
+    assert!(z.join(".zgroup").exists());
+    let err = run(
+        "nczcopy",
+        &[
+            "-k",
+            "nc6",
+            &path_str(&nc),
+            &path_str(&tmp.path().join("d.zarr")),
+        ],
+    )
+    .fails_with_one_line(1);
+    assert!(err.contains("cannot be stored as NCZarr"), "{err}");
+}
+
+#[test]
+fn an_existing_netcdf_file_is_replaced_and_anything_else_kept() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cdl = tmp.path().join("e.cdl");
+    fs::write(&cdl, "netcdf e { variables: int v ; data: v = 7 ; }").unwrap();
+    let out = tmp.path().join("e.nc");
+    fs::write(&out, b"my notes, not netCDF").unwrap();
+    let err = nczgen(&["-o", &path_str(&out), &path_str(&cdl)]).fails_with_one_line(1);
+    assert!(
+        err.contains("not a netCDF file") && err.contains("nothing was written"),
+        "{err}"
+    );
+    assert_eq!(fs::read(&out).unwrap(), b"my notes, not netCDF");
+    let dir = tmp.path().join("d.nc");
+    fs::create_dir(&dir).unwrap();
+    let err = nczgen(&["-o", &path_str(&dir), &path_str(&cdl)]).fails_with_one_line(1);
+    assert!(err.contains("is a directory"), "{err}");
+    // A netCDF file is replaced, whole.
+    fs::remove_file(&out).unwrap();
+    nczgen(&["-k", "cdf5", "-o", &path_str(&out), &path_str(&cdl)]).success();
+    nczgen(&["-o", &path_str(&out), &path_str(&cdl)]).success();
+    assert_eq!(&fs::read(&out).unwrap()[..4], b"CDF\x01");
+    let names: Vec<_> = fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.starts_with('.')), "{names:?}");
+}
+
+/// netcdf-c's own CDL files (when `../shared/conformance` is present) as each classic
+/// kind: every file we write is read by ncdump, and where ncgen writes the same kind,
+/// most are byte for byte ncgen's (the rest differ where ncgen 4.9.0 reads the CDL
+/// otherwise than its netCDF-4 mode does: `'\0'` in byte attributes, time strings,
+/// int64 constants; and empty char attributes, which it stores as one NUL).
+#[test]
+fn netcdf_cs_cdl_corpus_as_classic_files() {
+    let Some(dir) = crate::util::shared_conformance() else {
+        eprintln!("skipped: no ../shared/conformance");
+        return;
+    };
+    if !have("ncgen") {
+        eprintln!("skipped: no ncgen/ncdump");
+        return;
+    }
+    let mut cdls = Vec::new();
+    let mut todo = vec![dir];
+    while let Some(d) = todo.pop() {
+        for e in fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                todo.push(p);
+            } else if p.extension().is_some_and(|x| x == "cdl") {
+                cdls.push(p);
+            }
+        }
+    }
+    // Classic only (the golden cases cover all three kinds); two at a time.
+    let tmp = tempfile::tempdir().unwrap();
+    let counts: Vec<(u32, u32)> = std::thread::scope(|scope| {
+        let halves: Vec<Vec<std::path::PathBuf>> = vec![
+            cdls.iter().step_by(2).cloned().collect(),
+            cdls.iter().skip(1).step_by(2).cloned().collect(),
+        ];
+        let handles: Vec<_> = halves
+            .into_iter()
+            .enumerate()
+            .map(|(n, half)| {
+                let dir = tmp.path().join(n.to_string());
+                scope.spawn(move || corpus_half(&half, &dir))
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let (written, same) = counts.iter().fold((0, 0), |(w, s), (a, b)| (w + a, s + b));
+    assert!(
+        written >= 100 && same >= 75,
+        "{written} written, {same} byte-identical"
+    );
+}
+
+/// Each of `cdls` as a classic file in `dir`: how many were written, how many are
+/// ncgen's bytes.
+fn corpus_half(cdls: &[std::path::PathBuf], dir: &Path) -> (u32, u32) {
+    fs::create_dir_all(dir).unwrap();
+    let (mut written, mut same) = (0, 0);
+    let kind = "classic";
+    for cdl in cdls {
+        let ours = dir.join("ours.nc");
+        let theirs = dir.join("theirs.nc");
+        let _ = fs::remove_file(&ours);
+        let made = nczgen(&["-k", kind, "-o", &path_str(&ours), &path_str(cdl)]);
+        if made.code() != 0 {
+            made.fails_with_one_line(1);
+            continue;
+        }
+        written += 1;
+        let out = Command::new("ncdump").arg(&ours).output().unwrap();
+        assert!(
+            out.status.success(),
+            "ncdump of {} -k {kind}: {}",
+            cdl.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        if ncgen(kind, cdl, &theirs) && fs::read(&ours).unwrap() == fs::read(&theirs).unwrap() {
+            same += 1;
+        }
+    }
+    (written, same)
+}
