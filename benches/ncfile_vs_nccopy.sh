@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Benchmark: netCDF files as output (issue 41), against netcdf-c's nccopy and ncgen in
+# the same run, outputs compared.
+#
+#   - NCZarr -> classic file: float tas(365,180,360), chunks 1x180x360, uncompressed
+#     (benches/copy_vs_nccopy.sh's dataset): `nczcopy -k classic` against
+#     `nccopy -k classic 'file://...#mode=nczarr,file'`; target >= 2x;
+#   - classic -> CDF-5: the same values, `nczcopy -k cdf5 x.nc y.nc` against `nccopy -k cdf5`;
+#   - CDL -> classic file: the 10-million-value CDL of benches/gen_vs_ncgen.sh,
+#     `nczgen -k classic` against `ncgen -k classic`.
+# Each output must be byte-identical to netcdf-c's (cmp). Wall time is the median of RUNS
+# runs; peak RSS from GNU time (benches/measure.sh).
+#
+# Needs: ncgen/nccopy (apt-get install netcdf-bin), GNU time, python3 with numpy
+# (PYTHON=...), a release build (cargo build --release).
+# Usage: benches/ncfile_vs_nccopy.sh [RUNS]
+set -euo pipefail
+runs=${1:-3}
+here=$(cd "$(dirname "$0")/.." && pwd)
+bin=${NCZ_BIN:-$here/target/release}
+py=${PYTHON:-python3}
+work=$(mktemp -d "${TMPDIR:-/tmp}/ncfilebench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# The NCZarr input, as copy_vs_nccopy.sh makes it.
+cat > "$work/b.cdl" <<CDL
+netcdf b {
+dimensions:
+	time = 365 ;
+	lat = 180 ;
+	lon = 360 ;
+variables:
+	float tas(time, lat, lon) ;
+		tas:units = "K" ;
+		tas:_ChunkSizes = 1, 180, 360 ;
+}
+CDL
+ncgen -4 -lb -o "file://$work/b.file#mode=nczarr,file" "$work/b.cdl"
+"$py" - "$work/b.file/tas" <<'PY'
+import sys, numpy as np
+path = sys.argv[1]
+rng = np.random.default_rng(42)
+base = (280 + 20 * np.cos(np.linspace(0, np.pi, 180)))[:, None] * np.ones((1, 360))
+for t in range(365):
+    (base + rng.standard_normal((180, 360)) * 2).astype('<f4').tofile(f"{path}/{t}.0.0")
+PY
+
+# The CDL input: 10 million values, as gen_vs_ncgen.sh writes it (classic-compatible).
+"$py" - "$work/g.cdl" <<'PY'
+import sys
+nt, ny, nx = 100, 200, 400
+with open(sys.argv[1], "w") as f:
+    f.write("netcdf g {\ndimensions:\n\ttime = %d ;\n\tlat = %d ;\n\tlon = %d ;\nvariables:\n" % (nt, ny, nx))
+    f.write("\tfloat temp(time, lat, lon) ;\n\t\ttemp:units = \"K\" ;\n\tdouble time(time) ;\ndata:\n temp =\n")
+    row = ", ".join("%.2f" % (270 + (i % 97) * 0.37) for i in range(nx))
+    for t in range(nt):
+        for y in range(ny):
+            f.write("  " + row + ("," if (t, y) != (nt - 1, ny - 1) else " ;") + "\n")
+    f.write(" time = " + ", ".join(str(t) for t in range(nt)) + " ;\n}\n")
+PY
+
+# shellcheck source=benches/measure.sh
+. "$here/benches/measure.sh"
+
+in_url="file://$work/b.file#mode=nczarr,file"
+cmd_nccopy=(nccopy -k classic "$in_url" "$work/nccopy-@R@.nc")
+cmd_ours=("$bin/nczcopy" -k classic "$work/b.file" "$work/ours-@R@.nc")
+measure nccopy ours
+cmd_nccopy5=(nccopy -k cdf5 "$work/nccopy-1.nc" "$work/nccopy5-@R@.nc")
+cmd_ours5=("$bin/nczcopy" -k cdf5 "$work/ours-1.nc" "$work/ours5-@R@.nc")
+measure nccopy5 ours5
+cmd_ncgen=(ncgen -k classic -o "$work/ncgen-@R@.nc" "$work/g.cdl")
+cmd_nczgen=("$bin/nczgen" -k classic -o "$work/nczgen-@R@.nc" "$work/g.cdl")
+measure ncgen nczgen
+
+same() { cmp -s "$1" "$2" && echo identical || echo DIFFERENT; }
+ratio() { echo "$1 / $2" | bc -l; }
+s1=$(same "$work/nccopy-1.nc" "$work/ours-1.nc")
+s5=$(same "$work/nccopy5-1.nc" "$work/ours5-1.nc")
+sg=$(same "$work/ncgen-1.nc" "$work/nczgen-1.nc")
+printf 'NCZarr -> classic, float tas(365,180,360) 90 MiB: nccopy %.3f s %d MiB | nczcopy %.3f s %d MiB | %.2fx (target >= 2x) bytes %s\n' \
+    "$t_nccopy" "$m_nccopy" "$t_ours" "$m_ours" "$(ratio "$t_nccopy" "$t_ours")" "$s1"
+printf 'classic -> CDF-5: nccopy %.3f s %d MiB | nczcopy %.3f s %d MiB | %.2fx bytes %s\n' \
+    "$t_nccopy5" "$m_nccopy5" "$t_ours5" "$m_ours5" "$(ratio "$t_nccopy5" "$t_ours5")" "$s5"
+printf 'CDL (10M values) -> classic: ncgen %.3f s %d MiB | nczgen %.3f s %d MiB | %.2fx bytes %s\n' \
+    "$t_ncgen" "$m_ncgen" "$t_nczgen" "$m_nczgen" "$(ratio "$t_ncgen" "$t_nczgen")" "$sg"
+[ "$s1" = identical ] && [ "$s5" = identical ] && [ "$sg" = identical ]
