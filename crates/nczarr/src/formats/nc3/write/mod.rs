@@ -32,6 +32,9 @@ pub fn fits(dataset: &Dataset, version: Version) -> bool {
     layout(dataset, version).is_ok()
 }
 
+/// Bytes of values turned big-endian and written at once.
+const PIECE_BYTES: usize = 1 << 20;
+
 /// Bytes of fill written at once.
 const FILL_BYTES: usize = 4 << 20;
 
@@ -45,6 +48,8 @@ pub struct Nc3Sink {
     /// Each variable's fill value, big-endian, and whether it is filled at all (`_NoFill`).
     fills: Vec<(Vec<u8>, bool)>,
     written: Mutex<HashSet<usize>>,
+    /// Made durable before it is put in place (`NCZARR_FSYNC=0`: not).
+    durable: bool,
 }
 
 impl Nc3Sink {
@@ -59,6 +64,7 @@ impl Nc3Sink {
             index: HashMap::new(),
             fills: Vec::new(),
             written: Mutex::new(HashSet::new()),
+            durable: std::env::var("NCZARR_FSYNC").map_or(true, |v| v != "0"),
         }
     }
 
@@ -85,8 +91,8 @@ impl Nc3Sink {
         Ok((i, &layout.vars[i], layout))
     }
 
-    /// `bytes` (the region's values, big-endian, C order) where `region` of `p` goes:
-    /// for a record variable, record by record.
+    /// `bytes` (the region's values in native order, C order) where `region` of `p`
+    /// goes, big-endian: for a record variable, record by record.
     fn write_region(
         &self,
         p: &VarPlace,
@@ -114,8 +120,9 @@ impl Nc3Sink {
         Ok(())
     }
 
-    /// `bytes` (C order) into the block `start`/`count` of a C-order array of `shape`
-    /// that starts at byte `at`: one write per run of elements contiguous in both.
+    /// `bytes` (native order, C order) into the block `start`/`count` of a C-order
+    /// array of `shape` that starts at byte `at`: one write per run of elements
+    /// contiguous in both.
     fn write_block(
         &self,
         at: u64,
@@ -126,7 +133,7 @@ impl Nc3Sink {
         bytes: &[u8],
     ) -> Result<()> {
         if shape.is_empty() {
-            return self.file.write_all_at(bytes, at).map_err(|e| self.io(e));
+            return self.write_be(bytes, size, at);
         }
         // Dimensions after `k` are whole: a run is `count[k]` of those, contiguous.
         let mut k = shape.len() - 1;
@@ -144,17 +151,51 @@ impl Nc3Sink {
             let linear: u64 = (0..shape.len())
                 .map(|d| (start[d] + if d < k { i[d] } else { 0 }) * strides[d])
                 .sum();
-            if let Err(e) = self
-                .file
-                .write_all_at(&bytes[from..from + run], at + linear * size)
-            {
+            if let Err(e) = self.write_be(&bytes[from..from + run], size, at + linear * size) {
                 failed = Some(e);
             }
             from += run;
         });
-        match failed {
-            Some(e) => Err(self.io(e)),
-            None => Ok(()),
+        failed.map_or(Ok(()), Err)
+    }
+
+    /// Items of `size` bytes in native order, written big-endian at byte `at`: turned
+    /// in pieces in a buffer this thread keeps (a slab-sized copy each time cost its
+    /// size in page faults, a fifth of a copy's time).
+    fn write_be(&self, bytes: &[u8], size: u64, at: u64) -> Result<()> {
+        thread_local! {
+            static PIECE: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        let size = size.max(1) as usize;
+        if size == 1 || cfg!(target_endian = "big") {
+            return self.file.write_all_at(bytes, at).map_err(|e| self.io(e));
+        }
+        let step = (PIECE_BYTES / size).max(1) * size;
+        PIECE.with_borrow_mut(|piece| {
+            for (i, part) in bytes.chunks(step).enumerate() {
+                piece.clear();
+                piece.extend_from_slice(part);
+                super::header::be_to_native(piece, size);
+                self.file
+                    .write_all_at(piece, at + (i * step) as u64)
+                    .map_err(|e| self.io(e))?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Start writing what this slab wrote to the disk, not waiting for it: the commit's
+    /// flush then finds most of the file on disk already, so the disk's time overlaps
+    /// the copy's instead of following it (a 90 MiB file: 0.20 s to 0.12 s).
+    fn start_writeback(&self) {
+        #[cfg(target_os = "linux")]
+        if self.durable {
+            use std::os::fd::AsRawFd;
+            // SAFETY: the descriptor is open for the call; offset 0 and length 0 ask
+            // for the whole file; the call only starts writeback, it changes no data.
+            unsafe {
+                libc::sync_file_range(self.file.as_raw_fd(), 0, 0, libc::SYNC_FILE_RANGE_WRITE);
+            }
         }
     }
 
@@ -268,7 +309,11 @@ impl DatasetSink for Nc3Sink {
             ));
         }
         if expect > 0 {
-            self.write_region(p, layout, region, &encode::be_bytes(values))?;
+            let bytes = values.as_ne_bytes().ok_or_else(|| {
+                Error::Unsupported(format!("variable '{var}': strings in a classic file"))
+            })?;
+            self.write_region(p, layout, region, bytes)?;
+            self.start_writeback();
         }
         self.written
             .lock()
@@ -311,7 +356,7 @@ impl DatasetSink for Nc3Sink {
                 self.fill(p.begin + from, len, fill)?;
             }
         }
-        self.file.sync_all().map_err(|e| self.io(e))?;
+        // Made durable with its directory by the commit (unless NCZARR_FSYNC=0).
         let staged = self
             .staged
             .take()
