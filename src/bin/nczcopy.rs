@@ -326,11 +326,17 @@ fn kind_text(kind: OutputKind, said: bool) -> String {
 }
 
 fn file_kind_text(kind: NcFileKind, said: bool) -> String {
-    let name = format!("a netCDF {} file", kind.name());
+    let name = match kind {
+        NcFileKind::Classic => "a netCDF classic file (CDF-1)",
+        NcFileKind::Offset64 => "a netCDF 64-bit offset file (CDF-2)",
+        NcFileKind::Cdf5 => "a netCDF 64-bit data file (CDF-5)",
+        NcFileKind::Netcdf4 => "a netCDF-4 file",
+        NcFileKind::Netcdf4Classic => "a netCDF-4 classic model file",
+    };
     if said {
-        name
+        name.to_string()
     } else {
-        format!("{name}, as the input's kind (-k to choose)")
+        format!("{name}, as the output's name and the input's kind say (-k to choose)")
     }
 }
 
@@ -467,6 +473,9 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         .with_context(|| input.clone())?;
     let source = opened.source.as_ref();
     let kind = default_kind(said_kind, &output, source)?;
+    if let OutputKind::File(k) = kind {
+        k.check_written(&output)?;
+    }
     job.create = args.layout.create_options(kind)?;
     job.create.overwrite = args.overwrite;
     let prepared = match job.prepare(source) {

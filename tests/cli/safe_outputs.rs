@@ -167,11 +167,13 @@ fn staging_of(target: &Path, pid: u32) -> PathBuf {
     target.with_file_name(format!(".{name}.tmp-{pid}"))
 }
 
-/// Start `nczcopy url target`, wait for its staging to appear, send `signal`, and
-/// check how it ended.
-fn stop_a_copy(url: &str, target: &Path, signal: (&str, i32)) {
+/// Start `nczcopy [-k kind] url target`, wait for its staging to appear, send
+/// `signal`, and check how it ended.
+fn stop_a_copy(kind: Option<&str>, url: &str, target: &Path, signal: (&str, i32)) {
     let mut child = Command::new(exe("nczcopy"))
-        .args(["--quiet", url, &target.to_string_lossy()])
+        .arg("--quiet")
+        .args(kind.map(|k| ["-k", k]).into_iter().flatten())
+        .args([url, &target.to_string_lossy()])
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -247,7 +249,7 @@ fn a_stopped_copy_leaves_the_old_dataset_and_nothing_beside_it() {
         (&slow, ("HUP", 1)),
         (&stalled, ("INT", 2)),
     ] {
-        stop_a_copy(&format!("{}/big.zarr", server.url), &target, signal);
+        stop_a_copy(None, &format!("{}/big.zarr", server.url), &target, signal);
         assert_eq!(names_in(&out_dir), ["t.zarr"], "{signal:?}");
         assert_eq!(
             run("nczdump", &[&target.to_string_lossy()]).stdout(),
@@ -352,7 +354,7 @@ fn a_full_disk_is_one_line_for_every_output_kind() {
         ),
     )
     .unwrap();
-    for name in ["x.zip", "x.zarr"] {
+    for name in ["x.zip", "x.zarr", "x.nc"] {
         let out = fs_.dir.path().join(name);
         let err = run(
             "nczgen",
@@ -362,4 +364,70 @@ fn a_full_disk_is_one_line_for_every_output_kind() {
         assert!(err.contains("No space left on device"), "{err}");
         assert!(names_in(fs_.dir.path()).is_empty(), "left behind");
     }
+}
+
+#[test]
+fn a_stopped_or_killed_copy_into_a_netcdf_file_leaves_the_old_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    let src = served_source(root);
+    let slow = RangeServer::start_with_delay(
+        src.parent().unwrap(),
+        true,
+        Arc::new(|path: &str| path.contains("/v/").then(|| Duration::from_millis(60))),
+    );
+    let out_dir = root.join("out");
+    fs::create_dir(&out_dir).unwrap();
+    let target = out_dir.join("t.nc");
+    let cdl = root.join("s.cdl");
+    fs::write(&cdl, SMALL_CDL).unwrap();
+    run(
+        "nczgen",
+        &[
+            "-k",
+            "classic",
+            "-o",
+            &target.to_string_lossy(),
+            &cdl.to_string_lossy(),
+        ],
+    )
+    .success();
+    let before = fs::read(&target).unwrap();
+    let url = format!("{}/big.zarr", slow.url);
+    for signal in [("INT", 2), ("TERM", 15)] {
+        stop_a_copy(Some("classic"), &url, &target, signal);
+        assert_eq!(names_in(&out_dir), ["t.nc"], "{signal:?}");
+        assert_eq!(fs::read(&target).unwrap(), before, "{signal:?}");
+    }
+    // kill -9: the old file is intact; the staging it left goes with the next run.
+    let child = Command::new(exe("nczcopy"))
+        .args(["--quiet", "-k", "classic", &url, &target.to_string_lossy()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let staging = staging_of(&target, child.id());
+    let start = Instant::now();
+    while !staging.exists() && start.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    let mut child = child;
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(fs::read(&target).unwrap(), before);
+    assert!(staging.exists(), "kill -9 cannot clean up");
+    run(
+        "nczcopy",
+        &[
+            "-k",
+            "classic",
+            &src.to_string_lossy(),
+            &target.to_string_lossy(),
+        ],
+    )
+    .success();
+    assert_eq!(names_in(&out_dir), ["t.nc"]);
+    let dumped = run("nczdump", &["-v", "v", &target.to_string_lossy()]).stdout();
+    assert!(dumped.contains("1998, 1999 ;"), "{dumped}");
 }

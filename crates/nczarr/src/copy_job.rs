@@ -156,12 +156,20 @@ impl CopyJob {
         if !paths.is_empty() {
             selected.dataset = selected.dataset.without_vars(&paths);
         }
-        let plan = plan_copy(
+        let mut plan = plan_copy(
             source,
             &selected.dataset,
             &self.changes,
             &PlanOptions::default(),
         )?;
+        // A netCDF file of the classic family stores no chunks or codecs: the plan (and
+        // `--dry-run`) says so, and what the kind cannot hold is refused now.
+        if let Some(kind) = self.create.netcdf {
+            kind.check_written(&self.output)?;
+            if let Some(version) = kind.classic_version() {
+                crate::formats::nc3::fit_plan(&selected.dataset, version, &mut plan)?;
+            }
+        }
         let data = selected.data.as_ref();
         warnings.extend(
             reread_warnings(source, &selected.dataset, &plan, data, self.budget)

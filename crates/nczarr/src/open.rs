@@ -215,10 +215,10 @@ pub fn create(name: &str, options: &CreateOptions) -> Result<Box<dyn DatasetSink
 
 /// A netCDF file of `kind` at `url`, staged beside it.
 fn create_netcdf_file(url: &DatasetUrl, kind: NcFileKind) -> Result<Box<dyn DatasetSink>> {
+    kind.check_written(&url.original)?;
     let Some(version) = kind.classic_version() else {
-        return Err(Error::Unsupported(format!(
-            "{}: {} files are not written yet (write classic, 64-bit offset or CDF-5: -k classic, nc6 or cdf5; or Zarr)",
-            url.original,
+        return Err(Error::Internal(format!(
+            "{} checked as written",
             kind.name()
         )));
     };

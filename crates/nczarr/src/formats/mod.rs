@@ -44,6 +44,20 @@ impl NcFileKind {
         }
     }
 
+    /// Refuse, naming `target`, a kind this build does not write yet.
+    ///
+    /// # Errors
+    /// [`crate::Error::Unsupported`] for netCDF-4 files.
+    pub fn check_written(self, target: &str) -> crate::Result<()> {
+        if self.classic_version().is_some() {
+            return Ok(());
+        }
+        Err(crate::Error::Unsupported(format!(
+            "{target}: {} files are not written yet (write classic, 64-bit offset or CDF-5: -k classic, nc6 or cdf5; or Zarr)",
+            self.name()
+        )))
+    }
+
     /// The classic-family version, for the three that are one.
     pub fn classic_version(self) -> Option<nc3::Version> {
         match self {

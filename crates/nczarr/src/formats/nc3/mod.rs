@@ -13,4 +13,4 @@ mod write;
 
 pub use header::Version;
 pub use source::Nc3Source;
-pub use write::{fits, Nc3Sink};
+pub use write::{fit_plan, fits, Nc3Sink};

@@ -25,6 +25,23 @@ use crate::sink::DatasetSink;
 use crate::store::{check_cancelled, Staged, StoreError};
 use layout::{layout, FileLayout, VarPlace};
 
+/// Fit `plan` to a `version` file: every variable contiguous, big-endian, with no
+/// codecs (what the format stores), as nccopy -k classic writes any input.
+///
+/// # Errors
+/// [`Error::Unsupported`] naming the first thing of `dataset` the format cannot hold.
+pub fn fit_plan(dataset: &Dataset, version: Version, plan: &mut Plan) -> Result<()> {
+    layout(dataset, version).map_err(Error::Unsupported)?;
+    for (path, _) in dataset.vars() {
+        if let Some(e) = plan.get_mut(&path) {
+            e.chunking = Some(crate::encoding::Chunking::Contiguous);
+            e.codecs.clear();
+            e.endian = None;
+        }
+    }
+    Ok(())
+}
+
 /// Whether `dataset` fits a `version` file (no groups, user-defined types or strings;
 /// CDF-5's types only in CDF-5; one unlimited dimension, first; sizes within the
 /// format's limits).
@@ -231,10 +248,10 @@ fn fill_bytes(p: &VarPlace, dataset: &Dataset, e: Option<&Encoding>) -> Vec<u8> 
 }
 
 impl DatasetSink for Nc3Sink {
-    fn prepare(&self, dataset: &Dataset, _plan: &mut Plan) -> Result<Vec<String>> {
+    fn prepare(&self, dataset: &Dataset, plan: &mut Plan) -> Result<Vec<String>> {
         // Chunks, codecs and byte order are not stored in a classic file: the values are
         // (big-endian, contiguous), as nccopy -k classic writes them.
-        layout(dataset, self.version).map_err(Error::Unsupported)?;
+        fit_plan(dataset, self.version, plan)?;
         Ok(Vec::new())
     }
 
