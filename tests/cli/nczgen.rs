@@ -510,3 +510,73 @@ fn latin1_bytes_in_cdl_strings_are_kept_as_ncgen_keeps_them() {
         assert_eq!(got.stdout(), peer, "ncdump of ncgen's file");
     }
 }
+
+/// netcdf-c's quantization (`_Quantize...` attributes), applied as netcdf-c 4.10
+/// (netCDF4-python) applies it: every mode, float and double, random values over many
+/// magnitudes, with fill values, zeros and NaN left alone.
+#[test]
+fn quantize_attributes_give_netcdf_cs_values() {
+    let py = std::env::var("NCZARR_PYTHON").unwrap_or_else(|_| "python3".into());
+    let ok = std::process::Command::new(&py)
+        .args(["-c", "import netCDF4, zarr"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        assert!(
+            std::env::var("CI").map_or(true, |v| v != "true"),
+            "CI needs netCDF4 and zarr"
+        );
+        eprintln!("skipped: no python3 with netCDF4 and zarr (set NCZARR_PYTHON)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let script = r#"
+import sys, numpy as np, netCDF4, zarr, subprocess
+nczgen, work = sys.argv[1], sys.argv[2]
+rng = np.random.default_rng(7)
+n = 997
+vals = rng.standard_normal(n) * 10.0 ** rng.integers(-30, 30, n)
+vals[::37] = 0.0
+vals[5::41] = np.nan
+vals[7::43] = -999.0
+specs = []
+for t in ("f4", "f8"):
+    for mode, ns in (("BitGroom", (1, 3, 6)), ("GranularBitRound", (1, 2, 5)), ("BitRound", (1, 7, 20))):
+        for nsd in ns:
+            specs.append((f"{mode}_{t}_{nsd}", t, mode, nsd))
+ref = netCDF4.Dataset(f"{work}/ref.nc", "w")
+ref.createDimension("n", n)
+attr = {"BitGroom": "_QuantizeBitGroomNumberOfSignificantDigits",
+        "GranularBitRound": "_QuantizeGranularBitRoundNumberOfSignificantDigits",
+        "BitRound": "_QuantizeBitRoundNumberOfSignificantBits"}
+cdl = ["netcdf q {", "dimensions:", f"\tn = {n} ;", "variables:"]
+data = ["data:"]
+for name, t, mode, nsd in specs:
+    v = ref.createVariable(name, t, ("n",), significant_digits=nsd, quantize_mode=mode, fill_value=-999.0)
+    x = vals.astype(t)
+    v[:] = np.ma.masked_equal(x, -999.0)
+    ctype = "float" if t == "f4" else "double"
+    cdl += [f"\t{ctype} {name}(n) ;", f"\t\t{name}:_FillValue = -999 ;", f"\t\t{name}:{attr[mode]} = {nsd} ;"]
+    data.append(f" {name} = " + ", ".join("NaN" if np.isnan(y) else repr(float(y)) for y in x) + " ;")
+ref.close()
+open(f"{work}/q.cdl", "w").write("\n".join(cdl + data + ["}"]) + "\n")
+subprocess.run([nczgen, "-o", f"{work}/q.zarr", f"{work}/q.cdl"], check=True)
+ref = netCDF4.Dataset(f"{work}/ref.nc")
+ref.set_auto_mask(False)
+ours = zarr.open_group(f"{work}/q.zarr", mode="r")
+bad = []
+for name, t, mode, nsd in specs:
+    a, b = ref[name][:], ours[name][:]
+    same = (a.view(f"u{a.itemsize}") == b.view(f"u{b.itemsize}")) | (np.isnan(a) & np.isnan(b))
+    if not same.all():
+        i = int(np.argmin(same))
+        bad.append(f"{name}: element {i}: netcdf-c {a[i]!r}, ours {b[i]!r} (of {x[i]!r})")
+assert not bad, "\n".join(bad)
+"#;
+    crate::util::python_succeeds(
+        &py,
+        script,
+        &[crate::util::exe("nczgen"), &tmp.path().to_string_lossy()],
+        "quantization against netCDF4-python",
+    );
+}

@@ -32,6 +32,7 @@ use std::sync::mpsc;
 
 use crate::chunking::for_each_index;
 use crate::chunking::Region;
+use crate::encoding::quantize::{quantize, Quantize};
 use crate::encoding::{item_size, Encoding, Plan};
 use crate::error::{Error, Result};
 use crate::json::Json;
@@ -89,6 +90,8 @@ struct Job {
     item: u64,
     /// The output's chunks, or the larger pieces it is written in (shards).
     out_chunks: Option<Vec<u64>>,
+    /// netCDF's quantization of the values, with the fill value it leaves alone.
+    quantize: Option<(Quantize, Option<f64>)>,
 }
 
 /// Write the whole of `source` into `sink`, each variable stored as [`plan()`] decides
@@ -153,6 +156,15 @@ pub fn write_values(
             out_chunks: sink
                 .write_unit(&path)
                 .or_else(|| enc.chunk_shape().map(<[u64]>::to_vec)),
+            quantize: enc.quantize.map(|q| {
+                (
+                    q,
+                    enc.fill
+                        .as_ref()
+                        .filter(|f| f.len() == 1)
+                        .map(|f| f.get_f64(0)),
+                )
+            }),
             path,
         });
     }
@@ -176,10 +188,13 @@ pub fn write_values(
         }
         let input = source.encoding(&job.path);
         let input_chunks = input.as_ref().and_then(Encoding::chunk_shape);
-        // Chunks the output stores exactly as the source does move as stored bytes.
-        let as_stored = input
-            .as_ref()
-            .filter(|e| source.has_stored_chunks(&job.path) && sink.takes_chunks_of(&job.path, e));
+        // Chunks the output stores exactly as the source does move as stored bytes
+        // (not when the values are quantized on the way).
+        let as_stored = input.as_ref().filter(|e| {
+            job.quantize.is_none()
+                && source.has_stored_chunks(&job.path)
+                && sink.takes_chunks_of(&job.path, e)
+        });
         let regions = match options.part {
             None => sink.slabs(&job.path, job.budget, input_chunks, None)?,
             Some(part) => {
@@ -203,6 +218,22 @@ pub fn write_values(
         copy_var(source, sink, job, &regions, as_stored, options.progress)?;
     }
     Ok(())
+}
+
+/// The index in the variable's C order of element `i` of `region` (itself in C order).
+fn element_index(shape: &[u64], region: &Region) -> impl Fn(usize) -> u64 {
+    let strides = crate::chunking::c_strides(shape);
+    let region = region.clone();
+    move |i| {
+        let mut rest = i as u64;
+        let mut at = 0u64;
+        for d in (0..region.rank()).rev() {
+            let n = region.count[d].max(1);
+            at += (region.start[d] + (rest % n) * region.stride[d]) * strides[d];
+            rest /= n;
+        }
+        at
+    }
 }
 
 /// Output chunks a region touches.
@@ -270,7 +301,13 @@ fn copy_var(
         });
         for (region, slab) in regions.iter().filter(|r| !r.is_empty()).zip(rx) {
             match slab? {
-                Slab::Values(values) => sink.write(path, region, &values)?,
+                Slab::Values(mut values) => {
+                    if let Some((q, fill)) = job.quantize {
+                        let index = element_index(&job.shape, region);
+                        quantize(&mut values, q, index, fill);
+                    }
+                    sink.write(path, region, &values)?;
+                }
                 Slab::Chunks { stored, read } => {
                     sink.write_chunks(path, stored, codecs)?;
                     for (r, values) in read {

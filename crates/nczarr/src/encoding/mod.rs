@@ -13,6 +13,7 @@
 //! encoding to its format; each reader maps its format back.
 
 mod plan;
+pub mod quantize;
 pub mod special;
 
 pub use plan::{complete, Plan, PlanOptions};
@@ -74,6 +75,9 @@ pub struct Encoding {
     /// Zarr copy keeps it, so that xarray reads the copy as it read the input. False
     /// for netCDF files, Zarr v3 and CDL, where xarray masks only by `_FillValue`.
     pub zarr_fill_masks: bool,
+    /// netCDF's quantization of float values (`_Quantize...`), applied to the values
+    /// as they are written; `None` for none.
+    pub quantize: Option<quantize::Quantize>,
 }
 
 /// Values a Zarr store held as something netCDF has no type for.

@@ -32,7 +32,8 @@ pub enum SpecialKind {
     Filter,
     /// `_Codecs`
     Codecs,
-    /// `_Quantize*`: lossy quantization, which no NCZarr writer applies.
+    /// `_Quantize*`: netCDF's quantization of float values, applied as they are
+    /// written; the attribute is kept too, as netcdf-c keeps it.
     Quantize,
 }
 
@@ -76,6 +77,8 @@ pub enum Special {
     Filter(String),
     /// `_Codecs = "[{\"id\": ...}]"`: the exact codec chain as JSON text.
     Codecs(String),
+    /// `_QuantizeBitRoundNumberOfSignificantBits = 5` and the other two.
+    Quantize(super::quantize::Quantize),
 }
 
 impl Encoding {
@@ -153,6 +156,20 @@ impl Encoding {
                 }
             }
             Special::Codecs(text) => self.codecs = parse_codecs(&text)?,
+            Special::Quantize(q) => {
+                let double = match t {
+                    NcType::Float => false,
+                    NcType::Double => true,
+                    other => {
+                        return fail(format!(
+                            "{} applies to float and double variables, not {other}",
+                            q.attribute()
+                        ))
+                    }
+                };
+                q.check(double).or_else(fail)?;
+                self.quantize = Some(q);
+            }
         }
         Ok(())
     }

@@ -25,7 +25,11 @@ impl Builder<'_> {
             .var(&key)
             .map_or((NcType::Int, 0), |v| (v.nc_type, v.dims.len()));
         if let Some(kind) = SpecialKind::of(&a.name) {
-            return self.special(a, kind, &key, var_type, var_rank);
+            self.special(a, kind, &key, var_type, var_rank)?;
+            // netcdf-c keeps the quantization as an attribute too (ncdump shows it).
+            if kind != SpecialKind::Quantize {
+                return Ok(());
+            }
         }
         let mut values = match (explicit, a.name.as_str()) {
             (Some(t), _) => self.convert_list(&a.values, t, a.pos)?,
@@ -192,11 +196,17 @@ impl Builder<'_> {
             SpecialKind::Filter => Special::Filter(self.text_value(a)?),
             SpecialKind::Codecs => Special::Codecs(self.text_value(a)?),
             SpecialKind::Quantize => {
-                self.warn(
-                    a.name_pos,
-                    format!("{} is not supported by NCZarr writers; ignored", a.name),
-                );
-                return Ok(());
+                let nsd = self.int_values(a)?.first().copied().unwrap_or(0);
+                let q = u32::try_from(nsd)
+                    .ok()
+                    .and_then(|n| crate::encoding::quantize::Quantize::from_attribute(&a.name, n))
+                    .ok_or_else(|| {
+                        self.err(
+                            a.name_pos,
+                            format!("{} is not a quantization netCDF knows, or {nsd} digits are not a count", a.name),
+                        )
+                    })?;
+                Special::Quantize(q)
             }
         };
         let codecs = kind == SpecialKind::Codecs;

@@ -123,14 +123,29 @@ fn special_attributes_are_storage_not_attributes() {
     let c = ok("netcdf x { dimensions: t = 10 ; variables: float v(t) ;
         v:_ChunkSizes = 5 ; v:_DeflateLevel = 2 ; v:_Shuffle = \"true\" ;
         v:_Endianness = \"big\" ; v:_NoFill = \"true\" ; v:units = \"K\" ;
-        v:_QuantizeBitRoundNumberOfSignificantDigits = 3 ; }");
+        v:_QuantizeBitRoundNumberOfSignificantBits = 3 ; }");
     let v = var(&c, &[], "v");
-    assert_eq!(v.attrs.len(), 1);
+    // The quantization is kept as an attribute too, as netcdf-c keeps it.
+    let names: Vec<&str> = v.attrs.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(names, ["units", "_QuantizeBitRoundNumberOfSignificantBits"]);
     let enc = &c.encodings[&VarPath::new(&[], "v")];
     assert_eq!(enc.chunking, Some(Chunking::Chunked(vec![5])));
     assert_eq!(enc.codec_ids().collect::<Vec<_>>(), ["shuffle", "zlib"]);
     assert!(enc.no_fill && enc.endian.is_some());
-    assert_eq!(c.warnings.len(), 1, "{:?}", c.warnings);
+    assert_eq!(
+        enc.quantize.map(|q| (q.mode, q.nsd)),
+        Some((crate::encoding::quantize::QuantizeMode::BitRound, 3))
+    );
+    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+    for bad in [
+        "int v(t) ; v:_QuantizeBitRoundNumberOfSignificantBits = 3",
+        "float v(t) ; v:_QuantizeBitGroomNumberOfSignificantDigits = 7",
+        "double v(t) ; v:_QuantizeBitRoundNumberOfSignificantBits = 0",
+        "float v(t) ; v:_QuantizeBitRoundNumberOfSignificantDigits = 3",
+    ] {
+        let text = format!("netcdf x {{ dimensions: t = 10 ; variables: {bad} ; }}");
+        assert!(err(&text).contains("_Quantize"), "{bad}");
+    }
     // _Codecs fixes the chain: later filter attributes do not change it.
     let c = ok(r#"netcdf x { dimensions: t = 10 ; variables: int v(t) ;
         v:_Codecs = "[{\"id\": \"zstd\", \"level\": 1}]" ; v:_DeflateLevel = 9 ; }"#);

@@ -283,6 +283,7 @@ pub(crate) const SPECIALS: &[&str] = &[
     "_QuantizeBitGroomNumberOfSignificantDigits",
     "_QuantizeGranularBitRoundNumberOfSignificantDigits",
     "_QuantizeBitRoundNumberOfSignificantDigits",
+    "_QuantizeBitRoundNumberOfSignificantBits",
 ];
 
 /// Remove identifier escapes: `\c` is `c`.

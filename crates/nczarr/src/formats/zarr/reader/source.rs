@@ -136,6 +136,8 @@ impl DatasetSource for ZarrSource {
         let v = self.dataset.var(var)?;
         let stored = self.arrays.get(var)?;
         Some(Encoding {
+            // A copy quantizes again, as nccopy does: the same values (it is idempotent).
+            quantize: crate::encoding::quantize::Quantize::of_attrs(&v.attrs),
             chunking: Some(if v.dims.is_empty() {
                 Chunking::Contiguous
             } else {
