@@ -84,6 +84,21 @@ fn check(dataset: &Dataset, version: Version) -> Result<(), String> {
             unlimited[0].name, unlimited[1].name
         ));
     }
+    // A length of 0 in the header means the record dimension: a fixed dimension of
+    // length 0 can only be that one (as netcdf-c makes it), so there is room for one.
+    let empty: Vec<_> = root
+        .dims
+        .iter()
+        .filter(|d| !d.unlimited && d.len == 0)
+        .collect();
+    if let Some(e) = empty.first() {
+        if let Some(u) = unlimited.first().or(empty.get(1)) {
+            return Err(format!(
+                "dimension '{}' has length 0, which a {kind} file can only give its one record dimension, and '{}' needs that (write netCDF-4: -k nc4)",
+                e.name, u.name
+            ));
+        }
+    }
     for a in &root.attrs {
         let t = a.values.nc_type();
         if !holds(t) || a.user.is_some() {
@@ -113,7 +128,7 @@ fn check(dataset: &Dataset, version: Version) -> Result<(), String> {
             let unlimited = root
                 .dims
                 .iter()
-                .any(|x| x.name == d.name && x.unlimited && d.group.is_empty());
+                .any(|x| x.name == d.name && (x.unlimited || x.len == 0) && d.group.is_empty());
             if unlimited && i > 0 {
                 return Err(format!(
                     "variable '{}' has the unlimited dimension '{}' other than first, which a {kind} file does not allow (write netCDF-4: -k nc4)",
@@ -152,6 +167,8 @@ pub(crate) fn layout(dataset: &Dataset, version: Version) -> Result<FileLayout, 
         })
         .collect();
     let numrecs = root.dims.iter().find(|d| d.unlimited).map_or(0, |d| d.len);
+    // The record dimension: the unlimited one, else one of length 0 (`check`).
+    let is_record = |i: usize| root.dims[i].unlimited || root.dims[i].len == 0;
     let mut vars = Vec::with_capacity(root.vars.len());
     let mut headers = Vec::with_capacity(root.vars.len());
     for v in &root.vars {
@@ -171,7 +188,7 @@ pub(crate) fn layout(dataset: &Dataset, version: Version) -> Result<FileLayout, 
                     })
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let record = dim_ids.first().is_some_and(|&i| root.dims[i].unlimited);
+        let record = dim_ids.first().is_some_and(|&i| is_record(i));
         let shape = dataset.var_shape(v);
         let inner: u64 = shape
             .iter()
