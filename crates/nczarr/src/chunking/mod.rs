@@ -11,7 +11,7 @@ mod region;
 
 pub use grid::{c_strides, for_each_index, ChunkGrid, ChunkPart, DimRun};
 pub use policy::{
-    aligned_units, default_chunks, default_chunks_unlimited, slabs, small_first, SlabOrder,
-    DEFAULT_CHUNK_BYTES,
+    aligned_units, block_slabs, default_chunks, default_chunks_unlimited, slabs, small_first,
+    SlabOrder, DEFAULT_CHUNK_BYTES,
 };
 pub use region::{region_offsets, Region, RegionError};

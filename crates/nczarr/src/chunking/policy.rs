@@ -332,6 +332,23 @@ mod tests {
     }
 }
 
+/// A writer's slabs of `block` (a region of whole output chunks `out`, or the whole
+/// variable): whole chunks, aligned with the chunks `read` values come in where that
+/// fits `budget` elements ([`aligned_units`]), each at most about `budget`, placed where
+/// `block` starts.
+pub fn block_slabs(block: &Region, out: &[u64], read: Option<&[u64]>, budget: u64) -> Vec<Region> {
+    let units = aligned_units(&block.count, out, read, budget);
+    slabs(&block.count, &units, budget, SlabOrder::Chunks)
+        .into_iter()
+        .map(|mut r| {
+            for (s, o) in r.start.iter_mut().zip(&block.start) {
+                *s += o;
+            }
+            r
+        })
+        .collect()
+}
+
 /// The block to cut slabs of when writing chunks `out` from values read in chunks
 /// `read`: per dimension a multiple of the output chunk that is also a multiple of the
 /// read chunk (their least common multiple, or the whole dimension), from the

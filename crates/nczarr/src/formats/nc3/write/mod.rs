@@ -17,7 +17,7 @@ use std::os::unix::fs::FileExt;
 use std::sync::Mutex;
 
 use super::header::Version;
-use crate::chunking::{aligned_units, c_strides, for_each_index, slabs, Region, SlabOrder};
+use crate::chunking::{block_slabs, c_strides, for_each_index, Region};
 use crate::encoding::{Encoding, Plan};
 use crate::error::{Error, Result};
 use crate::model::{Dataset, Values, VarPath};
@@ -291,17 +291,9 @@ impl DatasetSink for Nc3Sink {
         if p.shape.is_empty() {
             return Ok(vec![block]);
         }
+        // No chunks in the file: any block is a unit.
         let ones = vec![1u64; p.shape.len()];
-        let units = aligned_units(&block.count, &ones, read_chunks, budget);
-        Ok(slabs(&block.count, &units, budget, SlabOrder::Chunks)
-            .into_iter()
-            .map(|mut r| {
-                for (s, o) in r.start.iter_mut().zip(&block.start) {
-                    *s += o;
-                }
-                r
-            })
-            .collect())
+        Ok(block_slabs(&block, &ones, read_chunks, budget))
     }
 
     fn write(&self, var: &VarPath, region: &Region, values: &Values) -> Result<()> {

@@ -31,7 +31,7 @@ mod v490;
 use std::collections::HashMap;
 
 use super::conventions::array_key;
-use crate::chunking::{aligned_units, slabs, Region, SlabOrder};
+use crate::chunking::{block_slabs, Region};
 use crate::codec::Pipeline;
 use crate::encoding::{Encoding, Plan};
 use crate::error::{Error, Result};
@@ -566,19 +566,14 @@ impl DatasetSink for ZarrSink {
         let block = within
             .cloned()
             .unwrap_or_else(|| Region::whole(&out.stored.shape));
-        // Whole pieces of what the writer writes: chunks, or shards.
-        let units = aligned_units(&block.count, &out.writer.grid().chunks, read_chunks, budget);
-        // Slabs of the block, moved to where it starts (a chunk edge, so they stay
-        // whole chunks).
-        Ok(slabs(&block.count, &units, budget, SlabOrder::Chunks)
-            .into_iter()
-            .map(|mut r| {
-                for (s, o) in r.start.iter_mut().zip(&block.start) {
-                    *s += o;
-                }
-                r
-            })
-            .collect())
+        // Whole pieces of what the writer writes: chunks, or shards (the block starts
+        // on a chunk edge, so its slabs stay whole chunks).
+        Ok(block_slabs(
+            &block,
+            &out.writer.grid().chunks,
+            read_chunks,
+            budget,
+        ))
     }
 
     fn write_unit(&self, var: &VarPath) -> Option<Vec<u64>> {
