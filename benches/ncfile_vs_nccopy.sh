@@ -9,7 +9,9 @@
 #   - CDL -> classic file: the 10-million-value CDL of benches/gen_vs_ncgen.sh,
 #     `nczgen -k classic` against `ncgen -k classic`.
 # Each output must be byte-identical to netcdf-c's (cmp). Wall time is the median of RUNS
-# runs; peak RSS from GNU time (benches/measure.sh).
+# runs; peak RSS from GNU time (benches/measure.sh). Unless BIG=0, nczcopy alone then
+# copies a 2 GiB variable (float 1024x512x1024) into a CDF-5 file: peak RSS must stay
+# under 300 MiB (the default --memory 256M bounds the values; the file is not held).
 #
 # Needs: ncgen/nccopy (apt-get install netcdf-bin), GNU time, python3 with numpy
 # (PYTHON=...), a release build (cargo build --release).
@@ -84,4 +86,25 @@ printf 'classic -> CDF-5: nccopy %.3f s %d MiB | nczcopy %.3f s %d MiB | %.2fx b
     "$t_nccopy5" "$m_nccopy5" "$t_ours5" "$m_ours5" "$(ratio "$t_nccopy5" "$t_ours5")" "$s5"
 printf 'CDL (10M values) -> classic: ncgen %.3f s %d MiB | nczgen %.3f s %d MiB | %.2fx bytes %s\n' \
     "$t_ncgen" "$m_ncgen" "$t_nczgen" "$m_nczgen" "$(ratio "$t_ncgen" "$t_nczgen")" "$sg"
-[ "$s1" = identical ] && [ "$s5" = identical ] && [ "$sg" = identical ]
+ok=1
+[ "$s1" = identical ] && [ "$s5" = identical ] && [ "$sg" = identical ] || ok=0
+
+if [ "${BIG:-1}" != 0 ]; then
+    rm -rf "$work"/*.nc "$work/b.file"
+    sed -e 's/= 365 ;/= 1024 ;/; s/= 180 ;/= 512 ;/; s/= 360 ;/= 1024 ;/; s/1, 180, 360/1, 512, 1024/' \
+        "$work/b.cdl" > "$work/big.cdl"
+    ncgen -4 -lb -o "file://$work/big.file#mode=nczarr,file" "$work/big.cdl"
+    "$py" - "$work/big.file/tas" <<'PY'
+import sys, numpy as np
+rng = np.random.default_rng(1)
+plane = (280 + rng.standard_normal((512, 1024))).astype('<f4')
+for t in range(1024):
+    plane.tofile(f"{sys.argv[1]}/{t}.0.0")
+PY
+    cmd_big=("$bin/nczcopy" -k cdf5 "$work/big.file" "$work/big-@R@.nc")
+    runs=1 measure big
+    printf '2 GiB: float tas(1024,512,1024) -> CDF-5: nczcopy %.1f s, %d MiB peak (target < 300)\n' \
+        "$t_big" "$m_big"
+    [ "$m_big" -lt 300 ] || ok=0
+fi
+[ "$ok" = 1 ]

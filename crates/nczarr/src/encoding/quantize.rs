@@ -44,10 +44,13 @@ impl Quantize {
     /// The quantization a variable's attributes say (netcdf-c writes one of the three
     /// with the number of digits or bits).
     pub fn of_attrs(attrs: &[crate::model::Attr]) -> Option<Quantize> {
-        attrs.iter().find_map(|a| {
-            let n = u32::try_from(a.values.get_i128(0)?).ok()?;
-            Quantize::from_attribute(&a.name, n)
-        })
+        attrs
+            .iter()
+            .filter(|a| a.name.starts_with("_Quantize"))
+            .find_map(|a| {
+                let n = u32::try_from(a.values.get_i128(0)?).ok()?;
+                Quantize::from_attribute(&a.name, n)
+            })
     }
 
     /// The attribute netcdf-c names this quantization by.
@@ -229,6 +232,31 @@ fn frexp(x: f64) -> (f64, i32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn attributes_say_the_quantization_and_empty_ones_say_nothing() {
+        use crate::model::Attr;
+        let attrs = [
+            Attr::new("_FillValue", Values::Char(Vec::new())),
+            Attr::new(
+                "_QuantizeBitRoundNumberOfSignificantBits",
+                Values::Int(vec![]),
+            ),
+            Attr::new(
+                "_QuantizeBitGroomNumberOfSignificantDigits",
+                Values::Int(vec![3]),
+            ),
+        ];
+        assert_eq!(
+            Quantize::of_attrs(&attrs),
+            Some(Quantize {
+                mode: QuantizeMode::BitGroom,
+                nsd: 3
+            })
+        );
+        assert_eq!(Quantize::of_attrs(&attrs[..2]), None);
+        assert_eq!(Values::Int(vec![]).get_i128(0), None);
+    }
 
     #[test]
     fn frexp_is_cs() {

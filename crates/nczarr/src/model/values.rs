@@ -149,18 +149,19 @@ impl Values {
         }
     }
 
-    /// Value `i` as `i128` for integer types (exact), `None` otherwise.
+    /// Value `i` as `i128` for integer types (exact); `None` for other types and past
+    /// the end.
     pub fn get_i128(&self, i: usize) -> Option<i128> {
         Some(match self {
-            Values::Byte(v) => i128::from(v[i]),
-            Values::Char(v) => i128::from(v[i]),
-            Values::Short(v) => i128::from(v[i]),
-            Values::Int(v) => i128::from(v[i]),
-            Values::UByte(v) => i128::from(v[i]),
-            Values::UShort(v) => i128::from(v[i]),
-            Values::UInt(v) => i128::from(v[i]),
-            Values::Int64(v) => i128::from(v[i]),
-            Values::UInt64(v) => i128::from(v[i]),
+            Values::Byte(v) => i128::from(*v.get(i)?),
+            Values::Char(v) => i128::from(*v.get(i)?),
+            Values::Short(v) => i128::from(*v.get(i)?),
+            Values::Int(v) => i128::from(*v.get(i)?),
+            Values::UByte(v) => i128::from(*v.get(i)?),
+            Values::UShort(v) => i128::from(*v.get(i)?),
+            Values::UInt(v) => i128::from(*v.get(i)?),
+            Values::Int64(v) => i128::from(*v.get(i)?),
+            Values::UInt64(v) => i128::from(*v.get(i)?),
             Values::Float(_) | Values::Double(_) | Values::String(_) => return None,
         })
     }
