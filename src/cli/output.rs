@@ -132,25 +132,51 @@ pub fn kind_flag(flags: [bool; 5]) -> Option<OutputKind> {
         .map(|(_, k)| OutputKind::File(k))
 }
 
-/// Whether `target` names a Zarr store rather than a file: anything not a local path,
-/// a `.zip`, `#mode=` flags of NCZarr or Zarr, or a name ending in `.zarr`.
-fn names_zarr(url: &DatasetUrl) -> bool {
+/// Whether `target` says it is a Zarr store: `#mode=` flags of NCZarr or Zarr, a
+/// `.zip`, or a name ending in `.zarr`.
+fn says_zarr(url: &DatasetUrl) -> bool {
     let zarr_modes = [
         "nczarr", "zarr", "zarr3", "v3", "v2", "xarray", "noxarray", "file", "zip",
     ];
-    url.storage != StorageKind::Dir
-        || zarr_modes.iter().any(|m| url.modes.has(m))
-        || url.original.trim_end_matches('/').ends_with(".zarr")
+    // The flags written in the name: a cloud URL gets `nczarr` implied, which says
+    // nothing of what the user named.
+    let fragment = url.original.split_once('#').map_or("", |(_, f)| f);
+    let written = fragment
+        .split(['&', ',', '='])
+        .any(|w| zarr_modes.contains(&w.trim()));
+    url.storage == StorageKind::Zip
+        || (written && zarr_modes.iter().any(|m| url.modes.has(m)))
+        || url
+            .original
+            .split('#')
+            .next()
+            .unwrap_or("")
+            .trim_end_matches('/')
+            .ends_with(".zarr")
 }
 
-/// Whether `target` is named as a netCDF file: a local path ending in `.nc`, `.nc4`,
-/// `.cdf` or `.h5`.
+/// Whether `target` names a Zarr store rather than a file: what says so, and anything
+/// not a local path (netCDF files are written locally).
+fn names_zarr(url: &DatasetUrl) -> bool {
+    url.storage != StorageKind::Dir || says_zarr(url)
+}
+
+/// Whether `target`'s name ends like a netCDF file's: `.nc`, `.nc4`, `.cdf` or `.h5`.
+fn file_like_name(url: &DatasetUrl) -> bool {
+    let name = url
+        .original
+        .split('#')
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    [".nc", ".nc4", ".cdf", ".h5"]
+        .iter()
+        .any(|e| name.ends_with(e))
+}
+
+/// Whether `target` is named as a netCDF file: a local path ending like one.
 fn names_netcdf_file(url: &DatasetUrl) -> bool {
-    let lower = url.original.to_ascii_lowercase();
-    !names_zarr(url)
-        && [".nc", ".nc4", ".cdf", ".h5"]
-            .iter()
-            .any(|e| lower.ends_with(e))
+    !names_zarr(url) && file_like_name(url)
 }
 
 /// What is written at `target`: the kind `said` (`-k`, `-3`...), where a Zarr target
@@ -178,6 +204,11 @@ pub fn kind_for_target(
         },
         Some(kind) => kind,
         None if names_netcdf_file(&url) => OutputKind::File(file_default()),
+        // A remote name ending like a file's: a Zarr store there would look like the
+        // file it is not (as `out.nc` directories once did).
+        None if file_like_name(&url) && !says_zarr(&url) => bail!(
+            "{target}: named as a netCDF file, which is written to a local path for now (write it locally and upload it, or name a Zarr store: -k nczarr, or .zarr)"
+        ),
         None => default,
     })
 }

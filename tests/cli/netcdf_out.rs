@@ -202,6 +202,16 @@ fn a_file_name_chooses_a_file_and_its_kind_as_ncgen_and_nccopy_do() {
     )
     .fails_with_one_line(1);
     assert!(err.contains("cannot be stored as NCZarr"), "{err}");
+    // An object-store name ending like a file's is not quietly a Zarr store there.
+    for target in ["s3://bucket/x.nc", "gs://bucket/x.nc4"] {
+        let err = run("nczcopy", &[&path_str(&nc), target]).fails_with_one_line(1);
+        assert!(
+            err.contains("named as a netCDF file, which is written to a local path"),
+            "{err}"
+        );
+        let err = nczgen(&["-o", target, &path_str(&cdl)]).fails_with_one_line(1);
+        assert!(err.contains("named as a netCDF file"), "{err}");
+    }
 }
 
 #[test]
