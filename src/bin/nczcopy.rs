@@ -298,12 +298,17 @@ fn default_kind(
         Some(3) => OutputKind::Zarr3,
         _ => OutputKind::Nczarr,
     };
-    let file = || match format.kind.as_str() {
-        "classic" => NcFileKind::Classic,
-        "64-bit offset" => NcFileKind::Offset64,
-        "cdf5" => NcFileKind::Cdf5,
-        "netCDF-4 classic model" => NcFileKind::Netcdf4Classic,
-        _ => NcFileKind::Netcdf4,
+    // A netCDF input's kind is what `-k`/ncdump call it (`FormatInfo::kind`).
+    let file = || {
+        [
+            NcFileKind::Classic,
+            NcFileKind::Offset64,
+            NcFileKind::Cdf5,
+            NcFileKind::Netcdf4Classic,
+        ]
+        .into_iter()
+        .find(|k| k.name() == format.kind)
+        .unwrap_or(NcFileKind::Netcdf4)
     };
     kind_for_target(said, output, file, zarr)
 }

@@ -6,7 +6,7 @@
 use std::fs;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -167,9 +167,9 @@ fn staging_of(target: &Path, pid: u32) -> PathBuf {
     target.with_file_name(format!(".{name}.tmp-{pid}"))
 }
 
-/// Start `nczcopy [-k kind] url target`, wait for its staging to appear, send
-/// `signal`, and check how it ended.
-fn stop_a_copy(kind: Option<&str>, url: &str, target: &Path, signal: (&str, i32)) {
+/// Start `nczcopy [-k kind] url target` and wait until its staging beside `target`
+/// appears (and it has written for a moment); the child and its staging.
+fn copy_under_way(kind: Option<&str>, url: &str, target: &Path) -> (Child, PathBuf) {
     let mut child = Command::new(exe("nczcopy"))
         .arg("--quiet")
         .args(kind.map(|k| ["-k", k]).into_iter().flatten())
@@ -194,6 +194,13 @@ fn stop_a_copy(kind: Option<&str>, url: &str, target: &Path, signal: (&str, i32)
         std::thread::sleep(Duration::from_millis(5));
     }
     std::thread::sleep(Duration::from_millis(200));
+    (child, staging)
+}
+
+/// Start `nczcopy [-k kind] url target`, wait for its staging to appear, send
+/// `signal`, and check how it ended.
+fn stop_a_copy(kind: Option<&str>, url: &str, target: &Path, signal: (&str, i32)) {
+    let (child, staging) = copy_under_way(kind, url, target);
     let sent = Command::new("kill")
         .args(["-s", signal.0, &child.id().to_string()])
         .status()
@@ -400,19 +407,7 @@ fn a_stopped_or_killed_copy_into_a_netcdf_file_leaves_the_old_file() {
         assert_eq!(fs::read(&target).unwrap(), before, "{signal:?}");
     }
     // kill -9: the old file is intact; the staging it left goes with the next run.
-    let child = Command::new(exe("nczcopy"))
-        .args(["--quiet", "-k", "classic", &url, &target.to_string_lossy()])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let staging = staging_of(&target, child.id());
-    let start = Instant::now();
-    while !staging.exists() && start.elapsed() < Duration::from_secs(20) {
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    std::thread::sleep(Duration::from_millis(200));
-    let mut child = child;
+    let (mut child, staging) = copy_under_way(Some("classic"), &url, &target);
     child.kill().unwrap();
     child.wait().unwrap();
     assert_eq!(fs::read(&target).unwrap(), before);

@@ -47,6 +47,12 @@ pub(crate) struct FileLayout {
 /// anywhere but last.
 const MAX_VSIZE: u64 = 4_294_967_292;
 
+/// Whether `d` is the file's record dimension: the unlimited one, else the one of
+/// length 0 (a header's length 0 says "record dimension"; `check` allows one).
+fn is_record_dim(d: &crate::model::Dim) -> bool {
+    d.unlimited || d.len == 0
+}
+
 /// Why `dataset` does not fit `version`: the first thing that does not, in one line.
 fn check(dataset: &Dataset, version: Version) -> Result<(), String> {
     let kind = version.kind();
@@ -99,15 +105,22 @@ fn check(dataset: &Dataset, version: Version) -> Result<(), String> {
             ));
         }
     }
-    for a in &root.attrs {
-        let t = a.values.nc_type();
-        if !holds(t) || a.user.is_some() {
-            return Err(format!(
-                "global attribute '{}' is of type {t}, which a {kind} file does not hold ({})",
-                a.name,
-                better(t)
-            ));
-        }
+    // The first attribute of `attrs` the format cannot hold, said of it by `whose`.
+    let attr_fault = |attrs: &[crate::model::Attr], whose: &dyn Fn(&str) -> String| {
+        attrs
+            .iter()
+            .find(|a| !holds(a.values.nc_type()) || a.user.is_some())
+            .map(|a| {
+                let t = a.values.nc_type();
+                format!(
+                    "{} is of type {t}, which a {kind} file does not hold ({})",
+                    whose(&a.name),
+                    better(t)
+                )
+            })
+    };
+    if let Some(e) = attr_fault(&root.attrs, &|a| format!("global attribute '{a}'")) {
+        return Err(e);
     }
     for v in &root.vars {
         if v.user_type.is_some() {
@@ -128,7 +141,7 @@ fn check(dataset: &Dataset, version: Version) -> Result<(), String> {
             let unlimited = root
                 .dims
                 .iter()
-                .any(|x| x.name == d.name && (x.unlimited || x.len == 0) && d.group.is_empty());
+                .any(|x| x.name == d.name && is_record_dim(x) && d.group.is_empty());
             if unlimited && i > 0 {
                 return Err(format!(
                     "variable '{}' has the unlimited dimension '{}' other than first, which a {kind} file does not allow (write netCDF-4: -k nc4)",
@@ -136,16 +149,9 @@ fn check(dataset: &Dataset, version: Version) -> Result<(), String> {
                 ));
             }
         }
-        for a in &v.attrs {
-            let t = a.values.nc_type();
-            if !holds(t) || a.user.is_some() {
-                return Err(format!(
-                    "attribute '{}' of variable '{}' is of type {t}, which a {kind} file does not hold ({})",
-                    a.name,
-                    v.name,
-                    better(t)
-                ));
-            }
+        let whose = |a: &str| format!("attribute '{a}' of variable '{}'", v.name);
+        if let Some(e) = attr_fault(&v.attrs, &whose) {
+            return Err(e);
         }
     }
     Ok(())
@@ -167,8 +173,7 @@ pub(crate) fn layout(dataset: &Dataset, version: Version) -> Result<FileLayout, 
         })
         .collect();
     let numrecs = root.dims.iter().find(|d| d.unlimited).map_or(0, |d| d.len);
-    // The record dimension: the unlimited one, else one of length 0 (`check`).
-    let is_record = |i: usize| root.dims[i].unlimited || root.dims[i].len == 0;
+
     let mut vars = Vec::with_capacity(root.vars.len());
     let mut headers = Vec::with_capacity(root.vars.len());
     for v in &root.vars {
@@ -188,7 +193,9 @@ pub(crate) fn layout(dataset: &Dataset, version: Version) -> Result<FileLayout, 
                     })
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let record = dim_ids.first().is_some_and(|&i| is_record(i));
+        let record = dim_ids
+            .first()
+            .is_some_and(|&i| is_record_dim(&root.dims[i]));
         let shape = dataset.var_shape(v);
         let inner: u64 = shape
             .iter()
