@@ -120,12 +120,6 @@ impl GenTarget for Output<'_> {
             format!("{stem}.zarr")
         });
         self.name = Some(output.clone());
-        let plan_options = PlanOptions {
-            no_fill: args.no_fill,
-            ..PlanOptions::default()
-        };
-        let mut plan =
-            plan(compiled, &plan_options).with_context(|| self.file_label.to_string())?;
         let kind = kind_for_target(
             self.said,
             &output,
@@ -141,6 +135,13 @@ impl GenTarget for Output<'_> {
             },
             cli::output::OutputKind::Nczarr,
         )?;
+        let plan_options = PlanOptions {
+            no_fill: args.no_fill,
+            netcdf4: matches!(kind, cli::output::OutputKind::File(k) if k.is_netcdf4()),
+            ..PlanOptions::default()
+        };
+        let mut plan =
+            plan(compiled, &plan_options).with_context(|| self.file_label.to_string())?;
         let mut create_options = args.layout.create_options(kind)?;
         create_options.overwrite = args.overwrite;
         let sink = create(&output, &create_options).with_context(|| output.clone())?;

@@ -160,14 +160,27 @@ impl CopyJob {
             source,
             &selected.dataset,
             &self.changes,
-            &PlanOptions::default(),
+            &PlanOptions {
+                netcdf4: self.create.netcdf.is_some_and(crate::formats::NcFileKind::is_netcdf4),
+                ..PlanOptions::default()
+            },
         )?;
         // A netCDF file of the classic family stores no chunks or codecs: the plan (and
         // `--dry-run`) says so, and what the kind cannot hold is refused now.
         if let Some(kind) = self.create.netcdf {
             kind.check_written(&self.output)?;
-            if let Some(version) = kind.classic_version() {
-                crate::formats::nc3::fit_plan(&selected.dataset, version, &mut plan)?;
+            match kind.classic_version() {
+                Some(version) => {
+                    crate::formats::nc3::fit_plan(&selected.dataset, version, &mut plan)?;
+                }
+                None => {
+                    let classic_model = kind == crate::formats::NcFileKind::Netcdf4Classic;
+                    crate::formats::nc4::write::fit_plan(
+                        &selected.dataset,
+                        classic_model,
+                        &mut plan,
+                    )?;
+                }
             }
         }
         let data = selected.data.as_ref();

@@ -216,16 +216,15 @@ pub fn create(name: &str, options: &CreateOptions) -> Result<Box<dyn DatasetSink
 /// A netCDF file of `kind` at `url`, staged beside it.
 fn create_netcdf_file(url: &DatasetUrl, kind: NcFileKind) -> Result<Box<dyn DatasetSink>> {
     kind.check_written(&url.original)?;
-    let Some(version) = kind.classic_version() else {
-        return Err(Error::Internal(format!(
-            "{} checked as written",
-            kind.name()
-        )));
-    };
     let (staged, file) = crate::place::create_file(url)?;
-    Ok(Box::new(crate::formats::nc3::Nc3Sink::new(
-        version, staged, file,
-    )))
+    Ok(match kind.classic_version() {
+        Some(version) => Box::new(crate::formats::nc3::Nc3Sink::new(version, staged, file)),
+        None => Box::new(crate::formats::nc4::Nc4Sink::new(
+            kind == NcFileKind::Netcdf4Classic,
+            staged,
+            file,
+        )),
+    })
 }
 
 /// Create one run's sink of a copy in parts (see `docs/nczcopy.md`): the `Start` run

@@ -93,6 +93,32 @@ pub fn for_each_index(lens: &[u64], mut f: impl FnMut(&[u64])) {
     }
 }
 
+/// The runs of the block `start`/`count` of a C-order array of `shape`, each as long
+/// as it is contiguous both in the block's own C order and in the array: `f(from, to,
+/// len)` in elements, `from` in the block, `to` in the array. A block of whole trailing
+/// dimensions is one run per index of the others; a scalar is one run of one.
+pub fn block_runs(shape: &[u64], start: &[u64], count: &[u64], mut f: impl FnMut(u64, u64, u64)) {
+    if shape.is_empty() {
+        f(0, 0, 1);
+        return;
+    }
+    // Dimensions after `k` are whole: a run is `count[k]` of those, contiguous.
+    let mut k = shape.len() - 1;
+    while k > 0 && start[k] == 0 && count[k] == shape[k] {
+        k -= 1;
+    }
+    let strides = c_strides(shape);
+    let run = count[k] * shape[k + 1..].iter().product::<u64>();
+    let mut from = 0u64;
+    for_each_index(&count[..k], |i| {
+        let to: u64 = (0..shape.len())
+            .map(|d| (start[d] + if d < k { i[d] } else { 0 }) * strides[d])
+            .sum();
+        f(from, to, run);
+        from += run;
+    });
+}
+
 /// Element strides of a C-order array of `shape` (the last dimension fastest).
 pub fn c_strides(shape: &[u64]) -> Vec<u64> {
     let mut s = vec![1u64; shape.len()];

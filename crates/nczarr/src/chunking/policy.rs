@@ -476,6 +476,70 @@ pub fn default_chunks_unlimited(
         .collect()
 }
 
+/// netcdf-c 4.9's default chunk shape for a netCDF-4 variable (`nc4_find_default_chunksizes2`,
+/// with the 16 MiB default chunk of Debian's build): 1 along unlimited dimensions (4 KiB
+/// for a variable whose only dimension is unlimited, an even share when all are), the
+/// fixed ones shared to make the chunk 16 MiB, halved while a chunk passes 4 GiB, then
+/// shortened to spread the last chunk's overhang, so that `ncdump -s` of a file of
+/// ours shows the chunks ncgen's shows. `item` is the stored element size (8 for a
+/// string, netcdf-c's pointer).
+///
+/// ```
+/// use nczarr::chunking::netcdf4_default_chunks;
+/// assert_eq!(netcdf4_default_chunks(&[7, 1000, 2000], &[false; 3], 8), vec![3, 500, 1000]);
+/// assert_eq!(netcdf4_default_chunks(&[2], &[true], 8), vec![512]);
+/// assert_eq!(netcdf4_default_chunks(&[2, 3], &[true, false], 4), vec![1, 3]);
+/// ```
+pub fn netcdf4_default_chunks(shape: &[u64], unlimited: &[bool], item: u64) -> Vec<u64> {
+    const DEFAULT_CHUNK_SIZE: u64 = 16 << 20;
+    const DEFAULT_1D_UNLIM_SIZE: u64 = 4096;
+    let item = item.max(1);
+    let unlim = |d: usize| unlimited.get(d).copied().unwrap_or(false);
+    let rank = shape.len();
+    let mut chunks = vec![0u64; rank];
+    // netcdf-c counts the values in a float.
+    let mut num_values = 1f32;
+    let mut num_unlim = 0usize;
+    for d in 0..rank {
+        if unlim(d) {
+            num_unlim += 1;
+            chunks[d] = 1;
+        } else {
+            num_values *= shape[d] as f32;
+        }
+    }
+    if rank == 1 && num_unlim == 1 {
+        let suggested = (DEFAULT_CHUNK_SIZE / item).clamp(1, DEFAULT_1D_UNLIM_SIZE);
+        chunks[0] = suggested / item;
+    }
+    if rank > 1 && num_unlim == rank {
+        let s = (DEFAULT_CHUNK_SIZE as f64 / item as f64).powf(1.0 / rank as f64) as u64;
+        chunks.fill(s.max(1));
+    }
+    for d in 0..rank {
+        if chunks[d] == 0 {
+            let s = ((DEFAULT_CHUNK_SIZE as f64 / (f64::from(num_values) * item as f64))
+                .powf(1.0 / (rank - num_unlim) as f64)
+                * shape[d] as f64
+                - 0.5) as u64;
+            chunks[d] = s.min(shape[d]).max(1);
+        }
+    }
+    while chunks.iter().fold(item as f64, |p, &c| p * c as f64) > f64::from(u32::MAX) {
+        for c in &mut chunks {
+            *c = (*c / 2).max(1);
+        }
+    }
+    // Unlimited dimensions have no length yet when netcdf-c decides.
+    for d in (0..rank).filter(|&d| !unlim(d)) {
+        let n = shape[d].div_ceil(chunks[d]);
+        if n > 0 {
+            chunks[d] -= (n * chunks[d] - shape[d]) / n;
+        }
+    }
+    chunks
+}
+
 /// Rew's balanced chunk lengths (real numbers) of a variable of lengths `l`, about
 /// `target_bytes` each: sqrt(N) chunks along the first dimension for N chunks in all,
 /// the rest shared equally by the others (those too short for their share take 1).

@@ -23,6 +23,10 @@ pub struct PlanOptions {
     pub no_fill: bool,
     /// String width for string variables that give none.
     pub default_string_width: Option<usize>,
+    /// Variables whose storage is not said are stored as netcdf-c stores them in a
+    /// netCDF-4 file: contiguous, or (with an unlimited dimension or a codec) in its
+    /// default chunks; `_Storage = "compact"` is kept.
+    pub netcdf4: bool,
 }
 
 impl Default for PlanOptions {
@@ -31,6 +35,7 @@ impl Default for PlanOptions {
             chunk_bytes: DEFAULT_CHUNK_BYTES,
             no_fill: false,
             default_string_width: None,
+            netcdf4: false,
         }
     }
 }
@@ -119,8 +124,20 @@ fn complete_var(
                 }
                 Chunking::Chunked(c)
             }
-            // Writers have no compact layout: one piece, contiguous.
+            Some(Chunking::Compact) if options.netcdf4 => Chunking::Compact,
+            // Other writers have no compact layout: one piece, contiguous.
             Some(Chunking::Contiguous | Chunking::Compact) => Chunking::Contiguous,
+            None if options.netcdf4 => {
+                if enc.codecs.is_empty() && !unlimited.contains(&true) {
+                    Chunking::Contiguous
+                } else {
+                    // netcdf-c sizes a string's chunk by its pointer.
+                    let item = if var.nc_type == NcType::String { 8 } else { item };
+                    Chunking::Chunked(crate::chunking::netcdf4_default_chunks(
+                        shape, unlimited, item as u64,
+                    ))
+                }
+            }
             None => Chunking::Chunked(default_chunks_unlimited(
                 shape,
                 unlimited,

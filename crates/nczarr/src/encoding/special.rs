@@ -96,7 +96,8 @@ impl Encoding {
                         self.chunking = None;
                     }
                 }
-                "contiguous" | "compact" => self.chunking = Some(Chunking::Contiguous),
+                "contiguous" => self.chunking = Some(Chunking::Contiguous),
+                "compact" => self.chunking = Some(Chunking::Compact),
                 other => {
                     return fail(format!(
                     "_Storage must be \"chunked\", \"contiguous\" or \"compact\", not \"{other}\""

@@ -17,7 +17,7 @@ use std::os::unix::fs::FileExt;
 use std::sync::Mutex;
 
 use super::header::Version;
-use crate::chunking::{block_slabs, c_strides, for_each_index, Region};
+use crate::chunking::{block_runs, block_slabs, Region};
 use crate::encoding::{Encoding, Plan};
 use crate::error::{Error, Result};
 use crate::model::{Dataset, Values, VarPath};
@@ -149,29 +149,15 @@ impl Nc3Sink {
         size: u64,
         bytes: &[u8],
     ) -> Result<()> {
-        if shape.is_empty() {
-            return self.write_be(bytes, size, at);
-        }
-        // Dimensions after `k` are whole: a run is `count[k]` of those, contiguous.
-        let mut k = shape.len() - 1;
-        while k > 0 && start[k] == 0 && count[k] == shape[k] {
-            k -= 1;
-        }
-        let strides = c_strides(shape);
-        let run = (count[k] * shape[k + 1..].iter().product::<u64>() * size) as usize;
-        let mut from = 0usize;
+        let size_b = size as usize;
         let mut failed = None;
-        for_each_index(&count[..k], |i| {
-            if failed.is_some() {
-                return;
+        block_runs(shape, start, count, |from, to, len| {
+            if failed.is_none() {
+                let (from, len) = (from as usize * size_b, len as usize * size_b);
+                if let Err(e) = self.write_be(&bytes[from..from + len], size, at + to * size) {
+                    failed = Some(e);
+                }
             }
-            let linear: u64 = (0..shape.len())
-                .map(|d| (start[d] + if d < k { i[d] } else { 0 }) * strides[d])
-                .sum();
-            if let Err(e) = self.write_be(&bytes[from..from + run], size, at + linear * size) {
-                failed = Some(e);
-            }
-            from += run;
         });
         failed.map_or(Ok(()), Err)
     }

@@ -1,0 +1,334 @@
+//! The metadata written after the values: the global heap of the attributes' strings
+//! and `DIMENSION_LIST` references, each chunked dataset's B-tree, and the object
+//! headers of datasets and groups, laid out end to end.
+//!
+//! Every structure has a size that does not depend on the addresses it holds, so the
+//! layout is found by encoding once with no addresses, and the bytes by encoding again
+//! with them.
+
+use super::btree;
+use super::encode::{self, kind, Alloc, H5Type, Layout, UNDEF};
+use super::gheap::{descriptor, HeapBuilder, HeapId};
+use super::objects::{AttrData, AttrPlan, FilePlan, Storage, DIM_WITHOUT_VARIABLE};
+use super::Written;
+
+/// An attribute's values, with what the heap holds of them.
+enum Payload {
+    /// As stored.
+    Bytes(Vec<u8>),
+    /// Variable-length elements: item count and heap object (NIL: none).
+    Vlen(Vec<(u32, Option<HeapId>)>),
+    /// `REFERENCE_LIST`: (referring dataset, its dimension), 16 bytes each.
+    References(Vec<(usize, i32)>),
+}
+
+/// An attribute ready to encode.
+struct Attr {
+    name: String,
+    datatype: Vec<u8>,
+    dataspace: Vec<u8>,
+    payload: Payload,
+}
+
+/// Where everything is.
+#[derive(Default)]
+struct Addresses {
+    heap: Vec<u64>,
+    datasets: Vec<u64>,
+    groups: Vec<u64>,
+    btrees: Vec<u64>,
+}
+
+/// The metadata of `plan` whose values are `written`, placed at `start`: its bytes,
+/// and the address of the root group's header.
+pub(super) fn metadata(plan: &FilePlan, mut written: Vec<Written>, start: u64) -> (Vec<u8>, u64) {
+    for w in &mut written {
+        w.chunks.sort_unstable_by(|a, b| a.index.cmp(&b.index));
+    }
+    let mut heap = HeapBuilder::default();
+    let mut dim_lists: Vec<Vec<HeapId>> = vec![Vec::new(); plan.datasets.len()];
+    let dataset_attrs: Vec<Vec<Attr>> = (0..plan.datasets.len())
+        .map(|i| dataset_attrs(plan, i, &mut heap, &mut dim_lists[i]))
+        .collect();
+    let group_attrs: Vec<Vec<Attr>> = plan
+        .groups
+        .iter()
+        .map(|g| g.attrs.iter().map(|a| attr(a, &mut heap)).collect())
+        .collect();
+
+    // Sizes first, with no addresses.
+    let mut addr = Addresses {
+        heap: vec![0; heap.lens().len()],
+        datasets: vec![0; plan.datasets.len()],
+        groups: vec![0; plan.groups.len()],
+        btrees: vec![UNDEF; plan.datasets.len()],
+    };
+    let mut at = start + heap.lens().iter().sum::<u64>();
+    for (i, d) in plan.datasets.iter().enumerate() {
+        if let Storage::Chunked(c) = &d.storage {
+            if !written[i].chunks.is_empty() {
+                addr.btrees[i] = at;
+                at += btree::index_len(written[i].chunks.len(), c.len());
+            }
+        }
+    }
+    for i in 0..plan.datasets.len() {
+        addr.datasets[i] = at;
+        at += dataset_header(plan, i, &written[i], &dataset_attrs[i], &addr).len() as u64;
+    }
+    for g in 0..plan.groups.len() {
+        addr.groups[g] = at;
+        at += group_header(plan, g, &group_attrs[g], &addr).len() as u64;
+    }
+
+    // Then the bytes, with them.
+    for (i, ids) in dim_lists.iter().enumerate() {
+        for (k, id) in ids.iter().enumerate() {
+            let scale = plan.dims[plan.datasets[i].dims[k]].scale;
+            heap.replace(*id, &addr.datasets[scale].to_le_bytes());
+        }
+    }
+    let (mut out, heap_at) = heap.encode(start);
+    addr.heap = heap_at;
+    for (i, d) in plan.datasets.iter().enumerate() {
+        if let Storage::Chunked(c) = &d.storage {
+            if addr.btrees[i] != UNDEF {
+                debug_assert_eq!(start + out.len() as u64, addr.btrees[i]);
+                out.extend(btree::encode(&written[i].chunks, c, addr.btrees[i]));
+            }
+        }
+    }
+    for i in 0..plan.datasets.len() {
+        out.extend(dataset_header(plan, i, &written[i], &dataset_attrs[i], &addr));
+    }
+    for g in 0..plan.groups.len() {
+        out.extend(group_header(plan, g, &group_attrs[g], &addr));
+    }
+    debug_assert_eq!(start + out.len() as u64, at);
+    (out, addr.groups[0])
+}
+
+/// A planned attribute, its strings added to the heap.
+fn attr(a: &AttrPlan, heap: &mut HeapBuilder) -> Attr {
+    let payload = match &a.data {
+        AttrData::Bytes(b) => Payload::Bytes(b.clone()),
+        AttrData::Strings(s) => Payload::Vlen(
+            s.iter()
+                .map(|s| match s {
+                    Some(s) => (s.len() as u32, Some(heap.add(s))),
+                    None => (0, None),
+                })
+                .collect(),
+        ),
+    };
+    Attr {
+        name: a.name.clone(),
+        datatype: a.datatype.clone(),
+        dataspace: a.dataspace.clone(),
+        payload,
+    }
+}
+
+fn plain(a: AttrPlan) -> Attr {
+    let AttrData::Bytes(b) = a.data else {
+        unreachable!("netCDF's own attributes are fixed-size")
+    };
+    Attr {
+        name: a.name,
+        datatype: a.datatype,
+        dataspace: a.dataspace,
+        payload: Payload::Bytes(b),
+    }
+}
+
+/// A dataset's attributes: the user's, then netCDF's and the dimension scale API's.
+fn dataset_attrs(plan: &FilePlan, i: usize, heap: &mut HeapBuilder, dim_list: &mut Vec<HeapId>) -> Vec<Attr> {
+    let d = &plan.datasets[i];
+    let mut out: Vec<Attr> = d.attrs.iter().map(|a| attr(a, heap)).collect();
+    let int_array = |name: &str, values: &[i32]| Attr {
+        name: name.into(),
+        datatype: super::objects::h5type(crate::model::NcType::Int, false).encode(),
+        dataspace: encode::dataspace(Some(&[values.len() as u64]), None),
+        payload: Payload::Bytes(values.iter().flat_map(|v| v.to_le_bytes()).collect()),
+    };
+    if d.var.is_some() && !d.dims.is_empty() {
+        let ids: Vec<i32> = d.dims.iter().map(|&k| plan.dims[k].id).collect();
+        out.push(int_array("_Netcdf4Coordinates", &ids));
+    }
+    match d.scale_of {
+        Some(k) => {
+            let dim = &plan.dims[k];
+            out.push(plain(super::objects::text_attr("CLASS", "DIMENSION_SCALE")));
+            let name = if d.var.is_some() {
+                dim.name.clone()
+            } else {
+                format!("{DIM_WITHOUT_VARIABLE}{:10}", dim.len)
+            };
+            out.push(plain(super::objects::text_attr("NAME", &name)));
+            out.push(plain(super::objects::int_attr("_Netcdf4Dimid", dim.id)));
+            let refs: Vec<(usize, i32)> = plan
+                .datasets
+                .iter()
+                .enumerate()
+                .filter(|(_, o)| o.scale_of.is_none())
+                .flat_map(|(j, o)| {
+                    o.dims
+                        .iter()
+                        .enumerate()
+                        .filter(move |(_, &dk)| dk == k)
+                        .map(move |(pos, _)| (j, pos as i32))
+                })
+                .collect();
+            if !refs.is_empty() {
+                out.push(Attr {
+                    name: "REFERENCE_LIST".into(),
+                    datatype: H5Type::Compound {
+                        size: 16,
+                        members: vec![
+                            ("dataset".into(), 0, H5Type::ObjectRef),
+                            (
+                                "dimension".into(),
+                                8,
+                                super::objects::h5type(crate::model::NcType::Int, false),
+                            ),
+                        ],
+                    }
+                    .encode(),
+                    dataspace: encode::dataspace(Some(&[refs.len() as u64]), None),
+                    payload: Payload::References(refs),
+                });
+            }
+        }
+        None if !d.dims.is_empty() => {
+            let ids: Vec<(u32, Option<HeapId>)> = d
+                .dims
+                .iter()
+                .map(|_| {
+                    let id = heap.add(&[0; 8]);
+                    dim_list.push(id);
+                    (1, Some(id))
+                })
+                .collect();
+            out.push(Attr {
+                name: "DIMENSION_LIST".into(),
+                datatype: H5Type::Vlen(Box::new(H5Type::ObjectRef)).encode(),
+                dataspace: encode::dataspace(Some(&[ids.len() as u64]), None),
+                payload: Payload::Vlen(ids),
+            });
+        }
+        None => {}
+    }
+    out
+}
+
+/// The attribute messages of `attrs`, with the attribute info message before them.
+fn attr_messages(attrs: &[Attr], addr: &Addresses, messages: &mut Vec<(u8, Vec<u8>)>) {
+    // Attribute info: creation order tracked and indexed, all stored in the header.
+    let mut info = vec![0, 0x03];
+    info.extend_from_slice(&(attrs.len() as u16).to_le_bytes());
+    for a in [UNDEF, UNDEF, UNDEF] {
+        info.extend_from_slice(&a.to_le_bytes());
+    }
+    messages.push((kind::ATTRIBUTE_INFO, info));
+    for a in attrs {
+        let data = match &a.payload {
+            Payload::Bytes(b) => b.clone(),
+            Payload::Vlen(items) => {
+                let mut out = Vec::with_capacity(items.len() * 16);
+                for (len, id) in items {
+                    descriptor(&mut out, *len, *id, &addr.heap);
+                }
+                out
+            }
+            Payload::References(refs) => {
+                let mut out = Vec::with_capacity(refs.len() * 16);
+                for (j, pos) in refs {
+                    out.extend_from_slice(&addr.datasets[*j].to_le_bytes());
+                    out.extend_from_slice(&pos.to_le_bytes());
+                    out.extend_from_slice(&[0; 4]);
+                }
+                out
+            }
+        };
+        messages.push((
+            kind::ATTRIBUTE,
+            encode::attribute(&a.name, &a.datatype, &a.dataspace, &data),
+        ));
+    }
+}
+
+fn dataset_header(plan: &FilePlan, i: usize, w: &Written, attrs: &[Attr], addr: &Addresses) -> Vec<u8> {
+    let d = &plan.datasets[i];
+    let item = d.item() as u64;
+    let total = d.shape.iter().product::<u64>() * item;
+    let dataspace = if d.shape.is_empty() {
+        encode::dataspace(None, None)
+    } else {
+        encode::dataspace(Some(&d.shape), d.max.as_deref())
+    };
+    let compact;
+    let (layout, alloc) = match &d.storage {
+        Storage::Compact => {
+            compact = w
+                .compact
+                .clone()
+                .unwrap_or_else(|| d.pad_item().repeat((total / item.max(1)) as usize));
+            (Layout::Compact(&compact).encode(), Alloc::Early)
+        }
+        Storage::Contiguous => (
+            Layout::Contiguous {
+                at: w.at.unwrap_or(UNDEF),
+                len: total,
+            }
+            .encode(),
+            Alloc::Late,
+        ),
+        Storage::Chunked(c) => (
+            Layout::Chunked {
+                btree: addr.btrees[i],
+                chunk: c,
+                item: item as u32,
+            }
+            .encode(),
+            Alloc::Incremental,
+        ),
+    };
+    let mut messages = vec![
+        (kind::DATATYPE, d.h5type.encode()),
+        (kind::DATASPACE, dataspace),
+        (
+            kind::FILL_VALUE,
+            encode::fill_value(alloc, d.fill.as_deref(), d.no_fill),
+        ),
+        (kind::LAYOUT, layout),
+    ];
+    if !d.filters.is_empty() {
+        messages.push((kind::FILTERS, encode::filter_pipeline(&d.filters)));
+    }
+    attr_messages(attrs, addr, &mut messages);
+    encode::object_header(&messages)
+}
+
+fn group_header(plan: &FilePlan, g: usize, attrs: &[Attr], addr: &Addresses) -> Vec<u8> {
+    let group = &plan.groups[g];
+    let links: Vec<(&str, u64)> = group
+        .datasets
+        .iter()
+        .map(|&i| (plan.datasets[i].name.as_str(), addr.datasets[i]))
+        .chain(
+            group
+                .groups
+                .iter()
+                .map(|&c| (plan.groups[c].name.as_str(), addr.groups[c])),
+        )
+        .collect();
+    let mut messages = vec![
+        (kind::LINK_INFO, encode::link_info(links.len() as u64)),
+        (kind::GROUP_INFO, encode::group_info()),
+    ];
+    attr_messages(attrs, addr, &mut messages);
+    for (order, (name, at)) in links.iter().enumerate() {
+        messages.push((kind::LINK, encode::link(name, *at, order as u64)));
+    }
+    encode::object_header(&messages)
+}

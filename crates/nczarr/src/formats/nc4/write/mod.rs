@@ -1,0 +1,343 @@
+//! [`Nc4Sink`]: a netCDF-4 file (HDF5) written as netcdf-c 4.9 lays a dataset out
+//! ([`objects`]), streaming, in pure Rust.
+//!
+//! Values are written as they arrive: a contiguous variable at a place taken when its
+//! first slab comes, chunks encoded in parallel and appended one after another, the
+//! bytes of strings in global heap collections beside them. What describes them goes
+//! after them once every value is written: the heap of the attributes' strings and
+//! references, each chunked variable's B-tree, the object headers, and last the
+//! superblock at the start, which names the root group: a reader finds nothing until
+//! everything is there. The file is written beside its destination and renamed into
+//! place when complete ([`crate::store::Staged`]); memory holds a slab and the chunk
+//! index (a few dozen bytes a chunk), whatever the file's size.
+//!
+//! Not written yet: user-defined types, attributes over 64 KiB (HDF5's dense
+//! attribute storage), chunks passed through as stored.
+
+mod btree;
+mod encode;
+mod fit;
+mod gheap;
+mod header;
+mod objects;
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::os::unix::fs::FileExt;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use rayon::prelude::*;
+
+use crate::chunking::{block_runs, block_slabs, c_strides, ChunkGrid, Region};
+use crate::codec::{ChunkInfo, Decoded, Pipeline};
+use crate::encoding::Plan;
+use crate::error::{Error, Result};
+use crate::model::{Dataset, Strings, Values, VarPath};
+use crate::sink::DatasetSink;
+use crate::store::{check_cancelled, Staged, StoreError};
+use btree::ChunkRecord;
+use objects::{file_plan, stored_bytes, DatasetPlan, FilePlan, Storage};
+
+pub use fit::fit_plan;
+pub use objects::NON_COORD_PREFIX;
+
+/// What was written of one dataset.
+#[derive(Default)]
+struct Written {
+    /// A contiguous dataset's place, taken by its first slab.
+    at: Option<u64>,
+    /// A compact dataset's values.
+    compact: Option<Vec<u8>>,
+    /// A chunked dataset's chunks.
+    chunks: Vec<ChunkRecord>,
+}
+
+/// A netCDF-4 file being written.
+pub struct Nc4Sink {
+    classic_model: bool,
+    staged: Option<Staged>,
+    file: File,
+    plan: Option<FilePlan>,
+    index: HashMap<VarPath, usize>,
+    pipelines: Vec<Option<Pipeline>>,
+    written: Vec<Mutex<Written>>,
+    /// The end of what is written: where the next piece goes.
+    end: AtomicU64,
+}
+
+impl Nc4Sink {
+    /// A sink writing a netCDF-4 file (of the classic model when `classic_model`) into
+    /// `file`, the staging `staged` of the destination.
+    pub fn new(classic_model: bool, staged: Staged, file: File) -> Nc4Sink {
+        Nc4Sink {
+            classic_model,
+            staged: Some(staged),
+            file,
+            plan: None,
+            index: HashMap::new(),
+            pipelines: Vec::new(),
+            written: Vec::new(),
+            end: AtomicU64::new(encode::SUPERBLOCK_LEN),
+        }
+    }
+
+    fn io(&self, e: std::io::Error) -> Error {
+        Error::Store(StoreError::Io {
+            location: self
+                .staged
+                .as_ref()
+                .map(|s| s.target.display().to_string())
+                .unwrap_or_default(),
+            source: e,
+        })
+    }
+
+    fn put(&self, bytes: &[u8], at: u64) -> Result<()> {
+        self.file.write_all_at(bytes, at).map_err(|e| self.io(e))
+    }
+
+    /// Take `len` bytes at the end.
+    fn reserve(&self, len: u64) -> u64 {
+        self.end.fetch_add(len, Ordering::SeqCst)
+    }
+
+    fn dataset(&self, var: &VarPath) -> Result<(usize, &DatasetPlan)> {
+        let plan = self
+            .plan
+            .as_ref()
+            .ok_or_else(|| Error::Internal("values written before the file was defined".into()))?;
+        let i = *self
+            .index
+            .get(var)
+            .ok_or_else(|| Error::Invalid(format!("variable '{var}' was not defined")))?;
+        Ok((i, &plan.datasets[i]))
+    }
+
+    fn lock(&self, i: usize) -> std::sync::MutexGuard<'_, Written> {
+        self.written[i]
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Strings stored: their bytes in heap collections written now, their descriptors
+    /// returned (16 bytes each).
+    fn store_strings(&self, strings: &Strings) -> Result<Vec<u8>> {
+        let mut heap = gheap::HeapBuilder::default();
+        let ids: Vec<_> = strings.iter().map(|s| s.map(|s| heap.add(s))).collect();
+        let mut out = Vec::with_capacity(ids.len() * 16);
+        if heap.is_empty() {
+            out.resize(ids.len() * 16, 0);
+            return Ok(out);
+        }
+        let at = self.reserve(heap.lens().iter().sum());
+        let (bytes, addresses) = heap.encode(at);
+        self.put(&bytes, at)?;
+        for (s, id) in strings.iter().zip(ids) {
+            gheap::descriptor(&mut out, s.map_or(0, |s| s.len() as u32), id, &addresses);
+        }
+        Ok(out)
+    }
+
+    /// Cut the chunks of `region` out of `bytes` (its stored values), encode them in
+    /// parallel and append them.
+    fn write_chunked(
+        &self,
+        i: usize,
+        d: &DatasetPlan,
+        chunk: &[u64],
+        region: &Region,
+        bytes: &[u8],
+    ) -> Result<()> {
+        let item = d.item();
+        let grid = ChunkGrid::new(d.shape.clone(), chunk.to_vec());
+        let chunk_len = chunk.iter().product::<u64>() as usize;
+        let chunk_strides = c_strides(chunk);
+        let out_strides = c_strides(&region.count);
+        let pad = d.pad_item();
+        let var = d.var.as_ref().map(ToString::to_string).unwrap_or_default();
+        let info = ChunkInfo {
+            item_size: item,
+            max_decoded: chunk_len * item,
+        };
+        let records = grid
+            .parts(region)
+            .par_iter()
+            .map(|part| -> Result<ChunkRecord> {
+                check_cancelled()?;
+                let mut buf = pad.repeat(chunk_len);
+                let run = part.runs.last().map_or(1, |r| r.len as usize) * item;
+                part.for_each_run(&chunk_strides, &out_strides, |c, o| {
+                    let (c, o) = (c as usize * item, o as usize * item);
+                    buf[c..c + run].copy_from_slice(&bytes[o..o + run]);
+                });
+                let stored = match &self.pipelines[i] {
+                    Some(p) => {
+                        let key: Vec<String> = part.index.iter().map(u64::to_string).collect();
+                        p.encode(Decoded::Bytes(buf), &key.join("."), &info)
+                            .map_err(|error| Error::Codec {
+                                var: var.clone(),
+                                error,
+                            })?
+                    }
+                    None => buf,
+                };
+                let at = self.reserve(stored.len() as u64);
+                self.put(&stored, at)?;
+                Ok(ChunkRecord {
+                    index: part.index.clone(),
+                    size: stored.len() as u32,
+                    mask: 0,
+                    at,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        self.lock(i).chunks.extend(records);
+        Ok(())
+    }
+}
+
+impl DatasetSink for Nc4Sink {
+    fn prepare(&self, dataset: &Dataset, plan: &mut Plan) -> Result<Vec<String>> {
+        fit_plan(dataset, self.classic_model, plan)
+    }
+
+    fn define(&mut self, dataset: &Dataset, plan: &Plan) -> Result<()> {
+        let mut root = vec![objects::text_attr_unterminated(
+            "_NCProperties",
+            &format!(
+                "version=2,nczarr-tools={},hdf5=1.12.2",
+                env!("CARGO_PKG_VERSION")
+            ),
+        )];
+        if self.classic_model {
+            root.push(objects::int_attr("_nc3_strict", 1));
+        }
+        let file = file_plan(dataset, plan, root)?;
+        self.index = file
+            .datasets
+            .iter()
+            .enumerate()
+            .filter_map(|(i, d)| d.var.clone().map(|v| (v, i)))
+            .collect();
+        self.pipelines = file
+            .datasets
+            .iter()
+            .map(|d| {
+                if d.codecs.is_empty() {
+                    return Ok(None);
+                }
+                Pipeline::new(&d.codecs, None).map(Some).map_err(|error| Error::Codec {
+                    var: d.var.as_ref().map(ToString::to_string).unwrap_or_default(),
+                    error,
+                })
+            })
+            .collect::<Result<_>>()?;
+        self.written = file.datasets.iter().map(|_| Mutex::default()).collect();
+        self.file.set_len(0).map_err(|e| self.io(e))?;
+        self.plan = Some(file);
+        Ok(())
+    }
+
+    fn slabs(
+        &self,
+        var: &VarPath,
+        budget: u64,
+        read_chunks: Option<&[u64]>,
+        within: Option<&Region>,
+    ) -> Result<Vec<Region>> {
+        let (_, d) = self.dataset(var)?;
+        let block = within.cloned().unwrap_or_else(|| Region::whole(&d.shape));
+        if d.shape.is_empty() {
+            return Ok(vec![block]);
+        }
+        let unit = match &d.storage {
+            Storage::Chunked(c) => c.clone(),
+            _ => vec![1u64; d.shape.len()],
+        };
+        Ok(block_slabs(&block, &unit, read_chunks, budget))
+    }
+
+    fn write(&self, var: &VarPath, region: &Region, values: &Values) -> Result<()> {
+        check_cancelled()?;
+        let (i, d) = self.dataset(var)?;
+        region
+            .check(&d.shape)
+            .map_err(|e| Error::region(var, e.to_string()))?;
+        if region.stride.iter().any(|&s| s != 1) {
+            return Err(Error::region(var, format!("region {region} has a stride")));
+        }
+        let expect = region.len().unwrap_or(u64::MAX);
+        if values.len() as u64 != expect || values.nc_type() != d.nc_type {
+            return Err(Error::region(
+                var,
+                format!(
+                    "{} values of type {} given for region {region} of {expect} of type {}",
+                    values.len(),
+                    values.nc_type(),
+                    d.nc_type
+                ),
+            ));
+        }
+        if expect == 0 {
+            return Ok(());
+        }
+        let bytes = match values {
+            Values::String(s) => self.store_strings(s)?,
+            v => stored_bytes(v, d.big)
+                .ok_or_else(|| Error::Internal(format!("variable '{var}': values without bytes")))?,
+        };
+        let item = d.item();
+        let total = d.shape.iter().product::<u64>() * item as u64;
+        match &d.storage {
+            Storage::Chunked(chunk) => return self.write_chunked(i, d, chunk, region, &bytes),
+            Storage::Contiguous => {
+                let at = *self.lock(i).at.get_or_insert_with(|| self.reserve(total));
+                let mut failed = None;
+                block_runs(&d.shape, &region.start, &region.count, |from, to, len| {
+                    let (from, len) = (from as usize * item, len as usize * item);
+                    if failed.is_none() {
+                        failed = self
+                            .put(&bytes[from..from + len], at + to * item as u64)
+                            .err();
+                    }
+                });
+                failed.map_or(Ok(()), Err)
+            }
+            Storage::Compact => {
+                let mut w = self.lock(i);
+                let buf = w
+                    .compact
+                    .get_or_insert_with(|| d.pad_item().repeat(total as usize / item.max(1)));
+                block_runs(&d.shape, &region.start, &region.count, |from, to, len| {
+                    let (from, to, len) = (from as usize * item, to as usize * item, len as usize * item);
+                    buf[to..to + len].copy_from_slice(&bytes[from..from + len]);
+                });
+                Ok(())
+            }
+        }
+    }
+
+    fn finish(mut self: Box<Self>) -> Result<()> {
+        let plan = self
+            .plan
+            .take()
+            .ok_or_else(|| Error::Internal("a file finished before it was defined".into()))?;
+        check_cancelled()?;
+        let written: Vec<Written> = std::mem::take(&mut self.written)
+            .into_iter()
+            .map(|m| m.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner))
+            .collect();
+        let start = self.end.load(Ordering::SeqCst);
+        let (bytes, root) = header::metadata(&plan, written, start);
+        self.put(&bytes, start)?;
+        let eof = start + bytes.len() as u64;
+        self.put(&encode::superblock(root, eof), 0)?;
+        let staged = self
+            .staged
+            .take()
+            .ok_or_else(|| Error::Internal("a file finished twice".into()))?;
+        staged.commit()?;
+        Ok(())
+    }
+}
