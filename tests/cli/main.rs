@@ -28,6 +28,8 @@ mod nczdump;
 mod nczgen;
 /// nczgen streaming large data lists: same datasets, errors mid-stream, stdin.
 mod nczgen_stream;
+/// netCDF-4 files as output: against ncgen's, decoded by netCDF4-python, xarray, h5py.
+mod netcdf4_out;
 /// netCDF classic, 64-bit offset and CDF-5 files as input.
 mod netcdf_files;
 /// netCDF files as output: against ncgen's files, refusals, kinds, the target.

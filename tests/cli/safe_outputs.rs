@@ -361,13 +361,17 @@ fn a_full_disk_is_one_line_for_every_output_kind() {
         ),
     )
     .unwrap();
-    for name in ["x.zip", "x.zarr", "x.nc"] {
+    for (name, kind) in [
+        ("x.zip", None),
+        ("x.zarr", None),
+        ("x.nc", None),
+        ("y.nc", Some("nc4")),
+    ] {
         let out = fs_.dir.path().join(name);
-        let err = run(
-            "nczgen",
-            &["-o", &out.to_string_lossy(), &cdl.to_string_lossy()],
-        )
-        .fails_with_one_line(1);
+        let mut args = kind.map_or(vec![], |k| vec!["-k", k]);
+        let (out_s, cdl_s) = (out.to_string_lossy(), cdl.to_string_lossy());
+        args.extend(["-o", &out_s, &cdl_s]);
+        let err = run("nczgen", &args).fails_with_one_line(1);
         assert!(err.contains("No space left on device"), "{err}");
         assert!(names_in(fs_.dir.path()).is_empty(), "left behind");
     }
@@ -375,6 +379,14 @@ fn a_full_disk_is_one_line_for_every_output_kind() {
 
 #[test]
 fn a_stopped_or_killed_copy_into_a_netcdf_file_leaves_the_old_file() {
+    for kind in ["classic", "nc4"] {
+        stopped_or_killed_copy_into_a_file(kind);
+    }
+}
+
+/// A copy into an existing netCDF file of `kind`, stopped by signals and killed: the
+/// old file is left as it was.
+fn stopped_or_killed_copy_into_a_file(kind: &str) {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path();
     let src = served_source(root);
@@ -392,7 +404,7 @@ fn a_stopped_or_killed_copy_into_a_netcdf_file_leaves_the_old_file() {
         "nczgen",
         &[
             "-k",
-            "classic",
+            kind,
             "-o",
             &target.to_string_lossy(),
             &cdl.to_string_lossy(),
@@ -402,12 +414,12 @@ fn a_stopped_or_killed_copy_into_a_netcdf_file_leaves_the_old_file() {
     let before = fs::read(&target).unwrap();
     let url = format!("{}/big.zarr", slow.url);
     for signal in [("INT", 2), ("TERM", 15)] {
-        stop_a_copy(Some("classic"), &url, &target, signal);
+        stop_a_copy(Some(kind), &url, &target, signal);
         assert_eq!(names_in(&out_dir), ["t.nc"], "{signal:?}");
         assert_eq!(fs::read(&target).unwrap(), before, "{signal:?}");
     }
     // kill -9: the old file is intact; the staging it left goes with the next run.
-    let (mut child, staging) = copy_under_way(Some("classic"), &url, &target);
+    let (mut child, staging) = copy_under_way(Some(kind), &url, &target);
     child.kill().unwrap();
     child.wait().unwrap();
     assert_eq!(fs::read(&target).unwrap(), before);
@@ -416,7 +428,7 @@ fn a_stopped_or_killed_copy_into_a_netcdf_file_leaves_the_old_file() {
         "nczcopy",
         &[
             "-k",
-            "classic",
+            kind,
             &src.to_string_lossy(),
             &target.to_string_lossy(),
         ],

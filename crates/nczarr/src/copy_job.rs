@@ -161,7 +161,10 @@ impl CopyJob {
             &selected.dataset,
             &self.changes,
             &PlanOptions {
-                netcdf4: self.create.netcdf.is_some_and(crate::formats::NcFileKind::is_netcdf4),
+                netcdf4: self
+                    .create
+                    .netcdf
+                    .is_some_and(crate::formats::NcFileKind::is_netcdf4),
                 ..PlanOptions::default()
             },
         )?;

@@ -11,8 +11,7 @@ mod region;
 
 pub use grid::{block_runs, c_strides, for_each_index, ChunkGrid, ChunkPart, DimRun};
 pub use policy::{
-    aligned_units, block_slabs, default_chunks, default_chunks_unlimited, netcdf4_default_chunks, slabs,
-    small_first,
-    SlabOrder, DEFAULT_CHUNK_BYTES,
+    aligned_units, block_slabs, default_chunks, default_chunks_unlimited, netcdf4_default_chunks,
+    slabs, small_first, SlabOrder, DEFAULT_CHUNK_BYTES,
 };
 pub use region::{region_offsets, Region, RegionError};

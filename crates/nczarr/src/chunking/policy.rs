@@ -533,8 +533,8 @@ pub fn netcdf4_default_chunks(shape: &[u64], unlimited: &[bool], item: u64) -> V
     // Unlimited dimensions have no length yet when netcdf-c decides.
     for d in (0..rank).filter(|&d| !unlim(d)) {
         let n = shape[d].div_ceil(chunks[d]);
-        if n > 0 {
-            chunks[d] -= (n * chunks[d] - shape[d]) / n;
+        if let Some(cut) = (n * chunks[d] - shape[d]).checked_div(n) {
+            chunks[d] -= cut;
         }
     }
     chunks

@@ -111,7 +111,9 @@ pub fn filter_of(config: &Json) -> Option<(u32, Vec<u32>)> {
 pub fn stored_filter(config: &Json, item: u32, chunk_bytes: u32) -> Option<(u32, bool, Vec<u32>)> {
     let id = config.get("id")?.as_str()?;
     let spec = super::table::spec(id)?;
-    let filter = spec.hdf5.filter(|_| spec.hdf5_same_bytes || id == "fletcher32")?;
+    let filter = spec
+        .hdf5
+        .filter(|_| spec.hdf5_same_bytes || id == "fletcher32")?;
     let param = |name: &str, default: i64| -> u32 {
         config
             .get(name)

@@ -108,7 +108,10 @@ fn complete_var(
     };
     let item = item_size(var.nc_type, enc.string_width.unwrap_or(1));
     enc.chunking = Some(if shape.is_empty() {
-        Chunking::Contiguous
+        match enc.chunking {
+            Some(Chunking::Compact) if options.netcdf4 => Chunking::Compact,
+            _ => Chunking::Contiguous,
+        }
     } else {
         match enc.chunking.take() {
             Some(Chunking::Chunked(c)) => {
@@ -132,9 +135,15 @@ fn complete_var(
                     Chunking::Contiguous
                 } else {
                     // netcdf-c sizes a string's chunk by its pointer.
-                    let item = if var.nc_type == NcType::String { 8 } else { item };
+                    let item = if var.nc_type == NcType::String {
+                        8
+                    } else {
+                        item
+                    };
                     Chunking::Chunked(crate::chunking::netcdf4_default_chunks(
-                        shape, unlimited, item as u64,
+                        shape,
+                        unlimited,
+                        item as u64,
                     ))
                 }
             }

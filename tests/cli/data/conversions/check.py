@@ -12,9 +12,10 @@ What each output kind promises to each reader (docs/layout.md):
   reads as one-character strings unless `--char-dtype netcdf` (that makes zarr-python
   refuse the store); and xarray with equal values: strings as bytes, a scalar over a
   `_scalar_` dimension, netCDF's default fill as NaN where the input holds it;
-- netCDF files of the classic family (classic, 64-bit offset, CDF-5) serve netcdf-c and
-  xarray as NCZarr does (the same data model): exactly, and equal values where xarray
-  decodes a type netCDF does not have (booleans as ubyte);
+- netCDF files of the classic family (classic, 64-bit offset, CDF-5) and netCDF-4 files
+  serve netcdf-c and xarray as NCZarr does (the same data model): exactly, and equal
+  values where xarray decodes a type netCDF does not have (booleans as ubyte); xarray
+  decodes a netCDF-4 copy alike with its h5netcdf engine (h5py, not netcdf-c);
 - what no reader reads from the input is not asked of the copy.
 """
 
@@ -157,7 +158,7 @@ def plain(v):
     return v
 
 
-def read_xarray(path, zarr):
+def read_xarray(path, zarr, engine=None):
     import xarray as xr
 
     out = {}
@@ -173,7 +174,7 @@ def read_xarray(path, zarr):
         root = zp.open_group(store_of(path), mode="r")
         groups += ["/" + k for k, _ in root.groups()]
     for g in groups:
-        kw = {"engine": "zarr", "consolidated": None} if zarr else {}
+        kw = {"engine": "zarr", "consolidated": None} if zarr else {"engine": engine}
         with xr.open_dataset(store_of(path) if zarr else path, group=g, **kw) as ds:
             ds.load()
             vars_ = {}
@@ -370,16 +371,16 @@ def run_copy(args):
         raise RuntimeError(f"nczcopy {' '.join(args)}: {r.stderr.strip()}")
 
 
-FILE_KINDS = ("classic", "nc6", "cdf5")
+FILE_KINDS = ("classic", "nc6", "cdf5", "nc4", "nc7")
 
 
 def kind_of(path):
     """The output kind a copy at `path` has, for the promises above ("ncfile" for a
-    netCDF file of the classic family)."""
+    netCDF file of the classic family or netCDF-4)."""
     if path.endswith(".nc"):
         with open(path, "rb") as f:
-            magic = f.read(4)
-        return "ncfile" if magic[:3] == b"CDF" else "unknown file"
+            magic = f.read(8)
+        return "ncfile" if magic[:3] == b"CDF" or magic == HDF5_MAGIC else "unknown file"
     if path.endswith(".zip"):
         import zipfile
 
@@ -396,6 +397,9 @@ def kind_of(path):
     if os.path.exists(zattrs) and "_nczarr_superblock" in open(zattrs).read():
         return "nczarr"
     return "zarr"
+
+
+HDF5_MAGIC = b"\x89HDF\r\n\x1a\n"
 
 
 def out_path(name, kinds, n):
@@ -477,6 +481,16 @@ def main():
         ("classic", ["nczarr", "cdf5", "zarr"]),
         ("zp2", ["cdf5"]),
         ("zp3", ["cdf5"]),
+        # netCDF-4 files ("nc": the default for a .nc name; a Zarr input's is netCDF-4).
+        ("nc4", ["nc"]),
+        ("nc4", ["nc4"]),
+        ("nc4", ["nczarr", "nc4", "zarr"]),
+        ("classic", ["nc7"]),
+        ("classic", ["nc4", "classic"]),
+        ("xr2", ["nc"]),
+        ("xr3", ["nc4"]),
+        ("zp2", ["nc4"]),
+        ("zp3", ["nc4"]),
     ]
     failures = 0
     decoded = {name: readers_of(path, is_zarr) for name, (path, is_zarr, _) in inputs.items()}
@@ -519,6 +533,13 @@ def main():
                 diffs.append(f"{reader} cannot read the copy: {str(e)[:200]}")
                 continue
             diffs += [f"{reader}: {d}" for d in compare(reader, weakest, want, got)]
+            if reader == "xarray" and kind_of(src) == "ncfile" and open(src, "rb").read(8) == HDF5_MAGIC:
+                try:
+                    got = read_xarray(src, False, engine="h5netcdf")
+                except Exception as e:
+                    diffs.append(f"xarray (h5netcdf) cannot read the copy: {str(e)[:200]}")
+                    continue
+                diffs += [f"xarray (h5netcdf): {d}" for d in compare(reader, weakest, want, got)]
         nczarr_dirs = all(kind_of(out_path(name, kinds, n)) == "nczarr" for n in range(len(kinds)))
         if nczarr_dirs and not src.endswith(".zip") and decoded[name]["netcdf4"] is None:
             # NCZarr is for netcdf-c: it opens the copy even where it cannot open the input.

@@ -46,7 +46,10 @@ pub(super) enum H5Type {
     /// A variable-length sequence of `base`.
     Vlen(Box<H5Type>),
     /// A compound of `size` bytes: (name, byte offset, type) per member.
-    Compound { size: u32, members: Vec<(String, u32, H5Type)> },
+    Compound {
+        size: u32,
+        members: Vec<(String, u32, H5Type)>,
+    },
 }
 
 impl H5Type {
@@ -77,7 +80,12 @@ impl H5Type {
         };
         match self {
             H5Type::Int { size, signed, big } => {
-                head(0, 1, u32::from(*big) | (u32::from(*signed) << 3), u32::from(*size));
+                head(
+                    0,
+                    1,
+                    u32::from(*big) | (u32::from(*signed) << 3),
+                    u32::from(*size),
+                );
                 b.extend_from_slice(&0u16.to_le_bytes());
                 b.extend_from_slice(&(u16::from(*size) * 8).to_le_bytes());
             }
@@ -89,7 +97,12 @@ impl H5Type {
                     (52, 11, 52, 1023)
                 };
                 let sign_at = u32::from(*size) * 8 - 1;
-                head(1, 1, u32::from(*big) | 0x20 | (sign_at << 8), u32::from(*size));
+                head(
+                    1,
+                    1,
+                    u32::from(*big) | 0x20 | (sign_at << 8),
+                    u32::from(*size),
+                );
                 b.extend_from_slice(&0u16.to_le_bytes());
                 b.extend_from_slice(&(u16::from(*size) * 8).to_le_bytes());
                 b.extend_from_slice(&[exp_at, exp_len, 0, mant_len]);
@@ -192,7 +205,11 @@ pub(super) enum Layout<'a> {
     /// `len` bytes at `at` (undefined when nothing is stored).
     Contiguous { at: u64, len: u64 },
     /// Chunks of `chunk` elements of `item` bytes, indexed by the B-tree at `btree`.
-    Chunked { btree: u64, chunk: &'a [u64], item: u32 },
+    Chunked {
+        btree: u64,
+        chunk: &'a [u64],
+        item: u32,
+    },
 }
 
 impl Layout<'_> {
@@ -377,7 +394,10 @@ mod tests {
         let s = superblock(48, 1000);
         assert_eq!(s.len() as u64, SUPERBLOCK_LEN);
         assert_eq!(&s[..8], b"\x89HDF\r\n\x1a\n");
-        assert_eq!(u32::from_le_bytes([s[44], s[45], s[46], s[47]]), checksum(&s[..44]));
+        assert_eq!(
+            u32::from_le_bytes([s[44], s[45], s[46], s[47]]),
+            checksum(&s[..44])
+        );
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! a refusal naming the first thing it cannot hold.
 
 use super::encode::MAX_MESSAGE;
-use super::objects::{attr_plan, filters_of, AttrData};
+use super::objects::{attr_plan, filters_of, is_unlimited, AttrData};
 use crate::chunking::netcdf4_default_chunks;
 use crate::encoding::{Chunking, Plan};
 use crate::error::{Error, Result};
@@ -42,6 +42,7 @@ pub fn fit_plan(dataset: &Dataset, classic_model: bool, plan: &mut Plan) -> Resu
         if var.user_type.is_some() {
             return Err(user_type(&format!("variable '{path}'")));
         }
+        check_attrs(&var.attrs, &format!("variable '{path}'"))?;
         let Some(e) = plan.get_mut(&path) else {
             continue;
         };
@@ -49,9 +50,13 @@ pub fn fit_plan(dataset: &Dataset, classic_model: bool, plan: &mut Plan) -> Resu
         let unlimited: Vec<bool> = var
             .dims
             .iter()
-            .map(|d| dataset.dim(d).is_some_and(|d| d.unlimited))
+            .map(|d| dataset.dim(d).is_some_and(is_unlimited))
             .collect();
-        let item = if var.nc_type == NcType::String { 16 } else { var.nc_type.size() as u64 };
+        let item = if var.nc_type == NcType::String {
+            16
+        } else {
+            var.nc_type.size() as u64
+        };
         if shape.is_empty() {
             if e.chunking != Some(Chunking::Compact) {
                 e.chunking = Some(Chunking::Contiguous);
@@ -65,14 +70,16 @@ pub fn fit_plan(dataset: &Dataset, classic_model: bool, plan: &mut Plan) -> Resu
             ));
             e.codecs.clear();
         }
-        let chunk_bytes = |c: &[u64]| (c.iter().product::<u64>() * item).min(u64::from(u32::MAX)) as u32;
+        let chunk_bytes =
+            |c: &[u64]| (c.iter().product::<u64>() * item).min(u64::from(u32::MAX)) as u32;
         let planned_chunk = e.chunk_shape().map(<[u64]>::to_vec);
         let probe = planned_chunk.clone().unwrap_or_else(|| shape.clone());
         let kept: Vec<_> = e
             .codecs
             .iter()
             .filter(|c| {
-                let ok = filters_of(std::slice::from_ref(c), item as u32, chunk_bytes(&probe)).is_ok();
+                let ok =
+                    filters_of(std::slice::from_ref(c), item as u32, chunk_bytes(&probe)).is_ok();
                 if !ok {
                     warnings.push(format!(
                         "variable '{path}': codec '{}' left out (no HDF5 filter stores its bytes)",
@@ -84,13 +91,8 @@ pub fn fit_plan(dataset: &Dataset, classic_model: bool, plan: &mut Plan) -> Resu
             .cloned()
             .collect();
         e.codecs = kept;
-        let fixed_zero = shape.iter().zip(&unlimited).any(|(&l, &u)| l == 0 && !u);
         let needs_chunks = unlimited.contains(&true) || !e.codecs.is_empty();
         match &e.chunking {
-            Some(Chunking::Chunked(_)) if fixed_zero && !unlimited.contains(&true) => {
-                e.chunking = Some(Chunking::Contiguous);
-                e.codecs.clear();
-            }
             Some(Chunking::Chunked(c)) => {
                 let cut: Vec<u64> = c
                     .iter()
@@ -104,12 +106,11 @@ pub fn fit_plan(dataset: &Dataset, classic_model: bool, plan: &mut Plan) -> Resu
                     e.chunking = Some(Chunking::Chunked(cut));
                 }
             }
-            _ if needs_chunks && !fixed_zero => {
+            _ if needs_chunks => {
                 e.chunking = Some(Chunking::Chunked(netcdf4_default_chunks(
                     &shape, &unlimited, item,
                 )));
             }
-            _ if needs_chunks => e.codecs.clear(),
             Some(Chunking::Compact) if shape.iter().product::<u64>() * item > MAX_COMPACT => {
                 warnings.push(format!(
                     "variable '{path}': stored contiguous (compact storage holds at most {MAX_COMPACT} bytes)"
@@ -125,7 +126,6 @@ pub fn fit_plan(dataset: &Dataset, classic_model: bool, plan: &mut Plan) -> Resu
                 )));
             }
         }
-        check_attrs(&var.attrs, &format!("variable '{path}'"))?;
     }
     Ok(warnings)
 }
@@ -151,7 +151,12 @@ fn check_group(group: &Group, path: &str, classic_model: bool) -> Result<()> {
         let classic = |t: NcType| {
             matches!(
                 t,
-                NcType::Byte | NcType::Char | NcType::Short | NcType::Int | NcType::Float | NcType::Double
+                NcType::Byte
+                    | NcType::Char
+                    | NcType::Short
+                    | NcType::Int
+                    | NcType::Float
+                    | NcType::Double
             )
         };
         for v in &group.vars {
@@ -162,7 +167,11 @@ fn check_group(group: &Group, path: &str, classic_model: bool) -> Result<()> {
                 )));
             }
         }
-        for a in group.attrs.iter().chain(group.vars.iter().flat_map(|v| &v.attrs)) {
+        for a in group
+            .attrs
+            .iter()
+            .chain(group.vars.iter().flat_map(|v| &v.attrs))
+        {
             if !classic(a.values.nc_type()) {
                 return Err(Error::Unsupported(format!(
                     "attribute '{}' of type {}: the netCDF-4 classic model has the classic types only (write -k nc4)",
@@ -180,7 +189,7 @@ fn check_group(group: &Group, path: &str, classic_model: bool) -> Result<()> {
 }
 
 fn count_unlimited(group: &Group) -> usize {
-    group.dims.iter().filter(|d| d.unlimited).count()
+    group.dims.iter().filter(|d| is_unlimited(d)).count()
         + group.groups.iter().map(count_unlimited).sum::<usize>()
 }
 

@@ -126,7 +126,13 @@ mod tests {
     fn collections_are_laid_out_with_free_space() {
         let mut h = HeapBuilder::default();
         let a = h.add(b"abc");
-        assert_eq!(a, HeapId { collection: 0, index: 1 });
+        assert_eq!(
+            a,
+            HeapId {
+                collection: 0,
+                index: 1
+            }
+        );
         let (bytes, at) = h.encode(100);
         assert_eq!(at, vec![100]);
         assert_eq!(bytes.len(), 4096);

@@ -7,7 +7,7 @@
 //! with them.
 
 use super::btree;
-use super::encode::{self, kind, Alloc, H5Type, Layout, UNDEF};
+use super::encode::{self, kind, Alloc, H5Type, Layout, UNDEF, UNLIMITED};
 use super::gheap::{descriptor, HeapBuilder, HeapId};
 use super::objects::{AttrData, AttrPlan, FilePlan, Storage, DIM_WITHOUT_VARIABLE};
 use super::Written;
@@ -50,6 +50,12 @@ pub(super) fn metadata(plan: &FilePlan, mut written: Vec<Written>, start: u64) -
     let dataset_attrs: Vec<Vec<Attr>> = (0..plan.datasets.len())
         .map(|i| dataset_attrs(plan, i, &mut heap, &mut dim_lists[i]))
         .collect();
+    // A string's fill, netcdf-c's "", is an empty heap object.
+    let string_fills: Vec<Option<HeapId>> = plan
+        .datasets
+        .iter()
+        .map(|d| (d.nc_type == crate::model::NcType::String && !d.no_fill).then(|| heap.add(b"")))
+        .collect();
     let group_attrs: Vec<Vec<Attr>> = plan
         .groups
         .iter()
@@ -74,11 +80,19 @@ pub(super) fn metadata(plan: &FilePlan, mut written: Vec<Written>, start: u64) -
     }
     for i in 0..plan.datasets.len() {
         addr.datasets[i] = at;
-        at += dataset_header(plan, i, &written[i], &dataset_attrs[i], &addr).len() as u64;
+        at += dataset_header(
+            plan,
+            i,
+            &written[i],
+            &dataset_attrs[i],
+            string_fills[i],
+            &addr,
+        )
+        .len() as u64;
     }
-    for g in 0..plan.groups.len() {
+    for (g, attrs) in group_attrs.iter().enumerate() {
         addr.groups[g] = at;
-        at += group_header(plan, g, &group_attrs[g], &addr).len() as u64;
+        at += group_header(plan, g, attrs, &addr).len() as u64;
     }
 
     // Then the bytes, with them.
@@ -99,10 +113,17 @@ pub(super) fn metadata(plan: &FilePlan, mut written: Vec<Written>, start: u64) -
         }
     }
     for i in 0..plan.datasets.len() {
-        out.extend(dataset_header(plan, i, &written[i], &dataset_attrs[i], &addr));
+        out.extend(dataset_header(
+            plan,
+            i,
+            &written[i],
+            &dataset_attrs[i],
+            string_fills[i],
+            &addr,
+        ));
     }
-    for g in 0..plan.groups.len() {
-        out.extend(group_header(plan, g, &group_attrs[g], &addr));
+    for (g, attrs) in group_attrs.iter().enumerate() {
+        out.extend(group_header(plan, g, attrs, &addr));
     }
     debug_assert_eq!(start + out.len() as u64, at);
     (out, addr.groups[0])
@@ -142,7 +163,12 @@ fn plain(a: AttrPlan) -> Attr {
 }
 
 /// A dataset's attributes: the user's, then netCDF's and the dimension scale API's.
-fn dataset_attrs(plan: &FilePlan, i: usize, heap: &mut HeapBuilder, dim_list: &mut Vec<HeapId>) -> Vec<Attr> {
+fn dataset_attrs(
+    plan: &FilePlan,
+    i: usize,
+    heap: &mut HeapBuilder,
+    dim_list: &mut Vec<HeapId>,
+) -> Vec<Attr> {
     let d = &plan.datasets[i];
     let mut out: Vec<Attr> = d.attrs.iter().map(|a| attr(a, heap)).collect();
     let int_array = |name: &str, values: &[i32]| Attr {
@@ -257,14 +283,30 @@ fn attr_messages(attrs: &[Attr], addr: &Addresses, messages: &mut Vec<(u8, Vec<u
     }
 }
 
-fn dataset_header(plan: &FilePlan, i: usize, w: &Written, attrs: &[Attr], addr: &Addresses) -> Vec<u8> {
+fn dataset_header(
+    plan: &FilePlan,
+    i: usize,
+    w: &Written,
+    attrs: &[Attr],
+    string_fill: Option<HeapId>,
+    addr: &Addresses,
+) -> Vec<u8> {
     let d = &plan.datasets[i];
     let item = d.item() as u64;
     let total = d.shape.iter().product::<u64>() * item;
-    let dataspace = if d.shape.is_empty() {
-        encode::dataspace(None, None)
-    } else {
-        encode::dataspace(Some(&d.shape), d.max.as_deref())
+    let dataspace = match &d.max {
+        _ if d.shape.is_empty() => encode::dataspace(None, None),
+        // A variable reaches along an unlimited dimension as far as it was written.
+        Some(max) if d.var.is_some() => {
+            let current: Vec<u64> = (0..d.shape.len())
+                .map(|k| match max[k] {
+                    UNLIMITED => w.extent.get(k).copied().unwrap_or(0),
+                    _ => d.shape[k],
+                })
+                .collect();
+            encode::dataspace(Some(&current), Some(max))
+        }
+        max => encode::dataspace(Some(&d.shape), max.as_deref()),
     };
     let compact;
     let (layout, alloc) = match &d.storage {
@@ -293,12 +335,20 @@ fn dataset_header(plan: &FilePlan, i: usize, w: &Written, attrs: &[Attr], addr: 
             Alloc::Incremental,
         ),
     };
+    let fill = match string_fill {
+        Some(id) => {
+            let mut b = Vec::with_capacity(16);
+            descriptor(&mut b, 0, Some(id), &addr.heap);
+            Some(b)
+        }
+        None => d.fill.clone(),
+    };
     let mut messages = vec![
         (kind::DATATYPE, d.h5type.encode()),
         (kind::DATASPACE, dataspace),
         (
             kind::FILL_VALUE,
-            encode::fill_value(alloc, d.fill.as_deref(), d.no_fill),
+            encode::fill_value(alloc, fill.as_deref(), d.no_fill),
         ),
         (kind::LAYOUT, layout),
     ];

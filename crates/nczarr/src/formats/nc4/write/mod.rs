@@ -51,6 +51,9 @@ struct Written {
     compact: Option<Vec<u8>>,
     /// A chunked dataset's chunks.
     chunks: Vec<ChunkRecord>,
+    /// How far the written values reach along each dimension: an unlimited one's
+    /// current length, as netcdf-c extends a dataset only as far as it writes.
+    extent: Vec<u64>,
 }
 
 /// A netCDF-4 file being written.
@@ -205,10 +208,7 @@ impl DatasetSink for Nc4Sink {
     fn define(&mut self, dataset: &Dataset, plan: &Plan) -> Result<()> {
         let mut root = vec![objects::text_attr_unterminated(
             "_NCProperties",
-            &format!(
-                "version=2,nczarr-tools={},hdf5=1.12.2",
-                env!("CARGO_PKG_VERSION")
-            ),
+            &format!("version=2,nczarr-tools={}", env!("CARGO_PKG_VERSION")),
         )];
         if self.classic_model {
             root.push(objects::int_attr("_nc3_strict", 1));
@@ -227,10 +227,12 @@ impl DatasetSink for Nc4Sink {
                 if d.codecs.is_empty() {
                     return Ok(None);
                 }
-                Pipeline::new(&d.codecs, None).map(Some).map_err(|error| Error::Codec {
-                    var: d.var.as_ref().map(ToString::to_string).unwrap_or_default(),
-                    error,
-                })
+                Pipeline::new(&d.codecs, None)
+                    .map(Some)
+                    .map_err(|error| Error::Codec {
+                        var: d.var.as_ref().map(ToString::to_string).unwrap_or_default(),
+                        error,
+                    })
             })
             .collect::<Result<_>>()?;
         self.written = file.datasets.iter().map(|_| Mutex::default()).collect();
@@ -282,15 +284,23 @@ impl DatasetSink for Nc4Sink {
         if expect == 0 {
             return Ok(());
         }
+        {
+            let mut w = self.lock(i);
+            w.extent.resize(d.shape.len(), 0);
+            for (k, e) in w.extent.iter_mut().enumerate() {
+                *e = (*e).max(region.start[k] + region.count[k]);
+            }
+        }
         let bytes = match values {
             Values::String(s) => self.store_strings(s)?,
-            v => stored_bytes(v, d.big)
-                .ok_or_else(|| Error::Internal(format!("variable '{var}': values without bytes")))?,
+            v => stored_bytes(v, d.big).ok_or_else(|| {
+                Error::Internal(format!("variable '{var}': values without bytes"))
+            })?,
         };
         let item = d.item();
         let total = d.shape.iter().product::<u64>() * item as u64;
         match &d.storage {
-            Storage::Chunked(chunk) => return self.write_chunked(i, d, chunk, region, &bytes),
+            Storage::Chunked(chunk) => self.write_chunked(i, d, chunk, region, &bytes),
             Storage::Contiguous => {
                 let at = *self.lock(i).at.get_or_insert_with(|| self.reserve(total));
                 let mut failed = None;
@@ -310,7 +320,11 @@ impl DatasetSink for Nc4Sink {
                     .compact
                     .get_or_insert_with(|| d.pad_item().repeat(total as usize / item.max(1)));
                 block_runs(&d.shape, &region.start, &region.count, |from, to, len| {
-                    let (from, to, len) = (from as usize * item, to as usize * item, len as usize * item);
+                    let (from, to, len) = (
+                        from as usize * item,
+                        to as usize * item,
+                        len as usize * item,
+                    );
                     buf[to..to + len].copy_from_slice(&bytes[from..from + len]);
                 });
                 Ok(())
@@ -326,7 +340,10 @@ impl DatasetSink for Nc4Sink {
         check_cancelled()?;
         let written: Vec<Written> = std::mem::take(&mut self.written)
             .into_iter()
-            .map(|m| m.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner))
+            .map(|m| {
+                m.into_inner()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+            })
             .collect();
         let start = self.end.load(Ordering::SeqCst);
         let (bytes, root) = header::metadata(&plan, written, start);

@@ -24,7 +24,8 @@ use crate::json::Json;
 use crate::model::{Attr, Dataset, Group, NcType, Values, VarPath};
 
 /// What netcdf-c names a dimension's scale that is no variable.
-pub(super) const DIM_WITHOUT_VARIABLE: &str = "This is a netCDF dimension but not a netCDF variable.";
+pub(super) const DIM_WITHOUT_VARIABLE: &str =
+    "This is a netCDF dimension but not a netCDF variable.";
 
 /// The prefix of a variable stored under another name (see the module's notes).
 pub const NON_COORD_PREFIX: &str = "_nc4_non_coord_";
@@ -41,6 +42,12 @@ const OWN_ATTRS: &[&str] = &[
     "DIMENSION_LIST",
     "REFERENCE_LIST",
 ];
+
+/// Whether `dim` is unlimited in a netCDF-4 file: a fixed length of 0 is too, as
+/// netcdf-c reads it (its `NC_UNLIMITED` is 0), so that every reader sees one kind.
+pub(super) fn is_unlimited(dim: &crate::model::Dim) -> bool {
+    dim.unlimited || dim.len == 0
+}
 
 /// How a dataset's values are stored.
 #[derive(Debug, Clone, PartialEq)]
@@ -283,7 +290,11 @@ fn user_attrs(attrs: &[Attr]) -> Vec<AttrPlan> {
 
 /// The filters of a codec chain, in order; `Err` names the first codec no HDF5 filter
 /// stores as it writes.
-pub(super) fn filters_of(codecs: &[Json], item: u32, chunk_bytes: u32) -> std::result::Result<Vec<Filter>, String> {
+pub(super) fn filters_of(
+    codecs: &[Json],
+    item: u32,
+    chunk_bytes: u32,
+) -> std::result::Result<Vec<Filter>, String> {
     codecs
         .iter()
         .map(|c| {
@@ -302,14 +313,25 @@ pub(super) fn filters_of(codecs: &[Json], item: u32, chunk_bytes: u32) -> std::r
 ///
 /// # Errors
 /// [`Error::Invalid`] for a variable without an encoding or a dangling dimension.
-pub(super) fn file_plan(dataset: &Dataset, plan: &Plan, extra_root_attrs: Vec<AttrPlan>) -> Result<FilePlan> {
+pub(super) fn file_plan(
+    dataset: &Dataset,
+    plan: &Plan,
+    extra_root_attrs: Vec<AttrPlan>,
+) -> Result<FilePlan> {
     let mut out = FilePlan {
         groups: Vec::new(),
         datasets: Vec::new(),
         dims: Vec::new(),
     };
     let mut dim_index: HashMap<(Vec<String>, String), usize> = HashMap::new();
-    add_group(dataset, &dataset.root, &mut Vec::new(), plan, &mut out, &mut dim_index)?;
+    add_group(
+        dataset,
+        &dataset.root,
+        &mut Vec::new(),
+        plan,
+        &mut out,
+        &mut dim_index,
+    )?;
     out.groups[0].attrs.splice(0..0, extra_root_attrs);
     Ok(out)
 }
@@ -361,8 +383,8 @@ fn add_group(
             nc_type: NcType::Float,
             h5type: h5type(NcType::Float, true),
             shape: vec![dim.len],
-            max: dim.unlimited.then(|| vec![super::encode::UNLIMITED]),
-            storage: if dim.unlimited {
+            max: is_unlimited(dim).then(|| vec![super::encode::UNLIMITED]),
+            storage: if is_unlimited(dim) {
                 Storage::Chunked(vec![1])
             } else {
                 Storage::Contiguous
@@ -389,9 +411,12 @@ fn add_group(
             let d = *dim_index
                 .get(&(r.group.clone(), r.name.clone()))
                 .ok_or_else(|| {
-                    Error::Invalid(format!("variable '{vp}': dimension '{}' is not defined above it", r.fqn()))
+                    Error::Invalid(format!(
+                        "variable '{vp}': dimension '{}' is not defined above it",
+                        r.fqn()
+                    ))
                 })?;
-            unlimited |= dataset.dim(r).is_some_and(|d| d.unlimited);
+            unlimited |= dataset.dim(r).is_some_and(is_unlimited);
             dims.push(d);
         }
         let is_coord = coord_var(&var.name).is_some_and(|c| std::ptr::eq(c, var));
@@ -407,7 +432,7 @@ fn add_group(
                 .iter()
                 .zip(&shape)
                 .map(|(r, &len)| {
-                    if dataset.dim(r).is_some_and(|d| d.unlimited) {
+                    if dataset.dim(r).is_some_and(is_unlimited) {
                         super::encode::UNLIMITED
                     } else {
                         len
@@ -416,13 +441,25 @@ fn add_group(
                 .collect()
         });
         let s = out.datasets.len();
-        out.datasets.push(dataset_of_var(name, vp, var.nc_type, shape, max, enc, &var.attrs, scale_of, dims));
+        out.datasets.push(dataset_of_var(
+            name,
+            vp,
+            var.nc_type,
+            shape,
+            max,
+            enc,
+            &var.attrs,
+            scale_of,
+            dims,
+        ));
         if let Some(d) = scale_of {
             out.dims[d].scale = s;
         }
         out.groups[g].datasets.push(s);
     }
-    debug_assert!(pending_coords.iter().all(|&d| out.dims[d].scale != usize::MAX));
+    debug_assert!(pending_coords
+        .iter()
+        .all(|&d| out.dims[d].scale != usize::MAX));
     for child in &group.groups {
         path.push(child.name.clone());
         let c = add_group(dataset, child, path, plan, out, dim_index)?;
@@ -444,7 +481,8 @@ fn dataset_of_var(
     scale_of: Option<usize>,
     dims: Vec<usize>,
 ) -> DatasetPlan {
-    let big = enc.endian == Some(Endianness::Big) && nc_type.size() > 1 && nc_type != NcType::String;
+    let big =
+        enc.endian == Some(Endianness::Big) && nc_type.size() > 1 && nc_type != NcType::String;
     let h5type = h5type(nc_type, big);
     let storage = match &enc.chunking {
         _ if shape.is_empty() && enc.chunking == Some(Chunking::Compact) => Storage::Compact,
@@ -455,7 +493,9 @@ fn dataset_of_var(
     };
     let item = h5type.size();
     let chunk_bytes = match &storage {
-        Storage::Chunked(c) => (c.iter().product::<u64>() * u64::from(item)).min(u64::from(u32::MAX)) as u32,
+        Storage::Chunked(c) => {
+            (c.iter().product::<u64>() * u64::from(item)).min(u64::from(u32::MAX)) as u32
+        }
         _ => 0,
     };
     let codecs = if matches!(storage, Storage::Chunked(_)) {
