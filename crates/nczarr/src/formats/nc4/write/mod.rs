@@ -31,9 +31,10 @@ use rayon::prelude::*;
 
 use crate::chunking::{block_runs, block_slabs, c_strides, ChunkGrid, Region};
 use crate::codec::{ChunkInfo, Decoded, Pipeline};
-use crate::encoding::Plan;
+use crate::encoding::{Encoding, Endianness, Plan};
+use crate::json::Json;
 use crate::error::{Error, Result};
-use crate::model::{Dataset, Strings, Values, VarPath};
+use crate::model::{Dataset, NcType, Strings, Values, VarPath};
 use crate::sink::DatasetSink;
 use crate::store::{check_cancelled, Staged, StoreError};
 use btree::ChunkRecord;
@@ -142,6 +143,30 @@ impl Nc4Sink {
         Ok(out)
     }
 
+    /// Append `stored` (a chunk's bytes as this file stores them) and note where it is.
+    fn append_chunk(&self, index: &[u64], stored: &[u8]) -> Result<ChunkRecord> {
+        let at = self.reserve(stored.len() as u64);
+        self.put(stored, at)?;
+        Ok(ChunkRecord {
+            index: index.to_vec(),
+            size: stored.len() as u32,
+            mask: 0,
+            at,
+        })
+    }
+
+    /// Note that chunks `indexes` (of shape `chunk`) of dataset `i` of `shape` are
+    /// written: how far they reach along each dimension.
+    fn reached(&self, i: usize, shape: &[u64], chunk: &[u64], indexes: &[Vec<u64>]) {
+        let mut w = self.lock(i);
+        w.extent.resize(shape.len(), 0);
+        for index in indexes {
+            for (k, e) in w.extent.iter_mut().enumerate() {
+                *e = (*e).max(((index[k] + 1) * chunk[k]).min(shape[k]));
+            }
+        }
+    }
+
     /// Cut the chunks of `region` out of `bytes` (its stored values), encode them in
     /// parallel and append them.
     fn write_chunked(
@@ -185,14 +210,7 @@ impl Nc4Sink {
                     }
                     None => buf,
                 };
-                let at = self.reserve(stored.len() as u64);
-                self.put(&stored, at)?;
-                Ok(ChunkRecord {
-                    index: part.index.clone(),
-                    size: stored.len() as u32,
-                    mask: 0,
-                    at,
-                })
+                self.append_chunk(&part.index, &stored)
             })
             .collect::<Result<Vec<_>>>()?;
         self.lock(i).chunks.extend(records);
@@ -330,6 +348,71 @@ impl DatasetSink for Nc4Sink {
                 Ok(())
             }
         }
+    }
+
+    fn takes_chunks_of(&self, var: &VarPath, encoding: &Encoding) -> bool {
+        let Ok((_, d)) = self.dataset(var) else {
+            return false;
+        };
+        let size = d.nc_type.size();
+        let big = encoding.endian == Some(Endianness::Big) && size > 1;
+        d.nc_type != NcType::String
+            && d.item() == size
+            && big == d.big
+            && matches!(&d.storage, Storage::Chunked(c) if encoding.chunk_shape() == Some(c.as_slice()))
+    }
+
+    fn write_chunks(
+        &self,
+        var: &VarPath,
+        chunks: Vec<(Vec<u64>, Vec<u8>)>,
+        codecs: &[Json],
+    ) -> Result<()> {
+        check_cancelled()?;
+        let (i, d) = self.dataset(var)?;
+        let Storage::Chunked(chunk) = &d.storage else {
+            return Err(Error::Internal(format!("variable '{var}': chunks of a variable not chunked")));
+        };
+        let codec_error = |error| Error::Codec {
+            var: var.to_string(),
+            error,
+        };
+        // As stored when the chains are the same; decoded and encoded again otherwise.
+        let from = match d.codecs.as_slice() == codecs {
+            true => None,
+            false => Some(Pipeline::new(codecs, None).map_err(codec_error)?),
+        };
+        let chunk_len = chunk.iter().product::<u64>() as usize;
+        let info = ChunkInfo {
+            item_size: d.item(),
+            max_decoded: chunk_len * d.item(),
+        };
+        let indexes: Vec<Vec<u64>> = chunks.iter().map(|(index, _)| index.clone()).collect();
+        let records = chunks
+            .into_par_iter()
+            .map(|(index, bytes)| -> Result<ChunkRecord> {
+                check_cancelled()?;
+                let Some(from) = &from else {
+                    return self.append_chunk(&index, &bytes);
+                };
+                let key: Vec<String> = index.iter().map(u64::to_string).collect();
+                let key = key.join(".");
+                let raw = match from.decode(bytes, &key, &info, chunk_len).map_err(codec_error)? {
+                    Decoded::Bytes(b) => b,
+                    Decoded::Items(_) => {
+                        return Err(Error::Internal(format!("variable '{var}': items as chunks")))
+                    }
+                };
+                let stored = match &self.pipelines[i] {
+                    Some(p) => p.encode(Decoded::Bytes(raw), &key, &info).map_err(codec_error)?,
+                    None => raw,
+                };
+                self.append_chunk(&index, &stored)
+            })
+            .collect::<Result<Vec<_>>>()?;
+        self.reached(i, &d.shape, chunk, &indexes);
+        self.lock(i).chunks.extend(records);
+        Ok(())
     }
 
     fn finish(mut self: Box<Self>) -> Result<()> {

@@ -198,6 +198,36 @@ impl DatasetSource for ZarrSource {
         Some(self.store.as_ref())
     }
 
+    fn has_stored_chunks(&self, var: &VarPath) -> bool {
+        // A stored chunk is a writer's chunk as it is when it holds the variable's
+        // elements in C order at their netCDF size: no shards, no transposition, no
+        // strings or half floats, and the netCDF shape (not NCZarr's scalar as [1]).
+        let (Some(v), Some(stored)) = (self.dataset.var(var), self.arrays.get(var)) else {
+            return false;
+        };
+        let plain = match &stored.dtype {
+            Dtype::Int { bytes, .. } | Dtype::Float { bytes, .. } => *bytes == v.nc_type.size(),
+            Dtype::Bytes { len, .. } => *len == 1 && v.nc_type == NcType::Char,
+            _ => false,
+        };
+        plain
+            && stored.sharding.is_none()
+            && stored.transpose.is_none()
+            && Some(stored.shape.clone()) == self.dataset.shape_of(var)
+            && !stored.shape.is_empty()
+            && stored
+                .codec_chain()
+                .all(|c| !matches!(crate::encoding::codec_id(c), "vlen-utf8" | "vlen-bytes" | "categorize"))
+    }
+
+    fn stored_chunk(&self, var: &VarPath, index: &[u64]) -> Result<Option<Vec<u8>>> {
+        if !self.has_stored_chunks(var) {
+            return Ok(None);
+        }
+        let key = self.reader(var)?.chunk_key(index)?;
+        Ok(self.store.get(&key)?)
+    }
+
     fn chunk(&self, var: &VarPath, index: &[u64]) -> Result<ChunkView> {
         let reader = self.reader(var)?;
         let stored = self.arrays.get(var).ok_or_else(|| Error::NoSuchVar {
