@@ -361,7 +361,14 @@ fn codecs_text(codecs: &[Json]) -> String {
 }
 
 /// `--dry-run`: what would be read and written, and with how much memory.
-fn print_cost(out: &mut dyn Write, cost: &CopyCost, budget: MemoryBudget) -> anyhow::Result<()> {
+/// `netcdf4`: the output is a netCDF-4 file, whose readers need netcdf-c's plugins for
+/// filters HDF5 does not have built in.
+fn print_cost(
+    out: &mut dyn Write,
+    cost: &CopyCost,
+    budget: MemoryBudget,
+    netcdf4: bool,
+) -> anyhow::Result<()> {
     for v in &cost.vars {
         writeln!(out, "{} {}{:?}", v.nc_type, v.path, v.shape)?;
         writeln!(
@@ -376,6 +383,17 @@ fn print_cost(out: &mut dyn Write, cost: &CopyCost, budget: MemoryBudget) -> any
             codecs_text(&v.input.codecs),
             codecs_text(&v.output.codecs)
         )?;
+        for id in v.output.codec_ids().filter(|_| netcdf4) {
+            if let Some(filter) = nczarr::codec::table::spec(id)
+                .and_then(|s| s.hdf5)
+                .filter(|f| *f > 3)
+            {
+                writeln!(
+                    out,
+                    "  note: {id} is HDF5 filter {filter}: netcdf-c and h5py read it only with its plugin (HDF5_PLUGIN_PATH; netCDF4-python's wheels carry it)"
+                )?;
+            }
+        }
         if !v.copied {
             writeln!(out, "  values: none copied")?;
             continue;
@@ -495,7 +513,8 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.dry_run {
         let mut out = io::stdout().lock();
         writeln!(out, "output: {}", kind_text(kind, said_kind.is_some()))?;
-        print_cost(&mut out, &prepared.cost(job.budget), job.budget)?;
+        let netcdf4 = matches!(kind, OutputKind::File(k) if k.is_netcdf4());
+        print_cost(&mut out, &prepared.cost(job.budget), job.budget, netcdf4)?;
         out.flush()?;
         return Ok(ExitCode::SUCCESS);
     }

@@ -468,6 +468,19 @@ fn registered_filters_are_written_with_their_ids() {
     if let Err(e) = h5dump_reads(&nc) {
         panic!("h5dump: {e}");
     }
+    // --dry-run says which need a plugin.
+    let plan = run(
+        "nczcopy",
+        &["--dry-run", &s(&nc), &s(&tmp.path().join("g.nc"))],
+    )
+    .stdout();
+    for note in [
+        "zstd is HDF5 filter 32015",
+        "bz2 is HDF5 filter 307",
+        "blosc is HDF5 filter 32001",
+    ] {
+        assert!(plan.contains(note), "{plan}");
+    }
     // Our own reader decodes them.
     let dumped = run("nczdump", &["-v", "z,b,l", &s(&nc)]).stdout();
     assert_eq!(dumped.matches(" = 0, 7, 14, ").count(), 3, "{dumped}");

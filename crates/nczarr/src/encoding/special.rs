@@ -92,7 +92,10 @@ impl Encoding {
         match special {
             Special::Storage(text) => match text.as_str() {
                 "chunked" => {
-                    if self.chunking == Some(Chunking::Contiguous) {
+                    if matches!(
+                        self.chunking,
+                        Some(Chunking::Contiguous | Chunking::Compact)
+                    ) {
                         self.chunking = None;
                     }
                 }
@@ -409,7 +412,7 @@ mod tests {
         assert!(err(Special::Endianness("middle".into())).starts_with("_Endianness must be"));
         e.apply(Special::Storage("compact".into()), NcType::Float, 2)
             .unwrap();
-        assert_eq!(e.chunking, Some(Chunking::Contiguous));
+        assert_eq!(e.chunking, Some(Chunking::Compact));
         e.apply(Special::Storage("chunked".into()), NcType::Float, 2)
             .unwrap();
         assert_eq!(e.chunking, None);

@@ -32,8 +32,8 @@ use rayon::prelude::*;
 use crate::chunking::{block_runs, block_slabs, c_strides, ChunkGrid, Region};
 use crate::codec::{ChunkInfo, Decoded, Pipeline};
 use crate::encoding::{Encoding, Endianness, Plan};
-use crate::json::Json;
 use crate::error::{Error, Result};
+use crate::json::Json;
 use crate::model::{Dataset, NcType, Strings, Values, VarPath};
 use crate::sink::DatasetSink;
 use crate::store::{check_cancelled, Staged, StoreError};
@@ -218,6 +218,18 @@ impl Nc4Sink {
     }
 }
 
+/// Strings as `width` bytes each, cut or padded with NULs (NIL as no bytes).
+fn fixed_width(strings: &Strings, width: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(strings.len() * width);
+    for s in strings.iter() {
+        let s = s.unwrap_or_default();
+        let n = s.len().min(width);
+        out.extend_from_slice(&s[..n]);
+        out.resize(out.len() + width - n, 0);
+    }
+    out
+}
+
 impl DatasetSink for Nc4Sink {
     fn prepare(&self, dataset: &Dataset, plan: &mut Plan) -> Result<Vec<String>> {
         fit_plan(dataset, self.classic_model, plan)
@@ -267,20 +279,32 @@ impl DatasetSink for Nc4Sink {
         within: Option<&Region>,
     ) -> Result<Vec<Region>> {
         let (_, d) = self.dataset(var)?;
-        let block = within.cloned().unwrap_or_else(|| Region::whole(&d.shape));
-        if d.shape.is_empty() {
+        // Strings stored as chars come as strings: slabs of the variable's own rank.
+        let rank = d.shape.len() - usize::from(d.text_width.is_some());
+        let shape = &d.shape[..rank];
+        let block = within.cloned().unwrap_or_else(|| Region::whole(shape));
+        if shape.is_empty() {
             return Ok(vec![block]);
         }
         let unit = match &d.storage {
-            Storage::Chunked(c) => c.clone(),
-            _ => vec![1u64; d.shape.len()],
+            Storage::Chunked(c) => c[..rank].to_vec(),
+            _ => vec![1u64; rank],
         };
+        let budget = budget / d.text_width.unwrap_or(1).max(1) as u64;
         Ok(block_slabs(&block, &unit, read_chunks, budget))
     }
 
     fn write(&self, var: &VarPath, region: &Region, values: &Values) -> Result<()> {
         check_cancelled()?;
         let (i, d) = self.dataset(var)?;
+        if let (Some(width), Values::String(strings)) = (d.text_width, values) {
+            let chars = Values::Char(fixed_width(strings, width));
+            let mut region = region.clone();
+            region.start.push(0);
+            region.count.push(width as u64);
+            region.stride.push(1);
+            return self.write(var, &region, &chars);
+        }
         region
             .check(&d.shape)
             .map_err(|e| Error::region(var, e.to_string()))?;
@@ -357,6 +381,7 @@ impl DatasetSink for Nc4Sink {
         let size = d.nc_type.size();
         let big = encoding.endian == Some(Endianness::Big) && size > 1;
         d.nc_type != NcType::String
+            && d.text_width.is_none()
             && d.item() == size
             && big == d.big
             && matches!(&d.storage, Storage::Chunked(c) if encoding.chunk_shape() == Some(c.as_slice()))
@@ -371,7 +396,9 @@ impl DatasetSink for Nc4Sink {
         check_cancelled()?;
         let (i, d) = self.dataset(var)?;
         let Storage::Chunked(chunk) = &d.storage else {
-            return Err(Error::Internal(format!("variable '{var}': chunks of a variable not chunked")));
+            return Err(Error::Internal(format!(
+                "variable '{var}': chunks of a variable not chunked"
+            )));
         };
         let codec_error = |error| Error::Codec {
             var: var.to_string(),
@@ -397,14 +424,21 @@ impl DatasetSink for Nc4Sink {
                 };
                 let key: Vec<String> = index.iter().map(u64::to_string).collect();
                 let key = key.join(".");
-                let raw = match from.decode(bytes, &key, &info, chunk_len).map_err(codec_error)? {
+                let raw = match from
+                    .decode(bytes, &key, &info, chunk_len)
+                    .map_err(codec_error)?
+                {
                     Decoded::Bytes(b) => b,
                     Decoded::Items(_) => {
-                        return Err(Error::Internal(format!("variable '{var}': items as chunks")))
+                        return Err(Error::Internal(format!(
+                            "variable '{var}': items as chunks"
+                        )))
                     }
                 };
                 let stored = match &self.pipelines[i] {
-                    Some(p) => p.encode(Decoded::Bytes(raw), &key, &info).map_err(codec_error)?,
+                    Some(p) => p
+                        .encode(Decoded::Bytes(raw), &key, &info)
+                        .map_err(codec_error)?,
                     None => raw,
                 };
                 self.append_chunk(&index, &stored)

@@ -215,9 +215,12 @@ impl DatasetSource for ZarrSource {
             && stored.transpose.is_none()
             && Some(stored.shape.clone()) == self.dataset.shape_of(var)
             && !stored.shape.is_empty()
-            && stored
-                .codec_chain()
-                .all(|c| !matches!(crate::encoding::codec_id(c), "vlen-utf8" | "vlen-bytes" | "categorize"))
+            && stored.codec_chain().all(|c| {
+                !matches!(
+                    crate::encoding::codec_id(c),
+                    "vlen-utf8" | "vlen-bytes" | "categorize"
+                )
+            })
     }
 
     fn stored_chunk(&self, var: &VarPath, index: &[u64]) -> Result<Option<Vec<u8>>> {
