@@ -155,10 +155,12 @@ fn says_zarr(url: &DatasetUrl) -> bool {
             .ends_with(".zarr")
 }
 
-/// Whether `target` names a Zarr store rather than a file: what says so, and anything
-/// not a local path (netCDF files are written locally).
+/// Whether `target` names a Zarr store rather than a file: what says so (a mode, a
+/// `.zarr` name, a zip), and an object-store name not ending like a file's.
 fn names_zarr(url: &DatasetUrl) -> bool {
-    url.storage != StorageKind::Dir || says_zarr(url)
+    url.storage == StorageKind::Zip
+        || says_zarr(url)
+        || (url.storage != StorageKind::Dir && !file_like_name(url))
 }
 
 /// Whether `target`'s name ends like a netCDF file's: `.nc`, `.nc4`, `.cdf` or `.h5`.
@@ -174,7 +176,7 @@ fn file_like_name(url: &DatasetUrl) -> bool {
         .any(|e| name.ends_with(e))
 }
 
-/// Whether `target` is named as a netCDF file: a local path ending like one.
+/// Whether `target` is named as a netCDF file: a path or object name ending like one.
 fn names_netcdf_file(url: &DatasetUrl) -> bool {
     !names_zarr(url) && file_like_name(url)
 }
@@ -204,11 +206,6 @@ pub fn kind_for_target(
         },
         Some(kind) => kind,
         None if names_netcdf_file(&url) => OutputKind::File(file_default()),
-        // A remote name ending like a file's: a Zarr store there would look like the
-        // file it is not (as `out.nc` directories once did).
-        None if file_like_name(&url) && !says_zarr(&url) => bail!(
-            "{target}: named as a netCDF file, which is written to a local path for now (write it locally and upload it, or name a Zarr store: -k nczarr, or .zarr)"
-        ),
         None => default,
     })
 }

@@ -202,16 +202,18 @@ fn a_file_name_chooses_a_file_and_its_kind_as_ncgen_and_nccopy_do() {
     )
     .fails_with_one_line(1);
     assert!(err.contains("cannot be stored as NCZarr"), "{err}");
-    // An object-store name ending like a file's is not quietly a Zarr store there.
+    // An object-store name ending like a file's is a file there too (one object), not
+    // a Zarr store that looks like one; a .zarr or #mode=nczarr name is Zarr.
     for target in ["s3://bucket/x.nc", "gs://bucket/x.nc4"] {
-        let err = run("nczcopy", &[&path_str(&nc), target]).fails_with_one_line(1);
-        assert!(
-            err.contains("named as a netCDF file, which is written to a local path"),
-            "{err}"
-        );
-        let err = nczgen(&["-o", target, &path_str(&cdl)]).fails_with_one_line(1);
-        assert!(err.contains("named as a netCDF file"), "{err}");
+        let plan = run("nczcopy", &["--dry-run", &path_str(&nc), target]).stdout();
+        assert!(plan.starts_with("output: a netCDF classic file"), "{plan}");
     }
+    let plan = run(
+        "nczcopy",
+        &["--dry-run", &path_str(&nc), "s3://bucket/x.nc#mode=nczarr"],
+    )
+    .stdout();
+    assert!(!plan.starts_with("output: a netCDF"), "{plan}");
 }
 
 #[test]

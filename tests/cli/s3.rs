@@ -765,3 +765,76 @@ fn listings_go_past_the_1000_keys_of_one_page() {
         .stdout();
     assert!(dump.contains("1097, 1098, 1099 ;"), "{dump}");
 }
+
+/// netCDF files written to S3 objects (issue 41): nczgen and nczcopy write a netCDF-4
+/// and a classic file as one object each (uploaded when complete), read back by byte
+/// ranges as their local twins; an object that is not a netCDF file is refused and
+/// kept, a netCDF object replaced.
+#[test]
+fn netcdf_files_written_to_s3_objects() {
+    let Some(s3) = server("ncout") else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let cdl = data_dir().join("golden/cases").join("coords.cdl");
+    let cdl_s = cdl.to_string_lossy().into_owned();
+    let place = format!("{}/{}/{}/out", s3.endpoint, s3.bucket, s3.prefix);
+    for (kind, name) in [("nc4", "x.nc"), ("classic", "y.nc")] {
+        let local = tmp.path().join(name);
+        s3.run(
+            "nczgen",
+            &["-k", kind, "-o", &local.to_string_lossy(), &cdl_s],
+            &[],
+        )
+        .success();
+        let object = format!("{place}/{name}#mode=s3");
+        s3.run("nczgen", &["-k", kind, "-o", &object, &cdl_s], &s3.keys())
+            .success();
+        let stored = s3
+            .store("out")
+            .get(&StoreKey::new(name).unwrap())
+            .unwrap()
+            .expect("the object");
+        assert_eq!(
+            &stored[..3],
+            if kind == "nc4" {
+                &b"\x89HD"[..]
+            } else {
+                b"CDF"
+            }
+        );
+        let local_text = s3.run("nczdump", &[&local.to_string_lossy()], &[]).stdout();
+        let got = s3
+            .run(
+                "nczdump",
+                &[&format!("{place}/{name}#mode=bytes,s3")],
+                &s3.keys(),
+            )
+            .stdout();
+        assert_eq!(dump_content(&got), dump_content(&local_text), "{kind}");
+        // Copied again over it: a netCDF object is replaced.
+        s3.run("nczcopy", &[&local.to_string_lossy(), &object], &s3.keys())
+            .success();
+    }
+    // An object that is not a netCDF file is refused and kept.
+    s3.store("out")
+        .put(&StoreKey::new("notes.nc").unwrap(), b"my notes")
+        .unwrap();
+    let err = s3
+        .run(
+            "nczgen",
+            &[
+                "-k",
+                "nc4",
+                "-o",
+                &format!("{place}/notes.nc#mode=s3"),
+                &cdl_s,
+            ],
+            &s3.keys(),
+        )
+        .fails_with_one_line(1);
+    assert!(err.contains("not a netCDF file"), "{err}");
+    let kept = s3
+        .store("out")
+        .get(&StoreKey::new("notes.nc").unwrap())
+        .unwrap();
+    assert_eq!(kept.as_deref(), Some(&b"my notes"[..]));
+}

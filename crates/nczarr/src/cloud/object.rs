@@ -74,8 +74,8 @@ pub struct CloudPlace {
 
 /// A dataset in a cloud bucket.
 pub struct CloudStore {
-    store: Arc<dyn ObjectStore>,
-    runtime: tokio::runtime::Runtime,
+    pub(super) store: Arc<dyn ObjectStore>,
+    pub(super) runtime: tokio::runtime::Runtime,
     /// The dataset's root key in the bucket ("" for the bucket root).
     root: String,
     place: CloudPlace,
@@ -270,7 +270,7 @@ impl CloudStore {
             })
     }
 
-    fn error(&self, key: &str, e: &object_store::Error) -> StoreError {
+    pub(super) fn error(&self, key: &str, e: &object_store::Error) -> StoreError {
         let text = e.to_string();
         // Listings report a refusal as a generic error: known by its status or code.
         let refused = [

@@ -13,7 +13,7 @@
 mod astype;
 mod bitround;
 mod bitshuffle;
-mod blosc;
+pub(crate) mod blosc;
 mod bz2;
 mod categorize;
 mod checksum;

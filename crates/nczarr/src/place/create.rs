@@ -2,7 +2,8 @@
 
 use crate::cloud::cloud_target;
 use crate::store::{
-    examine_path, DirStore, ReadStore, Staged, StoreError, Target, WritableStore, ZipWriterStore,
+    examine_path, DirStore, ReadStore, ReadableStore, Staged, StoreError, StoreKey, Target,
+    WritableStore, ZipWriterStore,
 };
 use crate::url::{DatasetUrl, StorageKind};
 
@@ -136,25 +137,68 @@ pub fn create_target(
     Ok(Target::staged(store, staged))
 }
 
-/// A new netCDF file's staging beside `url`'s path, and the file opened for writing
-/// there (renamed into place by [`Staged::commit`]). An existing netCDF file is
-/// replaced; anything else is refused.
+/// Where a new netCDF file goes: beside a local path (renamed into place when
+/// complete), or, for an object in S3, GCS or Azure, a local temporary file uploaded as
+/// the one object when complete.
+#[derive(Debug)]
+pub struct FileTarget {
+    /// Where the file is written.
+    pub staged: Staged,
+    remote: Option<(crate::cloud::CloudStore, StoreKey, String)>,
+}
+
+impl FileTarget {
+    /// The target as the user named it.
+    pub fn location(&self) -> String {
+        match &self.remote {
+            Some((_, _, name)) => name.clone(),
+            None => self.staged.target.display().to_string(),
+        }
+    }
+
+    /// Put the written file in place: renamed (made durable first), or uploaded.
+    ///
+    /// # Errors
+    /// [`StoreError`] of the rename or the upload; what was at the target is then kept.
+    pub fn commit(self) -> Result<(), StoreError> {
+        match self.remote {
+            None => self.staged.commit(),
+            // The staging is removed when dropped, uploaded or not.
+            Some((store, key, _)) => store.upload_file(&key, &self.staged.temp),
+        }
+    }
+}
+
+/// A new netCDF file for `url` and the file opened for writing (see [`FileTarget`]).
+/// An existing netCDF file (or object) is replaced; anything else is refused.
 ///
 /// # Errors
-/// [`StoreError::Settings`] for a remote URL (netCDF files are written to local paths
-/// for now), [`StoreError::Archive`] naming what is there, [`StoreError::Io`].
-pub fn create_file(url: &DatasetUrl) -> Result<(Staged, std::fs::File), StoreError> {
-    let path = match (url.storage, url.path()) {
-        (StorageKind::Dir, Some(path)) => path,
+/// [`StoreError::Settings`] for a web server or zip, [`StoreError::Archive`] naming
+/// what is there, [`StoreError::Io`], and the object store's errors.
+pub fn create_file(url: &DatasetUrl) -> Result<(FileTarget, std::fs::File), StoreError> {
+    let (staged, remote) = match (url.storage, url.path()) {
+        (StorageKind::Dir, Some(path)) => {
+            crate::store::examine_file_path(path)?.or_refuse(&path.display().to_string())?;
+            (Staged::beside(path)?, None)
+        }
+        (StorageKind::S3 | StorageKind::Gcs | StorageKind::Azure, _) => {
+            let (store, key) = remote_file(url)?;
+            let local = std::env::temp_dir().join(format!(
+                "nczarr-upload-{}",
+                key.as_str().rsplit('/').next().unwrap_or("file")
+            ));
+            (
+                Staged::beside(&local)?,
+                Some((store, key, url.original.clone())),
+            )
+        }
         _ => {
             return Err(StoreError::Settings {
                 location: url.original.clone(),
-                message: "a netCDF file is written to a local path; write a Zarr dataset to object storage, or the file locally and upload it".into(),
+                message: "a netCDF file is written to a local path or to S3, GCS or Azure".into(),
             })
         }
     };
-    crate::store::examine_file_path(path)?.or_refuse(&path.display().to_string())?;
-    let staged = Staged::beside(path)?;
     let file = std::fs::File::options()
         .read(true)
         .write(true)
@@ -164,7 +208,44 @@ pub fn create_file(url: &DatasetUrl) -> Result<(Staged, std::fs::File), StoreErr
             location: staged.temp.display().to_string(),
             source,
         })?;
-    Ok((staged, file))
+    Ok((FileTarget { staged, remote }, file))
+}
+
+/// The store of the "directory" holding the object `url` names, and the object's key
+/// there; refused when an object there is not a netCDF file.
+fn remote_file(url: &DatasetUrl) -> Result<(crate::cloud::CloudStore, StoreKey), StoreError> {
+    let fail = |message: &str| StoreError::Settings {
+        location: url.original.clone(),
+        message: message.into(),
+    };
+    let crate::url::Location::Remote { path, .. } = &url.location else {
+        return Err(fail("not an object store URL"));
+    };
+    let (parent, name) = match path.trim_end_matches('/').rsplit_once('/') {
+        Some((p, n)) => (p.to_string(), n.to_string()),
+        None => (String::new(), path.trim_end_matches('/').to_string()),
+    };
+    if name.is_empty() {
+        return Err(fail("names a bucket, not an object: add the file's name"));
+    }
+    let mut at = url.clone();
+    if let crate::url::Location::Remote { path, .. } = &mut at.location {
+        *path = parent;
+    }
+    let store = super::open_cloud(&at, None, true)?;
+    let key = StoreKey::new(&name).map_err(|e| fail(&e.to_string()))?;
+    if store.size(&key)?.is_some() {
+        let head = store
+            .get_range(&key, &crate::store::ByteRange::Bounded(0..8))?
+            .unwrap_or_default();
+        if !crate::store::is_netcdf_magic(&head) {
+            return Err(StoreError::Archive {
+                location: url.original.clone(),
+                message: "already exists and is an object that is not a netCDF file; nothing was written (only a dataset is ever replaced: move it away or choose another name)".into(),
+            });
+        }
+    }
+    Ok((store, key))
 }
 
 /// A web server is read, never written.

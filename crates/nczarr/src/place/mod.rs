@@ -7,5 +7,5 @@
 mod create;
 mod open;
 
-pub use create::{create_file, create_target, parts_target, PartsRun, ZipLayout};
+pub use create::{create_file, create_target, parts_target, FileTarget, PartsRun, ZipLayout};
 pub use open::{open_cloud, open_ranged, open_read, open_s3, OpenedStore};

@@ -212,8 +212,7 @@ pub fn examine_file_path(path: &Path) -> Result<Existing, StoreError> {
     let n = fs::File::open(path)
         .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
         .unwrap_or(0);
-    let netcdf = matches!(&head[..n.min(4)], b"CDF" | b"CDF" | b"CDF")
-        || (n == 8 && head == *b"\x89HDF\r\n\x1a\n");
+    let netcdf = is_netcdf_magic(&head[..n]);
     Ok(if netcdf {
         Existing::Dataset
     } else {
@@ -221,6 +220,13 @@ pub fn examine_file_path(path: &Path) -> Result<Existing, StoreError> {
             what: format!("is a file ({} bytes) that is not a netCDF file", meta.len()),
         }
     })
+}
+
+/// Whether `head`, a file's first bytes (8 or fewer), starts a netCDF file: classic,
+/// 64-bit offset, CDF-5 or HDF5.
+pub fn is_netcdf_magic(head: &[u8]) -> bool {
+    matches!(head.get(..4), Some(b"CDF\x01" | b"CDF\x02" | b"CDF\x05"))
+        || head.starts_with(b"\x89HDF\r\n\x1a\n")
 }
 
 /// What is at `path`, where a dataset (a directory tree, or a zip archive when

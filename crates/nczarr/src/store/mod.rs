@@ -25,7 +25,7 @@ mod zip;
 pub(crate) mod conformance;
 
 pub use dir::DirStore;
-pub use existing::{examine_file_path, examine_path, Existing};
+pub use existing::{examine_file_path, examine_path, is_netcdf_magic, Existing};
 pub use key::{KeyError, StoreKey, MAX_KEY_BYTES};
 pub use memory::MemoryStore;
 pub use range::{ByteRange, RangeError};

@@ -21,8 +21,9 @@ use crate::chunking::{block_runs, block_slabs, Region};
 use crate::encoding::{Encoding, Plan};
 use crate::error::{Error, Result};
 use crate::model::{Dataset, Values, VarPath};
+use crate::place::FileTarget;
 use crate::sink::DatasetSink;
-use crate::store::{check_cancelled, Staged, StoreError};
+use crate::store::{check_cancelled, StoreError};
 use layout::{layout, FileLayout, VarPlace};
 
 /// Fit `plan` to a `version` file: every variable contiguous, big-endian, with no
@@ -58,7 +59,7 @@ const FILL_BYTES: usize = 4 << 20;
 /// A classic-family file being written.
 pub struct Nc3Sink {
     version: Version,
-    staged: Option<Staged>,
+    staged: Option<FileTarget>,
     file: File,
     layout: Option<FileLayout>,
     index: HashMap<VarPath, usize>,
@@ -72,7 +73,7 @@ pub struct Nc3Sink {
 impl Nc3Sink {
     /// A sink writing a `version` file into `file`, the staging `staged` of the
     /// destination (renamed into place by [`DatasetSink::finish`]).
-    pub fn new(version: Version, staged: Staged, file: File) -> Nc3Sink {
+    pub fn new(version: Version, staged: FileTarget, file: File) -> Nc3Sink {
         Nc3Sink {
             version,
             staged: Some(staged),
@@ -90,7 +91,7 @@ impl Nc3Sink {
             location: self
                 .staged
                 .as_ref()
-                .map(|s| s.target.display().to_string())
+                .map(FileTarget::location)
                 .unwrap_or_default(),
             source: e,
         })

@@ -3,7 +3,8 @@
 //! a refusal naming the first thing it cannot hold.
 
 use super::encode::MAX_MESSAGE;
-use super::objects::{attr_plan, filters_of, is_unlimited, AttrData};
+use super::filters::filters_of;
+use super::objects::{attr_plan, is_unlimited, AttrData};
 use crate::chunking::netcdf4_default_chunks;
 use crate::encoding::{Chunking, Plan};
 use crate::error::{Error, Result};

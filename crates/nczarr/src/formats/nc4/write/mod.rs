@@ -16,6 +16,7 @@
 
 mod btree;
 mod encode;
+mod filters;
 mod fit;
 mod gheap;
 mod header;
@@ -35,8 +36,9 @@ use crate::encoding::{Encoding, Endianness, Plan};
 use crate::error::{Error, Result};
 use crate::json::Json;
 use crate::model::{Dataset, NcType, Strings, Values, VarPath};
+use crate::place::FileTarget;
 use crate::sink::DatasetSink;
-use crate::store::{check_cancelled, Staged, StoreError};
+use crate::store::{check_cancelled, StoreError};
 use btree::ChunkRecord;
 use objects::{file_plan, stored_bytes, DatasetPlan, FilePlan, Storage};
 
@@ -60,7 +62,7 @@ struct Written {
 /// A netCDF-4 file being written.
 pub struct Nc4Sink {
     classic_model: bool,
-    staged: Option<Staged>,
+    staged: Option<FileTarget>,
     file: File,
     plan: Option<FilePlan>,
     index: HashMap<VarPath, usize>,
@@ -73,7 +75,7 @@ pub struct Nc4Sink {
 impl Nc4Sink {
     /// A sink writing a netCDF-4 file (of the classic model when `classic_model`) into
     /// `file`, the staging `staged` of the destination.
-    pub fn new(classic_model: bool, staged: Staged, file: File) -> Nc4Sink {
+    pub fn new(classic_model: bool, staged: FileTarget, file: File) -> Nc4Sink {
         Nc4Sink {
             classic_model,
             staged: Some(staged),
@@ -91,7 +93,7 @@ impl Nc4Sink {
             location: self
                 .staged
                 .as_ref()
-                .map(|s| s.target.display().to_string())
+                .map(FileTarget::location)
                 .unwrap_or_default(),
             source: e,
         })
@@ -218,18 +220,6 @@ impl Nc4Sink {
     }
 }
 
-/// Strings as `width` bytes each, cut or padded with NULs (NIL as no bytes).
-fn fixed_width(strings: &Strings, width: usize) -> Vec<u8> {
-    let mut out = Vec::with_capacity(strings.len() * width);
-    for s in strings.iter() {
-        let s = s.unwrap_or_default();
-        let n = s.len().min(width);
-        out.extend_from_slice(&s[..n]);
-        out.resize(out.len() + width - n, 0);
-    }
-    out
-}
-
 impl DatasetSink for Nc4Sink {
     fn prepare(&self, dataset: &Dataset, plan: &mut Plan) -> Result<Vec<String>> {
         fit_plan(dataset, self.classic_model, plan)
@@ -279,32 +269,20 @@ impl DatasetSink for Nc4Sink {
         within: Option<&Region>,
     ) -> Result<Vec<Region>> {
         let (_, d) = self.dataset(var)?;
-        // Strings stored as chars come as strings: slabs of the variable's own rank.
-        let rank = d.shape.len() - usize::from(d.text_width.is_some());
-        let shape = &d.shape[..rank];
-        let block = within.cloned().unwrap_or_else(|| Region::whole(shape));
-        if shape.is_empty() {
+        let block = within.cloned().unwrap_or_else(|| Region::whole(&d.shape));
+        if d.shape.is_empty() {
             return Ok(vec![block]);
         }
         let unit = match &d.storage {
-            Storage::Chunked(c) => c[..rank].to_vec(),
-            _ => vec![1u64; rank],
+            Storage::Chunked(c) => c.clone(),
+            _ => vec![1u64; d.shape.len()],
         };
-        let budget = budget / d.text_width.unwrap_or(1).max(1) as u64;
         Ok(block_slabs(&block, &unit, read_chunks, budget))
     }
 
     fn write(&self, var: &VarPath, region: &Region, values: &Values) -> Result<()> {
         check_cancelled()?;
         let (i, d) = self.dataset(var)?;
-        if let (Some(width), Values::String(strings)) = (d.text_width, values) {
-            let chars = Values::Char(fixed_width(strings, width));
-            let mut region = region.clone();
-            region.start.push(0);
-            region.count.push(width as u64);
-            region.stride.push(1);
-            return self.write(var, &region, &chars);
-        }
         region
             .check(&d.shape)
             .map_err(|e| Error::region(var, e.to_string()))?;
@@ -381,7 +359,6 @@ impl DatasetSink for Nc4Sink {
         let size = d.nc_type.size();
         let big = encoding.endian == Some(Endianness::Big) && size > 1;
         d.nc_type != NcType::String
-            && d.text_width.is_none()
             && d.item() == size
             && big == d.big
             && matches!(&d.storage, Storage::Chunked(c) if encoding.chunk_shape() == Some(c.as_slice()))

@@ -17,11 +17,12 @@
 use std::collections::HashMap;
 
 use super::encode::{Filter, H5Type};
+use super::filters::filters_of;
 use crate::codec::dtype::swap_items;
-use crate::encoding::{Chunking, Encoding, Endianness, Plan, ZarrKind};
+use crate::encoding::{Chunking, Encoding, Endianness, Plan};
 use crate::error::{Error, Result};
 use crate::json::Json;
-use crate::model::{Attr, Dataset, Dim, DimRef, Group, NcType, Values, VarPath};
+use crate::model::{Attr, Dataset, Group, NcType, Values, VarPath};
 
 /// What netcdf-c names a dimension's scale that is no variable.
 pub(super) const DIM_WITHOUT_VARIABLE: &str =
@@ -109,9 +110,6 @@ pub(super) struct DatasetPlan {
     pub(super) no_fill: bool,
     /// Values stored big-endian.
     pub(super) big: bool,
-    /// Strings stored as chars of this many bytes along an added last dimension (a Zarr
-    /// store's fixed-width byte strings, as xarray writes them to netCDF).
-    pub(super) text_width: Option<usize>,
     /// Its own attributes, in order.
     pub(super) attrs: Vec<AttrPlan>,
     /// The dimension it is the scale of (an index into [`FilePlan::dims`]).
@@ -291,27 +289,6 @@ fn user_attrs(attrs: &[Attr]) -> Vec<AttrPlan> {
         .collect()
 }
 
-/// The filters of a codec chain, in order; `Err` names the first codec no HDF5 filter
-/// stores as it writes.
-pub(super) fn filters_of(
-    codecs: &[Json],
-    item: u32,
-    chunk_bytes: u32,
-) -> std::result::Result<Vec<Filter>, String> {
-    codecs
-        .iter()
-        .map(|c| {
-            crate::codec::hdf5::stored_filter(c, item, chunk_bytes)
-                .map(|(id, optional, params)| Filter {
-                    id: id as u16,
-                    optional,
-                    params,
-                })
-                .ok_or_else(|| crate::encoding::codec_id(c).to_string())
-        })
-        .collect()
-}
-
 /// Lay `dataset` out as planned in `plan` (already fitted by `fit_plan`).
 ///
 /// # Errors
@@ -321,8 +298,6 @@ pub(super) fn file_plan(
     plan: &Plan,
     extra_root_attrs: Vec<AttrPlan>,
 ) -> Result<FilePlan> {
-    let (dataset, plan, widths) = bytes_as_chars(dataset, plan);
-    let (dataset, plan) = (&dataset, &plan);
     let mut out = FilePlan {
         groups: Vec::new(),
         datasets: Vec::new(),
@@ -338,59 +313,7 @@ pub(super) fn file_plan(
         &mut dim_index,
     )?;
     out.groups[0].attrs.splice(0..0, extra_root_attrs);
-    for d in &mut out.datasets {
-        d.text_width = d.var.as_ref().and_then(|v| widths.get(v).copied());
-    }
     Ok(out)
-}
-
-/// `dataset` and `plan` with each string variable that a Zarr store held as fixed-width
-/// bytes (`|S<n>`) turned into chars along an added last dimension `string<n>`, as
-/// xarray writes bytes to netCDF and reads them back as bytes (a netCDF string reads
-/// back as text); with the width of each variable so turned.
-fn bytes_as_chars(dataset: &Dataset, plan: &Plan) -> (Dataset, Plan, HashMap<VarPath, usize>) {
-    let (mut dataset, mut plan) = (dataset.clone(), plan.clone());
-    let mut widths = HashMap::new();
-    for (path, var) in dataset.clone().vars() {
-        let Some(e) = plan.get_mut(&path) else {
-            continue;
-        };
-        let width = match (var.nc_type, e.zarr_kind, e.string_width) {
-            (NcType::String, Some(ZarrKind::Bytes), Some(n)) if n > 0 => n,
-            _ => continue,
-        };
-        let Some(group) = dataset.group_mut(&path.group) else {
-            continue;
-        };
-        // xarray's name for the dimension, unless the group has one of another length.
-        let mut name = format!("string{width}");
-        while group
-            .dim(&name)
-            .is_some_and(|d| d.len != width as u64 || d.unlimited)
-        {
-            name.push('_');
-        }
-        if group.dim(&name).is_none() {
-            group.dims.push(Dim {
-                name: name.clone(),
-                len: width as u64,
-                unlimited: false,
-            });
-        }
-        if let Some(v) = group.vars.iter_mut().find(|v| v.name == path.name) {
-            v.nc_type = NcType::Char;
-            v.dims.push(DimRef {
-                group: path.group.clone(),
-                name,
-            });
-        }
-        if let Some(Chunking::Chunked(c)) = &mut e.chunking {
-            c.push(width as u64);
-        }
-        e.fill = None;
-        widths.insert(path, width);
-    }
-    (dataset, plan, widths)
 }
 
 fn add_group(
@@ -451,7 +374,6 @@ fn add_group(
             fill: None,
             no_fill: false,
             big: true,
-            text_width: None,
             attrs: Vec::new(),
             scale_of: Some(d),
             dims: Vec::new(),
@@ -584,7 +506,6 @@ fn dataset_of_var(
         fill,
         no_fill: enc.no_fill,
         big,
-        text_width: None,
         attrs: user_attrs(attrs),
         scale_of,
         dims,
