@@ -44,6 +44,8 @@ mod regressions_38;
 mod s3;
 /// Every tool through a fault-injecting proxy in front of the local S3 server.
 mod s3_faults;
+/// netCDF files in S3 objects, read and written.
+mod s3_files;
 /// What is at an output path survives: refusals, replacement, signals, killed runs.
 mod safe_outputs;
 /// CF time: nczdump -t/-i against ncdump, nczgen date strings.

@@ -170,7 +170,7 @@ const UNDEFINED_VALUES: [&str; 1] = ["ref_tst_special_atts3"];
 /// `ncdump -s` prints the same (what we refuse is user-defined types, not written yet).
 #[test]
 fn netcdf_cs_cdl_corpus_as_netcdf4_files() {
-    let Some(dir) = crate::util::shared_conformance() else {
+    let Some(mut cdls) = crate::util::conformance_cdls() else {
         eprintln!("skipped: no ../shared/conformance");
         return;
     };
@@ -178,38 +178,10 @@ fn netcdf_cs_cdl_corpus_as_netcdf4_files() {
         eprintln!("skipped: no ncgen/ncdump");
         return;
     }
-    let mut cdls = Vec::new();
-    let mut todo = vec![dir];
-    while let Some(d) = todo.pop() {
-        for e in fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                todo.push(p);
-            } else if p.extension().is_some_and(|x| x == "cdl")
-                // Variables of gigabytes of fill: ncdump takes minutes to print them.
-                && !case_name(&p).starts_with("big")
-            {
-                cdls.push(p);
-            }
-        }
-    }
-    cdls.sort();
+    // Variables of gigabytes of fill: ncdump takes minutes to print them.
+    cdls.retain(|p| !case_name(p).starts_with("big"));
     let tmp = tempfile::tempdir().unwrap();
-    let results: Vec<(u32, u32, Vec<String>)> = std::thread::scope(|scope| {
-        let halves: Vec<Vec<std::path::PathBuf>> = vec![
-            cdls.iter().step_by(2).cloned().collect(),
-            cdls.iter().skip(1).step_by(2).cloned().collect(),
-        ];
-        let handles: Vec<_> = halves
-            .into_iter()
-            .enumerate()
-            .map(|(n, half)| {
-                let dir = tmp.path().join(n.to_string());
-                scope.spawn(move || corpus_half(&half, &dir))
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap()).collect()
-    });
+    let results = crate::util::in_two_halves(&cdls, tmp.path(), corpus_half);
     let written: u32 = results.iter().map(|r| r.0).sum();
     let same: u32 = results.iter().map(|r| r.1).sum();
     let problems: Vec<&String> = results.iter().flat_map(|r| &r.2).collect();

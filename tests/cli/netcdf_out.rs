@@ -252,7 +252,7 @@ fn an_existing_netcdf_file_is_replaced_and_anything_else_kept() {
 /// int64 constants; and empty char attributes, which it stores as one NUL).
 #[test]
 fn netcdf_cs_cdl_corpus_as_classic_files() {
-    let Some(dir) = crate::util::shared_conformance() else {
+    let Some(cdls) = crate::util::conformance_cdls() else {
         eprintln!("skipped: no ../shared/conformance");
         return;
     };
@@ -260,35 +260,9 @@ fn netcdf_cs_cdl_corpus_as_classic_files() {
         eprintln!("skipped: no ncgen/ncdump");
         return;
     }
-    let mut cdls = Vec::new();
-    let mut todo = vec![dir];
-    while let Some(d) = todo.pop() {
-        for e in fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                todo.push(p);
-            } else if p.extension().is_some_and(|x| x == "cdl") {
-                cdls.push(p);
-            }
-        }
-    }
     // Classic only (the golden cases cover all three kinds); two at a time.
     let tmp = tempfile::tempdir().unwrap();
-    let counts: Vec<(u32, u32)> = std::thread::scope(|scope| {
-        let halves: Vec<Vec<std::path::PathBuf>> = vec![
-            cdls.iter().step_by(2).cloned().collect(),
-            cdls.iter().skip(1).step_by(2).cloned().collect(),
-        ];
-        let handles: Vec<_> = halves
-            .into_iter()
-            .enumerate()
-            .map(|(n, half)| {
-                let dir = tmp.path().join(n.to_string());
-                scope.spawn(move || corpus_half(&half, &dir))
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap()).collect()
-    });
+    let counts = crate::util::in_two_halves(&cdls, tmp.path(), corpus_half);
     let (written, same) = counts.iter().fold((0, 0), |(w, s), (a, b)| (w + a, s + b));
     assert!(
         written >= 100 && same >= 75,

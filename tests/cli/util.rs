@@ -413,3 +413,42 @@ pub fn python_succeeds(py: &str, script: &str, args: &[&str], what: &str) {
         String::from_utf8_lossy(&r.stderr)
     );
 }
+
+/// netcdf-c's CDL files under `../shared/conformance`, sorted; `None` when it is absent.
+pub fn conformance_cdls() -> Option<Vec<PathBuf>> {
+    let dir = shared_conformance()?;
+    let mut cdls = Vec::new();
+    let mut todo = vec![dir];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).ok()?.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                todo.push(p);
+            } else if p.extension().is_some_and(|x| x == "cdl") {
+                cdls.push(p);
+            }
+        }
+    }
+    cdls.sort();
+    Some(cdls)
+}
+
+/// `f` on the two halves of `items` at once (every other item each), each half with a
+/// scratch directory of its own under `tmp`: their results, first half first.
+pub fn in_two_halves<T: Send>(
+    items: &[PathBuf],
+    tmp: &Path,
+    f: impl Fn(&[PathBuf], &Path) -> T + Sync,
+) -> Vec<T> {
+    let f = &f;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..2)
+            .map(|n| {
+                let half: Vec<PathBuf> = items.iter().skip(n).step_by(2).cloned().collect();
+                let dir = tmp.join(n.to_string());
+                scope.spawn(move || f(&half, &dir))
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    })
+}

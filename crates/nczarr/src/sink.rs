@@ -12,6 +12,39 @@ use crate::error::{Error, Result};
 use crate::json::Json;
 use crate::model::{Dataset, Values, VarPath};
 
+/// Check a slab given to a file sink's [`DatasetSink::write`]: `region` lies in `shape`
+/// with no stride, and `values` are as many as it holds, of type `nc_type`. Returns how
+/// many that is.
+///
+/// # Errors
+/// [`Error::Region`] naming the variable at `var` and what does not fit.
+pub fn check_slab(
+    var: &VarPath,
+    shape: &[u64],
+    nc_type: crate::model::NcType,
+    region: &Region,
+    values: &Values,
+) -> Result<u64> {
+    region
+        .check(shape)
+        .map_err(|e| Error::region(var, e.to_string()))?;
+    if region.stride.iter().any(|&s| s != 1) {
+        return Err(Error::region(var, format!("region {region} has a stride")));
+    }
+    let expect = region.len().unwrap_or(u64::MAX);
+    if values.len() as u64 != expect || values.nc_type() != nc_type {
+        return Err(Error::region(
+            var,
+            format!(
+                "{} values of type {} given for region {region} of {expect} of type {nc_type}",
+                values.len(),
+                values.nc_type(),
+            ),
+        ));
+    }
+    Ok(expect)
+}
+
 /// What one run of a sink writes: usually everything; a copy in parts (many runs,
 /// perhaps on many machines) writes the metadata in one run, values in the others, and
 /// makes the dataset openable in a last one.

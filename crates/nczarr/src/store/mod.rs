@@ -32,7 +32,7 @@ pub use range::{ByteRange, RangeError};
 pub use ranged::{LocalFile, RangedFile, ReadAt, READ_AHEAD};
 pub use target::Target;
 pub use trace::{TraceSink, TracingStore};
-pub use write::{Staged, WritableStore, ZipWriterStore};
+pub use write::{durable, start_writeback, Staged, WritableStore, ZipWriterStore};
 pub use zip::ZipStore;
 
 use std::fmt::Debug;

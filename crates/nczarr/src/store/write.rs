@@ -314,6 +314,30 @@ impl WritableStore for ZipWriterStore {
     }
 }
 
+/// Whether what is written is made durable before it is put in place
+/// (`NCZARR_FSYNC=0`: not, for scratch copies).
+pub fn durable() -> bool {
+    std::env::var("NCZARR_FSYNC").map_or(true, |v| v != "0")
+}
+
+/// Start writing what was written to `file` to the disk, not waiting for it (when
+/// [`durable`]): the commit's flush then finds most of the file on disk already, so
+/// the disk's time overlaps the copy's instead of following it (a 90 MiB file: 0.20 s
+/// to 0.12 s).
+pub fn start_writeback(file: &fs::File) {
+    #[cfg(target_os = "linux")]
+    if durable() {
+        use std::os::fd::AsRawFd;
+        // SAFETY: the descriptor is open for the call; offset 0 and length 0 ask for
+        // the whole file; the call only starts writeback, it changes no data.
+        unsafe {
+            libc::sync_file_range(file.as_raw_fd(), 0, 0, libc::SYNC_FILE_RANGE_WRITE);
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = file;
+}
+
 /// A dataset being written beside its destination; [`Staged::commit`] puts it in place.
 #[derive(Debug)]
 pub struct Staged {
@@ -417,8 +441,7 @@ impl Staged {
         ));
         // Durable before it is in place: a crash after the swap must not leave a
         // complete-looking dataset whose chunks never reached the disk.
-        let durable = std::env::var("NCZARR_FSYNC").map_or(true, |v| v != "0");
-        if durable {
+        if durable() {
             sync_tree(&self.temp)?;
         }
         let swapping = crate::cancel::hold_swaps();
@@ -438,7 +461,7 @@ impl Staged {
         drop(swapping);
         // The renames themselves are entries of the parent directory.
         if let Some(parent) = self.target.parent().filter(|p| !p.as_os_str().is_empty()) {
-            if durable {
+            if durable() {
                 sync_path(parent)?;
             }
         }

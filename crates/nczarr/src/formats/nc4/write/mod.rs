@@ -37,8 +37,8 @@ use crate::error::{Error, Result};
 use crate::json::Json;
 use crate::model::{Dataset, NcType, Strings, Values, VarPath};
 use crate::place::FileTarget;
-use crate::sink::DatasetSink;
-use crate::store::{check_cancelled, StoreError};
+use crate::sink::{check_slab, DatasetSink};
+use crate::store::{check_cancelled, start_writeback, StoreError};
 use btree::ChunkRecord;
 use objects::{file_plan, stored_bytes, DatasetPlan, FilePlan, Storage};
 
@@ -216,6 +216,7 @@ impl Nc4Sink {
             })
             .collect::<Result<Vec<_>>>()?;
         self.lock(i).chunks.extend(records);
+        start_writeback(&self.file);
         Ok(())
     }
 }
@@ -283,24 +284,7 @@ impl DatasetSink for Nc4Sink {
     fn write(&self, var: &VarPath, region: &Region, values: &Values) -> Result<()> {
         check_cancelled()?;
         let (i, d) = self.dataset(var)?;
-        region
-            .check(&d.shape)
-            .map_err(|e| Error::region(var, e.to_string()))?;
-        if region.stride.iter().any(|&s| s != 1) {
-            return Err(Error::region(var, format!("region {region} has a stride")));
-        }
-        let expect = region.len().unwrap_or(u64::MAX);
-        if values.len() as u64 != expect || values.nc_type() != d.nc_type {
-            return Err(Error::region(
-                var,
-                format!(
-                    "{} values of type {} given for region {region} of {expect} of type {}",
-                    values.len(),
-                    values.nc_type(),
-                    d.nc_type
-                ),
-            ));
-        }
+        let expect = check_slab(var, &d.shape, d.nc_type, region, values)?;
         if expect == 0 {
             return Ok(());
         }
@@ -332,6 +316,7 @@ impl DatasetSink for Nc4Sink {
                             .err();
                     }
                 });
+                start_writeback(&self.file);
                 failed.map_or(Ok(()), Err)
             }
             Storage::Compact => {
@@ -423,6 +408,7 @@ impl DatasetSink for Nc4Sink {
             .collect::<Result<Vec<_>>>()?;
         self.reached(i, &d.shape, chunk, &indexes);
         self.lock(i).chunks.extend(records);
+        start_writeback(&self.file);
         Ok(())
     }
 

@@ -317,17 +317,17 @@ impl ArrayWriter {
                             ),
                         ));
                     }
-                    if self.looking_for_fill() {
-                        // Put as they are, but looked at: decoded once more.
+                    // Put as they are, but looked at (decoded once more) where the fill
+                    // is watched for, or chunks of only fill are left out.
+                    let look = self.looking_for_fill();
+                    let decoded = if look || (self.skip_fill && !self.pipeline.is_empty()) {
                         match self.pipeline.decode(
                             bytes.clone(),
                             key.as_str(),
                             &info,
                             self.chunk_len,
                         ) {
-                            Ok(Decoded::Bytes(b)) if b.len() == size => {
-                                self.look_for_fill_in_chunk(&index, &b);
-                            }
+                            Ok(Decoded::Bytes(b)) if b.len() == size => Some(b),
                             Ok(_) => {
                                 return Err(Error::region(
                                     &self.name,
@@ -336,6 +336,15 @@ impl ArrayWriter {
                             }
                             Err(e) => return Err(codec(e)),
                         }
+                    } else {
+                        None
+                    };
+                    let raw = decoded.as_deref().unwrap_or(&bytes);
+                    if look {
+                        self.look_for_fill_in_chunk(&index, raw);
+                    }
+                    if self.skip_fill && self.all_fill(raw) {
+                        return Ok(None);
                     }
                     return Ok(Some((key, bytes)));
                 };
