@@ -11,7 +11,7 @@ const UPLOAD_PART: usize = 16 << 20;
 
 impl CloudStore {
     /// Upload the file at `from` as the one object `key`, replacing any object there: in
-    /// parts of [`UPLOAD_PART`] bytes read one at a time (a multipart upload; S3's parts
+    /// parts of 16 MiB read one at a time (a multipart upload; S3's parts
     /// are at least 5 MiB but the last), so memory holds a part or two, not the file. A
     /// file of one part or less goes in one PUT. A failed upload is aborted: the object
     /// is then as it was.

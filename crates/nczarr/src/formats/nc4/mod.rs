@@ -1,5 +1,5 @@
 //! netCDF-4 files (HDF5, including the netCDF-4 classic model) as dataset sources,
-//! and as outputs ([`write`], our own HDF5 writer).
+//! and as outputs ([`mod@write`], our own HDF5 writer).
 //!
 //! The HDF5 format itself (superblocks, object headers, B-trees, heaps, chunk
 //! indexes, filters) is read by the pure-Rust `hdf5-reader` crate. What is ours is

@@ -1,5 +1,5 @@
 //! [`Nc4Sink`]: a netCDF-4 file (HDF5) written as netcdf-c 4.9 lays a dataset out
-//! ([`objects`]), streaming, in pure Rust.
+//! (the `objects` file says how), streaming, in pure Rust.
 //!
 //! Values are written as they arrive: a contiguous variable at a place taken when its
 //! first slab comes, chunks encoded in parallel and appended one after another, the
