@@ -500,3 +500,92 @@ fn what_netcdf4_cannot_hold_is_refused_in_one_line_and_nothing_is_written() {
     assert!(err.contains("attribute 'h'"), "{err}");
     assert!(!out.exists());
 }
+
+/// An enum type, its variable (with an enum `_FillValue`) and an enum attribute copied
+/// from a netCDF-4 file to a netCDF-4 file stay enums: ncdump prints the copy as the
+/// input, type section included; to the classic model they become their base type with
+/// CF's flag attributes, as to Zarr.
+#[test]
+fn enums_are_kept_from_netcdf4_to_netcdf4() {
+    if !have("ncgen") {
+        eprintln!("skipped: no ncgen/ncdump");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let cdl = tmp.path().join("e.cdl");
+    fs::write(
+        &cdl,
+        "netcdf e {\ntypes:\n  byte enum cloud_t {Clear = 0, Cumulonimbus = 1, Stratus = 2, Missing = 127} ;\n\
+         dimensions:\n\tstation = 5 ;\nvariables:\n\tcloud_t primary(station) ;\n\
+         \t\tcloud_t primary:_FillValue = Missing ;\n\tint other(station) ;\n\
+         \n// global attributes:\n\t\tcloud_t :sky = Stratus ;\n\
+         data:\n primary = Clear, Stratus, Clear, Missing, Cumulonimbus ;\n other = 1, 2, 3, 4, 5 ;\n}\n",
+    )
+    .unwrap();
+    let input = tmp.path().join("in.nc");
+    assert!(ncgen("nc4", &cdl, &input));
+    let out = tmp.path().join("out.nc");
+    run("nczcopy", &[&s(&input), &s(&out)]).success();
+    if let Err(e) = h5dump_reads(&out) {
+        panic!("h5dump: {e}");
+    }
+    let want = dump_s(&input);
+    let got = dump_s(&out);
+    assert_eq!(got, want, "{}", crate::util::first_diff(&want, &got));
+    assert!(got.contains("byte enum cloud_t"), "{got}");
+    if let Some(py) = python_with_readers() {
+        decoded_alike(&py, &input, &out).unwrap();
+    }
+    let classic = tmp.path().join("c.nc");
+    run("nczcopy", &["-k", "nc7", &s(&input), &s(&classic)]).success();
+    let text = dump_s(&classic);
+    assert!(
+        text.contains("primary:flag_meanings = \"Clear Cumulonimbus Stratus Missing\""),
+        "{text}"
+    );
+}
+
+/// netcdf-c's CDL files with enums (when `../shared/conformance` is present), made by
+/// ncgen and copied by nczcopy to netCDF-4: ncdump `-s` prints the copy as ncgen's file,
+/// types in groups and their scopes included; a file with other user-defined types is
+/// refused in one line naming the first.
+#[test]
+fn netcdf_cs_enum_files_copy_to_netcdf4_as_they_are() {
+    let Some(cdls) = crate::util::conformance_cdls() else {
+        eprintln!("skipped: no ../shared/conformance");
+        return;
+    };
+    if !have("ncgen") {
+        eprintln!("skipped: no ncgen/ncdump");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let (mut same, mut problems) = (0, Vec::new());
+    for cdl in cdls {
+        if !fs::read_to_string(&cdl).is_ok_and(|t| t.contains(" enum ")) {
+            continue;
+        }
+        let name = case_name(&cdl);
+        let input = tmp.path().join(format!("{name}-in.nc"));
+        let out = tmp.path().join(format!("{name}.nc"));
+        if !ncgen("nc4", &cdl, &input) {
+            continue;
+        }
+        let copied = run("nczcopy", &[&s(&input), &s(&out)]);
+        if copied.code() != 0 {
+            let err = copied.fails_with_one_line(1);
+            if !err.contains("not written to netCDF-4 files yet") {
+                problems.push(format!("{name}: {err}"));
+            }
+            continue;
+        }
+        let (want, got) = (dump_s(&input), dump_s(&out));
+        if want == got {
+            same += 1;
+        } else {
+            problems.push(format!("{name}: {}", crate::util::first_diff(&want, &got)));
+        }
+    }
+    assert!(problems.is_empty(), "{problems:#?}");
+    assert!(same >= 8, "{same} copied alike");
+}

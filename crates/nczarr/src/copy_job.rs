@@ -127,9 +127,11 @@ impl CopyJob {
         let input = Some(self.input.clone());
         let mut warnings = Vec::new();
         let mut selected = select(source.dataset(), &self.selection)?;
-        // netCDF-4's user-defined types: enums go as their base type with CF's flag
-        // attributes; the other kinds only netCDF-4 files hold.
-        let (atomic, losses) = crate::model::user::atomic_view(&selected.dataset);
+        // netCDF-4's user-defined types: enums stay enums in a netCDF-4 file and go
+        // elsewhere as their base type with CF's flag attributes; the other kinds are
+        // not written yet.
+        let keep_enums = self.create.netcdf == Some(crate::formats::NcFileKind::Netcdf4);
+        let (atomic, losses) = crate::model::user::written_view(&selected.dataset, keep_enums);
         if let Some(first) = losses.first().filter(|_| !self.skip_unreadable) {
             return Err(Error::Unreadable(first.to_string()));
         }

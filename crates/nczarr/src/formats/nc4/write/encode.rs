@@ -45,6 +45,12 @@ pub(super) enum H5Type {
     ObjectRef,
     /// A variable-length sequence of `base`.
     Vlen(Box<H5Type>),
+    /// An enumeration over the integer type `base`: each member's name and value (as
+    /// `base` stores it).
+    Enum {
+        base: Box<H5Type>,
+        members: Vec<(String, Vec<u8>)>,
+    },
     /// A compound of `size` bytes: (name, byte offset, type) per member.
     Compound {
         size: u32,
@@ -61,6 +67,7 @@ impl H5Type {
             H5Type::VlenString | H5Type::Vlen(_) => 16,
             H5Type::ObjectRef => 8,
             H5Type::Compound { size, .. } => *size,
+            H5Type::Enum { base, .. } => base.size(),
         }
     }
 
@@ -124,6 +131,18 @@ impl H5Type {
             H5Type::Vlen(base) => {
                 head(9, 1, 0, 16);
                 base.encode_into(b);
+            }
+            H5Type::Enum { base, members } => {
+                // Version 3: names null-terminated, not padded.
+                head(8, 3, members.len() as u32, base.size());
+                base.encode_into(b);
+                for (name, _) in members {
+                    b.extend_from_slice(name.as_bytes());
+                    b.push(0);
+                }
+                for (_, value) in members {
+                    b.extend_from_slice(value);
+                }
             }
             H5Type::Compound { size, members } => {
                 head(6, 3, members.len() as u32, *size);
@@ -270,10 +289,24 @@ pub(super) fn filter_pipeline(filters: &[Filter]) -> Vec<u8> {
     b
 }
 
-/// An attribute message (version 3) named `name`, of `datatype` and `dataspace`
-/// (messages), holding `data`.
-pub(super) fn attribute(name: &str, datatype: &[u8], dataspace: &[u8], data: &[u8]) -> Vec<u8> {
-    let mut b = vec![3, 0];
+/// A datatype message shared with the committed datatype (a named type) whose object
+/// header is at `at` (a shared message, version 3, "committed").
+pub(super) fn shared_type(at: u64) -> Vec<u8> {
+    let mut b = vec![3, 2];
+    b.extend_from_slice(&at.to_le_bytes());
+    b
+}
+
+/// An attribute message (version 3) named `name`, of `datatype` (a datatype message, or
+/// a [`shared_type`] when `shared`) and `dataspace`, holding `data`.
+pub(super) fn attribute(
+    name: &str,
+    datatype: &[u8],
+    shared: bool,
+    dataspace: &[u8],
+    data: &[u8],
+) -> Vec<u8> {
+    let mut b = vec![3, u8::from(shared)];
     b.extend_from_slice(&(name.len() as u16 + 1).to_le_bytes());
     b.extend_from_slice(&(datatype.len() as u16).to_le_bytes());
     b.extend_from_slice(&(dataspace.len() as u16).to_le_bytes());
@@ -344,6 +377,9 @@ pub(super) mod kind {
     pub(in crate::formats::nc4::write) const ATTRIBUTE: u8 = 0x0c;
     /// Attribute info.
     pub(in crate::formats::nc4::write) const ATTRIBUTE_INFO: u8 = 0x15;
+    /// Not HDF5's: a datatype message shared with a committed datatype, written as a
+    /// datatype message (0x03) marked shared.
+    pub(in crate::formats::nc4::write) const SHARED_DATATYPE: u8 = 0x83;
 }
 
 /// The largest message a header holds (its size is two bytes).
@@ -367,11 +403,17 @@ pub(super) fn object_header(messages: &[(u8, Vec<u8>)]) -> Vec<u8> {
     b.extend_from_slice(&(body_len as u64).to_le_bytes()[..width]);
     let mut attrs = 0u16;
     for (t, m) in messages {
-        b.push(*t);
+        // The datatype of a dataset never changes: HDF5 marks it constant (0x01); a
+        // shared one is marked so too (0x02).
+        let (t, flags) = match *t {
+            kind::SHARED_DATATYPE => (kind::DATATYPE, 0x03),
+            kind::DATATYPE => (kind::DATATYPE, 0x01),
+            other => (other, 0),
+        };
+        b.push(t);
         b.extend_from_slice(&(m.len() as u16).to_le_bytes());
-        // The datatype of a dataset never changes: HDF5 marks it constant.
-        b.push(u8::from(*t == kind::DATATYPE));
-        let order = if *t == kind::ATTRIBUTE {
+        b.push(flags);
+        let order = if t == kind::ATTRIBUTE {
             attrs += 1;
             attrs - 1
         } else {

@@ -8,6 +8,7 @@ use super::objects::{attr_plan, is_unlimited, AttrData};
 use crate::chunking::netcdf4_default_chunks;
 use crate::encoding::{Chunking, Plan};
 use crate::error::{Error, Result};
+use crate::model::user::{TypeId, UserKind};
 use crate::model::{Attr, Dataset, Group, NcType};
 
 /// Bytes of compact storage HDF5 holds (the layout message's size is two bytes, with
@@ -25,11 +26,18 @@ const MAX_COMPACT: u64 = 64_000;
 /// - Compact storage over 64 kB becomes contiguous.
 ///
 /// # Errors
-/// [`Error::Unsupported`] naming the first user-defined type, attribute over 64 KiB
+/// [`Error::Unsupported`] naming the first user-defined type other than an enum (or any
+/// in the classic model), attribute over 64 KiB
 /// (HDF5's dense attribute storage is not written yet) or, in the classic model, the
 /// first group, type or second unlimited dimension the model does not have.
 pub fn fit_plan(dataset: &Dataset, classic_model: bool, plan: &mut Plan) -> Result<Vec<String>> {
-    check_group(&dataset.root, "/", classic_model)?;
+    let enum_ok = |id: &crate::model::user::TypeId| {
+        !classic_model
+            && dataset
+                .user_type(id)
+                .is_some_and(|t| matches!(t.kind, UserKind::Enum { .. }))
+    };
+    check_group(&dataset.root, "/", classic_model, &enum_ok)?;
     if classic_model {
         let unlimited = count_unlimited(&dataset.root);
         if unlimited > 1 {
@@ -40,10 +48,10 @@ pub fn fit_plan(dataset: &Dataset, classic_model: bool, plan: &mut Plan) -> Resu
     }
     let mut warnings = Vec::new();
     for (path, var) in dataset.vars() {
-        if var.user_type.is_some() {
+        if var.user_type.as_ref().is_some_and(|id| !enum_ok(id)) {
             return Err(user_type(&format!("variable '{path}'")));
         }
-        check_attrs(&var.attrs, &format!("variable '{path}'"))?;
+        check_attrs(&var.attrs, &format!("variable '{path}'"), &enum_ok)?;
         let Some(e) = plan.get_mut(&path) else {
             continue;
         };
@@ -133,15 +141,30 @@ pub fn fit_plan(dataset: &Dataset, classic_model: bool, plan: &mut Plan) -> Resu
 
 fn user_type(what: &str) -> Error {
     Error::Unsupported(format!(
-        "{what}: user-defined types are not written to netCDF-4 files yet"
+        "{what}: user-defined types other than enums are not written to netCDF-4 files yet"
     ))
 }
 
-fn check_group(group: &Group, path: &str, classic_model: bool) -> Result<()> {
-    if !group.types.is_empty() {
-        return Err(user_type(&format!("group '{path}'")));
+fn check_group(
+    group: &Group,
+    path: &str,
+    classic_model: bool,
+    enum_ok: &dyn Fn(&TypeId) -> bool,
+) -> Result<()> {
+    if let Some(t) = group.types.first().filter(|_| classic_model) {
+        return Err(Error::Unsupported(format!(
+            "group '{path}', type '{}': the netCDF-4 classic model has no user-defined types (write -k nc4)",
+            t.name
+        )));
     }
-    check_attrs(&group.attrs, &format!("group '{path}'"))?;
+    if let Some(t) = group
+        .types
+        .iter()
+        .find(|t| !matches!(t.kind, UserKind::Enum { .. }))
+    {
+        return Err(user_type(&format!("group '{path}', type '{}'", t.name)));
+    }
+    check_attrs(&group.attrs, &format!("group '{path}'"), enum_ok)?;
     if classic_model {
         if let Some(child) = group.groups.first() {
             return Err(Error::Unsupported(format!(
@@ -184,7 +207,7 @@ fn check_group(group: &Group, path: &str, classic_model: bool) -> Result<()> {
     }
     for child in &group.groups {
         let p = format!("{}{}/", path, child.name);
-        check_group(child, &p, classic_model)?;
+        check_group(child, &p, classic_model, enum_ok)?;
     }
     Ok(())
 }
@@ -195,9 +218,9 @@ fn count_unlimited(group: &Group) -> usize {
 }
 
 /// Refuse attributes a header message cannot hold.
-fn check_attrs(attrs: &[Attr], owner: &str) -> Result<()> {
+fn check_attrs(attrs: &[Attr], owner: &str, enum_ok: &dyn Fn(&TypeId) -> bool) -> Result<()> {
     for a in attrs {
-        if a.user.is_some() {
+        if a.user.as_ref().is_some_and(|u| !enum_ok(&u.ty)) {
             return Err(user_type(&format!("{owner}, attribute '{}'", a.name)));
         }
         let p = attr_plan(a);

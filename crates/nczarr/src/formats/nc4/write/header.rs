@@ -25,6 +25,8 @@ enum Payload {
 /// An attribute ready to encode.
 struct Attr {
     name: String,
+    /// Of a named type (an index into the plan's types): the datatype is shared.
+    committed: Option<usize>,
     datatype: Vec<u8>,
     dataspace: Vec<u8>,
     payload: Payload,
@@ -37,6 +39,7 @@ struct Addresses {
     datasets: Vec<u64>,
     groups: Vec<u64>,
     btrees: Vec<u64>,
+    types: Vec<u64>,
 }
 
 /// The metadata of `plan` whose values are `written`, placed at `start`: its bytes,
@@ -68,6 +71,7 @@ pub(super) fn metadata(plan: &FilePlan, mut written: Vec<Written>, start: u64) -
         datasets: vec![0; plan.datasets.len()],
         groups: vec![0; plan.groups.len()],
         btrees: vec![UNDEF; plan.datasets.len()],
+        types: vec![0; plan.types.len()],
     };
     let mut at = start + heap.lens().iter().sum::<u64>();
     for (i, d) in plan.datasets.iter().enumerate() {
@@ -77,6 +81,10 @@ pub(super) fn metadata(plan: &FilePlan, mut written: Vec<Written>, start: u64) -
                 at += btree::index_len(written[i].chunks.len(), c.len());
             }
         }
+    }
+    for (k, t) in plan.types.iter().enumerate() {
+        addr.types[k] = at;
+        at += type_header(&t.h5type).len() as u64;
     }
     for i in 0..plan.datasets.len() {
         addr.datasets[i] = at;
@@ -112,6 +120,9 @@ pub(super) fn metadata(plan: &FilePlan, mut written: Vec<Written>, start: u64) -
             }
         }
     }
+    for t in &plan.types {
+        out.extend(type_header(&t.h5type));
+    }
     for i in 0..plan.datasets.len() {
         out.extend(dataset_header(
             plan,
@@ -144,6 +155,7 @@ fn attr(a: &AttrPlan, heap: &mut HeapBuilder) -> Attr {
     };
     Attr {
         name: a.name.clone(),
+        committed: a.committed,
         datatype: a.datatype.clone(),
         dataspace: a.dataspace.clone(),
         payload,
@@ -156,6 +168,7 @@ fn plain(a: AttrPlan) -> Attr {
     };
     Attr {
         name: a.name,
+        committed: None,
         datatype: a.datatype,
         dataspace: a.dataspace,
         payload: Payload::Bytes(b),
@@ -173,6 +186,7 @@ fn dataset_attrs(
     let mut out: Vec<Attr> = d.attrs.iter().map(|a| attr(a, heap)).collect();
     let int_array = |name: &str, values: &[i32]| Attr {
         name: name.into(),
+        committed: None,
         datatype: super::objects::h5type(crate::model::NcType::Int, false).encode(),
         dataspace: encode::dataspace(Some(&[values.len() as u64]), None),
         payload: Payload::Bytes(values.iter().flat_map(|v| v.to_le_bytes()).collect()),
@@ -208,6 +222,7 @@ fn dataset_attrs(
             if !refs.is_empty() {
                 out.push(Attr {
                     name: "REFERENCE_LIST".into(),
+                    committed: None,
                     datatype: H5Type::Compound {
                         size: 16,
                         members: vec![
@@ -237,6 +252,7 @@ fn dataset_attrs(
                 .collect();
             out.push(Attr {
                 name: "DIMENSION_LIST".into(),
+                committed: None,
                 datatype: H5Type::Vlen(Box::new(H5Type::ObjectRef)).encode(),
                 dataspace: encode::dataspace(Some(&[ids.len() as u64]), None),
                 payload: Payload::Vlen(ids),
@@ -276,10 +292,14 @@ fn attr_messages(attrs: &[Attr], addr: &Addresses, messages: &mut Vec<(u8, Vec<u
                 out
             }
         };
-        messages.push((
-            kind::ATTRIBUTE,
-            encode::attribute(&a.name, &a.datatype, &a.dataspace, &data),
-        ));
+        let attr = match a.committed {
+            Some(k) => {
+                let shared = encode::shared_type(addr.types[k]);
+                encode::attribute(&a.name, &shared, true, &a.dataspace, &data)
+            }
+            None => encode::attribute(&a.name, &a.datatype, false, &a.dataspace, &data),
+        };
+        messages.push((kind::ATTRIBUTE, attr));
     }
 }
 
@@ -343,8 +363,12 @@ fn dataset_header(
         }
         None => d.fill.clone(),
     };
+    let datatype = match d.committed {
+        Some(k) => (kind::SHARED_DATATYPE, encode::shared_type(addr.types[k])),
+        None => (kind::DATATYPE, d.h5type.encode()),
+    };
     let mut messages = vec![
-        (kind::DATATYPE, d.h5type.encode()),
+        datatype,
         (kind::DATASPACE, dataspace),
         (
             kind::FILL_VALUE,
@@ -359,12 +383,23 @@ fn dataset_header(
     encode::object_header(&messages)
 }
 
+/// The object header of a named (committed) datatype.
+fn type_header(t: &H5Type) -> Vec<u8> {
+    encode::object_header(&[(kind::DATATYPE, t.encode())])
+}
+
 fn group_header(plan: &FilePlan, g: usize, attrs: &[Attr], addr: &Addresses) -> Vec<u8> {
     let group = &plan.groups[g];
     let links: Vec<(&str, u64)> = group
-        .datasets
+        .types
         .iter()
-        .map(|&i| (plan.datasets[i].name.as_str(), addr.datasets[i]))
+        .map(|&k| (plan.types[k].name.as_str(), addr.types[k]))
+        .chain(
+            group
+                .datasets
+                .iter()
+                .map(|&i| (plan.datasets[i].name.as_str(), addr.datasets[i])),
+        )
         .chain(
             group
                 .groups

@@ -22,6 +22,7 @@ use crate::codec::dtype::swap_items;
 use crate::encoding::{Chunking, Encoding, Endianness, Plan};
 use crate::error::{Error, Result};
 use crate::json::Json;
+use crate::model::user::UserKind;
 use crate::model::{Attr, Dataset, Group, NcType, Values, VarPath};
 
 /// What netcdf-c names a dimension's scale that is no variable.
@@ -72,6 +73,9 @@ pub(super) struct AttrPlan {
     pub(super) dataspace: Vec<u8>,
     /// The values.
     pub(super) data: AttrData,
+    /// Of this named type (an index into [`FilePlan::types`]): `datatype` is then
+    /// shared with it.
+    pub(super) committed: Option<usize>,
 }
 
 /// An attribute's values.
@@ -110,6 +114,8 @@ pub(super) struct DatasetPlan {
     pub(super) no_fill: bool,
     /// Values stored big-endian.
     pub(super) big: bool,
+    /// Of this named type (an index into [`FilePlan::types`]), shared with it.
+    pub(super) committed: Option<usize>,
     /// Its own attributes, in order.
     pub(super) attrs: Vec<AttrPlan>,
     /// The dimension it is the scale of (an index into [`FilePlan::dims`]).
@@ -154,7 +160,21 @@ pub(super) struct GroupPlan {
     pub(super) datasets: Vec<usize>,
     /// Its subgroups, in order.
     pub(super) groups: Vec<usize>,
+    /// The named types it defines (indexes into [`FilePlan::types`]), linked first.
+    pub(super) types: Vec<usize>,
 }
+
+/// A named (committed) datatype: a user-defined type of netCDF-4 (enums, for now).
+#[derive(Debug, Clone)]
+pub(super) struct TypePlan {
+    /// Its name.
+    pub(super) name: String,
+    /// The type.
+    pub(super) h5type: H5Type,
+}
+
+/// The named types by where they are defined (group path, name).
+type TypeIndex = HashMap<(Vec<String>, String), usize>;
 
 /// Everything a netCDF-4 file holds but the values.
 #[derive(Debug, Clone)]
@@ -165,6 +185,8 @@ pub(super) struct FilePlan {
     pub(super) datasets: Vec<DatasetPlan>,
     /// The dimensions, by id.
     pub(super) dims: Vec<DimPlan>,
+    /// The named types.
+    pub(super) types: Vec<TypePlan>,
 }
 
 /// The HDF5 type of netCDF type `t`, big-endian when `big`.
@@ -236,6 +258,7 @@ pub(super) fn attr_plan(attr: &Attr) -> AttrPlan {
         datatype: datatype.encode(),
         dataspace,
         data,
+        committed: None,
     }
 }
 
@@ -253,6 +276,7 @@ pub(super) fn text_attr(name: &str, text: &str) -> AttrPlan {
         .encode(),
         dataspace: super::encode::dataspace(None, None),
         data: AttrData::Bytes(bytes),
+        committed: None,
     }
 }
 
@@ -267,6 +291,7 @@ pub(super) fn text_attr_unterminated(name: &str, text: &str) -> AttrPlan {
         .encode(),
         dataspace: super::encode::dataspace(None, None),
         data: AttrData::Bytes(text.as_bytes().to_vec()),
+        committed: None,
     }
 }
 
@@ -277,16 +302,37 @@ pub(super) fn int_attr(name: &str, value: i32) -> AttrPlan {
         datatype: h5type(NcType::Int, false).encode(),
         dataspace: super::encode::dataspace(None, None),
         data: AttrData::Bytes(value.to_le_bytes().to_vec()),
+        committed: None,
     }
 }
 
 /// The user's attributes of an object, without those this writer writes itself.
-fn user_attrs(attrs: &[Attr]) -> Vec<AttrPlan> {
+fn user_attrs(attrs: &[Attr], types: &TypeIndex) -> Vec<AttrPlan> {
     attrs
         .iter()
         .filter(|a| !OWN_ATTRS.contains(&a.name.as_str()))
-        .map(attr_plan)
+        .map(|a| {
+            let mut p = attr_plan(a);
+            p.committed = a
+                .user
+                .as_ref()
+                .and_then(|u| types.get(&(u.ty.group.clone(), u.ty.name.clone())).copied());
+            p
+        })
         .collect()
+}
+
+/// The HDF5 type of an enum over `base` with `members`.
+pub(super) fn enum_type(base: NcType, members: &[(String, i128)]) -> H5Type {
+    let size = base.size();
+    H5Type::Enum {
+        base: Box::new(h5type(base, false)),
+        members: members
+            .iter()
+            // Two's complement, little-endian, cut to the base's size.
+            .map(|(name, v)| (name.clone(), (*v as u128).to_le_bytes()[..size].to_vec()))
+            .collect(),
+    }
 }
 
 /// Lay `dataset` out as planned in `plan` (already fitted by `fit_plan`).
@@ -302,6 +348,7 @@ pub(super) fn file_plan(
         groups: Vec::new(),
         datasets: Vec::new(),
         dims: Vec::new(),
+        types: Vec::new(),
     };
     let mut dim_index: HashMap<(Vec<String>, String), usize> = HashMap::new();
     add_group(
@@ -311,6 +358,7 @@ pub(super) fn file_plan(
         plan,
         &mut out,
         &mut dim_index,
+        &mut TypeIndex::new(),
     )?;
     out.groups[0].attrs.splice(0..0, extra_root_attrs);
     Ok(out)
@@ -323,14 +371,29 @@ fn add_group(
     plan: &Plan,
     out: &mut FilePlan,
     dim_index: &mut HashMap<(Vec<String>, String), usize>,
+    types: &mut TypeIndex,
 ) -> Result<usize> {
     let g = out.groups.len();
     out.groups.push(GroupPlan {
         name: path.last().cloned().unwrap_or_default(),
-        attrs: user_attrs(&group.attrs),
+        attrs: Vec::new(),
         datasets: Vec::new(),
         groups: Vec::new(),
+        types: Vec::new(),
     });
+    // Named types first: attributes and variables here and below may be of them.
+    for t in &group.types {
+        if let UserKind::Enum { base, members } = &t.kind {
+            let k = out.types.len();
+            out.types.push(TypePlan {
+                name: t.name.clone(),
+                h5type: enum_type(*base, members),
+            });
+            types.insert((path.clone(), t.name.clone()), k);
+            out.groups[g].types.push(k);
+        }
+    }
+    out.groups[g].attrs = user_attrs(&group.attrs, types);
     let coord_var = |dim: &str| {
         group.vars.iter().find(|v| {
             v.name == dim
@@ -374,6 +437,7 @@ fn add_group(
             fill: None,
             no_fill: false,
             big: true,
+            committed: None,
             attrs: Vec::new(),
             scale_of: Some(d),
             dims: Vec::new(),
@@ -421,17 +485,26 @@ fn add_group(
                 .collect()
         });
         let s = out.datasets.len();
-        out.datasets.push(dataset_of_var(
+        let mut d = dataset_of_var(
             name,
             vp,
             var.nc_type,
             shape,
             max,
             enc,
-            &var.attrs,
+            user_attrs(&var.attrs, types),
             scale_of,
             dims,
-        ));
+        );
+        if let Some(&t) = var
+            .user_type
+            .as_ref()
+            .and_then(|id| types.get(&(id.group.clone(), id.name.clone())))
+        {
+            d.h5type = out.types[t].h5type.clone();
+            d.committed = Some(t);
+        }
+        out.datasets.push(d);
         if let Some(d) = scale_of {
             out.dims[d].scale = s;
         }
@@ -442,7 +515,7 @@ fn add_group(
         .all(|&d| out.dims[d].scale != usize::MAX));
     for child in &group.groups {
         path.push(child.name.clone());
-        let c = add_group(dataset, child, path, plan, out, dim_index)?;
+        let c = add_group(dataset, child, path, plan, out, dim_index, types)?;
         path.pop();
         out.groups[g].groups.push(c);
     }
@@ -457,7 +530,7 @@ fn dataset_of_var(
     shape: Vec<u64>,
     max: Option<Vec<u64>>,
     enc: &Encoding,
-    attrs: &[Attr],
+    attrs: Vec<AttrPlan>,
     scale_of: Option<usize>,
     dims: Vec<usize>,
 ) -> DatasetPlan {
@@ -506,7 +579,8 @@ fn dataset_of_var(
         fill,
         no_fill: enc.no_fill,
         big,
-        attrs: user_attrs(attrs),
+        committed: None,
+        attrs,
         scale_of,
         dims,
     }
