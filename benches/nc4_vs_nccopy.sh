@@ -29,42 +29,12 @@ py=${PYTHON:-python3}
 work=$(mktemp -d "${TMPDIR:-/tmp}/nc4bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-cat > "$work/b.cdl" <<CDL
-netcdf b {
-dimensions:
-	time = 365 ;
-	lat = 180 ;
-	lon = 360 ;
-variables:
-	float tas(time, lat, lon) ;
-		tas:units = "K" ;
-		tas:_ChunkSizes = 1, 180, 360 ;
-}
-CDL
-ncgen -4 -lb -o "file://$work/b.file#mode=nczarr,file" "$work/b.cdl"
-"$py" - "$work/b.file/tas" <<'PY'
-import sys, numpy as np
-path = sys.argv[1]
-rng = np.random.default_rng(42)
-base = (280 + 20 * np.cos(np.linspace(0, np.pi, 180)))[:, None] * np.ones((1, 360))
-for t in range(365):
-    (base + rng.standard_normal((180, 360)) * 2).astype('<f4').tofile(f"{path}/{t}.0.0")
-PY
+# shellcheck source=benches/netcdf_inputs.sh
+. "$here/benches/netcdf_inputs.sh"
+make_tas_store
+make_big_cdl
 # The compressed input (netcdf-c 4.9.0 writes NCZarr uncompressed: no plugin).
 "$bin/nczcopy" -d 1 -s "$work/b.file" "$work/era.file"
-
-"$py" - "$work/g.cdl" <<'PY'
-import sys
-nt, ny, nx = 100, 200, 400
-with open(sys.argv[1], "w") as f:
-    f.write("netcdf g {\ndimensions:\n\ttime = %d ;\n\tlat = %d ;\n\tlon = %d ;\nvariables:\n" % (nt, ny, nx))
-    f.write("\tfloat temp(time, lat, lon) ;\n\t\ttemp:units = \"K\" ;\n\tdouble time(time) ;\ndata:\n temp =\n")
-    row = ", ".join("%.2f" % (270 + (i % 97) * 0.37) for i in range(nx))
-    for t in range(nt):
-        for y in range(ny):
-            f.write("  " + row + ("," if (t, y) != (nt - 1, ny - 1) else " ;") + "\n")
-    f.write(" time = " + ", ".join(str(t) for t in range(nt)) + " ;\n}\n")
-PY
 
 # shellcheck source=benches/measure.sh
 . "$here/benches/measure.sh"
@@ -111,16 +81,7 @@ for s in "$sz" "$sd" "$su" "$sg" "$sc"; do [ "$s" = same ] || ok=0; done
 
 if [ "${BIG:-1}" != 0 ]; then
     rm -rf "$work"/*.nc "$work/b.file" "$work/era.file"
-    sed -e 's/= 365 ;/= 1024 ;/; s/= 180 ;/= 512 ;/; s/= 360 ;/= 1024 ;/; s/1, 180, 360/1, 512, 1024/' \
-        "$work/b.cdl" > "$work/big.cdl"
-    ncgen -4 -lb -o "file://$work/big.file#mode=nczarr,file" "$work/big.cdl"
-    "$py" - "$work/big.file/tas" <<'PY'
-import sys, numpy as np
-rng = np.random.default_rng(1)
-plane = (280 + rng.standard_normal((512, 1024))).astype('<f4')
-for t in range(1024):
-    plane.tofile(f"{sys.argv[1]}/{t}.0.0")
-PY
+    make_2gib_store
     cmd_big=("$bin/nczcopy" -k nc4 "$work/big.file" "$work/big-@R@.nc")
     runs=1 measure big
     printf '2 GiB: float tas(1024,512,1024) -> netCDF-4: nczcopy %.1f s, %d MiB peak (target < 300)\n' \

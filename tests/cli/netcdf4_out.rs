@@ -7,7 +7,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use crate::util::{case_name, golden_cases, have, nczgen, run};
+use crate::util::{case_name, golden_cases, have, ncgen_kind as ncgen, nczgen, run};
 
 /// ncdump `-s` of `nc` without its first line (the file's name) and `_NCProperties`
 /// (which names the writer).
@@ -25,17 +25,6 @@ fn dump_s(nc: &Path) -> String {
         .filter(|l| !l.contains(":_NCProperties = "))
         .map(|l| format!("{l}\n"))
         .collect()
-}
-
-fn ncgen(kind: &str, cdl: &Path, out: &Path) -> bool {
-    let _ = fs::remove_file(out);
-    Command::new("ncgen")
-        .args(["-k", kind, "-o"])
-        .arg(out)
-        .arg(cdl)
-        .output()
-        .is_ok_and(|o| o.status.success())
-        && out.exists()
 }
 
 fn s(p: &Path) -> String {

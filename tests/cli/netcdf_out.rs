@@ -6,7 +6,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use crate::util::{case_name, golden_cases, have, nczgen, run};
+use crate::util::{case_name, golden_cases, have, ncgen_kind as ncgen, nczgen, run};
 
 const KINDS: [&str; 3] = ["classic", "nc6", "cdf5"];
 
@@ -31,19 +31,6 @@ fn dump(nc: &Path) -> String {
     text.split_once('\n')
         .map(|(_, rest)| rest.to_string())
         .unwrap_or(text)
-}
-
-/// ncgen `-k kind` of `cdl` into `out`; whether it wrote a file (ncgen 4.9.0 exits 0
-/// without one for enhanced CDL and a classic kind).
-fn ncgen(kind: &str, cdl: &Path, out: &Path) -> bool {
-    let _ = fs::remove_file(out);
-    Command::new("ncgen")
-        .args(["-k", kind, "-o"])
-        .arg(out)
-        .arg(cdl)
-        .output()
-        .is_ok_and(|o| o.status.success())
-        && out.exists()
 }
 
 fn path_str(p: &Path) -> String {

@@ -452,3 +452,16 @@ pub fn in_two_halves<T: Send>(
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     })
 }
+
+/// ncgen `-k kind` of `cdl` into `out`; whether it wrote a file (ncgen 4.9.0 exits 0
+/// without one for enhanced CDL and a classic kind).
+pub fn ncgen_kind(kind: &str, cdl: &Path, out: &Path) -> bool {
+    let _ = std::fs::remove_file(out);
+    Command::new("ncgen")
+        .args(["-k", kind, "-o"])
+        .arg(out)
+        .arg(cdl)
+        .output()
+        .is_ok_and(|o| o.status.success())
+        && out.exists()
+}

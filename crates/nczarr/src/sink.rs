@@ -45,6 +45,24 @@ pub fn check_slab(
     Ok(expect)
 }
 
+/// The slabs a file sink writes `within` (or all) of a variable of `shape` in: blocks
+/// of whole `unit`s (its chunks; ones where it has none) of about `budget` elements,
+/// following the input's `read_chunks` where they fit.
+pub fn file_slabs(
+    shape: &[u64],
+    unit: Option<&[u64]>,
+    budget: u64,
+    read_chunks: Option<&[u64]>,
+    within: Option<&Region>,
+) -> Vec<Region> {
+    let block = within.cloned().unwrap_or_else(|| Region::whole(shape));
+    if shape.is_empty() {
+        return vec![block];
+    }
+    let ones = vec![1u64; shape.len()];
+    crate::chunking::block_slabs(&block, unit.unwrap_or(&ones), read_chunks, budget)
+}
+
 /// What one run of a sink writes: usually everything; a copy in parts (many runs,
 /// perhaps on many machines) writes the metadata in one run, values in the others, and
 /// makes the dataset openable in a last one.

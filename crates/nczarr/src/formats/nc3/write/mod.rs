@@ -17,12 +17,12 @@ use std::os::unix::fs::FileExt;
 use std::sync::Mutex;
 
 use super::header::Version;
-use crate::chunking::{block_runs, block_slabs, Region};
+use crate::chunking::{block_runs, Region};
 use crate::encoding::{Encoding, Plan};
 use crate::error::{Error, Result};
 use crate::model::{Dataset, Values, VarPath};
 use crate::place::FileTarget;
-use crate::sink::{check_slab, DatasetSink};
+use crate::sink::{check_slab, file_slabs, DatasetSink};
 use crate::store::{check_cancelled, start_writeback, StoreError};
 use layout::{layout, FileLayout, VarPlace};
 
@@ -256,13 +256,8 @@ impl DatasetSink for Nc3Sink {
         within: Option<&Region>,
     ) -> Result<Vec<Region>> {
         let (_, p, _) = self.place(var)?;
-        let block = within.cloned().unwrap_or_else(|| Region::whole(&p.shape));
-        if p.shape.is_empty() {
-            return Ok(vec![block]);
-        }
         // No chunks in the file: any block is a unit.
-        let ones = vec![1u64; p.shape.len()];
-        Ok(block_slabs(&block, &ones, read_chunks, budget))
+        Ok(file_slabs(&p.shape, None, budget, read_chunks, within))
     }
 
     fn write(&self, var: &VarPath, region: &Region, values: &Values) -> Result<()> {

@@ -11,8 +11,10 @@
 //! place when complete ([`crate::store::Staged`]); memory holds a slab and the chunk
 //! index (a few dozen bytes a chunk), whatever the file's size.
 //!
-//! Not written yet: user-defined types, attributes over 64 KiB (HDF5's dense
-//! attribute storage), chunks passed through as stored.
+//! Chunks whose codecs the file keeps pass through as stored ([`DatasetSink::write_chunks`]).
+//! Enums are named datatypes their variables and attributes share. Not written yet:
+//! compound, vlen and opaque types, attributes over 64 KiB (HDF5's dense attribute
+//! storage).
 
 mod btree;
 mod encode;
@@ -30,14 +32,14 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
-use crate::chunking::{block_runs, block_slabs, c_strides, ChunkGrid, Region};
+use crate::chunking::{block_runs, c_strides, ChunkGrid, Region};
 use crate::codec::{ChunkInfo, Decoded, Pipeline};
 use crate::encoding::{Encoding, Endianness, Plan};
 use crate::error::{Error, Result};
 use crate::json::Json;
 use crate::model::{Dataset, NcType, Strings, Values, VarPath};
 use crate::place::FileTarget;
-use crate::sink::{check_slab, DatasetSink};
+use crate::sink::{check_slab, file_slabs, DatasetSink};
 use crate::store::{check_cancelled, start_writeback, StoreError};
 use btree::ChunkRecord;
 use objects::{file_plan, stored_bytes, DatasetPlan, FilePlan, Storage};
@@ -270,15 +272,11 @@ impl DatasetSink for Nc4Sink {
         within: Option<&Region>,
     ) -> Result<Vec<Region>> {
         let (_, d) = self.dataset(var)?;
-        let block = within.cloned().unwrap_or_else(|| Region::whole(&d.shape));
-        if d.shape.is_empty() {
-            return Ok(vec![block]);
-        }
         let unit = match &d.storage {
-            Storage::Chunked(c) => c.clone(),
-            _ => vec![1u64; d.shape.len()],
+            Storage::Chunked(c) => Some(c.as_slice()),
+            _ => None,
         };
-        Ok(block_slabs(&block, &unit, read_chunks, budget))
+        Ok(file_slabs(&d.shape, unit, budget, read_chunks, within))
     }
 
     fn write(&self, var: &VarPath, region: &Region, values: &Values) -> Result<()> {
