@@ -496,9 +496,6 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         .with_context(|| input.clone())?;
     let source = opened.source.as_ref();
     let kind = default_kind(said_kind, &output, source)?;
-    if let OutputKind::File(k) = kind {
-        k.check_written(&output)?;
-    }
     job.create = args.layout.create_options(kind)?;
     job.create.overwrite = args.overwrite;
     let prepared = match job.prepare(source) {

@@ -465,3 +465,37 @@ pub fn ncgen_kind(kind: &str, cdl: &Path, out: &Path) -> bool {
         .is_ok_and(|o| o.status.success())
         && out.exists()
 }
+
+/// ncgen's and nczgen's `-k kind` files of the CDL case `cdl` in `dir`: ncgen's path and
+/// whether ncgen wrote it, and ours. `None` when nczgen refused, which must be in one
+/// line, leave nothing, and (a problem pushed otherwise) happen only where ncgen refuses
+/// too.
+pub fn generate_both(
+    kind: &str,
+    cdl: &Path,
+    dir: &Path,
+    problems: &mut Vec<String>,
+) -> Option<(PathBuf, bool, PathBuf)> {
+    let name = case_name(cdl);
+    let theirs = dir.join(format!("{name}-{kind}-ncgen.nc"));
+    let ours = dir.join(format!("{name}-{kind}.nc"));
+    let ncgen_wrote = ncgen_kind(kind, cdl, &theirs);
+    let made = nczgen(&[
+        "-k",
+        kind,
+        "-o",
+        &ours.to_string_lossy(),
+        &cdl.to_string_lossy(),
+    ]);
+    if made.code() != 0 {
+        let err = made.fails_with_one_line(1);
+        if ncgen_wrote {
+            problems.push(format!(
+                "{name} -k {kind}: ncgen writes it, we refuse: {err}"
+            ));
+        }
+        assert!(!ours.exists(), "{name} -k {kind}: refused but written");
+        return None;
+    }
+    Some((theirs, ncgen_wrote, ours))
+}

@@ -173,7 +173,6 @@ impl CopyJob {
         // A netCDF file of the classic family stores no chunks or codecs: the plan (and
         // `--dry-run`) says so, and what the kind cannot hold is refused now.
         if let Some(kind) = self.create.netcdf {
-            kind.check_written(&self.output)?;
             match kind.classic_version() {
                 Some(version) => {
                     crate::formats::nc3::fit_plan(&selected.dataset, version, &mut plan)?;

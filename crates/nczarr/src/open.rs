@@ -215,7 +215,6 @@ pub fn create(name: &str, options: &CreateOptions) -> Result<Box<dyn DatasetSink
 
 /// A netCDF file of `kind` at `url`, staged beside it.
 fn create_netcdf_file(url: &DatasetUrl, kind: NcFileKind) -> Result<Box<dyn DatasetSink>> {
-    kind.check_written(&url.original)?;
     let (staged, file) = crate::place::create_file(url)?;
     Ok(match kind.classic_version() {
         Some(version) => Box::new(crate::formats::nc3::Nc3Sink::new(version, staged, file)),

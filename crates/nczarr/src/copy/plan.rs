@@ -106,7 +106,8 @@ pub fn plan_copy(
             enc.chunking = Some(c);
         }
         changes.compression.apply(&mut enc, &path, var.nc_type)?;
-        if var.nc_type == NcType::String && enc.string_width.is_none() {
+        // A netCDF-4 file stores strings at their own lengths: no width to find.
+        if var.nc_type == NcType::String && enc.string_width.is_none() && !options.netcdf4 {
             let (bytes, chars) = longest_string(source, output, &path)?;
             enc.string_width = Some(bytes);
             enc.string_chars = enc.string_chars.or(Some(chars));

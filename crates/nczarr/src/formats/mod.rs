@@ -44,16 +44,6 @@ impl NcFileKind {
         }
     }
 
-    /// Refuse, naming `target`, a kind this build does not write yet (every kind is
-    /// written now).
-    ///
-    /// # Errors
-    /// None today.
-    pub fn check_written(self, target: &str) -> crate::Result<()> {
-        let _ = target;
-        Ok(())
-    }
-
     /// True for the two netCDF-4 (HDF5) kinds.
     pub fn is_netcdf4(self) -> bool {
         matches!(self, NcFileKind::Netcdf4 | NcFileKind::Netcdf4Classic)

@@ -197,7 +197,17 @@ impl Nc4Sink {
             .par_iter()
             .map(|part| -> Result<ChunkRecord> {
                 check_cancelled()?;
-                let mut buf = pad.repeat(chunk_len);
+                // A chunk the slab covers is overwritten whole: no fill first.
+                let covers = part
+                    .runs
+                    .iter()
+                    .zip(chunk)
+                    .all(|(r, &c)| r.in_chunk == 0 && r.len == c);
+                let mut buf = if covers {
+                    vec![0u8; chunk_len * item]
+                } else {
+                    pad.repeat(chunk_len)
+                };
                 let run = part.runs.last().map_or(1, |r| r.len as usize) * item;
                 part.for_each_run(&chunk_strides, &out_strides, |c, o| {
                     let (c, o) = (c as usize * item, o as usize * item);

@@ -265,8 +265,16 @@ pub(super) fn attr_plan(attr: &Attr) -> AttrPlan {
 /// A fixed-length string attribute of `text` with its terminating null (as the
 /// dimension scale API writes `CLASS` and `NAME`).
 pub(super) fn text_attr(name: &str, text: &str) -> AttrPlan {
-    let mut bytes = text.as_bytes().to_vec();
-    bytes.push(0);
+    fixed_text_attr(name, format!("{text}\0").into_bytes())
+}
+
+/// A fixed-length string attribute of `text`, no terminating null (`_NCProperties`).
+pub(super) fn text_attr_unterminated(name: &str, text: &str) -> AttrPlan {
+    fixed_text_attr(name, text.as_bytes().to_vec())
+}
+
+/// A scalar fixed-length string attribute holding `bytes`.
+fn fixed_text_attr(name: &str, bytes: Vec<u8>) -> AttrPlan {
     AttrPlan {
         name: name.into(),
         datatype: H5Type::Fixed {
@@ -276,21 +284,6 @@ pub(super) fn text_attr(name: &str, text: &str) -> AttrPlan {
         .encode(),
         dataspace: super::encode::dataspace(None, None),
         data: AttrData::Bytes(bytes),
-        committed: None,
-    }
-}
-
-/// A fixed-length string attribute of `text`, no terminating null (`_NCProperties`).
-pub(super) fn text_attr_unterminated(name: &str, text: &str) -> AttrPlan {
-    AttrPlan {
-        name: name.into(),
-        datatype: H5Type::Fixed {
-            size: text.len().max(1) as u32,
-            utf8: false,
-        }
-        .encode(),
-        dataspace: super::encode::dataspace(None, None),
-        data: AttrData::Bytes(text.as_bytes().to_vec()),
         committed: None,
     }
 }
