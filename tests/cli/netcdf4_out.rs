@@ -147,7 +147,7 @@ const UNDEFINED_VALUES: [&str; 1] = ["ref_tst_special_atts3"];
 
 /// netcdf-c's own CDL files (when `../shared/conformance` is present) as netCDF-4:
 /// every file we write is read by ncdump and h5dump, and where ncgen writes one too,
-/// `ncdump -s` prints the same (what we refuse is user-defined types, not written yet).
+/// `ncdump -s` prints the same (nczgen refuses user-defined types).
 #[test]
 fn netcdf_cs_cdl_corpus_as_netcdf4_files() {
     let Some(mut cdls) = crate::util::conformance_cdls() else {
@@ -525,12 +525,13 @@ fn enums_are_kept_from_netcdf4_to_netcdf4() {
     );
 }
 
-/// netcdf-c's CDL files with enums (when `../shared/conformance` is present), made by
-/// ncgen and copied by nczcopy to netCDF-4: ncdump `-s` prints the copy as ncgen's file,
-/// types in groups and their scopes included; a file with other user-defined types is
-/// refused in one line naming the first.
+/// netcdf-c's CDL files with user-defined types (when `../shared/conformance` is
+/// present), made by ncgen and copied by nczcopy to netCDF-4: ncdump `-s` prints the copy
+/// as ncgen's file (types in groups and their scopes, compound, opaque and vlen values,
+/// fill values) and h5dump reads it; the readers decode the copies of the files of each
+/// kind as the input.
 #[test]
-fn netcdf_cs_enum_files_copy_to_netcdf4_as_they_are() {
+fn netcdf_cs_user_type_files_copy_to_netcdf4_as_they_are() {
     let Some(cdls) = crate::util::conformance_cdls() else {
         eprintln!("skipped: no ../shared/conformance");
         return;
@@ -539,10 +540,22 @@ fn netcdf_cs_enum_files_copy_to_netcdf4_as_they_are() {
         eprintln!("skipped: no ncgen/ncdump");
         return;
     }
+    // Files whose readers' checks are worth their time: one of each kind.
+    const READ_BY_ALL: [&str; 6] = [
+        "ref_tst_comp",
+        "ref_tst_opaque_data",
+        "ref_tst_vlen_data",
+        "ref_tst_vlen_data2",
+        "ref_tst_compounds4",
+        "ref_typescope",
+    ];
+    // A `_NoFill` variable never written: netcdf-c reads whatever HDF5 gives.
+    const UNWRITTEN: [&str; 2] = ["ref_tst_special_atts", "ref_tst_ncf213"];
+    let py = python_with_readers();
     let tmp = tempfile::tempdir().unwrap();
     let (mut same, mut problems) = (0, Vec::new());
     for cdl in cdls {
-        if !fs::read_to_string(&cdl).is_ok_and(|t| t.contains(" enum ")) {
+        if !fs::read_to_string(&cdl).is_ok_and(|t| t.contains("types:")) {
             continue;
         }
         let name = case_name(&cdl);
@@ -553,19 +566,82 @@ fn netcdf_cs_enum_files_copy_to_netcdf4_as_they_are() {
         }
         let copied = run("nczcopy", &[&s(&input), &s(&out)]);
         if copied.code() != 0 {
-            let err = copied.fails_with_one_line(1);
-            if !err.contains("not written to netCDF-4 files yet") {
-                problems.push(format!("{name}: {err}"));
-            }
+            problems.push(format!("{name}: {}", copied.fails_with_one_line(1)));
             continue;
         }
-        let (want, got) = (dump_s(&input), dump_s(&out));
-        if want == got {
-            same += 1;
-        } else {
+        if let Err(e) = h5dump_reads(&out) {
+            problems.push(format!("{name}: h5dump: {e}"));
+        }
+        let header = |text: String| text.split("data:").next().unwrap_or_default().to_string();
+        let (want, got) = match UNWRITTEN.contains(&name.as_str()) {
+            true => (header(dump_s(&input)), header(dump_s(&out))),
+            false => (dump_s(&input), dump_s(&out)),
+        };
+        if want != got {
             problems.push(format!("{name}: {}", crate::util::first_diff(&want, &got)));
+            continue;
+        }
+        same += 1;
+        if let Some(py) = py
+            .as_deref()
+            .filter(|_| READ_BY_ALL.contains(&name.as_str()))
+        {
+            if let Err(e) = decoded_alike(py, &input, &out) {
+                problems.push(format!("{name}: readers: {e}"));
+            }
         }
     }
     assert!(problems.is_empty(), "{problems:#?}");
-    assert!(same >= 8, "{same} copied alike");
+    assert!(same >= 30, "{same} copied alike");
+}
+
+/// Our own file of every kind of user-defined type (compound with char, array, string
+/// fields, nested compounds, an enum, a vlen, an opaque type; compound `_FillValue`;
+/// vlen and opaque attributes) and h5py's uncommitted types, copied to netCDF-4: nczdump
+/// (and ncdump, for netcdf-c's file) prints the copies as the inputs, h5dump reads them
+/// and the readers decode netcdf-c's file's copy alike.
+#[test]
+fn every_kind_of_user_type_is_kept_from_netcdf4_to_netcdf4() {
+    let tmp = tempfile::tempdir().unwrap();
+    let py = python_with_readers();
+    for name in ["user_types.nc", "anonymous.h5", "committed.h5"] {
+        let input = crate::util::data_dir().join("hdf5_other").join(name);
+        let out = tmp.path().join(format!("{name}.nc"));
+        run("nczcopy", &[&s(&input), &s(&out)]).success();
+        let dump = |p: &Path| {
+            let r = run("nczdump", &[&s(p)]);
+            r.success();
+            r.stdout()
+                .lines()
+                .skip(1)
+                .map(|l| format!("{l}\n"))
+                .collect::<String>()
+        };
+        let (want, got) = (dump(&input), dump(&out));
+        assert_eq!(
+            got,
+            want,
+            "{name}: {}",
+            crate::util::first_diff(&want, &got)
+        );
+        // committed.h5's named types are atomic ones: netCDF has no such thing.
+        assert_eq!(got.contains("types:"), name != "committed.h5", "{got}");
+        if let Err(e) = h5dump_reads(&out) {
+            panic!("{name}: h5dump: {e}");
+        }
+        if have("ncdump") && name.ends_with(".nc") {
+            let (want, got) = (dump_s(&input), dump_s(&out));
+            assert_eq!(
+                got,
+                want,
+                "{name}: {}",
+                crate::util::first_diff(&want, &got)
+            );
+        }
+        // netCDF4-python does not see h5py's attributes of uncommitted types, which the
+        // copy commits: the readers are compared on netcdf-c's file.
+        if let Some(py) = py.as_ref().filter(|_| name.ends_with(".nc")) {
+            decoded_alike(py, &input, &out).unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+    }
 }

@@ -127,11 +127,12 @@ impl CopyJob {
         let input = Some(self.input.clone());
         let mut warnings = Vec::new();
         let mut selected = select(source.dataset(), &self.selection)?;
-        // netCDF-4's user-defined types: enums stay enums in a netCDF-4 file and go
-        // elsewhere as their base type with CF's flag attributes; the other kinds are
-        // not written yet.
-        let keep_enums = self.create.netcdf == Some(crate::formats::NcFileKind::Netcdf4);
-        let (atomic, losses) = crate::model::user::written_view(&selected.dataset, keep_enums);
+        // netCDF-4's user-defined types stay as they are in a netCDF-4 file; elsewhere
+        // enums become their base type with CF's flag attributes and the other kinds
+        // cannot go.
+        let keeps_user_types = self.create.netcdf == Some(crate::formats::NcFileKind::Netcdf4);
+        let (atomic, losses) =
+            crate::model::user::written_view(&selected.dataset, keeps_user_types);
         if let Some(first) = losses.first().filter(|_| !self.skip_unreadable) {
             return Err(Error::Unreadable(first.to_string()));
         }

@@ -10,7 +10,7 @@ use crate::chunking::Region;
 use crate::encoding::{Encoding, Plan};
 use crate::error::{Error, Result};
 use crate::json::Json;
-use crate::model::{Dataset, Values, VarPath};
+use crate::model::{Dataset, UValue, Values, VarPath};
 
 /// Check a slab given to a file sink's [`DatasetSink::write`]: `region` lies in `shape`
 /// with no stride, and `values` are as many as it holds, of type `nc_type`. Returns how
@@ -134,6 +134,20 @@ pub trait DatasetSink: Sync {
     /// # Errors
     /// Codec and store errors naming the variable and chunk.
     fn write(&self, var: &VarPath, region: &Region, values: &Values) -> Result<()>;
+
+    /// Store the values of `region` (one of [`DatasetSink::slabs`]) of the variable at
+    /// `var`, of a user-defined type other than an enum, in C order: only formats that
+    /// hold such types (netCDF-4 files) take them.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] for a format without user-defined types; as
+    /// [`DatasetSink::write`].
+    fn write_user(&self, var: &VarPath, region: &Region, values: &[UValue]) -> Result<()> {
+        let _ = (region, values);
+        Err(Error::Unsupported(format!(
+            "variable '{var}': this format has no user-defined types"
+        )))
+    }
 
     /// True when the variable at `var` is stored in chunks exactly like those of
     /// `encoding` (chunk shape, element bytes and byte order, C order), so that chunks

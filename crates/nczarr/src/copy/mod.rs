@@ -92,6 +92,9 @@ struct Job {
     out_chunks: Option<Vec<u64>>,
     /// netCDF's quantization of the values, with the fill value it leaves alone.
     quantize: Option<(Quantize, Option<f64>)>,
+    /// Of a user-defined type other than an enum: values move as
+    /// [`crate::model::UValue`]s.
+    user: bool,
 }
 
 /// Write the whole of `source` into `sink`, each variable stored as [`plan()`] decides
@@ -165,6 +168,11 @@ pub fn write_values(
                         .map(|f| f.get_f64(0)),
                 )
             }),
+            user: var
+                .user_type
+                .as_ref()
+                .and_then(|id| dataset.user_type(id))
+                .is_some_and(|t| !matches!(t.kind, crate::model::user::UserKind::Enum { .. })),
             path,
         });
     }
@@ -192,6 +200,7 @@ pub fn write_values(
         // (not when the values are quantized on the way).
         let as_stored = input.as_ref().filter(|e| {
             job.quantize.is_none()
+                && !job.user
                 && source.has_stored_chunks(&job.path)
                 && sink.takes_chunks_of(&job.path, e)
         });
@@ -261,6 +270,8 @@ fn chunk_count(region: &Region, chunks: Option<&[u64]>) -> u64 {
 enum Slab {
     /// The slab's values.
     Values(Values),
+    /// The slab's values of a user-defined type.
+    User(Vec<crate::model::UValue>),
     /// The slab's chunks as the source stores them, and the values of those it could
     /// not give so.
     Chunks {
@@ -283,6 +294,7 @@ fn copy_var(
     let path = &job.path;
     let read = |r: &Region| -> Result<Slab> {
         match as_stored.and_then(Encoding::chunk_shape) {
+            _ if job.user => source.read_user(path, r).map(Slab::User),
             Some(chunks) => read_stored(source, path, &job.shape, chunks, r),
             None => source.read(path, r).map(Slab::Values),
         }
@@ -308,6 +320,7 @@ fn copy_var(
                     }
                     sink.write(path, region, &values)?;
                 }
+                Slab::User(values) => sink.write_user(path, region, &values)?,
                 Slab::Chunks { stored, read } => {
                     sink.write_chunks(path, stored, codecs)?;
                     for (r, values) in read {

@@ -52,17 +52,11 @@ pub fn plan_copy(
         .chunks
         .check(output)
         .map_err(|e| crate::Error::Invalid(e.to_string()))?;
-    // A netCDF-4 file holds enums (their values are their base integers).
-    let held = |id: &crate::model::user::TypeId| {
-        options.netcdf4
-            && output
-                .user_type(id)
-                .is_some_and(|t| matches!(t.kind, crate::model::user::UserKind::Enum { .. }))
-    };
+    // Only a netCDF-4 file holds user-defined types.
     if let Some((p, _)) = output
         .vars()
         .into_iter()
-        .find(|(_, v)| v.user_type.as_ref().is_some_and(|id| !held(id)))
+        .find(|(_, v)| v.user_type.is_some() && !options.netcdf4)
     {
         return Err(crate::Error::Unsupported(format!(
             "variable '{p}' has a user-defined type, which only netCDF-4 files hold (model::user::atomic_view gives the copy its atomic types)"

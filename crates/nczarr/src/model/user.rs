@@ -154,58 +154,39 @@ pub fn atomic_view(ds: &Dataset) -> (Dataset, Losses) {
     written_view(ds, false)
 }
 
-/// [`atomic_view`], but with enums kept as they are (their types, variables and
-/// attributes) when `keep_enums`: what a netCDF-4 file holds of the user-defined types.
-pub fn written_view(ds: &Dataset, keep_enums: bool) -> (Dataset, Losses) {
+/// The dataset as an output holds it: as it is when the output is a netCDF-4 file
+/// (`keeps_user_types`), which holds every user-defined type; [`atomic_view`]
+/// otherwise.
+pub fn written_view(ds: &Dataset, keeps_user_types: bool) -> (Dataset, Losses) {
+    if keeps_user_types {
+        return (ds.clone(), Losses::new());
+    }
     let mut out = ds.clone();
     let mut losses = Vec::new();
     let mut path = Vec::new();
-    atomic_group(ds, &mut out.root, &mut path, &mut losses, keep_enums);
+    atomic_group(ds, &mut out.root, &mut path, &mut losses);
     (out, losses)
 }
 
-fn atomic_group(
-    ds: &Dataset,
-    g: &mut Group,
-    path: &mut Vec<String>,
-    losses: &mut Losses,
-    keep_enums: bool,
-) {
-    g.types
-        .retain(|t| keep_enums && matches!(t.kind, UserKind::Enum { .. }));
+fn atomic_group(ds: &Dataset, g: &mut Group, path: &mut Vec<String>, losses: &mut Losses) {
+    g.types.clear();
     let at = |name: &str| super::VarPath::new(path, name).to_string();
     let group_shown = if path.is_empty() {
         String::new()
     } else {
         format!("/{}", path.join("/"))
     };
-    g.attrs.retain_mut(|a| {
-        keep_attr(
-            ds,
-            a,
-            &format!("{group_shown}:{}", a.name),
-            losses,
-            keep_enums,
-        )
-    });
+    g.attrs
+        .retain_mut(|a| keep_attr(ds, a, &format!("{group_shown}:{}", a.name), losses));
     g.vars.retain_mut(|v| {
         let Some(id) = v.user_type.take() else {
             return true;
         };
         match ds.user_type(&id).map(|t| &t.kind) {
-            Some(UserKind::Enum { .. }) if keep_enums => {
-                let shown = at(&v.name);
-                v.attrs.retain_mut(|a| {
-                    keep_attr(ds, a, &format!("{shown}:{}", a.name), losses, keep_enums)
-                });
-                v.user_type = Some(id);
-                true
-            }
             Some(UserKind::Enum { members, .. }) => {
                 let shown = at(&v.name);
-                v.attrs.retain_mut(|a| {
-                    keep_attr(ds, a, &format!("{shown}:{}", a.name), losses, keep_enums)
-                });
+                v.attrs
+                    .retain_mut(|a| keep_attr(ds, a, &format!("{shown}:{}", a.name), losses));
                 if v.attr("flag_values").is_none() && v.attr("flag_meanings").is_none() {
                     let wide = Values::Int64(
                         members
@@ -225,9 +206,8 @@ fn atomic_group(
             other => {
                 let class = other.map_or("unknown", UserKind::class);
                 losses.push(format!(
-                    "variable '{}' has the {class} type {id}, {}",
-                    at(&v.name),
-                    why_lost(keep_enums)
+                    "variable '{}' has the {class} type {id}, which only netCDF-4 files hold",
+                    at(&v.name)
                 ));
                 false
             }
@@ -235,46 +215,23 @@ fn atomic_group(
     });
     for c in &mut g.groups {
         path.push(c.name.clone());
-        atomic_group(ds, c, path, losses, keep_enums);
+        atomic_group(ds, c, path, losses);
         path.pop();
     }
 }
 
-/// Why a value of a user-defined type other than an enum is not copied: the output
-/// cannot hold it, or (a netCDF-4 file, `keep_enums`) it is not written yet.
-fn why_lost(keep_enums: bool) -> &'static str {
-    if keep_enums {
-        "which is not written to netCDF-4 files yet (enums are)"
-    } else {
-        "which only netCDF-4 files hold"
-    }
-}
-
-/// Keep an attribute as its atomic values (an enum's base integers; its type too when
-/// `keep_enums`), or say why not.
-fn keep_attr(
-    ds: &Dataset,
-    a: &mut Attr,
-    shown: &str,
-    losses: &mut Losses,
-    keep_enums: bool,
-) -> bool {
+/// Keep an attribute as its atomic values (an enum's base integers), or say why not.
+fn keep_attr(ds: &Dataset, a: &mut Attr, shown: &str, losses: &mut Losses) -> bool {
     let Some(user) = a.user.take() else {
         return true;
     };
     match ds.user_type(&user.ty).map(|t| &t.kind) {
-        Some(UserKind::Enum { .. }) => {
-            if keep_enums {
-                a.user = Some(user);
-            }
-            true
-        }
+        Some(UserKind::Enum { .. }) => true,
         other => {
             let class = other.map_or("unknown", UserKind::class);
             losses.push(format!(
-                "attribute '{shown}' has the {class} type {}, {}",
-                user.ty,
-                why_lost(keep_enums)
+                "attribute '{shown}' has the {class} type {}, which only netCDF-4 files hold",
+                user.ty
             ));
             a.user = Some(user);
             false

@@ -56,6 +56,10 @@ pub(super) enum H5Type {
         size: u32,
         members: Vec<(String, u32, H5Type)>,
     },
+    /// Bytes of a fixed size, untagged (netcdf-c's opaque types).
+    Opaque { size: u32 },
+    /// A fixed-size array of `base` (a compound member with dimensions).
+    Array { dims: Vec<u32>, base: Box<H5Type> },
 }
 
 impl H5Type {
@@ -66,8 +70,9 @@ impl H5Type {
             H5Type::Fixed { size, .. } => *size,
             H5Type::VlenString | H5Type::Vlen(_) => 16,
             H5Type::ObjectRef => 8,
-            H5Type::Compound { size, .. } => *size,
+            H5Type::Compound { size, .. } | H5Type::Opaque { size } => *size,
             H5Type::Enum { base, .. } => base.size(),
+            H5Type::Array { dims, base } => dims.iter().product::<u32>() * base.size(),
         }
     }
 
@@ -153,6 +158,18 @@ impl H5Type {
                     b.extend_from_slice(&at.to_le_bytes()[..width]);
                     t.encode_into(b);
                 }
+            }
+            // No tag: its length (the class bits) is 0, as HDF5 writes an opaque type
+            // made without one.
+            H5Type::Opaque { size } => head(5, 1, 0, *size),
+            H5Type::Array { dims, base } => {
+                // Version 3: no permutation.
+                head(10, 3, 0, self.size());
+                b.push(dims.len() as u8);
+                for d in dims {
+                    b.extend_from_slice(&d.to_le_bytes());
+                }
+                base.encode_into(b);
             }
         }
     }

@@ -8,7 +8,6 @@ use super::objects::{attr_plan, is_unlimited, AttrData};
 use crate::chunking::netcdf4_default_chunks;
 use crate::encoding::{Chunking, Plan};
 use crate::error::{Error, Result};
-use crate::model::user::{TypeId, UserKind};
 use crate::model::{Attr, Dataset, Group, NcType};
 
 /// Bytes of compact storage HDF5 holds (the layout message's size is two bytes, with
@@ -21,23 +20,16 @@ const MAX_COMPACT: u64 = 64_000;
 /// - Unlimited dimensions or codecs need chunks: a variable planned contiguous gets
 ///   netcdf-c's default chunks.
 /// - A chunk longer than a fixed dimension is cut to it (HDF5 refuses it).
-/// - A codec with no HDF5 filter that stores its bytes, or any codec of a string
-///   variable, is left out.
+/// - A codec with no HDF5 filter that stores its bytes, or any codec of a variable
+///   whose values have variable-length parts (strings, vlens), is left out.
 /// - Compact storage over 64 kB becomes contiguous.
 ///
 /// # Errors
-/// [`Error::Unsupported`] naming the first user-defined type other than an enum (or any
-/// in the classic model), attribute over 64 KiB
-/// (HDF5's dense attribute storage is not written yet) or, in the classic model, the
-/// first group, type or second unlimited dimension the model does not have.
+/// [`Error::Unsupported`] naming the first attribute over 64 KiB (HDF5's dense
+/// attribute storage is not written yet) or, in the classic model, the first group,
+/// user-defined type or second unlimited dimension the model does not have.
 pub fn fit_plan(dataset: &Dataset, classic_model: bool, plan: &mut Plan) -> Result<Vec<String>> {
-    let enum_ok = |id: &crate::model::user::TypeId| {
-        !classic_model
-            && dataset
-                .user_type(id)
-                .is_some_and(|t| matches!(t.kind, UserKind::Enum { .. }))
-    };
-    check_group(&dataset.root, "/", classic_model, &enum_ok)?;
+    check_group(dataset, &dataset.root, "/", classic_model)?;
     if classic_model {
         let unlimited = count_unlimited(&dataset.root);
         if unlimited > 1 {
@@ -48,10 +40,7 @@ pub fn fit_plan(dataset: &Dataset, classic_model: bool, plan: &mut Plan) -> Resu
     }
     let mut warnings = Vec::new();
     for (path, var) in dataset.vars() {
-        if var.user_type.as_ref().is_some_and(|id| !enum_ok(id)) {
-            return Err(user_type(&format!("variable '{path}'")));
-        }
-        check_attrs(&var.attrs, &format!("variable '{path}'"), &enum_ok)?;
+        check_attrs(dataset, &var.attrs, &format!("variable '{path}'"))?;
         let Some(e) = plan.get_mut(&path) else {
             continue;
         };
@@ -61,10 +50,10 @@ pub fn fit_plan(dataset: &Dataset, classic_model: bool, plan: &mut Plan) -> Resu
             .iter()
             .map(|d| dataset.dim(d).is_some_and(is_unlimited))
             .collect();
-        let item = if var.nc_type == NcType::String {
-            16
-        } else {
-            var.nc_type.size() as u64
+        let (item, has_vlen) = match &var.user_type {
+            Some(id) => super::user::stored_item(dataset, id),
+            None if var.nc_type == NcType::String => (16, true),
+            None => (var.nc_type.size() as u64, false),
         };
         if shape.is_empty() {
             if e.chunking != Some(Chunking::Compact) {
@@ -73,9 +62,9 @@ pub fn fit_plan(dataset: &Dataset, classic_model: bool, plan: &mut Plan) -> Resu
             e.codecs.clear();
             continue;
         }
-        if var.nc_type == NcType::String && !e.codecs.is_empty() {
+        if has_vlen && !e.codecs.is_empty() {
             warnings.push(format!(
-                "variable '{path}': codecs left out (HDF5 filters do not apply to strings)"
+                "variable '{path}': codecs left out (HDF5 filters do not apply to strings and vlens)"
             ));
             e.codecs.clear();
         }
@@ -139,32 +128,14 @@ pub fn fit_plan(dataset: &Dataset, classic_model: bool, plan: &mut Plan) -> Resu
     Ok(warnings)
 }
 
-fn user_type(what: &str) -> Error {
-    Error::Unsupported(format!(
-        "{what}: user-defined types other than enums are not written to netCDF-4 files yet"
-    ))
-}
-
-fn check_group(
-    group: &Group,
-    path: &str,
-    classic_model: bool,
-    enum_ok: &dyn Fn(&TypeId) -> bool,
-) -> Result<()> {
+fn check_group(dataset: &Dataset, group: &Group, path: &str, classic_model: bool) -> Result<()> {
     if let Some(t) = group.types.first().filter(|_| classic_model) {
         return Err(Error::Unsupported(format!(
             "group '{path}', type '{}': the netCDF-4 classic model has no user-defined types (write -k nc4)",
             t.name
         )));
     }
-    if let Some(t) = group
-        .types
-        .iter()
-        .find(|t| !matches!(t.kind, UserKind::Enum { .. }))
-    {
-        return Err(user_type(&format!("group '{path}', type '{}'", t.name)));
-    }
-    check_attrs(&group.attrs, &format!("group '{path}'"), enum_ok)?;
+    check_attrs(dataset, &group.attrs, &format!("group '{path}'"))?;
     if classic_model {
         if let Some(child) = group.groups.first() {
             return Err(Error::Unsupported(format!(
@@ -207,7 +178,7 @@ fn check_group(
     }
     for child in &group.groups {
         let p = format!("{}{}/", path, child.name);
-        check_group(child, &p, classic_model, enum_ok)?;
+        check_group(dataset, child, &p, classic_model)?;
     }
     Ok(())
 }
@@ -218,15 +189,17 @@ fn count_unlimited(group: &Group) -> usize {
 }
 
 /// Refuse attributes a header message cannot hold.
-fn check_attrs(attrs: &[Attr], owner: &str, enum_ok: &dyn Fn(&TypeId) -> bool) -> Result<()> {
+fn check_attrs(dataset: &Dataset, attrs: &[Attr], owner: &str) -> Result<()> {
     for a in attrs {
-        if a.user.as_ref().is_some_and(|u| !enum_ok(&u.ty)) {
-            return Err(user_type(&format!("{owner}, attribute '{}'", a.name)));
-        }
         let p = attr_plan(a);
-        let data = match &p.data {
-            AttrData::Bytes(b) => b.len(),
-            AttrData::Strings(s) => s.len() * 16,
+        let data = match (&a.user, &p.data) {
+            (Some(u), _) => {
+                let (item, _) = super::user::stored_item(dataset, &u.ty);
+                u.values.len() * item as usize
+            }
+            (None, AttrData::Bytes(b)) => b.len(),
+            (None, AttrData::Strings(s)) => s.len() * 16,
+            (None, AttrData::User { values, .. }) => values.len() * 16,
         };
         let len = 8 + a.name.len() + 1 + p.datatype.len() + p.dataspace.len() + data;
         if len > MAX_MESSAGE {

@@ -10,6 +10,7 @@ use super::btree;
 use super::encode::{self, kind, Alloc, H5Type, Layout, UNDEF, UNLIMITED};
 use super::gheap::{descriptor, HeapBuilder, HeapId};
 use super::objects::{AttrData, AttrPlan, FilePlan, Storage, DIM_WITHOUT_VARIABLE};
+use super::user::Encoded;
 use super::Written;
 
 /// An attribute's values, with what the heap holds of them.
@@ -20,6 +21,8 @@ enum Payload {
     Vlen(Vec<(u32, Option<HeapId>)>),
     /// `REFERENCE_LIST`: (referring dataset, its dimension), 16 bytes each.
     References(Vec<(usize, i32)>),
+    /// Values of a user-defined type, the heap's addresses still to set.
+    Patched(super::user::Encoded),
 }
 
 /// An attribute ready to encode.
@@ -44,7 +47,14 @@ struct Addresses {
 
 /// The metadata of `plan` whose values are `written`, placed at `start`: its bytes,
 /// and the address of the root group's header.
-pub(super) fn metadata(plan: &FilePlan, mut written: Vec<Written>, start: u64) -> (Vec<u8>, u64) {
+///
+/// # Errors
+/// An attribute's values that are not of its user-defined type.
+pub(super) fn metadata(
+    plan: &FilePlan,
+    mut written: Vec<Written>,
+    start: u64,
+) -> crate::error::Result<(Vec<u8>, u64)> {
     for w in &mut written {
         w.chunks.sort_unstable_by(|a, b| a.index.cmp(&b.index));
     }
@@ -52,18 +62,18 @@ pub(super) fn metadata(plan: &FilePlan, mut written: Vec<Written>, start: u64) -
     let mut dim_lists: Vec<Vec<HeapId>> = vec![Vec::new(); plan.datasets.len()];
     let dataset_attrs: Vec<Vec<Attr>> = (0..plan.datasets.len())
         .map(|i| dataset_attrs(plan, i, &mut heap, &mut dim_lists[i]))
-        .collect();
-    // A string's fill, netcdf-c's "", is an empty heap object.
-    let string_fills: Vec<Option<HeapId>> = plan
+        .collect::<Result<_, _>>()?;
+    // Fill values whose variable-length parts live in the heap.
+    let heap_fills: Vec<Option<Encoded>> = plan
         .datasets
         .iter()
-        .map(|d| (d.nc_type == crate::model::NcType::String && !d.no_fill).then(|| heap.add(b"")))
-        .collect();
+        .map(|d| heap_fill(d, &mut heap))
+        .collect::<Result<_, _>>()?;
     let group_attrs: Vec<Vec<Attr>> = plan
         .groups
         .iter()
         .map(|g| g.attrs.iter().map(|a| attr(a, &mut heap)).collect())
-        .collect();
+        .collect::<Result<_, _>>()?;
 
     // Sizes first, with no addresses.
     let mut addr = Addresses {
@@ -93,7 +103,7 @@ pub(super) fn metadata(plan: &FilePlan, mut written: Vec<Written>, start: u64) -
             i,
             &written[i],
             &dataset_attrs[i],
-            string_fills[i],
+            heap_fills[i].as_ref(),
             &addr,
         )
         .len() as u64;
@@ -129,7 +139,7 @@ pub(super) fn metadata(plan: &FilePlan, mut written: Vec<Written>, start: u64) -
             i,
             &written[i],
             &dataset_attrs[i],
-            string_fills[i],
+            heap_fills[i].as_ref(),
             &addr,
         ));
     }
@@ -137,12 +147,43 @@ pub(super) fn metadata(plan: &FilePlan, mut written: Vec<Written>, start: u64) -
         out.extend(group_header(plan, g, attrs, &addr));
     }
     debug_assert_eq!(start + out.len() as u64, at);
-    (out, addr.groups[0])
+    Ok((out, addr.groups[0]))
 }
 
-/// A planned attribute, its strings added to the heap.
-fn attr(a: &AttrPlan, heap: &mut HeapBuilder) -> Attr {
+/// The fill value of dataset `d` of a string or user-defined type, its variable-length
+/// parts added to the heap: a string's is netcdf-c's "", an empty heap object; a user-defined type's
+/// its `_FillValue`, else netcdf-c's default, zeros with empty vlens and strings.
+fn heap_fill(
+    d: &super::objects::DatasetPlan,
+    heap: &mut HeapBuilder,
+) -> crate::error::Result<Option<Encoded>> {
+    if d.no_fill || !(d.user || d.nc_type == crate::model::NcType::String) {
+        return Ok(None);
+    }
+    let fill = d
+        .attrs
+        .iter()
+        .find(|a| a.name == "_FillValue")
+        .and_then(|a| match &a.data {
+            AttrData::User { values, .. } => values.first(),
+            _ => None,
+        });
+    let encoded = match fill {
+        Some(v) if d.user => super::user::encode(&d.h5type, std::slice::from_ref(v), heap)
+            .map_err(|e| crate::error::Error::Invalid(format!("_FillValue: {e}")))?,
+        _ => super::user::zero(&d.h5type, heap),
+    };
+    Ok(Some(encoded))
+}
+
+/// A planned attribute, its strings and variable-length values added to the heap.
+fn attr(a: &AttrPlan, heap: &mut HeapBuilder) -> crate::error::Result<Attr> {
     let payload = match &a.data {
+        AttrData::User { h5type, values } => {
+            Payload::Patched(super::user::encode(h5type, values, heap).map_err(|e| {
+                crate::error::Error::Invalid(format!("attribute '{}': {e}", a.name))
+            })?)
+        }
         AttrData::Bytes(b) => Payload::Bytes(b.clone()),
         AttrData::Strings(s) => Payload::Vlen(
             s.iter()
@@ -153,13 +194,13 @@ fn attr(a: &AttrPlan, heap: &mut HeapBuilder) -> Attr {
                 .collect(),
         ),
     };
-    Attr {
+    Ok(Attr {
         name: a.name.clone(),
         committed: a.committed,
         datatype: a.datatype.clone(),
         dataspace: a.dataspace.clone(),
         payload,
-    }
+    })
 }
 
 fn plain(a: AttrPlan) -> Attr {
@@ -181,9 +222,13 @@ fn dataset_attrs(
     i: usize,
     heap: &mut HeapBuilder,
     dim_list: &mut Vec<HeapId>,
-) -> Vec<Attr> {
+) -> crate::error::Result<Vec<Attr>> {
     let d = &plan.datasets[i];
-    let mut out: Vec<Attr> = d.attrs.iter().map(|a| attr(a, heap)).collect();
+    let mut out: Vec<Attr> = d
+        .attrs
+        .iter()
+        .map(|a| attr(a, heap))
+        .collect::<Result<_, _>>()?;
     let int_array = |name: &str, values: &[i32]| Attr {
         name: name.into(),
         committed: None,
@@ -260,7 +305,7 @@ fn dataset_attrs(
         }
         None => {}
     }
-    out
+    Ok(out)
 }
 
 /// The attribute messages of `attrs`, with the attribute info message before them.
@@ -281,6 +326,11 @@ fn attr_messages(attrs: &[Attr], addr: &Addresses, messages: &mut Vec<(u8, Vec<u
                     descriptor(&mut out, *len, *id, &addr.heap);
                 }
                 out
+            }
+            Payload::Patched(e) => {
+                let mut bytes = e.bytes.clone();
+                super::gheap::apply(&mut bytes, &e.patches, &addr.heap);
+                bytes
             }
             Payload::References(refs) => {
                 let mut out = Vec::with_capacity(refs.len() * 16);
@@ -308,7 +358,7 @@ fn dataset_header(
     i: usize,
     w: &Written,
     attrs: &[Attr],
-    string_fill: Option<HeapId>,
+    heap_fill: Option<&Encoded>,
     addr: &Addresses,
 ) -> Vec<u8> {
     let d = &plan.datasets[i];
@@ -355,10 +405,10 @@ fn dataset_header(
             Alloc::Incremental,
         ),
     };
-    let fill = match string_fill {
-        Some(id) => {
-            let mut b = Vec::with_capacity(16);
-            descriptor(&mut b, 0, Some(id), &addr.heap);
+    let fill = match heap_fill {
+        Some(e) => {
+            let mut b = e.bytes.clone();
+            super::gheap::apply(&mut b, &e.patches, &addr.heap);
             Some(b)
         }
         None => d.fill.clone(),

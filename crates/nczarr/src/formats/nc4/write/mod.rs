@@ -12,9 +12,10 @@
 //! index (a few dozen bytes a chunk), whatever the file's size.
 //!
 //! Chunks whose codecs the file keeps pass through as stored ([`DatasetSink::write_chunks`]).
-//! Enums are named datatypes their variables and attributes share. Not written yet:
-//! compound, vlen and opaque types, attributes over 64 KiB (HDF5's dense attribute
-//! storage).
+//! User-defined types (enum, compound, opaque, vlen) are named datatypes their
+//! variables and attributes share; values of the last three come as
+//! [`crate::model::UValue`]s ([`DatasetSink::write_user`]). Not written yet:
+//! attributes over 64 KiB (HDF5's dense attribute storage).
 
 mod btree;
 mod encode;
@@ -23,6 +24,7 @@ mod fit;
 mod gheap;
 mod header;
 mod objects;
+mod user;
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -37,7 +39,7 @@ use crate::codec::{ChunkInfo, Decoded, Pipeline};
 use crate::encoding::{Encoding, Endianness, Plan};
 use crate::error::{Error, Result};
 use crate::json::Json;
-use crate::model::{Dataset, NcType, Strings, Values, VarPath};
+use crate::model::{Dataset, NcType, Strings, UValue, Values, VarPath};
 use crate::place::FileTarget;
 use crate::sink::{check_slab, file_slabs, DatasetSink};
 use crate::store::{check_cancelled, start_writeback, StoreError};
@@ -231,6 +233,53 @@ impl Nc4Sink {
         start_writeback(&self.file);
         Ok(())
     }
+
+    /// Note how far a slab written to dataset `i` reaches.
+    fn extend(&self, i: usize, region: &Region) {
+        let mut w = self.lock(i);
+        w.extent.resize(region.rank(), 0);
+        for (k, e) in w.extent.iter_mut().enumerate() {
+            *e = (*e).max(region.start[k] + region.count[k]);
+        }
+    }
+
+    /// Store `bytes`, the values of `region` of dataset `i` as the file stores them.
+    fn write_bytes(&self, i: usize, d: &DatasetPlan, region: &Region, bytes: &[u8]) -> Result<()> {
+        let item = d.item();
+        let total = d.shape.iter().product::<u64>() * item as u64;
+        match &d.storage {
+            Storage::Chunked(chunk) => self.write_chunked(i, d, chunk, region, bytes),
+            Storage::Contiguous => {
+                let at = *self.lock(i).at.get_or_insert_with(|| self.reserve(total));
+                let mut failed = None;
+                block_runs(&d.shape, &region.start, &region.count, |from, to, len| {
+                    let (from, len) = (from as usize * item, len as usize * item);
+                    if failed.is_none() {
+                        failed = self
+                            .put(&bytes[from..from + len], at + to * item as u64)
+                            .err();
+                    }
+                });
+                start_writeback(&self.file);
+                failed.map_or(Ok(()), Err)
+            }
+            Storage::Compact => {
+                let mut w = self.lock(i);
+                let buf = w
+                    .compact
+                    .get_or_insert_with(|| d.pad_item().repeat(total as usize / item.max(1)));
+                block_runs(&d.shape, &region.start, &region.count, |from, to, len| {
+                    let (from, to, len) = (
+                        from as usize * item,
+                        to as usize * item,
+                        len as usize * item,
+                    );
+                    buf[to..to + len].copy_from_slice(&bytes[from..from + len]);
+                });
+                Ok(())
+            }
+        }
+    }
 }
 
 impl DatasetSink for Nc4Sink {
@@ -296,53 +345,48 @@ impl DatasetSink for Nc4Sink {
         if expect == 0 {
             return Ok(());
         }
-        {
-            let mut w = self.lock(i);
-            w.extent.resize(d.shape.len(), 0);
-            for (k, e) in w.extent.iter_mut().enumerate() {
-                *e = (*e).max(region.start[k] + region.count[k]);
-            }
-        }
+        self.extend(i, region);
         let bytes = match values {
             Values::String(s) => self.store_strings(s)?,
             v => stored_bytes(v, d.big).ok_or_else(|| {
                 Error::Internal(format!("variable '{var}': values without bytes"))
             })?,
         };
-        let item = d.item();
-        let total = d.shape.iter().product::<u64>() * item as u64;
-        match &d.storage {
-            Storage::Chunked(chunk) => self.write_chunked(i, d, chunk, region, &bytes),
-            Storage::Contiguous => {
-                let at = *self.lock(i).at.get_or_insert_with(|| self.reserve(total));
-                let mut failed = None;
-                block_runs(&d.shape, &region.start, &region.count, |from, to, len| {
-                    let (from, len) = (from as usize * item, len as usize * item);
-                    if failed.is_none() {
-                        failed = self
-                            .put(&bytes[from..from + len], at + to * item as u64)
-                            .err();
-                    }
-                });
-                start_writeback(&self.file);
-                failed.map_or(Ok(()), Err)
-            }
-            Storage::Compact => {
-                let mut w = self.lock(i);
-                let buf = w
-                    .compact
-                    .get_or_insert_with(|| d.pad_item().repeat(total as usize / item.max(1)));
-                block_runs(&d.shape, &region.start, &region.count, |from, to, len| {
-                    let (from, to, len) = (
-                        from as usize * item,
-                        to as usize * item,
-                        len as usize * item,
-                    );
-                    buf[to..to + len].copy_from_slice(&bytes[from..from + len]);
-                });
-                Ok(())
-            }
+        self.write_bytes(i, d, region, &bytes)
+    }
+
+    fn write_user(&self, var: &VarPath, region: &Region, values: &[UValue]) -> Result<()> {
+        check_cancelled()?;
+        let (i, d) = self.dataset(var)?;
+        region
+            .check(&d.shape)
+            .map_err(|e| Error::region(var, e.to_string()))?;
+        let expect = region.len().unwrap_or(u64::MAX);
+        if !d.user || values.len() as u64 != expect {
+            return Err(Error::region(
+                var,
+                format!(
+                    "{} values of a user-defined type given for region {region} of {expect}",
+                    values.len()
+                ),
+            ));
         }
+        if expect == 0 {
+            return Ok(());
+        }
+        self.extend(i, region);
+        let mut heap = gheap::HeapBuilder::default();
+        let encoded = user::encode(&d.h5type, values, &mut heap)
+            .map_err(|e| Error::Invalid(format!("variable '{var}': {e}")))?;
+        let addresses = if heap.is_empty() {
+            Vec::new()
+        } else {
+            let at = self.reserve(heap.lens().iter().sum());
+            let (bytes, addresses) = heap.encode(at);
+            self.put(&bytes, at)?;
+            addresses
+        };
+        self.write_bytes(i, d, region, &encoded.resolved(&addresses))
     }
 
     fn takes_chunks_of(&self, var: &VarPath, encoding: &Encoding) -> bool {
@@ -352,6 +396,7 @@ impl DatasetSink for Nc4Sink {
         let size = d.nc_type.size();
         let big = encoding.endian == Some(Endianness::Big) && size > 1;
         d.nc_type != NcType::String
+            && !d.user
             && d.item() == size
             && big == d.big
             && matches!(&d.storage, Storage::Chunked(c) if encoding.chunk_shape() == Some(c.as_slice()))
@@ -434,7 +479,7 @@ impl DatasetSink for Nc4Sink {
             })
             .collect();
         let start = self.end.load(Ordering::SeqCst);
-        let (bytes, root) = header::metadata(&plan, written, start);
+        let (bytes, root) = header::metadata(&plan, written, start)?;
         self.put(&bytes, start)?;
         let eof = start + bytes.len() as u64;
         self.put(&encode::superblock(root, eof), 0)?;

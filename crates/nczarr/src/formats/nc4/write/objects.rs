@@ -85,6 +85,11 @@ pub(super) enum AttrData {
     Bytes(Vec<u8>),
     /// Variable-length strings (NIL as `None`), stored in the global heap.
     Strings(Vec<Option<Vec<u8>>>),
+    /// Values of a user-defined type (other than an enum) of HDF5 type `h5type`.
+    User {
+        h5type: H5Type,
+        values: Vec<crate::model::UValue>,
+    },
 }
 
 /// One HDF5 dataset.
@@ -116,6 +121,9 @@ pub(super) struct DatasetPlan {
     pub(super) big: bool,
     /// Of this named type (an index into [`FilePlan::types`]), shared with it.
     pub(super) committed: Option<usize>,
+    /// Of a user-defined type other than an enum: values come as
+    /// [`crate::model::UValue`]s.
+    pub(super) user: bool,
     /// Its own attributes, in order.
     pub(super) attrs: Vec<AttrPlan>,
     /// The dimension it is the scale of (an index into [`FilePlan::dims`]).
@@ -164,13 +172,15 @@ pub(super) struct GroupPlan {
     pub(super) types: Vec<usize>,
 }
 
-/// A named (committed) datatype: a user-defined type of netCDF-4 (enums, for now).
+/// A named (committed) datatype: a user-defined type of netCDF-4.
 #[derive(Debug, Clone)]
 pub(super) struct TypePlan {
     /// Its name.
     pub(super) name: String,
     /// The type.
     pub(super) h5type: H5Type,
+    /// Not an enum: values of it are [`crate::model::UValue`]s.
+    pub(super) user: bool,
 }
 
 /// The named types by where they are defined (group path, name).
@@ -300,16 +310,29 @@ pub(super) fn int_attr(name: &str, value: i32) -> AttrPlan {
 }
 
 /// The user's attributes of an object, without those this writer writes itself.
-fn user_attrs(attrs: &[Attr], types: &TypeIndex) -> Vec<AttrPlan> {
+fn user_attrs(attrs: &[Attr], types: &TypeIndex, planned: &[TypePlan]) -> Vec<AttrPlan> {
     attrs
         .iter()
         .filter(|a| !OWN_ATTRS.contains(&a.name.as_str()))
         .map(|a| {
             let mut p = attr_plan(a);
-            p.committed = a
-                .user
-                .as_ref()
-                .and_then(|u| types.get(&(u.ty.group.clone(), u.ty.name.clone())).copied());
+            let Some(u) = &a.user else {
+                return p;
+            };
+            p.committed = types.get(&(u.ty.group.clone(), u.ty.name.clone())).copied();
+            if let Some(t) = p.committed.map(|k| &planned[k]).filter(|t| t.user) {
+                let n = u.values.len() as u64;
+                p.datatype = t.h5type.encode();
+                p.dataspace = if n == 0 {
+                    super::encode::null_dataspace()
+                } else {
+                    super::encode::dataspace(Some(&[n]), None)
+                };
+                p.data = AttrData::User {
+                    h5type: t.h5type.clone(),
+                    values: u.values.clone(),
+                };
+            }
             p
         })
         .collect()
@@ -376,17 +399,32 @@ fn add_group(
     });
     // Named types first: attributes and variables here and below may be of them.
     for t in &group.types {
-        if let UserKind::Enum { base, members } = &t.kind {
-            let k = out.types.len();
-            out.types.push(TypePlan {
-                name: t.name.clone(),
-                h5type: enum_type(*base, members),
-            });
-            types.insert((path.clone(), t.name.clone()), k);
-            out.groups[g].types.push(k);
-        }
+        let h5type = {
+            let named = |id: &crate::model::TypeId| {
+                types
+                    .get(&(id.group.clone(), id.name.clone()))
+                    .map(|&k| &out.types[k].h5type)
+            };
+            super::user::user_h5type(&t.kind, &named).map_err(|e| {
+                Error::Invalid(format!(
+                    "type {}: {e}",
+                    crate::model::TypeId {
+                        group: path.clone(),
+                        name: t.name.clone()
+                    }
+                ))
+            })?
+        };
+        let k = out.types.len();
+        out.types.push(TypePlan {
+            name: t.name.clone(),
+            h5type,
+            user: !matches!(t.kind, UserKind::Enum { .. }),
+        });
+        types.insert((path.clone(), t.name.clone()), k);
+        out.groups[g].types.push(k);
     }
-    out.groups[g].attrs = user_attrs(&group.attrs, types);
+    out.groups[g].attrs = user_attrs(&group.attrs, types, &out.types);
     let coord_var = |dim: &str| {
         group.vars.iter().find(|v| {
             v.name == dim
@@ -431,6 +469,7 @@ fn add_group(
             no_fill: false,
             big: true,
             committed: None,
+            user: false,
             attrs: Vec::new(),
             scale_of: Some(d),
             dims: Vec::new(),
@@ -478,24 +517,29 @@ fn add_group(
                 .collect()
         });
         let s = out.datasets.len();
+        let committed = var
+            .user_type
+            .as_ref()
+            .and_then(|id| types.get(&(id.group.clone(), id.name.clone())))
+            .map(|&k| (k, &out.types[k]));
         let mut d = dataset_of_var(
             name,
             vp,
             var.nc_type,
+            committed.map(|(_, t)| &t.h5type),
             shape,
             max,
             enc,
-            user_attrs(&var.attrs, types),
+            user_attrs(&var.attrs, types, &out.types),
             scale_of,
             dims,
         );
-        if let Some(&t) = var
-            .user_type
-            .as_ref()
-            .and_then(|id| types.get(&(id.group.clone(), id.name.clone())))
-        {
-            d.h5type = out.types[t].h5type.clone();
-            d.committed = Some(t);
+        if let Some((k, t)) = committed {
+            d.committed = Some(k);
+            d.user = t.user;
+            if t.user {
+                d.fill = user_fill(&d);
+            }
         }
         out.datasets.push(d);
         if let Some(d) = scale_of {
@@ -515,11 +559,26 @@ fn add_group(
     Ok(g)
 }
 
+/// The fill value of a dataset of a user-defined type, from its `_FillValue`, when
+/// its bytes stand alone (no variable-length parts, which would live in the heap):
+/// otherwise HDF5's default, zeros (empty vlens), with `_FillValue` kept as the
+/// attribute netcdf-c reads the fill from.
+fn user_fill(d: &DatasetPlan) -> Option<Vec<u8>> {
+    let a = d.attrs.iter().find(|a| a.name == "_FillValue")?;
+    let AttrData::User { h5type, values } = &a.data else {
+        return None;
+    };
+    let mut heap = super::gheap::HeapBuilder::default();
+    let e = super::user::encode(h5type, values.get(..1)?, &mut heap).ok()?;
+    (e.patches.is_empty() && heap.is_empty()).then_some(e.bytes)
+}
+
 #[allow(clippy::too_many_arguments)]
 fn dataset_of_var(
     name: String,
     var: VarPath,
     nc_type: NcType,
+    user_type: Option<&H5Type>,
     shape: Vec<u64>,
     max: Option<Vec<u64>>,
     enc: &Encoding,
@@ -527,9 +586,11 @@ fn dataset_of_var(
     scale_of: Option<usize>,
     dims: Vec<usize>,
 ) -> DatasetPlan {
-    let big =
-        enc.endian == Some(Endianness::Big) && nc_type.size() > 1 && nc_type != NcType::String;
-    let h5type = h5type(nc_type, big);
+    let big = enc.endian == Some(Endianness::Big)
+        && nc_type.size() > 1
+        && nc_type != NcType::String
+        && user_type.is_none();
+    let h5type = user_type.cloned().unwrap_or_else(|| h5type(nc_type, big));
     let storage = match &enc.chunking {
         _ if shape.is_empty() && enc.chunking == Some(Chunking::Compact) => Storage::Compact,
         _ if shape.is_empty() => Storage::Contiguous,
@@ -573,6 +634,7 @@ fn dataset_of_var(
         no_fill: enc.no_fill,
         big,
         committed: None,
+        user: false,
         attrs,
         scale_of,
         dims,
