@@ -467,18 +467,78 @@ fn what_netcdf4_cannot_hold_is_refused_in_one_line_and_nothing_is_written() {
         assert!(err.contains(says), "{err}");
         assert!(!out.exists());
     }
-    // An attribute too large for an object header (dense storage is not written yet).
-    let big = "x".repeat(70_000);
-    let cdl = tmp.path().join("big.cdl");
+}
+
+/// Attributes too large for an object header (a 70 kB text, 20000 doubles) put the
+/// object's attributes in HDF5's dense storage, as netcdf-c's HDF5 does: ncdump `-s`
+/// prints nczgen's file as ncgen's, h5dump reads it, the readers decode it alike,
+/// nczcopy copies it to netCDF-4 again, and ncatted (HDF5) adds attributes to it.
+#[test]
+fn attributes_over_64_kib_go_to_dense_storage() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text = "abcdefghij".repeat(7_000);
+    let numbers: Vec<String> = (0..20_000).map(|i| format!("{i}.5")).collect();
+    let cdl = tmp.path().join("dense.cdl");
     fs::write(
         &cdl,
-        format!("netcdf big {{\nvariables:\n\tint v ;\n\t\tv:h = \"{big}\" ;\n}}\n"),
+        format!(
+            "netcdf dense {{\ndimensions:\n\tx = 3 ;\nvariables:\n\tint v(x) ;\n\t\tv:first = 1 ;\n\
+             \t\tv:history = \"{text}\" ;\n\t\tv:units = \"m\" ;\n\tdouble w ;\n\n// global attributes:\n\
+             \t\t:table = {} ;\n\t\t:title = \"dense\" ;\ndata:\n v = 1, 2, 3 ;\n w = 4 ;\n}}\n",
+            numbers.join(", ")
+        ),
     )
     .unwrap();
-    let out = tmp.path().join("big.nc");
-    let err = nczgen(&["-k", "nc4", "-o", &s(&out), &s(&cdl)]).fails_with_one_line(1);
-    assert!(err.contains("attribute 'h'"), "{err}");
-    assert!(!out.exists());
+    let ours = tmp.path().join("ours.nc");
+    nczgen(&["-k", "nc4", "-o", &s(&ours), &s(&cdl)]).success();
+    if let Err(e) = h5dump_reads(&ours) {
+        panic!("h5dump: {e}");
+    }
+    let copy = tmp.path().join("copy.nc");
+    run("nczcopy", &[&s(&ours), &s(&copy)]).success();
+    let dump = |p: &Path| {
+        let r = run("nczdump", &[&s(p)]);
+        r.success();
+        r.stdout()
+            .lines()
+            .skip(1)
+            .map(|l| format!("{l}\n"))
+            .collect::<String>()
+    };
+    let (want, got) = (dump(&ours), dump(&copy));
+    assert_eq!(got, want, "{}", crate::util::first_diff(&want, &got));
+    assert!(want.contains(&text) && want.contains("19999.5"), "{want}");
+    if !have("ncgen") {
+        eprintln!("skipped ncgen's file: no netcdf-bin");
+        return;
+    }
+    let theirs = tmp.path().join("theirs.nc");
+    assert!(ncgen("nc4", &cdl, &theirs));
+    let (want, got) = (dump_s(&theirs), dump_s(&ours));
+    assert_eq!(got, want, "{}", crate::util::first_diff(&want, &got));
+    if let Some(py) = python_with_readers() {
+        decoded_alike(&py, &theirs, &ours).unwrap();
+    }
+    // HDF5 adds to the dense storage: NCO's ncatted on the variable and the root.
+    if have("ncatted") {
+        let st = Command::new("ncatted")
+            .args([
+                "-h",
+                "-a",
+                "added,v,c,c,hello",
+                "-a",
+                "added,global,c,d,3.5",
+            ])
+            .arg(&ours)
+            .status()
+            .unwrap();
+        assert!(st.success());
+        let text = dump_s(&ours);
+        assert!(
+            text.contains("v:added = \"hello\"") && text.contains(":added = 3.5"),
+            "{text}"
+        );
+    }
 }
 
 /// An enum type, its variable (with an enum `_FillValue`) and an enum attribute copied

@@ -2,13 +2,12 @@
 //! written: storage and codecs fitted to HDF5's rules (a warning for each change), and
 //! a refusal naming the first thing it cannot hold.
 
-use super::encode::MAX_MESSAGE;
 use super::filters::filters_of;
-use super::objects::{attr_plan, is_unlimited, AttrData};
+use super::objects::is_unlimited;
 use crate::chunking::netcdf4_default_chunks;
 use crate::encoding::{Chunking, Plan};
 use crate::error::{Error, Result};
-use crate::model::{Attr, Dataset, Group, NcType};
+use crate::model::{Dataset, Group, NcType};
 
 /// Bytes of compact storage HDF5 holds (the layout message's size is two bytes, with
 /// room for the rest of the message).
@@ -25,11 +24,10 @@ const MAX_COMPACT: u64 = 64_000;
 /// - Compact storage over 64 kB becomes contiguous.
 ///
 /// # Errors
-/// [`Error::Unsupported`] naming the first attribute over 64 KiB (HDF5's dense
-/// attribute storage is not written yet) or, in the classic model, the first group,
-/// user-defined type or second unlimited dimension the model does not have.
+/// [`Error::Unsupported`] naming, in the classic model, the first group, user-defined
+/// type or second unlimited dimension the model does not have.
 pub fn fit_plan(dataset: &Dataset, classic_model: bool, plan: &mut Plan) -> Result<Vec<String>> {
-    check_group(dataset, &dataset.root, "/", classic_model)?;
+    check_group(&dataset.root, "/", classic_model)?;
     if classic_model {
         let unlimited = count_unlimited(&dataset.root);
         if unlimited > 1 {
@@ -40,7 +38,6 @@ pub fn fit_plan(dataset: &Dataset, classic_model: bool, plan: &mut Plan) -> Resu
     }
     let mut warnings = Vec::new();
     for (path, var) in dataset.vars() {
-        check_attrs(dataset, &var.attrs, &format!("variable '{path}'"))?;
         let Some(e) = plan.get_mut(&path) else {
             continue;
         };
@@ -128,14 +125,13 @@ pub fn fit_plan(dataset: &Dataset, classic_model: bool, plan: &mut Plan) -> Resu
     Ok(warnings)
 }
 
-fn check_group(dataset: &Dataset, group: &Group, path: &str, classic_model: bool) -> Result<()> {
+fn check_group(group: &Group, path: &str, classic_model: bool) -> Result<()> {
     if let Some(t) = group.types.first().filter(|_| classic_model) {
         return Err(Error::Unsupported(format!(
             "group '{path}', type '{}': the netCDF-4 classic model has no user-defined types (write -k nc4)",
             t.name
         )));
     }
-    check_attrs(dataset, &group.attrs, &format!("group '{path}'"))?;
     if classic_model {
         if let Some(child) = group.groups.first() {
             return Err(Error::Unsupported(format!(
@@ -178,7 +174,7 @@ fn check_group(dataset: &Dataset, group: &Group, path: &str, classic_model: bool
     }
     for child in &group.groups {
         let p = format!("{}{}/", path, child.name);
-        check_group(dataset, child, &p, classic_model)?;
+        check_group(child, &p, classic_model)?;
     }
     Ok(())
 }
@@ -186,28 +182,4 @@ fn check_group(dataset: &Dataset, group: &Group, path: &str, classic_model: bool
 fn count_unlimited(group: &Group) -> usize {
     group.dims.iter().filter(|d| is_unlimited(d)).count()
         + group.groups.iter().map(count_unlimited).sum::<usize>()
-}
-
-/// Refuse attributes a header message cannot hold.
-fn check_attrs(dataset: &Dataset, attrs: &[Attr], owner: &str) -> Result<()> {
-    for a in attrs {
-        let p = attr_plan(a);
-        let data = match (&a.user, &p.data) {
-            (Some(u), _) => {
-                let (item, _) = super::user::stored_item(dataset, &u.ty);
-                u.values.len() * item as usize
-            }
-            (None, AttrData::Bytes(b)) => b.len(),
-            (None, AttrData::Strings(s)) => s.len() * 16,
-            (None, AttrData::User { values, .. }) => values.len() * 16,
-        };
-        let len = 8 + a.name.len() + 1 + p.datatype.len() + p.dataspace.len() + data;
-        if len > MAX_MESSAGE {
-            return Err(Error::Unsupported(format!(
-                "{owner}, attribute '{}': {len} bytes; attributes over 64 KiB need HDF5's dense attribute storage, not written yet",
-                a.name
-            )));
-        }
-    }
-    Ok(())
 }

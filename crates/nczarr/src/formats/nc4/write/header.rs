@@ -7,6 +7,7 @@
 //! with them.
 
 use super::btree;
+use super::dense::{self, DenseAt};
 use super::encode::{self, kind, Alloc, H5Type, Layout, UNDEF, UNLIMITED};
 use super::gheap::{descriptor, HeapBuilder, HeapId};
 use super::objects::{AttrData, AttrPlan, FilePlan, Storage, DIM_WITHOUT_VARIABLE};
@@ -43,6 +44,9 @@ struct Addresses {
     groups: Vec<u64>,
     btrees: Vec<u64>,
     types: Vec<u64>,
+    /// Each dataset's and group's dense attribute storage, if it has one.
+    dense_datasets: Vec<Option<DenseAt>>,
+    dense_groups: Vec<Option<DenseAt>>,
 }
 
 /// The metadata of `plan` whose values are `written`, placed at `start`: its bytes,
@@ -82,6 +86,8 @@ pub(super) fn metadata(
         groups: vec![0; plan.groups.len()],
         btrees: vec![UNDEF; plan.datasets.len()],
         types: vec![0; plan.types.len()],
+        dense_datasets: vec![None; plan.datasets.len()],
+        dense_groups: vec![None; plan.groups.len()],
     };
     let mut at = start + heap.lens().iter().sum::<u64>();
     for (i, d) in plan.datasets.iter().enumerate() {
@@ -96,6 +102,29 @@ pub(super) fn metadata(
         addr.types[k] = at;
         at += type_header(&t.h5type).len() as u64;
     }
+    // Dense attribute storage: where each object's goes (its size does not depend on
+    // the addresses inside it).
+    let objects = dataset_attrs.iter().chain(&group_attrs);
+    let mut dense_at = Vec::new();
+    for attrs in objects {
+        let bodies = attr_bodies(attrs, &addr);
+        if needs_dense(&bodies) && !dense::fits(&bodies) {
+            return Err(crate::error::Error::Unsupported(format!(
+                "attribute '{}': its object has {} attributes, over the 65535 HDF5's dense storage holds",
+                attrs.first().map_or("", |a| a.name.as_str()),
+                bodies.len()
+            )));
+        }
+        dense_at.push(needs_dense(&bodies).then(|| {
+            let names: Vec<&str> = attrs.iter().map(|a| a.name.as_str()).collect();
+            let (_, places) = dense::encode(&bodies, &names, at);
+            at += dense::len(&bodies);
+            places
+        }));
+    }
+    let (d, g) = dense_at.split_at(plan.datasets.len());
+    addr.dense_datasets = d.to_vec();
+    addr.dense_groups = g.to_vec();
     for i in 0..plan.datasets.len() {
         addr.datasets[i] = at;
         at += dataset_header(
@@ -132,6 +161,15 @@ pub(super) fn metadata(
     }
     for t in &plan.types {
         out.extend(type_header(&t.h5type));
+    }
+    let dense_places = addr.dense_datasets.iter().chain(&addr.dense_groups);
+    for (attrs, place) in dataset_attrs.iter().chain(&group_attrs).zip(dense_places) {
+        if let Some(place) = place {
+            let names: Vec<&str> = attrs.iter().map(|a| a.name.as_str()).collect();
+            let (bytes, places) = dense::encode(&attr_bodies(attrs, &addr), &names, place.heap);
+            debug_assert_eq!((start + out.len() as u64, places), (place.heap, *place));
+            out.extend(bytes);
+        }
     }
     for i in 0..plan.datasets.len() {
         out.extend(dataset_header(
@@ -232,7 +270,7 @@ fn dataset_attrs(
     let int_array = |name: &str, values: &[i32]| Attr {
         name: name.into(),
         committed: None,
-        datatype: super::objects::h5type(crate::model::NcType::Int, false).encode(),
+        datatype: super::types::h5type(crate::model::NcType::Int, false).encode(),
         dataspace: encode::dataspace(Some(&[values.len() as u64]), None),
         payload: Payload::Bytes(values.iter().flat_map(|v| v.to_le_bytes()).collect()),
     };
@@ -275,7 +313,7 @@ fn dataset_attrs(
                             (
                                 "dimension".into(),
                                 8,
-                                super::objects::h5type(crate::model::NcType::Int, false),
+                                super::types::h5type(crate::model::NcType::Int, false),
                             ),
                         ],
                     }
@@ -308,15 +346,31 @@ fn dataset_attrs(
     Ok(out)
 }
 
-/// The attribute messages of `attrs`, with the attribute info message before them.
-fn attr_messages(attrs: &[Attr], addr: &Addresses, messages: &mut Vec<(u8, Vec<u8>)>) {
-    // Attribute info: creation order tracked and indexed, all stored in the header.
+/// The attribute info message, then the attribute messages (`bodies`) unless they
+/// are in dense storage at `dense`.
+fn attr_messages(bodies: Vec<Vec<u8>>, dense: Option<DenseAt>, messages: &mut Vec<(u8, Vec<u8>)>) {
+    // Attribute info: creation order tracked and indexed.
     let mut info = vec![0, 0x03];
-    info.extend_from_slice(&(attrs.len() as u16).to_le_bytes());
-    for a in [UNDEF, UNDEF, UNDEF] {
+    info.extend_from_slice(&(bodies.len() as u16).to_le_bytes());
+    let at = dense.map_or([UNDEF; 3], |d| [d.heap, d.names, d.order]);
+    for a in at {
         info.extend_from_slice(&a.to_le_bytes());
     }
     messages.push((kind::ATTRIBUTE_INFO, info));
+    if dense.is_none() {
+        messages.extend(bodies.into_iter().map(|b| (kind::ATTRIBUTE, b)));
+    }
+}
+
+/// Whether an object's attribute messages `bodies` need dense storage: one is too
+/// large for a header.
+fn needs_dense(bodies: &[Vec<u8>]) -> bool {
+    bodies.iter().any(|b| b.len() > encode::MAX_MESSAGE)
+}
+
+/// The attribute message bodies of `attrs`.
+fn attr_bodies(attrs: &[Attr], addr: &Addresses) -> Vec<Vec<u8>> {
+    let mut bodies = Vec::with_capacity(attrs.len());
     for a in attrs {
         let data = match &a.payload {
             Payload::Bytes(b) => b.clone(),
@@ -349,8 +403,9 @@ fn attr_messages(attrs: &[Attr], addr: &Addresses, messages: &mut Vec<(u8, Vec<u
             }
             None => encode::attribute(&a.name, &a.datatype, false, &a.dataspace, &data),
         };
-        messages.push((kind::ATTRIBUTE, attr));
+        bodies.push(attr);
     }
+    bodies
 }
 
 fn dataset_header(
@@ -429,7 +484,11 @@ fn dataset_header(
     if !d.filters.is_empty() {
         messages.push((kind::FILTERS, encode::filter_pipeline(&d.filters)));
     }
-    attr_messages(attrs, addr, &mut messages);
+    attr_messages(
+        attr_bodies(attrs, addr),
+        addr.dense_datasets[i],
+        &mut messages,
+    );
     encode::object_header(&messages)
 }
 
@@ -461,7 +520,11 @@ fn group_header(plan: &FilePlan, g: usize, attrs: &[Attr], addr: &Addresses) -> 
         (kind::LINK_INFO, encode::link_info(links.len() as u64)),
         (kind::GROUP_INFO, encode::group_info()),
     ];
-    attr_messages(attrs, addr, &mut messages);
+    attr_messages(
+        attr_bodies(attrs, addr),
+        addr.dense_groups[g],
+        &mut messages,
+    );
     for (order, (name, at)) in links.iter().enumerate() {
         messages.push((kind::LINK, encode::link(name, *at, order as u64)));
     }

@@ -14,16 +14,18 @@
 //! Chunks whose codecs the file keeps pass through as stored ([`DatasetSink::write_chunks`]).
 //! User-defined types (enum, compound, opaque, vlen) are named datatypes their
 //! variables and attributes share; values of the last three come as
-//! [`crate::model::UValue`]s ([`DatasetSink::write_user`]). Not written yet:
-//! attributes over 64 KiB (HDF5's dense attribute storage).
+//! [`crate::model::UValue`]s ([`DatasetSink::write_user`]). An object with an
+//! attribute too large for its header keeps its attributes in HDF5's dense storage.
 
 mod btree;
+mod dense;
 mod encode;
 mod filters;
 mod fit;
 mod gheap;
 mod header;
 mod objects;
+mod types;
 mod user;
 
 use std::collections::HashMap;
@@ -44,7 +46,8 @@ use crate::place::FileTarget;
 use crate::sink::{check_slab, file_slabs, DatasetSink};
 use crate::store::{check_cancelled, start_writeback, StoreError};
 use btree::ChunkRecord;
-use objects::{file_plan, stored_bytes, DatasetPlan, FilePlan, Storage};
+use objects::{file_plan, DatasetPlan, FilePlan, Storage};
+use types::stored_bytes;
 
 pub use fit::fit_plan;
 pub use objects::NON_COORD_PREFIX;

@@ -5,7 +5,7 @@
 
 use super::encode::H5Type;
 use super::gheap::{pending_descriptor, HeapBuilder, Patch};
-use super::objects::{h5type, stored_bytes};
+use super::types::{h5type, stored_bytes};
 use crate::model::user::{TypeRef, UserKind};
 use crate::model::{NcType, UValue, Values};
 
@@ -44,7 +44,7 @@ pub(super) fn user_h5type<'a>(
         }
     };
     Ok(match kind {
-        UserKind::Enum { base, members } => super::objects::enum_type(*base, members),
+        UserKind::Enum { base, members } => super::types::enum_type(*base, members),
         UserKind::Opaque { size } => H5Type::Opaque {
             size: to_u32(*size)?,
         },
