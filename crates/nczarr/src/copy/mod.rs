@@ -319,6 +319,9 @@ fn copy_var(
                         quantize(&mut values, q, index, fill);
                     }
                     sink.write(path, region, &values)?;
+                    // The next slab is read into this one's memory: fresh memory costs
+                    // its size in page faults.
+                    source.recycle(values);
                 }
                 Slab::User(values) => sink.write_user(path, region, &values)?,
                 Slab::Chunks { stored, read } => {
