@@ -87,6 +87,11 @@ struct Args {
     /// Unlimited dimensions become fixed.
     #[arg(short = 'u')]
     fix_unlimited: bool,
+    /// A subset, as ncks -d: `DIM,MIN[,MAX[,STRIDE]]` (indices; coordinate values with a
+    /// decimal point; dates on a time axis), repeatable. (-d is the deflate level, as
+    /// nccopy's.)
+    #[arg(long = "dim", value_name = "DIM,MIN[,MAX[,STRIDE]]")]
+    dims: Vec<String>,
     /// Data only for these variables (comma-separated); definitions for all.
     #[arg(short = 'v', value_name = "VAR,...")]
     data_vars: Option<String>,
@@ -495,6 +500,14 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         .open(cli::trace_sink("nczcopy"))
         .with_context(|| input.clone())?;
     let source = opened.source.as_ref();
+    let specs: Vec<nczarr::subset::DimSpec> = args
+        .dims
+        .iter()
+        .map(|v| v.parse().map_err(|e: String| anyhow::anyhow!(e)))
+        .collect::<anyhow::Result<_>>()?;
+    let selections = nczarr::subset::resolve(source, &specs).with_context(|| input.clone())?;
+    let subset = nczarr::subset::Subset::new(source, &selections);
+    let source: &dyn nczarr::DatasetSource = if specs.is_empty() { source } else { &subset };
     let kind = default_kind(said_kind, &output, source)?;
     job.create = args.layout.create_options(kind)?;
     job.create.overwrite = args.overwrite;

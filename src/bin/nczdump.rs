@@ -48,9 +48,11 @@ struct Args {
     /// Significant digits for float and double values: `FLOAT[,DOUBLE]`.
     #[arg(short = 'p', value_name = "F[,D]")]
     precision: Option<String>,
-    /// Deprecated spelling of -p that does not override C_format attributes.
-    #[arg(short = 'd', value_name = "F[,D]", hide = true)]
-    digits: Option<String>,
+    /// A subset, as ncks -d: `DIM,MIN[,MAX[,STRIDE]]` (indices; coordinate values with a
+    /// decimal point; dates on a time axis), repeatable. (`-d F[,D]`, digits only, is
+    /// the deprecated spelling of -p.)
+    #[arg(short = 'd', long = "dim", value_name = "DIM,MIN[,MAX[,STRIDE]]")]
+    dims: Vec<String>,
     /// Print the kind of file (netCDF-4 for NCZarr and Zarr; classic, 64-bit offset,
     /// cdf5 or netCDF-4 for files) and exit.
     #[arg(short = 'k')]
@@ -164,7 +166,7 @@ fn options(args: &Args, default_name: String) -> anyhow::Result<PrintOptions> {
         }
         o.max_line_len = usize::try_from(n)?;
     }
-    if let Some(p) = args.precision.as_deref().or(args.digits.as_deref()) {
+    if let Some(p) = args.precision.as_deref().or(digits_given(args)) {
         let (f, d) = digits(p)?;
         o.float_digits = f;
         o.double_digits = d;
@@ -198,7 +200,7 @@ fn refuse_cdl_only_options(args: &Args) -> anyhow::Result<()> {
         (args.full.is_some(), "-f (value indices)"),
         (args.line_len.is_some(), "-l (line length)"),
         (
-            args.precision.is_some() || args.digits.is_some(),
+            args.precision.is_some() || digits_given(args).is_some(),
             "-p (digits)",
         ),
         (args.extra.is_some(), "-X"),
@@ -214,10 +216,30 @@ fn refuse_cdl_only_options(args: &Args) -> anyhow::Result<()> {
 /// Bytes of output gathered before a write: header lines and short pieces of data.
 const STDOUT_BUFFER: usize = 64 << 10;
 
+/// `-d F[,D]` as ncdump's deprecated digits: numbers only, which no `--dim` is.
+fn digits_given(args: &Args) -> Option<&str> {
+    let numeric = |v: &&String| v.split(',').all(|p| p.parse::<u32>().is_ok());
+    args.dims.iter().rev().find(numeric).map(String::as_str)
+}
+
+/// The `-d`/`--dim` options that are subsets.
+fn dim_specs(args: &Args) -> anyhow::Result<Vec<nczarr::subset::DimSpec>> {
+    let numeric = |v: &String| v.split(',').all(|p| p.parse::<u32>().is_ok());
+    args.dims
+        .iter()
+        .filter(|v| !numeric(v))
+        .map(|v| v.parse().map_err(|e: String| anyhow::anyhow!(e)))
+        .collect()
+}
+
 fn run(args: Args) -> anyhow::Result<ExitCode> {
     let name = &args.dataset;
+    let specs = dim_specs(&args)?;
     let opened = cli::open_dataset("nczdump", name)?;
     let source = opened.source.as_ref();
+    let selections = nczarr::subset::resolve(source, &specs).with_context(|| name.clone())?;
+    let subset = nczarr::subset::Subset::new(source, &selections);
+    let source: &dyn nczarr::DatasetSource = if specs.is_empty() { source } else { &subset };
     // Small: the data's pieces of text (tens to hundreds of KiB) are larger, and go
     // out as they are rather than copied into the buffer first.
     let mut stdout = BufWriter::with_capacity(STDOUT_BUFFER, io::stdout().lock());

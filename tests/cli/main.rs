@@ -48,6 +48,8 @@ mod s3_faults;
 mod s3_files;
 /// What is at an output path survives: refusals, replacement, signals, killed runs.
 mod safe_outputs;
+/// Subsets: --dim by index, value, date, stride, wrapped, multi-slab (issue 42).
+mod subset;
 /// CF time: nczdump -t/-i against ncdump, nczgen date strings.
 mod times;
 /// Zarr version 3 stores.

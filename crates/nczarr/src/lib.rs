@@ -49,6 +49,7 @@ pub mod rc;
 pub mod sink;
 pub mod source;
 pub mod store;
+pub mod subset;
 pub mod text;
 pub mod url;
 
