@@ -27,6 +27,17 @@ fn dump_s(nc: &Path) -> String {
         .collect()
 }
 
+/// nczdump's text of `p` without its first line (the name).
+fn nczdump_body(p: &Path) -> String {
+    let r = run("nczdump", &[&s(p)]);
+    r.success();
+    r.stdout()
+        .lines()
+        .skip(1)
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
 fn s(p: &Path) -> String {
     p.to_string_lossy().into_owned()
 }
@@ -496,16 +507,7 @@ fn attributes_over_64_kib_go_to_dense_storage() {
     }
     let copy = tmp.path().join("copy.nc");
     run("nczcopy", &[&s(&ours), &s(&copy)]).success();
-    let dump = |p: &Path| {
-        let r = run("nczdump", &[&s(p)]);
-        r.success();
-        r.stdout()
-            .lines()
-            .skip(1)
-            .map(|l| format!("{l}\n"))
-            .collect::<String>()
-    };
-    let (want, got) = (dump(&ours), dump(&copy));
+    let (want, got) = (nczdump_body(&ours), nczdump_body(&copy));
     assert_eq!(got, want, "{}", crate::util::first_diff(&want, &got));
     assert!(want.contains(&text) && want.contains("19999.5"), "{want}");
     if !have("ncgen") {
@@ -668,16 +670,7 @@ fn every_kind_of_user_type_is_kept_from_netcdf4_to_netcdf4() {
         let input = crate::util::data_dir().join("hdf5_other").join(name);
         let out = tmp.path().join(format!("{name}.nc"));
         run("nczcopy", &[&s(&input), &s(&out)]).success();
-        let dump = |p: &Path| {
-            let r = run("nczdump", &[&s(p)]);
-            r.success();
-            r.stdout()
-                .lines()
-                .skip(1)
-                .map(|l| format!("{l}\n"))
-                .collect::<String>()
-        };
-        let (want, got) = (dump(&input), dump(&out));
+        let (want, got) = (nczdump_body(&input), nczdump_body(&out));
         assert_eq!(
             got,
             want,

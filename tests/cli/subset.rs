@@ -259,3 +259,50 @@ fn bad_subsets_fail_in_one_line_and_write_nothing() {
     // nczdump's deprecated `-d F[,D]` is still the digits.
     run("nczdump", &["-d", "3", &s(&store)]).success();
 }
+
+/// xarray's `isel`/`sel` on a pure Zarr copy pick what `nczcopy --dim` copies.
+#[test]
+fn subsets_hold_what_xarray_selects() {
+    let py = std::env::var("NCZARR_PYTHON").unwrap_or_else(|_| "python3".into());
+    let ok = Command::new(&py)
+        .args(["-c", "import xarray, zarr"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        eprintln!("skipped: no xarray");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let nczarr = grid(tmp.path());
+    let zarr = tmp.path().join("pure.zarr");
+    run("nczcopy", &["-k", "zarr", &s(&nczarr), &s(&zarr)]).success();
+    let cases = [
+        (
+            &["t,1,4,2", "x,300.,50."][..],
+            "ds.isel(t=slice(1, 5, 2), x=[7, 0, 1])",
+        ),
+        (
+            &["t,2020-01-02,2020-01-04", "x,40.,100."][..],
+            "ds.sel(t=slice('2020-01-02', '2020-01-04'), x=slice(40, 100))",
+        ),
+        (&["x,-1"][..], "ds.isel(x=[-1])"),
+    ];
+    for (i, (dims, select)) in cases.iter().enumerate() {
+        let out = tmp.path().join(format!("{i}.zarr"));
+        let mut copy: Vec<String> = Vec::new();
+        for d in *dims {
+            copy.extend(["--dim".into(), (*d).into()]);
+        }
+        copy.extend(["-k".into(), "zarr".into(), s(&zarr), s(&out)]);
+        let argv: Vec<&str> = copy.iter().map(String::as_str).collect();
+        run("nczcopy", &argv).success();
+        let script = format!(
+            "import sys, xarray as xr\n\
+             ds = xr.open_zarr(sys.argv[1], consolidated=False)\n\
+             want = {select}\n\
+             got = xr.open_zarr(sys.argv[2], consolidated=False)\n\
+             xr.testing.assert_equal(want[['v', 't', 'x']].load(), got[['v', 't', 'x']].load())\n"
+        );
+        crate::util::python_succeeds(&py, &script, &[&s(&zarr), &s(&out)], &format!("{dims:?}"));
+    }
+}
