@@ -59,3 +59,26 @@ for t in range(1024):
     plane.tofile(f"{sys.argv[1]}/{t}.0.0")
 PY
 }
+
+# $work/era.nc: a year of daily fields with coordinates, as a model writes them: float
+# tas(time, 180, 360), time unlimited in days since 2001-01-01, chunks 1x180x360, zlib 1 +
+# shuffle (netCDF4-python).
+make_era_nc() {
+    "$py" - "$work/era.nc" <<'PY'
+import sys, numpy as np, netCDF4
+with netCDF4.Dataset(sys.argv[1], "w") as d:
+    d.createDimension("time", None); d.createDimension("lat", 180); d.createDimension("lon", 360)
+    t = d.createVariable("time", "f8", ("time",)); t.units = "days since 2001-01-01"; t.calendar = "standard"
+    la = d.createVariable("lat", "f4", ("lat",)); la.units = "degrees_north"
+    lo = d.createVariable("lon", "f4", ("lon",)); lo.units = "degrees_east"
+    v = d.createVariable("tas", "f4", ("time", "lat", "lon"), zlib=True, complevel=1, shuffle=True,
+                         chunksizes=(1, 180, 360))
+    v.units = "K"
+    la[:] = np.linspace(-89.5, 89.5, 180); lo[:] = np.arange(0.5, 360, 1.0)
+    rng = np.random.default_rng(42)
+    base = (280 + 20 * np.cos(np.linspace(0, np.pi, 180)))[:, None] * np.ones((1, 360))
+    for i in range(365):
+        t[i] = i
+        v[i] = (base + rng.standard_normal((180, 360)) * 2).astype("f4")
+PY
+}

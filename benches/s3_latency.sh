@@ -34,35 +34,7 @@ trap finish EXIT
 
 # The latency proxy: every read from the client is held 20 ms, then forwarded.
 upstream=${NCZARR_TEST_S3_ENDPOINT#http://}
-python3 - "$upstream" >"$work/proxy.port" 2>"$work/proxy.log" <<'PY' &
-import asyncio, sys
-host, port = sys.argv[1].rsplit(":", 1)
-DELAY = 0.020
-
-async def pump(reader, writer, delay):
-    try:
-        while data := await reader.read(1 << 16):
-            if delay:
-                await asyncio.sleep(delay)
-            writer.write(data)
-            await writer.drain()
-    except (ConnectionError, asyncio.CancelledError):
-        pass
-    finally:
-        writer.close()
-
-async def handle(cr, cw):
-    ur, uw = await asyncio.open_connection(host, int(port))
-    await asyncio.gather(pump(cr, uw, DELAY), pump(ur, cw, 0))
-
-async def main():
-    server = await asyncio.start_server(handle, "127.0.0.1", 0)
-    print(server.sockets[0].getsockname()[1], flush=True)
-    async with server:
-        await server.serve_forever()
-
-asyncio.run(main())
-PY
+python3 "$here/benches/latency_proxy.py" "$upstream" >"$work/proxy.port" 2>"$work/proxy.log" &
 proxy_pid=$!
 for _ in $(seq 1 50); do [ -s "$work/proxy.port" ] && break; sleep 0.1; done
 proxy="http://127.0.0.1:$(cat "$work/proxy.port")"

@@ -306,3 +306,90 @@ fn subsets_hold_what_xarray_selects() {
         crate::util::python_succeeds(&py, &script, &[&s(&zarr), &s(&out)], &format!("{dims:?}"));
     }
 }
+
+/// Subsets combine with the rest: rechunking (`-c`), a copy in parts (`--part`), only
+/// some variables (`-V`), JSON, and dimensions named by path in a group.
+#[test]
+fn subsets_combine_with_every_other_option() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = grid(tmp.path());
+    let printed = |args: &[&str]| {
+        let r = run("nczdump", args);
+        r.success();
+        r.stdout().lines().skip(1).collect::<Vec<_>>().join("\n")
+    };
+    let want = printed(&["-d", "t,1,4", "-d", "x,2,6", &s(&store)]);
+    // Rechunked on the way.
+    let out = tmp.path().join("c.zarr");
+    run(
+        "nczcopy",
+        &[
+            "--dim",
+            "t,1,4",
+            "--dim",
+            "x,2,6",
+            "-c",
+            "t/2,x/5",
+            &s(&store),
+            &s(&out),
+        ],
+    )
+    .success();
+    assert_eq!(printed(&[&s(&out)]), want);
+    let r = run("nczdump", &["-hs", &s(&out)]);
+    assert!(
+        r.stdout().contains("v:_ChunkSizes = 2, 5 ;"),
+        "{}",
+        r.stdout()
+    );
+    // In two parts, then finished.
+    let parts = tmp.path().join("p.zarr");
+    let base = ["--dim", "t,1,4", "--dim", "x,2,6", &s(&store), &s(&parts)];
+    let with = |extra: &[&str]| -> Vec<String> {
+        extra
+            .iter()
+            .chain(base.iter())
+            .map(|a| a.to_string())
+            .collect()
+    };
+    for extra in [
+        &["--metadata-only"][..],
+        &["--part", "1/2"],
+        &["--part", "2/2"],
+    ] {
+        let argv = with(extra);
+        let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+        run("nczcopy", &argv).success();
+    }
+    run("nczcopy", &["--finish", &s(&parts)]).success();
+    assert_eq!(printed(&[&s(&parts)]), want);
+    // Some variables only.
+    let only = tmp.path().join("v.nc");
+    run(
+        "nczcopy",
+        &["--dim", "x,0", "-V", "v", &s(&store), &s(&only)],
+    )
+    .success();
+    let text = printed(&[&s(&only)]);
+    assert!(
+        text.contains("x = 1 ;") && !text.contains("other"),
+        "{text}"
+    );
+    // JSON.
+    let r = run(
+        "nczdump",
+        &["--json", "-d", "t,0", "-d", "x,1,2", "-v", "v", &s(&store)],
+    );
+    r.success();
+    let json = r.stdout();
+    assert!(
+        json.contains("\"shape\":[1,2]") && json.contains("\"data\": [[1, 2]]"),
+        "{json}"
+    );
+    // A dimension by its path in a group.
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/ocean.zarr");
+    let text = printed(&["-d", "/station/obs,1,2", "-v", "depth", &s(&example)]);
+    assert!(text.contains("obs = 2 ;"), "{text}");
+    let err = run("nczdump", &["-d", "/obs,0", &s(&example)]).fails_with_one_line(1);
+    assert!(err.contains("no dimension '/obs'"), "{err}");
+}

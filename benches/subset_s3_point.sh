@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Benchmark: one grid point's whole time series (issue 42) from a netCDF-4 file in an S3
+# object, behind 20 ms of added latency per request, against netCDF4-python reading the
+# same point through `#mode=bytes` in the same run.
+#
+# The file is benches/netcdf_inputs.sh's era.nc (float tas(365,180,360), chunks
+# 1x180x360, zlib 1 + shuffle: a series touches all 365 chunks) in the local SeaweedFS's
+# public bucket (scripts/s3_server.sh); benches/latency_proxy.py holds every request
+# 20 ms. Ours: `nczcopy --dim lat,45. --dim lon,10. -V tas URL#mode=bytes,s3 point.nc`,
+# its requests counted from NCTRACING's trace; netCDF4-python (netcdf-c 4.10 inside):
+# `Dataset(URL#mode=bytes)["tas"][:, ilat, ilon]`. Targets: our time within 1.5x of
+# (requests / concurrency 32) x 20 ms, and faster than netCDF4-python; values equal.
+#
+# Needs: python3 with numpy and netCDF4 (PYTHON=...), a release build.
+# Usage: benches/subset_s3_point.sh [RUNS]
+set -euo pipefail
+runs=${1:-3}
+here=$(cd "$(dirname "$0")/.." && pwd)
+bin=${NCZ_BIN:-$here/target/release}
+py=${PYTHON:-python3}
+cd "$here"
+. scripts/s3_server.sh
+s3_server_start
+if [ -z "${NCZARR_TEST_S3_ENDPOINT:-}" ] || [ -z "${NCZARR_TEST_S3_PUBLIC_BUCKET:-}" ]; then
+    echo "no S3 server: benchmark skipped" >&2
+    exit 1
+fi
+work=$(mktemp -d)
+proxy_pid=""
+finish() {
+    [ -n "$proxy_pid" ] && kill "$proxy_pid" 2>/dev/null || true
+    rm -rf "$work"
+    s3_server_stop
+}
+trap finish EXIT
+upstream=${NCZARR_TEST_S3_ENDPOINT#http://}
+"$py" "$here/benches/latency_proxy.py" "$upstream" >"$work/proxy.port" 2>"$work/proxy.log" &
+proxy_pid=$!
+for _ in $(seq 1 50); do [ -s "$work/proxy.port" ] && break; sleep 0.1; done
+proxy="http://127.0.0.1:$(cat "$work/proxy.port")"
+
+# shellcheck source=benches/netcdf_inputs.sh
+. "$here/benches/netcdf_inputs.sh"
+make_era_nc
+export AWS_ACCESS_KEY_ID="$NCZARR_TEST_S3_KEY" AWS_SECRET_ACCESS_KEY="$NCZARR_TEST_S3_SECRET"
+key="bench-$$/era.nc"
+"$bin/nczcopy" "$work/era.nc" "$NCZARR_TEST_S3_ENDPOINT/$NCZARR_TEST_S3_PUBLIC_BUCKET/$key#mode=bytes,s3"
+url="$proxy/$NCZARR_TEST_S3_PUBLIC_BUCKET/$key"
+
+median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+ours=()
+for r in $(seq "$runs"); do
+    t0=$EPOCHREALTIME
+    NCTRACING=1 "$bin/nczcopy" --dim lat,45. --dim lon,10. -V tas "$url#mode=bytes,s3" "$work/point-$r.nc" 2>"$work/trace-$r"
+    t1=$EPOCHREALTIME
+    ours+=("$(echo "$t1 - $t0" | bc -l)")
+done
+t_ours=$(printf '%s\n' "${ours[@]}" | median)
+requests=$(grep -c "trace: get" "$work/trace-1" || true)
+read -r t_py same < <("$py" - "$url#mode=bytes" "$work/point-1.nc" "$runs" <<'PY'
+import sys, time, numpy as np, netCDF4
+url, ours, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+times = []
+for _ in range(runs):
+    t0 = time.perf_counter()
+    with netCDF4.Dataset(url) as d:
+        ilat = int(np.abs(d["lat"][:] - 45.0).argmin()); ilon = int(np.abs(d["lon"][:] - 10.0).argmin())
+        series = d["tas"][:, ilat, ilon]
+    times.append(time.perf_counter() - t0)
+with netCDF4.Dataset(ours) as d:
+    mine = d["tas"][:, 0, 0]
+print(sorted(times)[len(times) // 2], "same" if np.array_equal(np.ma.filled(series), np.ma.filled(mine)) else "DIFFERENT")
+PY
+)
+bound=$(echo "$requests / 32 * 0.020" | bc -l)
+printf 'one point, 365 days, netCDF-4 file in S3 (+20 ms a request): nczcopy --dim %.3f s, %d requests (bound (requests/32) x 20 ms = %.3f s: %.2fx of it, target <= 1.5x) | netCDF4-python #mode=bytes %.3f s | %.2fx (target > 1x) values %s\n' \
+    "$t_ours" "$requests" "$bound" "$(echo "$t_ours / $bound" | bc -l)" "$t_py" "$(echo "$t_py / $t_ours" | bc -l)" "$same"
+[ "$same" = same ]
