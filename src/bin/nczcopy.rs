@@ -173,10 +173,25 @@ struct Args {
     /// Print version.
     #[arg(long = "version", action = clap::ArgAction::Version)]
     version: Option<bool>,
+    /// Join several inputs along this dimension (a name or a path; default: the record
+    /// dimension), as ncrcat does.
+    #[arg(long = "concat", value_name = "DIM")]
+    concat: Option<String>,
+    /// Join the inputs in the order of their first coordinate value along the joined
+    /// dimension (dates compared as dates), not the order given.
+    #[arg(long = "sort")]
+    sort: bool,
+    /// More inputs, one name a line (`-` for stdin), after those given as arguments.
+    #[arg(long = "inputs-from", value_name = "FILE")]
+    inputs_from: Option<String>,
+    /// `--check first`: take the variables without the joined dimension from the first
+    /// input without reading the others' (default: all are read and must be equal).
+    #[arg(long = "check", value_name = "first|all")]
+    check: Option<String>,
     /// The dataset to copy.
     input: String,
-    /// Where to write the copy.
-    output: Option<String>,
+    /// More inputs (joined along a dimension), then where to write the copy.
+    more: Vec<String>,
 }
 
 /// A size: digits with an optional K, M, G or T suffix (powers of 1024; `KiB`, `MB`
@@ -444,8 +459,38 @@ fn print_warning(w: &Warning) {
 }
 
 /// The options as a copy job, but for how the output is created.
+/// Where to write: the last positional name after the first.
+fn output_of(args: &Args) -> Option<String> {
+    args.more.last().cloned()
+}
+
+/// The inputs: the first name, every name between it and OUTPUT, then `--inputs-from`'s.
+fn inputs_of(args: &Args) -> anyhow::Result<Vec<String>> {
+    let mut all = vec![args.input.clone()];
+    all.extend(
+        args.more
+            .iter()
+            .take(args.more.len().saturating_sub(1))
+            .cloned(),
+    );
+    if let Some(file) = &args.inputs_from {
+        let text = if file == "-" {
+            io::read_to_string(io::stdin()).context("--inputs-from -")?
+        } else {
+            std::fs::read_to_string(file).with_context(|| format!("--inputs-from {file}"))?
+        };
+        all.extend(
+            text.lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(String::from),
+        );
+    }
+    Ok(all)
+}
+
 fn job(args: &Args) -> anyhow::Result<CopyJob> {
-    let Some(output) = args.output.clone() else {
+    let Some(output) = output_of(args) else {
         bail!("give INPUT and OUTPUT");
     };
     let asked = parse_size(&args.memory).context("--memory")?;
@@ -477,7 +522,7 @@ fn job(args: &Args) -> anyhow::Result<CopyJob> {
 
 fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.finish {
-        if args.output.is_some() {
+        if !args.more.is_empty() {
             bail!("--finish takes only OUTPUT");
         }
         let output = &args.input;
@@ -499,7 +544,48 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     let opened = job
         .open(cli::trace_sink("nczcopy"))
         .with_context(|| input.clone())?;
-    let source = opened.source.as_ref();
+    // More inputs: each opened as the first, and all seen as one, joined.
+    let names = inputs_of(&args)?;
+    let out_url = DatasetUrl::parse(&output).with_context(|| output.clone())?;
+    let mut more = Vec::new();
+    for name in &names[1..] {
+        let url = DatasetUrl::parse(name).with_context(|| name.clone())?;
+        if nczarr::same_dataset(&url, &out_url) {
+            bail!("{output}: also an input; a dataset cannot be copied onto itself");
+        }
+        let options = nczarr::OpenOptions {
+            trace: cli::trace_sink("nczcopy"),
+            batch_bytes: Some(job.budget.batch),
+        };
+        more.push(nczarr::open(name, &options).with_context(|| name.clone())?);
+    }
+    let check = match args.check.as_deref() {
+        None | Some("all") => false,
+        Some("first") => true,
+        Some(other) => bail!("--check {other}: first or all"),
+    };
+    let joined = if more.is_empty() {
+        None
+    } else {
+        let mut inputs: Vec<(String, &dyn nczarr::DatasetSource)> =
+            vec![(names[0].clone(), opened.source.as_ref())];
+        inputs.extend(
+            names[1..]
+                .iter()
+                .cloned()
+                .zip(more.iter().map(|o| o.source.as_ref())),
+        );
+        let options = nczarr::concat::ConcatOptions {
+            dim: args.concat.clone(),
+            trust_first: check,
+            sort: args.sort,
+        };
+        Some(nczarr::concat::Concat::new(inputs, &options)?)
+    };
+    let source: &dyn nczarr::DatasetSource = match &joined {
+        Some(j) => j,
+        None => opened.source.as_ref(),
+    };
     let specs: Vec<nczarr::subset::DimSpec> = args
         .dims
         .iter()
@@ -551,13 +637,13 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
 fn main() -> ExitCode {
     cli::signals::stop_on_signals("nczcopy");
     let args: Args = cli::about::parse("nczcopy");
-    if args.output.is_none() && !args.finish {
+    if args.more.is_empty() && !args.finish {
         // A usage error, as the parser's own (exit 2): OUTPUT is optional only for
         // --finish, which takes just it.
         <Args as clap::CommandFactory>::command()
             .error(
                 clap::error::ErrorKind::MissingRequiredArgument,
-                "OUTPUT is required: nczcopy [OPTIONS] INPUT OUTPUT",
+                "OUTPUT is required: nczcopy [OPTIONS] INPUT... OUTPUT",
             )
             .exit();
     }

@@ -9,6 +9,8 @@ mod about;
 mod bad_inputs;
 /// Every tool against GCS and Azure emulators (skipped without them) and a web server.
 mod clouds;
+/// Many inputs joined into one dataset (issue 43).
+mod concat;
 /// netcdf-c's own fixtures, when ../shared/conformance is present.
 mod conformance;
 /// Every output kind and chain decoded by xarray, zarr-python and netCDF4-python as

@@ -34,6 +34,7 @@ pub mod cftime;
 pub mod chunking;
 pub mod cloud;
 pub mod codec;
+pub mod concat;
 pub mod copy;
 pub mod copy_job;
 pub mod encoding;

@@ -329,7 +329,8 @@ impl TimeUnits {
         Ok(self.value(&t))
     }
 
-    fn value(&self, t: &CompTime) -> f64 {
+    /// The value the date `t` has in these units (`cdComp2Rel`).
+    pub fn value(&self, t: &CompTime) -> f64 {
         let mut calendar = self.calendar;
         if calendar == Calendar::Mixed {
             if self.unit.months().is_none() {

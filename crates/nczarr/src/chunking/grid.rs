@@ -221,6 +221,46 @@ impl ChunkGrid {
     }
 }
 
+/// Where each row (along the last dimension) of a block of shape `counts` starts in
+/// an array of shape `out_shape` when the block is at `offset`.
+pub fn block_row_starts(out_shape: &[u64], counts: &[u64], offset: &[u64]) -> Vec<usize> {
+    let rank = counts.len();
+    if rank == 0 {
+        return vec![0];
+    }
+    let strides = c_strides(out_shape);
+    let rows: u64 = counts[..rank - 1].iter().product();
+    (0..rows)
+        .map(|r| {
+            let mut rest = r;
+            let mut at = offset[rank - 1] * strides[rank - 1];
+            for k in (0..rank - 1).rev() {
+                at += (offset[k] + rest % counts[k]) * strides[k];
+                rest /= counts[k];
+            }
+            at as usize
+        })
+        .collect()
+}
+
+/// Copy the block `piece` (of shape `counts`) into `out` (of shape `out_shape`) at
+/// `offset`.
+pub fn place_block<T: Clone>(
+    out: &mut [T],
+    out_shape: &[u64],
+    piece: &[T],
+    counts: &[u64],
+    offset: &[u64],
+) {
+    let row = counts.last().copied().unwrap_or(1) as usize;
+    for (r, at) in block_row_starts(out_shape, counts, offset)
+        .into_iter()
+        .enumerate()
+    {
+        out[at..at + row].clone_from_slice(&piece[r * row..(r + 1) * row]);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,7 +9,10 @@ mod grid;
 mod policy;
 mod region;
 
-pub use grid::{block_runs, c_strides, for_each_index, ChunkGrid, ChunkPart, DimRun};
+pub use grid::{
+    block_row_starts, block_runs, c_strides, for_each_index, place_block, ChunkGrid, ChunkPart,
+    DimRun,
+};
 pub use policy::{
     aligned_units, block_slabs, default_chunks, default_chunks_unlimited, netcdf4_default_chunks,
     slabs, small_first, SlabOrder, DEFAULT_CHUNK_BYTES,

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use super::resolve::Selections;
-use crate::chunking::{c_strides, Region};
+use crate::chunking::{block_row_starts, place_block, Region};
 use crate::encoding::{Chunking, Encoding};
 use crate::error::{Error, Result};
 use crate::model::{Dataset, DimRef, Group, UValue, Values, VarPath};
@@ -156,40 +156,6 @@ fn cut_dims(g: &mut Group, path: &mut Vec<String>, selections: &Selections) {
     }
 }
 
-/// Where each row (along the last dimension) of a block of shape `counts` starts in
-/// an array of shape `out_shape` when the block is at `offset`.
-fn row_starts(out_shape: &[u64], counts: &[u64], offset: &[u64]) -> Vec<usize> {
-    let rank = counts.len();
-    if rank == 0 {
-        return vec![0];
-    }
-    let strides = c_strides(out_shape);
-    let rows: u64 = counts[..rank - 1].iter().product();
-    (0..rows)
-        .map(|r| {
-            let mut rest = r;
-            let mut at = offset[rank - 1] * strides[rank - 1];
-            for k in (0..rank - 1).rev() {
-                at += (offset[k] + rest % counts[k]) * strides[k];
-                rest /= counts[k];
-            }
-            at as usize
-        })
-        .collect()
-}
-
-/// Copy the block `piece` (of shape `counts`) into `out` (of shape `out_shape`) at
-/// `offset`.
-fn place<T: Clone>(out: &mut [T], out_shape: &[u64], piece: &[T], counts: &[u64], offset: &[u64]) {
-    let row = counts.last().copied().unwrap_or(1) as usize;
-    for (r, at) in row_starts(out_shape, counts, offset)
-        .into_iter()
-        .enumerate()
-    {
-        out[at..at + row].clone_from_slice(&piece[r * row..(r + 1) * row]);
-    }
-}
-
 impl DataSource for Subset<'_> {
     fn read(&self, var: &VarPath, region: &Region) -> Result<Values> {
         let Some(pieces) = self.pieces(var, region)? else {
@@ -207,7 +173,7 @@ impl DataSource for Subset<'_> {
         for (r, offset) in &pieces {
             let piece = self.inner.read(var, r)?;
             let row = r.count.last().copied().unwrap_or(1) as usize;
-            for (k, at) in row_starts(&region.count, &r.count, offset)
+            for (k, at) in block_row_starts(&region.count, &r.count, offset)
                 .into_iter()
                 .enumerate()
             {
@@ -224,7 +190,7 @@ impl DataSource for Subset<'_> {
         let mut out = vec![UValue::Opaque(Vec::new()); region.len().unwrap_or(0) as usize];
         for (r, offset) in &pieces {
             let piece = self.inner.read_user(var, r)?;
-            place(&mut out, &region.count, &piece, &r.count, offset);
+            place_block(&mut out, &region.count, &piece, &r.count, offset);
         }
         Ok(out)
     }
@@ -316,7 +282,7 @@ mod tests {
     #[test]
     fn a_piece_lands_at_its_offset() {
         let mut out = vec![0; 12];
-        place(&mut out, &[3, 4], &[1, 2, 3, 4], &[2, 2], &[1, 2]);
+        place_block(&mut out, &[3, 4], &[1, 2, 3, 4], &[2, 2], &[1, 2]);
         assert_eq!(out, vec![0, 0, 0, 0, 0, 0, 1, 2, 0, 0, 3, 4]);
     }
 }

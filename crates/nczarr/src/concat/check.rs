@@ -1,0 +1,143 @@
+//! What must hold before inputs are joined along a dimension, checked before anything
+//! is written: the same groups, dimensions, variables and types in every input apart
+//! from the dimension's length; equal values in the variables without it; and the
+//! dimension's coordinate running one way across the inputs, without overlap.
+
+use crate::chunking::Region;
+use crate::error::{Error, Result};
+use crate::model::{Dataset, DimRef, Group, Values, VarPath};
+use crate::source::DatasetSource;
+
+/// One input: its name (for messages) and the dataset.
+pub(super) type Input<'a> = (String, &'a dyn DatasetSource);
+
+fn fail(what: String) -> Error {
+    Error::Invalid(what)
+}
+
+/// The first difference between `a` and `b` (their datasets), the length of `dim`
+/// aside: one line naming both inputs and what differs.
+pub(super) fn same_structure(first: &Input<'_>, other: &Input<'_>, dim: &DimRef) -> Result<()> {
+    let (a, b) = (first.1.dataset(), other.1.dataset());
+    let names = format!("{} and {}", first.0, other.0);
+    compare_groups(&a.root, &b.root, &mut Vec::new(), dim)
+        .map_err(|what| fail(format!("{names}: {what}")))
+}
+
+fn compare_groups(
+    a: &Group,
+    b: &Group,
+    path: &mut Vec<String>,
+    dim: &DimRef,
+) -> std::result::Result<(), String> {
+    let here = path.clone();
+    let at = |name: &str| VarPath::new(&here, name).to_string();
+    for d in &a.dims {
+        let Some(o) = b.dim(&d.name) else {
+            return Err(format!("dimension '{}' is only in the first", at(&d.name)));
+        };
+        let is_dim = dim.group == *path && dim.name == d.name;
+        if !is_dim && (o.len != d.len || o.unlimited != d.unlimited) {
+            return Err(format!(
+                "dimension '{}' is {} in one and {} in the other",
+                at(&d.name),
+                d.len,
+                o.len
+            ));
+        }
+    }
+    if let Some(d) = b.dims.iter().find(|d| a.dim(&d.name).is_none()) {
+        return Err(format!("dimension '{}' is only in the second", at(&d.name)));
+    }
+    for v in &a.vars {
+        let Some(o) = b.var(&v.name) else {
+            return Err(format!("variable '{}' is only in the first", at(&v.name)));
+        };
+        if o.nc_type != v.nc_type || o.user_type != v.user_type {
+            return Err(format!(
+                "variable '{}' is of type {} in one and {} in the other",
+                at(&v.name),
+                v.nc_type,
+                o.nc_type
+            ));
+        }
+        if o.dims != v.dims {
+            return Err(format!("variable '{}' has other dimensions", at(&v.name)));
+        }
+    }
+    if let Some(v) = b.vars.iter().find(|v| a.var(&v.name).is_none()) {
+        return Err(format!("variable '{}' is only in the second", at(&v.name)));
+    }
+    for g in &a.groups {
+        let Some(o) = b.group(&g.name) else {
+            return Err(format!("group '{}' is only in the first", at(&g.name)));
+        };
+        path.push(g.name.clone());
+        compare_groups(g, o, path, dim)?;
+        path.pop();
+    }
+    if let Some(g) = b.groups.iter().find(|g| a.group(&g.name).is_none()) {
+        return Err(format!("group '{}' is only in the second", at(&g.name)));
+    }
+    Ok(())
+}
+
+/// The variables of `ds` that do not use `dim`.
+pub(super) fn without_dim(ds: &Dataset, dim: &DimRef) -> Vec<VarPath> {
+    ds.vars()
+        .into_iter()
+        .filter(|(_, v)| v.user_type.is_none() && !v.dims.contains(dim))
+        .map(|(p, _)| p)
+        .collect()
+}
+
+/// The values of the variable at `path` in `input`, whole.
+pub(super) fn whole(input: &Input<'_>, path: &VarPath) -> Result<Values> {
+    let shape = input.1.dataset().shape_of(path).unwrap_or_default();
+    input.1.read(path, &Region::whole(&shape))
+}
+
+/// Equal when their bytes are (NaN equals NaN, -0 is not 0): a value copied is the same
+/// bits.
+pub(super) fn same_values(a: &Values, b: &Values) -> bool {
+    match (a.as_ne_bytes(), b.as_ne_bytes()) {
+        (Some(x), Some(y)) => a.nc_type() == b.nc_type() && x == y,
+        _ => a == b,
+    }
+}
+
+/// Check that `coords` (each input's coordinate values along the dimension, already in
+/// the first input's units) run one way across the inputs, strictly: each input
+/// monotonic, and no overlap or input out of order where two meet. The error names the
+/// input, or both.
+pub(super) fn runs_one_way(names: &[String], coords: &[Vec<f64>], dim: &str) -> Result<()> {
+    let ordered = |up: bool, x: f64, y: f64| if up { x < y } else { x > y };
+    // The direction: the first input's own, else the first step between inputs.
+    let within = coords.iter().find(|c| c.len() >= 2).map(|c| c[0] < c[1]);
+    let flat: Vec<f64> = coords.iter().flatten().copied().collect();
+    let up = within.unwrap_or_else(|| flat.len() < 2 || flat[0] < flat[1]);
+    for (name, c) in names.iter().zip(coords) {
+        if let Some(w) = c.windows(2).find(|w| !ordered(up, w[0], w[1])) {
+            return Err(fail(format!(
+                "{name}: coordinate '{dim}' is not monotonic ({} then {})",
+                w[0], w[1]
+            )));
+        }
+    }
+    let mut last: Option<(usize, f64)> = None;
+    for (i, c) in coords.iter().enumerate() {
+        let (Some(&first), Some(&end)) = (c.first(), c.last()) else {
+            continue;
+        };
+        if let Some((j, x)) = last {
+            if !ordered(up, x, first) {
+                return Err(fail(format!(
+                    "{} and {}: coordinate '{dim}' overlaps or is out of order ({x} then {first}); give the inputs in order (or --sort)",
+                    names[j], names[i]
+                )));
+            }
+        }
+        last = Some((i, end));
+    }
+    Ok(())
+}

@@ -1,0 +1,371 @@
+//! [`Concat`]: several inputs seen as one dataset, joined along one dimension. A region
+//! of a variable with that dimension is cut where the inputs meet and each piece read
+//! from its input; the others are read from the first input (checked equal in all).
+
+use super::check::{self, Input};
+use crate::cftime::TimeUnits;
+use crate::chunking::{block_row_starts, place_block, Region};
+use crate::encoding::Encoding;
+use crate::error::{Error, Result};
+use crate::model::{Dataset, DimRef, Group, UValue, Values, VarPath};
+use crate::source::{DataSource, DatasetSource, FormatInfo};
+use crate::store::ReadStore;
+
+/// How the inputs are joined.
+#[derive(Debug, Clone, Default)]
+pub struct ConcatOptions {
+    /// The dimension to join along (a name or a path); `None`: the first input's
+    /// unlimited dimension.
+    pub dim: Option<String>,
+    /// Trust the first input for the variables without the dimension (`--check first`):
+    /// the others' values are not read.
+    pub trust_first: bool,
+    /// Put the inputs in the order of their first coordinate value along the dimension
+    /// (`--sort`), not the order given.
+    pub sort: bool,
+}
+
+/// Several sources joined along a dimension.
+pub struct Concat<'a> {
+    inputs: Vec<Input<'a>>,
+    dataset: Dataset,
+    dim: DimRef,
+    /// Where each input starts along the dimension.
+    starts: Vec<u64>,
+    /// Variables whose values are times to rebase (the coordinate and its bounds), and
+    /// each input's units when they differ from the first's.
+    rebase: Vec<VarPath>,
+    units: Vec<Option<(TimeUnits, TimeUnits)>>,
+}
+
+impl<'a> Concat<'a> {
+    /// `inputs` (named, in order) joined as `options` says, checked first.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`], one line naming the inputs: no dimension to join along, a
+    /// difference in structure, a variable without the dimension whose values differ,
+    /// a coordinate out of order or overlapping, time units in other calendars.
+    pub fn new(mut inputs: Vec<Input<'a>>, options: &ConcatOptions) -> Result<Concat<'a>> {
+        let first = inputs
+            .first()
+            .ok_or_else(|| Error::Invalid("no input to join".into()))?;
+        let dim = join_dim(first.1.dataset(), options.dim.as_deref())
+            .map_err(|what| Error::Invalid(format!("{}: {what}", first.0)))?;
+        if options.sort {
+            sort_inputs(&mut inputs, &dim)?;
+        }
+        let first = &inputs[0];
+        let ds = first.1.dataset();
+        for other in &inputs[1..] {
+            check::same_structure(first, other, &dim)?;
+        }
+        if !options.trust_first {
+            for path in check::without_dim(ds, &dim) {
+                let want = check::whole(first, &path)?;
+                for other in &inputs[1..] {
+                    if !check::same_values(&want, &check::whole(other, &path)?) {
+                        return Err(Error::Invalid(format!(
+                            "{} and {}: variable '{path}' does not have the dimension '{}' and its values differ (--check first trusts the first input)",
+                            first.0, other.0, dim.name
+                        )));
+                    }
+                }
+            }
+        }
+        let lens: Vec<u64> = inputs
+            .iter()
+            .map(|i| i.1.dataset().dim(&dim).map_or(0, |d| d.len))
+            .collect();
+        let starts = lens
+            .iter()
+            .scan(0u64, |at, n| {
+                let here = *at;
+                *at += n;
+                Some(here)
+            })
+            .collect();
+        let mut dataset = ds.clone();
+        set_len(&mut dataset.root, &mut Vec::new(), &dim, lens.iter().sum());
+        let mut out = Concat {
+            inputs,
+            dataset,
+            dim,
+            starts,
+            rebase: Vec::new(),
+            units: Vec::new(),
+        };
+        out.plan_times()?;
+        Ok(out)
+    }
+
+    /// The dimension's coordinate: CF time units of every input in the first's
+    /// (rebased when they differ), and the values in one direction across the inputs.
+    fn plan_times(&mut self) -> Result<()> {
+        let coord = VarPath::new(&self.dim.group, self.dim.name.clone());
+        let names: Vec<String> = self.inputs.iter().map(|i| i.0.clone()).collect();
+        let Some(var) = self
+            .dataset
+            .var(&coord)
+            .filter(|v| v.dims == [self.dim.clone()])
+        else {
+            return Ok(());
+        };
+        let base = TimeUnits::of_var(var);
+        if let Some(base) = &base {
+            for (name, src) in &self.inputs {
+                let units = src.dataset().var(&coord).and_then(TimeUnits::of_var);
+                let theirs = match units {
+                    Some(u) if u.calendar != base.calendar => {
+                        return Err(Error::Invalid(format!(
+                            "{} and {name}: coordinate '{}' is in the {} and the {} calendar",
+                            names[0],
+                            self.dim.name,
+                            base.calendar.name(),
+                            u.calendar.name()
+                        )))
+                    }
+                    Some(u) if u != *base => Some((u, base.clone())),
+                    _ => None,
+                };
+                self.units.push(theirs);
+            }
+            self.rebase.push(coord.clone());
+            if let Some(bounds) = var.attr("bounds").and_then(|a| match &a.values {
+                Values::Char(t) => Some(String::from_utf8_lossy(t).into_owned()),
+                _ => None,
+            }) {
+                self.rebase.push(VarPath::new(&self.dim.group, bounds));
+            }
+        }
+        let mut coords = Vec::new();
+        for (i, input) in self.inputs.iter().enumerate() {
+            let v = self.rebased(i, &coord, check::whole(input, &coord)?);
+            coords.push((0..v.len()).map(|k| v.get_f64(k)).collect());
+        }
+        check::runs_one_way(&names, &coords, &self.dim.name)
+    }
+
+    /// `values` of the variable at `var` from input `i`, in the first input's time
+    /// units when they are times in others.
+    fn rebased(&self, i: usize, var: &VarPath, values: Values) -> Values {
+        let Some(Some((theirs, ours))) = self.units.get(i) else {
+            return values;
+        };
+        if !self.rebase.contains(var) {
+            return values;
+        }
+        let t = values.nc_type();
+        let moved = Values::Double(
+            (0..values.len())
+                .map(|k| ours.value(&theirs.date(values.get_f64(k))))
+                .collect(),
+        );
+        moved.cast_to(t).unwrap_or(moved)
+    }
+
+    /// The pieces of `region` of a variable whose dimension `k` is the joined one: for
+    /// each, the input, its region and where it goes (the start in the output).
+    fn pieces(&self, k: usize, region: &Region) -> Vec<(usize, Region, Vec<u64>)> {
+        let mut out: Vec<(usize, Region, Vec<u64>)> = Vec::new();
+        for j in 0..region.count[k] {
+            let g = region.start[k] + j * region.stride[k];
+            let i = self.starts.partition_point(|&s| s <= g).saturating_sub(1);
+            if let Some((last, r, _)) = out.last_mut() {
+                if *last == i {
+                    r.count[k] += 1;
+                    continue;
+                }
+            }
+            let mut r = region.clone();
+            r.start[k] = g - self.starts[i];
+            r.count[k] = 1;
+            let mut at = vec![0; region.rank()];
+            at[k] = j;
+            out.push((i, r, at));
+        }
+        out
+    }
+
+    /// Where the joined dimension is among the dimensions of the variable at `var`.
+    fn axis(&self, var: &VarPath) -> Option<usize> {
+        self.dataset
+            .var(var)?
+            .dims
+            .iter()
+            .position(|d| *d == self.dim)
+    }
+}
+
+/// Order `inputs` by the first value of `dim`'s coordinate, each a date when it is CF
+/// time (so that inputs in other units compare).
+fn sort_inputs(inputs: &mut [Input<'_>], dim: &DimRef) -> Result<()> {
+    let coord = VarPath::new(&dim.group, dim.name.clone());
+    let mut keys = Vec::with_capacity(inputs.len());
+    for input in inputs.iter() {
+        let Some(var) = input.1.dataset().var(&coord) else {
+            return Err(Error::Invalid(format!(
+                "{}: --sort needs the coordinate variable '{coord}'",
+                input.0
+            )));
+        };
+        let n = input.1.dataset().dim(dim).map_or(0, |d| d.len).min(1);
+        let first = input.1.read(&coord, &Region::block(vec![0], vec![n]))?;
+        let v = if first.is_empty() {
+            f64::INFINITY
+        } else {
+            first.get_f64(0)
+        };
+        // A date as hours since year 1 of its calendar; other values as they are.
+        let key = match TimeUnits::of_var(var) {
+            Some(u) => {
+                let epoch = TimeUnits {
+                    unit: crate::cftime::Unit::Hour,
+                    base: crate::cftime::CompTime {
+                        year: 1,
+                        month: 1,
+                        day: 1,
+                        hour: 0.0,
+                    },
+                    ..u.clone()
+                };
+                epoch.value(&u.date(v))
+            }
+            None => v,
+        };
+        keys.push(key);
+    }
+    let mut order: Vec<usize> = (0..inputs.len()).collect();
+    order.sort_by(|&a, &b| keys[a].total_cmp(&keys[b]));
+    let sorted: Vec<Input<'_>> = order.iter().map(|&i| inputs[i].clone()).collect();
+    inputs.clone_from_slice(&sorted);
+    Ok(())
+}
+
+/// The dimension to join along: `named` (a name in the root group, or a path), else
+/// the first unlimited dimension of the root group, or of any group.
+fn join_dim(ds: &Dataset, named: Option<&str>) -> std::result::Result<DimRef, String> {
+    if let Some(name) = named {
+        let r = DimRef::parse_fqn(name).unwrap_or(DimRef {
+            group: Vec::new(),
+            name: name.to_string(),
+        });
+        return match ds.dim(&r) {
+            Some(_) => Ok(r),
+            None => Err(format!("no dimension '{name}' to join along")),
+        };
+    }
+    fn walk(g: &Group, path: &mut Vec<String>) -> Option<DimRef> {
+        if let Some(d) = g.dims.iter().find(|d| d.unlimited) {
+            return Some(DimRef {
+                group: path.clone(),
+                name: d.name.clone(),
+            });
+        }
+        for c in &g.groups {
+            path.push(c.name.clone());
+            let found = walk(c, path);
+            path.pop();
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
+    }
+    walk(&ds.root, &mut Vec::new())
+        .ok_or_else(|| "no unlimited dimension to join along: give --concat DIM".to_string())
+}
+
+fn set_len(g: &mut Group, path: &mut Vec<String>, dim: &DimRef, len: u64) {
+    if *path == dim.group {
+        if let Some(d) = g.dims.iter_mut().find(|d| d.name == dim.name) {
+            d.len = len;
+        }
+        return;
+    }
+    for c in &mut g.groups {
+        path.push(c.name.clone());
+        set_len(c, path, dim, len);
+        path.pop();
+    }
+}
+
+impl DataSource for Concat<'_> {
+    fn read(&self, var: &VarPath, region: &Region) -> Result<Values> {
+        let Some(k) = self.axis(var) else {
+            return self.inputs[0].1.read(var, region);
+        };
+        region
+            .check(&self.dataset.shape_of(var).unwrap_or_default())
+            .map_err(|e| Error::region(var, e.to_string()))?;
+        let pieces = self.pieces(k, region);
+        if let [(i, r, _)] = pieces.as_slice() {
+            return Ok(self.rebased(*i, var, self.inputs[*i].1.read(var, r)?));
+        }
+        let t = self
+            .dataset
+            .var(var)
+            .map_or(crate::model::NcType::Byte, |v| v.nc_type);
+        let mut out = Values::zeroed(t, region.len().unwrap_or(0) as usize);
+        for (i, r, at) in &pieces {
+            let piece = self.rebased(*i, var, self.inputs[*i].1.read(var, r)?);
+            let row = r.count.last().copied().unwrap_or(1) as usize;
+            for (n, start) in block_row_starts(&region.count, &r.count, at)
+                .into_iter()
+                .enumerate()
+            {
+                out.write_at(start, &piece.slice(n * row..(n + 1) * row));
+            }
+        }
+        Ok(out)
+    }
+
+    fn read_user(&self, var: &VarPath, region: &Region) -> Result<Vec<UValue>> {
+        let Some(k) = self.axis(var) else {
+            return self.inputs[0].1.read_user(var, region);
+        };
+        let mut out = vec![UValue::Opaque(Vec::new()); region.len().unwrap_or(0) as usize];
+        for (i, r, at) in &self.pieces(k, region) {
+            let piece = self.inputs[*i].1.read_user(var, r)?;
+            place_block(&mut out, &region.count, &piece, &r.count, at);
+        }
+        Ok(out)
+    }
+
+    fn has_data(&self, var: &VarPath) -> bool {
+        self.inputs.iter().any(|i| i.1.has_data(var))
+    }
+}
+
+impl DatasetSource for Concat<'_> {
+    fn dataset(&self) -> &Dataset {
+        &self.dataset
+    }
+
+    fn format(&self) -> &FormatInfo {
+        self.inputs[0].1.format()
+    }
+
+    fn encoding(&self, var: &VarPath) -> Option<Encoding> {
+        self.inputs[0].1.encoding(var)
+    }
+
+    fn problems(&self) -> &[String] {
+        self.inputs[0].1.problems()
+    }
+
+    fn unreadable(&self) -> Vec<(VarPath, String)> {
+        let mut all: Vec<(VarPath, String)> = Vec::new();
+        for (_, src) in &self.inputs {
+            for u in src.unreadable() {
+                if !all.iter().any(|(p, _)| *p == u.0) {
+                    all.push(u);
+                }
+            }
+        }
+        all
+    }
+
+    fn store(&self) -> Option<&dyn ReadStore> {
+        self.inputs[0].1.store()
+    }
+}

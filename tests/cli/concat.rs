@@ -1,0 +1,277 @@
+//! Many inputs into one dataset (issue 43): `nczcopy A B C OUT` joins them along the
+//! record dimension (or `--concat DIM`) as ncrcat does, time units rebased, after
+//! checks that refuse in one line what does not fit.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use crate::util::{have, nczgen, run};
+
+fn s(p: &Path) -> String {
+    p.to_string_lossy().into_owned()
+}
+
+/// A part of a record: `time` in days since `base`, `v(time, x) = values`, `lat` fixed.
+fn part(dir: &Path, name: &str, base: &str, times: &str, values: &str, lat: &str) -> PathBuf {
+    let cdl = dir.join(format!("{name}.cdl"));
+    fs::write(
+        &cdl,
+        format!(
+            "netcdf {name} {{\ndimensions:\n\ttime = UNLIMITED ;\n\tx = 2 ;\nvariables:\n\
+             \tdouble time(time) ;\n\t\ttime:units = \"days since {base}\" ;\n\tfloat lat(x) ;\n\
+             \tint v(time, x) ;\n\t\tv:units = \"m\" ;\n\n// global attributes:\n\t\t:title = \"{name}\" ;\n\
+             data:\n time = {times} ;\n lat = {lat} ;\n v = {values} ;\n}}\n"
+        ),
+    )
+    .unwrap();
+    let nc = dir.join(format!("{name}.nc"));
+    nczgen(&["-k", "nc4", "-o", &s(&nc), &s(&cdl)]).success();
+    nc
+}
+
+/// Three monthly-like parts, the third counting days from its own start.
+fn parts(dir: &Path) -> [PathBuf; 3] {
+    [
+        part(
+            dir,
+            "a",
+            "2001-01-01",
+            "0, 1, 2",
+            "1, 2, 3, 4, 5, 6",
+            "10, 20",
+        ),
+        part(dir, "b", "2001-01-01", "3, 4", "7, 8, 9, 10", "10, 20"),
+        part(dir, "c", "2001-01-06", "0", "11, 12", "10, 20"),
+    ]
+}
+
+fn data(p: &Path) -> String {
+    let r = run("nczdump", &[&s(p)]);
+    r.success();
+    let text = r.stdout();
+    text.split("data:")
+        .nth(1)
+        .unwrap_or_default()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The parts joined, to a netCDF file and a Zarr store: the record dimension's values
+/// in order, the third's times rebased to the first's units; and the same values as
+/// ncrcat's join (netCDF4-python comparing), where NCO is installed.
+#[test]
+fn inputs_join_along_the_record_dimension_as_ncrcat_joins_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let [a, b, c] = parts(tmp.path());
+    let want =
+        "time = 0, 1, 2, 3, 4, 5 ; lat = 10, 20 ; v = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 ; }";
+    for out in ["all.nc", "all.zarr"] {
+        let out = tmp.path().join(out);
+        run("nczcopy", &[&s(&a), &s(&b), &s(&c), &s(&out)]).success();
+        assert_eq!(data(&out), want, "{}", out.display());
+    }
+    let header = run("nczdump", &["-h", &s(&tmp.path().join("all.nc"))]);
+    assert!(header
+        .stdout()
+        .contains("time = UNLIMITED ; // (6 currently)"));
+    let py = std::env::var("NCZARR_PYTHON").unwrap_or_else(|_| "python3".into());
+    let has_py = Command::new(&py)
+        .args(["-c", "import netCDF4"])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if have("ncrcat") && has_py {
+        let theirs = tmp.path().join("ncrcat.nc");
+        let st = Command::new("ncrcat")
+            .arg("-O")
+            .args([&a, &b, &c])
+            .arg(&theirs)
+            .status()
+            .unwrap();
+        assert!(st.success());
+        let script = crate::util::data_dir().join("subset/same_values.py");
+        let out = Command::new(&py)
+            .arg(script)
+            .arg(&theirs)
+            .arg(tmp.path().join("all.nc"))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+/// `--sort` orders the inputs by their first time (as dates), `--inputs-from` reads
+/// more names from a file or stdin, `--dim` subsets the joined dataset.
+#[test]
+fn inputs_sorted_listed_and_subset() {
+    let tmp = tempfile::tempdir().unwrap();
+    let [a, b, c] = parts(tmp.path());
+    let out = tmp.path().join("sorted.nc");
+    run("nczcopy", &["--sort", &s(&c), &s(&a), &s(&b), &s(&out)]).success();
+    assert!(
+        data(&out).starts_with("time = 0, 1, 2, 3, 4, 5 ;"),
+        "{}",
+        data(&out)
+    );
+    let list = tmp.path().join("list.txt");
+    fs::write(&list, format!("{}\n\n{}\n", s(&b), s(&c))).unwrap();
+    let out = tmp.path().join("listed.zarr");
+    run("nczcopy", &["--inputs-from", &s(&list), &s(&a), &s(&out)]).success();
+    assert!(data(&out).contains("v = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 ;"));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nczcopy"))
+        .args([
+            "--inputs-from",
+            "-",
+            &s(&a),
+            &s(&tmp.path().join("stdin.nc")),
+        ])
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        writeln!(stdin, "{}\n{}", s(&b), s(&c)).unwrap();
+    }
+    assert!(child.wait().unwrap().success());
+    assert_eq!(data(&tmp.path().join("stdin.nc")), data(&out));
+    let cut = tmp.path().join("cut.nc");
+    run(
+        "nczcopy",
+        &["--dim", "time,2,4", &s(&a), &s(&b), &s(&c), &s(&cut)],
+    )
+    .success();
+    assert!(
+        data(&cut).contains("v = 5, 6, 7, 8, 9, 10 ;"),
+        "{}",
+        data(&cut)
+    );
+}
+
+/// `--concat DIM` joins along a fixed dimension; `--check first` takes the variables
+/// without it from the first input.
+#[test]
+fn another_dimension_and_trusting_the_first() {
+    let tmp = tempfile::tempdir().unwrap();
+    let west = part(tmp.path(), "w", "2001-01-01", "0", "1, 2", "10, 20");
+    let mut cdl = fs::read_to_string(tmp.path().join("w.cdl")).unwrap();
+    cdl = cdl
+        .replace("netcdf w", "netcdf e")
+        .replace("lat = 10, 20", "lat = 30, 40");
+    cdl = cdl
+        .replace("v = 1, 2", "v = 3, 4")
+        .replace("time = 0 ;", "time = 1 ;");
+    fs::write(tmp.path().join("e.cdl"), cdl).unwrap();
+    let east = tmp.path().join("e.nc");
+    nczgen(&["-k", "nc4", "-o", &s(&east), &s(&tmp.path().join("e.cdl"))]).success();
+    let out = tmp.path().join("x.nc");
+    let err = run(
+        "nczcopy",
+        &["--concat", "x", &s(&west), &s(&east), &s(&out)],
+    )
+    .fails_with_one_line(1);
+    assert!(
+        err.contains("variable '/time' does not have the dimension 'x'"),
+        "{err}"
+    );
+    run(
+        "nczcopy",
+        &[
+            "--concat",
+            "x",
+            "--check",
+            "first",
+            &s(&west),
+            &s(&east),
+            &s(&out),
+        ],
+    )
+    .success();
+    assert_eq!(
+        data(&out),
+        "time = 0 ; lat = 10, 20, 30, 40 ; v = 1, 2, 3, 4 ; }"
+    );
+}
+
+/// What does not fit is refused in one line naming both inputs, and nothing is written.
+#[test]
+fn inputs_that_do_not_fit_are_refused_in_one_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let [a, b, c] = parts(tmp.path());
+    let lat = part(tmp.path(), "l", "2001-01-01", "6", "13, 14", "11, 20");
+    let typed = {
+        let cdl = fs::read_to_string(tmp.path().join("b.cdl")).unwrap();
+        fs::write(
+            tmp.path().join("t.cdl"),
+            cdl.replace("int v", "short v")
+                .replace("netcdf b", "netcdf t"),
+        )
+        .unwrap();
+        let nc = tmp.path().join("t.nc");
+        nczgen(&["-k", "nc4", "-o", &s(&nc), &s(&tmp.path().join("t.cdl"))]).success();
+        nc
+    };
+    let noleap = {
+        let cdl = fs::read_to_string(tmp.path().join("c.cdl")).unwrap();
+        let cdl = cdl.replace(
+            "time:units = \"days since 2001-01-06\" ;",
+            "time:units = \"days since 2001-01-06\" ;\n\t\ttime:calendar = \"noleap\" ;",
+        );
+        fs::write(
+            tmp.path().join("n.cdl"),
+            cdl.replace("netcdf c", "netcdf n"),
+        )
+        .unwrap();
+        let nc = tmp.path().join("n.nc");
+        nczgen(&["-k", "nc4", "-o", &s(&nc), &s(&tmp.path().join("n.cdl"))]).success();
+        nc
+    };
+    let cases: Vec<(Vec<&Path>, &str)> = vec![
+        (vec![&b, &a], "overlaps or is out of order"),
+        (vec![&a, &a], "overlaps or is out of order"),
+        (
+            vec![&a, &lat],
+            "variable '/lat' does not have the dimension 'time'",
+        ),
+        (
+            vec![&a, &typed],
+            "variable '/v' is of type int in one and short in the other",
+        ),
+        (vec![&a, &noleap], "calendar"),
+    ];
+    for (i, (inputs, says)) in cases.iter().enumerate() {
+        let out = tmp.path().join(format!("{i}.nc"));
+        let mut argv: Vec<String> = inputs.iter().map(|p| s(p)).collect();
+        argv.push(s(&out));
+        let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+        let err = run("nczcopy", &argv).fails_with_one_line(1);
+        assert!(err.contains(says), "{says}: {err}");
+        let named = inputs.iter().filter(|p| err.contains(&s(p))).count();
+        assert!(named >= 1, "{err}");
+        assert!(!out.exists());
+    }
+    // No record dimension to join along.
+    let cdl = tmp.path().join("f.cdl");
+    fs::write(
+        &cdl,
+        "netcdf f {\ndimensions:\n\tx = 2 ;\nvariables:\n\tint v(x) ;\ndata:\n v = 1, 2 ;\n}\n",
+    )
+    .unwrap();
+    let f = tmp.path().join("f.nc");
+    nczgen(&["-k", "nc4", "-o", &s(&f), &s(&cdl)]).success();
+    let err =
+        run("nczcopy", &[&s(&f), &s(&f), &s(&tmp.path().join("o.nc"))]).fails_with_one_line(1);
+    assert!(err.contains("give --concat DIM"), "{err}");
+    // An input that is the output.
+    let out = tmp.path().join("all.nc");
+    run("nczcopy", &[&s(&a), &s(&out)]).success();
+    let err = run("nczcopy", &[&s(&a), &s(&out), &s(&out)]).fails_with_one_line(1);
+    assert!(err.contains("also an input"), "{err}");
+    let _ = c;
+}
