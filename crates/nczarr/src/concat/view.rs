@@ -139,7 +139,7 @@ impl<'a> Concat<'a> {
         }
         let mut coords = Vec::new();
         for (i, input) in self.inputs.iter().enumerate() {
-            let v = self.rebased(i, &coord, check::whole(input, &coord)?);
+            let v = self.rebased(i, &coord, check::whole(input, &coord)?)?;
             coords.push((0..v.len()).map(|k| v.get_f64(k)).collect());
         }
         check::runs_one_way(&names, &coords, &self.dim.name)
@@ -147,12 +147,15 @@ impl<'a> Concat<'a> {
 
     /// `values` of the variable at `var` from input `i`, in the first input's time
     /// units when they are times in others.
-    fn rebased(&self, i: usize, var: &VarPath, values: Values) -> Values {
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] when a rebased value does not fit the variable's type.
+    fn rebased(&self, i: usize, var: &VarPath, values: Values) -> Result<Values> {
         let Some(Some((theirs, ours))) = self.units.get(i) else {
-            return values;
+            return Ok(values);
         };
         if !self.rebase.contains(var) {
-            return values;
+            return Ok(values);
         }
         let t = values.nc_type();
         let moved = Values::Double(
@@ -160,7 +163,12 @@ impl<'a> Concat<'a> {
                 .map(|k| ours.value(&theirs.date(values.get_f64(k))))
                 .collect(),
         );
-        moved.cast_to(t).unwrap_or(moved)
+        moved.cast_to(t).ok_or_else(|| {
+            Error::Invalid(format!(
+                "{}: variable '{var}': its times in the first input's units do not fit its type {t}",
+                self.inputs[i].0
+            ))
+        })
     }
 
     /// The pieces of `region` of a variable whose dimension `k` is the joined one: for
@@ -299,7 +307,7 @@ impl DataSource for Concat<'_> {
             .map_err(|e| Error::region(var, e.to_string()))?;
         let pieces = self.pieces(k, region);
         if let [(i, r, _)] = pieces.as_slice() {
-            return Ok(self.rebased(*i, var, self.inputs[*i].1.read(var, r)?));
+            return self.rebased(*i, var, self.inputs[*i].1.read(var, r)?);
         }
         let t = self
             .dataset
@@ -307,7 +315,18 @@ impl DataSource for Concat<'_> {
             .map_or(crate::model::NcType::Byte, |v| v.nc_type);
         let mut out = Values::zeroed(t, region.len().unwrap_or(0) as usize);
         for (i, r, at) in &pieces {
-            let piece = self.rebased(*i, var, self.inputs[*i].1.read(var, r)?);
+            let piece = self.rebased(*i, var, self.inputs[*i].1.read(var, r)?)?;
+            if piece.nc_type() != t || piece.len() != r.len().unwrap_or(0) as usize {
+                return Err(Error::region(
+                    var,
+                    format!(
+                        "{} gave {} values of type {}",
+                        self.inputs[*i].0,
+                        piece.len(),
+                        piece.nc_type()
+                    ),
+                ));
+            }
             let row = r.count.last().copied().unwrap_or(1) as usize;
             for (n, start) in block_row_starts(&region.count, &r.count, at)
                 .into_iter()

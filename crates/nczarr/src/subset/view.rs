@@ -172,6 +172,16 @@ impl DataSource for Subset<'_> {
         let mut out = Values::zeroed(t, total);
         for (r, offset) in &pieces {
             let piece = self.inner.read(var, r)?;
+            if piece.nc_type() != t || piece.len() != r.len().unwrap_or(0) as usize {
+                return Err(Error::region(
+                    var,
+                    format!(
+                        "the source gave {} values of type {}",
+                        piece.len(),
+                        piece.nc_type()
+                    ),
+                ));
+            }
             let row = r.count.last().copied().unwrap_or(1) as usize;
             for (k, at) in block_row_starts(&region.count, &r.count, offset)
                 .into_iter()
