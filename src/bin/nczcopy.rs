@@ -181,6 +181,10 @@ struct Args {
     /// dimension (dates compared as dates), not the order given.
     #[arg(long = "sort")]
     sort: bool,
+    /// Join inputs even where the joined coordinate jumps between two of them by more
+    /// than its regular step.
+    #[arg(long = "allow-gaps")]
+    allow_gaps: bool,
     /// More inputs, one name a line (`-` for stdin), after those given as arguments.
     #[arg(long = "inputs-from", value_name = "FILE")]
     inputs_from: Option<String>,
@@ -579,6 +583,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
             dim: args.concat.clone(),
             trust_first: check,
             sort: args.sort,
+            allow_gaps: args.allow_gaps,
         };
         Some(nczarr::concat::Concat::new(inputs, &options)?)
     };

@@ -256,6 +256,16 @@ fn inputs_that_do_not_fit_are_refused_in_one_line() {
         assert!(named >= 1, "{err}");
         assert!(!out.exists());
     }
+    // A gap (days 0-2, then 6), unless allowed.
+    let later = part(tmp.path(), "g", "2001-01-01", "6", "13, 14", "10, 20");
+    let out = tmp.path().join("gap.nc");
+    let err = run("nczcopy", &[&s(&a), &s(&later), &s(&out)]).fails_with_one_line(1);
+    assert!(
+        err.contains("a gap in coordinate 'time' (2 then 6"),
+        "{err}"
+    );
+    assert!(!out.exists());
+    run("nczcopy", &["--allow-gaps", &s(&a), &s(&later), &s(&out)]).success();
     // No record dimension to join along.
     let cdl = tmp.path().join("f.cdl");
     fs::write(

@@ -110,7 +110,12 @@ pub(super) fn same_values(a: &Values, b: &Values) -> bool {
 /// the first input's units) run one way across the inputs, strictly: each input
 /// monotonic, and no overlap or input out of order where two meet. The error names the
 /// input, or both.
-pub(super) fn runs_one_way(names: &[String], coords: &[Vec<f64>], dim: &str) -> Result<()> {
+pub(super) fn runs_one_way(
+    names: &[String],
+    coords: &[Vec<f64>],
+    dim: &str,
+    allow_gaps: bool,
+) -> Result<()> {
     let ordered = |up: bool, x: f64, y: f64| if up { x < y } else { x > y };
     // The direction: the first input's own, else the first step between inputs.
     let within = coords.iter().find(|c| c.len() >= 2).map(|c| c[0] < c[1]);
@@ -124,6 +129,22 @@ pub(super) fn runs_one_way(names: &[String], coords: &[Vec<f64>], dim: &str) -> 
             )));
         }
     }
+    // The regular step of the coordinate, when every input has one and they agree:
+    // a jump between inputs of more than half a step again is a gap.
+    let steps: Vec<f64> = coords
+        .iter()
+        .filter(|c| c.len() >= 2)
+        .map(|c| (c[1] - c[0]).abs())
+        .collect();
+    let regular = coords.iter().filter(|c| c.len() >= 2).all(|c| {
+        let s = (c[1] - c[0]).abs();
+        c.windows(2)
+            .all(|w| ((w[1] - w[0]).abs() - s).abs() <= s * 1e-6)
+    });
+    let step = steps
+        .first()
+        .copied()
+        .filter(|&s| regular && s > 0.0 && steps.iter().all(|&t| (t - s).abs() <= s * 1e-6));
     let mut last: Option<(usize, f64)> = None;
     for (i, c) in coords.iter().enumerate() {
         let (Some(&first), Some(&end)) = (c.first(), c.last()) else {
@@ -135,6 +156,15 @@ pub(super) fn runs_one_way(names: &[String], coords: &[Vec<f64>], dim: &str) -> 
                     "{} and {}: coordinate '{dim}' overlaps or is out of order ({x} then {first}); give the inputs in order (or --sort)",
                     names[j], names[i]
                 )));
+            }
+            if let Some(step) = step.filter(|_| !allow_gaps) {
+                let jump = (first - x).abs();
+                if jump > step * 1.5 {
+                    return Err(fail(format!(
+                        "{} and {}: a gap in coordinate '{dim}' ({x} then {first}, where the inputs step by {step}); --allow-gaps joins them anyway",
+                        names[j], names[i]
+                    )));
+                }
             }
         }
         last = Some((i, end));

@@ -23,6 +23,9 @@ pub struct ConcatOptions {
     /// Put the inputs in the order of their first coordinate value along the dimension
     /// (`--sort`), not the order given.
     pub sort: bool,
+    /// Join inputs whose coordinate jumps between them by more than its step
+    /// (`--allow-gaps`).
+    pub allow_gaps: bool,
 }
 
 /// Several sources joined along a dimension.
@@ -36,6 +39,7 @@ pub struct Concat<'a> {
     /// each input's units when they differ from the first's.
     rebase: Vec<VarPath>,
     units: Vec<Option<(TimeUnits, TimeUnits)>>,
+    allow_gaps: bool,
 }
 
 impl<'a> Concat<'a> {
@@ -93,6 +97,7 @@ impl<'a> Concat<'a> {
             starts,
             rebase: Vec::new(),
             units: Vec::new(),
+            allow_gaps: options.allow_gaps,
         };
         out.plan_times()?;
         Ok(out)
@@ -142,7 +147,7 @@ impl<'a> Concat<'a> {
             let v = self.rebased(i, &coord, check::whole(input, &coord)?)?;
             coords.push((0..v.len()).map(|k| v.get_f64(k)).collect());
         }
-        check::runs_one_way(&names, &coords, &self.dim.name)
+        check::runs_one_way(&names, &coords, &self.dim.name, self.allow_gaps)
     }
 
     /// `values` of the variable at `var` from input `i`, in the first input's time
@@ -314,8 +319,14 @@ impl DataSource for Concat<'_> {
             .var(var)
             .map_or(crate::model::NcType::Byte, |v| v.nc_type);
         let mut out = Values::zeroed(t, region.len().unwrap_or(0) as usize);
-        for (i, r, at) in &pieces {
-            let piece = self.rebased(*i, var, self.inputs[*i].1.read(var, r)?)?;
+        // The inputs' pieces are read in parallel: each is one input's chunks, decoded
+        // by its reader, and a slab of a year of daily files is 365 of them.
+        use rayon::prelude::*;
+        let read: Vec<Values> = pieces
+            .par_iter()
+            .map(|(i, r, _)| self.rebased(*i, var, self.inputs[*i].1.read(var, r)?))
+            .collect::<Result<_>>()?;
+        for ((i, r, at), piece) in pieces.iter().zip(read) {
             if piece.nc_type() != t || piece.len() != r.len().unwrap_or(0) as usize {
                 return Err(Error::region(
                     var,
