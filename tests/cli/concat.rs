@@ -76,13 +76,7 @@ fn inputs_join_along_the_record_dimension_as_ncrcat_joins_them() {
     assert!(header
         .stdout()
         .contains("time = UNLIMITED ; // (6 currently)"));
-    let py = std::env::var("NCZARR_PYTHON").unwrap_or_else(|_| "python3".into());
-    let has_py = Command::new(&py)
-        .args(["-c", "import netCDF4"])
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if have("ncrcat") && has_py {
+    if let Some(py) = crate::util::python_with("netCDF4").filter(|_| have("ncrcat")) {
         let theirs = tmp.path().join("ncrcat.nc");
         let st = Command::new("ncrcat")
             .arg("-O")
@@ -91,18 +85,7 @@ fn inputs_join_along_the_record_dimension_as_ncrcat_joins_them() {
             .status()
             .unwrap();
         assert!(st.success());
-        let script = crate::util::data_dir().join("subset/same_values.py");
-        let out = Command::new(&py)
-            .arg(script)
-            .arg(&theirs)
-            .arg(tmp.path().join("all.nc"))
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        crate::util::assert_same_values(&py, &theirs, &tmp.path().join("all.nc"), "ncrcat");
     }
 }
 

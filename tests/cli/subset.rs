@@ -142,20 +142,14 @@ fn a_printed_subset_and_a_copied_one_are_the_same() {
 /// variable compared by netCDF4-python, whatever order ncks writes them in.
 #[test]
 fn subsets_hold_the_values_ncks_cuts() {
-    let py = std::env::var("NCZARR_PYTHON").unwrap_or_else(|_| "python3".into());
-    let ok = Command::new(&py)
-        .args(["-c", "import netCDF4"])
-        .status()
-        .is_ok_and(|s| s.success());
-    if !have("ncks") || !ok {
+    let Some(py) = crate::util::python_with("netCDF4").filter(|_| have("ncks")) else {
         eprintln!("skipped: no ncks or netCDF4-python");
         return;
-    }
+    };
     let tmp = tempfile::tempdir().unwrap();
     let nc = tmp.path().join("ocean.nc");
     let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/ocean.zarr");
     run("nczcopy", &[&s(&example), &s(&nc)]).success();
-    let script = crate::util::data_dir().join("subset/same_values.py");
     let sets: &[&[&str]] = &[
         &["time,1", "lat,-2,", "lon,300.,60."],
         &["time,0,1", "lat,-10.,10.", "lon,1,7,3"],
@@ -181,17 +175,7 @@ fn subsets_hold_the_values_ncks_cuts() {
         copy.extend([s(&nc), s(&ours)]);
         let argv: Vec<&str> = copy.iter().map(String::as_str).collect();
         run("nczcopy", &argv).success();
-        let out = Command::new(&py)
-            .arg(&script)
-            .arg(&theirs)
-            .arg(&ours)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{dims:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        crate::util::assert_same_values(&py, &theirs, &ours, &format!("{dims:?}"));
     }
 }
 
@@ -263,15 +247,10 @@ fn bad_subsets_fail_in_one_line_and_write_nothing() {
 /// xarray's `isel`/`sel` on a pure Zarr copy pick what `nczcopy --dim` copies.
 #[test]
 fn subsets_hold_what_xarray_selects() {
-    let py = std::env::var("NCZARR_PYTHON").unwrap_or_else(|_| "python3".into());
-    let ok = Command::new(&py)
-        .args(["-c", "import xarray, zarr"])
-        .status()
-        .is_ok_and(|s| s.success());
-    if !ok {
+    let Some(py) = crate::util::python_with("xarray, zarr") else {
         eprintln!("skipped: no xarray");
         return;
-    }
+    };
     let tmp = tempfile::tempdir().unwrap();
     let nczarr = grid(tmp.path());
     let zarr = tmp.path().join("pure.zarr");

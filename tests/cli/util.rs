@@ -499,3 +499,31 @@ pub fn generate_both(
     }
     Some((theirs, ncgen_wrote, ours))
 }
+
+/// A Python that imports `modules` (comma-separated): `NCZARR_PYTHON`, else `python3`;
+/// `None` when it cannot.
+pub fn python_with(modules: &str) -> Option<String> {
+    let py = std::env::var("NCZARR_PYTHON").unwrap_or_else(|_| "python3".into());
+    Command::new(&py)
+        .args(["-c", &format!("import {modules}")])
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+        .then_some(py)
+}
+
+/// Fail the test unless netCDF4-python reads the same dimensions and variable values
+/// in `a` and `b`, whatever the order of their definitions (data/subset/same_values.py).
+pub fn assert_same_values(py: &str, a: &Path, b: &Path, what: &str) {
+    let out = Command::new(py)
+        .arg(data_dir().join("subset/same_values.py"))
+        .arg(a)
+        .arg(b)
+        .output()
+        .expect("run python");
+    assert!(
+        out.status.success(),
+        "{what}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
