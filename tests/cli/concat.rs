@@ -268,3 +268,44 @@ fn inputs_that_do_not_fit_are_refused_in_one_line() {
     assert!(err.contains("also an input"), "{err}");
     let _ = c;
 }
+
+/// The Dask recipe (examples/dask_parts.py) runs a copy of joined inputs in three parts
+/// on a LocalCluster of worker processes; the result prints as a one-process copy.
+#[test]
+fn the_dask_recipe_copies_in_parts_as_one_process_does() {
+    let Some(py) = crate::util::python_with("distributed") else {
+        eprintln!("skipped: no dask distributed");
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let [a, b, c] = parts(tmp.path());
+    let one = tmp.path().join("one.zarr");
+    run(
+        "nczcopy",
+        &["-c", "time/2", &s(&a), &s(&b), &s(&c), &s(&one)],
+    )
+    .success();
+    let parted = tmp.path().join("parts.zarr");
+    let recipe = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/dask_parts.py");
+    let out = Command::new(&py)
+        .arg(&recipe)
+        .args([
+            "3",
+            &s(&parted),
+            &s(&a),
+            &s(&b),
+            &s(&c),
+            "--",
+            "-c",
+            "time/2",
+        ])
+        .env("NCZCOPY", env!("CARGO_BIN_EXE_nczcopy"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(data(&parted), data(&one));
+}
