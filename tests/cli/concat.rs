@@ -309,3 +309,21 @@ fn the_dask_recipe_copies_in_parts_as_one_process_does() {
     );
     assert_eq!(data(&parted), data(&one));
 }
+
+/// Inputs of every kind join alike: a netCDF-4 file, an NCZarr store and a Zarr v3
+/// store holding the same structure.
+#[test]
+fn inputs_of_mixed_formats_join() {
+    let tmp = tempfile::tempdir().unwrap();
+    let [a, b, c] = parts(tmp.path());
+    let b_zarr = tmp.path().join("b.zarr");
+    run("nczcopy", &[&s(&b), &s(&b_zarr)]).success();
+    let c_v3 = tmp.path().join("c3.zarr");
+    run("nczcopy", &["-k", "zarr3", &s(&c), &s(&c_v3)]).success();
+    let out = tmp.path().join("mixed.nc");
+    run("nczcopy", &[&s(&a), &s(&b_zarr), &s(&c_v3), &s(&out)]).success();
+    assert_eq!(
+        data(&out),
+        "time = 0, 1, 2, 3, 4, 5 ; lat = 10, 20 ; v = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 ; }"
+    );
+}
