@@ -17,27 +17,8 @@ nczgen=${NCZGEN:-$here/target/release/nczgen}
 nczdump=${NCZDUMP:-$here/target/release/nczdump}
 nczcopy=${NCZCOPY:-$here/target/release/nczcopy}
 cd "$here"
-. scripts/s3_server.sh
-s3_server_start
-if [ -z "${NCZARR_TEST_S3_ENDPOINT:-}" ]; then
-    echo "no S3 server: benchmark skipped" >&2
-    exit 1
-fi
-work=$(mktemp -d)
-proxy_pid=""
-finish() {
-    [ -n "$proxy_pid" ] && kill "$proxy_pid" 2>/dev/null || true
-    rm -rf "$work"
-    s3_server_stop
-}
-trap finish EXIT
-
-# The latency proxy: every read from the client is held 20 ms, then forwarded.
-upstream=${NCZARR_TEST_S3_ENDPOINT#http://}
-python3 "$here/benches/latency_proxy.py" "$upstream" >"$work/proxy.port" 2>"$work/proxy.log" &
-proxy_pid=$!
-for _ in $(seq 1 50); do [ -s "$work/proxy.port" ] && break; sleep 0.1; done
-proxy="http://127.0.0.1:$(cat "$work/proxy.port")"
+# shellcheck source=benches/s3_behind_latency.sh
+. benches/s3_behind_latency.sh
 
 python3 - "$work/v.cdl" <<'PY'
 import random, sys

@@ -22,25 +22,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 bin=${NCZ_BIN:-$here/target/release}
 py=${PYTHON:-python3}
 cd "$here"
-. scripts/s3_server.sh
-s3_server_start
-if [ -z "${NCZARR_TEST_S3_ENDPOINT:-}" ] || [ -z "${NCZARR_TEST_S3_PUBLIC_BUCKET:-}" ]; then
-    echo "no S3 server: benchmark skipped" >&2
-    exit 1
-fi
-work=$(mktemp -d)
-proxy_pid=""
-finish() {
-    [ -n "$proxy_pid" ] && kill "$proxy_pid" 2>/dev/null || true
-    rm -rf "$work"
-    s3_server_stop
-}
-trap finish EXIT
-upstream=${NCZARR_TEST_S3_ENDPOINT#http://}
-"$py" "$here/benches/latency_proxy.py" "$upstream" >"$work/proxy.port" 2>"$work/proxy.log" &
-proxy_pid=$!
-for _ in $(seq 1 50); do [ -s "$work/proxy.port" ] && break; sleep 0.1; done
-proxy="http://127.0.0.1:$(cat "$work/proxy.port")"
+# shellcheck source=benches/s3_behind_latency.sh
+. benches/s3_behind_latency.sh
 
 # shellcheck source=benches/netcdf_inputs.sh
 . "$here/benches/netcdf_inputs.sh"

@@ -216,18 +216,25 @@ fn refuse_cdl_only_options(args: &Args) -> anyhow::Result<()> {
 /// Bytes of output gathered before a write: header lines and short pieces of data.
 const STDOUT_BUFFER: usize = 64 << 10;
 
-/// `-d F[,D]` as ncdump's deprecated digits: numbers only, which no `--dim` is.
+/// True for `-d F[,D]`, ncdump's deprecated digits: numbers only, which no `--dim` is.
+fn is_digits(v: &str) -> bool {
+    v.split(',').all(|p| p.parse::<u32>().is_ok())
+}
+
+/// The last `-d F[,D]` (digits).
 fn digits_given(args: &Args) -> Option<&str> {
-    let numeric = |v: &&String| v.split(',').all(|p| p.parse::<u32>().is_ok());
-    args.dims.iter().rev().find(numeric).map(String::as_str)
+    args.dims
+        .iter()
+        .rev()
+        .find(|v| is_digits(v))
+        .map(String::as_str)
 }
 
 /// The `-d`/`--dim` options that are subsets.
 fn dim_specs(args: &Args) -> anyhow::Result<Vec<nczarr::subset::DimSpec>> {
-    let numeric = |v: &String| v.split(',').all(|p| p.parse::<u32>().is_ok());
     args.dims
         .iter()
-        .filter(|v| !numeric(v))
+        .filter(|v| !is_digits(v))
         .map(|v| v.parse().map_err(|e: String| anyhow::anyhow!(e)))
         .collect()
 }

@@ -72,16 +72,31 @@ pub(super) fn len(messages: &[Vec<u8>]) -> u64 {
         + node_len(n, ORDER_RECORD)
 }
 
+/// Where the parts of the dense storage of `messages` go when it is placed at `at`
+/// (the B-tree of huge objects follows the messages, which follow the heap's header).
+pub(super) fn places(messages: &[Vec<u8>], at: u64) -> DenseAt {
+    let n = messages.len();
+    let data_len: u64 = messages.iter().map(|m| m.len() as u64).sum();
+    let names = at + HEAP_HEADER_LEN + data_len + BTREE_HEADER_LEN + node_len(n, HUGE_RECORD);
+    DenseAt {
+        heap: at,
+        names,
+        order: names + BTREE_HEADER_LEN + node_len(n, NAME_RECORD),
+    }
+}
+
 /// The dense storage of `messages` (attribute message bodies in creation order, named
 /// `names`), placed at `at`: its bytes and where its parts are.
 pub(super) fn encode(messages: &[Vec<u8>], names: &[&str], at: u64) -> (Vec<u8>, DenseAt) {
     let n = messages.len();
-    let heap = at;
+    let DenseAt {
+        heap,
+        names: names_at,
+        order: order_at,
+    } = places(messages, at);
     let data_at = heap + HEAP_HEADER_LEN;
     let data_len: u64 = messages.iter().map(|m| m.len() as u64).sum();
     let huge_at = data_at + data_len;
-    let names_at = huge_at + BTREE_HEADER_LEN + node_len(n, HUGE_RECORD);
-    let order_at = names_at + BTREE_HEADER_LEN + node_len(n, NAME_RECORD);
     // Huge object ids count from 1; a heap id is its type (huge) and that id.
     let ids: Vec<Vec<u8>> = (1..=n as u64)
         .map(|k| {

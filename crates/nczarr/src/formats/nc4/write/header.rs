@@ -116,8 +116,7 @@ pub(super) fn metadata(
             )));
         }
         dense_at.push(needs_dense(&bodies).then(|| {
-            let names: Vec<&str> = attrs.iter().map(|a| a.name.as_str()).collect();
-            let (_, places) = dense::encode(&bodies, &names, at);
+            let places = dense::places(&bodies, at);
             at += dense::len(&bodies);
             places
         }));
