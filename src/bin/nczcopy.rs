@@ -192,6 +192,18 @@ struct Args {
     /// input without reading the others' (default: all are read and must be equal).
     #[arg(long = "check", value_name = "first|all")]
     check: Option<String>,
+    /// Grow OUTPUT, an existing Zarr dataset (NCZarr, Zarr v2 or v3, whoever wrote
+    /// it), by the inputs, joined onto its end along the record dimension or --concat's:
+    /// its partial last chunk is completed, new chunks are written in its own chunking
+    /// and codecs, and the metadata that gives the new length comes last, so that a run
+    /// stopped at any point leaves the dataset as it was.
+    #[arg(long, conflicts_with_all = [
+        "kind", "classic", "nc4", "cdf5", "offset64", "nc4_classic", "deflate", "shuffle",
+        "chunks", "auto_chunks", "filters", "codec", "fix_unlimited", "dims", "data_vars",
+        "only_vars", "data_groups", "only_groups", "metadata_only", "part", "finish",
+        "overwrite",
+    ])]
+    append: bool,
     /// The dataset to copy.
     input: String,
     /// More inputs (joined along a dimension), then where to write the copy.
@@ -524,7 +536,120 @@ fn job(args: &Args) -> anyhow::Result<CopyJob> {
     })
 }
 
+/// Open `names`, the inputs after the first, checking that none is `output`.
+fn open_inputs(
+    names: &[String],
+    output: &str,
+    budget: MemoryBudget,
+) -> anyhow::Result<Vec<nczarr::Opened>> {
+    let out_url = DatasetUrl::parse(output).with_context(|| output.to_string())?;
+    let mut opened = Vec::new();
+    for name in names {
+        let url = DatasetUrl::parse(name).with_context(|| name.clone())?;
+        if nczarr::same_dataset(&url, &out_url) {
+            bail!("{output}: also an input; a dataset cannot be copied onto itself");
+        }
+        let options = nczarr::OpenOptions {
+            trace: cli::trace_sink("nczcopy"),
+            batch_bytes: Some(budget.batch),
+        };
+        opened.push(nczarr::open(name, &options).with_context(|| name.clone())?);
+    }
+    Ok(opened)
+}
+
+/// How inputs are joined: `--concat`, `--check`, `--sort`, `--allow-gaps`.
+fn concat_options(args: &Args) -> anyhow::Result<nczarr::concat::ConcatOptions> {
+    let trust_first = match args.check.as_deref() {
+        None | Some("all") => false,
+        Some("first") => true,
+        Some(other) => bail!("--check {other}: first or all"),
+    };
+    Ok(nczarr::concat::ConcatOptions {
+        dim: args.concat.clone(),
+        trust_first,
+        sort: args.sort,
+        allow_gaps: args.allow_gaps,
+    })
+}
+
+/// `--append`: OUTPUT grown by the inputs, in place.
+fn run_append(args: &Args) -> anyhow::Result<ExitCode> {
+    let budget = MemoryBudget::new(parse_size(&args.memory).context("--memory")?);
+    let options = nczarr::OpenOptions {
+        trace: cli::trace_sink("nczcopy"),
+        batch_bytes: Some(budget.batch),
+    };
+    let Some(output) = output_of(args) else {
+        // Only OUTPUT: complete an append that was stopped in its metadata step.
+        let output = &args.input;
+        let target = nczarr::append::AppendTarget::open(output, &options, true)
+            .with_context(|| output.clone())?;
+        if target.completed_interrupted {
+            eprintln!("nczcopy: {output}: completed an append that had stopped while writing its metadata");
+        }
+        return Ok(ExitCode::SUCCESS);
+    };
+    let target = nczarr::append::AppendTarget::open(&output, &options, !args.dry_run)
+        .with_context(|| output.clone())?;
+    if target.completed_interrupted {
+        eprintln!(
+            "nczcopy: {output}: warning: an earlier append had stopped while writing its metadata; it was completed first"
+        );
+    }
+    let names = inputs_of(args)?;
+    let opened = open_inputs(&names, &output, budget)?;
+    let mut inputs: Vec<(String, &dyn DatasetSource)> = vec![(output.clone(), target.source())];
+    inputs.extend(
+        names
+            .iter()
+            .cloned()
+            .zip(opened.iter().map(|o| o.source.as_ref())),
+    );
+    let joined = nczarr::concat::Concat::new(inputs, &concat_options(args)?)?;
+    let plan = target.plan(&joined).with_context(|| output.clone())?;
+    if args.dry_run {
+        let mut out = io::stdout().lock();
+        writeln!(
+            out,
+            "append to {output}: dimension '{}' from {} to {}",
+            plan.dim.name, plan.old_len, plan.new_len
+        )?;
+        for (var, block) in &plan.blocks {
+            writeln!(out, "{var}: writes {block}")?;
+        }
+        for doc in plan.documents() {
+            writeln!(out, "then: {doc}")?;
+        }
+        out.flush()?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let bar = Bar::new(if args.quiet {
+        Show::Never
+    } else if args.progress {
+        Show::Always
+    } else {
+        Show::Auto
+    });
+    let copy = nczarr::copy::CopyOptions {
+        slab_bytes: budget.slab,
+        progress: Some(&bar),
+        ..Default::default()
+    };
+    let written = target.write(&joined, &plan, &copy);
+    bar.finish();
+    written.with_context(|| format!("{} -> {output}", names.join(" ")))?;
+    Ok(cli::exit_after_problems(
+        "nczcopy",
+        &output,
+        joined.problems(),
+    ))
+}
+
 fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.append {
+        return run_append(&args);
+    }
     if args.finish {
         if !args.more.is_empty() {
             bail!("--finish takes only OUTPUT");
@@ -550,24 +675,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         .with_context(|| input.clone())?;
     // More inputs: each opened as the first, and all seen as one, joined.
     let names = inputs_of(&args)?;
-    let out_url = DatasetUrl::parse(&output).with_context(|| output.clone())?;
-    let mut more = Vec::new();
-    for name in &names[1..] {
-        let url = DatasetUrl::parse(name).with_context(|| name.clone())?;
-        if nczarr::same_dataset(&url, &out_url) {
-            bail!("{output}: also an input; a dataset cannot be copied onto itself");
-        }
-        let options = nczarr::OpenOptions {
-            trace: cli::trace_sink("nczcopy"),
-            batch_bytes: Some(job.budget.batch),
-        };
-        more.push(nczarr::open(name, &options).with_context(|| name.clone())?);
-    }
-    let check = match args.check.as_deref() {
-        None | Some("all") => false,
-        Some("first") => true,
-        Some(other) => bail!("--check {other}: first or all"),
-    };
+    let more = open_inputs(&names[1..], &output, job.budget)?;
     let joined = if more.is_empty() {
         None
     } else {
@@ -579,13 +687,10 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .cloned()
                 .zip(more.iter().map(|o| o.source.as_ref())),
         );
-        let options = nczarr::concat::ConcatOptions {
-            dim: args.concat.clone(),
-            trust_first: check,
-            sort: args.sort,
-            allow_gaps: args.allow_gaps,
-        };
-        Some(nczarr::concat::Concat::new(inputs, &options)?)
+        Some(nczarr::concat::Concat::new(
+            inputs,
+            &concat_options(&args)?,
+        )?)
     };
     let source: &dyn nczarr::DatasetSource = match &joined {
         Some(j) => j,
@@ -642,7 +747,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
 fn main() -> ExitCode {
     cli::signals::stop_on_signals("nczcopy");
     let args: Args = cli::about::parse("nczcopy");
-    if args.more.is_empty() && !args.finish {
+    if args.more.is_empty() && !args.finish && !args.append {
         // A usage error, as the parser's own (exit 2): OUTPUT is optional only for
         // --finish, which takes just it.
         <Args as clap::CommandFactory>::command()

@@ -309,6 +309,7 @@ impl StartedCopy<'_> {
                 data: self.data,
                 progress,
                 part: self.part,
+                within: None,
             },
         )
     }

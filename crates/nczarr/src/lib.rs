@@ -28,6 +28,7 @@
 //!   another, whole or in parts, as nccopy's options describe it.
 #![warn(missing_docs, unreachable_pub, clippy::unwrap_used)]
 
+pub mod append;
 pub mod cancel;
 pub mod cdl;
 pub mod cftime;

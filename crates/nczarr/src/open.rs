@@ -138,8 +138,14 @@ fn names_a_netcdf_file(url: &DatasetUrl) -> bool {
 /// The Zarr dataset `url` names.
 fn open_zarr(url: &DatasetUrl, options: &OpenOptions) -> Result<Box<dyn DatasetSource>> {
     let store = open_read(url, options.trace.clone())?;
+    let source = ZarrSource::open(store.store, &zarr_read_options(url, options))?;
+    Ok(Box::new(source))
+}
+
+/// How the Zarr dataset `url` names is read, as its `#mode=` flags say.
+pub(crate) fn zarr_read_options(url: &DatasetUrl, options: &OpenOptions) -> ReadOptions {
     let modes = &url.modes;
-    let read = ReadOptions {
+    ReadOptions {
         // `zarr` reads pure Zarr; `noxarray` (which implies `zarr`) only drops
         // `_ARRAY_DIMENSIONS`, as in netcdf-c.
         force_pure_zarr: modes.has("zarr") && !modes.has("noxarray") || modes.has("xarray"),
@@ -148,9 +154,7 @@ fn open_zarr(url: &DatasetUrl, options: &OpenOptions) -> Result<Box<dyn DatasetS
         force_v2: modes.has("v2") && !modes.zarr3(),
         trace: options.trace.clone(),
         batch_bytes: options.batch_bytes,
-    };
-    let source = ZarrSource::open(store.store, &read)?;
-    Ok(Box::new(source))
+    }
 }
 
 /// The netCDF file in the remote object `url` names, read by byte ranges.

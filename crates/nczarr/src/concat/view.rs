@@ -103,6 +103,16 @@ impl<'a> Concat<'a> {
         Ok(out)
     }
 
+    /// The dimension the inputs are joined along.
+    pub fn dim(&self) -> &DimRef {
+        &self.dim
+    }
+
+    /// The inputs' names, in the order they are joined.
+    pub fn input_names(&self) -> impl Iterator<Item = &str> {
+        self.inputs.iter().map(|i| i.0.as_str())
+    }
+
     /// The dimension's coordinate: CF time units of every input in the first's
     /// (rebased when they differ), and the values in one direction across the inputs.
     fn plan_times(&mut self) -> Result<()> {

@@ -27,7 +27,7 @@ pub use parts::{check_fingerprint, fingerprint, finish_parts, Part};
 pub use plan::{plan, plan_copy, StorageChanges};
 pub use select::{select, Selected, Selection};
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::mpsc;
 
 use crate::chunking::for_each_index;
@@ -69,6 +69,10 @@ pub struct CopyOptions<'a> {
     pub progress: Option<&'a dyn Progress>,
     /// Only this part's share of the chunks (a copy in parts).
     pub part: Option<Part>,
+    /// Only these blocks of these variables, whose edges lie on the sink's chunk
+    /// edges (an append: from the chunk that holds the old end on); `None`: all of
+    /// every variable.
+    pub within: Option<HashMap<VarPath, Region>>,
 }
 
 impl Default for CopyOptions<'_> {
@@ -78,6 +82,7 @@ impl Default for CopyOptions<'_> {
             data: None,
             progress: None,
             part: None,
+            within: None,
         }
     }
 }
@@ -144,7 +149,11 @@ pub fn write_values(
 ) -> Result<()> {
     let mut jobs = Vec::new();
     for (path, var) in dataset.vars() {
-        let wanted = options.data.as_ref().is_none_or(|d| d.contains(&path));
+        let wanted = options.data.as_ref().is_none_or(|d| d.contains(&path))
+            && options
+                .within
+                .as_ref()
+                .is_none_or(|w| w.contains_key(&path));
         if !wanted || !source.has_data(&path) {
             continue;
         }
@@ -179,13 +188,10 @@ pub fn write_values(
     if let Some(p) = options.progress {
         let (mut bytes, mut chunks) = (0u64, 0u64);
         for job in &jobs {
-            let shape = dataset.shape_of(&job.path).unwrap_or_default();
-            let n: u64 = shape.iter().product();
+            let block = block_of(job, options);
+            let n = block.len().unwrap_or(0);
             bytes = bytes.saturating_add(n.saturating_mul(job.item));
-            chunks = chunks.saturating_add(chunk_count(
-                &Region::whole(&shape),
-                job.out_chunks.as_deref(),
-            ));
+            chunks = chunks.saturating_add(chunk_count(&block, job.out_chunks.as_deref()));
         }
         p.start(bytes, chunks);
     }
@@ -204,8 +210,9 @@ pub fn write_values(
                 && source.has_stored_chunks(&job.path)
                 && sink.takes_chunks_of(&job.path, e)
         });
+        let within = options.within.as_ref().and_then(|w| w.get(&job.path));
         let regions = match options.part {
-            None => sink.slabs(&job.path, job.budget, input_chunks, None)?,
+            None => sink.slabs(&job.path, job.budget, input_chunks, within)?,
             Some(part) => {
                 // This part's blocks of the variable, each cut into slabs.
                 let shape = dataset.shape_of(&job.path).unwrap_or_default();
@@ -227,6 +234,16 @@ pub fn write_values(
         copy_var(source, sink, job, &regions, as_stored, options.progress)?;
     }
     Ok(())
+}
+
+/// What of the job's variable is written: the block `options.within` gives, or all.
+fn block_of(job: &Job, options: &CopyOptions<'_>) -> Region {
+    options
+        .within
+        .as_ref()
+        .and_then(|w| w.get(&job.path))
+        .cloned()
+        .unwrap_or_else(|| Region::whole(&job.shape))
 }
 
 /// The index in the variable's C order of element `i` of `region` (itself in C order).

@@ -46,6 +46,15 @@ pub struct Plan {
     encodings: HashMap<VarPath, Encoding>,
 }
 
+impl FromIterator<(VarPath, Encoding)> for Plan {
+    /// A plan of encodings decided elsewhere (those of a dataset written into in place).
+    fn from_iter<I: IntoIterator<Item = (VarPath, Encoding)>>(iter: I) -> Plan {
+        Plan {
+            encodings: iter.into_iter().collect(),
+        }
+    }
+}
+
 impl Plan {
     /// The encoding of the variable at `var`.
     pub fn get(&self, var: &VarPath) -> Option<&Encoding> {

@@ -477,7 +477,7 @@ impl Staged {
 }
 
 /// `fsync` one file or directory.
-fn sync_path(p: &Path) -> Result<(), StoreError> {
+pub(super) fn sync_path(p: &Path) -> Result<(), StoreError> {
     fs::File::open(p)
         .and_then(|f| f.sync_all())
         .map_err(|source| StoreError::Io {

@@ -7,7 +7,7 @@ use super::{Arrays, ReadOptions};
 use crate::chunking::Region;
 use crate::encoding::{Chunking, Encoding, Endianness, ZarrKind};
 use crate::error::{Error, Result};
-use crate::formats::zarr::array::{ArrayReader, ShardCache};
+use crate::formats::zarr::array::{ArrayReader, ShardCache, StoredArray};
 use crate::formats::zarr::v2::{Dtype, Endian};
 use crate::model::{Dataset, NcType, Values, VarPath};
 use crate::source::{ChunkView, DataSource, DatasetSource, FormatInfo, RECYCLED_SLABS};
@@ -101,6 +101,20 @@ impl ZarrSource {
         )?
         .with_batch_bytes(self.batch_bytes)
         .with_shard_cache(&self.shard_cache))
+    }
+}
+
+impl ZarrSource {
+    /// Where the variable at `var` is stored and how: its array's key and storage
+    /// facts (what a writer into this dataset in place needs).
+    pub(crate) fn stored_array(&self, var: &VarPath) -> Option<(StoreKey, &StoredArray)> {
+        let stored = self.arrays.get(var)?;
+        let key = if self.root_array.as_ref() == Some(var) {
+            StoreKey::root()
+        } else {
+            array_key(var).ok()?
+        };
+        Some((key, stored))
     }
 }
 

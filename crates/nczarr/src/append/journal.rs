@@ -1,0 +1,106 @@
+//! The metadata step of an append, recorded before it starts: the documents to write,
+//! old and new, under [`JOURNAL`]. A run killed while writing them (a few small
+//! writes) leaves the record, and the next append to the dataset completes the step
+//! first: the chunks the record's documents point at were durable before it was
+//! written, so finishing it is always right.
+
+use crate::error::{Error, Result};
+use crate::json::Json;
+use crate::store::{ReadStore, StoreKey, WritableStore};
+
+use super::docs::DocChange;
+
+/// Where the record of an unfinished metadata step is kept.
+pub const JOURNAL: &str = ".nczcopy/append.json";
+
+fn journal_key() -> Result<StoreKey> {
+    Ok(StoreKey::new(JOURNAL)?)
+}
+
+/// Write `changes`: recorded first, then each document in order, then the record
+/// removed, with the store made durable between the steps.
+///
+/// # Errors
+/// Store errors; a document that is not UTF-8 text.
+pub(super) fn write_docs(store: &dyn WritableStore, changes: &[DocChange]) -> Result<()> {
+    if changes.is_empty() {
+        return Ok(());
+    }
+    let text = |key: &StoreKey, bytes: &[u8]| -> Result<Json> {
+        String::from_utf8(bytes.to_vec())
+            .map(Json::String)
+            .map_err(|_| Error::metadata(key.clone(), "not UTF-8 text"))
+    };
+    let mut docs = Vec::new();
+    for c in changes {
+        docs.push(Json::Object(vec![
+            ("key".into(), Json::String(c.key.to_string())),
+            ("old".into(), text(&c.key, &c.old)?),
+            ("new".into(), text(&c.key, &c.new)?),
+        ]));
+    }
+    let record = Json::Object(vec![("docs".into(), Json::Array(docs))]);
+    store.put(&journal_key()?, record.to_text().as_bytes())?;
+    store.finish()?;
+    for c in changes {
+        store.put(&c.key, &c.new)?;
+    }
+    store.finish()?;
+    store.delete(&journal_key()?)?;
+    store.finish()?;
+    Ok(())
+}
+
+/// True when an earlier append's metadata step is unfinished.
+///
+/// # Errors
+/// Store errors.
+pub(super) fn is_interrupted(read: &dyn ReadStore) -> Result<bool> {
+    Ok(read.size(&journal_key()?)?.is_some())
+}
+
+/// Complete the metadata step an earlier append was stopped in, if its record is
+/// there; true when there was one.
+///
+/// # Errors
+/// [`Error::Invalid`] when a document changed since the record was written (someone
+/// else wrote the dataset since): nothing is written then; store errors.
+pub(super) fn complete_interrupted(
+    read: &dyn ReadStore,
+    write: &dyn WritableStore,
+) -> Result<bool> {
+    let key = journal_key()?;
+    let Some(bytes) = read.get(&key)? else {
+        return Ok(false);
+    };
+    let bad = |what: &str| Error::metadata(key.clone(), what.to_string());
+    let record = crate::json::parse(&bytes).map_err(|e| bad(&format!("not JSON: {e}")))?;
+    let mut changes = Vec::new();
+    for doc in record.get("docs").and_then(Json::as_array).unwrap_or(&[]) {
+        let field = |name: &str| {
+            doc.get(name)
+                .and_then(Json::as_str)
+                .ok_or_else(|| bad(&format!("an entry without '{name}'")))
+        };
+        let doc_key = StoreKey::new(field("key")?)?;
+        let (old, new) = (field("old")?.as_bytes(), field("new")?.as_bytes());
+        let now = read.get(&doc_key)?;
+        match now.as_deref() {
+            Some(n) if n == new => {}
+            Some(n) if n == old => changes.push((doc_key, new.to_vec())),
+            _ => {
+                return Err(Error::Invalid(format!(
+                    "{}: an append stopped while writing its metadata left {JOURNAL}, but {doc_key} has changed since; check the dataset, then remove {JOURNAL}",
+                    read.location()
+                )))
+            }
+        }
+    }
+    for (k, v) in &changes {
+        write.put(k, v)?;
+    }
+    write.finish()?;
+    write.delete(&key)?;
+    write.finish()?;
+    Ok(true)
+}

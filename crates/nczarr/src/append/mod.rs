@@ -1,0 +1,324 @@
+//! Appending to a Zarr dataset in place (`nczcopy --append`): NCZarr, pure Zarr v2 or
+//! Zarr v3, ours or another writer's (xarray, zarr-python, netcdf-c), in a directory
+//! or an object store. The dataset is the first input of a [`Concat`] with the new
+//! inputs, so every check of a join applies to it and the new times are rebased to
+//! its units; its own chunking, codecs and fill are kept.
+//!
+//! Kill-safe by order: the new chunks first (the partial last chunk along the
+//! dimension completed and replaced at once, `crate::store::ReplacingDirStore`),
+//! made durable; then the documents that give the new length (`docs.rs`), checked
+//! beforehand by opening the dataset as they will make it (`overlay.rs`) and recorded
+//! while they are written (`journal.rs`), the one readers open by last. Until then
+//! readers see the old length, and chunks past it are never read; a later append
+//! writes over them.
+
+mod docs;
+mod journal;
+mod overlay;
+mod sink;
+
+pub use journal::JOURNAL;
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use crate::chunking::Region;
+use crate::concat::Concat;
+use crate::copy::{write_values, CopyOptions};
+use crate::encoding::Plan;
+use crate::error::{Error, Result};
+use crate::formats::zarr::array::{ArrayWriter, StoredArray};
+use crate::formats::zarr::{ReadOptions, ZarrSource};
+use crate::model::{DimRef, VarPath};
+use crate::open::OpenOptions;
+use crate::sink::DatasetSink;
+use crate::source::DatasetSource;
+use crate::store::{ReadStore, ReplacingDirStore, StoreError, WritableStore};
+use crate::url::{DatasetUrl, StorageKind};
+
+use docs::{DocChange, Grown};
+
+/// A Zarr dataset opened to be appended to.
+pub struct AppendTarget {
+    name: String,
+    read: Arc<dyn ReadStore>,
+    write: Box<dyn WritableStore>,
+    read_options: ReadOptions,
+    source: ZarrSource,
+    /// An earlier append's metadata step was completed on opening (see `journal.rs`).
+    pub completed_interrupted: bool,
+}
+
+/// What an append will write: the dimension's old and new lengths, and the block of
+/// each variable that grows, from the chunk (or shard) holding the old end on.
+pub struct AppendPlan {
+    /// The dimension the dataset grows along.
+    pub dim: DimRef,
+    /// Its length before.
+    pub old_len: u64,
+    /// Its length after.
+    pub new_len: u64,
+    /// The blocks written, by variable, in the dataset's order.
+    pub blocks: Vec<(VarPath, Region)>,
+    arrays: Vec<(VarPath, ArrayWriterSpec)>,
+    docs: Vec<DocChange>,
+}
+
+impl AppendPlan {
+    /// The metadata documents that will change, in the order they are written.
+    pub fn documents(&self) -> impl Iterator<Item = String> + '_ {
+        self.docs.iter().map(|d| d.key.to_string())
+    }
+}
+
+/// How a grown array is written: where, stored how (at the new shape).
+struct ArrayWriterSpec {
+    key: crate::store::StoreKey,
+    stored: StoredArray,
+}
+
+impl AppendTarget {
+    /// Open the dataset `name` names to append to it. An earlier append stopped while
+    /// writing its metadata is completed first when `repair` (else refused: a dry run
+    /// writes nothing).
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] for a place that cannot be written in place (a zip
+    /// archive, a netCDF file, a web server); [`Error::Invalid`] for an unfinished
+    /// append without `repair`; open errors.
+    pub fn open(name: &str, options: &OpenOptions, repair: bool) -> Result<AppendTarget> {
+        let url = DatasetUrl::parse(name)?;
+        let refuse = |what: &str| {
+            Error::Unsupported(format!(
+                "{name}: {what}; --append grows a Zarr dataset in a directory or an object store (S3, GCS, Azure)"
+            ))
+        };
+        let write: Box<dyn WritableStore> = match (url.storage, url.path()) {
+            (StorageKind::Dir, Some(p)) if p.is_dir() => Box::new(ReplacingDirStore::new(p)),
+            (StorageKind::Dir, Some(p)) if p.exists() => {
+                return Err(refuse(
+                    "a file (a netCDF file or a zip archive cannot be grown in place: copy it to a directory first)",
+                ))
+            }
+            (StorageKind::Dir, Some(p)) => {
+                return Err(Error::Store(StoreError::NotFound {
+                    location: p.display().to_string(),
+                }))
+            }
+            (StorageKind::Zip, _) => {
+                return Err(refuse(
+                    "a zip archive cannot be changed in place (copy it to a directory first)",
+                ))
+            }
+            (StorageKind::Http, _) => return Err(refuse("a web server is read, never written")),
+            (StorageKind::S3 | StorageKind::Gcs | StorageKind::Azure, _) => {
+                Box::new(crate::place::open_cloud(&url, None, true)?)
+            }
+            (StorageKind::Dir, None) => return Err(refuse("not a local path")),
+        };
+        let read: Arc<dyn ReadStore> =
+            Arc::from(crate::place::open_read(&url, options.trace.clone())?.store);
+        let completed_interrupted = if repair {
+            journal::complete_interrupted(read.as_ref(), write.as_ref())?
+        } else if journal::is_interrupted(read.as_ref())? {
+            return Err(Error::Invalid(format!(
+                "{name}: an earlier append stopped while writing its metadata ({JOURNAL} is there); `nczcopy --append {name}` completes it"
+            )));
+        } else {
+            false
+        };
+        let read_options = crate::open::zarr_read_options(&url, options);
+        let source = ZarrSource::open(Box::new(read.clone()), &read_options)?;
+        Ok(AppendTarget {
+            name: name.to_string(),
+            read,
+            write,
+            read_options,
+            source,
+            completed_interrupted,
+        })
+    }
+
+    /// The dataset as it is now: the first input of the join.
+    pub fn source(&self) -> &dyn DatasetSource {
+        &self.source
+    }
+
+    /// Decide the append of `joined` (this dataset, then the new inputs): the blocks
+    /// to write and the documents to change, checked by opening the dataset as those
+    /// documents will make it.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] when the join does not start with this dataset (an input
+    /// whose coordinate comes first); [`Error::Unsupported`] when this dataset's
+    /// metadata cannot be made to say the new length; metadata errors.
+    pub fn plan(&self, joined: &Concat<'_>) -> Result<AppendPlan> {
+        if let Some(first) = joined.input_names().next().filter(|f| *f != self.name) {
+            return Err(Error::Invalid(format!(
+                "{first}: its coordinate comes before {}'s; --append adds at the end",
+                self.name
+            )));
+        }
+        let dim = joined.dim().clone();
+        let existing = self.source.dataset();
+        let old_len = existing
+            .dim(&dim)
+            .map(|d| d.len)
+            .ok_or_else(|| Error::Invalid(format!("{}: no dimension '{}'", self.name, dim.name)))?;
+        let ds = joined.dataset();
+        let new_len = ds.dim(&dim).map_or(old_len, |d| d.len);
+        let (mut blocks, mut arrays, mut grown) = (Vec::new(), Vec::new(), Vec::new());
+        for (path, var) in ds.vars() {
+            let Some(axis) = var.dims.iter().position(|d| *d == dim) else {
+                continue;
+            };
+            let (key, stored) = self.source.stored_array(&path).ok_or_else(|| {
+                Error::Unsupported(format!(
+                    "{}: variable '{path}' is not a Zarr array this build can write",
+                    self.name
+                ))
+            })?;
+            let shape = ds.var_shape(var);
+            let unit = stored
+                .sharding
+                .as_ref()
+                .map_or(&stored.chunks, |s| &s.shape)
+                .get(axis)
+                .copied()
+                .unwrap_or(1)
+                .max(1);
+            let mut start = vec![0u64; shape.len()];
+            start[axis] = old_len / unit * unit;
+            let count: Vec<u64> = shape.iter().zip(&start).map(|(n, s)| n - s).collect();
+            if new_len > old_len {
+                blocks.push((path.clone(), Region::block(start, count)));
+            }
+            grown.push(Grown {
+                key: key.clone(),
+                axis,
+            });
+            arrays.push((
+                path,
+                ArrayWriterSpec {
+                    key,
+                    stored: StoredArray {
+                        shape,
+                        ..stored.clone()
+                    },
+                },
+            ));
+        }
+        let zarr3 = self.source.format().zarr_version == Some(3);
+        let docs = if new_len > old_len {
+            docs::grown_docs(self.read.as_ref(), zarr3, &dim, new_len, &grown)?
+        } else {
+            Vec::new()
+        };
+        let plan = AppendPlan {
+            dim,
+            old_len,
+            new_len,
+            blocks,
+            arrays,
+            docs,
+        };
+        self.check_docs(joined, &plan, zarr3)?;
+        Ok(plan)
+    }
+
+    /// Open the dataset as `plan`'s documents will make it, by its consolidated
+    /// metadata and without it, and check that every variable then has its new shape.
+    fn check_docs(&self, joined: &Concat<'_>, plan: &AppendPlan, zarr3: bool) -> Result<()> {
+        if plan.docs.is_empty() {
+            return Ok(());
+        }
+        let mut docs: HashMap<_, _> = plan
+            .docs
+            .iter()
+            .map(|d| (d.key.clone(), Some(d.new.clone())))
+            .collect();
+        let mut views = vec![docs.clone()];
+        // The same without consolidated metadata: readers that ignore it (netcdf-c).
+        let consolidated =
+            crate::store::StoreKey::new(if zarr3 { "zarr.json" } else { ".zmetadata" })?;
+        if let Some(Some(doc)) = docs.get_mut(&consolidated) {
+            if zarr3 {
+                let mut json = crate::json::parse(doc)
+                    .map_err(|e| Error::metadata(consolidated.clone(), e.to_string()))?;
+                if let crate::json::Json::Object(members) = &mut json {
+                    members.retain(|(k, _)| k != "consolidated_metadata");
+                }
+                *doc = json.to_text().into_bytes();
+            } else {
+                docs.insert(consolidated, None);
+            }
+            views.push(docs);
+        }
+        let want = joined.dataset();
+        for view in views {
+            let overlay = overlay::Overlay {
+                base: self.read.clone(),
+                docs: view,
+            };
+            let after = ZarrSource::open(Box::new(overlay), &self.read_options)?;
+            for (path, var) in want.vars() {
+                let shape = want.var_shape(var);
+                let got = after.dataset().shape_of(&path);
+                if got.as_ref() != Some(&shape) {
+                    return Err(Error::Unsupported(format!(
+                        "{}: the new length of '{}' cannot be recorded in this dataset's metadata (variable '{path}' would read as {got:?}, not {shape:?}); nothing was written",
+                        self.name, plan.dim.name
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Write the append `plan` decided: the values of `joined` in its blocks, then the
+    /// documents. `copy` gives the slab size and progress; its `data` and `within` are
+    /// the plan's.
+    ///
+    /// # Errors
+    /// Read, codec and store errors; the dataset then reads as before.
+    pub fn write(
+        &self,
+        joined: &Concat<'_>,
+        plan: &AppendPlan,
+        copy: &CopyOptions<'_>,
+    ) -> Result<()> {
+        if plan.new_len <= plan.old_len {
+            return Ok(());
+        }
+        let blocks: HashMap<VarPath, Region> = plan.blocks.iter().cloned().collect();
+        let mut arrays = HashMap::new();
+        let mut encodings = Vec::new();
+        for (path, spec) in &plan.arrays {
+            if !blocks.contains_key(path) {
+                continue;
+            }
+            let mut writer = ArrayWriter::new(spec.key.clone(), path, spec.stored.clone())?;
+            if let Some(b) = self.read_options.batch_bytes {
+                writer = writer.with_batch_bytes(b);
+            }
+            let unit = spec.stored.sharding.as_ref().map(|s| s.shape.clone());
+            arrays.insert(path.clone(), sink::GrownArray { writer, unit });
+            if let Some(e) = self.source.encoding(path) {
+                encodings.push((path.clone(), e));
+            }
+        }
+        let sink = sink::AppendSink {
+            store: self.write.as_ref(),
+            arrays,
+        };
+        let encodings: Plan = encodings.into_iter().collect();
+        let options = CopyOptions {
+            data: Some(blocks.keys().cloned().collect::<HashSet<_>>()),
+            within: Some(blocks),
+            ..copy.clone()
+        };
+        write_values(joined, joined.dataset(), &encodings, &sink, &options)?;
+        DatasetSink::finish(Box::new(sink))?;
+        journal::write_docs(self.write.as_ref(), &plan.docs)
+    }
+}
