@@ -8,12 +8,19 @@ use std::process::{Command, Stdio};
 
 use crate::util::{have, nczgen, run};
 
-fn s(p: &Path) -> String {
+pub(crate) fn s(p: &Path) -> String {
     p.to_string_lossy().into_owned()
 }
 
 /// A part of a record: `time` in days since `base`, `v(time, x) = values`, `lat` fixed.
-fn part(dir: &Path, name: &str, base: &str, times: &str, values: &str, lat: &str) -> PathBuf {
+pub(crate) fn part(
+    dir: &Path,
+    name: &str,
+    base: &str,
+    times: &str,
+    values: &str,
+    lat: &str,
+) -> PathBuf {
     let cdl = dir.join(format!("{name}.cdl"));
     fs::write(
         &cdl,
@@ -31,7 +38,7 @@ fn part(dir: &Path, name: &str, base: &str, times: &str, values: &str, lat: &str
 }
 
 /// Three monthly-like parts, the third counting days from its own start.
-fn parts(dir: &Path) -> [PathBuf; 3] {
+pub(crate) fn parts(dir: &Path) -> [PathBuf; 3] {
     [
         part(
             dir,
@@ -46,7 +53,7 @@ fn parts(dir: &Path) -> [PathBuf; 3] {
     ]
 }
 
-fn data(p: &Path) -> String {
+pub(crate) fn data(p: &Path) -> String {
     let r = run("nczdump", &[&s(p)]);
     r.success();
     let text = r.stdout();

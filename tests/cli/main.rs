@@ -5,6 +5,8 @@ mod util;
 
 /// `--version` and `--generate` of every tool.
 mod about;
+/// nczcopy --append: datasets grown in place.
+mod append;
 /// nczdump on malformed and damaged datasets: one clear line, non-zero exit.
 mod bad_inputs;
 /// Every tool against GCS and Azure emulators (skipped without them) and a web server.

@@ -3,7 +3,7 @@
 //! from its input; the others are read from the first input (checked equal in all).
 
 use super::check::{self, Input};
-use crate::cftime::TimeUnits;
+use crate::cftime::{Calendar, TimeUnits};
 use crate::chunking::{block_row_starts, place_block, Region};
 use crate::encoding::Encoding;
 use crate::error::{Error, Result};
@@ -53,7 +53,18 @@ impl<'a> Concat<'a> {
         let first = inputs
             .first()
             .ok_or_else(|| Error::Invalid("no input to join".into()))?;
+        // Without --concat: the first input's record dimension, or, when it has none
+        // (a Zarr store, which has no unlimited dimensions), the first other input's
+        // that the first also has.
         let dim = join_dim(first.1.dataset(), options.dim.as_deref())
+            .or_else(|what| {
+                inputs[1..]
+                    .iter()
+                    .filter(|_| options.dim.is_none())
+                    .filter_map(|i| join_dim(i.1.dataset(), None).ok())
+                    .find(|d| first.1.dataset().dim(d).is_some())
+                    .ok_or(what)
+            })
             .map_err(|what| Error::Invalid(format!("{}: {what}", first.0)))?;
         if options.sort {
             sort_inputs(&mut inputs, &dim)?;
@@ -126,10 +137,18 @@ impl<'a> Concat<'a> {
             return Ok(());
         };
         let base = TimeUnits::of_var(var);
+        // The standard and proleptic Gregorian calendars agree from 1582-10-15 on
+        // (xarray writes the second where a file said neither): inputs mixing them
+        // join when every date is from then on.
+        let mut gregorian_only = false;
         if let Some(base) = &base {
             for (name, src) in &self.inputs {
                 let units = src.dataset().var(&coord).and_then(TimeUnits::of_var);
                 let theirs = match units {
+                    Some(u) if gregorian_alike(u.calendar, base.calendar) => {
+                        gregorian_only = true;
+                        Some((u, base.clone()))
+                    }
                     Some(u) if u.calendar != base.calendar => {
                         return Err(Error::Invalid(format!(
                             "{} and {name}: coordinate '{}' is in the {} and the {} calendar",
@@ -154,10 +173,33 @@ impl<'a> Concat<'a> {
         }
         let mut coords = Vec::new();
         for (i, input) in self.inputs.iter().enumerate() {
-            let v = self.rebased(i, &coord, check::whole(input, &coord)?)?;
+            let raw = check::whole(input, &coord)?;
+            if gregorian_only {
+                self.check_gregorian(i, &coord, &raw)?;
+            }
+            let v = self.rebased(i, &coord, raw)?;
             coords.push((0..v.len()).map(|k| v.get_f64(k)).collect());
         }
         check::runs_one_way(&names, &coords, &self.dim.name, self.allow_gaps)
+    }
+
+    /// Check that the times `raw` of input `i`'s coordinate at `coord` are all from
+    /// 1582-10-15 on, where its calendar and the first input's agree.
+    fn check_gregorian(&self, i: usize, coord: &VarPath, raw: &Values) -> Result<()> {
+        let input = &self.inputs[i];
+        let Some(units) = input.1.dataset().var(coord).and_then(TimeUnits::of_var) else {
+            return Ok(());
+        };
+        let early = (0..raw.len())
+            .map(|k| units.date(raw.get_f64(k)))
+            .find(|t| (t.year, t.month, t.day) < (1582, 10, 15));
+        match early {
+            None => Ok(()),
+            Some(t) => Err(Error::Invalid(format!(
+                "{} and {}: coordinate '{}' is in the standard and the proleptic_gregorian calendar, which differ before 1582-10-15 ({}-{:02}-{:02} is in {})",
+                self.inputs[0].0, input.0, self.dim.name, t.year, t.month, t.day, input.0
+            ))),
+        }
     }
 
     /// `values` of the variable at `var` from input `i`, in the first input's time
@@ -217,6 +259,15 @@ impl<'a> Concat<'a> {
             .iter()
             .position(|d| *d == self.dim)
     }
+}
+
+/// True for the standard and the proleptic Gregorian calendar, one each.
+fn gregorian_alike(a: Calendar, b: Calendar) -> bool {
+    matches!(
+        (a, b),
+        (Calendar::Mixed, Calendar::ProlepticGregorian)
+            | (Calendar::ProlepticGregorian, Calendar::Mixed)
+    )
 }
 
 /// Order `inputs` by the first value of `dim`'s coordinate, each a date when it is CF

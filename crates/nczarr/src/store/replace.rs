@@ -31,14 +31,15 @@ impl ReplacingDirStore {
         }
     }
 
-    /// Where `path`'s new bytes are written before the rename: hidden, and named after
-    /// this process, so that a killed run's leftovers are told from anything else.
+    /// Where `path`'s new bytes are written before the rename: hidden, and the same
+    /// name in every run, so that what a killed run left is written over and renamed
+    /// by the next one that writes `path` (appends to one dataset run one at a time).
     fn temp_of(path: &Path) -> PathBuf {
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        path.with_file_name(format!(".{name}.append-{}", std::process::id()))
+        path.with_file_name(format!(".{name}.append"))
     }
 
     /// Write `value` to the temporary file of `path` (its directory made when
