@@ -185,7 +185,8 @@ struct Args {
     /// than its regular step.
     #[arg(long = "allow-gaps")]
     allow_gaps: bool,
-    /// More inputs, one name a line (`-` for stdin), after those given as arguments.
+    /// More inputs, one name a line (`-` for stdin), after those given as arguments
+    /// (with it, OUTPUT may be the only name given).
     #[arg(long = "inputs-from", value_name = "FILE")]
     inputs_from: Option<String>,
     /// `--check first`: take the variables without the joined dimension from the first
@@ -474,21 +475,24 @@ fn print_warning(w: &Warning) {
     }
 }
 
-/// The options as a copy job, but for how the output is created.
-/// Where to write: the last positional name after the first.
+/// Where to write: the last positional name, when there are several, or the only one
+/// with `--inputs-from` (every input then comes from the list).
 fn output_of(args: &Args) -> Option<String> {
-    args.more.last().cloned()
+    match args.more.last() {
+        Some(out) => Some(out.clone()),
+        None if args.inputs_from.is_some() => Some(args.input.clone()),
+        None => None,
+    }
 }
 
-/// The inputs: the first name, every name between it and OUTPUT, then `--inputs-from`'s.
+/// The inputs: every positional name before OUTPUT, then `--inputs-from`'s (read once:
+/// it may be stdin).
 fn inputs_of(args: &Args) -> anyhow::Result<Vec<String>> {
-    let mut all = vec![args.input.clone()];
-    all.extend(
-        args.more
-            .iter()
-            .take(args.more.len().saturating_sub(1))
-            .cloned(),
-    );
+    let mut all = Vec::new();
+    if !args.more.is_empty() {
+        all.push(args.input.clone());
+        all.extend(args.more[..args.more.len() - 1].iter().cloned());
+    }
     if let Some(file) = &args.inputs_from {
         let text = if file == "-" {
             io::read_to_string(io::stdin()).context("--inputs-from -")?
@@ -501,11 +505,19 @@ fn inputs_of(args: &Args) -> anyhow::Result<Vec<String>> {
                 .filter(|l| !l.is_empty())
                 .map(String::from),
         );
+        if all.is_empty() {
+            bail!("--inputs-from {file}: no input names in it");
+        }
+    }
+    if all.is_empty() {
+        bail!("give INPUT... and OUTPUT");
     }
     Ok(all)
 }
 
-fn job(args: &Args) -> anyhow::Result<CopyJob> {
+/// The options as a copy job from `input` (the first input), but for how the output is
+/// created.
+fn job(args: &Args, input: &str) -> anyhow::Result<CopyJob> {
     let Some(output) = output_of(args) else {
         bail!("give INPUT and OUTPUT");
     };
@@ -520,7 +532,7 @@ fn job(args: &Args) -> anyhow::Result<CopyJob> {
     let selection = selection(args)?;
     let changes = changes(args)?;
     Ok(CopyJob {
-        input: args.input.clone(),
+        input: input.to_string(),
         output,
         selection,
         changes,
@@ -659,14 +671,15 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let said_kind = output_kind_of(&args)?;
-    let mut job = job(&args)?;
+    let names = inputs_of(&args)?;
+    let mut job = job(&args, &names[0])?;
     if let Some(jobs) = args.jobs {
         rayon::ThreadPoolBuilder::new()
             .num_threads(jobs.max(1))
             .build_global()
             .context("--jobs")?;
     }
-    let (input, output) = (args.input.clone(), job.output.clone());
+    let (input, output) = (names[0].clone(), job.output.clone());
     DatasetUrl::parse(&input).with_context(|| input.clone())?;
     DatasetUrl::parse(&output).with_context(|| output.clone())?;
     job.check()?;
@@ -674,7 +687,6 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         .open(cli::trace_sink("nczcopy"))
         .with_context(|| input.clone())?;
     // More inputs: each opened as the first, and all seen as one, joined.
-    let names = inputs_of(&args)?;
     let more = open_inputs(&names[1..], &output, job.budget)?;
     let joined = if more.is_empty() {
         None
@@ -747,7 +759,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
 fn main() -> ExitCode {
     cli::signals::stop_on_signals("nczcopy");
     let args: Args = cli::about::parse("nczcopy");
-    if args.more.is_empty() && !args.finish && !args.append {
+    if args.more.is_empty() && !args.finish && !args.append && args.inputs_from.is_none() {
         // A usage error, as the parser's own (exit 2): OUTPUT is optional only for
         // --finish, which takes just it.
         <Args as clap::CommandFactory>::command()

@@ -131,6 +131,19 @@ fn inputs_sorted_listed_and_subset() {
     }
     assert!(child.wait().unwrap().success());
     assert_eq!(data(&tmp.path().join("stdin.nc")), data(&out));
+    // Every input from the list, OUTPUT the only name given; an empty list is refused.
+    let all = tmp.path().join("all.txt");
+    fs::write(&all, format!("{}\n{}\n{}\n", s(&a), s(&b), s(&c))).unwrap();
+    let only = tmp.path().join("only.zarr");
+    run("nczcopy", &["--inputs-from", &s(&all), &s(&only)]).success();
+    assert_eq!(data(&only), data(&out));
+    let empty = tmp.path().join("empty.txt");
+    fs::write(&empty, "\n").unwrap();
+    let r = run(
+        "nczcopy",
+        &["--inputs-from", &s(&empty), &s(&tmp.path().join("e.zarr"))],
+    );
+    assert!(r.fails_with_one_line(1).contains("no input names"));
     let cut = tmp.path().join("cut.nc");
     run(
         "nczcopy",
