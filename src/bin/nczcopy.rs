@@ -193,6 +193,10 @@ struct Args {
     /// input without reading the others' (default: all are read and must be equal).
     #[arg(long = "check", value_name = "first|all")]
     check: Option<String>,
+    /// With several inputs, report each attribute that differs between them, once (the
+    /// first input's is kept).
+    #[arg(long)]
+    verbose: bool,
     /// Grow OUTPUT, an existing Zarr dataset (NCZarr, Zarr v2 or v3, whoever wrote
     /// it), by the inputs, joined onto its end along the record dimension or --concat's:
     /// its partial last chunk is completed, new chunks are written in its own chunking
@@ -585,6 +589,15 @@ fn concat_options(args: &Args) -> anyhow::Result<nczarr::concat::ConcatOptions> 
     })
 }
 
+/// With `--verbose`, the attributes that differ between the joined inputs, one line each.
+fn report_differences(args: &Args, joined: &nczarr::concat::Concat<'_>) {
+    if args.verbose {
+        for d in joined.attribute_differences() {
+            eprintln!("nczcopy: note: {}", cli::one_line(&d));
+        }
+    }
+}
+
 /// `--append`: OUTPUT grown by the inputs, in place.
 fn run_append(args: &Args) -> anyhow::Result<ExitCode> {
     let budget = MemoryBudget::new(parse_size(&args.memory).context("--memory")?);
@@ -619,6 +632,7 @@ fn run_append(args: &Args) -> anyhow::Result<ExitCode> {
             .zip(opened.iter().map(|o| o.source.as_ref())),
     );
     let joined = nczarr::concat::Concat::new(inputs, &concat_options(args)?)?;
+    report_differences(args, &joined);
     let plan = target.plan(&joined).with_context(|| output.clone())?;
     if args.dry_run {
         let mut out = io::stdout().lock();
@@ -699,10 +713,9 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .cloned()
                 .zip(more.iter().map(|o| o.source.as_ref())),
         );
-        Some(nczarr::concat::Concat::new(
-            inputs,
-            &concat_options(&args)?,
-        )?)
+        let joined = nczarr::concat::Concat::new(inputs, &concat_options(&args)?)?;
+        report_differences(&args, &joined);
+        Some(joined)
     };
     let source: &dyn nczarr::DatasetSource = match &joined {
         Some(j) => j,

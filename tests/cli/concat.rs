@@ -347,3 +347,30 @@ fn inputs_of_mixed_formats_join() {
         "time = 0, 1, 2, 3, 4, 5 ; lat = 10, 20 ; v = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 ; }"
     );
 }
+
+/// `--verbose` reports each attribute that differs between the inputs once (the
+/// first input's are kept); the rebased time's units are not a difference.
+#[test]
+fn differing_attributes_are_reported_once_with_verbose() {
+    let tmp = tempfile::tempdir().unwrap();
+    let [a, b, c] = parts(tmp.path());
+    let out = tmp.path().join("v.zarr");
+    let r = run("nczcopy", &["--verbose", &s(&a), &s(&b), &s(&c), &s(&out)]);
+    assert_eq!(r.code(), 0);
+    let lines: Vec<String> = r.stderr().lines().map(String::from).collect();
+    assert_eq!(
+        lines,
+        [format!(
+            "nczcopy: note: global: attribute 'title' differs in {} (the attributes of {} are kept)",
+            s(&b),
+            s(&a)
+        )],
+        "{}",
+        r.stderr()
+    );
+    let quiet = tmp.path().join("q.zarr");
+    run("nczcopy", &[&s(&a), &s(&b), &s(&c), &s(&quiet)]).success();
+    assert!(run("nczdump", &["-h", &s(&quiet)])
+        .stdout()
+        .contains(":title = \"a\""));
+}

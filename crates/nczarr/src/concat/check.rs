@@ -171,3 +171,85 @@ pub(super) fn runs_one_way(
     }
     Ok(())
 }
+
+/// The attributes of `other` that differ from the first input's (`first`), or that
+/// only one of them has: one line each, naming the variable (or the group's global
+/// attributes), the attribute and both inputs. `skip` names the variables whose times a
+/// join rebases (their `units` and `calendar` differ by design), and `seen` holds those
+/// reported for an earlier input, so that each is reported once.
+pub(super) fn attribute_differences(
+    first: &Input<'_>,
+    other: &Input<'_>,
+    skip: &[VarPath],
+    seen: &mut std::collections::HashSet<(String, String)>,
+) -> Vec<String> {
+    let (a, b) = (first.1.dataset(), other.1.dataset());
+    type Owner<'d> = (
+        String,
+        &'d [crate::model::Attr],
+        &'d [crate::model::Attr],
+        bool,
+    );
+    let mut owners: Vec<Owner<'_>> = Vec::new();
+    for (path, group) in groups(&a.root, &mut Vec::new()) {
+        if let Some(o) = b.group(&path) {
+            let name = if path.is_empty() {
+                "global".to_string()
+            } else {
+                format!("group /{}", path.join("/"))
+            };
+            owners.push((name, &group.attrs, &o.attrs, false));
+        }
+    }
+    for (path, var) in a.vars() {
+        if let Some(o) = b.var(&path) {
+            let rebased = skip.contains(&path);
+            owners.push((format!("variable {path}"), &var.attrs, &o.attrs, rebased));
+        }
+    }
+    let mut out = Vec::new();
+    for (owner, ours, theirs, rebased) in owners {
+        let names = ours
+            .iter()
+            .map(|x| &x.name)
+            .chain(theirs.iter().map(|x| &x.name));
+        let mut done = std::collections::HashSet::new();
+        for name in names {
+            // Times rebased to the first input's units and calendar: theirs differ.
+            let rewritten = rebased && (name == "units" || name == "calendar");
+            if rewritten || !done.insert(name.clone()) {
+                continue;
+            }
+            let x = ours.iter().find(|x| &x.name == name);
+            let y = theirs.iter().find(|y| &y.name == name);
+            let same = match (x, y) {
+                (Some(x), Some(y)) => same_values(&x.values, &y.values) && x.user == y.user,
+                _ => false,
+            };
+            if same || !seen.insert((owner.clone(), name.clone())) {
+                continue;
+            }
+            let how = match (x, y) {
+                (Some(_), Some(_)) => "differs in",
+                (Some(_), None) => "is missing from",
+                _ => "is only in",
+            };
+            out.push(format!(
+                "{owner}: attribute '{name}' {how} {} (the attributes of {} are kept)",
+                other.0, first.0
+            ));
+        }
+    }
+    out
+}
+
+/// Every group under `g` (itself first) with its path.
+fn groups<'g>(g: &'g Group, path: &mut Vec<String>) -> Vec<(Vec<String>, &'g Group)> {
+    let mut out = vec![(path.clone(), g)];
+    for c in &g.groups {
+        path.push(c.name.clone());
+        out.extend(groups(c, path));
+        path.pop();
+    }
+    out
+}

@@ -114,6 +114,19 @@ impl<'a> Concat<'a> {
         Ok(out)
     }
 
+    /// The attributes that differ between the inputs, each once: the first input's
+    /// are kept (one line each, naming the inputs).
+    pub fn attribute_differences(&self) -> Vec<String> {
+        let mut seen = std::collections::HashSet::new();
+        let Some(first) = self.inputs.first() else {
+            return Vec::new();
+        };
+        self.inputs[1..]
+            .iter()
+            .flat_map(|other| check::attribute_differences(first, other, &self.rebase, &mut seen))
+            .collect()
+    }
+
     /// The dimension the inputs are joined along.
     pub fn dim(&self) -> &DimRef {
         &self.dim
