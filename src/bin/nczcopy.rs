@@ -552,26 +552,51 @@ fn job(args: &Args, input: &str) -> anyhow::Result<CopyJob> {
     })
 }
 
-/// Open `names`, the inputs after the first, checking that none is `output`.
+/// Open `names`, the inputs after the first, checking that none is `output`. Their
+/// headers are read concurrently (a remote input's are requests whose latency
+/// overlaps), by up to 16 threads.
 fn open_inputs(
     names: &[String],
     output: &str,
     budget: MemoryBudget,
 ) -> anyhow::Result<Vec<nczarr::Opened>> {
     let out_url = DatasetUrl::parse(output).with_context(|| output.to_string())?;
-    let mut opened = Vec::new();
     for name in names {
         let url = DatasetUrl::parse(name).with_context(|| name.clone())?;
         if nczarr::same_dataset(&url, &out_url) {
             bail!("{output}: also an input; a dataset cannot be copied onto itself");
         }
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let slots: Vec<std::sync::Mutex<Option<anyhow::Result<nczarr::Opened>>>> =
+        names.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    let open_next = || loop {
+        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let Some(name) = names.get(i) else { break };
         let options = nczarr::OpenOptions {
             trace: cli::trace_sink("nczcopy"),
             batch_bytes: Some(budget.batch),
         };
-        opened.push(nczarr::open(name, &options).with_context(|| name.clone())?);
-    }
-    Ok(opened)
+        let opened = nczarr::open(name, &options).with_context(|| name.clone());
+        if let Ok(mut slot) = slots[i].lock() {
+            *slot = Some(opened);
+        }
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..names.len().clamp(1, 16) {
+            scope.spawn(open_next);
+        }
+    });
+    slots
+        .into_iter()
+        .zip(names)
+        .map(|(slot, name)| {
+            slot.into_inner()
+                .ok()
+                .flatten()
+                .unwrap_or_else(|| Err(anyhow!("{name}: not opened")))
+        })
+        .collect()
 }
 
 /// How inputs are joined: `--concat`, `--check`, `--sort`, `--allow-gaps`.

@@ -20,7 +20,7 @@ use crate::store::ReadStore;
 pub(crate) const RECYCLED_SLABS: usize = 6;
 
 /// Values of variables by region: what printers and writers read.
-pub trait DataSource: Sync {
+pub trait DataSource: Send + Sync {
     /// The values of `region` of the variable at `var`, in C order; positions with
     /// nothing stored read as the variable's fill value.
     ///
