@@ -374,3 +374,35 @@ fn differing_attributes_are_reported_once_with_verbose() {
         .stdout()
         .contains(":title = \"a\""));
 }
+
+/// A dataset with groups, cut into three along time with `--dim` into a netCDF-4
+/// file, a Zarr v3 store and an NCZarr store, joins back into itself.
+#[test]
+fn a_dataset_with_groups_split_into_every_kind_joins_back() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cdl = tmp.path().join("g.cdl");
+    fs::write(
+        &cdl,
+        "netcdf g {\ndimensions:\n\ttime = UNLIMITED ;\n\tx = 2 ;\nvariables:\n\
+         \tdouble time(time) ;\n\t\ttime:units = \"hours since 2000-01-01\" ;\n\
+         \tint v(time, x) ;\ndata:\n time = 0, 1, 2, 3, 4, 5 ;\n v = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 ;\n\n\
+         group: sub {\n  dimensions:\n  \ty = 3 ;\n  variables:\n  \tfloat w(time, y) ;\n  \tshort k(y) ;\n  \
+         data:\n   w = 0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5, 5.5, 6, 6.5, 7, 7.5, 8, 8.5 ;\n   k = 7, 8, 9 ;\n  } // group sub\n}\n",
+    )
+    .unwrap();
+    let orig = tmp.path().join("orig.nc");
+    nczgen(&["-k", "nc4", "-o", &s(&orig), &s(&cdl)]).success();
+    let p1 = tmp.path().join("p1.nc");
+    let p2 = tmp.path().join("p2.zarr");
+    let p3 = tmp.path().join("p3.zarr");
+    run("nczcopy", &["--dim", "time,0,1", &s(&orig), &s(&p1)]).success();
+    run("nczcopy", &["--dim", "time,2,4", "-k", "zarr3", &s(&orig), &s(&p2)]).success();
+    run("nczcopy", &["--dim", "time,5", "-k", "nczarr", &s(&orig), &s(&p3)]).success();
+    let back = tmp.path().join("back.nc");
+    run("nczcopy", &[&s(&p1), &s(&p2), &s(&p3), &s(&back)]).success();
+    let body = |p: &Path| {
+        let text = run("nczdump", &[&s(p)]).stdout();
+        text.split_once('\n').map(|(_, rest)| rest.to_string()).unwrap_or_default()
+    };
+    assert_eq!(body(&back), body(&orig));
+}
