@@ -396,13 +396,23 @@ fn a_dataset_with_groups_split_into_every_kind_joins_back() {
     let p2 = tmp.path().join("p2.zarr");
     let p3 = tmp.path().join("p3.zarr");
     run("nczcopy", &["--dim", "time,0,1", &s(&orig), &s(&p1)]).success();
-    run("nczcopy", &["--dim", "time,2,4", "-k", "zarr3", &s(&orig), &s(&p2)]).success();
-    run("nczcopy", &["--dim", "time,5", "-k", "nczarr", &s(&orig), &s(&p3)]).success();
+    run(
+        "nczcopy",
+        &["--dim", "time,2,4", "-k", "zarr3", &s(&orig), &s(&p2)],
+    )
+    .success();
+    run(
+        "nczcopy",
+        &["--dim", "time,5", "-k", "nczarr", &s(&orig), &s(&p3)],
+    )
+    .success();
     let back = tmp.path().join("back.nc");
     run("nczcopy", &[&s(&p1), &s(&p2), &s(&p3), &s(&back)]).success();
     let body = |p: &Path| {
         let text = run("nczdump", &[&s(p)]).stdout();
-        text.split_once('\n').map(|(_, rest)| rest.to_string()).unwrap_or_default()
+        text.split_once('\n')
+            .map(|(_, rest)| rest.to_string())
+            .unwrap_or_default()
     };
     assert_eq!(body(&back), body(&orig));
 }
