@@ -35,6 +35,7 @@ pub mod cftime;
 pub mod chunking;
 pub mod cloud;
 pub mod codec;
+pub mod compare;
 pub mod concat;
 pub mod copy;
 pub mod copy_job;
