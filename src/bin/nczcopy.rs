@@ -215,28 +215,6 @@ struct Args {
     more: Vec<String>,
 }
 
-/// A size: digits with an optional K, M, G or T suffix (powers of 1024; `KiB`, `MB`
-/// and the like read the same).
-fn parse_size(text: &str) -> anyhow::Result<u64> {
-    let t = text.trim();
-    let digits = t.trim_end_matches(|c: char| c.is_ascii_alphabetic());
-    let unit = t[digits.len()..].to_ascii_lowercase();
-    let shift = match unit.trim_end_matches('b').trim_end_matches('i') {
-        "" => 0,
-        "k" => 10,
-        "m" => 20,
-        "g" => 30,
-        "t" => 40,
-        _ => bail!("'{text}' is not a size (a number with K, M, G or T)"),
-    };
-    let n: u64 = digits
-        .trim()
-        .parse()
-        .map_err(|_| anyhow!("'{text}' is not a size (a number with K, M, G or T)"))?;
-    n.checked_mul(1 << shift)
-        .ok_or_else(|| anyhow!("size '{text}' is too large"))
-}
-
 /// `-v`/`-V`, `-g`/`-G` and `-u` as a selection.
 fn selection(args: &Args) -> anyhow::Result<Selection> {
     if args.data_vars.is_some() && args.only_vars.is_some() {
@@ -283,13 +261,13 @@ fn changes(args: &Args) -> anyhow::Result<StorageChanges> {
         None => None,
         Some("auto") => Some(nczarr::chunking::DEFAULT_CHUNK_BYTES),
         Some(s) => match s.strip_prefix("auto=") {
-            Some(bytes) => Some(parse_size(bytes)?.max(1)),
+            Some(bytes) => Some(cli::parse_size(bytes)?.max(1)),
             None => bail!("--chunks takes auto or auto=BYTES, not '{s}'"),
         },
     };
     let mut chunks = ChunkSpec::parse(&args.chunks)?;
     if let Some(m) = &args.min_chunk {
-        chunks.min_chunk_bytes = parse_size(m).context("-M")?;
+        chunks.min_chunk_bytes = cli::parse_size(m).context("-M")?;
     }
     Ok(StorageChanges {
         chunks,
@@ -525,7 +503,7 @@ fn job(args: &Args, input: &str) -> anyhow::Result<CopyJob> {
     let Some(output) = output_of(args) else {
         bail!("give INPUT and OUTPUT");
     };
-    let asked = parse_size(&args.memory).context("--memory")?;
+    let asked = cli::parse_size(&args.memory).context("--memory")?;
     if asked < nczarr::copy::budget::LEAST {
         eprintln!(
             "nczcopy: warning: --memory {} is below the least a copy uses; using 1M",
@@ -625,7 +603,7 @@ fn report_differences(args: &Args, joined: &nczarr::concat::Concat<'_>) {
 
 /// `--append`: OUTPUT grown by the inputs, in place.
 fn run_append(args: &Args) -> anyhow::Result<ExitCode> {
-    let budget = MemoryBudget::new(parse_size(&args.memory).context("--memory")?);
+    let budget = MemoryBudget::new(cli::parse_size(&args.memory).context("--memory")?);
     let options = nczarr::OpenOptions {
         trace: cli::trace_sink("nczcopy"),
         batch_bytes: Some(budget.batch),

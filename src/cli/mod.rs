@@ -162,6 +162,29 @@ pub fn one_line(s: &str) -> String {
     s.replace(['\n', '\r'], " ")
 }
 
+/// A size: digits with an optional K, M, G or T suffix (powers of 1024; `KiB`, `MB`
+/// and the like read the same).
+pub fn parse_size(text: &str) -> anyhow::Result<u64> {
+    use anyhow::{anyhow, bail};
+    let t = text.trim();
+    let digits = t.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let unit = t[digits.len()..].to_ascii_lowercase();
+    let shift = match unit.trim_end_matches('b').trim_end_matches('i') {
+        "" => 0,
+        "k" => 10,
+        "m" => 20,
+        "g" => 30,
+        "t" => 40,
+        _ => bail!("'{text}' is not a size (a number with K, M, G or T)"),
+    };
+    let n: u64 = digits
+        .trim()
+        .parse()
+        .map_err(|_| anyhow!("'{text}' is not a size (a number with K, M, G or T)"))?;
+    n.checked_mul(1 << shift)
+        .ok_or_else(|| anyhow!("size '{text}' is too large"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::message;

@@ -22,6 +22,8 @@ mod conversions;
 mod golden;
 /// Hostile input under a memory cap and a time limit: no panic, abort or hang.
 mod hostile;
+/// nczcmp: datasets compared with nccmp's options.
+mod nczcmp;
 /// nczcopy: lossless copies, nccopy's flags, rechunking, memory, parts.
 mod nczcopy;
 /// nczcopy as a process: memory budget, killed runs, copies in parts.

@@ -90,6 +90,7 @@ pub fn exe(tool: &str) -> &'static str {
         "zmapdump" => env!("CARGO_BIN_EXE_zmapdump"),
         "nczgen" => env!("CARGO_BIN_EXE_nczgen"),
         "nczcopy" => env!("CARGO_BIN_EXE_nczcopy"),
+        "nczcmp" => env!("CARGO_BIN_EXE_nczcmp"),
         other => panic!("unknown tool {other}"),
     }
 }

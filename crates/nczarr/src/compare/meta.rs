@@ -227,13 +227,16 @@ fn same_attr(x: &Attr, y: &Attr, options: &CompareOptions) -> bool {
     same
 }
 
-/// The text of a char attribute or a one-string attribute.
+/// The text of a char attribute or a one-string attribute, to its end or first NUL
+/// (C's strings: NCO writes its `history` with a NUL that other formats do not keep).
 fn text_of(v: &Values) -> Option<Vec<u8>> {
-    match v {
-        Values::Char(t) => Some(t.clone()),
-        Values::String(s) if s.len() == 1 => s.value(0).map(<[u8]>::to_vec),
-        _ => None,
-    }
+    let text = match v {
+        Values::Char(t) => t.as_slice(),
+        Values::String(s) if s.len() == 1 => s.value(0)?,
+        _ => return None,
+    };
+    let end = text.iter().position(|&c| c == 0).unwrap_or(text.len());
+    Some(text[..end].to_vec())
 }
 
 /// An attribute's values as CDL writes them, shortened.
@@ -264,8 +267,8 @@ fn storage(
         emit(meta(
             DiffKind::Storage,
             "format".into(),
-            Some(text(&fa)),
-            Some(text(&fb)),
+            Some(text(fa)),
+            Some(text(fb)),
         ));
     }
     let both = |ds: &Dataset| -> Vec<VarPath> { ds.vars().into_iter().map(|(p, _)| p).collect() };
