@@ -268,7 +268,7 @@ fn a_killed_append_leaves_the_dataset_as_it_was() {
         ],
     )
     .success();
-    assert_eq!(data(&out), data(&joined));
+    crate::util::assert_equal_datasets(&out, &joined, "appended");
 }
 
 /// A run stopped between the documents it writes last is completed on the next: the

@@ -130,13 +130,13 @@ fn inputs_sorted_listed_and_subset() {
         writeln!(stdin, "{}\n{}", s(&b), s(&c)).unwrap();
     }
     assert!(child.wait().unwrap().success());
-    assert_eq!(data(&tmp.path().join("stdin.nc")), data(&out));
+    crate::util::assert_equal_datasets(&tmp.path().join("stdin.nc"), &out, "stdin");
     // Every input from the list, OUTPUT the only name given; an empty list is refused.
     let all = tmp.path().join("all.txt");
     fs::write(&all, format!("{}\n{}\n{}\n", s(&a), s(&b), s(&c))).unwrap();
     let only = tmp.path().join("only.zarr");
     run("nczcopy", &["--inputs-from", &s(&all), &s(&only)]).success();
-    assert_eq!(data(&only), data(&out));
+    crate::util::assert_equal_datasets(&only, &out, "--inputs-from only");
     let empty = tmp.path().join("empty.txt");
     fs::write(&empty, "\n").unwrap();
     let r = run(
@@ -327,7 +327,7 @@ fn the_dask_recipe_copies_in_parts_as_one_process_does() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert_eq!(data(&parted), data(&one));
+    crate::util::assert_equal_datasets(&parted, &one, "parts");
 }
 
 /// Inputs of every kind join alike: a netCDF-4 file, an NCZarr store and a Zarr v3

@@ -528,3 +528,20 @@ pub fn assert_same_values(py: &str, a: &Path, b: &Path, what: &str) {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// Fail the test unless nczcmp finds `a` and `b` equal (data, metadata, global
+/// attributes; NaN equals NaN, as a copy keeps it): for tests where the values, not a
+/// dump's text, are the point.
+pub fn assert_equal_datasets(a: &Path, b: &Path, what: &str) {
+    let r = run(
+        "nczcmp",
+        &["-N", &a.to_string_lossy(), &b.to_string_lossy()],
+    );
+    assert_eq!(
+        r.code(),
+        0,
+        "{what}: nczcmp found differences:\n{}{}",
+        r.stdout(),
+        r.stderr()
+    );
+}
