@@ -372,3 +372,62 @@ fn subsets_combine_with_every_other_option() {
     let err = run("nczdump", &["-d", "/obs,0", &s(&example)]).fails_with_one_line(1);
     assert!(err.contains("no dimension '/obs'"), "{err}");
 }
+
+/// On S3 a subset costs the chunks it touches and the metadata, no more: every request
+/// of the trace is a metadata document or one of the three chunks.
+#[test]
+fn on_s3_a_subset_requests_only_its_chunks_and_the_metadata() {
+    let Some(s3) = crate::s3::server("subset") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let store = grid(tmp.path());
+    let url = s3.url("grid.zarr");
+    let keys = s3.keys();
+    s3.run("nczcopy", &[&s(&store), &url], &keys).success();
+    let mut env = keys.clone();
+    env.push(("NCTRACING", "1".into()));
+    let r = s3.run(
+        "nczdump",
+        &["-d", "t,0,4,2", "-d", "x,5", "-v", "v", &url],
+        &env,
+    );
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    let requests: Vec<String> = r
+        .stderr()
+        .lines()
+        .filter(|l| {
+            l.contains("trace: get") || l.contains("trace: head") || l.contains("trace: list")
+        })
+        .map(String::from)
+        .collect();
+    let is_metadata = |l: &String| {
+        [
+            ".zmetadata",
+            ".zgroup",
+            ".zattrs",
+            ".zarray",
+            "zarr.json",
+            ".nczarr",
+        ]
+        .iter()
+        .any(|k| l.contains(k))
+    };
+    let chunks: Vec<&String> = requests.iter().filter(|l| !is_metadata(l)).collect();
+    assert_eq!(chunks.len(), 3, "{requests:#?}");
+    for key in ["v/0.1", "v/2.1", "v/4.1"] {
+        assert!(
+            chunks.iter().any(|l| l.contains(key)),
+            "{key}: {requests:#?}"
+        );
+    }
+    assert!(
+        requests.iter().filter(|l| is_metadata(l)).count() <= 3,
+        "the metadata in more requests than consolidated metadata needs: {requests:#?}"
+    );
+    assert!(
+        r.stdout().contains("v =\n  5,\n  25,\n  45 ;"),
+        "{}",
+        r.stdout()
+    );
+}
