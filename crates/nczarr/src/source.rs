@@ -130,6 +130,12 @@ pub trait DatasetSource: DataSource {
         None
     }
 
+    /// True when a read costs about a system call (local data) rather than requests
+    /// whose latency larger reads hide: a reader may then read in small slabs.
+    fn reads_are_cheap(&self) -> bool {
+        self.store().is_none_or(|s| s.reads_are_cheap())
+    }
+
     /// Chunk `index` of the variable at `var` as the source stores it: bytes encoded
     /// with the codec chain of [`DatasetSource::encoding`], decoding to a whole chunk
     /// of its chunk shape in C order with the encoding's byte order. A copy that keeps
@@ -257,6 +263,10 @@ impl DatasetSource for Without<'_> {
 
     fn store(&self) -> Option<&dyn ReadStore> {
         self.inner.store()
+    }
+
+    fn reads_are_cheap(&self) -> bool {
+        self.inner.reads_are_cheap()
     }
 
     fn stored_chunk(&self, var: &VarPath, index: &[u64]) -> Result<Option<Vec<u8>>> {

@@ -472,4 +472,8 @@ impl DatasetSource for Concat<'_> {
     fn store(&self) -> Option<&dyn ReadStore> {
         self.inputs[0].1.store()
     }
+
+    fn reads_are_cheap(&self) -> bool {
+        self.inputs.iter().all(|i| i.1.reads_are_cheap())
+    }
 }

@@ -250,6 +250,10 @@ impl DatasetSource for Subset<'_> {
         self.inner.store()
     }
 
+    fn reads_are_cheap(&self) -> bool {
+        self.inner.reads_are_cheap()
+    }
+
     fn stored_chunk(&self, var: &VarPath, index: &[u64]) -> Result<Option<Vec<u8>>> {
         self.inner.stored_chunk(var, index)
     }

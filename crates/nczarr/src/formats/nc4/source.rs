@@ -366,6 +366,10 @@ impl DatasetSource for Hdf5Source {
         self.missing_filters()
     }
 
+    fn reads_are_cheap(&self) -> bool {
+        !self.remote
+    }
+
     fn has_stored_chunks(&self, var: &VarPath) -> bool {
         self.vars.get(var).is_some_and(|info| {
             info.stored.nc_type != NcType::String
