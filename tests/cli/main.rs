@@ -22,6 +22,8 @@ mod conversions;
 mod golden;
 /// Hostile input under a memory cap and a time limit: no panic, abort or hang.
 mod hostile;
+/// nczcopy -k kerchunk: references to the chunks of netCDF files, read by xarray.
+mod kerchunk;
 /// nczcmp: datasets compared with nccmp's options.
 mod nczcmp;
 /// nczcopy: lossless copies, nccopy's flags, rechunking, memory, parts.

@@ -19,6 +19,22 @@ use crate::store::ReadStore;
 /// printer reads at once on a few cores (more are freed).
 pub(crate) const RECYCLED_SLABS: usize = 6;
 
+/// Where a stored chunk is in a source's file ([`DatasetSource::chunk_place`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChunkPlace {
+    /// Its bytes, encoded with the variable's codec chain: `len` bytes at `offset`.
+    At {
+        /// Where the bytes start.
+        offset: u64,
+        /// How many.
+        len: u64,
+    },
+    /// Not stored: it reads as the fill value.
+    Missing,
+    /// Stored otherwise (or not known): read as values.
+    Unreferenced,
+}
+
 /// Values of variables by region: what printers and writers read.
 pub trait DataSource: Send + Sync {
     /// The values of `region` of the variable at `var`, in C order; positions with
@@ -127,6 +143,22 @@ pub trait DatasetSource: DataSource {
 
     /// The key/value store under the dataset, for tools that look at keys and objects.
     fn store(&self) -> Option<&dyn ReadStore> {
+        None
+    }
+
+    /// Where chunk `index` of the variable at `var` lies in the source's one file
+    /// ([`DatasetSource::file_location`]), as [`DatasetSource::stored_chunk`] would
+    /// give its bytes: what a reference to it (kerchunk's) points at.
+    ///
+    /// # Errors
+    /// As [`DatasetSource::stored_chunk`].
+    fn chunk_place(&self, var: &VarPath, index: &[u64]) -> Result<ChunkPlace> {
+        let _ = (var, index);
+        Ok(ChunkPlace::Unreferenced)
+    }
+
+    /// The one file this source reads (a path or URL), when it is one file.
+    fn file_location(&self) -> Option<String> {
         None
     }
 

@@ -240,12 +240,21 @@ impl Json {
         out
     }
 
+    /// As [`Json::to_text`], but non-finite numbers bare (`NaN`, `Infinity`), as
+    /// Python's `json.dumps` writes them: zarr-python's attributes, which it reads
+    /// back as numbers (strings would read as strings).
+    pub fn to_text_bare_nonfinite(&self) -> String {
+        let mut out = String::new();
+        self.write_compact(&mut out, ",", true);
+        out
+    }
+
     /// Serialize the way Python's `json.dumps` does by default (`[1, 2]`,
     /// `{"a": 1, "b": 2}`): the most common spelling of JSON text typed by people, so
     /// the best guess at the text a JSON-valued char attribute was written from.
     pub fn to_python_text(&self) -> String {
         let mut out = String::new();
-        self.write_compact(&mut out, ", ");
+        self.write_compact(&mut out, ", ", false);
         out
     }
 
@@ -299,12 +308,12 @@ impl Json {
     }
 
     fn write_text(&self, out: &mut String) {
-        self.write_compact(out, ",");
+        self.write_compact(out, ",", false);
     }
 
     /// One line; array elements apart by `array_sep` (netcdf-c `,`, Python `, `),
     /// object members always by `, ` (both spell them so).
-    fn write_compact(&self, out: &mut String, array_sep: &str) {
+    fn write_compact(&self, out: &mut String, array_sep: &str, bare_nonfinite: bool) {
         match self {
             Json::Null => out.push_str("null"),
             Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -319,7 +328,11 @@ impl Json {
                     } else {
                         "Infinity"
                     };
-                    write_string(name, out);
+                    if bare_nonfinite {
+                        out.push_str(name);
+                    } else {
+                        write_string(name, out);
+                    }
                 } else {
                     out.push_str(n.text());
                 }
@@ -331,7 +344,7 @@ impl Json {
                     if i > 0 {
                         out.push_str(array_sep);
                     }
-                    item.write_compact(out, array_sep);
+                    item.write_compact(out, array_sep, bare_nonfinite);
                 }
                 out.push(']');
             }
@@ -343,7 +356,7 @@ impl Json {
                     }
                     write_string(k, out);
                     out.push_str(": ");
-                    v.write_compact(out, array_sep);
+                    v.write_compact(out, array_sep, bare_nonfinite);
                 }
                 out.push('}');
             }

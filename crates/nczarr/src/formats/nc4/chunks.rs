@@ -31,6 +31,9 @@ pub(super) struct ChunkMap {
     /// unlimited dimension's length).
     pub extent: Vec<u64>,
     pub places: HashMap<Vec<u64>, ChunkPlace>,
+    /// Chunks the file stores whose bytes are not what the codec chain describes (a
+    /// filter skipped, a size past any chunk's): read as values, never referenced.
+    pub unusable: std::collections::HashSet<Vec<u64>>,
 }
 
 /// The chunk map of the dataset whose object header is at `address`.
@@ -48,6 +51,7 @@ pub(super) fn chunk_map(file: &Hdf5File, address: u64) -> Result<ChunkMap, Fault
     let mut map = ChunkMap {
         extent: shape.clone(),
         places: HashMap::new(),
+        unusable: Default::default(),
     };
     let shape = shape.as_slice();
     let Some(DataLayout::Chunked {
@@ -154,15 +158,7 @@ pub(super) fn chunk_map(file: &Hdf5File, address: u64) -> Result<ChunkMap, Fault
         .try_fold(u64::from(element_size), |a, &d| a.checked_mul(u64::from(d)));
     map.places.reserve(entries.len());
     for entry in entries {
-        let size = match (entry.size, whole) {
-            (0, Some(w)) => w,
-            (0, None) => continue,
-            // Compressed, a chunk is about as large as its elements at most: a size far
-            // past that is damage, and such a chunk is read (and refused) as values.
-            (n, Some(w)) if n > w.saturating_mul(2).saturating_add(1 << 16) => continue,
-            (n, _) => n,
-        };
-        if entry.filter_mask != 0 || entry.offsets.len() != shape.len() {
+        if entry.offsets.len() != shape.len() {
             continue;
         }
         // Offsets on the chunk grid and inside the extent (stale chunks past a
@@ -177,6 +173,20 @@ pub(super) fn chunk_map(file: &Hdf5File, address: u64) -> Result<ChunkMap, Fault
                 (o % c == 0 && o < n).then_some(o / c)
             })
             .collect();
+        let size = match (entry.size, whole) {
+            (0, Some(w)) => Some(w),
+            (0, None) => None,
+            // Compressed, a chunk is about as large as its elements at most: a size far
+            // past that is damage, and such a chunk is read (and refused) as values.
+            (n, Some(w)) if n > w.saturating_mul(2).saturating_add(1 << 16) => None,
+            (n, _) => Some(n),
+        };
+        let Some(size) = size.filter(|_| entry.filter_mask == 0) else {
+            if let Some(index) = index {
+                map.unusable.insert(index);
+            }
+            continue;
+        };
         if let Some(index) = index {
             map.places.insert(
                 index,

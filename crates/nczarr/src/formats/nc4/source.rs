@@ -27,7 +27,7 @@ use crate::codec::{hdf5 as filters, registry, table, ChunkInfo, Pipeline};
 use crate::encoding::Encoding;
 use crate::error::{Error, Result};
 use crate::model::{Dataset, NcType, Strings, UValue, Values, VarPath};
-use crate::source::{DataSource, DatasetSource, FormatInfo, RECYCLED_SLABS};
+use crate::source::{ChunkPlace, DataSource, DatasetSource, FormatInfo, RECYCLED_SLABS};
 use crate::store::{LocalFile, ReadAt};
 
 /// Bytes of decoded chunks the reader keeps: enough for a row of chunks of a
@@ -368,6 +368,51 @@ impl DatasetSource for Hdf5Source {
 
     fn reads_are_cheap(&self) -> bool {
         !self.remote
+    }
+
+    fn file_location(&self) -> Option<String> {
+        Some(self.reader.location())
+    }
+
+    fn chunk_place(&self, var: &VarPath, index: &[u64]) -> Result<ChunkPlace> {
+        let fail = |fault: Fault| self.var_error(var, fault);
+        let (Some(info), Some(shape)) = (self.vars.get(var), self.dataset.shape_of(var)) else {
+            return Err(no_such_var(var));
+        };
+        let Some(chunks) = info
+            .encoding
+            .chunk_shape()
+            .filter(|_| self.has_stored_chunks(var))
+        else {
+            return Ok(ChunkPlace::Unreferenced);
+        };
+        let map = info
+            .chunk_map
+            .get_or_init(|| chunks::chunk_map(&self.file, info.ds.address()))
+            .as_ref()
+            .map_err(|e| fail(Fault::from(e.to_string()).context("chunk index")))?;
+        if index.len() != chunks.len() || map.extent.len() != chunks.len() {
+            return Ok(ChunkPlace::Unreferenced);
+        }
+        // Past the dataset's own extent (widened to its unlimited dimension), a chunk
+        // holds no fill there: its values are read.
+        let widened_edge = (0..chunks.len()).any(|d| {
+            index[d].saturating_add(1).saturating_mul(chunks[d]) > map.extent[d]
+                && map.extent[d] != shape[d]
+        });
+        if widened_edge || map.unusable.contains(index) {
+            return Ok(ChunkPlace::Unreferenced);
+        }
+        Ok(match map.places.get(index) {
+            Some(p) if p.address.saturating_add(p.size) <= self.file.storage().len() => {
+                ChunkPlace::At {
+                    offset: p.address,
+                    len: p.size,
+                }
+            }
+            Some(_) => ChunkPlace::Unreferenced,
+            None => ChunkPlace::Missing,
+        })
     }
 
     fn has_stored_chunks(&self, var: &VarPath) -> bool {

@@ -339,6 +339,7 @@ mod tests {
         let map = ChunkMap {
             extent: shape.to_vec(),
             places,
+            unusable: Default::default(),
         };
         (Memory::new(file), map)
     }

@@ -29,6 +29,7 @@ pub mod write;
 
 use std::collections::HashMap;
 
+pub(crate) use conventions::array_key as array_key_of;
 pub use reader::{Generation, ReadOptions, ZarrSource};
 pub use write::{
     fills_to_leave_out, parts_opener, CharDtype, Layout, PartReport, ScalarShape, WriteOptions,

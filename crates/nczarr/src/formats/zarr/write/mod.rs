@@ -103,6 +103,9 @@ pub struct WriteOptions {
     /// Zarr v3 shards: the shard length along each named dimension (a whole number of
     /// chunks, rounded up); other dimensions have one chunk per shard.
     pub shards: Vec<(String, u64)>,
+    /// Non-finite numbers in `.zattrs` bare (`NaN`), as zarr-python writes them and
+    /// reads them back as numbers (kerchunk's references); else as strings.
+    pub bare_nonfinite_attrs: bool,
 }
 
 impl WriteOptions {
@@ -159,6 +162,7 @@ impl Default for WriteOptions {
             batch_bytes: None,
             zarr3: false,
             shards: Vec::new(),
+            bare_nonfinite_attrs: false,
         }
     }
 }
@@ -420,7 +424,12 @@ impl ZarrSink {
     ) -> Result<()> {
         for (name, doc) in docs {
             let key = prefix.join(name)?;
-            self.store().put(&key, doc.to_text().as_bytes())?;
+            let text = if name == ".zattrs" && self.options.bare_nonfinite_attrs {
+                doc.to_text_bare_nonfinite()
+            } else {
+                doc.to_text()
+            };
+            self.store().put(&key, text.as_bytes())?;
             consolidated.push((key.to_string(), doc));
         }
         Ok(())

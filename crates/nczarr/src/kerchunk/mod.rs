@@ -1,0 +1,211 @@
+//! Virtual Zarr: kerchunk's reference format (version 1) for a netCDF file: a pure
+//! Zarr v2 hierarchy (with `_ARRAY_DIMENSIONS`, as kerchunk writes it) whose chunks
+//! are byte ranges inside the file, which xarray opens through fsspec's reference
+//! filesystem as if it were Zarr.
+//!
+//! The Zarr metadata is the pure Zarr sink's, planned from the file's own chunking,
+//! codecs and byte order, so that each stored chunk *is* a Zarr chunk: referenced by
+//! `[url, offset, length]` where the file stores it ([`crate::ChunkPlace`]), left out
+//! where it does not (the fill value), and written through the sink into memory and
+//! inlined (base64) where it cannot be referenced (a chunk stored with a filter
+//! skipped) or the variable is small (coordinates: under `inline_threshold`).
+//! Variables whose chunks cannot be references at all (contiguous data, strings,
+//! filters with no numcodecs twin) are inlined as values when small, else refused in
+//! one line naming them (`inline_all` inlines them anyway).
+
+use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
+
+use crate::chunking::{for_each_index, Region};
+use crate::copy::{plan_copy, write_values, CopyOptions, StorageChanges};
+use crate::encoding::PlanOptions;
+use crate::error::{Error, Result};
+use crate::formats::zarr::v2::encode_base64;
+use crate::formats::zarr::{WriteOptions, ZarrSink};
+use crate::json::{Json, Number};
+use crate::sink::DatasetSink;
+use crate::source::{ChunkPlace, DatasetSource};
+use crate::store::{ListableStore, MemoryStore, ReadableStore, Target};
+
+/// How references are written.
+#[derive(Debug, Clone)]
+pub struct RefOptions {
+    /// How the references name the file (what the user gave, made absolute).
+    pub url: String,
+    /// Variables whose stored bytes are at most this many are inlined (kerchunk's
+    /// `inline_threshold`; coordinates, mostly).
+    pub inline_threshold: u64,
+    /// Inline variables whose chunks cannot be referenced, whatever their size.
+    pub inline_all: bool,
+    /// Larger than this, a variable that must be inlined is refused.
+    pub inline_limit: u64,
+}
+
+impl Default for RefOptions {
+    fn default() -> Self {
+        RefOptions {
+            url: String::new(),
+            inline_threshold: 500,
+            inline_all: false,
+            inline_limit: 16 << 20,
+        }
+    }
+}
+
+/// What the references hold, for the report.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RefCounts {
+    /// Chunks referenced as byte ranges of the file.
+    pub referenced: u64,
+    /// Chunks inlined.
+    pub inlined: u64,
+    /// Chunks the file does not store (left out: they read as the fill value).
+    pub missing: u64,
+}
+
+/// The kerchunk references (`{"version": 1, "refs": {...}}`) of `source`, a netCDF
+/// file, and what they hold.
+///
+/// # Errors
+/// [`Error::Unsupported`] naming the first variable that can be neither referenced
+/// nor inlined (larger than `inline_limit` without `inline_all`); read and codec
+/// errors.
+pub fn references(source: &dyn DatasetSource, options: &RefOptions) -> Result<(Json, RefCounts)> {
+    let dataset = source.dataset();
+    let mut plan = plan_copy(
+        source,
+        dataset,
+        &StorageChanges::default(),
+        &PlanOptions::default(),
+    )?;
+    let memory = Arc::new(MemoryStore::new());
+    let write = WriteOptions {
+        pure_zarr: true,
+        bare_nonfinite_attrs: true,
+        ..WriteOptions::default()
+    };
+    let mut sink = ZarrSink::new(Target::in_place(Box::new(memory.clone())), write)?;
+    sink.prepare(dataset, &mut plan)?;
+    sink.define(dataset, &plan)?;
+    let mut counts = RefCounts::default();
+    let mut ranges: BTreeMap<String, Json> = BTreeMap::new();
+    let mut inline = HashSet::new();
+    let url = Json::String(options.url.clone());
+    for (path, var) in dataset.vars() {
+        if !source.has_data(&path) {
+            continue;
+        }
+        let shape = dataset.var_shape(var);
+        let enc = source.encoding(&path);
+        let stored_bytes: u64 = shape
+            .iter()
+            .product::<u64>()
+            .saturating_mul(crate::encoding::item_size(var.nc_type, 1).max(1) as u64);
+        let referable = enc
+            .as_ref()
+            .is_some_and(|e| source.has_stored_chunks(&path) && sink.takes_chunks_of(&path, e))
+            && !shape.is_empty();
+        if !referable || stored_bytes <= options.inline_threshold {
+            if stored_bytes > options.inline_limit && !options.inline_all {
+                return Err(Error::Unsupported(format!(
+                    "variable '{path}': its chunks cannot be referenced (stored as one contiguous block, as strings, or with a filter numcodecs has no twin of) and it is {stored_bytes} bytes, over the {} inlined at most; --inline-all inlines it",
+                    options.inline_limit
+                )));
+            }
+            inline.insert(path);
+            continue;
+        }
+        let chunks = enc
+            .as_ref()
+            .and_then(|e| e.chunk_shape())
+            .unwrap_or(&shape)
+            .to_vec();
+        let grid: Vec<u64> = shape
+            .iter()
+            .zip(&chunks)
+            .map(|(n, c)| n.div_ceil((*c).max(1)))
+            .collect();
+        let key = crate::formats::zarr::array_key_of(&path)?;
+        let mut failed = None;
+        let mut values_of = Vec::new();
+        for_each_index(&grid, |index| {
+            if failed.is_some() {
+                return;
+            }
+            match source.chunk_place(&path, index) {
+                Ok(ChunkPlace::At { offset, len }) => {
+                    let name: Vec<String> = index.iter().map(u64::to_string).collect();
+                    ranges.insert(
+                        format!("{key}/{}", name.join(".")),
+                        Json::Array(vec![
+                            url.clone(),
+                            Json::Number(Number::from_u64(offset)),
+                            Json::Number(Number::from_u64(len)),
+                        ]),
+                    );
+                    counts.referenced += 1;
+                }
+                Ok(ChunkPlace::Missing) => counts.missing += 1,
+                Ok(ChunkPlace::Unreferenced) => values_of.push(index.to_vec()),
+                Err(e) => failed = Some(e),
+            }
+        });
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        // Chunks stored otherwise: their values, encoded by the sink, inlined.
+        for index in values_of {
+            let start: Vec<u64> = index.iter().zip(&chunks).map(|(i, c)| i * c).collect();
+            let count = start
+                .iter()
+                .zip(chunks.iter().zip(&shape))
+                .map(|(s, (c, n))| (*c).min(n - s))
+                .collect();
+            let region = Region::block(start, count);
+            let values = source.read(&path, &region)?;
+            sink.write(&path, &region, &values)?;
+        }
+    }
+    let copy = CopyOptions {
+        data: Some(inline),
+        ..CopyOptions::default()
+    };
+    write_values(source, dataset, &plan, &sink, &copy)?;
+    Box::new(sink).finish()?;
+    let mut refs: Vec<(String, Json)> = Vec::new();
+    for (key, _) in memory.list()? {
+        let Some(bytes) = memory.get(&key)? else {
+            continue;
+        };
+        let name = key.to_string();
+        let is_doc = [".zarray", ".zattrs", ".zgroup", ".zmetadata"]
+            .iter()
+            .any(|d| name.ends_with(d));
+        // No consolidated metadata: references are opened without it (kerchunk's own
+        // have none), so each document is read where it is.
+        if name == ".zmetadata" {
+            continue;
+        }
+        let value = match String::from_utf8(bytes) {
+            Ok(text) if is_doc => Json::String(text),
+            Ok(text) => {
+                counts.inlined += 1;
+                Json::String(format!("base64:{}", encode_base64(text.as_bytes())))
+            }
+            Err(e) => {
+                counts.inlined += 1;
+                Json::String(format!("base64:{}", encode_base64(e.as_bytes())))
+            }
+        };
+        refs.push((name, value));
+    }
+    refs.extend(ranges);
+    refs.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok((
+        Json::Object(vec![
+            ("version".into(), Json::Number(Number::from_u64(1))),
+            ("refs".into(), Json::Object(refs)),
+        ]),
+        counts,
+    ))
+}

@@ -1,0 +1,103 @@
+//! Virtual Zarr (issue 44): `nczcopy -k kerchunk FILE refs.json` writes kerchunk's
+//! references to the chunks of a netCDF file, which xarray opens through fsspec and
+//! decodes as it decodes the file.
+
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+use crate::util::{case_name, data_dir, golden_cases, nczgen, python_with, run};
+
+fn s(p: &Path) -> String {
+    p.to_string_lossy().into_owned()
+}
+
+/// Every golden case as a netCDF-4 file: its references open in xarray as the file
+/// does (cases xarray cannot open by itself are skipped by the script, said).
+#[test]
+fn xarray_reads_references_to_every_golden_netcdf4_file_as_the_file() {
+    let Some(py) = python_with("xarray, zarr, fsspec, kerchunk") else {
+        eprintln!("skipped: no Python with xarray, zarr, fsspec and kerchunk");
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let mut pairs = Vec::new();
+    let mut refused = Vec::new();
+    for cdl in golden_cases() {
+        let name = case_name(&cdl);
+        let nc = tmp.path().join(format!("{name}.nc"));
+        if nczgen(&["-k", "nc4", "-o", &s(&nc), &s(&cdl)]).code() != 0 {
+            continue;
+        }
+        let refs = tmp.path().join(format!("{name}.json"));
+        let r = run("nczcopy", &["-k", "kerchunk", &s(&nc), &s(&refs)]);
+        if r.code() != 0 {
+            refused.push(format!("{name}: {}", r.stderr().trim()));
+            continue;
+        }
+        pairs.push(s(&nc));
+        pairs.push(s(&refs));
+    }
+    assert!(refused.is_empty(), "refused: {refused:#?}");
+    assert!(pairs.len() >= 2 * 10, "{} cases", pairs.len() / 2);
+    let out = Command::new(&py)
+        .arg(data_dir().join("kerchunk/same_through_refs.py"))
+        .args(&pairs)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A larger chunked file: chunks are byte ranges of it (none inlined), a chunk the
+/// file does not store is left out, and the output replaces only a reference file.
+#[test]
+fn chunks_are_byte_ranges_of_the_file_and_missing_ones_are_left_out() {
+    let tmp = tempfile::tempdir().unwrap();
+    let values: Vec<String> = (0..4 * 300).map(|i| i.to_string()).collect();
+    let cdl = tmp.path().join("c.cdl");
+    fs::write(
+        &cdl,
+        format!(
+            "netcdf c {{\ndimensions:\n\tt = 4 ;\n\tx = 300 ;\nvariables:\n\tint v(t, x) ;\n\t\tv:_ChunkSizes = 1, 300 ;\n\t\tv:_DeflateLevel = 1 ;\n\
+             \tint w(t, x) ;\n\t\tw:_ChunkSizes = 1, 300 ;\ndata:\n v = {} ;\n}}\n",
+            values.join(", ")
+        ),
+    )
+    .unwrap();
+    let nc = tmp.path().join("c.nc");
+    nczgen(&["-k", "nc4", "-o", &s(&nc), &s(&cdl)]).success();
+    let refs = tmp.path().join("c.json");
+    run("nczcopy", &["-k", "kerchunk", &s(&nc), &s(&refs)]).success();
+    let json = nczarr::json::parse(&fs::read(&refs).unwrap()).unwrap();
+    let all = json
+        .get("refs")
+        .and_then(nczarr::json::Json::as_object)
+        .unwrap();
+    let file = fs::canonicalize(&nc).unwrap();
+    for t in 0..4 {
+        let r = all
+            .iter()
+            .find(|(k, _)| *k == format!("v/{t}.0"))
+            .map(|(_, v)| v)
+            .unwrap();
+        let parts = r.as_array().unwrap();
+        assert_eq!(parts[0].as_str(), Some(s(&file).as_str()));
+    }
+    // `w` has no data: its chunks are not stored, so not referenced (they read as fill).
+    assert!(!all
+        .iter()
+        .any(|(k, _)| k.starts_with("w/") && !k.contains(".z")));
+    // Not a reference file: refused, left alone.
+    let other = tmp.path().join("notes.json");
+    fs::write(&other, "my notes").unwrap();
+    let r = run("nczcopy", &["-k", "kerchunk", &s(&nc), &s(&other)]);
+    assert_eq!(r.code(), 1);
+    assert_eq!(fs::read_to_string(&other).unwrap(), "my notes");
+    // Writing again over a reference file replaces it.
+    run("nczcopy", &["-k", "kerchunk", &s(&nc), &s(&refs)]).success();
+}
