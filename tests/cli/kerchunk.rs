@@ -12,10 +12,11 @@ fn s(p: &Path) -> String {
     p.to_string_lossy().into_owned()
 }
 
-/// Every golden case as a netCDF-4 file: its references open in xarray as the file
-/// does (cases xarray cannot open by itself are skipped by the script, said).
+/// Every golden case as a netCDF-4 file and (where the case fits one) a classic
+/// file: its references open in xarray as the file does (cases xarray cannot open by
+/// itself are skipped by the script, said).
 #[test]
-fn xarray_reads_references_to_every_golden_netcdf4_file_as_the_file() {
+fn xarray_reads_references_to_every_golden_netcdf_file_as_the_file() {
     let Some(py) = python_with("xarray, zarr, fsspec, kerchunk") else {
         eprintln!("skipped: no Python with xarray, zarr, fsspec and kerchunk");
         return;
@@ -23,10 +24,13 @@ fn xarray_reads_references_to_every_golden_netcdf4_file_as_the_file() {
     let tmp = tempfile::tempdir().unwrap();
     let mut pairs = Vec::new();
     let mut refused = Vec::new();
-    for cdl in golden_cases() {
-        let name = case_name(&cdl);
+    for (cdl, kind) in golden_cases()
+        .into_iter()
+        .flat_map(|c| [(c.clone(), "nc4"), (c, "classic")])
+    {
+        let name = format!("{}-{kind}", case_name(&cdl));
         let nc = tmp.path().join(format!("{name}.nc"));
-        if nczgen(&["-k", "nc4", "-o", &s(&nc), &s(&cdl)]).code() != 0 {
+        if nczgen(&["-k", kind, "-o", &s(&nc), &s(&cdl)]).code() != 0 {
             continue;
         }
         let refs = tmp.path().join(format!("{name}.json"));
@@ -39,7 +43,7 @@ fn xarray_reads_references_to_every_golden_netcdf4_file_as_the_file() {
         pairs.push(s(&refs));
     }
     assert!(refused.is_empty(), "refused: {refused:#?}");
-    assert!(pairs.len() >= 2 * 10, "{} cases", pairs.len() / 2);
+    assert!(pairs.len() >= 2 * 25, "{} files", pairs.len() / 2);
     let out = Command::new(&py)
         .arg(data_dir().join("kerchunk/same_through_refs.py"))
         .args(&pairs)
@@ -100,4 +104,67 @@ fn chunks_are_byte_ranges_of_the_file_and_missing_ones_are_left_out() {
     assert_eq!(fs::read_to_string(&other).unwrap(), "my notes");
     // Writing again over a reference file replaces it.
     run("nczcopy", &["-k", "kerchunk", &s(&nc), &s(&refs)]).success();
+}
+
+/// Record variables of a classic file are one chunk a record, fixed ones one chunk,
+/// big-endian, referenced where they lie; a netCDF-4 file of the same data likewise
+/// by its chunks: xarray reads both sets of references as it reads the files.
+#[test]
+fn classic_records_and_netcdf4_chunks_are_referenced_and_read_as_the_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let x = 300;
+    let list = |n: usize, f: &dyn Fn(usize) -> String| (0..n).map(f).collect::<Vec<_>>().join(", ");
+    let cdl = tmp.path().join("r.cdl");
+    fs::write(
+        &cdl,
+        format!(
+            "netcdf r {{\ndimensions:\n\ttime = UNLIMITED ;\n\tx = {x} ;\nvariables:\n\
+             \tdouble time(time) ;\n\t\ttime:units = \"days since 2001-01-01\" ;\n\
+             \tint v(time, x) ;\n\tshort s(time, x) ;\n\tdouble w(x) ;\ndata:\n\
+             time = {} ;\n v = {} ;\n s = {} ;\n w = {} ;\n}}\n",
+            list(6, &|i| i.to_string()),
+            list(6 * x, &|i| i.to_string()),
+            list(6 * x, &|i| (i % 3000).to_string()),
+            list(x, &|i| format!("{}.5", i)),
+        ),
+    )
+    .unwrap();
+    let mut pairs = Vec::new();
+    for kind in ["classic", "nc4"] {
+        let nc = tmp.path().join(format!("r-{kind}.nc"));
+        nczgen(&["-k", kind, "-o", &s(&nc), &s(&cdl)]).success();
+        let refs = tmp.path().join(format!("r-{kind}.json"));
+        run("nczcopy", &["-k", "kerchunk", &s(&nc), &s(&refs)]).success();
+        let json = nczarr::json::parse(&fs::read(&refs).unwrap()).unwrap();
+        let all = json
+            .get("refs")
+            .and_then(nczarr::json::Json::as_object)
+            .unwrap();
+        let ranges = all.iter().filter(|(_, v)| v.as_array().is_some()).count();
+        // (netCDF-4 stores `w` contiguous: inlined, not yet referenced.)
+        assert!(ranges >= 12, "{kind}: {ranges} ranges");
+        if kind == "classic" {
+            let zarray = &all.iter().find(|(k, _)| k == "v/.zarray").unwrap().1;
+            let text = zarray.as_str().unwrap();
+            assert!(
+                text.contains("\">i4\"") && text.contains("[1,300]"),
+                "{text}"
+            );
+        }
+        pairs.push(s(&nc));
+        pairs.push(s(&refs));
+    }
+    if let Some(py) = python_with("xarray, zarr, fsspec") {
+        let out = Command::new(&py)
+            .arg(data_dir().join("kerchunk/same_through_refs.py"))
+            .args(&pairs)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
 }

@@ -157,6 +157,14 @@ pub trait DatasetSource: DataSource {
         Ok(ChunkPlace::Unreferenced)
     }
 
+    /// How the variable at `var` lies in the source's one file when its stored bytes
+    /// can be referenced as chunks ([`DatasetSource::chunk_place`] answers for this
+    /// chunking): the chunk shape, and the codecs and byte order of those bytes.
+    fn reference_layout(&self, var: &VarPath) -> Option<Encoding> {
+        let _ = var;
+        None
+    }
+
     /// The one file this source reads (a path or URL), when it is one file.
     fn file_location(&self) -> Option<String> {
         None

@@ -25,7 +25,7 @@ use crate::formats::zarr::{WriteOptions, ZarrSink};
 use crate::json::{Json, Number};
 use crate::sink::DatasetSink;
 use crate::source::{ChunkPlace, DatasetSource};
-use crate::store::{ListableStore, MemoryStore, ReadableStore, Target};
+use crate::store::{ListableStore, MemoryStore, ReadableStore, Target, WritableStore};
 
 /// How references are written.
 #[derive(Debug, Clone)]
@@ -84,10 +84,23 @@ pub fn references(source: &dyn DatasetSource, options: &RefOptions) -> Result<(J
         bare_nonfinite_attrs: true,
         ..WriteOptions::default()
     };
+    // Variables whose bytes can be referenced are stored as the file stores them.
+    let mut layouts = std::collections::HashMap::new();
+    for (path, _) in dataset.vars() {
+        if let (Some(layout), Some(enc)) = (source.reference_layout(&path), plan.get_mut(&path)) {
+            enc.chunking = layout.chunking.clone();
+            enc.codecs = layout.codecs.clone();
+            enc.endian = layout.endian;
+            layouts.insert(path, layout);
+        }
+    }
     let mut sink = ZarrSink::new(Target::in_place(Box::new(memory.clone())), write)?;
     sink.prepare(dataset, &mut plan)?;
     sink.define(dataset, &plan)?;
     let mut counts = RefCounts::default();
+    // Referenced variables with every chunk stored and no `_FillValue` of their own:
+    // their `.zarray` says no fill, as the file does, or xarray would mask values.
+    let mut whole = Vec::new();
     let mut ranges: BTreeMap<String, Json> = BTreeMap::new();
     let mut inline = HashSet::new();
     let url = Json::String(options.url.clone());
@@ -96,15 +109,12 @@ pub fn references(source: &dyn DatasetSource, options: &RefOptions) -> Result<(J
             continue;
         }
         let shape = dataset.var_shape(var);
-        let enc = source.encoding(&path);
+        let enc = layouts.get(&path);
         let stored_bytes: u64 = shape
             .iter()
             .product::<u64>()
             .saturating_mul(crate::encoding::item_size(var.nc_type, 1).max(1) as u64);
-        let referable = enc
-            .as_ref()
-            .is_some_and(|e| source.has_stored_chunks(&path) && sink.takes_chunks_of(&path, e))
-            && !shape.is_empty();
+        let referable = enc.is_some_and(|e| sink.takes_chunks_of(&path, e)) && !shape.is_empty();
         if !referable || stored_bytes <= options.inline_threshold {
             if stored_bytes > options.inline_limit && !options.inline_all {
                 return Err(Error::Unsupported(format!(
@@ -115,17 +125,14 @@ pub fn references(source: &dyn DatasetSource, options: &RefOptions) -> Result<(J
             inline.insert(path);
             continue;
         }
-        let chunks = enc
-            .as_ref()
-            .and_then(|e| e.chunk_shape())
-            .unwrap_or(&shape)
-            .to_vec();
+        let chunks = enc.and_then(|e| e.chunk_shape()).unwrap_or(&shape).to_vec();
         let grid: Vec<u64> = shape
             .iter()
             .zip(&chunks)
             .map(|(n, c)| n.div_ceil((*c).max(1)))
             .collect();
         let key = crate::formats::zarr::array_key_of(&path)?;
+        let mut missing_here = false;
         let mut failed = None;
         let mut values_of = Vec::new();
         for_each_index(&grid, |index| {
@@ -145,13 +152,19 @@ pub fn references(source: &dyn DatasetSource, options: &RefOptions) -> Result<(J
                     );
                     counts.referenced += 1;
                 }
-                Ok(ChunkPlace::Missing) => counts.missing += 1,
+                Ok(ChunkPlace::Missing) => {
+                    counts.missing += 1;
+                    missing_here = true;
+                }
                 Ok(ChunkPlace::Unreferenced) => values_of.push(index.to_vec()),
                 Err(e) => failed = Some(e),
             }
         });
         if let Some(e) = failed {
             return Err(e);
+        }
+        if !missing_here && var.attr("_FillValue").is_none() {
+            whole.push(key.join(".zarray")?);
         }
         // Chunks stored otherwise: their values, encoded by the sink, inlined.
         for index in values_of {
@@ -172,6 +185,14 @@ pub fn references(source: &dyn DatasetSource, options: &RefOptions) -> Result<(J
     };
     write_values(source, dataset, &plan, &sink, &copy)?;
     Box::new(sink).finish()?;
+    for key in whole {
+        if let Some(bytes) = memory.get(&key)? {
+            let mut doc = crate::json::parse(&bytes)
+                .map_err(|e| Error::metadata(key.clone(), e.to_string()))?;
+            doc.set("fill_value", Json::Null);
+            memory.put(&key, doc.to_text().as_bytes())?;
+        }
+    }
     let mut refs: Vec<(String, Json)> = Vec::new();
     for (key, _) in memory.list()? {
         let Some(bytes) = memory.get(&key)? else {

@@ -12,7 +12,7 @@ use crate::chunking::{c_strides, for_each_index, Region};
 use crate::encoding::Encoding;
 use crate::error::{Error, Result};
 use crate::model::{Dataset, Dim, DimRef, Group, Values, Var, VarPath};
-use crate::source::{DataSource, DatasetSource, FormatInfo};
+use crate::source::{ChunkPlace, DataSource, DatasetSource, FormatInfo};
 use crate::store::{LocalFile, ReadAt};
 
 /// A header this long is taken for damage rather than read into memory.
@@ -214,6 +214,22 @@ struct Span {
     out: u64,
 }
 
+impl Nc3Source {
+    /// The variable at `var` (classic files have no groups) and where it is.
+    fn var_layout(&self, var: &VarPath) -> Option<(&crate::model::Var, &Layout)> {
+        if !var.group.is_empty() {
+            return None;
+        }
+        let i = self
+            .dataset
+            .root
+            .vars
+            .iter()
+            .position(|v| v.name == var.name)?;
+        Some((&self.dataset.root.vars[i], self.layouts.get(i)?))
+    }
+}
+
 impl DataSource for Nc3Source {
     fn read(&self, var: &VarPath, region: &Region) -> Result<Values> {
         let index = if var.group.is_empty() {
@@ -348,6 +364,59 @@ impl DatasetSource for Nc3Source {
     /// a copy chooses its own chunks.
     fn encoding(&self, _var: &VarPath) -> Option<Encoding> {
         None
+    }
+
+    fn file_location(&self) -> Option<String> {
+        Some(self.file.location())
+    }
+
+    /// A fixed variable is one chunk (its contiguous bytes), a record variable one
+    /// chunk a record; big-endian, as the format stores every value.
+    fn reference_layout(&self, var: &VarPath) -> Option<Encoding> {
+        let (v, _) = self.var_layout(var)?;
+        let shape = self.dataset.var_shape(v);
+        if shape.is_empty() || shape.contains(&0) {
+            return None;
+        }
+        let mut chunks = shape.clone();
+        if self.var_layout(var)?.1.record {
+            chunks[0] = 1;
+        }
+        Some(Encoding {
+            chunking: Some(crate::encoding::Chunking::Chunked(chunks)),
+            endian: Some(crate::encoding::Endianness::Big),
+            ..Encoding::default()
+        })
+    }
+
+    fn chunk_place(&self, var: &VarPath, index: &[u64]) -> Result<ChunkPlace> {
+        let Some((v, layout)) = self.var_layout(var) else {
+            return Err(Error::NoSuchVar {
+                var: var.to_string(),
+            });
+        };
+        let shape = self.dataset.var_shape(v);
+        let item = v.nc_type.size() as u64;
+        let inner: u64 = shape.iter().skip(1).product();
+        let (offset, len) = if layout.record {
+            let r = index.first().copied().unwrap_or(0);
+            (
+                layout.begin + r * self.record_bytes,
+                inner.saturating_mul(item),
+            )
+        } else if index.iter().all(|&i| i == 0) {
+            (
+                layout.begin,
+                shape.iter().product::<u64>().saturating_mul(item),
+            )
+        } else {
+            return Ok(ChunkPlace::Unreferenced);
+        };
+        Ok(if offset.saturating_add(len) <= self.file_len {
+            ChunkPlace::At { offset, len }
+        } else {
+            ChunkPlace::Unreferenced
+        })
     }
 }
 

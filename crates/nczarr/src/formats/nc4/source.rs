@@ -374,6 +374,13 @@ impl DatasetSource for Hdf5Source {
         Some(self.reader.location())
     }
 
+    fn reference_layout(&self, var: &VarPath) -> Option<Encoding> {
+        self.vars
+            .get(var)
+            .filter(|_| self.has_stored_chunks(var))
+            .map(|info| info.encoding.clone())
+    }
+
     fn chunk_place(&self, var: &VarPath, index: &[u64]) -> Result<ChunkPlace> {
         let fail = |fault: Fault| self.var_error(var, fault);
         let (Some(info), Some(shape)) = (self.vars.get(var), self.dataset.shape_of(var)) else {
