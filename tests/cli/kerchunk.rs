@@ -141,8 +141,8 @@ fn classic_records_and_netcdf4_chunks_are_referenced_and_read_as_the_files() {
             .and_then(nczarr::json::Json::as_object)
             .unwrap();
         let ranges = all.iter().filter(|(_, v)| v.as_array().is_some()).count();
-        // (netCDF-4 stores `w` contiguous: inlined, not yet referenced.)
-        assert!(ranges >= 12, "{kind}: {ranges} ranges");
+        // v and s a chunk a record, w (contiguous in both kinds) one chunk.
+        assert_eq!(ranges, 13, "{kind}: {ranges} ranges");
         if kind == "classic" {
             let zarray = &all.iter().find(|(k, _)| k == "v/.zarray").unwrap().1;
             let text = zarray.as_str().unwrap();

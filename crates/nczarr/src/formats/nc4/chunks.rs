@@ -36,6 +36,27 @@ pub(super) struct ChunkMap {
     pub unusable: std::collections::HashSet<Vec<u64>>,
 }
 
+/// Where a contiguous dataset's bytes are (`address` is its object header's): `None`
+/// when it is not contiguous; `Some(None)` when its storage was never allocated (it
+/// reads as its fill value).
+pub(super) fn contiguous_place(
+    file: &Hdf5File,
+    address: u64,
+) -> Result<Option<Option<ChunkPlace>>, Fault> {
+    let header = file.get_or_parse_header(address).map_err(Fault::from)?;
+    for m in &header.messages {
+        if let HdfMessage::DataLayout(l) = m {
+            return Ok(match l.layout {
+                DataLayout::Contiguous { address, size } => {
+                    Some((address != u64::MAX && size > 0).then_some(ChunkPlace { address, size }))
+                }
+                _ => None,
+            });
+        }
+    }
+    Ok(None)
+}
+
 /// The chunk map of the dataset whose object header is at `address`.
 pub(super) fn chunk_map(file: &Hdf5File, address: u64) -> Result<ChunkMap, Fault> {
     let header = file.get_or_parse_header(address).map_err(Fault::from)?;

@@ -374,11 +374,30 @@ impl DatasetSource for Hdf5Source {
         Some(self.reader.location())
     }
 
+    /// Chunked: the file's chunks. Contiguous (of plain elements): one chunk, its
+    /// bytes as they are.
     fn reference_layout(&self, var: &VarPath) -> Option<Encoding> {
-        self.vars
-            .get(var)
-            .filter(|_| self.has_stored_chunks(var))
-            .map(|info| info.encoding.clone())
+        let info = self.vars.get(var)?;
+        if self.has_stored_chunks(var) {
+            return Some(info.encoding.clone());
+        }
+        let shape = self.dataset.shape_of(var)?;
+        let plain = info.stored.nc_type != NcType::String
+            && !info.stored.half
+            && !info.null_space
+            && info.user.is_none()
+            && info.stored.fixed_string.is_none_or(|w| w == 1)
+            && info.missing_filters.is_empty()
+            && info.encoding.codecs.is_empty();
+        let contiguous = matches!(
+            chunks::contiguous_place(&self.file, info.ds.address()),
+            Ok(Some(_))
+        );
+        (plain && contiguous && !shape.is_empty() && !shape.contains(&0)).then(|| Encoding {
+            chunking: Some(crate::encoding::Chunking::Chunked(shape)),
+            endian: info.encoding.endian,
+            ..Encoding::default()
+        })
     }
 
     fn chunk_place(&self, var: &VarPath, index: &[u64]) -> Result<ChunkPlace> {
@@ -386,11 +405,10 @@ impl DatasetSource for Hdf5Source {
         let (Some(info), Some(shape)) = (self.vars.get(var), self.dataset.shape_of(var)) else {
             return Err(no_such_var(var));
         };
-        let Some(chunks) = info
-            .encoding
-            .chunk_shape()
-            .filter(|_| self.has_stored_chunks(var))
-        else {
+        if !self.has_stored_chunks(var) {
+            return self.contiguous_chunk_place(var, info, &shape, index);
+        }
+        let Some(chunks) = info.encoding.chunk_shape() else {
             return Ok(ChunkPlace::Unreferenced);
         };
         let map = info
@@ -484,6 +502,37 @@ impl DatasetSource for Hdf5Source {
             .read_range(place.address, size)
             .map_err(|e| fail(Fault::from(e).context(format!("chunk {index:?}"))))?;
         Ok(Some(bytes.to_vec()))
+    }
+}
+
+impl Hdf5Source {
+    /// The one chunk of a contiguous variable ([`DatasetSource::reference_layout`]):
+    /// its bytes when they are the whole variable's, missing when never written.
+    fn contiguous_chunk_place(
+        &self,
+        var: &VarPath,
+        info: &VarInfo,
+        shape: &[u64],
+        index: &[u64],
+    ) -> Result<ChunkPlace> {
+        if self.reference_layout(var).is_none() || index.iter().any(|&i| i != 0) {
+            return Ok(ChunkPlace::Unreferenced);
+        }
+        let place = chunks::contiguous_place(&self.file, info.ds.address())
+            .map_err(|f| self.var_error(var, f))?;
+        let item = info.stored.nc_type.size() as u64;
+        let want = shape.iter().product::<u64>().saturating_mul(item);
+        let end = self.file.storage().len();
+        Ok(match place {
+            Some(None) => ChunkPlace::Missing,
+            Some(Some(p)) if p.size == want && p.address.saturating_add(p.size) <= end => {
+                ChunkPlace::At {
+                    offset: p.address,
+                    len: p.size,
+                }
+            }
+            _ => ChunkPlace::Unreferenced,
+        })
     }
 }
 
