@@ -48,6 +48,16 @@ pub struct Opened {
 pub fn open(name: &str, options: &OpenOptions) -> Result<Opened> {
     let url = DatasetUrl::parse(name)?;
     if let Some(path) = url.path().filter(|p| p.is_file()) {
+        // kerchunk's references (JSON), known by their first bytes or `#mode=kerchunk`:
+        // a Zarr dataset whose chunks are byte ranges of other files.
+        if url.modes.has("kerchunk") || crate::place::starts_like_references(path) {
+            let store = crate::place::ReferenceStore::open(path)?;
+            let source = ZarrSource::open(Box::new(store), &zarr_read_options(&url, options))?;
+            return Ok(Opened {
+                url,
+                source: Box::new(source),
+            });
+        }
         // A file rather than a directory tree: a netCDF file is known by its first
         // bytes, whatever its name; anything else goes on to the zip store.
         match crate::formats::sniff_file(path)? {

@@ -12,6 +12,9 @@
 //! Variables whose chunks cannot be references at all (contiguous data, strings,
 //! filters with no numcodecs twin) are inlined as values when small, else refused in
 //! one line naming them (`inline_all` inlines them anyway).
+//!
+//! Read back, a reference file is a store ([`crate::place::ReferenceStore`]) that the
+//! Zarr reader opens as any other: every tool reads it.
 
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
@@ -20,12 +23,12 @@ use crate::chunking::{for_each_index, Region};
 use crate::copy::{plan_copy, write_values, CopyOptions, StorageChanges};
 use crate::encoding::PlanOptions;
 use crate::error::{Error, Result};
-use crate::formats::zarr::v2::encode_base64;
 use crate::formats::zarr::{WriteOptions, ZarrSink};
 use crate::json::{Json, Number};
 use crate::sink::DatasetSink;
 use crate::source::{ChunkPlace, DatasetSource};
 use crate::store::{ListableStore, MemoryStore, ReadableStore, Target, WritableStore};
+use crate::text::encode_base64;
 
 /// How references are written.
 #[derive(Debug, Clone)]

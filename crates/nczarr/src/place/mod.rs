@@ -6,6 +6,8 @@
 
 mod create;
 mod open;
+mod refs;
 
 pub use create::{create_file, create_target, parts_target, FileTarget, PartsRun, ZipLayout};
 pub use open::{open_cloud, open_ranged, open_read, open_s3, OpenedStore};
+pub use refs::{looks_like_references, starts_like_references, ReferenceStore};

@@ -89,6 +89,13 @@ pub struct OpenedStore {
 pub fn open_read(url: &DatasetUrl, trace: Option<TraceSink>) -> Result<OpenedStore, StoreError> {
     let store: Box<dyn ReadStore> = match (url.storage, url.path()) {
         // A zip archive by its bytes whatever its name (`open` refuses other files).
+        // kerchunk's references, else a zip archive by its bytes whatever its name.
+        (StorageKind::Dir, Some(path))
+            if path.is_file()
+                && (url.modes.has("kerchunk") || super::starts_like_references(path)) =>
+        {
+            Box::new(super::ReferenceStore::open(path)?)
+        }
         (StorageKind::Dir, Some(path)) if path.is_file() => Box::new(ZipStore::open(path)?),
         (StorageKind::Dir, Some(path)) => Box::new(DirStore::open(path)?),
         (StorageKind::Zip, Some(path)) => Box::new(ZipStore::open(path)?),

@@ -14,6 +14,7 @@ mod fault;
 mod heap;
 mod meta;
 mod order;
+mod places;
 mod refs;
 mod source;
 mod stored;

@@ -39,12 +39,12 @@ pub struct Hdf5Source {
     reader: Arc<dyn ReadAt>,
     /// Read by byte ranges: chunks a read needs are fetched together first.
     remote: bool,
-    dataset: Dataset,
+    pub(super) dataset: Dataset,
     format: FormatInfo,
-    vars: HashMap<VarPath, VarInfo>,
+    pub(super) vars: HashMap<VarPath, VarInfo>,
     problems: Vec<String>,
     /// Kept open for the datasets' reads; chunks as stored are read from it directly.
-    file: Hdf5File,
+    pub(super) file: Hdf5File,
     /// The global heap collections and tables reads of strings keep for the next.
     heaps: heap::Heaps,
     /// The buffers reads of strings read their references into, for the next (one
@@ -123,7 +123,7 @@ impl Hdf5Source {
     }
 
     /// `fault` met reading variable `var`, as the crate's error.
-    fn var_error(&self, var: &VarPath, fault: Fault) -> Error {
+    pub(super) fn var_error(&self, var: &VarPath, fault: Fault) -> Error {
         fault.into_error(&self.reader.location(), Some(&var.to_string()))
     }
 
@@ -160,7 +160,7 @@ impl Hdf5Source {
     }
 }
 
-fn no_such_var(var: &VarPath) -> Error {
+pub(super) fn no_such_var(var: &VarPath) -> Error {
     Error::NoSuchVar {
         var: var.to_string(),
     }
@@ -374,70 +374,12 @@ impl DatasetSource for Hdf5Source {
         Some(self.reader.location())
     }
 
-    /// Chunked: the file's chunks. Contiguous (of plain elements): one chunk, its
-    /// bytes as they are.
     fn reference_layout(&self, var: &VarPath) -> Option<Encoding> {
-        let info = self.vars.get(var)?;
-        if self.has_stored_chunks(var) {
-            return Some(info.encoding.clone());
-        }
-        let shape = self.dataset.shape_of(var)?;
-        let plain = info.stored.nc_type != NcType::String
-            && !info.stored.half
-            && !info.null_space
-            && info.user.is_none()
-            && info.stored.fixed_string.is_none_or(|w| w == 1)
-            && info.missing_filters.is_empty()
-            && info.encoding.codecs.is_empty();
-        let contiguous = matches!(
-            chunks::contiguous_place(&self.file, info.ds.address()),
-            Ok(Some(_))
-        );
-        (plain && contiguous && !shape.is_empty() && !shape.contains(&0)).then(|| Encoding {
-            chunking: Some(crate::encoding::Chunking::Chunked(shape)),
-            endian: info.encoding.endian,
-            ..Encoding::default()
-        })
+        self.layout_for_references(var)
     }
 
     fn chunk_place(&self, var: &VarPath, index: &[u64]) -> Result<ChunkPlace> {
-        let fail = |fault: Fault| self.var_error(var, fault);
-        let (Some(info), Some(shape)) = (self.vars.get(var), self.dataset.shape_of(var)) else {
-            return Err(no_such_var(var));
-        };
-        if !self.has_stored_chunks(var) {
-            return self.contiguous_chunk_place(var, info, &shape, index);
-        }
-        let Some(chunks) = info.encoding.chunk_shape() else {
-            return Ok(ChunkPlace::Unreferenced);
-        };
-        let map = info
-            .chunk_map
-            .get_or_init(|| chunks::chunk_map(&self.file, info.ds.address()))
-            .as_ref()
-            .map_err(|e| fail(Fault::from(e.to_string()).context("chunk index")))?;
-        if index.len() != chunks.len() || map.extent.len() != chunks.len() {
-            return Ok(ChunkPlace::Unreferenced);
-        }
-        // Past the dataset's own extent (widened to its unlimited dimension), a chunk
-        // holds no fill there: its values are read.
-        let widened_edge = (0..chunks.len()).any(|d| {
-            index[d].saturating_add(1).saturating_mul(chunks[d]) > map.extent[d]
-                && map.extent[d] != shape[d]
-        });
-        if widened_edge || map.unusable.contains(index) {
-            return Ok(ChunkPlace::Unreferenced);
-        }
-        Ok(match map.places.get(index) {
-            Some(p) if p.address.saturating_add(p.size) <= self.file.storage().len() => {
-                ChunkPlace::At {
-                    offset: p.address,
-                    len: p.size,
-                }
-            }
-            Some(_) => ChunkPlace::Unreferenced,
-            None => ChunkPlace::Missing,
-        })
+        self.place_of_chunk(var, index)
     }
 
     fn has_stored_chunks(&self, var: &VarPath) -> bool {
@@ -502,37 +444,6 @@ impl DatasetSource for Hdf5Source {
             .read_range(place.address, size)
             .map_err(|e| fail(Fault::from(e).context(format!("chunk {index:?}"))))?;
         Ok(Some(bytes.to_vec()))
-    }
-}
-
-impl Hdf5Source {
-    /// The one chunk of a contiguous variable ([`DatasetSource::reference_layout`]):
-    /// its bytes when they are the whole variable's, missing when never written.
-    fn contiguous_chunk_place(
-        &self,
-        var: &VarPath,
-        info: &VarInfo,
-        shape: &[u64],
-        index: &[u64],
-    ) -> Result<ChunkPlace> {
-        if self.reference_layout(var).is_none() || index.iter().any(|&i| i != 0) {
-            return Ok(ChunkPlace::Unreferenced);
-        }
-        let place = chunks::contiguous_place(&self.file, info.ds.address())
-            .map_err(|f| self.var_error(var, f))?;
-        let item = info.stored.nc_type.size() as u64;
-        let want = shape.iter().product::<u64>().saturating_mul(item);
-        let end = self.file.storage().len();
-        Ok(match place {
-            Some(None) => ChunkPlace::Missing,
-            Some(Some(p)) if p.size == want && p.address.saturating_add(p.size) <= end => {
-                ChunkPlace::At {
-                    offset: p.address,
-                    len: p.size,
-                }
-            }
-            _ => ChunkPlace::Unreferenced,
-        })
     }
 }
 

@@ -4,6 +4,7 @@
 use super::Dtype;
 use crate::json::Json;
 use crate::model::{NcType, Strings, Values};
+use crate::text::decode_base64;
 
 /// A `fill_value` that does not fit its array's type.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -129,42 +130,12 @@ pub fn fill_json(fill: Option<&Values>, base64_text: bool) -> Json {
         None => Json::Null,
         Some(Values::Char(c)) if base64_text => Json::String(match c.first() {
             None | Some(0) => String::new(),
-            Some(&b) => super::values::encode_base64(&[b]),
+            Some(&b) => crate::text::encode_base64(&[b]),
         }),
         Some(Values::Char(c)) => super::values::text_json(c),
         Some(Values::String(_)) => Json::String(String::new()),
         Some(v) => super::values::values_json(v),
     }
-}
-
-/// Decode standard base64 (with or without padding); `None` if the text is not base64.
-pub(crate) fn decode_base64(s: &str) -> Option<Vec<u8>> {
-    fn val(c: u8) -> Option<u32> {
-        Some(match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' | b'-' => 62,
-            b'/' | b'_' => 63,
-            _ => return None,
-        } as u32)
-    }
-    let t = s.trim_end_matches('=').as_bytes();
-    if t.len() % 4 == 1 || s.len() - t.len() > 2 {
-        return None;
-    }
-    let mut out = Vec::with_capacity(t.len() * 3 / 4);
-    for chunk in t.chunks(4) {
-        let mut acc = 0u32;
-        for (i, &c) in chunk.iter().enumerate() {
-            acc |= val(c)? << (18 - 6 * i);
-        }
-        let n = chunk.len() * 6 / 8;
-        for i in 0..n {
-            out.push((acc >> (16 - 8 * i)) as u8);
-        }
-    }
-    Some(out)
 }
 
 #[cfg(test)]

@@ -11,12 +11,12 @@ mod values;
 
 /// numpy dtypes, which the codecs work in too (they live there, below this module).
 pub use crate::codec::{Dtype, DtypeError, Endian};
+pub(crate) use crate::text::decode_base64;
+pub(crate) use crate::text::encode_base64;
 pub use array::ArrayMeta;
 pub(crate) use array::{check_chunk_bytes, check_chunks, u64_list, zarr_format};
 pub use consolidated::Consolidated;
-pub(crate) use fill::decode_base64;
 pub use fill::{fill_json, parse_fill_value, FillError};
-pub(crate) use values::encode_base64;
 pub use values::values_json;
 
 /// A metadata document that is valid JSON but not valid Zarr.

@@ -36,31 +36,10 @@ pub fn values_json(values: &Values) -> Json {
     }
 }
 
-/// Encode bytes as standard base64 with padding.
-pub(crate) fn encode_base64(bytes: &[u8]) -> String {
-    const T: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut s = String::new();
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            *chunk.get(1).unwrap_or(&0),
-            *chunk.get(2).unwrap_or(&0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                s.push(T[((n >> (18 - 6 * i)) & 63) as usize] as char);
-            } else {
-                s.push('=');
-            }
-        }
-    }
-    s
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::text::encode_base64;
 
     #[test]
     fn attribute_json() {
@@ -89,7 +68,7 @@ mod tests {
         assert_eq!(encode_base64(b"*"), "Kg==");
         assert_eq!(encode_base64(b"hello"), "aGVsbG8=");
         assert_eq!(
-            super::super::fill::decode_base64(&encode_base64(b"hello")).unwrap(),
+            crate::text::decode_base64(&encode_base64(b"hello")).unwrap(),
             b"hello"
         );
     }

@@ -17,6 +17,9 @@ use nczarr::json::Json;
 use nczarr::url::DatasetUrl;
 use nczarr::DatasetSource;
 use nczarr_tools::cli;
+
+mod append;
+mod kerchunk;
 use nczarr_tools::cli::output::{kind_flag, kind_for_target, output_kind, LayoutArgs, OutputKind};
 use nczarr_tools::cli::progress::{Bar, Show};
 
@@ -193,6 +196,10 @@ struct Args {
     /// input without reading the others' (default: all are read and must be equal).
     #[arg(long = "check", value_name = "first|all")]
     check: Option<String>,
+    /// With -k kerchunk: inline (as values) every variable whose chunks cannot be
+    /// referenced, however large, instead of refusing it.
+    #[arg(long)]
+    inline_all: bool,
     /// With several inputs, report each attribute that differs between them, once (the
     /// first input's is kept).
     #[arg(long)]
@@ -601,128 +608,12 @@ fn report_differences(args: &Args, joined: &nczarr::concat::Concat<'_>) {
     }
 }
 
-/// `--append`: OUTPUT grown by the inputs, in place.
-fn run_append(args: &Args) -> anyhow::Result<ExitCode> {
-    let budget = MemoryBudget::new(cli::parse_size(&args.memory).context("--memory")?);
-    let options = nczarr::OpenOptions {
-        trace: cli::trace_sink("nczcopy"),
-        batch_bytes: Some(budget.batch),
-    };
-    let Some(output) = output_of(args) else {
-        // Only OUTPUT: complete an append that was stopped in its metadata step.
-        let output = &args.input;
-        let target = nczarr::append::AppendTarget::open(output, &options, true)
-            .with_context(|| output.clone())?;
-        if target.completed_interrupted {
-            eprintln!("nczcopy: {output}: completed an append that had stopped while writing its metadata");
-        }
-        return Ok(ExitCode::SUCCESS);
-    };
-    let target = nczarr::append::AppendTarget::open(&output, &options, !args.dry_run)
-        .with_context(|| output.clone())?;
-    if target.completed_interrupted {
-        eprintln!(
-            "nczcopy: {output}: warning: an earlier append had stopped while writing its metadata; it was completed first"
-        );
-    }
-    let names = inputs_of(args)?;
-    let opened = open_inputs(&names, &output, budget)?;
-    let mut inputs: Vec<(String, &dyn DatasetSource)> = vec![(output.clone(), target.source())];
-    inputs.extend(
-        names
-            .iter()
-            .cloned()
-            .zip(opened.iter().map(|o| o.source.as_ref())),
-    );
-    let joined = nczarr::concat::Concat::new(inputs, &concat_options(args)?)?;
-    report_differences(args, &joined);
-    let plan = target.plan(&joined).with_context(|| output.clone())?;
-    if args.dry_run {
-        let mut out = io::stdout().lock();
-        writeln!(
-            out,
-            "append to {output}: dimension '{}' from {} to {}",
-            plan.dim.name, plan.old_len, plan.new_len
-        )?;
-        for (var, block) in &plan.blocks {
-            writeln!(out, "{var}: writes {block}")?;
-        }
-        for doc in plan.documents() {
-            writeln!(out, "then: {doc}")?;
-        }
-        out.flush()?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    let bar = Bar::new(if args.quiet {
-        Show::Never
-    } else if args.progress {
-        Show::Always
-    } else {
-        Show::Auto
-    });
-    let copy = nczarr::copy::CopyOptions {
-        slab_bytes: budget.slab,
-        progress: Some(&bar),
-        ..Default::default()
-    };
-    let written = target.write(&joined, &plan, &copy);
-    bar.finish();
-    written.with_context(|| format!("{} -> {output}", names.join(" ")))?;
-    Ok(cli::exit_after_problems(
-        "nczcopy",
-        &output,
-        joined.problems(),
-    ))
-}
-
-/// `-k kerchunk`: references to the chunks of one netCDF file, as kerchunk's JSON.
-fn run_kerchunk(args: &Args) -> anyhow::Result<ExitCode> {
-    let names = inputs_of(args)?;
-    let Some(output) = output_of(args) else {
-        bail!("give INPUT and OUTPUT");
-    };
-    if names.len() > 1 {
-        bail!("-k kerchunk: references to several files joined into one dataset are not built yet; give one input");
-    }
-    let input = &names[0];
-    let opened =
-        nczarr::open(input, &nczarr::OpenOptions::default()).with_context(|| input.clone())?;
-    let source = opened.source.as_ref();
-    if source.file_location().is_none() {
-        bail!("{input}: kerchunk references point into a netCDF file; this is a Zarr dataset, which xarray opens as it is");
-    }
-    let url = match opened.url.path() {
-        Some(p) => std::fs::canonicalize(p)
-            .with_context(|| input.clone())?
-            .display()
-            .to_string(),
-        None => input.split('#').next().unwrap_or(input).to_string(),
-    };
-    let options = nczarr::kerchunk::RefOptions {
-        url,
-        ..Default::default()
-    };
-    let (refs, _) =
-        nczarr::kerchunk::references(source, &options).with_context(|| input.clone())?;
-    let path = std::path::Path::new(&output);
-    if let Ok(existing) = std::fs::read(path) {
-        let text = String::from_utf8_lossy(&existing[..existing.len().min(4096)]).into_owned();
-        if !(text.trim_start().starts_with('{') && text.contains("\"refs\"")) {
-            bail!("{output}: already exists and is not a kerchunk reference file; nothing was written (only such a file is ever replaced)");
-        }
-    }
-    let staged = nczarr::store::Staged::beside(path).with_context(|| output.clone())?;
-    std::fs::write(&staged.temp, refs.to_text()).with_context(|| output.clone())?;
-    staged.commit().with_context(|| output.clone())?;
-    Ok(ExitCode::SUCCESS)
-}
-
 fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.append {
-        return run_append(&args);
+        return append::run(&args);
     }
     if args.kind.as_deref() == Some("kerchunk") {
-        return run_kerchunk(&args);
+        return kerchunk::run(&args);
     }
     if args.finish {
         if !args.more.is_empty() {
