@@ -12,6 +12,22 @@ fn s(p: &Path) -> String {
     p.to_string_lossy().into_owned()
 }
 
+/// Fail unless xarray reads each file of `pairs` (file, references, file, ...) and its
+/// references as the same dataset (data/kerchunk/same_through_refs.py).
+fn assert_xarray_reads_as_the_files(py: &str, pairs: &[String]) {
+    let out = Command::new(py)
+        .arg(data_dir().join("kerchunk/same_through_refs.py"))
+        .args(pairs)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// Every golden case as a netCDF-4 file and (where the case fits one) a classic
 /// file: its references open in xarray as the file does (cases xarray cannot open by
 /// itself are skipped by the script, said).
@@ -44,17 +60,7 @@ fn xarray_reads_references_to_every_golden_netcdf_file_as_the_file() {
     }
     assert!(refused.is_empty(), "refused: {refused:#?}");
     assert!(pairs.len() >= 2 * 25, "{} files", pairs.len() / 2);
-    let out = Command::new(&py)
-        .arg(data_dir().join("kerchunk/same_through_refs.py"))
-        .args(&pairs)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_xarray_reads_as_the_files(&py, &pairs);
 }
 
 /// A larger chunked file: chunks are byte ranges of it (none inlined), a chunk the
@@ -155,17 +161,7 @@ fn classic_records_and_netcdf4_chunks_are_referenced_and_read_as_the_files() {
         pairs.push(s(&refs));
     }
     if let Some(py) = python_with("xarray, zarr, fsspec") {
-        let out = Command::new(&py)
-            .arg(data_dir().join("kerchunk/same_through_refs.py"))
-            .args(&pairs)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_xarray_reads_as_the_files(&py, &pairs);
     }
 }
 

@@ -7,9 +7,10 @@ use anyhow::Context as _;
 use nczarr::copy::MemoryBudget;
 use nczarr::DatasetSource;
 use nczarr_tools::cli;
-use nczarr_tools::cli::progress::{Bar, Show};
 
-use super::{concat_options, inputs_of, open_inputs, output_of, report_differences, Args};
+use super::{
+    concat_options, inputs_of, open_inputs, output_of, progress_bar, report_differences, Args,
+};
 
 /// `--append`: OUTPUT grown by the inputs, in place.
 pub(super) fn run(args: &Args) -> anyhow::Result<ExitCode> {
@@ -63,13 +64,7 @@ pub(super) fn run(args: &Args) -> anyhow::Result<ExitCode> {
         out.flush()?;
         return Ok(ExitCode::SUCCESS);
     }
-    let bar = Bar::new(if args.quiet {
-        Show::Never
-    } else if args.progress {
-        Show::Always
-    } else {
-        Show::Auto
-    });
+    let bar = progress_bar(args);
     let copy = nczarr::copy::CopyOptions {
         slab_bytes: budget.slab,
         progress: Some(&bar),

@@ -599,6 +599,17 @@ fn concat_options(args: &Args) -> anyhow::Result<nczarr::concat::ConcatOptions> 
     })
 }
 
+/// The progress bar `--quiet` and `--progress` ask for.
+fn progress_bar(args: &Args) -> Bar {
+    Bar::new(if args.quiet {
+        Show::Never
+    } else if args.progress {
+        Show::Always
+    } else {
+        Show::Auto
+    })
+}
+
 /// With `--verbose`, the attributes that differ between the joined inputs, one line each.
 fn report_differences(args: &Args, joined: &nczarr::concat::Concat<'_>) {
     if args.verbose {
@@ -691,13 +702,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     let started = job
         .create(prepared, &mut |w| print_warning(&w))
         .with_context(|| output.clone())?;
-    let bar = Bar::new(if args.quiet {
-        Show::Never
-    } else if args.progress {
-        Show::Always
-    } else {
-        Show::Auto
-    });
+    let bar = progress_bar(&args);
     let copied = started.write(Some(&bar));
     bar.finish();
     copied.with_context(|| format!("{input} -> {output}"))?;

@@ -39,15 +39,43 @@ impl Hdf5Source {
 
     /// See [`DatasetSource::chunk_place`].
     pub(super) fn place_of_chunk(&self, var: &VarPath, index: &[u64]) -> Result<ChunkPlace> {
+        if !self.has_stored_chunks(var) {
+            let (Some(info), Some(shape)) = (self.vars.get(var), self.dataset.shape_of(var)) else {
+                return Err(no_such_var(var));
+            };
+            return self.contiguous_chunk_place(var, info, &shape, index);
+        }
+        Ok(match self.stored_place(var, index)? {
+            Some(Some(p)) if p.address.saturating_add(p.size) <= self.file.storage().len() => {
+                ChunkPlace::At {
+                    offset: p.address,
+                    len: p.size,
+                }
+            }
+            Some(None) => ChunkPlace::Missing,
+            _ => ChunkPlace::Unreferenced,
+        })
+    }
+
+    /// Where chunk `index` of a chunked variable is stored, as the file's index says:
+    /// `Some(Some(place))`, `Some(None)` when not stored (it reads as the fill value),
+    /// `None` when its bytes are not the chunk the codecs describe (a filter skipped,
+    /// past the dataset's own extent where the variable was widened to its unlimited
+    /// dimension: there it holds no fill) and its values must be read.
+    ///
+    /// # Errors
+    /// The chunk index cannot be read.
+    pub(super) fn stored_place(
+        &self,
+        var: &VarPath,
+        index: &[u64],
+    ) -> Result<Option<Option<chunks::ChunkPlace>>> {
         let fail = |fault: Fault| self.var_error(var, fault);
         let (Some(info), Some(shape)) = (self.vars.get(var), self.dataset.shape_of(var)) else {
             return Err(no_such_var(var));
         };
-        if !self.has_stored_chunks(var) {
-            return self.contiguous_chunk_place(var, info, &shape, index);
-        }
         let Some(chunks) = info.encoding.chunk_shape() else {
-            return Ok(ChunkPlace::Unreferenced);
+            return Ok(None);
         };
         let map = info
             .chunk_map
@@ -55,27 +83,16 @@ impl Hdf5Source {
             .as_ref()
             .map_err(|e| fail(Fault::from(e.to_string()).context("chunk index")))?;
         if index.len() != chunks.len() || map.extent.len() != chunks.len() {
-            return Ok(ChunkPlace::Unreferenced);
+            return Ok(None);
         }
-        // Past the dataset's own extent (widened to its unlimited dimension), a chunk
-        // holds no fill there: its values are read.
         let widened_edge = (0..chunks.len()).any(|d| {
             index[d].saturating_add(1).saturating_mul(chunks[d]) > map.extent[d]
                 && map.extent[d] != shape[d]
         });
         if widened_edge || map.unusable.contains(index) {
-            return Ok(ChunkPlace::Unreferenced);
+            return Ok(None);
         }
-        Ok(match map.places.get(index) {
-            Some(p) if p.address.saturating_add(p.size) <= self.file.storage().len() => {
-                ChunkPlace::At {
-                    offset: p.address,
-                    len: p.size,
-                }
-            }
-            Some(_) => ChunkPlace::Unreferenced,
-            None => ChunkPlace::Missing,
-        })
+        Ok(Some(map.places.get(index).copied()))
     }
 
     /// The one chunk of a contiguous variable ([`DatasetSource::reference_layout`]):

@@ -403,27 +403,7 @@ impl DatasetSource for Hdf5Source {
 
     fn stored_chunk(&self, var: &VarPath, index: &[u64]) -> Result<Option<Vec<u8>>> {
         let fail = |fault: Fault| self.var_error(var, fault);
-        let (Some(info), Some(shape)) = (self.vars.get(var), self.dataset.shape_of(var)) else {
-            return Err(no_such_var(var));
-        };
-        let Some(chunks) = info.encoding.chunk_shape() else {
-            return Ok(None);
-        };
-        let map = info
-            .chunk_map
-            .get_or_init(|| chunks::chunk_map(&self.file, info.ds.address()))
-            .as_ref()
-            .map_err(|e| fail(Fault::from(e.to_string()).context("chunk index")))?;
-        if index.len() != chunks.len() || map.extent.len() != chunks.len() {
-            return Ok(None);
-        }
-        // A chunk reaching past the dataset's own extent where the variable was widened
-        // (to its unlimited dimension's length) holds no fill there: read its values.
-        let widened_edge = (0..chunks.len()).any(|d| {
-            index[d].saturating_add(1).saturating_mul(chunks[d]) > map.extent[d]
-                && map.extent[d] != shape[d]
-        });
-        let Some(place) = map.places.get(index).filter(|_| !widened_edge) else {
+        let Some(Some(place)) = self.stored_place(var, index)? else {
             return Ok(None);
         };
         let storage = self.file.storage();
