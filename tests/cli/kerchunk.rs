@@ -108,8 +108,30 @@ fn chunks_are_byte_ranges_of_the_file_and_missing_ones_are_left_out() {
     let r = run("nczcopy", &["-k", "kerchunk", &s(&nc), &s(&other)]);
     assert_eq!(r.code(), 1);
     assert_eq!(fs::read_to_string(&other).unwrap(), "my notes");
-    // Writing again over a reference file replaces it.
-    run("nczcopy", &["-k", "kerchunk", &s(&nc), &s(&refs)]).success();
+    // Writing again over a reference file replaces it; --url-prefix names the file
+    // where it will be served.
+    run(
+        "nczcopy",
+        &[
+            "-k",
+            "kerchunk",
+            "--url-prefix",
+            "s3://bucket/dir/",
+            &s(&nc),
+            &s(&refs),
+        ],
+    )
+    .success();
+    let json = nczarr::json::parse(&fs::read(&refs).unwrap()).unwrap();
+    let all = json
+        .get("refs")
+        .and_then(nczarr::json::Json::as_object)
+        .unwrap();
+    let chunk = &all.iter().find(|(k, _)| k == "v/0.0").unwrap().1;
+    assert_eq!(
+        chunk.as_array().unwrap()[0].as_str(),
+        Some("s3://bucket/dir/c.nc")
+    );
 }
 
 /// Record variables of a classic file are one chunk a record, fixed ones one chunk,

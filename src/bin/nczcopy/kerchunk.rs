@@ -29,6 +29,15 @@ pub(super) fn run(args: &Args) -> anyhow::Result<ExitCode> {
             .to_string(),
         None => input.split('#').next().unwrap_or(input).to_string(),
     };
+    // --url-prefix: the file named where it will be served (indexed locally, read from
+    // the cloud): the prefix, then the file's name.
+    let url = match &args.url_prefix {
+        Some(prefix) => {
+            let name = url.rsplit('/').next().unwrap_or(&url);
+            format!("{}/{name}", prefix.trim_end_matches('/'))
+        }
+        None => url,
+    };
     let options = nczarr::kerchunk::RefOptions {
         url,
         inline_all: args.inline_all,

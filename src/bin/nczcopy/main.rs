@@ -196,6 +196,10 @@ struct Args {
     /// input without reading the others' (default: all are read and must be equal).
     #[arg(long = "check", value_name = "first|all")]
     check: Option<String>,
+    /// With -k kerchunk: name the file in the references as PREFIX/NAME (index a local
+    /// copy, serve it from s3://bucket/dir or https://host/dir).
+    #[arg(long, value_name = "PREFIX")]
+    url_prefix: Option<String>,
     /// With -k kerchunk: inline (as values) every variable whose chunks cannot be
     /// referenced, however large, instead of refusing it.
     #[arg(long)]
