@@ -12,6 +12,21 @@ fn s(p: &Path) -> String {
     p.to_string_lossy().into_owned()
 }
 
+/// The references in the reference file at `path`, by key.
+fn refs_in(path: &Path) -> Vec<(String, nczarr::json::Json)> {
+    let json = nczarr::json::parse(&fs::read(path).unwrap()).unwrap();
+    json.get("refs")
+        .and_then(nczarr::json::Json::as_object)
+        .unwrap()
+        .to_vec()
+}
+
+/// `cdl` compiled into a file `nc` of `kind`, and our references to it at `refs`.
+fn file_and_refs(cdl: &Path, kind: &str, nc: &Path, refs: &Path) {
+    nczgen(&["-k", kind, "-o", &s(nc), &s(cdl)]).success();
+    run("nczcopy", &["-k", "kerchunk", &s(nc), &s(refs)]).success();
+}
+
 /// Fail unless xarray reads each file of `pairs` (file, references, file, ...) and its
 /// references as the same dataset (data/kerchunk/same_through_refs.py).
 fn assert_xarray_reads_as_the_files(py: &str, pairs: &[String]) {
@@ -83,11 +98,7 @@ fn chunks_are_byte_ranges_of_the_file_and_missing_ones_are_left_out() {
     nczgen(&["-k", "nc4", "-o", &s(&nc), &s(&cdl)]).success();
     let refs = tmp.path().join("c.json");
     run("nczcopy", &["-k", "kerchunk", &s(&nc), &s(&refs)]).success();
-    let json = nczarr::json::parse(&fs::read(&refs).unwrap()).unwrap();
-    let all = json
-        .get("refs")
-        .and_then(nczarr::json::Json::as_object)
-        .unwrap();
+    let all = refs_in(&refs);
     let file = fs::canonicalize(&nc).unwrap();
     for t in 0..4 {
         let r = all
@@ -122,11 +133,7 @@ fn chunks_are_byte_ranges_of_the_file_and_missing_ones_are_left_out() {
         ],
     )
     .success();
-    let json = nczarr::json::parse(&fs::read(&refs).unwrap()).unwrap();
-    let all = json
-        .get("refs")
-        .and_then(nczarr::json::Json::as_object)
-        .unwrap();
+    let all = refs_in(&refs);
     let chunk = &all.iter().find(|(k, _)| k == "v/0.0").unwrap().1;
     assert_eq!(
         chunk.as_array().unwrap()[0].as_str(),
@@ -160,14 +167,9 @@ fn classic_records_and_netcdf4_chunks_are_referenced_and_read_as_the_files() {
     let mut pairs = Vec::new();
     for kind in ["classic", "nc4"] {
         let nc = tmp.path().join(format!("r-{kind}.nc"));
-        nczgen(&["-k", kind, "-o", &s(&nc), &s(&cdl)]).success();
         let refs = tmp.path().join(format!("r-{kind}.json"));
-        run("nczcopy", &["-k", "kerchunk", &s(&nc), &s(&refs)]).success();
-        let json = nczarr::json::parse(&fs::read(&refs).unwrap()).unwrap();
-        let all = json
-            .get("refs")
-            .and_then(nczarr::json::Json::as_object)
-            .unwrap();
+        file_and_refs(&cdl, kind, &nc, &refs);
+        let all = refs_in(&refs);
         let ranges = all.iter().filter(|(_, v)| v.as_array().is_some()).count();
         // v and s a chunk a record, w (contiguous in both kinds) one chunk.
         assert_eq!(ranges, 13, "{kind}: {ranges} ranges");
@@ -208,9 +210,8 @@ fn every_tool_reads_references_ours_and_kerchunks() {
     let mut sets = Vec::new();
     for kind in ["nc4", "classic"] {
         let nc = tmp.path().join(format!("t-{kind}.nc"));
-        nczgen(&["-k", kind, "-o", &s(&nc), &s(&cdl)]).success();
         let ours = tmp.path().join(format!("ours-{kind}.json"));
-        run("nczcopy", &["-k", "kerchunk", &s(&nc), &s(&ours)]).success();
+        file_and_refs(&cdl, kind, &nc, &ours);
         sets.push((nc.clone(), ours));
         if let Some(py) = python_with("kerchunk, h5py, scipy") {
             let theirs = tmp.path().join(format!("theirs-{kind}.json"));
