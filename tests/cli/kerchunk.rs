@@ -8,12 +8,12 @@ use std::process::Command;
 
 use crate::util::{case_name, data_dir, golden_cases, nczgen, python_with, run};
 
-fn s(p: &Path) -> String {
+pub(crate) fn s(p: &Path) -> String {
     p.to_string_lossy().into_owned()
 }
 
 /// The references in the reference file at `path`, by key.
-fn refs_in(path: &Path) -> Vec<(String, nczarr::json::Json)> {
+pub(crate) fn refs_in(path: &Path) -> Vec<(String, nczarr::json::Json)> {
     let json = nczarr::json::parse(&fs::read(path).unwrap()).unwrap();
     json.get("refs")
         .and_then(nczarr::json::Json::as_object)

@@ -24,6 +24,8 @@ mod golden;
 mod hostile;
 /// nczcopy -k kerchunk: references to the chunks of netCDF files, read by xarray.
 mod kerchunk;
+/// nczcopy -k kerchunk with several files: one virtual dataset joined along a dimension.
+mod kerchunk_joined;
 /// nczcmp: datasets compared with nccmp's options.
 mod nczcmp;
 /// nczcopy: lossless copies, nccopy's flags, rechunking, memory, parts.

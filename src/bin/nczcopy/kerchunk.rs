@@ -1,59 +1,103 @@
-//! `nczcopy -k kerchunk`: kerchunk's references to the chunks of a netCDF file.
+//! `nczcopy -k kerchunk`: kerchunk's references to the chunks of netCDF files.
 
 use std::process::ExitCode;
 
 use anyhow::{bail, Context as _};
+use nczarr::copy::MemoryBudget;
+use nczarr::DatasetSource;
+use nczarr_tools::cli;
 
-use super::{inputs_of, output_of, Args};
+use super::{concat_options, inputs_of, open_inputs, output_of, report_differences, Args};
 
-/// `-k kerchunk`: references to the chunks of one netCDF file, as kerchunk's JSON.
+/// `-k kerchunk`: references to the chunks of one netCDF file, or of several joined
+/// into one virtual dataset, as kerchunk's JSON.
 pub(super) fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let names = inputs_of(args)?;
     let Some(output) = output_of(args) else {
         bail!("give INPUT and OUTPUT");
     };
-    if names.len() > 1 {
-        bail!("-k kerchunk: references to several files joined into one dataset are not built yet; give one input");
+    let budget = MemoryBudget::new(cli::parse_size(&args.memory).context("--memory")?);
+    let opened = open_inputs(&names, &output, budget)?;
+    let mut urls = Vec::with_capacity(names.len());
+    for (name, input) in names.iter().zip(&opened) {
+        urls.push(url_of(args, name, input)?);
     }
-    let input = &names[0];
-    let opened =
-        nczarr::open(input, &nczarr::OpenOptions::default()).with_context(|| input.clone())?;
-    let source = opened.source.as_ref();
-    if source.file_location().is_none() {
-        bail!("{input}: kerchunk references point into a netCDF file; this is a Zarr dataset, which xarray opens as it is");
-    }
-    let url = match opened.url.path() {
-        Some(p) => std::fs::canonicalize(p)
-            .with_context(|| input.clone())?
-            .display()
-            .to_string(),
-        None => input.split('#').next().unwrap_or(input).to_string(),
-    };
-    // --url-prefix: the file named where it will be served (indexed locally, read from
-    // the cloud): the prefix, then the file's name.
-    let url = match &args.url_prefix {
-        Some(prefix) => {
-            let name = url.rsplit('/').next().unwrap_or(&url);
-            format!("{}/{name}", prefix.trim_end_matches('/'))
-        }
-        None => url,
+    let defaults = nczarr::kerchunk::RefOptions::default();
+    let size = |given: &Option<String>, option: &str, default: u64| match given {
+        Some(text) => cli::parse_size(text).with_context(|| option.to_string()),
+        None => Ok(default),
     };
     let options = nczarr::kerchunk::RefOptions {
-        url,
+        url: urls[0].clone(),
         inline_all: args.inline_all,
-        ..Default::default()
+        inline_threshold: size(
+            &args.inline_threshold,
+            "--inline-threshold",
+            defaults.inline_threshold,
+        )?,
+        inline_limit: size(&args.inline_limit, "--inline-limit", defaults.inline_limit)?,
     };
-    let (refs, _) =
-        nczarr::kerchunk::references(source, &options).with_context(|| input.clone())?;
-    let path = std::path::Path::new(&output);
+    let (refs, counts) = if names.len() == 1 {
+        nczarr::kerchunk::references(opened[0].source.as_ref(), &options)
+            .with_context(|| names[0].clone())?
+    } else {
+        let inputs: Vec<(String, &dyn DatasetSource)> = names
+            .iter()
+            .cloned()
+            .zip(opened.iter().map(|o| o.source.as_ref()))
+            .collect();
+        let joined = nczarr::concat::Concat::new(inputs, &concat_options(args)?)?;
+        report_differences(args, &joined);
+        // The files in the order they are joined (--sort may have changed it).
+        let order: Vec<String> = joined
+            .input_names()
+            .filter_map(|n| names.iter().position(|m| m == n))
+            .map(|i| urls[i].clone())
+            .collect();
+        nczarr::kerchunk::references_joined(&joined, order, &options)
+            .with_context(|| format!("{} -> {output}", names.join(" ")))?
+    };
+    for note in &counts.inlined_instead {
+        eprintln!("nczcopy: warning: {}", cli::one_line(note));
+    }
+    write_refs(&output, &refs.to_text())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// How the references name the input `name`: what the user gave, a local path made
+/// absolute; with --url-prefix, the prefix and the file's name (indexed locally, read
+/// from the cloud).
+fn url_of(args: &Args, name: &str, input: &nczarr::Opened) -> anyhow::Result<String> {
+    if input.source.file_location().is_none() {
+        bail!("{name}: kerchunk references point into a netCDF file; this is a Zarr dataset, which xarray opens as it is");
+    }
+    let url = match input.url.path() {
+        Some(p) => std::fs::canonicalize(p)
+            .with_context(|| name.to_string())?
+            .display()
+            .to_string(),
+        None => name.split('#').next().unwrap_or(name).to_string(),
+    };
+    Ok(match &args.url_prefix {
+        Some(prefix) => {
+            let file = url.rsplit('/').next().unwrap_or(&url);
+            format!("{}/{file}", prefix.trim_end_matches('/'))
+        }
+        None => url,
+    })
+}
+
+/// `text` written to `output` as a whole (staged, then renamed), replacing only a
+/// reference file.
+fn write_refs(output: &str, text: &str) -> anyhow::Result<()> {
+    let path = std::path::Path::new(output);
     if let Ok(existing) = std::fs::read(path) {
-        let text = String::from_utf8_lossy(&existing[..existing.len().min(4096)]).into_owned();
-        if !(text.trim_start().starts_with('{') && text.contains("\"refs\"")) {
+        if !nczarr::place::looks_like_references(&existing[..existing.len().min(4096)]) {
             bail!("{output}: already exists and is not a kerchunk reference file; nothing was written (only such a file is ever replaced)");
         }
     }
-    let staged = nczarr::store::Staged::beside(path).with_context(|| output.clone())?;
-    std::fs::write(&staged.temp, refs.to_text()).with_context(|| output.clone())?;
-    staged.commit().with_context(|| output.clone())?;
-    Ok(ExitCode::SUCCESS)
+    let staged = nczarr::store::Staged::beside(path).with_context(|| output.to_string())?;
+    std::fs::write(&staged.temp, text).with_context(|| output.to_string())?;
+    staged.commit().with_context(|| output.to_string())?;
+    Ok(())
 }

@@ -204,6 +204,14 @@ struct Args {
     /// referenced, however large, instead of refusing it.
     #[arg(long)]
     inline_all: bool,
+    /// With -k kerchunk: variables of at most SIZE bytes are inlined as values, not
+    /// referenced (kerchunk's inline_threshold; default 500).
+    #[arg(long, value_name = "SIZE")]
+    inline_threshold: Option<String>,
+    /// With -k kerchunk: a variable whose chunks cannot be referenced is inlined as
+    /// values up to SIZE bytes, refused over it (default 16M; 0 inlines none).
+    #[arg(long, value_name = "SIZE")]
+    inline_limit: Option<String>,
     /// With several inputs, report each attribute that differs between them, once (the
     /// first input's is kept).
     #[arg(long)]

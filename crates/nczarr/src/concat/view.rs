@@ -137,6 +137,22 @@ impl<'a> Concat<'a> {
         self.inputs.iter().map(|i| i.0.as_str())
     }
 
+    /// The inputs' sources, in the order they are joined.
+    pub fn sources(&self) -> impl Iterator<Item = &'a dyn DatasetSource> + '_ {
+        self.inputs.iter().map(|i| i.1)
+    }
+
+    /// Where each input starts along the joined dimension.
+    pub fn starts(&self) -> &[u64] {
+        &self.starts
+    }
+
+    /// True when the values of the variable at `var` are times that some input holds
+    /// in other units: they are read rebased, not as that input stores them.
+    pub fn rebases(&self, var: &VarPath) -> bool {
+        self.rebase.contains(var) && self.units.iter().any(Option::is_some)
+    }
+
     /// The dimension's coordinate: CF time units of every input in the first's
     /// (rebased when they differ), and the values in one direction across the inputs.
     fn plan_times(&mut self) -> Result<()> {
@@ -264,8 +280,9 @@ impl<'a> Concat<'a> {
         out
     }
 
-    /// Where the joined dimension is among the dimensions of the variable at `var`.
-    fn axis(&self, var: &VarPath) -> Option<usize> {
+    /// Where the joined dimension is among the dimensions of the variable at `var`
+    /// (`None`: it has not the dimension, and is read from the first input).
+    pub fn axis(&self, var: &VarPath) -> Option<usize> {
         self.dataset
             .var(var)?
             .dims

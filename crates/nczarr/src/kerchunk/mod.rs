@@ -13,13 +13,23 @@
 //! filters with no numcodecs twin) are inlined as values when small, else refused in
 //! one line naming them (`inline_all` inlines them anyway).
 //!
+//! Several files joined along a dimension ([`references_joined`]) make one virtual
+//! dataset: each file's chunks placed along the joined grid (`files.rs`), the joined
+//! coordinate inlined (rebased when the files' time units differ), the rest read from
+//! the first file.
+//!
 //! Read back, a reference file is a store ([`crate::place::ReferenceStore`]) that the
 //! Zarr reader opens as any other: every tool reads it.
 
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
+mod files;
+
+use files::Files;
+
 use crate::chunking::{for_each_index, Region};
+use crate::concat::Concat;
 use crate::copy::{plan_copy, write_values, CopyOptions, StorageChanges};
 use crate::encoding::PlanOptions;
 use crate::error::{Error, Result};
@@ -58,6 +68,9 @@ impl Default for RefOptions {
 /// What the references hold, for the report.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RefCounts {
+    /// Variables of several files inlined as values because their chunks make no one
+    /// grid, each with the reason (one line).
+    pub inlined_instead: Vec<String>,
     /// Chunks referenced as byte ranges of the file.
     pub referenced: u64,
     /// Chunks inlined.
@@ -74,6 +87,39 @@ pub struct RefCounts {
 /// nor inlined (larger than `inline_limit` without `inline_all`); read and codec
 /// errors.
 pub fn references(source: &dyn DatasetSource, options: &RefOptions) -> Result<(Json, RefCounts)> {
+    let files = Files::One {
+        source,
+        url: options.url.clone(),
+    };
+    references_of(&files, options)
+}
+
+/// The kerchunk references of several netCDF files joined by `concat` into one
+/// virtual dataset, the files named by `urls` (in the order `concat` joins them; they
+/// are the references' `templates`, one per file), and what they hold.
+///
+/// # Errors
+/// As [`references`]; [`Error::Unsupported`] naming a large variable whose files
+/// store it in chunks that make no one regular grid (other chunk shapes or codecs, or
+/// a file holding a part of a chunk along the joined dimension); [`Error::Invalid`]
+/// when `urls` does not name each input.
+pub fn references_joined(
+    concat: &Concat<'_>,
+    urls: Vec<String>,
+    options: &RefOptions,
+) -> Result<(Json, RefCounts)> {
+    if urls.len() != concat.starts().len() {
+        return Err(Error::Invalid(format!(
+            "{} URLs for {} joined files",
+            urls.len(),
+            concat.starts().len()
+        )));
+    }
+    references_of(&Files::Joined { concat, urls }, options)
+}
+
+fn references_of(files: &Files<'_, '_>, options: &RefOptions) -> Result<(Json, RefCounts)> {
+    let source = files.source();
     let dataset = source.dataset();
     let mut plan = plan_copy(
         source,
@@ -89,12 +135,33 @@ pub fn references(source: &dyn DatasetSource, options: &RefOptions) -> Result<(J
     };
     // Variables whose bytes can be referenced are stored as the file stores them.
     let mut layouts = std::collections::HashMap::new();
-    for (path, _) in dataset.vars() {
-        if let (Some(layout), Some(enc)) = (source.reference_layout(&path), plan.get_mut(&path)) {
-            enc.chunking = layout.chunking.clone();
-            enc.codecs = layout.codecs.clone();
-            enc.endian = layout.endian;
-            layouts.insert(path, layout);
+    // Why a variable of several files cannot be referenced, for its refusal.
+    let mut why_not = std::collections::HashMap::new();
+    for (path, var) in dataset.vars() {
+        let shape = dataset.var_shape(var);
+        let bytes = stored_bytes(&shape, var.nc_type);
+        let small = bytes <= options.inline_threshold;
+        let layout = files.layout(&path);
+        let Some(enc) = plan.get_mut(&path) else {
+            continue;
+        };
+        match layout {
+            Ok(Some(layout)) if !small => {
+                enc.chunking = layout.chunking.clone();
+                enc.codecs = layout.codecs.clone();
+                enc.endian = layout.endian;
+                layouts.insert(path, layout);
+                continue;
+            }
+            Err(why) => {
+                why_not.insert(path, why);
+            }
+            Ok(_) => {}
+        }
+        // Inlined values are one chunk (a file's chunking made for appending, 1024
+        // times for a 1-D record variable, would inline mostly fill).
+        if !shape.is_empty() && !shape.contains(&0) && bytes <= options.inline_limit {
+            enc.chunking = Some(crate::encoding::Chunking::Chunked(shape));
         }
     }
     let mut sink = ZarrSink::new(Target::in_place(Box::new(memory.clone())), write)?;
@@ -106,24 +173,44 @@ pub fn references(source: &dyn DatasetSource, options: &RefOptions) -> Result<(J
     let mut whole = Vec::new();
     let mut ranges: BTreeMap<String, Json> = BTreeMap::new();
     let mut inline = HashSet::new();
-    let url = Json::String(options.url.clone());
+    // Several files are named once each, in `templates`, and by `{{name}}` in the
+    // references: a year of daily files repeats each long URL in every chunk otherwise.
+    let several = files.urls().len() > 1;
+    let urls: Vec<Json> = (0..files.urls().len())
+        .map(|i| {
+            Json::String(if several {
+                format!("{{{{{}}}}}", template_name(i))
+            } else {
+                files.urls()[i].clone()
+            })
+        })
+        .collect();
     for (path, var) in dataset.vars() {
         if !source.has_data(&path) {
             continue;
         }
         let shape = dataset.var_shape(var);
         let enc = layouts.get(&path);
-        let stored_bytes: u64 = shape
-            .iter()
-            .product::<u64>()
-            .saturating_mul(crate::encoding::item_size(var.nc_type, 1).max(1) as u64);
+        let stored_bytes = stored_bytes(&shape, var.nc_type);
         let referable = enc.is_some_and(|e| sink.takes_chunks_of(&path, e)) && !shape.is_empty();
-        if !referable || stored_bytes <= options.inline_threshold {
-            if stored_bytes > options.inline_limit && !options.inline_all {
+        let small = stored_bytes <= options.inline_threshold || files.inlined_always(&path);
+        if !referable || small {
+            if !small && stored_bytes > options.inline_limit && !options.inline_all {
+                if let Some(why) = why_not.get(&path) {
+                    return Err(Error::Unsupported(format!(
+                        "variable '{path}': {why}; it is {stored_bytes} bytes, over the {} inlined at most; --inline-all inlines it",
+                        options.inline_limit
+                    )));
+                }
                 return Err(Error::Unsupported(format!(
                     "variable '{path}': its chunks cannot be referenced (stored as one contiguous block, as strings, or with a filter numcodecs has no twin of) and it is {stored_bytes} bytes, over the {} inlined at most; --inline-all inlines it",
                     options.inline_limit
                 )));
+            }
+            if let Some(why) = why_not.get(&path).filter(|_| !small) {
+                counts.inlined_instead.push(format!(
+                    "variable '{path}': {why}; its {stored_bytes} bytes are inlined as values"
+                ));
             }
             inline.insert(path);
             continue;
@@ -142,24 +229,24 @@ pub fn references(source: &dyn DatasetSource, options: &RefOptions) -> Result<(J
             if failed.is_some() {
                 return;
             }
-            match source.chunk_place(&path, index) {
-                Ok(ChunkPlace::At { offset, len }) => {
+            match files.place(&path, index, &chunks) {
+                Ok((file, ChunkPlace::At { offset, len })) => {
                     let name: Vec<String> = index.iter().map(u64::to_string).collect();
                     ranges.insert(
                         format!("{key}/{}", name.join(".")),
                         Json::Array(vec![
-                            url.clone(),
+                            urls[file].clone(),
                             Json::Number(Number::from_u64(offset)),
                             Json::Number(Number::from_u64(len)),
                         ]),
                     );
                     counts.referenced += 1;
                 }
-                Ok(ChunkPlace::Missing) => {
+                Ok((_, ChunkPlace::Missing)) => {
                     counts.missing += 1;
                     missing_here = true;
                 }
-                Ok(ChunkPlace::Unreferenced) => values_of.push(index.to_vec()),
+                Ok((_, ChunkPlace::Unreferenced)) => values_of.push(index.to_vec()),
                 Err(e) => failed = Some(e),
             }
         });
@@ -225,11 +312,29 @@ pub fn references(source: &dyn DatasetSource, options: &RefOptions) -> Result<(J
     }
     refs.extend(ranges);
     refs.sort_by(|a, b| a.0.cmp(&b.0));
-    Ok((
-        Json::Object(vec![
-            ("version".into(), Json::Number(Number::from_u64(1))),
-            ("refs".into(), Json::Object(refs)),
-        ]),
-        counts,
-    ))
+    let mut top = vec![("version".into(), Json::Number(Number::from_u64(1)))];
+    if several {
+        let templates = files
+            .urls()
+            .iter()
+            .enumerate()
+            .map(|(i, url)| (template_name(i), Json::String(url.clone())))
+            .collect();
+        top.push(("templates".into(), Json::Object(templates)));
+    }
+    top.push(("refs".into(), Json::Object(refs)));
+    Ok((Json::Object(top), counts))
+}
+
+/// The bytes a variable of `shape` and type `t` holds.
+fn stored_bytes(shape: &[u64], t: crate::model::NcType) -> u64 {
+    shape
+        .iter()
+        .product::<u64>()
+        .saturating_mul(crate::encoding::item_size(t, 1).max(1) as u64)
+}
+
+/// The template naming file `i` of several.
+fn template_name(i: usize) -> String {
+    format!("f{i}")
 }

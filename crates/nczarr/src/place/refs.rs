@@ -84,12 +84,12 @@ impl ReferenceStore {
             message,
         };
         let json = crate::json::parse(&bytes).map_err(|e| bad(format!("not JSON: {e}")))?;
-        let templates: Vec<(String, String)> = json
+        let templates: Templates = json
             .get("templates")
             .and_then(Json::as_object)
             .unwrap_or(&[])
             .iter()
-            .filter_map(|(k, v)| Some((format!("{{{{{k}}}}}"), v.as_str()?.to_string())))
+            .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string())))
             .collect();
         let entries = match json.get("refs") {
             Some(r) => r.as_object(),
@@ -166,18 +166,41 @@ impl ReferenceStore {
     }
 }
 
+/// A reference file's `templates`: names and the text they stand for.
+type Templates = std::collections::HashMap<String, String>;
+
+/// `url` with each `{{name}}` (jinja's spelling, spaces allowed inside) replaced by
+/// its template; unknown names are left as they are. One pass, whatever the number of
+/// templates: a year of daily files has one each.
+fn expand(url: &str, templates: &Templates) -> String {
+    let mut out = String::with_capacity(url.len());
+    let mut rest = url;
+    while let Some(open) = rest.find("{{") {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 2..];
+        let Some(close) = after.find("}}") else {
+            out.push_str(&rest[open..]);
+            return out;
+        };
+        match templates.get(after[..close].trim()) {
+            Some(text) => out.push_str(text),
+            None => out.push_str(&rest[open..open + 4 + close]),
+        }
+        rest = &after[close + 2..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// One reference's value: text, `base64:` bytes, or `[url(, offset, length)]`.
-fn reference(value: &Json, templates: &[(String, String)]) -> Option<Reference> {
+fn reference(value: &Json, templates: &Templates) -> Option<Reference> {
     match value {
         Json::String(s) => Some(Reference::Inline(match s.strip_prefix("base64:") {
             Some(b) => decode_base64(b)?,
             None => s.as_bytes().to_vec(),
         })),
         Json::Array(items) => {
-            let mut url = items.first()?.as_str()?.to_string();
-            for (name, value) in templates {
-                url = url.replace(name, value);
-            }
+            let url = expand(items.first()?.as_str()?, templates);
             let num = |i: usize| {
                 items
                     .get(i)
@@ -241,5 +264,23 @@ impl ListableStore for ReferenceStore {
 
     fn search(&self, prefix: &StoreKey) -> Result<Vec<String>, StoreError> {
         Ok(children_of(self.refs.keys(), prefix))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn templates_expand_in_one_pass() {
+        let t: Templates = [("f0", "/data/a.nc"), ("u", "s3://b")]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        assert_eq!(expand("{{f0}}", &t), "/data/a.nc");
+        assert_eq!(expand("{{ u }}/x/{{f0}}", &t), "s3://b/x//data/a.nc");
+        assert_eq!(expand("{{nope}}/y", &t), "{{nope}}/y");
+        assert_eq!(expand("a{{f0", &t), "a{{f0");
+        assert_eq!(expand("plain", &t), "plain");
     }
 }
