@@ -236,3 +236,78 @@ fn every_tool_reads_references_ours_and_kerchunks() {
         assert!(keys.stdout().contains("v/.zarray"), "{}", keys.stdout());
     }
 }
+
+/// A contiguous variable larger than --split is referenced in pieces along its first
+/// dimension (rows that divide it, each piece a byte range of the one block), in
+/// netCDF-4 and classic files alike: equal to the file for nczcmp and xarray.
+#[test]
+fn large_contiguous_variables_are_referenced_in_pieces() {
+    let tmp = tempfile::tempdir().unwrap();
+    let values: Vec<String> = (0..100 * 250).map(|i| format!("{}.5", i)).collect();
+    let cdl = tmp.path().join("big.cdl");
+    fs::write(
+        &cdl,
+        format!(
+            "netcdf big {{\ndimensions:\n\ty = 100 ;\n\tx = 250 ;\nvariables:\n\
+             \tfloat v(y, x) ;\n\t\tv:_Storage = \"contiguous\" ;\ndata:\n v = {} ;\n}}\n",
+            values.join(", ")
+        ),
+    )
+    .unwrap();
+    let mut pairs = Vec::new();
+    for kind in ["nc4", "classic"] {
+        let nc = tmp.path().join(format!("big-{kind}.nc"));
+        let refs = tmp.path().join(format!("big-{kind}.json"));
+        nczgen(&["-k", kind, "-o", &s(&nc), &s(&cdl)]).success();
+        run(
+            "nczcopy",
+            &["-k", "kerchunk", "--split", "8K", &s(&nc), &s(&refs)],
+        )
+        .success();
+        let all = refs_in(&refs);
+        let zarray = all
+            .iter()
+            .find(|(k, _)| k == "v/.zarray")
+            .unwrap()
+            .1
+            .clone();
+        assert!(
+            zarray.as_str().unwrap().contains("\"chunks\": [5,250]"),
+            "{zarray:?}"
+        );
+        let mut pieces: Vec<(u64, u64)> = all
+            .iter()
+            .filter(|(k, _)| k.starts_with("v/") && !k.contains(".z"))
+            .map(|(_, v)| {
+                let a = v.as_array().unwrap();
+                (
+                    a[1].as_number().and_then(|n| n.as_u64()).unwrap(),
+                    a[2].as_number().and_then(|n| n.as_u64()).unwrap(),
+                )
+            })
+            .collect();
+        pieces.sort_unstable();
+        assert_eq!(pieces.len(), 20, "{kind}");
+        assert!(
+            pieces
+                .windows(2)
+                .all(|w| w[0].0 + w[0].1 == w[1].0 && w[0].1 == 5000),
+            "{kind}: {pieces:?}"
+        );
+        crate::util::assert_equal_datasets(&nc, &refs, kind);
+        // Without --split (16M) it stays one piece.
+        run("nczcopy", &["-k", "kerchunk", &s(&nc), &s(&refs)]).success();
+        assert!(refs_in(&refs).iter().any(|(k, _)| k == "v/0.0"));
+        assert!(!refs_in(&refs).iter().any(|(k, _)| k == "v/1.0"));
+        run(
+            "nczcopy",
+            &["-k", "kerchunk", "--split", "8K", &s(&nc), &s(&refs)],
+        )
+        .success();
+        pairs.push(s(&nc));
+        pairs.push(s(&refs));
+    }
+    if let Some(py) = python_with("xarray, zarr, fsspec") {
+        assert_xarray_reads_as_the_files(&py, &pairs);
+    }
+}

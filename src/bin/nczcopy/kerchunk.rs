@@ -36,6 +36,7 @@ pub(super) fn run(args: &Args) -> anyhow::Result<ExitCode> {
             defaults.inline_threshold,
         )?,
         inline_limit: size(&args.inline_limit, "--inline-limit", defaults.inline_limit)?,
+        split: size(&args.split, "--split", defaults.split)?,
     };
     let (refs, counts) = if names.len() == 1 {
         nczarr::kerchunk::references(opened[0].source.as_ref(), &options)

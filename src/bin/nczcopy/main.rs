@@ -212,6 +212,10 @@ struct Args {
     /// values up to SIZE bytes, refused over it (default 16M; 0 inlines none).
     #[arg(long, value_name = "SIZE")]
     inline_limit: Option<String>,
+    /// With -k kerchunk: a contiguous variable larger than SIZE is referenced in pieces
+    /// of at most SIZE along its first dimension (default 16M; 0 never cuts).
+    #[arg(long, value_name = "SIZE")]
+    split: Option<String>,
     /// With several inputs, report each attribute that differs between them, once (the
     /// first input's is kept).
     #[arg(long)]

@@ -95,6 +95,15 @@ impl Files<'_, '_> {
         Ok(Some(layout))
     }
 
+    /// True when the variable at `var` has the dimension several files are joined
+    /// along (its chunks come from each file).
+    pub(super) fn joins(&self, var: &VarPath) -> bool {
+        match self {
+            Files::One { .. } => false,
+            Files::Joined { concat, .. } => concat.axis(var).is_some(),
+        }
+    }
+
     /// True for the variables of several files whose values are inlined whatever their
     /// size: the joined coordinate (read from every file and checked there, rebased
     /// when the files' time units differ) and the times rebased with it (its bounds).

@@ -25,6 +25,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
 mod files;
+mod split;
 
 use files::Files;
 
@@ -52,6 +53,9 @@ pub struct RefOptions {
     pub inline_all: bool,
     /// Larger than this, a variable that must be inlined is refused.
     pub inline_limit: u64,
+    /// Contiguous variables larger than this are referenced in pieces of at most this
+    /// along their first dimension (0: never).
+    pub split: u64,
 }
 
 impl Default for RefOptions {
@@ -61,6 +65,7 @@ impl Default for RefOptions {
             inline_threshold: 500,
             inline_all: false,
             inline_limit: 16 << 20,
+            split: 16 << 20,
         }
     }
 }
@@ -137,6 +142,8 @@ fn references_of(files: &Files<'_, '_>, options: &RefOptions) -> Result<(Json, R
     let mut layouts = std::collections::HashMap::new();
     // Why a variable of several files cannot be referenced, for its refusal.
     let mut why_not = std::collections::HashMap::new();
+    // Contiguous variables referenced in pieces.
+    let mut splits = std::collections::HashMap::new();
     for (path, var) in dataset.vars() {
         let shape = dataset.var_shape(var);
         let bytes = stored_bytes(&shape, var.nc_type);
@@ -146,7 +153,14 @@ fn references_of(files: &Files<'_, '_>, options: &RefOptions) -> Result<(Json, R
             continue;
         };
         match layout {
-            Ok(Some(layout)) if !small => {
+            Ok(Some(mut layout)) if !small => {
+                let item = crate::encoding::item_size(var.nc_type, 1).max(1) as u64;
+                if let Some(cut) = split::split_of(&layout, &shape, item, options.split)
+                    .filter(|_| !files.joins(&path))
+                {
+                    layout = cut.layout(&layout, &shape);
+                    splits.insert(path.clone(), cut);
+                }
                 enc.chunking = layout.chunking.clone();
                 enc.codecs = layout.codecs.clone();
                 enc.endian = layout.endian;
@@ -225,11 +239,24 @@ fn references_of(files: &Files<'_, '_>, options: &RefOptions) -> Result<(Json, R
         let mut missing_here = false;
         let mut failed = None;
         let mut values_of = Vec::new();
+        // A piece of a contiguous variable lies in the one block the file stores.
+        let whole_place = match splits.get(&path) {
+            Some(cut) => Some((cut, files.place(&path, &vec![0; shape.len()], &shape)?)),
+            None => None,
+        };
+        let place_of = |index: &[u64]| match whole_place {
+            Some((cut, (file, ChunkPlace::At { offset, .. }))) => {
+                let (offset, len) = cut.piece(offset, index.first().copied().unwrap_or(0));
+                Ok((file, ChunkPlace::At { offset, len }))
+            }
+            Some((_, place)) => Ok(place),
+            None => files.place(&path, index, &chunks),
+        };
         for_each_index(&grid, |index| {
             if failed.is_some() {
                 return;
             }
-            match files.place(&path, index, &chunks) {
+            match place_of(index) {
                 Ok((file, ChunkPlace::At { offset, len })) => {
                     let name: Vec<String> = index.iter().map(u64::to_string).collect();
                     ranges.insert(
