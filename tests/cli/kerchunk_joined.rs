@@ -6,6 +6,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use nczarr::store::WritableStore as _;
+
 use crate::kerchunk::{refs_in, s};
 use crate::util::{assert_equal_datasets, nczgen, python_succeeds, python_with, run, RangeServer};
 
@@ -229,7 +231,12 @@ fn remote_files_are_referenced_by_their_urls_and_read_back_from_the_server() {
         })
         .collect();
     let refs = tmp.path().join("remote.json");
-    let mut args = vec!["-k".to_string(), "kerchunk".into()];
+    let mut args = vec![
+        "-k".to_string(),
+        "kerchunk".into(),
+        "--inline-threshold".into(),
+        "0".into(),
+    ];
     args.extend(urls.iter().cloned());
     args.push(s(&refs));
     let a: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -246,4 +253,105 @@ fn remote_files_are_referenced_by_their_urls_and_read_back_from_the_server() {
         server.requests() > before,
         "the chunks were not read from the server"
     );
+}
+
+/// A reference file on a web server is a dataset too (by its `.json` name, by
+/// `#mode=kerchunk` whatever its name), and the files it names relatively are looked
+/// for beside it on the server.
+#[test]
+fn reference_files_on_a_web_server_are_read_with_relative_names_beside_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let files = day_files(tmp.path(), "nc4", 2, 2, 1);
+    let refs = tmp.path().join("rel.json");
+    let (a, b, out) = (s(&files[0]), s(&files[1]), s(&refs));
+    // Past the threshold, so that the chunks are references, not inline.
+    run(
+        "nczcopy",
+        &[
+            "-k",
+            "kerchunk",
+            "--inline-threshold",
+            "0",
+            "--url-prefix",
+            ".",
+            &a,
+            &b,
+            &out,
+        ],
+    )
+    .success();
+    fs::copy(&refs, tmp.path().join("rel.refs")).unwrap();
+    let server = RangeServer::start(tmp.path(), true);
+    let joined = files_joined(tmp.path(), &files);
+    for url in [
+        format!("{}/rel.json", server.url),
+        format!("{}/rel.refs#mode=kerchunk", server.url),
+    ] {
+        let before = server.requests();
+        let r = run("nczcmp", &["-N", &url, &s(&joined)]);
+        assert_eq!(r.code(), 0, "{url}: {}{}", r.stdout(), r.stderr());
+        // The reference file and the chunks of both files, from the server.
+        let used = server.requests() - before;
+        assert!(used >= 3, "{url}: {used} requests");
+        let keys = run("zmapdump", &["list", &url]);
+        assert!(
+            keys.stdout().contains("tas/.zarray"),
+            "{url}: {}",
+            keys.stdout()
+        );
+    }
+}
+
+/// Files in S3 objects are referenced as `s3://bucket/key` (fsspec's names), and the
+/// references read back through the S3 settings of the reader (its endpoint and keys),
+/// equal to the files joined.
+#[test]
+fn s3_objects_are_referenced_as_s3_urls_and_read_back_with_the_readers_settings() {
+    let Some(s3) = crate::s3::server("kerchunk") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let files = day_files(tmp.path(), "nc4", 2, 2, 1);
+    let store = s3.store("files");
+    let mut urls = Vec::new();
+    for f in &files {
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        store
+            .put(
+                &nczarr::store::StoreKey::new(&name).unwrap(),
+                &fs::read(f).unwrap(),
+            )
+            .unwrap();
+        urls.push(format!(
+            "{}/{}/{}/files/{name}#mode=bytes,s3",
+            s3.endpoint, s3.bucket, s3.prefix
+        ));
+    }
+    let refs = tmp.path().join("s3.json");
+    let (out, joined) = (s(&refs), files_joined(tmp.path(), &files));
+    s3.run(
+        "nczcopy",
+        &[
+            "-k",
+            "kerchunk",
+            "--inline-threshold",
+            "0",
+            &urls[0],
+            &urls[1],
+            &out,
+        ],
+        &s3.keys(),
+    )
+    .success();
+    let json = nczarr::json::parse(&fs::read(&refs).unwrap()).unwrap();
+    let templates = json.get("templates").and_then(|t| t.as_object()).unwrap();
+    assert_eq!(
+        templates[0].1.as_str(),
+        Some(format!("s3://{}/{}/files/day0-nc4.nc", s3.bucket, s3.prefix).as_str())
+    );
+    let mut env = s3.keys();
+    env.push(("AWS_ENDPOINT_URL", s3.endpoint.clone()));
+    env.push(("AWS_ALLOW_HTTP", "true".into()));
+    let r = s3.run("nczcmp", &["-N", &out, &s(&joined)], &env);
+    assert_eq!(r.code(), 0, "{}{}", r.stdout(), r.stderr());
 }

@@ -52,11 +52,7 @@ pub fn open(name: &str, options: &OpenOptions) -> Result<Opened> {
         // a Zarr dataset whose chunks are byte ranges of other files.
         if url.modes.has("kerchunk") || crate::place::starts_like_references(path) {
             let store = crate::place::ReferenceStore::open(path)?;
-            let source = ZarrSource::open(Box::new(store), &zarr_read_options(&url, options))?;
-            return Ok(Opened {
-                url,
-                source: Box::new(source),
-            });
+            return open_references(url, store, options);
         }
         // A file rather than a directory tree: a netCDF file is known by its first
         // bytes, whatever its name; anything else goes on to the zip store.
@@ -91,15 +87,27 @@ pub fn open(name: &str, options: &OpenOptions) -> Result<Opened> {
     }
     if url.path().is_none() {
         // A remote URL names either a netCDF file in one object (`#mode=bytes`, or
-        // known by its first bytes) or a Zarr dataset under a prefix.
+        // known by its first bytes), kerchunk's references (`#mode=kerchunk`, or a
+        // `.json` object that starts like them), or a Zarr dataset under a prefix.
         if url.modes.has("bytes") || names_a_netcdf_file(&url) {
             return open_remote_file(url, options);
+        }
+        if url.modes.has("kerchunk") || crate::place::names_a_json_object(&url) {
+            if let Some(refs) = crate::place::ReferenceStore::open_remote(&url)? {
+                return open_references(url, refs, options);
+            }
         }
         return match open_zarr(&url, options) {
             // Not a Zarr dataset: perhaps one object that is a netCDF file.
             Err(e @ Error::NotZarr { .. }) => match open_ranged(&url, options.trace.clone()) {
                 Ok(Some(file)) => match crate::formats::sniff_at(&file) {
                     Ok(Some(_)) => open_remote_file(url, options),
+                    _ if crate::place::ranged_starts_like_references(&file) => {
+                        match crate::place::ReferenceStore::open_remote(&url)? {
+                            Some(refs) => open_references(url, refs, options),
+                            None => Err(e),
+                        }
+                    }
                     _ => Err(Error::NotDataset {
                         location: url.original.clone(),
                         message: format!(
@@ -115,6 +123,19 @@ pub fn open(name: &str, options: &OpenOptions) -> Result<Opened> {
     }
     let source = open_zarr(&url, options)?;
     Ok(Opened { url, source })
+}
+
+/// The Zarr dataset kerchunk's references `refs` describe.
+fn open_references(
+    url: DatasetUrl,
+    refs: crate::place::ReferenceStore,
+    options: &OpenOptions,
+) -> Result<Opened> {
+    let source = ZarrSource::open(Box::new(refs), &zarr_read_options(&url, options))?;
+    Ok(Opened {
+        url,
+        source: Box::new(source),
+    })
 }
 
 /// True when the file at `path` starts with a zip archive's local-file signature.

@@ -34,7 +34,7 @@ use std::path::{Path, PathBuf};
 #[non_exhaustive]
 pub enum UrlError {
     /// A mode flag netcdf-c does not define.
-    #[error("unknown mode flag '{flag}' (known: nczarr, zarr, xarray, noxarray, file, zip, s3, gs3, consolidated, v2, zarr3, v3, bytes)")]
+    #[error("unknown mode flag '{flag}' (known: nczarr, zarr, xarray, noxarray, file, zip, s3, gs3, consolidated, v2, zarr3, v3, bytes, kerchunk)")]
     UnknownMode {
         /// The flag as given.
         flag: String,
@@ -182,6 +182,7 @@ const ZARR_FLAGS: &[&str] = &[
     "bytes",
     "v3",
     "zarr3",
+    "kerchunk",
 ];
 /// Mode flags netcdf-c defines for other dispatchers.
 const OTHER_FLAGS: &[&str] = &["dap2", "dap4", "zoh"];

@@ -66,7 +66,7 @@ pub(super) fn run(args: &Args) -> anyhow::Result<ExitCode> {
 }
 
 /// How the references name the input `name`: what the user gave, a local path made
-/// absolute; with --url-prefix, the prefix and the file's name (indexed locally, read
+/// absolute, an S3 object as `s3://bucket/key`; with --url-prefix, the prefix and the file's name (indexed locally, read
 /// from the cloud).
 fn url_of(args: &Args, name: &str, input: &nczarr::Opened) -> anyhow::Result<String> {
     if input.source.file_location().is_none() {
@@ -77,6 +77,13 @@ fn url_of(args: &Args, name: &str, input: &nczarr::Opened) -> anyhow::Result<Str
             .with_context(|| name.to_string())?
             .display()
             .to_string(),
+        // An S3 object named by its endpoint (`http://host/bucket/key#mode=s3`) is
+        // `s3://bucket/key`, as fsspec names it; the endpoint is the reader's setting.
+        None if input.url.storage == nczarr::url::StorageKind::S3 => {
+            let at = nczarr::cloud::s3::S3Address::from_url(&input.url)
+                .with_context(|| name.to_string())?;
+            format!("s3://{}/{}", at.bucket, at.key)
+        }
         None => name.split('#').next().unwrap_or(name).to_string(),
     };
     Ok(match &args.url_prefix {

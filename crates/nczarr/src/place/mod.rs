@@ -9,5 +9,8 @@ mod open;
 mod refs;
 
 pub use create::{create_file, create_target, parts_target, FileTarget, PartsRun, ZipLayout};
-pub use open::{open_cloud, open_ranged, open_read, open_s3, OpenedStore};
-pub use refs::{looks_like_references, starts_like_references, ReferenceStore};
+pub use open::{fetch_object, open_cloud, open_ranged, open_read, open_s3, OpenedStore};
+pub use refs::{
+    looks_like_references, names_a_json_object, ranged_starts_like_references,
+    starts_like_references, ReferenceStore,
+};

@@ -97,6 +97,17 @@ pub fn open_read(url: &DatasetUrl, trace: Option<TraceSink>) -> Result<OpenedSto
             Box::new(super::ReferenceStore::open(path)?)
         }
         (StorageKind::Dir, Some(path)) if path.is_file() => Box::new(ZipStore::open(path)?),
+        (_, None) if url.modes.has("kerchunk") || super::names_a_json_object(url) => {
+            match super::ReferenceStore::open_remote(url)? {
+                Some(refs) => Box::new(refs),
+                None => return Err(StoreError::Settings {
+                    location: url.original.clone(),
+                    message:
+                        "not kerchunk's references (a JSON object naming \"refs\" or \"version\")"
+                            .into(),
+                }),
+            }
+        }
         (StorageKind::Dir, Some(path)) => Box::new(DirStore::open(path)?),
         (StorageKind::Zip, Some(path)) => Box::new(ZipStore::open(path)?),
         (StorageKind::S3 | StorageKind::Gcs | StorageKind::Azure, _) => {
@@ -123,6 +134,28 @@ pub fn open_read(url: &DatasetUrl, trace: Option<TraceSink>) -> Result<OpenedSto
         None => store,
     };
     Ok(OpenedStore { store })
+}
+
+/// The whole object `url` names (an S3 object or a file on a web server) in one
+/// request, or `None` when there is no such object: for small files read whole (a
+/// reference file), from any server, whether it honours ranges or not.
+///
+/// # Errors
+/// [`StoreError`] when the server cannot be reached or refuses, and for a local URL.
+pub fn fetch_object(url: &DatasetUrl) -> Result<Option<Vec<u8>>, StoreError> {
+    let store: Box<dyn ReadStore> = match url.storage {
+        StorageKind::S3 | StorageKind::Gcs | StorageKind::Azure => {
+            Box::new(open_cloud(url, None, false)?)
+        }
+        StorageKind::Http => Box::new(HttpStore::new(web_base(url))?),
+        StorageKind::Dir | StorageKind::Zip => {
+            return Err(StoreError::Settings {
+                location: url.original.clone(),
+                message: "a local file is read directly".into(),
+            })
+        }
+    };
+    store.get(&StoreKey::root())
 }
 
 /// The object `url` names (an S3 object or a file on a web server) as a file read by

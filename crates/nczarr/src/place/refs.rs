@@ -5,7 +5,7 @@
 //! references themselves) are read, templates (`{{name}}` in urls) expanded.
 
 use std::collections::{BTreeMap, HashMap};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
@@ -33,8 +33,9 @@ enum Reference {
 /// A reference file as a store.
 pub struct ReferenceStore {
     location: String,
-    /// Where relative file names are looked for (the reference file's directory).
-    base: PathBuf,
+    /// Where relative file names are looked for (the reference file's directory, or
+    /// the URL it is under).
+    base: String,
     refs: BTreeMap<StoreKey, Reference>,
     files: Mutex<HashMap<String, Arc<dyn ReadAt>>>,
 }
@@ -67,6 +68,19 @@ pub fn starts_like_references(path: &Path) -> bool {
         .is_ok_and(|_| looks_like_references(&head))
 }
 
+/// True when the remote object `file` starts like kerchunk's references.
+pub fn ranged_starts_like_references(file: &dyn ReadAt) -> bool {
+    let mut head = vec![0; file.len().min(512) as usize];
+    file.read_at(0, &mut head).is_ok() && looks_like_references(&head)
+}
+
+/// True when the remote `url` names an object ending in `.json` (a reference file,
+/// if it starts like one).
+pub fn names_a_json_object(url: &DatasetUrl) -> bool {
+    let name = url.original.split(['#', '?']).next().unwrap_or("");
+    url.path().is_none() && name.to_ascii_lowercase().ends_with(".json")
+}
+
 impl ReferenceStore {
     /// Read the reference file at `path`.
     ///
@@ -79,11 +93,43 @@ impl ReferenceStore {
             location: location.clone(),
             source,
         })?;
+        let base = path
+            .parent()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
+        ReferenceStore::from_bytes(location, &bytes, base)
+    }
+
+    /// Read the reference file at `url` (S3, GCS, Azure or a web server), or `None`
+    /// when the object there does not start like one. Relative file names in it are
+    /// looked for beside it.
+    ///
+    /// # Errors
+    /// As [`ReferenceStore::open`], and the store's errors reaching the object.
+    pub fn open_remote(url: &DatasetUrl) -> Result<Option<ReferenceStore>, StoreError> {
+        let bytes = super::fetch_object(url)?.ok_or_else(|| StoreError::NotFound {
+            location: url.original.clone(),
+        })?;
+        if !url.modes.has("kerchunk") && !looks_like_references(&bytes[..bytes.len().min(512)]) {
+            return Ok(None);
+        }
+        let name = url.original.split('#').next().unwrap_or(&url.original);
+        let base = name.rsplit_once('/').map_or("", |(dir, _)| dir).to_string();
+        ReferenceStore::from_bytes(name.to_string(), &bytes, base).map(Some)
+    }
+
+    /// The references in `bytes`, the file at `location`, relative names found under
+    /// `base` (a directory or a URL).
+    fn from_bytes(
+        location: String,
+        bytes: &[u8],
+        base: String,
+    ) -> Result<ReferenceStore, StoreError> {
         let bad = |message: String| StoreError::Archive {
             location: location.clone(),
             message,
         };
-        let json = crate::json::parse(&bytes).map_err(|e| bad(format!("not JSON: {e}")))?;
+        let json = crate::json::parse(bytes).map_err(|e| bad(format!("not JSON: {e}")))?;
         let templates: Templates = json
             .get("templates")
             .and_then(Json::as_object)
@@ -111,7 +157,7 @@ impl ReferenceStore {
         }
         Ok(ReferenceStore {
             location,
-            base: path.parent().map(Path::to_path_buf).unwrap_or_default(),
+            base,
             refs,
             files: Mutex::new(HashMap::new()),
         })
@@ -123,9 +169,14 @@ impl ReferenceStore {
             return Ok(f);
         }
         let local = url.strip_prefix("file://").unwrap_or(url);
-        let file: Arc<dyn ReadAt> = if local.contains("://") {
-            let parsed = DatasetUrl::parse(url).map_err(|e| StoreError::Settings {
-                location: url.to_string(),
+        // A relative name beside a remote reference file is under its URL.
+        let beside = (!local.contains("://") && Path::new(local).is_relative())
+            .then(|| format!("{}/{local}", self.base))
+            .filter(|u| u.contains("://"));
+        let file: Arc<dyn ReadAt> = if local.contains("://") || beside.is_some() {
+            let full = beside.as_deref().unwrap_or(url);
+            let parsed = DatasetUrl::parse(full).map_err(|e| StoreError::Settings {
+                location: full.to_string(),
                 message: e.to_string(),
             })?;
             let ranged = open_ranged(&parsed, None)?.ok_or_else(|| StoreError::NotFound {
@@ -135,7 +186,7 @@ impl ReferenceStore {
         } else {
             let p = Path::new(local);
             let p = if p.is_relative() && !p.exists() {
-                self.base.join(p)
+                Path::new(&self.base).join(p)
             } else {
                 p.to_path_buf()
             };
