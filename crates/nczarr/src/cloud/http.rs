@@ -24,7 +24,7 @@ const CONCURRENCY: usize = 16;
 /// A web server's files under one URL.
 pub struct HttpStore {
     store: ObjHttpStore,
-    runtime: tokio::runtime::Runtime,
+    runtime: &'static tokio::runtime::Runtime,
     url: String,
 }
 
@@ -57,14 +57,10 @@ impl HttpStore {
                     .with_pool_max_idle_per_host(CONCURRENCY),
             )
             .with_retry(retry_config())
+            .with_http_connector(super::shared::SharedConnector)
             .build()
             .map_err(|e| fail(format!("cannot set up the HTTP client: {}", brief(&e))))?;
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .thread_name("nczarr-http")
-            .enable_all()
-            .build()
-            .map_err(|e| fail(format!("cannot start the I/O runtime: {e}")))?;
+        let runtime = super::shared::io_runtime().map_err(fail)?;
         Ok(HttpStore {
             store,
             runtime,

@@ -17,6 +17,7 @@ pub mod http;
 mod object;
 pub mod s3;
 mod settings;
+mod shared;
 mod upload;
 
 pub use http::HttpStore;

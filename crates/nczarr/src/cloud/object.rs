@@ -75,7 +75,7 @@ pub struct CloudPlace {
 /// A dataset in a cloud bucket.
 pub struct CloudStore {
     pub(super) store: Arc<dyn ObjectStore>,
-    pub(super) runtime: tokio::runtime::Runtime,
+    pub(super) runtime: &'static tokio::runtime::Runtime,
     /// The dataset's root key in the bucket ("" for the bucket root).
     root: String,
     place: CloudPlace,
@@ -145,15 +145,10 @@ impl CloudStore {
             location: place.location(),
             message,
         })?;
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .thread_name(format!("nczarr-{}", place.scheme))
-            .enable_all()
-            .build()
-            .map_err(|e| StoreError::Settings {
-                location: place.location(),
-                message: format!("cannot start the I/O runtime: {e}"),
-            })?;
+        let runtime = super::shared::io_runtime().map_err(|message| StoreError::Settings {
+            location: place.location(),
+            message,
+        })?;
         Ok(CloudStore {
             store,
             runtime,

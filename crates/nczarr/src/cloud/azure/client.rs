@@ -31,7 +31,8 @@ pub fn azure_store(settings: &AzureSettings) -> Result<CloudStore, StoreError> {
         .with_container_name(&settings.container)
         .with_endpoint(settings.endpoint.clone())
         .with_allow_http(allow_http)
-        .with_retry(retry_config());
+        .with_retry(retry_config())
+        .with_http_connector(crate::cloud::shared::SharedConnector);
     builder = match &settings.credentials {
         // Unsigned: never the managed-identity service.
         AzureCredentials::Anonymous => builder.with_skip_signature(true),

@@ -32,7 +32,8 @@ pub fn gcs_store(settings: &GcsSettings) -> Result<CloudStore, StoreError> {
     let mut builder = GoogleCloudStorageBuilder::new()
         .with_client_options(client_options(settings.concurrency).with_allow_http(true))
         .with_bucket_name(&settings.bucket)
-        .with_retry(retry_config());
+        .with_retry(retry_config())
+        .with_http_connector(crate::cloud::shared::SharedConnector);
     if let Some(b) = &settings.base_url {
         builder = builder.with_base_url(b);
     }

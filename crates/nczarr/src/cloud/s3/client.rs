@@ -29,7 +29,8 @@ pub fn s3_store(settings: &S3Settings) -> Result<CloudStore, StoreError> {
         .with_endpoint(&settings.endpoint)
         .with_allow_http(settings.allow_http)
         .with_virtual_hosted_style_request(false)
-        .with_retry(retry_config());
+        .with_retry(retry_config())
+        .with_http_connector(crate::cloud::shared::SharedConnector);
     builder = match &settings.credentials {
         // Unsigned: never look for credentials elsewhere (no instance metadata).
         Credentials::Anonymous => builder.with_skip_signature(true),
