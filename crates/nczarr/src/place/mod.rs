@@ -7,6 +7,7 @@
 mod create;
 mod open;
 mod refs;
+mod refs_parse;
 
 pub use create::{create_file, create_target, parts_target, FileTarget, PartsRun, ZipLayout};
 pub use open::{fetch_object, open_cloud, open_ranged, open_read, open_s3, OpenedStore};

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use rayon::prelude::*;
 
 use super::open_ranged;
-use crate::json::Json;
+use super::refs_parse::Written;
 use crate::store::{
     children_of, ByteRange, GetResult, ListableStore, LocalFile, ReadAt, ReadableStore, StoreError,
     StoreKey,
@@ -24,7 +24,9 @@ use crate::url::DatasetUrl;
 enum Reference {
     Inline(Vec<u8>),
     Range {
-        url: String,
+        /// Shared by every reference to the file (a file's 10,000 chunks name it
+        /// 10,000 times).
+        url: Arc<str>,
         offset: u64,
         len: Option<u64>,
     },
@@ -129,32 +131,23 @@ impl ReferenceStore {
             location: location.clone(),
             message,
         };
-        let json = crate::json::parse(bytes).map_err(|e| bad(format!("not JSON: {e}")))?;
-        let templates: Templates = json
-            .get("templates")
-            .and_then(Json::as_object)
-            .unwrap_or(&[])
-            .iter()
-            .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string())))
-            .collect();
-        let entries = match json.get("refs") {
-            Some(r) => r.as_object(),
-            None => json.as_object(),
-        }
-        .ok_or_else(|| bad("no \"refs\" object".into()))?;
-        let mut refs = BTreeMap::new();
-        for (key, value) in entries {
-            if key == "version" || key == "templates" || key == "gen" {
-                continue;
-            }
-            let parsed = reference(value, &templates).ok_or_else(|| {
+        let written = super::refs_parse::parse(bytes).map_err(|e| bad(format!("not JSON: {e}")))?;
+        let templates = written.templates;
+        let mut refs = Vec::with_capacity(written.refs.len());
+        let mut urls = Urls::default();
+        for (key, value) in written.refs {
+            let parsed = reference(value, &templates, &mut urls).ok_or_else(|| {
                 bad(format!(
                     "reference '{key}' is not text, base64 or [url, offset, length]"
                 ))
             })?;
-            let key = StoreKey::new(key).map_err(|e| bad(e.to_string()))?;
-            refs.insert(key, parsed);
+            let key = StoreKey::new(&key).map_err(|e| bad(e.to_string()))?;
+            refs.push((key, parsed));
         }
+        // Built in one pass from the sorted references (kerchunk writes them sorted),
+        // not found one by one: a file of 10,000 chunks opens as fast as its JSON parses.
+        refs.sort_by(|a, b| a.0.cmp(&b.0));
+        let refs: BTreeMap<StoreKey, Reference> = refs.into_iter().collect();
         Ok(ReferenceStore {
             location,
             base,
@@ -243,36 +236,60 @@ fn expand(url: &str, templates: &Templates) -> String {
     out
 }
 
+/// The files' URLs, each held once and shared by its references.
+#[derive(Default)]
+struct Urls {
+    /// The last URL as written (before templates) and as shared: references to one
+    /// file mostly follow each other, and then nothing is hashed or allocated.
+    last: Option<(String, Arc<str>)>,
+    all: HashMap<String, Arc<str>>,
+}
+
+impl Urls {
+    /// The shared URL `written` (with `templates` expanded) stands for.
+    fn shared(&mut self, written: &str, templates: &Templates) -> Arc<str> {
+        if let Some((w, url)) = &self.last {
+            if w == written {
+                return Arc::clone(url);
+            }
+        }
+        let url = expand(written, templates);
+        let shared = match self.all.get(&url) {
+            Some(s) => Arc::clone(s),
+            None => {
+                let s: Arc<str> = Arc::from(url.as_str());
+                self.all.insert(url, Arc::clone(&s));
+                s
+            }
+        };
+        self.last = Some((written.to_string(), Arc::clone(&shared)));
+        shared
+    }
+}
+
 /// One reference's value: text, `base64:` bytes, or `[url(, offset, length)]`.
-fn reference(value: &Json, templates: &Templates) -> Option<Reference> {
+fn reference(value: Written, templates: &Templates, urls: &mut Urls) -> Option<Reference> {
     match value {
-        Json::String(s) => Some(Reference::Inline(match s.strip_prefix("base64:") {
+        Written::Text(s) => Some(Reference::Inline(match s.strip_prefix("base64:") {
             Some(b) => decode_base64(b)?,
-            None => s.as_bytes().to_vec(),
+            None => s.into_bytes(),
         })),
-        Json::Array(items) => {
-            let url = expand(items.first()?.as_str()?, templates);
-            let num = |i: usize| {
-                items
-                    .get(i)
-                    .and_then(Json::as_i64_lenient)
-                    .and_then(|n| u64::try_from(n).ok())
-            };
-            match items.len() {
-                1 => Some(Reference::Range {
+        Written::Range { url, span } => {
+            let url = urls.shared(&url, templates);
+            Some(match span {
+                None => Reference::Range {
                     url,
                     offset: 0,
                     len: None,
-                }),
-                3 => Some(Reference::Range {
+                },
+                Some((offset, len)) => Reference::Range {
                     url,
-                    offset: num(1)?,
-                    len: Some(num(2)?),
-                }),
-                _ => None,
-            }
+                    offset,
+                    len: Some(len),
+                },
+            })
         }
-        _ => None,
+        Written::Other => None,
     }
 }
 
