@@ -115,6 +115,26 @@ fn daily_files_join_into_one_virtual_dataset_read_as_the_files_joined() {
             let pa: Vec<&str> = py_args.iter().map(String::as_str).collect();
             python_succeeds(&py, script, &pa, kind);
         }
+        // kerchunk's own join of the same files reads as the files joined too.
+        if let Some(py) = python_with("kerchunk, h5py, scipy") {
+            let theirs = tmp.path().join(format!("theirs-{kind}.json"));
+            let script = "import sys, json, warnings\nwarnings.simplefilter('ignore')\n\
+                 import kerchunk.hdf, kerchunk.netCDF3, kerchunk.combine\n\
+                 out, kind, files = sys.argv[1], sys.argv[2], sys.argv[3:]\n\
+                 one = (lambda f: kerchunk.hdf.SingleHdf5ToZarr(f, f, inline_threshold=0).translate()) if kind == 'nc4' else (lambda f: kerchunk.netCDF3.NetCDF3ToZarr(f, inline_threshold=0).translate())\n\
+                 mzz = kerchunk.combine.MultiZarrToZarr([one(f) for f in files], concat_dims=['time'], identical_dims=['lat', 'mask'], coo_map={'time': 'cf:time'})\n\
+                 json.dump(mzz.translate(), open(out, 'w'))\n";
+            let mut py_args = vec![s(&theirs), kind.to_string()];
+            py_args.extend(names.iter().cloned());
+            let pa: Vec<&str> = py_args.iter().map(String::as_str).collect();
+            python_succeeds(&py, script, &pa, "MultiZarrToZarr");
+            // It writes times as int64 in its own units: compared as instants.
+            let r = run(
+                "nczcmp",
+                &["-d", "--ignore-types", &s(&theirs), &s(&joined)],
+            );
+            assert_eq!(r.code(), 0, "{kind}: {}{}", r.stdout(), r.stderr());
+        }
     }
 }
 
@@ -354,4 +374,17 @@ fn s3_objects_are_referenced_as_s3_urls_and_read_back_with_the_readers_settings(
     env.push(("AWS_ALLOW_HTTP", "true".into()));
     let r = s3.run("nczcmp", &["-N", &out, &s(&joined)], &env);
     assert_eq!(r.code(), 0, "{}{}", r.stdout(), r.stderr());
+    // The reference file itself in S3: read whole, a dataset as the local one.
+    store
+        .put(
+            &nczarr::store::StoreKey::new("year.json").unwrap(),
+            &fs::read(&refs).unwrap(),
+        )
+        .unwrap();
+    let remote = format!(
+        "{}/{}/{}/files/year.json#mode=s3",
+        s3.endpoint, s3.bucket, s3.prefix
+    );
+    let r = s3.run("nczcmp", &["-N", &remote, &s(&joined)], &env);
+    assert_eq!(r.code(), 0, "{remote}: {}{}", r.stdout(), r.stderr());
 }
