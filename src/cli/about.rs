@@ -66,6 +66,10 @@ fn generate<A: CommandFactory>(tool: &str, what: &str) -> io::Result<()> {
         .ok_or_else(|| {
             io::Error::other("expected completion=bash|zsh|fish|elvish|powershell, or man")
         })?;
-    clap_complete::generate(shell, &mut cmd, tool, &mut out);
+    // Into memory first: clap_complete panics on a write error, and a reader that
+    // closes the pipe early (`| head`) is not an error.
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut cmd, tool, &mut script);
+    out.write_all(&script)?;
     out.flush()
 }
