@@ -64,17 +64,10 @@ fn daily_files_join_into_one_virtual_dataset_read_as_the_files_joined() {
         let files = day_files(tmp.path(), kind, 4, 2, 1);
         let names: Vec<String> = files.iter().map(|f| s(f)).collect();
         let refs = tmp.path().join(format!("year-{kind}.json"));
-        let mut args = vec!["-k".to_string(), "kerchunk".into()];
-        args.extend(names.iter().cloned());
-        args.push(s(&refs));
-        let a: Vec<&str> = args.iter().map(String::as_str).collect();
-        run("nczcopy", &a).success();
+        nczcopy(&["-k", "kerchunk"], &names, &refs).success();
         // The same files joined by a copy: the references read as it.
         let joined = tmp.path().join(format!("year-{kind}.zarr"));
-        let mut copy: Vec<&str> = names.iter().map(String::as_str).collect();
-        let out = s(&joined);
-        copy.push(&out);
-        run("nczcopy", &copy).success();
+        nczcopy(&[], &names, &joined).success();
         assert_equal_datasets(&refs, &joined, kind);
         let json = nczarr::json::parse(&fs::read(&refs).unwrap()).unwrap();
         let templates = json.get("templates").and_then(|t| t.as_object()).unwrap();
@@ -229,11 +222,18 @@ fn files_whose_chunks_make_no_grid_are_refused_in_one_line() {
 /// `files` joined by a copy into a Zarr store in `dir`.
 fn files_joined(dir: &Path, files: &[PathBuf]) -> PathBuf {
     let out = dir.join("joined-copy.zarr");
-    let mut args: Vec<String> = files.iter().map(|f| s(f)).collect();
-    args.push(s(&out));
-    let a: Vec<&str> = args.iter().map(String::as_str).collect();
-    run("nczcopy", &a).success();
+    let names: Vec<String> = files.iter().map(|f| s(f)).collect();
+    nczcopy(&[], &names, &out).success();
     out
+}
+
+/// `nczcopy OPTIONS INPUTS... OUTPUT`.
+fn nczcopy(options: &[&str], inputs: &[String], output: &Path) -> crate::util::Run {
+    let output = s(output);
+    let mut args: Vec<&str> = options.to_vec();
+    args.extend(inputs.iter().map(String::as_str));
+    args.push(&output);
+    run("nczcopy", &args)
 }
 
 /// Files on a web server: their references name their URLs, and every tool reads the
@@ -251,16 +251,7 @@ fn remote_files_are_referenced_by_their_urls_and_read_back_from_the_server() {
         })
         .collect();
     let refs = tmp.path().join("remote.json");
-    let mut args = vec![
-        "-k".to_string(),
-        "kerchunk".into(),
-        "--inline-threshold".into(),
-        "0".into(),
-    ];
-    args.extend(urls.iter().cloned());
-    args.push(s(&refs));
-    let a: Vec<&str> = args.iter().map(String::as_str).collect();
-    run("nczcopy", &a).success();
+    nczcopy(&["-k", "kerchunk", "--inline-threshold", "0"], &urls, &refs).success();
     let json = nczarr::json::parse(&fs::read(&refs).unwrap()).unwrap();
     let templates = json.get("templates").and_then(|t| t.as_object()).unwrap();
     assert_eq!(
