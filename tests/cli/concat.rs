@@ -416,3 +416,44 @@ fn a_dataset_with_groups_split_into_every_kind_joins_back() {
     };
     assert_eq!(body(&back), body(&orig));
 }
+
+/// With several inputs, `--metadata-only` reads their headers and nothing else: an
+/// input whose time values cannot be read (its chunk damaged) does not stop it, while
+/// the part that writes values runs the checks, reads them, and fails in one line
+/// naming the input; with the input mended, the parts finish into the one-run copy.
+#[test]
+fn metadata_only_reads_the_inputs_headers_alone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let [a, b, c] = parts(tmp.path());
+    let b_zarr = tmp.path().join("b.zarr");
+    run("nczcopy", &["-d", "0", &s(&b), &s(&b_zarr)]).success();
+    let chunk = b_zarr.join("time/0");
+    let good = fs::read(&chunk).unwrap();
+    fs::write(&chunk, b"not the chunk").unwrap();
+    let out = tmp.path().join("parted.zarr");
+    let names = [s(&a), s(&b_zarr), s(&c), s(&out)];
+    let with = |first: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = first.iter().map(|a| a.to_string()).collect();
+        v.extend(names.iter().cloned());
+        v
+    };
+    let run_with = |first: &[&str]| {
+        let args = with(first);
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        run("nczcopy", &a)
+    };
+    run_with(&["-c", "time/2", "--metadata-only"]).success();
+    let line = run_with(&["-c", "time/2", "--part", "1/1"]).fails_with_one_line(1);
+    assert!(line.contains("b.zarr") && line.contains("time"), "{line}");
+    fs::write(&chunk, good).unwrap();
+    run_with(&["-c", "time/2", "--part", "1/1"]).success();
+    run("nczcopy", &["--finish", &s(&out)]).success();
+    let one = tmp.path().join("one.zarr");
+    let one_s = s(&one);
+    run(
+        "nczcopy",
+        &["-c", "time/2", &names[0], &names[1], &names[2], &one_s],
+    )
+    .success();
+    crate::util::assert_equal_datasets(&out, &one, "parts");
+}

@@ -612,6 +612,7 @@ fn concat_options(args: &Args) -> anyhow::Result<nczarr::concat::ConcatOptions> 
         trust_first,
         sort: args.sort,
         allow_gaps: args.allow_gaps,
+        headers_only: args.metadata_only,
     })
 }
 

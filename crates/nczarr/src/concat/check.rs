@@ -92,9 +92,20 @@ pub(super) fn without_dim(ds: &Dataset, dim: &DimRef) -> Vec<VarPath> {
 }
 
 /// The values of the variable at `path` in `input`, whole.
+///
+/// # Errors
+/// The read's error, naming the input (one of hundreds, maybe).
 pub(super) fn whole(input: &Input<'_>, path: &VarPath) -> Result<Values> {
     let shape = input.1.dataset().shape_of(path).unwrap_or_default();
-    input.1.read(path, &Region::whole(&shape))
+    input
+        .1
+        .read(path, &Region::whole(&shape))
+        .map_err(|e| in_input(&input.0, e))
+}
+
+/// `e`, a read's error in the input `name`, saying which input it was.
+pub(super) fn in_input(name: &str, e: crate::error::Error) -> crate::error::Error {
+    crate::error::Error::Invalid(format!("{name}: {e}"))
 }
 
 /// Equal when their bytes are (NaN equals NaN, -0 is not 0): a value copied is the same

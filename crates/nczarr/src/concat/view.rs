@@ -26,6 +26,11 @@ pub struct ConcatOptions {
     /// Join inputs whose coordinate jumps between them by more than its step
     /// (`--allow-gaps`).
     pub allow_gaps: bool,
+    /// Read the inputs' headers and nothing else (`--metadata-only`, which sizes a copy
+    /// in parts): the checks that read values (the coordinate's order, the variables
+    /// without the dimension) are left to the runs that write values, each of which
+    /// runs them before writing.
+    pub headers_only: bool,
 }
 
 /// Several sources joined along a dimension.
@@ -74,7 +79,7 @@ impl<'a> Concat<'a> {
         for other in &inputs[1..] {
             check::same_structure(first, other, &dim)?;
         }
-        if !options.trust_first {
+        if !options.trust_first && !options.headers_only {
             for path in check::without_dim(ds, &dim) {
                 let want = check::whole(first, &path)?;
                 for other in &inputs[1..] {
@@ -110,7 +115,7 @@ impl<'a> Concat<'a> {
             units: Vec::new(),
             allow_gaps: options.allow_gaps,
         };
-        out.plan_times()?;
+        out.plan_times(options.headers_only)?;
         Ok(out)
     }
 
@@ -154,8 +159,9 @@ impl<'a> Concat<'a> {
     }
 
     /// The dimension's coordinate: CF time units of every input in the first's
-    /// (rebased when they differ), and the values in one direction across the inputs.
-    fn plan_times(&mut self) -> Result<()> {
+    /// (rebased when they differ), and, unless `headers_only`, the values in one
+    /// direction across the inputs.
+    fn plan_times(&mut self, headers_only: bool) -> Result<()> {
         let coord = VarPath::new(&self.dim.group, self.dim.name.clone());
         let names: Vec<String> = self.inputs.iter().map(|i| i.0.clone()).collect();
         let Some(var) = self
@@ -199,6 +205,9 @@ impl<'a> Concat<'a> {
             }) {
                 self.rebase.push(VarPath::new(&self.dim.group, bounds));
             }
+        }
+        if headers_only {
+            return Ok(());
         }
         let mut coords = Vec::new();
         for (i, input) in self.inputs.iter().enumerate() {
@@ -402,8 +411,16 @@ impl DataSource for Concat<'_> {
             .check(&self.dataset.shape_of(var).unwrap_or_default())
             .map_err(|e| Error::region(var, e.to_string()))?;
         let pieces = self.pieces(k, region);
+        let read_in = |i: usize, r: &Region| {
+            let input = &self.inputs[i];
+            let values = input
+                .1
+                .read(var, r)
+                .map_err(|e| check::in_input(&input.0, e))?;
+            self.rebased(i, var, values)
+        };
         if let [(i, r, _)] = pieces.as_slice() {
-            return self.rebased(*i, var, self.inputs[*i].1.read(var, r)?);
+            return read_in(*i, r);
         }
         let t = self
             .dataset
@@ -415,7 +432,7 @@ impl DataSource for Concat<'_> {
         use rayon::prelude::*;
         let read: Vec<Values> = pieces
             .par_iter()
-            .map(|(i, r, _)| self.rebased(*i, var, self.inputs[*i].1.read(var, r)?))
+            .map(|(i, r, _)| read_in(*i, r))
             .collect::<Result<_>>()?;
         for ((i, r, at), piece) in pieces.iter().zip(read) {
             if piece.nc_type() != t || piece.len() != r.len().unwrap_or(0) as usize {
