@@ -13,7 +13,7 @@ use nczarr::formats::NcFileKind;
 use nczarr::generate::{generate, CdlInput, GenError, GenOptions, GenTarget};
 use nczarr::sink::DatasetSink;
 use nczarr_tools::cli;
-use nczarr_tools::cli::output::{kind_flag, kind_for_target, output_kind, LayoutArgs};
+use nczarr_tools::cli::output::{kind_for_target, output_kind, KindFlags, LayoutArgs};
 
 /// Compile CDL (netCDF's text form, as ncdump prints it and ncgen reads it) into an NCZarr,
 /// pure Zarr v2 or Zarr v3 dataset in a directory, a zip file, or (with a URL) S3, GCS or
@@ -40,21 +40,8 @@ struct Args {
     /// Same as -lb.
     #[arg(short = 'b')]
     binary: bool,
-    /// -k nc4.
-    #[arg(short = '4')]
-    nc4: bool,
-    /// -k classic.
-    #[arg(short = '3')]
-    classic: bool,
-    /// -k cdf5.
-    #[arg(short = '5')]
-    cdf5: bool,
-    /// -k nc6 (64-bit offset).
-    #[arg(short = '6')]
-    offset64: bool,
-    /// -k nc7 (netCDF-4 classic model).
-    #[arg(short = '7')]
-    nc4_classic: bool,
+    #[command(flatten)]
+    kind_flags: KindFlags,
     /// Use no fill values for all variables (ncgen -x).
     #[arg(short = 'x')]
     no_fill: bool,
@@ -161,7 +148,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
             bail!("-l {l}: only binary output (-lb) is produced; code generation is not supported");
         }
     }
-    let _ = (args.binary, args.nc4, args.classic, args.nc4_classic);
+    let _ = args.binary;
     let (file_label, input) = match args.input.as_deref() {
         None | Some("-") => (
             "<stdin>".to_string(),
@@ -174,13 +161,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let said = match args.kind.as_deref() {
         Some(k) => Some(output_kind(k)?),
-        None => kind_flag([
-            args.classic,
-            args.nc4,
-            args.cdf5,
-            args.offset64,
-            args.nc4_classic,
-        ]),
+        None => args.kind_flags.kind(),
     };
     let defaults = GenOptions::default();
     let options = GenOptions {

@@ -116,20 +116,42 @@ pub fn output_kind(kind: &str) -> anyhow::Result<OutputKind> {
     })
 }
 
-/// The kind `-3`, `-4`, `-5`, `-6` or `-7` says (`flags` in that order), if any.
-pub fn kind_flag(flags: [bool; 5]) -> Option<OutputKind> {
-    let kinds = [
-        NcFileKind::Classic,
-        NcFileKind::Netcdf4,
-        NcFileKind::Cdf5,
-        NcFileKind::Offset64,
-        NcFileKind::Netcdf4Classic,
-    ];
-    flags
-        .iter()
-        .zip(kinds)
-        .find(|(on, _)| **on)
-        .map(|(_, k)| OutputKind::File(k))
+/// ncgen's and nccopy's kind flags, `-3 -4 -5 -6 -7`: one each for `-k`'s numbered
+/// kinds, shared by nczgen and nczcopy.
+#[derive(Args, Debug, Clone, Default)]
+pub struct KindFlags {
+    /// -k classic.
+    #[arg(short = '3')]
+    pub classic: bool,
+    /// -k nc4.
+    #[arg(short = '4')]
+    pub nc4: bool,
+    /// -k cdf5.
+    #[arg(short = '5')]
+    pub cdf5: bool,
+    /// -k nc6 (64-bit offset).
+    #[arg(short = '6')]
+    pub offset64: bool,
+    /// -k nc7 (netCDF-4 classic model).
+    #[arg(short = '7')]
+    pub nc4_classic: bool,
+}
+
+impl KindFlags {
+    /// The kind the first flag given says, if any.
+    pub fn kind(&self) -> Option<OutputKind> {
+        let flags = [
+            (self.classic, NcFileKind::Classic),
+            (self.nc4, NcFileKind::Netcdf4),
+            (self.cdf5, NcFileKind::Cdf5),
+            (self.offset64, NcFileKind::Offset64),
+            (self.nc4_classic, NcFileKind::Netcdf4Classic),
+        ];
+        flags
+            .into_iter()
+            .find(|(on, _)| *on)
+            .map(|(_, k)| OutputKind::File(k))
+    }
 }
 
 /// Whether `target` says it is a Zarr store: `#mode=` flags of NCZarr or Zarr, a

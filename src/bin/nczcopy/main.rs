@@ -20,7 +20,7 @@ use nczarr_tools::cli;
 
 mod append;
 mod kerchunk;
-use nczarr_tools::cli::output::{kind_flag, kind_for_target, output_kind, LayoutArgs, OutputKind};
+use nczarr_tools::cli::output::{kind_for_target, output_kind, KindFlags, LayoutArgs, OutputKind};
 use nczarr_tools::cli::progress::{Bar, Show};
 
 /// Copy a netCDF dataset (NCZarr, Zarr v2 or v3, or a netCDF file; on a directory, a
@@ -46,21 +46,8 @@ struct Args {
     /// nczarr (as netcdf-c).
     #[arg(short = 'k', long = "format", value_name = "KIND")]
     kind: Option<String>,
-    /// -k classic.
-    #[arg(short = '3')]
-    classic: bool,
-    /// -k nc4.
-    #[arg(short = '4')]
-    nc4: bool,
-    /// -k cdf5.
-    #[arg(short = '5')]
-    cdf5: bool,
-    /// -k nc6 (64-bit offset).
-    #[arg(short = '6')]
-    offset64: bool,
-    /// -k nc7 (netCDF-4 classic model).
-    #[arg(short = '7')]
-    nc4_classic: bool,
+    #[command(flatten)]
+    kind_flags: KindFlags,
     /// Deflate level 1-9 for every variable; 0 removes every filter.
     #[arg(short = 'd', value_name = "N")]
     deflate: Option<u32>,
@@ -317,13 +304,7 @@ fn is_compressor(codec: &Json) -> bool {
 fn output_kind_of(args: &Args) -> anyhow::Result<Option<OutputKind>> {
     match args.kind.as_deref() {
         Some(k) => output_kind(k).map(Some),
-        None => Ok(kind_flag([
-            args.classic,
-            args.nc4,
-            args.cdf5,
-            args.offset64,
-            args.nc4_classic,
-        ])),
+        None => Ok(args.kind_flags.kind()),
     }
 }
 
