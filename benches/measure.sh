@@ -22,6 +22,9 @@ median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 # few milliseconds do not count; any other gets one more run under it, not timed ("@R@"
 # is "rss" there).
 #
+# With `measure_before=FUNCTION`, FUNCTION runs before each timed run, after the sync
+# (to set the scene: another program's unwritten bytes, say).
+#
 # With `measure_warmup=1`, each command first runs once untimed ("@R@" is "warm"): on
 # this project's virtual machines the first reads of a file written a moment before
 # ran at half speed or less (a string dump 0.053 s, then 0.024-0.027 s; ncdump, busy
@@ -55,6 +58,7 @@ measure() {
             # The last run's dirty pages are written back before this one starts, not
             # during it (on 2 cores the kernel's writeback takes a tool's CPU).
             sync
+            [ -z "${measure_before:-}" ] || "$measure_before"
             local t0=$EPOCHREALTIME
             "${wrap[@]}" "${argv[@]//@R@/$round}" >"$out"
             local t1=$EPOCHREALTIME

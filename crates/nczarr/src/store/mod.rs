@@ -11,6 +11,7 @@
 //! web servers' stores are in [`crate::cloud`]; [`crate::place`] picks a store for a name.
 
 mod dir;
+mod durable;
 pub mod existing;
 mod key;
 mod memory;
@@ -26,6 +27,7 @@ mod zip;
 pub(crate) mod conformance;
 
 pub use dir::DirStore;
+pub use durable::{durable, start_writeback};
 pub use existing::{examine_file_path, examine_path, is_netcdf_magic, Existing};
 pub use key::{KeyError, StoreKey, MAX_KEY_BYTES};
 pub use memory::MemoryStore;
@@ -34,7 +36,7 @@ pub use ranged::{LocalFile, RangedFile, ReadAt, READ_AHEAD};
 pub use replace::ReplacingDirStore;
 pub use target::Target;
 pub use trace::{TraceSink, TracingStore};
-pub use write::{durable, start_writeback, Staged, WritableStore, ZipWriterStore};
+pub use write::{Staged, WritableStore, ZipWriterStore};
 pub use zip::ZipStore;
 
 use std::fmt::Debug;

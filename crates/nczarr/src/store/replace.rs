@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use super::write::{durable, start_writeback, sync_path};
+use super::durable::{durable, start_writeback, sync_path};
 use super::{DirStore, StoreError, StoreKey, WritableStore};
 
 /// A [`DirStore`] written by replacing files (see the module's note). With
