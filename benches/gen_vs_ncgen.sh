@@ -8,6 +8,10 @@
 # faster than ncgen, peak RSS under 150 MiB. Wall time is the median of RUNS runs, peak
 # RSS from GNU time (benches/measure.sh).
 #
+# Then the CDL people have (issue 46): the same values as ncdump prints them (ncgen's
+# netCDF-4 file of big.cdl dumped by ncdump: 8 values a line, no storage attributes, so
+# each tool picks its default chunks), compiled by both; target nczgen >= 15x, < 150 MiB.
+#
 # Needs: ncgen/ncdump (apt-get install netcdf-bin), GNU time, python3, a release build
 # (cargo build --release). Usage: benches/gen_vs_ncgen.sh [RUNS]
 # Environment: NCZ_BIN=dir of the nczgen and nczdump to measure (default target/release);
@@ -58,6 +62,19 @@ if [ -n "$before" ]; then
 fi
 measure "${names[@]}"
 
+# The CDL as ncdump prints it.
+ncgen -4 -o "$work/real.nc" "$work/big.cdl"
+ncdump "$work/real.nc" > "$work/real.cdl"
+rm -f "$work/real.nc"
+cmd_ncgen_real=(ncgen -4 -lb -o "file://$work/ncreal@R@.file#mode=nczarr,file" "$work/real.cdl")
+cmd_ours_real=("$nczgen" -o "$work/oursreal@R@.zarr" "$work/real.cdl")
+names_real=(ncgen_real ours_real)
+if [ -n "$before" ]; then
+    cmd_before_real=("$before" -o "$work/beforereal@R@.zarr" "$work/real.cdl")
+    names_real+=(before_real)
+fi
+measure "${names_real[@]}"
+
 # Same content: both dumped by ncdump's own reading rules where it can (netcdf-c 4.9.0
 # cannot read the zarr-python dtypes nczgen writes by default), so compare with nczdump,
 # which reads both, after checking nczdump equals ncdump on ncgen's output.
@@ -65,7 +82,10 @@ data() { sed -n '/^data:/,$p'; }
 ncdump -p 9,17 "file://$work/nc1.file#mode=nczarr,file" | data > "$work/ref.cdl"
 "$nczdump" -p 9,17 "$work/nc1.file" | data > "$work/ref_ours_reader.cdl"
 "$nczdump" -p 9,17 "$work/ours1.zarr" | data > "$work/ours.cdl"
-if cmp -s "$work/ref.cdl" "$work/ref_ours_reader.cdl" && cmp -s "$work/ref.cdl" "$work/ours.cdl"; then
+"$nczdump" -p 9,17 "$work/ncreal1.file" | data > "$work/ref_real.cdl"
+"$nczdump" -p 9,17 "$work/oursreal1.zarr" | data > "$work/ours_real.cdl"
+if cmp -s "$work/ref.cdl" "$work/ref_ours_reader.cdl" && cmp -s "$work/ref.cdl" "$work/ours.cdl" \
+    && cmp -s "$work/ref_real.cdl" "$work/ours_real.cdl"; then
     same=identical
 else
     same=DIFFERENT
@@ -82,4 +102,10 @@ if [ -n "$before" ]; then
 fi
 printf 'speed-up ncgen/nczgen: %.1fx (target >= 15x); nczgen peak RSS %d MiB (target < 150 MiB); data %s\n' \
     "$ratio" "$m_ours" "$same"
+printf 'the CDL as ncdump prints it (%s MB, %s lines, default chunks): ncgen %.3f s %d MiB | nczgen %.3f s %d MiB: %.1fx (target >= 15x)\n' \
+    "$(($(stat -c %s "$work/real.cdl") / 1000000))" "$(wc -l < "$work/real.cdl")" \
+    "$t_ncgen_real" "$m_ncgen_real" "$t_ours_real" "$m_ours_real" "$(echo "$t_ncgen_real / $t_ours_real" | bc -l)"
+if [ -n "$before" ]; then
+    printf '  nczgen before: %.3f s %d MiB\n' "$t_before_real" "$m_before_real"
+fi
 [ "$same" = identical ]
