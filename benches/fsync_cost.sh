@@ -76,7 +76,8 @@ jobs=(nccopy copy_auto copy_fs copy_files copy_none small_auto small_fs small_fi
 ratio() { echo "scale=2; $1 / $2" | bc; }
 report() { # CASE
     echo "$1 (median of $runs runs, same run; x = time over the unsynced run's):"
-    printf '  nccopy era.nc (never syncs): %ss\n' "$t_nccopy"
+    printf '  nccopy era.nc (never syncs): %ss, %s MiB; nczcopy -d 0 (default): %s MiB\n' \
+        "$t_nccopy" "$m_nccopy" "$m_copy_auto"
     for job in copy small gen; do
         local -n a="t_${job}_auto" f="t_${job}_fs" e="t_${job}_files" n="t_${job}_none"
         printf '  %-5s default %ss x%s | syncfs %ss x%s | each file %ss x%s | unsynced %ss\n' "$job" \

@@ -23,7 +23,9 @@
 # and writes it (the data fit in memory: its fastest way). Every output is read back by
 # zarr-python and compared with the input, value for value.
 # Wall time is the median of RUNS runs, commands alternated; peak RSS from GNU time
-# (benches/measure.sh). Targets: nczcopy >= 1x zarrs_reencode, >= 5x zarr-python.
+# (benches/measure.sh). Targets: nczcopy >= 1x zarrs_reencode, >= 5x zarr-python. nczcopy
+# makes its output durable before it is put in place (docs/reliability.md); neither peer
+# syncs: nczcopy with NCZARR_FSYNC=0 is measured too, to show what that costs.
 #
 # Needs: zarrs_reencode (cargo install zarrs_tools@0.8.1 --locked), GNU time, python3
 # with numpy and zarr>=3 (PYTHON=...), a release build (cargo build --release).
@@ -102,6 +104,10 @@ job() {
         "$work/$in.zarr/tas" "$work/out-$name-zarrs-@R@")
     o=("$bin/nczcopy" -k zarr3 "${oc[@]}" "${os[@]}" "${ours_codec[@]}"
         "$work/$in.zarr" "$work/out-$name-ours-@R@.zarr")
+    local -n u="cmd_${name}_unsynced"
+    u=(env NCZARR_FSYNC=0 "${o[@]}")
+    u[${#u[@]}-1]="$work/out-$name-unsynced-@R@.zarr"
+    unset -n u
     p=("$py" "$work/zarr_copy.py" "$work/$in.zarr/tas" "$work/out-$name-zp-@R@" "$chunks" "$shards" "$codec")
     unset -n z o p
 }
@@ -113,9 +119,10 @@ job recompress blosc 1,180,360 - - - zstd
 job v2to3 v2 1,180,360 - - - zstd
 cmd_v2to3_zarrs=("$zarrs" "$work/v2.zarr/tas" "$work/out-v2to3-zarrs-@R@")
 cmd_v2to3_ours=("$bin/nczcopy" -k zarr3 "$work/v2.zarr" "$work/out-v2to3-ours-@R@.zarr")
+cmd_v2to3_unsynced=(env NCZARR_FSYNC=0 "$bin/nczcopy" -k zarr3 "$work/v2.zarr" "$work/out-v2to3-unsynced-@R@.zarr")
 
 names=()
-for j in series rechunk reshard recompress v2to3; do names+=("${j}_zarrs" "${j}_ours" "${j}_zp"); done
+for j in series rechunk reshard recompress v2to3; do names+=("${j}_zarrs" "${j}_ours" "${j}_unsynced" "${j}_zp"); done
 measure "${names[@]}"
 
 # Every output holds the input's values, and the three tools' outputs of a job have the
@@ -151,9 +158,9 @@ PY
 ratio() { echo "scale=2; $1 / $2" | bc; }
 echo "median of $runs runs (s, peak MiB); nczcopy against zarrs_reencode (target >= 1x) and zarr-python (>= 5x):"
 for j in series rechunk reshard recompress v2to3; do
-    local_z="t_${j}_zarrs" local_o="t_${j}_ours" local_p="t_${j}_zp"
+    local_z="t_${j}_zarrs" local_o="t_${j}_ours" local_p="t_${j}_zp" local_u="t_${j}_unsynced"
     mz="m_${j}_zarrs" mo="m_${j}_ours" mp="m_${j}_zp"
-    printf '  %-10s zarrs_reencode %s s %s MiB | nczcopy %s s %s MiB | zarr-python %s s %s MiB | x%s zarrs, x%s zarr-python\n' \
-        "$j" "${!local_z}" "${!mz}" "${!local_o}" "${!mo}" "${!local_p}" "${!mp}" \
-        "$(ratio "${!local_z}" "${!local_o}")" "$(ratio "${!local_p}" "${!local_o}")"
+    printf '  %-10s zarrs_reencode %s s %s MiB | nczcopy %s s %s MiB (unsynced %s s) | zarr-python %s s %s MiB | x%s zarrs (unsynced x%s), x%s zarr-python\n' \
+        "$j" "${!local_z}" "${!mz}" "${!local_o}" "${!mo}" "${!local_u}" "${!local_p}" "${!mp}" \
+        "$(ratio "${!local_z}" "${!local_o}")" "$(ratio "${!local_z}" "${!local_u}")" "$(ratio "${!local_p}" "${!local_o}")"
 done
