@@ -14,13 +14,26 @@ pub(super) struct ChunkAssembly {
     pub(super) run_bytes: usize,
 }
 
+/// Whether the slab holds all of `part`'s chunk, in order (no fill needed).
+pub(super) fn covers(part: &ChunkPart, writer: &ArrayWriter) -> bool {
+    part.runs
+        .iter()
+        .zip(&writer.grid.chunks)
+        .all(|(r, &c)| r.in_chunk == 0 && r.len == c && (r.step == 1 || c == 1))
+}
+
+/// Where a shard's elements are: the slab itself (the shard at `base` in it) or the
+/// shard assembled on its own (`base` all zeros), with the C-order element strides of
+/// that buffer.
+pub(super) struct ShardSource<'a> {
+    pub(super) bytes: &'a [u8],
+    pub(super) base: Vec<u64>,
+    pub(super) strides: Vec<u64>,
+}
+
 impl ChunkAssembly {
     pub(super) fn new(part: &ChunkPart, writer: &ArrayWriter, item: usize) -> ChunkAssembly {
-        let covers = part
-            .runs
-            .iter()
-            .zip(&writer.grid.chunks)
-            .all(|(r, &c)| r.in_chunk == 0 && r.len == c && (r.step == 1 || c == 1));
+        let covers = covers(part, writer);
         ChunkAssembly {
             bytes: if covers {
                 Vec::with_capacity(writer.chunk_len * item)

@@ -5,7 +5,7 @@ use rayon::prelude::*;
 mod assembly;
 mod watch;
 
-use assembly::{last_run_start, row_groups, ChunkAssembly};
+use assembly::{covers, last_run_start, row_groups, ChunkAssembly, ShardSource};
 use watch::Watch;
 pub use watch::Written;
 
@@ -391,6 +391,23 @@ impl ArrayWriter {
         let encoded: Vec<Result<Vec<Option<EncodedChunk>>>> = row_groups(batch)
             .par_iter()
             .map(|group| {
+                // Shards the slab holds whole: their inner chunks are cut from the slab
+                // itself (assembled first, every byte was copied twice, the second time
+                // in rows of an inner chunk's last dimension).
+                if self.stored.sharding.is_some() && group.iter().all(|p| covers(p, self)) {
+                    let strides = c_strides(&region.count);
+                    return group
+                        .par_iter()
+                        .map(|part| {
+                            let source = ShardSource {
+                                bytes: slab,
+                                base: part.runs.iter().map(|r| r.in_out).collect(),
+                                strides: strides.clone(),
+                            };
+                            self.encode_shard_part(part, &source, item, strings)
+                        })
+                        .collect();
+                }
                 let chunks = self.assemble(group, slab, region, item);
                 chunks
                     .into_par_iter()
@@ -453,24 +470,41 @@ impl ArrayWriter {
         if self.skip_fill && self.all_fill(&chunk) {
             return Ok(None);
         }
-        let key = self.key.join_path(&self.stored.keys.key(&part.index))?;
-        if self.stored.sharding.is_some() {
-            return Ok(self
-                .encode_shard(&key, &chunk, item, strings)?
-                .map(|b| (key, b)));
+        if let Some(sharding) = &self.stored.sharding {
+            let source = ShardSource {
+                bytes: &chunk,
+                base: vec![0; sharding.shape.len()],
+                strides: c_strides(&sharding.shape),
+            };
+            return self.encode_shard_part(part, &source, item, strings);
         }
+        let key = self.key.join_path(&self.stored.keys.key(&part.index))?;
         let bytes = self.encode_elements(chunk, &key, item, strings)?;
         Ok(Some((key, bytes)))
     }
 
-    /// A shard's stored bytes from its elements (C order, shard shape): its inner
-    /// chunks encoded in parallel and laid end to end, then the index (with its
-    /// CRC32C). Inner chunks of fill only are left out when such chunks are; `None`
-    /// when that leaves nothing.
+    /// The key and stored bytes of the shard `part`, its elements in `source`.
+    fn encode_shard_part(
+        &self,
+        part: &ChunkPart,
+        source: &ShardSource,
+        item: usize,
+        strings: Strings,
+    ) -> Result<Option<EncodedChunk>> {
+        let key = self.key.join_path(&self.stored.keys.key(&part.index))?;
+        Ok(self
+            .encode_shard(&key, source, item, strings)?
+            .map(|b| (key, b)))
+    }
+
+    /// A shard's stored bytes from its elements (in `source`): its inner chunks
+    /// encoded in parallel and laid end to end, then the index (with its CRC32C).
+    /// Inner chunks of fill only are left out when such chunks are; `None` when that
+    /// leaves nothing.
     fn encode_shard(
         &self,
         key: &StoreKey,
-        shard: &[u8],
+        source: &ShardSource,
         item: usize,
         strings: Strings,
     ) -> Result<Option<Vec<u8>>> {
@@ -481,7 +515,6 @@ impl ArrayWriter {
         let per = sharding.per_shard(inner);
         let n: usize = per.iter().product::<u64>() as usize;
         let inner_len: usize = inner.iter().product::<u64>() as usize;
-        let shard_strides = c_strides(&sharding.shape);
         let rank = inner.len();
         let row = inner.last().copied().unwrap_or(1) as usize * item;
         let encoded: Vec<Option<Vec<u8>>> = (0..n)
@@ -501,10 +534,10 @@ impl ArrayWriter {
                     let mut off = 0u64;
                     for d in 0..rank {
                         let i = if d + 1 < rank { idx[d] } else { 0 };
-                        off += (origin[d] + i) * shard_strides[d];
+                        off += (source.base[d] + origin[d] + i) * source.strides[d];
                     }
                     let s = off as usize * item;
-                    bytes.extend_from_slice(&shard[s..s + row]);
+                    bytes.extend_from_slice(&source.bytes[s..s + row]);
                     for d in (0..idx.len()).rev() {
                         idx[d] += 1;
                         if idx[d] < inner[d] {

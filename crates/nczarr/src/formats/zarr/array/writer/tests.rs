@@ -286,3 +286,35 @@ fn regions_that_cut_chunks_are_refused() {
     let e = w.write(&store, &r, &Values::Int(vec![1])).unwrap_err();
     assert!(e.to_string().contains("1 values given"), "{e}");
 }
+
+#[test]
+fn shards_are_cut_from_slabs_that_hold_them_whole_or_in_part_and_read_back() {
+    // Shards of 2x4x6 of inner chunks 1x2x3 over 5x7x12: the last shard along the
+    // first two dimensions is cut by the array's end (assembled with fill); slabs of
+    // many shards put the others at offsets inside the slab (cut from the slab itself).
+    let var = VarPath::new(&[], "v");
+    let shape = vec![5u64, 7, 12];
+    for budget in [48u64, 200, 10_000] {
+        let store = MemoryStore::new();
+        let key = StoreKey::new("v").unwrap();
+        let mut st = stored(&shape, &[1, 2, 3], Some(r#"{"id": "zlib", "level": 1}"#));
+        st.sharding = Some(crate::formats::zarr::array::stored::Sharding {
+            shape: vec![2, 4, 6],
+            index_checksum: true,
+            index_at_start: false,
+        });
+        let w = ArrayWriter::new(key.clone(), &var, st.clone()).unwrap();
+        for r in &slabs(&shape, &[2, 4, 6], budget, SlabOrder::Chunks) {
+            w.write(&store, r, &values(r, &shape)).unwrap();
+        }
+        // One object per shard.
+        assert_eq!(store.list().unwrap().len(), 3 * 2 * 2, "budget {budget}");
+        let reader = ArrayReader::new(&store, key, &var, NcType::Int, &st, shape.clone()).unwrap();
+        let whole = Region::whole(&shape);
+        assert_eq!(
+            reader.read(&whole).unwrap(),
+            values(&whole, &shape),
+            "budget {budget}"
+        );
+    }
+}
