@@ -52,28 +52,26 @@ with open(sys.argv[1], "w") as f:
     f.write(",\n".join(rows) + " ;\n}\n")
 PY
 
-# Each run writes a new output (see measure.sh on why outputs are removed only after).
-cmd_ncgen=(ncgen -4 -lb -o "file://$work/nc@R@.file#mode=nczarr,file" "$work/big.cdl")
-cmd_ours=("$nczgen" -o "$work/ours@R@.zarr" "$work/big.cdl")
-names=(ncgen ours)
-if [ -n "$before" ]; then
-    cmd_before=("$before" -o "$work/before@R@.zarr" "$work/big.cdl")
-    names+=(before)
-fi
-measure "${names[@]}"
-
 # The CDL as ncdump prints it.
 ncgen -4 -o "$work/real.nc" "$work/big.cdl"
 ncdump "$work/real.nc" > "$work/real.cdl"
 rm -f "$work/real.nc"
-cmd_ncgen_real=(ncgen -4 -lb -o "file://$work/ncreal@R@.file#mode=nczarr,file" "$work/real.cdl")
-cmd_ours_real=("$nczgen" -o "$work/oursreal@R@.zarr" "$work/real.cdl")
-names_real=(ncgen_real ours_real)
-if [ -n "$before" ]; then
-    cmd_before_real=("$before" -o "$work/beforereal@R@.zarr" "$work/real.cdl")
-    names_real+=(before_real)
-fi
-measure "${names_real[@]}"
+
+# compare SUFFIX CDL: ncgen, nczgen (and the build before) on CDL, named NAME_SUFFIX.
+# Each run writes a new output (see measure.sh on why outputs are removed only after).
+compare() {
+    local suffix=$1 cdl=$2 names=()
+    declare -ga "cmd_ncgen$suffix=(ncgen -4 -lb -o \"file://\$work/nc$suffix@R@.file#mode=nczarr,file\" \"\$cdl\")"
+    declare -ga "cmd_ours$suffix=(\"\$nczgen\" -o \"\$work/ours$suffix@R@.zarr\" \"\$cdl\")"
+    names=("ncgen$suffix" "ours$suffix")
+    if [ -n "$before" ]; then
+        declare -ga "cmd_before$suffix=(\"\$before\" -o \"\$work/before$suffix@R@.zarr\" \"\$cdl\")"
+        names+=("before$suffix")
+    fi
+    measure "${names[@]}"
+}
+compare "" "$work/big.cdl"
+compare _real "$work/real.cdl"
 
 # Same content: both dumped by ncdump's own reading rules where it can (netcdf-c 4.9.0
 # cannot read the zarr-python dtypes nczgen writes by default), so compare with nczdump,
@@ -82,8 +80,8 @@ data() { sed -n '/^data:/,$p'; }
 ncdump -p 9,17 "file://$work/nc1.file#mode=nczarr,file" | data > "$work/ref.cdl"
 "$nczdump" -p 9,17 "$work/nc1.file" | data > "$work/ref_ours_reader.cdl"
 "$nczdump" -p 9,17 "$work/ours1.zarr" | data > "$work/ours.cdl"
-"$nczdump" -p 9,17 "$work/ncreal1.file" | data > "$work/ref_real.cdl"
-"$nczdump" -p 9,17 "$work/oursreal1.zarr" | data > "$work/ours_real.cdl"
+"$nczdump" -p 9,17 "$work/nc_real1.file" | data > "$work/ref_real.cdl"
+"$nczdump" -p 9,17 "$work/ours_real1.zarr" | data > "$work/ours_real.cdl"
 if cmp -s "$work/ref.cdl" "$work/ref_ours_reader.cdl" && cmp -s "$work/ref.cdl" "$work/ours.cdl" \
     && cmp -s "$work/ref_real.cdl" "$work/ours_real.cdl"; then
     same=identical
