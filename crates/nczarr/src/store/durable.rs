@@ -107,12 +107,15 @@ pub(super) fn sync_tree(root: &Path) -> Result<(), StoreError> {
     }
     let tree = Tree::walk(root)?;
     match method(&tree) {
-        Method::EachFile => {
-            in_parallel(&tree.files, sync_file_data)?;
-            in_parallel(&tree.dirs, sync_path)
-        }
-        Method::FileSystem => sync_file_system(root),
+        Method::EachFile => sync_each(&tree),
+        Method::FileSystem => sync_file_system(root, &tree),
     }
+}
+
+/// Each file's data, then each directory's entries.
+fn sync_each(tree: &Tree) -> Result<(), StoreError> {
+    in_parallel(&tree.files, sync_file_data)?;
+    in_parallel(&tree.dirs, sync_path)
 }
 
 /// The files and directories of a tree, and the bytes its files hold.
@@ -226,7 +229,7 @@ fn in_parallel(
 }
 
 #[cfg(target_os = "linux")]
-fn sync_file_system(root: &Path) -> Result<(), StoreError> {
+fn sync_file_system(root: &Path, _: &Tree) -> Result<(), StoreError> {
     use std::os::fd::AsRawFd;
     let f = fs::File::open(root).map_err(|e| io_error(root, e))?;
     // SAFETY: `f` is an open descriptor for the whole call; syncfs reads nothing else.
@@ -238,11 +241,10 @@ fn sync_file_system(root: &Path) -> Result<(), StoreError> {
     }
 }
 
+/// Elsewhere there is no `syncfs`: each file and directory.
 #[cfg(not(target_os = "linux"))]
-fn sync_file_system(root: &Path) -> Result<(), StoreError> {
-    let tree = Tree::walk(root)?;
-    in_parallel(&tree.files, sync_file_data)?;
-    in_parallel(&tree.dirs, sync_path)
+fn sync_file_system(_: &Path, tree: &Tree) -> Result<(), StoreError> {
+    sync_each(tree)
 }
 
 #[cfg(test)]
@@ -276,9 +278,8 @@ mod tests {
         assert_eq!(tree.dirs.len(), 7);
         let n = (FEW_FILES + 3) as u64;
         assert_eq!(tree.bytes, n * (n - 1) / 2);
-        in_parallel(&tree.files, sync_file_data).unwrap();
-        in_parallel(&tree.dirs, sync_path).unwrap();
-        sync_file_system(tmp.path()).unwrap();
+        sync_each(&tree).unwrap();
+        sync_file_system(tmp.path(), &tree).unwrap();
         // Of paths that fail, one error is returned, naming one of them.
         let gone = [tmp.path().join("x"), tmp.path().join("y")];
         let err = in_parallel(&gone, sync_path).unwrap_err().to_string();

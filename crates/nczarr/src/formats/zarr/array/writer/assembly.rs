@@ -28,7 +28,7 @@ pub(super) fn covers(part: &ChunkPart, writer: &ArrayWriter) -> bool {
 pub(super) struct ShardSource<'a> {
     pub(super) bytes: &'a [u8],
     pub(super) base: Vec<u64>,
-    pub(super) strides: Vec<u64>,
+    pub(super) strides: &'a [u64],
 }
 
 impl ChunkAssembly {

@@ -402,7 +402,7 @@ impl ArrayWriter {
                             let source = ShardSource {
                                 bytes: slab,
                                 base: part.runs.iter().map(|r| r.in_out).collect(),
-                                strides: strides.clone(),
+                                strides: &strides,
                             };
                             self.encode_shard_part(part, &source, item, strings)
                         })
@@ -471,10 +471,11 @@ impl ArrayWriter {
             return Ok(None);
         }
         if let Some(sharding) = &self.stored.sharding {
+            let strides = c_strides(&sharding.shape);
             let source = ShardSource {
                 bytes: &chunk,
                 base: vec![0; sharding.shape.len()],
-                strides: c_strides(&sharding.shape),
+                strides: &strides,
             };
             return self.encode_shard_part(part, &source, item, strings);
         }
