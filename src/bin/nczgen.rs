@@ -95,7 +95,7 @@ impl GenTarget for Output<'_> {
 
     fn open(
         &mut self,
-        compiled: &Compiled,
+        compiled: &mut Compiled,
     ) -> Result<(Box<dyn DatasetSink>, Plan), Box<dyn std::error::Error + Send + Sync>> {
         let args = self.args;
         let output = args.output.clone().unwrap_or_else(|| {
@@ -122,6 +122,9 @@ impl GenTarget for Output<'_> {
             },
             cli::output::OutputKind::Nczarr,
         )?;
+        if !matches!(kind, cli::output::OutputKind::File(NcFileKind::Netcdf4)) {
+            self.atomic_types(compiled)?;
+        }
         let plan_options = PlanOptions {
             no_fill: args.no_fill,
             netcdf4: matches!(kind, cli::output::OutputKind::File(k) if k.is_netcdf4()),
@@ -139,6 +142,34 @@ impl GenTarget for Output<'_> {
             eprintln!("nczgen: {output}: warning: {w}");
         }
         Ok((sink, plan))
+    }
+}
+
+impl Output<'_> {
+    /// The dataset as an output without user-defined types holds it (only netCDF-4
+    /// files have them): an enum variable becomes its base type with CF's flag
+    /// attributes, said in a warning; the other kinds are refused.
+    fn atomic_types(&self, compiled: &mut Compiled) -> anyhow::Result<()> {
+        if !compiled.dataset.has_user_types() {
+            return Ok(());
+        }
+        let (atomic, losses) = nczarr::model::user::written_view(&compiled.dataset, false);
+        if let Some(first) = losses.first() {
+            bail!(
+                "{}: {first}: the output is not one (write it with -k nc4)",
+                self.file_label
+            );
+        }
+        for (path, var) in compiled.dataset.vars() {
+            if let Some(id) = &var.user_type {
+                eprintln!(
+                    "nczgen: {}: warning: variable '{path}' of the enum type {id} is written as {} with flag_values and flag_meanings: only netCDF-4 files hold enum types",
+                    self.file_label, var.nc_type
+                );
+            }
+        }
+        compiled.dataset = atomic;
+        Ok(())
     }
 }
 

@@ -215,6 +215,7 @@ fn arb_compiled() -> impl Strategy<Value = Compiled> {
                 dataset: Dataset { root },
                 encodings: HashMap::new(),
                 data: plans,
+                user_data: HashMap::new(),
                 format: None,
                 default_maxstrlen: None,
                 warnings: Vec::new(),

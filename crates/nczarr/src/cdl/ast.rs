@@ -27,7 +27,7 @@ pub struct GroupDecl {
 /// One declaration inside a group.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Item {
-    /// A user-defined type (outside NCZarr's model; kept to report it clearly).
+    /// A user-defined type (netCDF-4 only).
     Type(TypeDecl),
     /// A dimension.
     Dim(DimDecl),
@@ -42,10 +42,62 @@ pub enum Item {
 /// A user-defined type declaration.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TypeDecl {
-    /// `enum`, `compound`, `vlen` or `opaque`.
-    pub kind: &'static str,
     /// The type's name.
     pub name: String,
+    /// Where it starts.
+    pub pos: usize,
+    /// What it is.
+    pub body: TypeBody,
+}
+
+impl TypeDecl {
+    /// `enum`, `compound`, `vlen` or `opaque`.
+    pub fn kind(&self) -> &'static str {
+        match self.body {
+            TypeBody::Enum { .. } => "enum",
+            TypeBody::Compound { .. } => "compound",
+            TypeBody::Vlen { .. } => "vlen",
+            TypeBody::Opaque { .. } => "opaque",
+        }
+    }
+}
+
+/// The body of a user-defined type declaration.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TypeBody {
+    /// `TYPE enum name { member = value, ... }`.
+    Enum {
+        /// The base (integer) type.
+        base: NcType,
+        /// Members in order: name, value, where.
+        members: Vec<(String, i128, usize)>,
+    },
+    /// `compound name { TYPE field(dims), ... ; ... }`.
+    Compound {
+        /// Fields in order.
+        fields: Vec<FieldDecl>,
+    },
+    /// `TYPE(*) name`.
+    Vlen {
+        /// The elements' type.
+        base: TypeRef,
+    },
+    /// `opaque(size) name`.
+    Opaque {
+        /// Bytes per value.
+        size: u64,
+    },
+}
+
+/// A field of a compound type.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldDecl {
+    /// Its type.
+    pub typ: TypeRef,
+    /// Its name.
+    pub name: String,
+    /// Array dimensions (constants; empty for one element).
+    pub dims: Vec<u64>,
     /// Where it starts.
     pub pos: usize,
 }

@@ -8,7 +8,7 @@ use super::compile::Compiled;
 use crate::chunking::{for_each_index, Region};
 use crate::encoding::Encoding;
 use crate::error::{Error, Result};
-use crate::model::{Dataset, Strings, Values, VarPath};
+use crate::model::{Dataset, Strings, UValue, Values, VarPath};
 use crate::source::{DataSource, DatasetSource, FormatInfo};
 
 /// What compiled CDL is: netCDF-4 in memory, no file yet.
@@ -153,8 +153,44 @@ impl DataSource for Compiled {
         }
     }
 
+    fn read_user(&self, var: &VarPath, region: &Region) -> Result<Vec<UValue>> {
+        let v = self.dataset.var(var).ok_or_else(|| Error::NoSuchVar {
+            var: var.to_string(),
+        })?;
+        let shape = self.dataset.var_shape(v);
+        region.check(&shape).map_err(|e| Error::Region {
+            var: var.to_string(),
+            message: e.to_string(),
+        })?;
+        if let Some(values) = self.user_data.get(var) {
+            if shape.is_empty() {
+                return Ok(values.iter().take(1).cloned().collect());
+            }
+            return Ok(gather(values, &shape, region));
+        }
+        // No data: what a reader sees, the fill value everywhere.
+        let id = v.user_type.as_ref().ok_or_else(|| {
+            Error::Unsupported(format!("variable '{var}' is not of a user-defined type"))
+        })?;
+        let fill = v
+            .attr("_FillValue")
+            .and_then(|a| a.user.as_ref())
+            .and_then(|u| u.values.first().cloned())
+            .unwrap_or_else(|| {
+                crate::model::user::default_fill(
+                    &crate::model::user::TypeRef::User(id.clone()),
+                    &|t| self.dataset.user_type(t).map(|u| &u.kind),
+                )
+            });
+        let n = usize::try_from(region.len().unwrap_or(u64::MAX)).map_err(|_| Error::Region {
+            var: var.to_string(),
+            message: format!("region {region} is too large"),
+        })?;
+        Ok(vec![fill; n])
+    }
+
     fn has_data(&self, var: &VarPath) -> bool {
-        self.data.contains_key(var)
+        self.data.contains_key(var) || self.user_data.contains_key(var)
     }
 }
 

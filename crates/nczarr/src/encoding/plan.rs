@@ -88,7 +88,8 @@ pub fn complete(
             .iter()
             .map(|d| dataset.dim(d).is_some_and(|d| d.unlimited))
             .collect();
-        let enc = complete_var(var, &path, &shape, &unlimited, req, options)?;
+        let user_item = var.user_type.as_ref().and_then(|id| dataset.user_item_size(id));
+        let enc = complete_var(var, &path, &shape, &unlimited, user_item, req, options)?;
         encodings.insert(path, enc);
     }
     Ok(Plan { encodings })
@@ -99,6 +100,7 @@ fn complete_var(
     path: &VarPath,
     shape: &[u64],
     unlimited: &[bool],
+    user_item: Option<u64>,
     mut enc: Encoding,
     options: &PlanOptions,
 ) -> Result<Encoding, EncodingError> {
@@ -115,7 +117,10 @@ fn complete_var(
         ),
         _ => None,
     };
-    let item = item_size(var.nc_type, enc.string_width.unwrap_or(1));
+    let item = match user_item {
+        Some(n) => usize::try_from(n).unwrap_or(usize::MAX),
+        None => item_size(var.nc_type, enc.string_width.unwrap_or(1)),
+    };
     enc.chunking = Some(if shape.is_empty() {
         match enc.chunking {
             Some(Chunking::Compact) if options.netcdf4 => Chunking::Compact,

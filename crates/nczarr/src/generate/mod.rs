@@ -11,7 +11,7 @@
 //!
 //! A cut list stays on the old path (is put back into the skeleton, which is then
 //! parsed again) when its variable is not numeric (char arrays and strings have their
-//! own layout rules), is a scalar, or has an unlimited dimension other than the first
+//! own layout rules) or of a user-defined type, is a scalar, or has an unlimited dimension other than the first
 //! (whose lists are braced per record). A list whose variable's first dimension is
 //! unlimited is read twice: once to count its values (the dimension's length), once
 //! to write them. Lists that the scan cannot be sure of (strings, comments, anything
@@ -80,13 +80,14 @@ pub trait GenTarget {
     fn warnings(&mut self, warnings: Vec<CdlError>);
 
     /// The dataset is compiled (streamed variables have no data in it): plan how it
-    /// is stored and make the sink it is written to.
+    /// is stored and make the sink it is written to. The target may change the
+    /// dataset to what its output holds (user-defined types made atomic).
     ///
     /// # Errors
     /// The caller's, which end the run with nothing written.
     fn open(
         &mut self,
-        compiled: &Compiled,
+        compiled: &mut Compiled,
     ) -> Result<(Box<dyn DatasetSink>, Plan), Box<dyn std::error::Error + Send + Sync>>;
 }
 
@@ -203,11 +204,11 @@ fn attempt(
         }
         counts.insert(c.list_pos, count.0);
     }
-    let (compiled, mut conv, targets) = staged
+    let (mut compiled, mut conv, targets) = staged
         .finish(&counts)
         .map_err(|e| checker.first(0..cuts.len(), None, GenError::Cdl(e)))?;
     target.warnings(compiled.warnings.clone());
-    let (mut sink, plan) = target.open(&compiled).map_err(GenError::Target)?;
+    let (mut sink, plan) = target.open(&mut compiled).map_err(GenError::Target)?;
     sink.define(&compiled.dataset, &plan)?;
     if !options.header_only {
         write_values(
@@ -256,7 +257,11 @@ fn streamable(ds: &Dataset, var: &crate::model::VarPath) -> bool {
         return false;
     };
     let unlimited = |k: usize| ds.dim(&v.dims[k]).is_none_or(|d| d.unlimited);
-    numeric(v.nc_type) && !v.dims.is_empty() && !(1..v.dims.len()).any(unlimited)
+    // Values of user-defined types (enum constants too) are compiled whole.
+    numeric(v.nc_type)
+        && v.user_type.is_none()
+        && !v.dims.is_empty()
+        && !(1..v.dims.len()).any(unlimited)
 }
 
 /// What every streamed list is read with.

@@ -126,7 +126,7 @@ impl GenTarget for Memory {
 
     fn open(
         &mut self,
-        compiled: &Compiled,
+        compiled: &mut Compiled,
     ) -> Result<(Box<dyn DatasetSink>, Plan), Box<dyn std::error::Error + Send + Sync>> {
         self.held = compiled.data.values().map(Values::len).sum();
         let sink = ZarrSink::new(

@@ -121,6 +121,11 @@ impl NcType {
     pub fn is_numeric(self) -> bool {
         !matches!(self, NcType::Char | NcType::String)
     }
+
+    /// True for the integer types (an enum's possible bases).
+    pub fn is_integer(self) -> bool {
+        self.is_numeric() && !matches!(self, NcType::Float | NcType::Double)
+    }
 }
 
 impl fmt::Display for NcType {

@@ -132,12 +132,77 @@ impl Dataset {
             .find(|t| t.name == id.name)
     }
 
+    /// Bytes of one value of the user-defined type `id` as netcdf-c sizes it (its
+    /// chunks are sized by it): a compound's or opaque's size, an enum's base type's,
+    /// a vlen's 16.
+    pub fn user_item_size(&self, id: &TypeId) -> Option<u64> {
+        Some(match &self.user_type(id)?.kind {
+            UserKind::Compound { size, .. } | UserKind::Opaque { size } => *size,
+            UserKind::Enum { base, .. } => base.size() as u64,
+            UserKind::Vlen { .. } => 16,
+        })
+    }
+
     /// True when some group defines a user-defined type.
     pub fn has_user_types(&self) -> bool {
         fn walk(g: &Group) -> bool {
             !g.types.is_empty() || g.groups.iter().any(walk)
         }
         walk(&self.root)
+    }
+}
+
+/// Finds the kind of a user-defined type by its id.
+pub type KindOf<'a> = dyn Fn(&TypeId) -> Option<&'a UserKind> + 'a;
+
+/// netcdf-c's default fill value of `ty`: each atomic type's default fill (a
+/// compound's fields each theirs), an enum's base type's, an opaque's zero bytes, an
+/// empty vlen.
+pub fn default_fill<'a>(ty: &TypeRef, kind_of: &KindOf<'a>) -> UValue {
+    default_fill_at(ty, kind_of, 0)
+}
+
+/// The default fill of a compound's field (its elements, for a field with
+/// dimensions): see [`default_fill`].
+pub fn default_field<'a>(f: &Field, kind_of: &KindOf<'a>) -> UValue {
+    default_field_at(f, kind_of, 0)
+}
+
+fn default_field_at<'a>(f: &Field, kind_of: &KindOf<'a>, depth: u32) -> UValue {
+    let one = match f.ty {
+        // A char field's default is NUL, as netcdf-c's fill of a char array.
+        TypeRef::Atomic(NcType::Char) => UValue::Atomic(Values::Char(vec![0])),
+        _ => default_fill_at(&f.ty, kind_of, depth + 1),
+    };
+    if f.dims.is_empty() {
+        return one;
+    }
+    let n = usize::try_from(f.dims.iter().product::<u64>()).unwrap_or(0);
+    UValue::Array(vec![one; n])
+}
+
+fn default_fill_at<'a>(ty: &TypeRef, kind_of: &KindOf<'a>, depth: u32) -> UValue {
+    let id = match ty {
+        TypeRef::Atomic(t) => return UValue::Atomic(Values::default_fill(*t)),
+        TypeRef::User(id) => id,
+    };
+    match kind_of(id) {
+        // A type that holds itself is refused when it is defined; this only ends the walk.
+        _ if depth > 64 => UValue::Vlen(Vec::new()),
+        Some(UserKind::Enum { base, .. }) => match Values::default_fill(*base).get_i128(0) {
+            Some(v) => UValue::Enum(v),
+            None => UValue::Enum(0),
+        },
+        Some(UserKind::Opaque { size }) => {
+            UValue::Opaque(vec![0; usize::try_from(*size).unwrap_or(0)])
+        }
+        Some(UserKind::Compound { fields, .. }) => UValue::Compound(
+            fields
+                .iter()
+                .map(|f| default_field_at(f, kind_of, depth + 1))
+                .collect(),
+        ),
+        Some(UserKind::Vlen { .. }) | None => UValue::Vlen(Vec::new()),
     }
 }
 

@@ -13,13 +13,29 @@ impl Builder<'_> {
             None => None,
             Some(TypeRef::Atomic(t)) => Some(*t),
             Some(TypeRef::Named(r)) => {
-                return Err(self.err(r.pos, format!("undefined type {}", r.name)))
+                let id = self.resolve_type(path, r)?;
+                return self.user_typed_attr(a, a.var.as_ref(), path, &id);
             }
         };
         let Some(vref) = &a.var else {
             return self.global_attr(a, path, explicit);
         };
-        let key = self.resolve_var(path, vref)?;
+        let key = match self.resolve_var(path, vref) {
+            Ok(key) => key,
+            // `TYPE :att = ...`: a global attribute of a user-defined type reads as an
+            // attribute of a variable named as the type (ncgen decides by the names).
+            Err(e) => match self.resolve_type(path, vref) {
+                Ok(id) if explicit.is_none() => return self.user_typed_attr(a, None, path, &id),
+                _ => return Err(e),
+            },
+        };
+        // A variable's `_FillValue` is of the variable's type.
+        if let Some(id) = self
+            .user_type_of(&key)
+            .filter(|_| a.name == "_FillValue" && explicit.is_none())
+        {
+            return self.user_typed_attr(a, Some(vref), path, &id);
+        }
         let (var_type, var_rank) = self
             .ds
             .var(&key)
@@ -70,6 +86,49 @@ impl Builder<'_> {
             // A repeated attribute replaces the earlier one (ncgen keeps the last).
             Some(existing) => existing.values = values,
             None => var.attrs.push(Attr::new(a.name.clone(), values)),
+        }
+        Ok(())
+    }
+
+    /// An attribute of the user-defined type `id`, of the variable `var` or global.
+    fn user_typed_attr(
+        &mut self,
+        a: &AttrDecl,
+        var: Option<&crate::cdl::ast::Ref>,
+        path: &[String],
+        id: &crate::model::TypeId,
+    ) -> Result<(), CdlError> {
+        let attr = self.user_attr(a, id)?;
+        let Some(vref) = var else {
+            let g = self.group_mut(path, a.pos)?;
+            g.attrs.retain(|x| x.name != a.name);
+            g.attrs.push(attr);
+            return Ok(());
+        };
+        let key = self.resolve_var(path, vref)?;
+        if a.name == "_FillValue" {
+            if self.user_type_of(&key).as_ref() != Some(id) {
+                return Err(self.err(
+                    a.pos,
+                    format!("_FillValue of {} must be of the variable's type, not {id}", vref.name),
+                ));
+            }
+            if attr.user.as_ref().is_none_or(|u| u.values.len() != 1) {
+                return Err(self.err(a.pos, "_FillValue must be a single value"));
+            }
+            // An enum's fill is its base integer, as an atomic variable's.
+            if !attr.values.is_empty() {
+                if let Some(enc) = self.encodings.get_mut(&key) {
+                    enc.fill = Some(attr.values.clone());
+                }
+            }
+        }
+        let Some(var) = self.ds.var_mut(&key) else {
+            return Ok(());
+        };
+        match var.attrs.iter_mut().find(|x| x.name == a.name) {
+            Some(existing) => *existing = attr,
+            None => var.attrs.push(attr),
         }
         Ok(())
     }
@@ -286,7 +345,7 @@ impl Builder<'_> {
                 Value::Opaque(_) | Value::Ident(_) => {
                     return Err(self.err(
                         d.pos,
-                        "opaque and enum values are outside the NCZarr data model",
+                        "an attribute of enum constants or opaque values needs its type: TYPE var:att = ...",
                     ))
                 }
             }

@@ -12,12 +12,12 @@ use crate::model::{Dim, DimRef, NcType, Values, Var, VarPath};
 const MAX_DATA_BYTES: u64 = 2 << 30;
 
 /// The leaves of a data list in order, braces and runs removed, without collecting them.
-struct Flat<'d> {
+pub(super) struct Flat<'d> {
     stack: Vec<std::slice::Iter<'d, Datum>>,
 }
 
 impl<'d> Flat<'d> {
-    fn new(list: &'d [Datum]) -> Flat<'d> {
+    pub(super) fn new(list: &'d [Datum]) -> Flat<'d> {
         Flat {
             stack: vec![list.iter()],
         }
@@ -43,6 +43,37 @@ impl<'d> Iterator for Flat<'d> {
         }
     }
 }
+
+/// What one element of a variable is in its data list, for counting them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Leaves {
+    /// A constant: braces only group dimensions.
+    Values,
+    /// A character of a char variable: a string gives one per byte.
+    Chars,
+    /// An item of the list: a compound's or vlen's value is itself braced.
+    Items,
+}
+
+impl Leaves {
+    /// How many elements `list` gives.
+    fn count(self, list: &[Datum]) -> u64 {
+        match self {
+            Leaves::Values => Flat::new(list).count() as u64,
+            Leaves::Chars => Flat::new(list)
+                .map(|d| match &d.value {
+                    Value::Text(s) => s.len() as u64,
+                    _ => 1,
+                })
+                .sum(),
+            Leaves::Items => item_count(list) as u64,
+        }
+    }
+}
+
+/// Writes the elements one list gives for the innermost dimensions: the list, the
+/// first element's index, and how many elements there is room for.
+type Put<'p> = dyn FnMut(&[Datum], usize, usize) -> Result<(), CdlError> + 'p;
 
 impl Builder<'_> {
     fn var_info(&self, var: &VarPath) -> Option<(NcType, Vec<DimRef>)> {
@@ -89,7 +120,7 @@ impl Builder<'_> {
     /// data given for it.
     pub(super) fn unlimited_lengths(&mut self) -> Result<(), CdlError> {
         let data = std::mem::take(&mut self.data);
-        for (var, list, pos) in &data {
+        for (var, list, _) in &data {
             let Some((t, dims)) = self.var_info(var) else {
                 continue;
             };
@@ -101,19 +132,15 @@ impl Builder<'_> {
                 continue;
             };
             let refs = self.var_info(var).map(|(_, r)| r).unwrap_or_default();
+            let leaves = self.leaves_of(var, t);
             if first == 0 {
-                self.unlimited_sizes(&refs, &dims, 0, list, t == NcType::Char, *pos)?;
+                self.unlimited_sizes(&refs, &dims, 0, list, leaves)?;
             } else {
                 for d in items(list) {
                     match &d.value {
-                        Value::List(inner) => self.unlimited_sizes(
-                            &refs,
-                            &dims,
-                            first,
-                            inner,
-                            t == NcType::Char,
-                            d.pos,
-                        )?,
+                        Value::List(inner) => {
+                            self.unlimited_sizes(&refs, &dims, first, inner, leaves)?
+                        }
                         _ => {
                             return Err(self.err(
                                 d.pos,
@@ -134,8 +161,7 @@ impl Builder<'_> {
         dims: &[Dim],
         at: usize,
         list: &[Datum],
-        is_char: bool,
-        pos: usize,
+        leaves: Leaves,
     ) -> Result<(), CdlError> {
         let next = (at + 1..dims.len())
             .find(|&k| dims[k].unlimited)
@@ -150,9 +176,7 @@ impl Builder<'_> {
             self.set_dim_len(&refs[at], n.div_ceil(xproduct));
             for d in items(list) {
                 match &d.value {
-                    Value::List(inner) => {
-                        self.unlimited_sizes(refs, dims, next, inner, is_char, d.pos)?
-                    }
+                    Value::List(inner) => self.unlimited_sizes(refs, dims, next, inner, leaves)?,
                     _ => {
                         return Err(self.err(
                             d.pos,
@@ -162,13 +186,7 @@ impl Builder<'_> {
                 }
             }
         } else {
-            let length: u64 = Flat::new(list)
-                .map(|d| match &d.value {
-                    Value::Text(s) if is_char => s.len() as u64,
-                    _ => 1,
-                })
-                .sum();
-            let _ = pos;
+            let length = leaves.count(list);
             self.set_dim_len(&refs[at], length.div_ceil(xproduct));
         }
         Ok(())
@@ -189,20 +207,64 @@ impl Builder<'_> {
                 .iter()
                 .map(|r| self.dim_of(r).is_some_and(|d| d.unlimited))
                 .collect();
+            let total = self.data_size(&var, &shape, t, pos)?;
+            if let Some(id) = self.user_type_of(&var) {
+                self.place_user(&var, &id, list, &shape, &unlimited, total)?;
+                continue;
+            }
             let fill = self.fill_of(&var, t);
             self.data_time = self.time_units_of(&var);
-            let total = self.data_size(&var, &shape, t, pos)?;
             let values = if t == NcType::Char {
                 self.char_data(list, &shape, &unlimited, &fill, total, pos)?
             } else {
                 // Everything the data does not give is the fill value.
                 let mut out = Values::repeat(&fill, total);
-                self.place(list, &shape, &unlimited, 0, 0, t, &fill, &mut out, pos)?;
+                let mut put = |list: &[Datum], base: usize, room: usize| {
+                    let mut run = Values::with_capacity(t, room);
+                    self.each_leaf(list, room, Leaves::Values, |d| {
+                        self.convert_into(d, t, Some(&fill), self.data_time.as_ref(), &mut run)
+                    })?;
+                    out.write_at(base, &run);
+                    Ok(())
+                };
+                self.place(list, &shape, &unlimited, 0, 0, &mut put)?;
                 out
             };
             self.values.insert(var, values);
         }
         self.data_time = None;
+        Ok(())
+    }
+
+    /// Call `f` on each of the first `room` leaves of `list`; those past it are
+    /// reported once and left out.
+    pub(super) fn each_leaf<'d>(
+        &self,
+        list: &'d [Datum],
+        room: usize,
+        leaves: Leaves,
+        mut f: impl FnMut(&'d Datum) -> Result<(), CdlError>,
+    ) -> Result<(), CdlError> {
+        let all: Box<dyn Iterator<Item = &'d Datum>> = match leaves {
+            Leaves::Items => Box::new(items(list)),
+            Leaves::Values | Leaves::Chars => Box::new(Flat::new(list)),
+        };
+        let mut given = 0;
+        let mut first_extra = None;
+        for d in all {
+            if given < room {
+                f(d)?;
+            } else if first_extra.is_none() {
+                first_extra = Some(d.pos);
+            }
+            given += 1;
+        }
+        if let Some(p) = first_extra {
+            self.warn(
+                p,
+                format!("too many values: {given} given, {room} fit; the rest are ignored"),
+            );
+        }
         Ok(())
     }
 
@@ -268,48 +330,27 @@ impl Builder<'_> {
     }
 
     /// Place the values of `list` (one instance of dimensions `at..`) starting at
-    /// element `base`. Lists for non-first unlimited dimensions must be braced.
-    #[allow(clippy::too_many_arguments)]
-    fn place(
-        &mut self,
+    /// element `base`: `put` writes the lists of the innermost dimensions. Lists for
+    /// non-first unlimited dimensions must be braced.
+    pub(super) fn place(
+        &self,
         list: &[Datum],
         shape: &[u64],
         unlimited: &[bool],
         at: usize,
         base: usize,
-        t: NcType,
-        fill: &Values,
-        out: &mut Values,
-        pos: usize,
+        put: &mut Put<'_>,
     ) -> Result<(), CdlError> {
         let rank = shape.len();
         let stride = |k: usize| -> usize { shape[k + 1..].iter().product::<u64>() as usize };
-        let next = (at + 1..rank).find(|&k| unlimited[k]);
-        match next {
+        match (at + 1..rank).find(|&k| unlimited[k]) {
             None => {
                 let room = if rank == 0 {
                     1
                 } else {
                     shape[at..].iter().product::<u64>() as usize
                 };
-                let mut run = Values::with_capacity(t, room);
-                let mut given = 0;
-                let mut first_extra = None;
-                for d in Flat::new(list) {
-                    if given < room {
-                        self.convert_into(d, t, Some(fill), self.data_time.as_ref(), &mut run)?;
-                    } else if first_extra.is_none() {
-                        first_extra = Some(d.pos);
-                    }
-                    given += 1;
-                }
-                if let Some(p) = first_extra {
-                    self.warn(
-                        p,
-                        format!("too many values: {given} given, {room} fit; the rest are ignored"),
-                    );
-                }
-                out.write_at(base, &run);
+                put(list, base, room)
             }
             Some(u) => {
                 // Elements at this level are instances of dimension u, one per index of
@@ -334,12 +375,11 @@ impl Builder<'_> {
                         offset += (rem % n) * stride(j);
                         rem /= n;
                     }
-                    self.place(inner, shape, unlimited, u, offset, t, fill, out, d.pos)?;
+                    self.place(inner, shape, unlimited, u, offset, put)?;
                 }
-                let _ = pos;
+                Ok(())
             }
         }
-        Ok(())
     }
 
     /// ncgen's char array rules (`gen_chararray`): consecutive character constants form

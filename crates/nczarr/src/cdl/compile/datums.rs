@@ -201,8 +201,11 @@ impl<'t> Converter<'t> {
             Value::Opaque(_) if matches!(t, NcType::Float | NcType::Double) => {
                 return Err(bad("a hex constant"))
             }
-            Value::Ident(_) => {
-                return Err(self.err(d.pos, "enum constants are outside the NCZarr data model"))
+            Value::Ident(r) => {
+                return Err(self.err(
+                    d.pos,
+                    format!("{} is a name, not a value of type {t} (enum constants are values of enum types)", r.name),
+                ))
             }
             Value::Call(..) => return Err(bad("a function value")),
             _ => {}

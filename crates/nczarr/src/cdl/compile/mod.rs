@@ -9,13 +9,16 @@
 mod attrs;
 mod data;
 pub(crate) mod datums;
+mod user;
 
 use std::collections::{HashMap, HashSet};
 
 use super::ast::{CdlFile, Datum, GroupDecl, Item, Ref, TypeRef};
 use super::parse::{CdlError, Locate};
 use crate::encoding::Encoding;
-use crate::model::{Dataset, Dim, DimRef, Group, GroupPath, NcType, Values, Var, VarPath};
+use crate::model::{
+    Dataset, Dim, DimRef, Group, GroupPath, NcType, UValue, Values, Var, VarPath,
+};
 use datums::Converter;
 
 /// A compiled CDL file: the dataset, how each variable asks to be stored, and data.
@@ -30,8 +33,10 @@ pub struct Compiled {
     /// `_Fletcher32`, `_Endianness`, `_NoFill`, `_FillValue`, `_nczarr_maxstrlen`).
     pub encodings: HashMap<VarPath, Encoding>,
     /// All values of each variable the data section mentions, in C order (fill where
-    /// it gave none).
+    /// it gave none); an enum variable's as its base integers.
     pub data: HashMap<VarPath, Values>,
+    /// The same for the variables of the other user-defined types.
+    pub user_data: HashMap<VarPath, Vec<UValue>>,
     /// `_Format`, if given.
     pub format: Option<String>,
     /// `_nczarr_default_maxstrlen` of the root group.
@@ -49,6 +54,10 @@ struct Builder<'t> {
     ds: Dataset,
     encodings: HashMap<VarPath, Encoding>,
     values: HashMap<VarPath, Values>,
+    /// Values of variables of user-defined types other than enums.
+    user_values: HashMap<VarPath, Vec<UValue>>,
+    /// Every user-defined type of the file.
+    declared: user::Declared,
     /// Data lists in source order.
     data: Vec<PendingData<'t>>,
     format: Option<String>,
@@ -67,8 +76,8 @@ struct Builder<'t> {
 /// Build the dataset a CDL file describes.
 ///
 /// # Errors
-/// The first semantic error: undefined or duplicate names, user-defined types, values
-/// that do not fit their type, malformed special attributes.
+/// The first semantic error: undefined or duplicate names, values that do not fit
+/// their type, malformed special attributes.
 pub fn compile<'t>(text: &'t str, file: &'t CdlFile) -> Result<Compiled, CdlError> {
     let staged = Staged::new(&text, file, &HashSet::new())?;
     let (compiled, _, _) = staged.finish(&HashMap::new())?;
@@ -131,6 +140,8 @@ impl<'t> Staged<'t> {
             ds: Dataset::default(),
             encodings: HashMap::new(),
             values: HashMap::new(),
+            user_values: HashMap::new(),
+            declared: user::Declared::default(),
             data: Vec::new(),
             format: None,
             default_maxstrlen: None,
@@ -139,6 +150,8 @@ impl<'t> Staged<'t> {
             cut_at: cut.clone(),
             cut: Vec::new(),
         };
+        b.declare_types(&file.root)?;
+        b.ds.root.types = b.declared.of_group(&[]);
         b.group(&file.root, &[])?;
         let cut = std::mem::take(&mut b.cut);
         Ok(Staged {
@@ -216,6 +229,7 @@ impl<'t> Staged<'t> {
             dataset: b.ds,
             encodings: b.encodings,
             data: b.values,
+            user_data: b.user_values,
             format: b.format,
             default_maxstrlen: b.default_maxstrlen,
             warnings,
@@ -247,15 +261,8 @@ impl<'t> Builder<'t> {
     fn group(&mut self, decl: &'t GroupDecl, path: &[String]) -> Result<(), CdlError> {
         for item in &decl.items {
             match item {
-                Item::Type(t) => {
-                    return Err(self.err(
-                        t.pos,
-                        format!(
-                            "user-defined types ({} {}) are outside the NCZarr data model; NCZarr holds only the atomic types",
-                            t.kind, t.name
-                        ),
-                    ))
-                }
+                // Declared before the walk (`declare_types`).
+                Item::Type(_) => {}
                 Item::Dim(d) => {
                     let g = self.group_mut(path, d.pos)?;
                     if g.dim(&d.name).is_some() {
@@ -266,10 +273,17 @@ impl<'t> Builder<'t> {
                     g.dims.push(Dim { name: d.name.clone(), len: d.size.unwrap_or(0), unlimited });
                 }
                 Item::Var(v) => {
-                    let nc_type = match &v.typ {
-                        TypeRef::Atomic(t) => *t,
+                    let (nc_type, user_type) = match &v.typ {
+                        TypeRef::Atomic(t) => (*t, None),
                         TypeRef::Named(r) => {
-                            return Err(self.err(r.pos, format!("undefined type {}: NCZarr has only atomic types", r.name)))
+                            let id = self.resolve_type(path, r)?;
+                            // An enum reads as its base integers; the other kinds as
+                            // values of the type (`UByte` only holds the place).
+                            let base = match self.declared.kind(&id) {
+                                Some(crate::model::UserKind::Enum { base, .. }) => *base,
+                                _ => NcType::UByte,
+                            };
+                            (base, Some(id))
                         }
                     };
                     let mut dims = Vec::with_capacity(v.dims.len());
@@ -280,7 +294,7 @@ impl<'t> Builder<'t> {
                         return Err(self.err(v.pos, format!("duplicate variable declaration for {}", v.name)));
                     }
                     let g = self.group_mut(path, v.pos)?;
-                    g.vars.push(Var { name: v.name.clone(), nc_type, user_type: None, dims, attrs: Vec::new(), notes: Vec::new() });
+                    g.vars.push(Var { name: v.name.clone(), nc_type, user_type, dims, attrs: Vec::new(), notes: Vec::new() });
                     self.encodings.insert(VarPath::new(path, &v.name), Encoding::default());
                 }
                 Item::Attr(a) => self.attr(a, path)?,
@@ -295,6 +309,10 @@ impl<'t> Builder<'t> {
             }
         }
         for sub in &decl.groups {
+            let mut p = path.to_vec();
+            p.push(sub.name.clone());
+            let mut g = Group::new(sub.name.clone());
+            g.types = self.declared.of_group(&p);
             let parent = self.group_mut(path, sub.pos)?;
             if parent.group(&sub.name).is_some() {
                 return Err(self.err(
@@ -302,9 +320,7 @@ impl<'t> Builder<'t> {
                     format!("duplicate group declaration for {}", sub.name),
                 ));
             }
-            parent.groups.push(Group::new(sub.name.clone()));
-            let mut p = path.to_vec();
-            p.push(sub.name.clone());
+            parent.groups.push(g);
             self.group(sub, &p)?;
         }
         Ok(())

@@ -64,7 +64,120 @@ fn names_that_do_not_resolve_are_errors_at_their_place() {
     assert!(
         err("netcdf x { group: g {} group: g {} }").contains("duplicate group declaration for g")
     );
-    assert!(err("netcdf x { types: compound c { int a ; } ; }").contains("user-defined types"));
+    assert!(err("netcdf x { types: opaque(2) t ; compound t { int a ; } ; }")
+        .contains("duplicate type declaration for t"));
+    assert!(err("netcdf x { types: byte enum e { a = 1, a = 2 } ; }")
+        .contains("duplicate enum constant a"));
+    assert!(err("netcdf x { types: byte enum e { a = 300 } ; }").contains("does not fit"));
+    assert!(err("netcdf x { variables: nothing_t v ; }").contains("undefined type nothing_t"));
+}
+
+#[test]
+fn user_defined_types_compile_with_their_values() {
+    use crate::model::user::{TypeRef as T, UserKind};
+    use crate::model::{TypeId, UValue};
+    let c = ok(r#"netcdf x {
+        types:
+          compound c_t { int i ; string s ; char name(4) ; double d(2) ; } ;
+          int(*) vi ;
+          opaque(3) op ;
+          ubyte enum e_t { A = 1, B = 2 } ;
+        dimensions: n = 3 ; u = UNLIMITED ;
+        variables:
+          c_t c(n) ;
+            c_t c:_FillValue = {0, "f", {"no"}, {-1, -2}} ;
+          vi v(u) ;
+          op o(n) ;
+          e_t en(n) ;
+          vi :glob = {1, 2}, {3} ;
+          e_t en:flags = A, e_t.B ;
+        data:
+          c = {1, "x", {"ab"}, {1.5}}, _ ;
+          v = {1, 2}, {3}, {} ;
+          o = 0x0102, 0x010203040506, _ ;
+          en = A, e_t.B, 1 ;
+        }"#);
+    let root = &c.dataset.root;
+    let names: Vec<&str> = root.types.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["c_t", "vi", "op", "e_t"]);
+    // Laid out as a C struct: int at 0, the string pointer at 8, chars at 16, doubles at 24.
+    let UserKind::Compound { size, fields } = &root.types[0].kind else {
+        panic!()
+    };
+    let offsets: Vec<u64> = fields.iter().map(|f| f.offset).collect();
+    assert_eq!((*size, offsets), (40, vec![0, 8, 16, 24]));
+    let id = |n: &str| TypeId {
+        group: vec![],
+        name: n.into(),
+    };
+    assert_eq!(var(&c, &[], "en").nc_type, NcType::UByte);
+    assert_eq!(var(&c, &[], "en").user_type, Some(id("e_t")));
+    assert_eq!(c.data[&VarPath::new(&[], "en")], Values::UByte(vec![1, 2, 1]));
+    let flags = attr(var(&c, &[], "en"), "flags");
+    assert_eq!(flags, &Values::UByte(vec![1, 2]));
+    let chars = |s: &[u8]| UValue::Array(s.iter().map(|&b| UValue::Atomic(Values::Char(vec![b]))).collect());
+    let doubles = |d: &[f64]| UValue::Array(d.iter().map(|&x| UValue::Atomic(Values::Double(vec![x]))).collect());
+    let fill = UValue::Compound(vec![
+        UValue::Atomic(Values::Int(vec![0])),
+        UValue::Atomic(Values::String(vec![Some(&b"f"[..])].into())),
+        chars(b"no\0\0"),
+        doubles(&[-1.0, -2.0]),
+    ]);
+    let cs = &c.user_data[&VarPath::new(&[], "c")];
+    assert_eq!(
+        cs[0],
+        UValue::Compound(vec![
+            UValue::Atomic(Values::Int(vec![1])),
+            UValue::Atomic(Values::String(vec![Some(&b"x"[..])].into())),
+            chars(b"ab\0\0"),
+            // A field's elements not given are the default fill.
+            doubles(&[1.5, 9.969_209_968_386_869e36]),
+        ])
+    );
+    // `_` and what the list does not give are the variable's _FillValue.
+    assert_eq!((&cs[1], &cs[2]), (&fill, &fill));
+    let ints = |v: &[i32]| UValue::Vlen(v.iter().map(|&x| UValue::Atomic(Values::Int(vec![x]))).collect());
+    assert_eq!(c.dataset.dim(&var(&c, &[], "v").dims[0]).unwrap().len, 3);
+    assert_eq!(c.user_data[&VarPath::new(&[], "v")], [ints(&[1, 2]), ints(&[3]), ints(&[])]);
+    // Opaque constants are padded with zeros or cut (with a warning) to the size.
+    assert_eq!(
+        c.user_data[&VarPath::new(&[], "o")],
+        [UValue::Opaque(vec![1, 2, 0]), UValue::Opaque(vec![1, 2, 3]), UValue::Opaque(vec![0; 3])]
+    );
+    assert!(c.warnings.iter().any(|w| w.message.contains("cut to the 3")));
+    let glob = root.attrs.iter().find(|a| a.name == "glob").unwrap();
+    let user = glob.user.as_ref().unwrap();
+    assert_eq!((&user.ty, user.values.as_slice()), (&id("vi"), &[ints(&[1, 2]), ints(&[3])][..]));
+    let UserKind::Vlen { base } = &root.types[1].kind else {
+        panic!()
+    };
+    assert_eq!(base, &T::Atomic(NcType::Int));
+}
+
+#[test]
+fn user_defined_types_are_found_as_ncgen_finds_them() {
+    // Types used before their declaration, in other groups, by path and through the
+    // one subtree that has them; ordered as ncgen defines them.
+    let c = ok("netcdf x {
+        types: compound outer { inner_t i ; } ; opaque(2) inner_t ;
+        group: f { types: opaque(3) op_t1 ; }
+        group: g { variables: op_t1 v1 ; op_t3 v3 ; /g/h/op_t3 v4 ;
+          group: h { types: opaque(4) op_t3 ; } }
+        }");
+    let names: Vec<&str> = c.dataset.root.types.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["inner_t", "outer"]);
+    let g = ["g"];
+    assert_eq!(var(&c, &g, "v1").user_type.as_ref().unwrap().to_string(), "/f/op_t1");
+    assert_eq!(var(&c, &g, "v3").user_type.as_ref().unwrap().to_string(), "/g/h/op_t3");
+    assert_eq!(var(&c, &g, "v4").user_type.as_ref().unwrap().to_string(), "/g/h/op_t3");
+    assert!(err("netcdf x { variables: t v ; group: a { types: opaque(1) t ; } group: b { types: opaque(1) t ; } }")
+        .contains("defined in several groups"));
+    assert!(err("netcdf x { types: byte enum e { a = 1 } ; variables: e v ; data: v = b ; }")
+        .contains("enum type /e has no constant b"));
+    assert!(err("netcdf x { types: compound c { int a(2) ; } ; variables: c v ; data: v = {1} ; }")
+        .contains("must be enclosed in {...}"));
+    assert!(err("netcdf x { types: compound c { int a ; } ; variables: c v ; data: v = {1, 2} ; }")
+        .contains("too many values for the compound type /c"));
 }
 
 #[test]

@@ -8,8 +8,8 @@ use super::lex::{
     section, string, sym, ws, Number, PError, PResult,
 };
 use crate::cdl::ast::{
-    AttrDecl, CdlFile, DataDecl, Datum, DimDecl, GroupDecl, Item, Ref, TypeDecl, TypeRef, Value,
-    VarDecl, Wide,
+    AttrDecl, CdlFile, DataDecl, Datum, DimDecl, FieldDecl, GroupDecl, Item, Ref, TypeBody, TypeDecl,
+    TypeRef, Value, VarDecl, Wide,
 };
 
 /// Turn a recoverable error into a failure: the production is committed.
@@ -150,105 +150,148 @@ fn types_section(i: &str, total: usize) -> PResult<'_, Vec<Item>> {
     }
 }
 
-/// `type_decl = enum_decl | compound_decl | vlen_decl | opaque_decl`. Parsed so that a
-/// file using them gets a clear error about user-defined types, not a syntax error.
+/// `type_decl = enum_decl | compound_decl | vlen_decl | opaque_decl`.
 fn type_decl(i: &str, total: usize) -> PResult<'_, TypeDecl> {
     let (j, ()) = ws(i)?;
     let pos = total - j.len();
+    let decl = |rest, name, body| Ok((rest, TypeDecl { name, pos, body }));
     // compound NAME { fields }
     for kw in ["compound", "struct", "structure"] {
         if let Ok((rest, _)) = keyword(kw)(j) {
             let (rest, (name, _)) = cut(ident(rest))?;
             let (rest, _) = cut(sym('{', "'{'")(rest))?;
-            let rest = skip_braced(rest)?;
-            return Ok((
-                rest,
-                TypeDecl {
-                    kind: "compound",
-                    name,
-                    pos,
-                },
-            ));
+            let (rest, fields) = cut(field_decls(rest, total))?;
+            return decl(rest, name, TypeBody::Compound { fields });
         }
     }
     // opaque(N) NAME
     if let Ok((rest, _)) = keyword("opaque")(j) {
         let (rest, _) = cut(sym('(', "'('")(rest))?;
-        let (rest, _) = cut(number(rest))?;
-        let (rest, _) = cut(sym(')', "')'")(rest))?;
+        let (rest, ()) = ws(rest)?;
+        let (after, size) = match number(rest) {
+            Ok((after, (Number::Int(v, _), _, _))) if v > 0 => (after, v),
+            _ => return Err(PError::fail(rest, "an opaque size must be a positive integer".into())),
+        };
+        let size = u64::try_from(size)
+            .map_err(|_| PError::fail(rest, "opaque size out of range".into()))?;
+        let (rest, _) = cut(sym(')', "')'")(after))?;
         let (rest, (name, _)) = cut(ident(rest))?;
-        return Ok((
-            rest,
-            TypeDecl {
-                kind: "opaque",
-                name,
-                pos,
-            },
-        ));
+        return decl(rest, name, TypeBody::Opaque { size });
     }
     // TYPE enum NAME { ... }  or  TYPE(*) NAME  (TYPE may itself be a user type)
-    let rest = match type_ref(j) {
-        Ok((rest, _)) => rest,
+    let (rest, base) = match type_ref(j, total) {
+        Ok(r) => r,
         Err(_) => {
-            let (rest, _) = var_ref(j, total)?;
+            let (rest, r) = var_ref(j, total)?;
             sym('(', "'('")(rest)?;
-            rest
+            (rest, TypeRef::Named(r))
         }
     };
     if let Ok((rest, _)) = keyword("enum")(rest) {
+        let base = match base {
+            TypeRef::Atomic(t) if t.is_integer() => t,
+            _ => {
+                return Err(PError::fail(
+                    j,
+                    "an enum's base type must be an integer type".into(),
+                ))
+            }
+        };
         let (rest, (name, _)) = cut(ident(rest))?;
         let (rest, _) = cut(sym('{', "'{'")(rest))?;
-        let rest = skip_braced(rest)?;
-        return Ok((
-            rest,
-            TypeDecl {
-                kind: "enum",
-                name,
-                pos,
-            },
-        ));
+        let (rest, members) = cut(enum_members(rest, total))?;
+        return decl(rest, name, TypeBody::Enum { base, members });
     }
     let (rest, _) = sym('(', "'('")(rest)?;
     let (rest, _) = sym('*', "'*'")(rest)?;
     let (rest, _) = cut(sym(')', "')'")(rest))?;
     let (rest, (name, _)) = cut(ident(rest))?;
-    Ok((
-        rest,
-        TypeDecl {
-            kind: "vlen",
-            name,
-            pos,
-        },
-    ))
+    decl(rest, name, TypeBody::Vlen { base })
 }
 
-/// Skip to the `}` that closes an already opened `{`.
-fn skip_braced(mut i: &str) -> Result<&str, nom::Err<PError<'_>>> {
-    let mut depth = 1;
+/// `enum_members = ident "=" integer { "," ident "=" integer } "}"`.
+fn enum_members(mut i: &str, total: usize) -> PResult<'_, Vec<(String, i128, usize)>> {
+    let mut members = Vec::new();
     loop {
-        let (j, ()) = ws(i)?;
-        if j.starts_with('"') {
-            i = string(j)?.0;
+        let (rest, (name, p)) = ident(i)?;
+        let (rest, _) = cut(sym('=', "'='")(rest))?;
+        let (rest, ()) = ws(rest)?;
+        let (rest, value) = match number(rest) {
+            Ok((after, (Number::Int(v, _), _, _))) => (after, v),
+            _ => {
+                return Err(nom::Err::Failure(PError {
+                    at: rest,
+                    expected: vec!["an integer"],
+                    message: None,
+                }))
+            }
+        };
+        members.push((name, value, total - p));
+        if let Ok((rest, _)) = sym(',', "','")(rest) {
+            i = rest;
             continue;
         }
-        let mut chars = j.chars();
-        match chars.next() {
-            None => {
-                return Err(PError::fail(
-                    j,
-                    "unterminated type declaration: expected '}'".into(),
-                ))
+        let (rest, _) = cut(sym('}', "',' or '}'")(rest))?;
+        return Ok((rest, members));
+    }
+}
+
+/// `field_decls = { type_ref field_spec { "," field_spec } ";" } "}"`, where
+/// `field_spec = ident [ "(" integer { "," integer } ")" ]`.
+fn field_decls(mut i: &str, total: usize) -> PResult<'_, Vec<FieldDecl>> {
+    let mut fields = Vec::new();
+    loop {
+        if let Ok((rest, _)) = sym('}', "'}'")(i) {
+            return Ok((rest, fields));
+        }
+        let (rest, typ) = type_ref(i, total)?;
+        let mut rest = rest;
+        loop {
+            let (r, (name, p)) = cut(ident(rest))?;
+            let mut dims = Vec::new();
+            let mut r = r;
+            if let Ok((mut d, _)) = sym('(', "'('")(r) {
+                loop {
+                    let (after, ()) = ws(d)?;
+                    match number(after) {
+                        Ok((after, (Number::Int(v, _), _, _))) if v > 0 => {
+                            let n = u64::try_from(v).map_err(|_| {
+                                PError::fail(d, "field dimension out of range".into())
+                            })?;
+                            dims.push(n);
+                            d = after;
+                        }
+                        _ => {
+                            return Err(PError::fail(
+                                after,
+                                "a field's dimensions are positive integers".into(),
+                            ))
+                        }
+                    }
+                    match sym(',', "','")(d) {
+                        Ok((after, _)) => d = after,
+                        Err(_) => break,
+                    }
+                }
+                let (after, _) = cut(sym(')', "',' or ')'")(d))?;
+                r = after;
             }
-            Some('{') => depth += 1,
-            Some('}') => {
-                depth -= 1;
-                if depth == 0 {
-                    return Ok(chars.as_str());
+            fields.push(FieldDecl {
+                typ: typ.clone(),
+                name,
+                dims,
+                pos: total - p,
+            });
+            match sym(',', "','")(r) {
+                Ok((after, _)) => rest = after,
+                Err(_) => {
+                    rest = r;
+                    break;
                 }
             }
-            Some(_) => {}
         }
-        i = chars.as_str();
+        let (rest, _) = cut(sym(';', "',' or ';'")(rest))?;
+        i = rest;
     }
 }
 
@@ -342,7 +385,7 @@ fn vars_section(i: &str, total: usize) -> PResult<'_, Vec<Item>> {
 fn var_or_attr(i: &str, total: usize) -> PResult<'_, Vec<Item>> {
     let (j, ()) = ws(i)?;
     let pos = total - j.len();
-    if let Ok((rest, typ)) = type_ref(j) {
+    if let Ok((rest, typ)) = type_ref(j, total) {
         if let Ok((after, _)) = sym(':', "':'")(rest) {
             let (after, a) = cut(attr_tail(after, Some(typ), None, pos, total))?;
             return Ok((after, vec![Item::Attr(a)]));
@@ -356,13 +399,6 @@ fn var_or_attr(i: &str, total: usize) -> PResult<'_, Vec<Item>> {
             }
         }
         if matches!(typ, TypeRef::Atomic(_)) || ident(rest).is_ok() {
-            if let TypeRef::Named(r) = &typ {
-                // A user-defined type: NCZarr cannot hold it; say so where it is used.
-                return Err(PError::fail(
-                    j,
-                    format!("user-defined type {} is outside the NCZarr data model (NCZarr holds only atomic types)", r.name),
-                ));
-            }
             let (rest, vars) = cut(var_list(rest, typ, total))?;
             return Ok((rest, vars.into_iter().map(Item::Var).collect()));
         }
@@ -426,15 +462,14 @@ fn dim_ref(i: &str, total: usize) -> PResult<'_, Ref> {
 /// `type_ref = atomic_type | ident | path` (named types are user-defined types).
 /// A name is taken as a type only when another name follows it, as in a declaration
 /// `obs_t obs(n)`; elsewhere a name is a variable.
-fn type_ref(i: &str) -> PResult<'_, TypeRef> {
+fn type_ref(i: &str, total: usize) -> PResult<'_, TypeRef> {
     if let Ok((rest, (t, _))) = atomic_type(i) {
         return Ok((rest, TypeRef::Atomic(t)));
     }
     let (j, ()) = ws(i)?;
-    let total = j.len();
     if let Ok((rest, r)) = var_ref(j, total) {
         if ident(rest).is_ok() || path(rest).is_ok() {
-            return Ok((rest, TypeRef::Named(Ref { pos: 0, ..r })));
+            return Ok((rest, TypeRef::Named(r)));
         }
     }
     Err(PError::expected(j, "a type"))
@@ -472,7 +507,7 @@ fn attr_decl(i: &str, total: usize) -> PResult<'_, AttrDecl> {
     if let Ok((rest, _)) = sym(':', "':'")(j) {
         return cut(attr_tail(rest, None, None, pos, total));
     }
-    let (rest, typ) = match type_ref(j) {
+    let (rest, typ) = match type_ref(j, total) {
         Ok((rest, t)) => (rest, Some(t)),
         Err(_) => (j, None),
     };

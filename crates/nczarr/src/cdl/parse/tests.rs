@@ -196,7 +196,7 @@ fn user_types_parse() {
         .items
         .iter()
         .map(|i| match i {
-            Item::Type(t) => (t.kind, t.name.as_str()),
+            Item::Type(t) => (t.kind(), t.name.as_str()),
             other => panic!("not a type: {other:?}"),
         })
         .collect();

@@ -149,15 +149,10 @@ pub(super) fn stored_item(ds: &crate::model::Dataset, id: &crate::model::TypeId)
             },
         }
     }
-    match ds.user_type(id).map(|t| &t.kind) {
-        Some(UserKind::Compound { size, .. }) => {
-            (*size, holds_vlen(ds, &TypeRef::User(id.clone()), 0))
-        }
-        Some(UserKind::Opaque { size }) => (*size, false),
-        Some(UserKind::Enum { base, .. }) => (base.size() as u64, false),
-        Some(UserKind::Vlen { .. }) => (16, true),
-        None => (1, false),
-    }
+    (
+        ds.user_item_size(id).unwrap_or(1),
+        holds_vlen(ds, &TypeRef::User(id.clone()), 0),
+    )
 }
 
 /// `values` of type `t` as stored, their variable-length parts added to `heap`.
