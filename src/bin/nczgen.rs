@@ -122,9 +122,10 @@ impl GenTarget for Output<'_> {
             },
             cli::output::OutputKind::Nczarr,
         )?;
-        if !matches!(kind, cli::output::OutputKind::File(NcFileKind::Netcdf4)) {
-            self.atomic_types(compiled)?;
-        }
+        let made_atomic = match kind {
+            cli::output::OutputKind::File(NcFileKind::Netcdf4) => Vec::new(),
+            _ => self.atomic_types(compiled)?,
+        };
         let plan_options = PlanOptions {
             no_fill: args.no_fill,
             netcdf4: matches!(kind, cli::output::OutputKind::File(k) if k.is_netcdf4()),
@@ -138,6 +139,8 @@ impl GenTarget for Output<'_> {
         for w in sink
             .prepare(&compiled.dataset, &mut plan)
             .with_context(|| output.clone())?
+            .into_iter()
+            .chain(made_atomic)
         {
             eprintln!("nczgen: {output}: warning: {w}");
         }
@@ -148,28 +151,29 @@ impl GenTarget for Output<'_> {
 impl Output<'_> {
     /// The dataset as an output without user-defined types holds it (only netCDF-4
     /// files have them): an enum variable becomes its base type with CF's flag
-    /// attributes, said in a warning; the other kinds are refused.
-    fn atomic_types(&self, compiled: &mut Compiled) -> anyhow::Result<()> {
+    /// attributes, which the warnings returned say; the other kinds are refused.
+    fn atomic_types(&self, compiled: &mut Compiled) -> anyhow::Result<Vec<String>> {
         if !compiled.dataset.has_user_types() {
-            return Ok(());
+            return Ok(Vec::new());
         }
         let (atomic, losses) = nczarr::model::user::written_view(&compiled.dataset, false);
         if let Some(first) = losses.first() {
-            bail!(
-                "{}: {first}: the output is not one (write it with -k nc4)",
-                self.file_label
-            );
+            bail!("{}: {first} (write it with -k nc4)", self.file_label);
         }
-        for (path, var) in compiled.dataset.vars() {
-            if let Some(id) = &var.user_type {
-                eprintln!(
-                    "nczgen: {}: warning: variable '{path}' of the enum type {id} is written as {} with flag_values and flag_meanings: only netCDF-4 files hold enum types",
-                    self.file_label, var.nc_type
-                );
-            }
-        }
+        let warnings = compiled
+            .dataset
+            .vars()
+            .into_iter()
+            .filter_map(|(path, var)| {
+                let id = var.user_type.as_ref()?;
+                Some(format!(
+                    "variable '{path}' of the enum type {id} is written as {} with flag_values and flag_meanings: only netCDF-4 files hold enum types",
+                    var.nc_type
+                ))
+            })
+            .collect();
         compiled.dataset = atomic;
-        Ok(())
+        Ok(warnings)
     }
 }
 
