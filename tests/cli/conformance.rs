@@ -206,7 +206,13 @@ fn netcdf_c_cdl_corpus_round_trips() {
         };
         let gen = run(
             "nczgen",
-            &["-k", kind, "-o", &out.to_string_lossy(), &cdl.to_string_lossy()],
+            &[
+                "-k",
+                kind,
+                "-o",
+                &out.to_string_lossy(),
+                &cdl.to_string_lossy(),
+            ],
         );
         if !gen.output.status.success() {
             failures.push(format!("{name}: nczgen failed: {}", gen.stderr()));
@@ -233,7 +239,10 @@ fn netcdf_c_cdl_corpus_round_trips() {
                         .filter(|v| why.contains(v))
                         .collect();
                     let (got, want) = if !undefined.is_empty() {
-                        (without_data(&dump.stdout(), &undefined), without_data(&peer, &undefined))
+                        (
+                            without_data(&dump.stdout(), &undefined),
+                            without_data(&peer, &undefined),
+                        )
                     } else {
                         (dump.stdout(), peer)
                     };
@@ -483,7 +492,10 @@ fn explained_difference(
         return check(ours, &nil_as_fill(peer));
     }
     if why.starts_with("var4") {
-        return check(&without_data(ours, &["var4"]), &without_data(peer, &["var4"]));
+        return check(
+            &without_data(ours, &["var4"]),
+            &without_data(peer, &["var4"]),
+        );
     }
     if why.starts_with("dates as data") {
         let dates = run("nczdump", &["-t", zarr]).stdout();

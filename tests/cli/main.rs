@@ -9,6 +9,8 @@ mod about;
 mod append;
 /// nczdump on malformed and damaged datasets: one clear line, non-zero exit.
 mod bad_inputs;
+/// CDL's user-defined types through nczgen.
+mod cdl_user_types;
 /// Every tool against GCS and Azure emulators (skipped without them) and a web server.
 mod clouds;
 /// Many inputs joined into one dataset (issue 43).

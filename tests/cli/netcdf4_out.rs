@@ -11,7 +11,7 @@ use crate::util::{case_name, generate_both, golden_cases, have, ncgen_kind as nc
 
 /// ncdump `-s` of `nc` without its first line (the file's name) and `_NCProperties`
 /// (which names the writer).
-fn dump_s(nc: &Path) -> String {
+pub(crate) fn dump_s(nc: &Path) -> String {
     let out = Command::new("ncdump").arg("-s").arg(nc).output().unwrap();
     assert!(
         out.status.success(),
@@ -28,7 +28,7 @@ fn dump_s(nc: &Path) -> String {
 }
 
 /// nczdump's text of `p` without its first line (the name).
-fn nczdump_body(p: &Path) -> String {
+pub(crate) fn nczdump_body(p: &Path) -> String {
     let r = run("nczdump", &[&s(p)]);
     r.success();
     r.stdout()
@@ -38,12 +38,12 @@ fn nczdump_body(p: &Path) -> String {
         .collect()
 }
 
-fn s(p: &Path) -> String {
+pub(crate) fn s(p: &Path) -> String {
     p.to_string_lossy().into_owned()
 }
 
 /// HDF5's own reader finds no fault in the file's metadata.
-fn h5dump_reads(nc: &Path) -> Result<(), String> {
+pub(crate) fn h5dump_reads(nc: &Path) -> Result<(), String> {
     if !have("h5dump") {
         return Ok(());
     }
@@ -56,7 +56,7 @@ fn h5dump_reads(nc: &Path) -> Result<(), String> {
 }
 
 /// A Python with netCDF4, xarray, h5py and h5netcdf: `NCZARR_PYTHON`, else `python3`.
-fn python_with_readers() -> Option<String> {
+pub(crate) fn python_with_readers() -> Option<String> {
     let py = std::env::var("NCZARR_PYTHON").unwrap_or_else(|_| "python3".into());
     let ok = Command::new(&py)
         .args(["-c", "import netCDF4, xarray, h5py, h5netcdf"])
@@ -74,7 +74,7 @@ fn python_with_readers() -> Option<String> {
 }
 
 /// Whether netCDF4-python, xarray (both engines) and h5py decode `ours` as `theirs`.
-fn decoded_alike(py: &str, theirs: &Path, ours: &Path) -> Result<(), String> {
+pub(crate) fn decoded_alike(py: &str, theirs: &Path, ours: &Path) -> Result<(), String> {
     let script = crate::util::data_dir().join("netcdf4/equal.py");
     let out = Command::new(py)
         .arg(script)
@@ -700,90 +700,5 @@ fn every_kind_of_user_type_is_kept_from_netcdf4_to_netcdf4() {
         if let Some(py) = py.as_ref().filter(|_| name.ends_with(".nc")) {
             decoded_alike(py, &input, &out).unwrap_or_else(|e| panic!("{name}: {e}"));
         }
-    }
-}
-
-/// CDL with every kind of user-defined type (our own files) through `nczgen -k nc4`:
-/// where ncgen 4.9.0 writes the CDL right, `ncdump -s` prints our file as ncgen's and
-/// the readers decode both alike; with string and enum fields and a compound
-/// `_FillValue` (which ncgen 4.9.0 cannot write: it crashes, or writes garbage for an
-/// enum field), ncdump prints what the CDL says and the dump compiles back to the
-/// same file. Other outputs hold no user-defined types: an enum becomes its base type
-/// with CF's flag attributes (a warning says so), the other kinds are refused in one
-/// line and nothing is written.
-#[test]
-fn cdl_user_types_are_written_to_netcdf4_files_as_ncgen_writes_them() {
-    let dir = crate::util::data_dir().join("cdl_user");
-    let tmp = tempfile::tempdir().unwrap();
-    let ours = tmp.path().join("all_kinds.nc");
-    let all_kinds = dir.join("all_kinds.cdl");
-    nczgen(&["-k", "nc4", "-o", &s(&ours), &s(&all_kinds)]).success();
-    h5dump_reads(&ours).unwrap();
-    let theirs = tmp.path().join("theirs.nc");
-    if have("ncgen") && ncgen("nc4", &all_kinds, &theirs) {
-        assert_eq!(dump_s(&ours), dump_s(&theirs));
-        if let Some(py) = python_with_readers() {
-            decoded_alike(&py, &theirs, &ours).unwrap();
-        }
-    }
-
-    let strings = tmp.path().join("with_strings.nc");
-    nczgen(&["-k", "nc4", "-o", &s(&strings), &s(&dir.join("with_strings.cdl"))]).success();
-    h5dump_reads(&strings).unwrap();
-    let body = nczdump_body(&strings);
-    for line in [
-        " obs = {1, \"first\", {\"ab\"}, {10.5, -3}, Cumulus}, _, ",
-        "    {3, \"third\", {\"abcd\"}, {1, 2}, Stratus} ;",
-        " raw = 0X01020304, 0XCAFE0000, 0X00000000 ;",
-        " ragged = {1, 2, 3}, {}, {4}, {5, 6} ;",
-        "    {{7, \"seven\", {\"s\"}, {7, 7}, Clear}, {8, \"eight\", {\"e\"}, {8, 8}, Stratus}} ;",
-        "\t\tobs_t obs:_FillValue = {-1, \"none\", {\"----\"}, {0, 0}, Missing} ;",
-        "\t\tcloud_t :seen = Clear, Stratus ;",
-        "\t\traw_t :key = 0XDEADBEEF ;",
-    ] {
-        assert!(body.lines().any(|l| l == line), "no line {line:?} in\n{body}");
-    }
-    if have("ncdump") {
-        let out = Command::new("ncdump").arg(&strings).output().unwrap();
-        assert_eq!(String::from_utf8_lossy(&out.stdout), run("nczdump", &[&s(&strings)]).stdout());
-    }
-    let dumped = tmp.path().join("dumped.cdl");
-    fs::write(&dumped, run("nczdump", &[&s(&strings)]).stdout()).unwrap();
-    let again = tmp.path().join("again.nc");
-    nczgen(&["-k", "nc4", "-o", &s(&again), &s(&dumped)]).success();
-    assert_eq!(nczdump_body(&again), body);
-
-    // Outputs without user-defined types.
-    for kind in ["nczarr", "zarr3", "classic", "nc7"] {
-        let out = tmp.path().join(format!("refused-{kind}"));
-        let err = nczgen(&["-k", kind, "-o", &s(&out), &s(&dir.join("with_strings.cdl"))])
-            .fails_with_one_line(1);
-        assert!(
-            err.contains("with_strings.cdl: attribute ':key' has the opaque type /raw_t, which only netCDF-4 files hold (write it with -k nc4)"),
-            "{err}"
-        );
-        assert!(!out.exists(), "{kind}: a refused run wrote {}", out.display());
-    }
-    let enum_only = tmp.path().join("enum.cdl");
-    fs::write(
-        &enum_only,
-        "netcdf e {\ntypes:\n  byte enum sky_t {Clear = 0, Cloudy = 1} ;\ndimensions:\n  t = 3 ;\nvariables:\n  sky_t sky(t) ;\ndata:\n  sky = Clear, Cloudy, sky_t.Cloudy ;\n}\n",
-    )
-    .unwrap();
-    let zarr = tmp.path().join("enum.zarr");
-    let made = nczgen(&["-o", &s(&zarr), &s(&enum_only)]);
-    assert_eq!(made.code(), 0, "{}", made.stderr());
-    assert!(
-        made.stderr().contains("warning: variable '/sky' of the enum type /sky_t is written as byte with flag_values and flag_meanings"),
-        "{}",
-        made.stderr()
-    );
-    let text = nczdump_body(&zarr);
-    for line in [
-        "\t\tsky:flag_values = 0b, 1b ;",
-        "\t\tsky:flag_meanings = \"Clear Cloudy\" ;",
-        " sky = 0, 1, 1 ;",
-    ] {
-        assert!(text.lines().any(|l| l == line), "no line {line:?} in\n{text}");
     }
 }

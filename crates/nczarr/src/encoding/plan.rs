@@ -88,7 +88,10 @@ pub fn complete(
             .iter()
             .map(|d| dataset.dim(d).is_some_and(|d| d.unlimited))
             .collect();
-        let user_item = var.user_type.as_ref().and_then(|id| dataset.user_item_size(id));
+        let user_item = var
+            .user_type
+            .as_ref()
+            .and_then(|id| dataset.user_item_size(id));
         let enc = complete_var(var, &path, &shape, &unlimited, user_item, req, options)?;
         encodings.insert(path, enc);
     }

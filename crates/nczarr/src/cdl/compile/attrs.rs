@@ -110,7 +110,10 @@ impl Builder<'_> {
             if self.user_type_of(&key).as_ref() != Some(id) {
                 return Err(self.err(
                     a.pos,
-                    format!("_FillValue of {} must be of the variable's type, not {id}", vref.name),
+                    format!(
+                        "_FillValue of {} must be of the variable's type, not {id}",
+                        vref.name
+                    ),
                 ));
             }
             if attr.user.as_ref().is_none_or(|u| u.values.len() != 1) {

@@ -16,9 +16,7 @@ use std::collections::{HashMap, HashSet};
 use super::ast::{CdlFile, Datum, GroupDecl, Item, Ref, TypeRef};
 use super::parse::{CdlError, Locate};
 use crate::encoding::Encoding;
-use crate::model::{
-    Dataset, Dim, DimRef, Group, GroupPath, NcType, UValue, Values, Var, VarPath,
-};
+use crate::model::{Dataset, Dim, DimRef, Group, GroupPath, NcType, UValue, Values, Var, VarPath};
 use datums::Converter;
 
 /// A compiled CDL file: the dataset, how each variable asks to be stored, and data.
@@ -266,11 +264,18 @@ impl<'t> Builder<'t> {
                 Item::Dim(d) => {
                     let g = self.group_mut(path, d.pos)?;
                     if g.dim(&d.name).is_some() {
-                        return Err(self.err(d.pos, format!("duplicate dimension declaration for {}", d.name)));
+                        return Err(self.err(
+                            d.pos,
+                            format!("duplicate dimension declaration for {}", d.name),
+                        ));
                     }
                     // As in netCDF's API, a dimension of length 0 is unlimited.
                     let unlimited = matches!(d.size, None | Some(0));
-                    g.dims.push(Dim { name: d.name.clone(), len: d.size.unwrap_or(0), unlimited });
+                    g.dims.push(Dim {
+                        name: d.name.clone(),
+                        len: d.size.unwrap_or(0),
+                        unlimited,
+                    });
                 }
                 Item::Var(v) => {
                     let (nc_type, user_type) = match &v.typ {
@@ -291,17 +296,32 @@ impl<'t> Builder<'t> {
                         dims.push(self.resolve_dim(path, r)?);
                     }
                     if self.ds.group(path).and_then(|g| g.var(&v.name)).is_some() {
-                        return Err(self.err(v.pos, format!("duplicate variable declaration for {}", v.name)));
+                        return Err(self.err(
+                            v.pos,
+                            format!("duplicate variable declaration for {}", v.name),
+                        ));
                     }
                     let g = self.group_mut(path, v.pos)?;
-                    g.vars.push(Var { name: v.name.clone(), nc_type, user_type, dims, attrs: Vec::new(), notes: Vec::new() });
-                    self.encodings.insert(VarPath::new(path, &v.name), Encoding::default());
+                    g.vars.push(Var {
+                        name: v.name.clone(),
+                        nc_type,
+                        user_type,
+                        dims,
+                        attrs: Vec::new(),
+                        notes: Vec::new(),
+                    });
+                    self.encodings
+                        .insert(VarPath::new(path, &v.name), Encoding::default());
                 }
                 Item::Attr(a) => self.attr(a, path)?,
                 Item::Data(d) => {
                     let var = self.resolve_var(path, &d.var)?;
                     if self.cut_at.contains(&d.list_pos) {
-                        self.cut.push(CutList { var, list_pos: d.list_pos, pos: d.pos });
+                        self.cut.push(CutList {
+                            var,
+                            list_pos: d.list_pos,
+                            pos: d.pos,
+                        });
                     } else {
                         self.data.push((var, &d.values, d.pos));
                     }

@@ -64,8 +64,10 @@ fn names_that_do_not_resolve_are_errors_at_their_place() {
     assert!(
         err("netcdf x { group: g {} group: g {} }").contains("duplicate group declaration for g")
     );
-    assert!(err("netcdf x { types: opaque(2) t ; compound t { int a ; } ; }")
-        .contains("duplicate type declaration for t"));
+    assert!(
+        err("netcdf x { types: opaque(2) t ; compound t { int a ; } ; }")
+            .contains("duplicate type declaration for t")
+    );
     assert!(err("netcdf x { types: byte enum e { a = 1, a = 2 } ; }")
         .contains("duplicate enum constant a"));
     assert!(err("netcdf x { types: byte enum e { a = 300 } ; }").contains("does not fit"));
@@ -112,11 +114,26 @@ fn user_defined_types_compile_with_their_values() {
     };
     assert_eq!(var(&c, &[], "en").nc_type, NcType::UByte);
     assert_eq!(var(&c, &[], "en").user_type, Some(id("e_t")));
-    assert_eq!(c.data[&VarPath::new(&[], "en")], Values::UByte(vec![1, 2, 1]));
+    assert_eq!(
+        c.data[&VarPath::new(&[], "en")],
+        Values::UByte(vec![1, 2, 1])
+    );
     let flags = attr(var(&c, &[], "en"), "flags");
     assert_eq!(flags, &Values::UByte(vec![1, 2]));
-    let chars = |s: &[u8]| UValue::Array(s.iter().map(|&b| UValue::Atomic(Values::Char(vec![b]))).collect());
-    let doubles = |d: &[f64]| UValue::Array(d.iter().map(|&x| UValue::Atomic(Values::Double(vec![x]))).collect());
+    let chars = |s: &[u8]| {
+        UValue::Array(
+            s.iter()
+                .map(|&b| UValue::Atomic(Values::Char(vec![b])))
+                .collect(),
+        )
+    };
+    let doubles = |d: &[f64]| {
+        UValue::Array(
+            d.iter()
+                .map(|&x| UValue::Atomic(Values::Double(vec![x])))
+                .collect(),
+        )
+    };
     let fill = UValue::Compound(vec![
         UValue::Atomic(Values::Int(vec![0])),
         UValue::Atomic(Values::String(vec![Some(&b"f"[..])].into())),
@@ -136,18 +153,37 @@ fn user_defined_types_compile_with_their_values() {
     );
     // `_` and what the list does not give are the variable's _FillValue.
     assert_eq!((&cs[1], &cs[2]), (&fill, &fill));
-    let ints = |v: &[i32]| UValue::Vlen(v.iter().map(|&x| UValue::Atomic(Values::Int(vec![x]))).collect());
+    let ints = |v: &[i32]| {
+        UValue::Vlen(
+            v.iter()
+                .map(|&x| UValue::Atomic(Values::Int(vec![x])))
+                .collect(),
+        )
+    };
     assert_eq!(c.dataset.dim(&var(&c, &[], "v").dims[0]).unwrap().len, 3);
-    assert_eq!(c.user_data[&VarPath::new(&[], "v")], [ints(&[1, 2]), ints(&[3]), ints(&[])]);
+    assert_eq!(
+        c.user_data[&VarPath::new(&[], "v")],
+        [ints(&[1, 2]), ints(&[3]), ints(&[])]
+    );
     // Opaque constants are padded with zeros or cut (with a warning) to the size.
     assert_eq!(
         c.user_data[&VarPath::new(&[], "o")],
-        [UValue::Opaque(vec![1, 2, 0]), UValue::Opaque(vec![1, 2, 3]), UValue::Opaque(vec![0; 3])]
+        [
+            UValue::Opaque(vec![1, 2, 0]),
+            UValue::Opaque(vec![1, 2, 3]),
+            UValue::Opaque(vec![0; 3])
+        ]
     );
-    assert!(c.warnings.iter().any(|w| w.message.contains("cut to the 3")));
+    assert!(c
+        .warnings
+        .iter()
+        .any(|w| w.message.contains("cut to the 3")));
     let glob = root.attrs.iter().find(|a| a.name == "glob").unwrap();
     let user = glob.user.as_ref().unwrap();
-    assert_eq!((&user.ty, user.values.as_slice()), (&id("vi"), &[ints(&[1, 2]), ints(&[3])][..]));
+    assert_eq!(
+        (&user.ty, user.values.as_slice()),
+        (&id("vi"), &[ints(&[1, 2]), ints(&[3])][..])
+    );
     let UserKind::Vlen { base } = &root.types[1].kind else {
         panic!()
     };
@@ -164,20 +200,41 @@ fn user_defined_types_are_found_as_ncgen_finds_them() {
         group: g { variables: op_t1 v1 ; op_t3 v3 ; /g/h/op_t3 v4 ;
           group: h { types: opaque(4) op_t3 ; } }
         }");
-    let names: Vec<&str> = c.dataset.root.types.iter().map(|t| t.name.as_str()).collect();
+    let names: Vec<&str> = c
+        .dataset
+        .root
+        .types
+        .iter()
+        .map(|t| t.name.as_str())
+        .collect();
     assert_eq!(names, ["inner_t", "outer"]);
     let g = ["g"];
-    assert_eq!(var(&c, &g, "v1").user_type.as_ref().unwrap().to_string(), "/f/op_t1");
-    assert_eq!(var(&c, &g, "v3").user_type.as_ref().unwrap().to_string(), "/g/h/op_t3");
-    assert_eq!(var(&c, &g, "v4").user_type.as_ref().unwrap().to_string(), "/g/h/op_t3");
+    assert_eq!(
+        var(&c, &g, "v1").user_type.as_ref().unwrap().to_string(),
+        "/f/op_t1"
+    );
+    assert_eq!(
+        var(&c, &g, "v3").user_type.as_ref().unwrap().to_string(),
+        "/g/h/op_t3"
+    );
+    assert_eq!(
+        var(&c, &g, "v4").user_type.as_ref().unwrap().to_string(),
+        "/g/h/op_t3"
+    );
     assert!(err("netcdf x { variables: t v ; group: a { types: opaque(1) t ; } group: b { types: opaque(1) t ; } }")
         .contains("defined in several groups"));
-    assert!(err("netcdf x { types: byte enum e { a = 1 } ; variables: e v ; data: v = b ; }")
-        .contains("enum type /e has no constant b"));
-    assert!(err("netcdf x { types: compound c { int a(2) ; } ; variables: c v ; data: v = {1} ; }")
-        .contains("must be enclosed in {...}"));
-    assert!(err("netcdf x { types: compound c { int a ; } ; variables: c v ; data: v = {1, 2} ; }")
-        .contains("too many values for the compound type /c"));
+    assert!(
+        err("netcdf x { types: byte enum e { a = 1 } ; variables: e v ; data: v = b ; }")
+            .contains("enum type /e has no constant b")
+    );
+    assert!(err(
+        "netcdf x { types: compound c { int a(2) ; } ; variables: c v ; data: v = {1} ; }"
+    )
+    .contains("must be enclosed in {...}"));
+    assert!(err(
+        "netcdf x { types: compound c { int a ; } ; variables: c v ; data: v = {1, 2} ; }"
+    )
+    .contains("too many values for the compound type /c"));
 }
 
 #[test]

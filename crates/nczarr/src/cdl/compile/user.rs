@@ -4,7 +4,9 @@
 
 use super::data::{Flat, Leaves};
 use super::{Builder, CdlError};
-use crate::cdl::ast::{items, AttrDecl, Datum, GroupDecl, Item, Ref, TypeBody, TypeRef as Named, Value};
+use crate::cdl::ast::{
+    items, AttrDecl, Datum, GroupDecl, Item, Ref, TypeBody, TypeRef as Named, Value,
+};
 use crate::model::user::{Field, TypeRef, UserKind};
 use crate::model::{Attr, NcType, TypeId, UValue, UserAttr, UserType, Values, VarPath};
 
@@ -100,8 +102,10 @@ impl Declared {
         }
         // Types that hold themselves never become ready: kept last, in order.
         order.extend((0..self.types.len()).filter(|&k| !done[k]));
-        let mut old: Vec<Option<(TypeId, UserKind)>> =
-            std::mem::take(&mut self.types).into_iter().map(Some).collect();
+        let mut old: Vec<Option<(TypeId, UserKind)>> = std::mem::take(&mut self.types)
+            .into_iter()
+            .map(Some)
+            .collect();
         self.types = order.into_iter().filter_map(|k| old[k].take()).collect();
     }
 
@@ -175,7 +179,9 @@ impl<'t> Builder<'t> {
             for item in &g.items {
                 if let Item::Type(t) = item {
                     if self.declared.has(&path, &t.name) {
-                        return Err(self.err(t.pos, format!("duplicate type declaration for {}", t.name)));
+                        return Err(
+                            self.err(t.pos, format!("duplicate type declaration for {}", t.name))
+                        );
                     }
                     // Placeholder kinds until every name is known.
                     self.declared.types.push((
@@ -205,7 +211,10 @@ impl<'t> Builder<'t> {
                     let mut out: Vec<(String, i128)> = Vec::with_capacity(members.len());
                     for (name, value, pos) in members {
                         if out.iter().any(|(n, _)| n == name) {
-                            return Err(self.err(*pos, format!("duplicate enum constant {name} in {}", t.name)));
+                            return Err(self.err(
+                                *pos,
+                                format!("duplicate enum constant {name} in {}", t.name),
+                            ));
                         }
                         if !super::datums::fits(*value, *base) {
                             return Err(self.err(*pos, format!("enum constant {name} = {value} does not fit the base type {base}")));
@@ -221,7 +230,10 @@ impl<'t> Builder<'t> {
                     let mut out: Vec<Field> = Vec::with_capacity(fields.len());
                     for f in fields {
                         if out.iter().any(|x| x.name == f.name) {
-                            return Err(self.err(f.pos, format!("duplicate field {} in compound {}", f.name, t.name)));
+                            return Err(self.err(
+                                f.pos,
+                                format!("duplicate field {} in compound {}", f.name, t.name),
+                            ));
                         }
                         out.push(Field {
                             name: f.name.clone(),
@@ -287,7 +299,10 @@ impl<'t> Builder<'t> {
                 format!(
                     "type {} is defined in several groups ({}): name it by its path",
                     r.name,
-                    many.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+                    many.iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             )),
         }
@@ -382,7 +397,12 @@ impl<'t> Builder<'t> {
     /// # Errors
     /// A constant that is not of the type: an enum constant it does not have, an
     /// unbraced compound, a field array not in braces, too many fields.
-    fn user_value(&self, d: &Datum, ty: &TypeRef, fill: Option<&UValue>) -> Result<UValue, CdlError> {
+    fn user_value(
+        &self,
+        d: &Datum,
+        ty: &TypeRef,
+        fill: Option<&UValue>,
+    ) -> Result<UValue, CdlError> {
         if matches!(d.value, Value::Fill) {
             return Ok(fill.cloned().unwrap_or_else(|| self.ds_default(ty)));
         }
@@ -410,13 +430,19 @@ impl<'t> Builder<'t> {
             }
             UserKind::Compound { fields, .. } => {
                 let Value::List(inner) = &d.value else {
-                    return Err(self.err(d.pos, format!("a value of the compound type {id} must be enclosed in {{...}}")));
+                    return Err(self.err(
+                        d.pos,
+                        format!("a value of the compound type {id} must be enclosed in {{...}}"),
+                    ));
                 };
                 let given: Vec<&Datum> = items(inner).collect();
                 if given.len() > fields.len() {
                     return Err(self.err(
                         given[fields.len()].pos,
-                        format!("too many values for the compound type {id}: it has {} fields", fields.len()),
+                        format!(
+                            "too many values for the compound type {id}: it has {} fields",
+                            fields.len()
+                        ),
                     ));
                 }
                 let mut out = Vec::with_capacity(fields.len());
@@ -434,13 +460,20 @@ impl<'t> Builder<'t> {
     /// Up to `room` elements of type `base` from `list`: constants (braces only group
     /// them; a string gives a char element per byte) or, for a user-defined type, the
     /// list's items.
-    fn elements(&self, list: &[Datum], base: &TypeRef, room: usize) -> Result<Vec<UValue>, CdlError> {
+    fn elements(
+        &self,
+        list: &[Datum],
+        base: &TypeRef,
+        room: usize,
+    ) -> Result<Vec<UValue>, CdlError> {
         let mut out = Vec::new();
         match base {
             TypeRef::Atomic(NcType::Char) => {
                 for d in Flat::new(list) {
                     match &d.value {
-                        Value::Text(s) => out.extend(s.iter().map(|&c| UValue::Atomic(Values::Char(vec![c])))),
+                        Value::Text(s) => {
+                            out.extend(s.iter().map(|&c| UValue::Atomic(Values::Char(vec![c]))))
+                        }
                         _ => {
                             let mut v = Values::with_capacity(NcType::Char, 1);
                             self.convert_into(d, NcType::Char, None, None, &mut v)?;
@@ -494,7 +527,10 @@ impl<'t> Builder<'t> {
             _ => {
                 return Err(self.err(
                     d.pos,
-                    format!("field {} has dimensions: its values must be enclosed in {{...}}", f.name),
+                    format!(
+                        "field {} has dimensions: its values must be enclosed in {{...}}",
+                        f.name
+                    ),
                 ))
             }
         };
@@ -524,8 +560,8 @@ impl<'t> Builder<'t> {
                 }
                 for (k, _) in r.name.match_indices('.') {
                     let (tname, mname) = (&r.name[..k], &r.name[k + 1..]);
-                    let same_type = tname == id.name
-                        && r.groups.as_ref().is_none_or(|g| *g == id.group);
+                    let same_type =
+                        tname == id.name && r.groups.as_ref().is_none_or(|g| *g == id.group);
                     if let Some(v) = member(mname).filter(|_| same_type) {
                         return Ok(v);
                     }
@@ -533,7 +569,10 @@ impl<'t> Builder<'t> {
                 Err(self.err(d.pos, format!("enum type {id} has no constant {}", r.name)))
             }
             Value::Int { value, .. } => Ok(value.get()),
-            _ => Err(self.err(d.pos, format!("a value of the enum type {id} must be one of its constants"))),
+            _ => Err(self.err(
+                d.pos,
+                format!("a value of the enum type {id} must be one of its constants"),
+            )),
         }
     }
 
@@ -541,7 +580,10 @@ impl<'t> Builder<'t> {
     /// or cut to the type's `size`, as ncgen does.
     fn opaque_value(&self, d: &Datum, size: u64, id: &TypeId) -> Result<Vec<u8>, CdlError> {
         let Value::Opaque(text) = &d.value else {
-            return Err(self.err(d.pos, format!("a value of the opaque type {id} is a hex constant (0x...)")));
+            return Err(self.err(
+                d.pos,
+                format!("a value of the opaque type {id} is a hex constant (0x...)"),
+            ));
         };
         let digits = text.trim_start_matches("0x").trim_start_matches("0X");
         let size = usize::try_from(size).unwrap_or(usize::MAX);
@@ -551,12 +593,22 @@ impl<'t> Builder<'t> {
             .map(|pair| {
                 let s = std::str::from_utf8(pair).unwrap_or("0");
                 // A last odd digit is the high half of its byte.
-                let s = if s.len() == 1 { format!("{s}0") } else { s.to_string() };
+                let s = if s.len() == 1 {
+                    format!("{s}0")
+                } else {
+                    s.to_string()
+                };
                 u8::from_str_radix(&s, 16).unwrap_or(0)
             })
             .collect();
         if bytes.len() > size {
-            self.warn(d.pos, format!("opaque constant of {} bytes cut to the {size} of {id}", bytes.len()));
+            self.warn(
+                d.pos,
+                format!(
+                    "opaque constant of {} bytes cut to the {size} of {id}",
+                    bytes.len()
+                ),
+            );
             bytes.truncate(size);
         }
         bytes.resize(size, 0);
@@ -587,7 +639,10 @@ impl<'t> Builder<'t> {
             Ok(())
         })?;
         if values.is_empty() {
-            return Err(self.err(a.pos, format!("empty data list for attribute {} of type {id}", a.name)));
+            return Err(self.err(
+                a.pos,
+                format!("empty data list for attribute {} of type {id}", a.name),
+            ));
         }
         let base = match kind {
             UserKind::Enum { base, .. } => {
@@ -602,7 +657,10 @@ impl<'t> Builder<'t> {
             _ => Values::Char(Vec::new()),
         };
         let mut attr = Attr::new(a.name.clone(), base);
-        attr.user = Some(Box::new(UserAttr { ty: id.clone(), values }));
+        attr.user = Some(Box::new(UserAttr {
+            ty: id.clone(),
+            values,
+        }));
         Ok(attr)
     }
 }

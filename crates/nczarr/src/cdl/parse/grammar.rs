@@ -4,21 +4,14 @@
 //! failures (nom's `cut`), so errors point at the real fault.
 
 use super::lex::{
-    atomic_type, attr_name, char_const, dataset_header, ident, keyword, number, path, peek_word,
-    section, string, sym, ws, Number, PError, PResult,
+    attr_name, char_const, cut, dataset_header, ident, keyword, number, peek_word, section, string,
+    sym, ws, Number, PError, PResult,
 };
+use super::refs::{type_ref, var_ref};
 use crate::cdl::ast::{
-    AttrDecl, CdlFile, DataDecl, Datum, DimDecl, FieldDecl, GroupDecl, Item, Ref, TypeBody, TypeDecl,
-    TypeRef, Value, VarDecl, Wide,
+    AttrDecl, CdlFile, DataDecl, Datum, DimDecl, GroupDecl, Item, Ref, TypeRef, Value, VarDecl,
+    Wide,
 };
-
-/// Turn a recoverable error into a failure: the production is committed.
-fn cut<'a, T>(r: PResult<'a, T>) -> PResult<'a, T> {
-    r.map_err(|e| match e {
-        nom::Err::Error(e) => nom::Err::Failure(e),
-        other => other,
-    })
-}
 
 /// `file = "netcdf" dataset_id "{" group_body { named_group } "}"`.
 pub(crate) fn file(text: &str) -> PResult<'_, CdlFile> {
@@ -132,7 +125,7 @@ fn types_section(i: &str, total: usize) -> PResult<'_, Vec<Item>> {
     let (mut i, _) = section("types", "'types:'")(i)?;
     let mut items = Vec::new();
     loop {
-        if let Ok((rest, t)) = type_decl(i, total) {
+        if let Ok((rest, t)) = super::type_decls::type_decl(i, total) {
             items.push(Item::Type(t));
             i = rest;
             if let Ok((rest, _)) = sym(';', "';'")(i) {
@@ -147,151 +140,6 @@ fn types_section(i: &str, total: usize) -> PResult<'_, Vec<Item>> {
             }
             None => return Ok((i, items)),
         }
-    }
-}
-
-/// `type_decl = enum_decl | compound_decl | vlen_decl | opaque_decl`.
-fn type_decl(i: &str, total: usize) -> PResult<'_, TypeDecl> {
-    let (j, ()) = ws(i)?;
-    let pos = total - j.len();
-    let decl = |rest, name, body| Ok((rest, TypeDecl { name, pos, body }));
-    // compound NAME { fields }
-    for kw in ["compound", "struct", "structure"] {
-        if let Ok((rest, _)) = keyword(kw)(j) {
-            let (rest, (name, _)) = cut(ident(rest))?;
-            let (rest, _) = cut(sym('{', "'{'")(rest))?;
-            let (rest, fields) = cut(field_decls(rest, total))?;
-            return decl(rest, name, TypeBody::Compound { fields });
-        }
-    }
-    // opaque(N) NAME
-    if let Ok((rest, _)) = keyword("opaque")(j) {
-        let (rest, _) = cut(sym('(', "'('")(rest))?;
-        let (rest, ()) = ws(rest)?;
-        let (after, size) = match number(rest) {
-            Ok((after, (Number::Int(v, _), _, _))) if v > 0 => (after, v),
-            _ => return Err(PError::fail(rest, "an opaque size must be a positive integer".into())),
-        };
-        let size = u64::try_from(size)
-            .map_err(|_| PError::fail(rest, "opaque size out of range".into()))?;
-        let (rest, _) = cut(sym(')', "')'")(after))?;
-        let (rest, (name, _)) = cut(ident(rest))?;
-        return decl(rest, name, TypeBody::Opaque { size });
-    }
-    // TYPE enum NAME { ... }  or  TYPE(*) NAME  (TYPE may itself be a user type)
-    let (rest, base) = match type_ref(j, total) {
-        Ok(r) => r,
-        Err(_) => {
-            let (rest, r) = var_ref(j, total)?;
-            sym('(', "'('")(rest)?;
-            (rest, TypeRef::Named(r))
-        }
-    };
-    if let Ok((rest, _)) = keyword("enum")(rest) {
-        let base = match base {
-            TypeRef::Atomic(t) if t.is_integer() => t,
-            _ => {
-                return Err(PError::fail(
-                    j,
-                    "an enum's base type must be an integer type".into(),
-                ))
-            }
-        };
-        let (rest, (name, _)) = cut(ident(rest))?;
-        let (rest, _) = cut(sym('{', "'{'")(rest))?;
-        let (rest, members) = cut(enum_members(rest, total))?;
-        return decl(rest, name, TypeBody::Enum { base, members });
-    }
-    let (rest, _) = sym('(', "'('")(rest)?;
-    let (rest, _) = sym('*', "'*'")(rest)?;
-    let (rest, _) = cut(sym(')', "')'")(rest))?;
-    let (rest, (name, _)) = cut(ident(rest))?;
-    decl(rest, name, TypeBody::Vlen { base })
-}
-
-/// `enum_members = ident "=" integer { "," ident "=" integer } "}"`.
-fn enum_members(mut i: &str, total: usize) -> PResult<'_, Vec<(String, i128, usize)>> {
-    let mut members = Vec::new();
-    loop {
-        let (rest, (name, p)) = ident(i)?;
-        let (rest, _) = cut(sym('=', "'='")(rest))?;
-        let (rest, ()) = ws(rest)?;
-        let (rest, value) = match number(rest) {
-            Ok((after, (Number::Int(v, _), _, _))) => (after, v),
-            _ => {
-                return Err(nom::Err::Failure(PError {
-                    at: rest,
-                    expected: vec!["an integer"],
-                    message: None,
-                }))
-            }
-        };
-        members.push((name, value, total - p));
-        if let Ok((rest, _)) = sym(',', "','")(rest) {
-            i = rest;
-            continue;
-        }
-        let (rest, _) = cut(sym('}', "',' or '}'")(rest))?;
-        return Ok((rest, members));
-    }
-}
-
-/// `field_decls = { type_ref field_spec { "," field_spec } ";" } "}"`, where
-/// `field_spec = ident [ "(" integer { "," integer } ")" ]`.
-fn field_decls(mut i: &str, total: usize) -> PResult<'_, Vec<FieldDecl>> {
-    let mut fields = Vec::new();
-    loop {
-        if let Ok((rest, _)) = sym('}', "'}'")(i) {
-            return Ok((rest, fields));
-        }
-        let (rest, typ) = type_ref(i, total)?;
-        let mut rest = rest;
-        loop {
-            let (r, (name, p)) = cut(ident(rest))?;
-            let mut dims = Vec::new();
-            let mut r = r;
-            if let Ok((mut d, _)) = sym('(', "'('")(r) {
-                loop {
-                    let (after, ()) = ws(d)?;
-                    match number(after) {
-                        Ok((after, (Number::Int(v, _), _, _))) if v > 0 => {
-                            let n = u64::try_from(v).map_err(|_| {
-                                PError::fail(d, "field dimension out of range".into())
-                            })?;
-                            dims.push(n);
-                            d = after;
-                        }
-                        _ => {
-                            return Err(PError::fail(
-                                after,
-                                "a field's dimensions are positive integers".into(),
-                            ))
-                        }
-                    }
-                    match sym(',', "','")(d) {
-                        Ok((after, _)) => d = after,
-                        Err(_) => break,
-                    }
-                }
-                let (after, _) = cut(sym(')', "',' or ')'")(d))?;
-                r = after;
-            }
-            fields.push(FieldDecl {
-                typ: typ.clone(),
-                name,
-                dims,
-                pos: total - p,
-            });
-            match sym(',', "','")(r) {
-                Ok((after, _)) => rest = after,
-                Err(_) => {
-                    rest = r;
-                    break;
-                }
-            }
-        }
-        let (rest, _) = cut(sym(';', "',' or ';'")(rest))?;
-        i = rest;
     }
 }
 
@@ -457,47 +305,6 @@ fn dim_ref(i: &str, total: usize) -> PResult<'_, Ref> {
         }
         other => other,
     })
-}
-
-/// `type_ref = atomic_type | ident | path` (named types are user-defined types).
-/// A name is taken as a type only when another name follows it, as in a declaration
-/// `obs_t obs(n)`; elsewhere a name is a variable.
-fn type_ref(i: &str, total: usize) -> PResult<'_, TypeRef> {
-    if let Ok((rest, (t, _))) = atomic_type(i) {
-        return Ok((rest, TypeRef::Atomic(t)));
-    }
-    let (j, ()) = ws(i)?;
-    if let Ok((rest, r)) = var_ref(j, total) {
-        if ident(rest).is_ok() || path(rest).is_ok() {
-            return Ok((rest, TypeRef::Named(r)));
-        }
-    }
-    Err(PError::expected(j, "a type"))
-}
-
-/// A reference to a variable, dimension or type: `ident | path`.
-fn var_ref(i: &str, total: usize) -> PResult<'_, Ref> {
-    if let Ok((rest, (parts, p))) = path(i) {
-        let mut parts = parts;
-        let name = parts.pop().unwrap_or_default();
-        return Ok((
-            rest,
-            Ref {
-                groups: Some(parts),
-                name,
-                pos: total - p,
-            },
-        ));
-    }
-    let (rest, (name, p)) = ident(i)?;
-    Ok((
-        rest,
-        Ref {
-            groups: None,
-            name,
-            pos: total - p,
-        },
-    ))
 }
 
 /// `attr_decl = ":" attr_name "=" data_list | [type_ref] var_ref ":" attr_name "=" data_list`.

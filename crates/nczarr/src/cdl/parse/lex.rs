@@ -751,3 +751,11 @@ pub(crate) fn dataset_header(i: &str) -> PResult<'_, String> {
         None => Err(PError::expected(rest.trim_end(), "'{'")),
     }
 }
+
+/// Turn a recoverable error into a failure: the production is committed.
+pub(crate) fn cut<'a, T>(r: PResult<'a, T>) -> PResult<'a, T> {
+    r.map_err(|e| match e {
+        nom::Err::Error(e) => nom::Err::Failure(e),
+        other => other,
+    })
+}

@@ -5,6 +5,8 @@
 
 mod grammar;
 mod lex;
+mod refs;
+mod type_decls;
 
 use std::fmt;
 
