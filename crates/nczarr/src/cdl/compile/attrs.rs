@@ -84,7 +84,7 @@ impl Builder<'_> {
         };
         match var.attrs.iter_mut().find(|x| x.name == a.name) {
             // A repeated attribute replaces the earlier one (ncgen keeps the last).
-            Some(existing) => existing.values = values,
+            Some(existing) => *existing = Attr::new(a.name.clone(), values),
             None => var.attrs.push(Attr::new(a.name.clone(), values)),
         }
         Ok(())
@@ -101,8 +101,10 @@ impl Builder<'_> {
         let attr = self.user_attr(a, id)?;
         let Some(vref) = var else {
             let g = self.group_mut(path, a.pos)?;
-            g.attrs.retain(|x| x.name != a.name);
-            g.attrs.push(attr);
+            match g.attrs.iter_mut().find(|x| x.name == a.name) {
+                Some(existing) => *existing = attr,
+                None => g.attrs.push(attr),
+            }
             return Ok(());
         };
         let key = self.resolve_var(path, vref)?;
@@ -173,7 +175,7 @@ impl Builder<'_> {
         }
         let g = self.group_mut(path, a.pos)?;
         match g.attrs.iter_mut().find(|x| x.name == a.name) {
-            Some(existing) => existing.values = values,
+            Some(existing) => *existing = Attr::new(a.name.clone(), values),
             None => g.attrs.push(Attr::new(a.name.clone(), values)),
         }
         Ok(())

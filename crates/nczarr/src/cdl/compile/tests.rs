@@ -188,6 +188,25 @@ fn user_defined_types_compile_with_their_values() {
         panic!()
     };
     assert_eq!(base, &T::Atomic(NcType::Int));
+    // A repeated attribute replaces the earlier one, its type too, in its place.
+    let c = ok("netcdf x { types: int(*) vi ; variables: int v ;
+        vi :a = {1} ; :b = 1 ; :a = 2 ; v:c = 1 ; vi v:c = {3} ; }");
+    let names: Vec<&str> = c
+        .dataset
+        .root
+        .attrs
+        .iter()
+        .map(|a| a.name.as_str())
+        .collect();
+    assert_eq!(names, ["a", "b"]);
+    assert_eq!(c.dataset.root.attrs[0].user, None);
+    assert_eq!(c.dataset.root.attrs[0].values, Values::Int(vec![2]));
+    assert!(attr_of(var(&c, &[], "v"), "c").user.is_some());
+}
+
+fn attr_of<'a>(v: &'a Var, name: &str) -> &'a crate::model::Attr {
+    v.attr(name)
+        .unwrap_or_else(|| panic!("no attribute {name}"))
 }
 
 #[test]
