@@ -172,15 +172,9 @@ impl DataSource for Compiled {
         let id = v.user_type.as_ref().ok_or_else(|| {
             Error::Unsupported(format!("variable '{var}' is not of a user-defined type"))
         })?;
-        let fill = v
-            .attr("_FillValue")
-            .and_then(|a| a.user.as_ref())
-            .and_then(|u| u.values.first().cloned())
-            .unwrap_or_else(|| {
-                crate::model::user::default_fill(
-                    &crate::model::user::TypeRef::User(id.clone()),
-                    &|t| self.dataset.user_type(t).map(|u| &u.kind),
-                )
+        let fill =
+            crate::model::user::var_fill(v, &crate::model::user::TypeRef::User(id.clone()), &|t| {
+                self.dataset.user_type(t).map(|u| &u.kind)
             });
         let n = usize::try_from(region.len().unwrap_or(u64::MAX)).map_err(|_| Error::Region {
             var: var.to_string(),

@@ -162,6 +162,15 @@ pub fn default_fill<'a>(ty: &TypeRef, kind_of: &KindOf<'a>) -> UValue {
     default_fill_at(ty, kind_of, 0)
 }
 
+/// What a variable of the user-defined type `ty` holds where nothing is written: its
+/// `_FillValue`, else [`default_fill`].
+pub fn var_fill<'a>(var: &super::Var, ty: &TypeRef, kind_of: &KindOf<'a>) -> UValue {
+    var.attr("_FillValue")
+        .and_then(|a| a.user.as_ref())
+        .and_then(|u| u.values.first().cloned())
+        .unwrap_or_else(|| default_fill(ty, kind_of))
+}
+
 /// The default fill of a compound's field (its elements, for a field with
 /// dimensions): see [`default_fill`].
 pub fn default_field<'a>(f: &Field, kind_of: &KindOf<'a>) -> UValue {

@@ -243,12 +243,22 @@ impl Builder<'_> {
         list: &'d [Datum],
         room: usize,
         leaves: Leaves,
+        f: impl FnMut(&'d Datum) -> Result<(), CdlError>,
+    ) -> Result<(), CdlError> {
+        // Each kind of leaf walks its own iterator type: the atomic values of a large
+        // data section go through here, one call each, with no dynamic dispatch.
+        match leaves {
+            Leaves::Items => self.each_within(items(list), room, f),
+            Leaves::Values | Leaves::Chars => self.each_within(Flat::new(list), room, f),
+        }
+    }
+
+    fn each_within<'d>(
+        &self,
+        all: impl Iterator<Item = &'d Datum>,
+        room: usize,
         mut f: impl FnMut(&'d Datum) -> Result<(), CdlError>,
     ) -> Result<(), CdlError> {
-        let all: Box<dyn Iterator<Item = &'d Datum>> = match leaves {
-            Leaves::Items => Box::new(items(list)),
-            Leaves::Values | Leaves::Chars => Box::new(Flat::new(list)),
-        };
         let mut given = 0;
         let mut first_extra = None;
         for d in all {

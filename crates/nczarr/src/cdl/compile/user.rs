@@ -379,12 +379,10 @@ impl<'t> Builder<'t> {
     /// What `_` and values not given are for the variable at `var` of type `ty`: its
     /// `_FillValue`, else the type's default.
     fn user_fill(&self, var: &VarPath, ty: &TypeRef) -> UValue {
-        self.ds
-            .var(var)
-            .and_then(|v| v.attr("_FillValue"))
-            .and_then(|a| a.user.as_ref())
-            .and_then(|u| u.values.first().cloned())
-            .unwrap_or_else(|| self.ds_default(ty))
+        match self.ds.var(var) {
+            Some(v) => crate::model::user::var_fill(v, ty, &|id| self.declared.kind(id)),
+            None => self.ds_default(ty),
+        }
     }
 
     /// netcdf-c's default fill of `ty` (the types are not yet all in the dataset).
