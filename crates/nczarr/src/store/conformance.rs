@@ -2,7 +2,7 @@
 //! ([`check_read_store`]) on dir, zip (stored and deflated), memory and S3; writing
 //! ([`check_put_and_overwrite`], [`check_staged_writes`]) on every writable backend.
 
-use super::{ByteRange, ReadStore, StoreKey, Target, WritableStore};
+use super::{ByteRange, GotInto, ReadStore, StoreKey, Target, WritableStore};
 
 /// Keys and values every backend is loaded with before [`check_read_store`].
 pub(crate) const FIXTURE: &[(&str, &[u8])] = &[
@@ -46,6 +46,33 @@ pub(crate) fn check_read_store(store: &dyn ReadStore) {
     assert_eq!(
         store.get(&k("odd name#1/x[2]")).unwrap().as_deref(),
         Some(&b"ok"[..])
+    );
+
+    // get_into: a value of the buffer's length fills it; another length is returned
+    // whole, the buffer untouched; a missing key (or a prefix) is missing.
+    let mut buf = [0u8; 3];
+    assert_eq!(
+        store.get_into(&k("g/sub/v/1.0"), &mut buf).unwrap(),
+        GotInto::Filled
+    );
+    assert_eq!(&buf, b"xyz");
+    let mut buf = [9u8; 2];
+    assert_eq!(
+        store.get_into(&k("g/sub/v/1.0"), &mut buf).unwrap(),
+        GotInto::Other(b"xyz".to_vec())
+    );
+    assert_eq!(buf, [9, 9]);
+    assert_eq!(
+        store.get_into(&k("nope"), &mut buf).unwrap(),
+        GotInto::Missing
+    );
+    assert_eq!(
+        store.get_into(&k("g/sub"), &mut buf).unwrap(),
+        GotInto::Missing
+    );
+    assert_eq!(
+        store.get_into(&k("g/sub/v/0.0"), &mut []).unwrap(),
+        GotInto::Filled
     );
 
     let many = store.get_many(&[k("g/sub/v/1.0"), k("missing/0"), k(".zattrs")]);

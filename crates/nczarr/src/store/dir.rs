@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use super::{ByteRange, GetResult, ListableStore, ReadableStore, StoreError, StoreKey};
+use super::{ByteRange, GetResult, GotInto, ListableStore, ReadableStore, StoreError, StoreKey};
 
 /// A store rooted at a local directory.
 #[derive(Debug, Clone)]
@@ -251,6 +251,24 @@ impl ReadableStore for DirStore {
         let mut buf = vec![0u8; usize::try_from(len).unwrap_or(usize::MAX)];
         match file.read_exact(&mut buf) {
             Ok(()) => Ok(Some(buf)),
+            Err(e) => Err(self.io_error(&path, e)),
+        }
+    }
+
+    fn get_into(&self, key: &StoreKey, buf: &mut [u8]) -> Result<GotInto, StoreError> {
+        let path = self.path_of(key);
+        let Some((mut file, len)) = self.open_key(key, &path)? else {
+            return Ok(GotInto::Missing);
+        };
+        if len != buf.len() as u64 {
+            let mut value = Vec::new();
+            return match file.read_to_end(&mut value) {
+                Ok(_) => Ok(GotInto::Other(value)),
+                Err(e) => Err(self.io_error(&path, e)),
+            };
+        }
+        match file.read_exact(buf) {
+            Ok(()) => Ok(GotInto::Filled),
             Err(e) => Err(self.io_error(&path, e)),
         }
     }

@@ -129,6 +129,18 @@ pub enum StoreError {
 /// Result of one read: the bytes, or `None` if the key does not exist.
 pub type GetResult = Result<Option<Vec<u8>>, StoreError>;
 
+/// What [`ReadableStore::get_into`] found.
+#[derive(Debug, PartialEq, Eq)]
+pub enum GotInto {
+    /// The value, exactly as long as the buffer, is in it.
+    Filled,
+    /// The key does not exist; the buffer is untouched.
+    Missing,
+    /// A value of another length, returned as [`ReadableStore::get`] would; the buffer
+    /// is untouched.
+    Other(Vec<u8>),
+}
+
 /// A store whose values can be read.
 pub trait ReadableStore: Send + Sync + Debug {
     /// Retrieve the value (bytes) associated with `key`.
@@ -137,6 +149,26 @@ pub trait ReadableStore: Send + Sync + Debug {
     /// # Errors
     /// [`StoreError`] when the backend fails (I/O error, damaged archive).
     fn get(&self, key: &StoreKey) -> GetResult;
+
+    /// Read the value of `key` into `buf` when it is exactly `buf.len()` bytes long: a
+    /// reader that knows how long a value must be (an uncompressed chunk) puts it where
+    /// it goes, with no buffer of its own to allocate, fault in and copy out of.
+    ///
+    /// The default reads the value with [`ReadableStore::get`] and copies it; backends
+    /// that read into a given buffer (a directory of files) override it.
+    ///
+    /// # Errors
+    /// As [`ReadableStore::get`].
+    fn get_into(&self, key: &StoreKey, buf: &mut [u8]) -> Result<GotInto, StoreError> {
+        Ok(match self.get(key)? {
+            None => GotInto::Missing,
+            Some(value) if value.len() == buf.len() => {
+                buf.copy_from_slice(&value);
+                GotInto::Filled
+            }
+            Some(value) => GotInto::Other(value),
+        })
+    }
 
     /// Retrieve the bytes `range` selects of the value of `key` (HTTP's rules, see
     /// [`ByteRange`]). Returns [`None`] if the key is not found.
@@ -207,6 +239,10 @@ pub trait ListableStore: Send + Sync {
 impl<T: ReadableStore + ?Sized> ReadableStore for std::sync::Arc<T> {
     fn get(&self, key: &StoreKey) -> GetResult {
         (**self).get(key)
+    }
+
+    fn get_into(&self, key: &StoreKey, buf: &mut [u8]) -> Result<GotInto, StoreError> {
+        (**self).get_into(key, buf)
     }
 
     fn get_range(&self, key: &StoreKey, range: &ByteRange) -> GetResult {

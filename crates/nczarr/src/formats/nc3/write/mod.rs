@@ -257,7 +257,15 @@ impl DatasetSink for Nc3Sink {
     ) -> Result<Vec<Region>> {
         let (_, p, _) = self.place(var)?;
         // No chunks in the file: any block is a unit.
-        Ok(file_slabs(&p.shape, None, budget, read_chunks, within))
+        let item = p.nc_type.size() as u64;
+        Ok(file_slabs(
+            &p.shape,
+            None,
+            item,
+            budget,
+            read_chunks,
+            within,
+        ))
     }
 
     fn write(&self, var: &VarPath, region: &Region, values: &Values) -> Result<()> {

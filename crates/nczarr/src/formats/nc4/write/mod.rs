@@ -338,7 +338,15 @@ impl DatasetSink for Nc4Sink {
             Storage::Chunked(c) => Some(c.as_slice()),
             _ => None,
         };
-        Ok(file_slabs(&d.shape, unit, budget, read_chunks, within))
+        let item = u64::from(d.h5type.size());
+        Ok(file_slabs(
+            &d.shape,
+            unit,
+            item,
+            budget,
+            read_chunks,
+            within,
+        ))
     }
 
     fn write(&self, var: &VarPath, region: &Region, values: &Values) -> Result<()> {

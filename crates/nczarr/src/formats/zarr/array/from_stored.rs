@@ -145,6 +145,24 @@ pub(crate) fn convert(
     })
 }
 
+/// When [`convert`] of `dtype` to `nc_type` changes no byte but perhaps the byte order:
+/// `Some(swap)`, where `swap` says whether items of the dtype's size are reversed.
+/// Such chunks can be read straight into the values they make.
+pub(crate) fn same_bytes(dtype: &Dtype, nc_type: NcType) -> Option<bool> {
+    match dtype {
+        Dtype::Int { .. }
+        | Dtype::Float { bytes: 4 | 8, .. }
+        | Dtype::DateTime { .. }
+        | Dtype::TimeDelta { .. }
+            if nc_type != NcType::String && nc_type.size() == dtype.item_size() =>
+        {
+            Some(dtype.endian().needs_swap())
+        }
+        Dtype::Bytes { len: 1, .. } if nc_type == NcType::Char => Some(false),
+        _ => None,
+    }
+}
+
 fn swap(mut bytes: Vec<u8>, size: usize) -> Vec<u8> {
     crate::codec::dtype::swap_items(&mut bytes, size);
     bytes

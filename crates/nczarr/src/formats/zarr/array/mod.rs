@@ -12,6 +12,7 @@
 //! a large variable go slab by slab ([`crate::chunking::slabs`]).
 
 pub(crate) mod from_stored;
+mod in_place;
 mod reader;
 pub(crate) mod shard;
 mod stored;

@@ -5,7 +5,8 @@ use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::from_stored::{convert, ChunkData};
+use super::from_stored::{convert, same_bytes, ChunkData};
+use super::in_place;
 use super::shard::{self, ShardCache, ShardIndex};
 use super::{ChunkKeys, Sharding, StoredArray};
 use crate::chunking::{c_strides, ChunkGrid, ChunkPart, Region};
@@ -13,7 +14,7 @@ use crate::codec::{ChunkInfo, Decoded, Pipeline};
 use crate::error::{Error, Result};
 use crate::formats::zarr::v2::Dtype;
 use crate::model::{NcType, Values, VarPath};
-use crate::store::{ByteRange, GetResult, ReadableStore, StoreError, StoreKey};
+use crate::store::{ByteRange, GetResult, GotInto, ReadableStore, StoreError, StoreKey};
 
 /// About how many bytes of decoded chunks one batch of a read holds, by default.
 pub(crate) const BATCH_BYTES: u64 = 64 << 20;
@@ -115,6 +116,15 @@ impl Output {
                     }
                 }
             }
+        }
+    }
+
+    /// The bytes of fixed-size values, one value's fill bytes, and whether what is not
+    /// written yet is zeros.
+    fn fixed_mut(&mut self) -> Option<(&mut [u8], &[u8], bool)> {
+        match self {
+            Output::Fixed { out, fill, zeros } => Some((out.ne_bytes_mut()?, &fill[..], *zeros)),
+            Output::Strings { .. } => None,
         }
     }
 
@@ -400,7 +410,28 @@ impl<'s> ArrayReader<'s> {
         // parallel and copied into place, so memory holds one batch, not every chunk
         // the region touches.
         let per_batch = self.chunks_per_batch();
+        let swap = self.in_place_swap();
         for batch in parts.chunks(per_batch) {
+            // Whole uncompressed chunks that land in one run go straight there.
+            let landed: Vec<(&ChunkPart, u64)> = match swap {
+                Some(_) => batch
+                    .iter()
+                    .filter_map(|p| Some((p, in_place::landing(p, &self.grid.chunks, count)?)))
+                    .collect(),
+                None => Vec::new(),
+            };
+            let rest: std::borrow::Cow<[ChunkPart]> = if landed.is_empty() {
+                batch.into()
+            } else {
+                self.read_in_place(&mut out, &landed, swap == Some(true))?;
+                batch
+                    .iter()
+                    .filter(|p| in_place::landing(p, &self.grid.chunks, count).is_none())
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .into()
+            };
+            let batch = &rest[..];
             let keys: Vec<StoreKey> = batch
                 .iter()
                 .map(|p| self.chunk_key(&p.index))
@@ -436,6 +467,59 @@ impl<'s> ArrayReader<'s> {
             }
         }
         Ok(out.finish())
+    }
+
+    /// `Some(swap)` when this array's chunks can be read straight into the values of a
+    /// read (uncompressed, C order, unsharded, bytes the values' own but perhaps for
+    /// `swap`ped byte order), from a store whose reads are cheap: a remote one gathers
+    /// a batch's requests into one `get_many` instead.
+    fn in_place_swap(&self) -> Option<bool> {
+        if !self.pipeline.is_empty() || !self.c_order || self.sharding.is_some() {
+            return None;
+        }
+        let swap = same_bytes(&self.dtype, self.nc_type)?;
+        self.store.reads_are_cheap().then_some(swap)
+    }
+
+    /// Read the whole chunks `landed` (each with the offset of its first value in the
+    /// region's output) straight into `out`, in parallel; a missing chunk is the fill.
+    fn read_in_place(
+        &self,
+        out: &mut Output,
+        landed: &[(&ChunkPart, u64)],
+        swap: bool,
+    ) -> Result<()> {
+        let Some((bytes, fill, zeros)) = out.fixed_mut() else {
+            return Err(Error::Internal("in-place read of strings".into()));
+        };
+        let es = fill.len();
+        let chunk_bytes = self.grid.chunk_len().and_then(|n| usize::try_from(n).ok());
+        let at: Option<Vec<(&ChunkPart, usize)>> = landed
+            .iter()
+            .map(|&(p, o)| Some((p, usize::try_from(o).ok()?.checked_mul(es)?)))
+            .collect();
+        let pieces = chunk_bytes
+            .and_then(|n| n.checked_mul(es))
+            .zip(at)
+            .and_then(|(len, at)| in_place::pieces(bytes, at, len))
+            .ok_or_else(|| Error::Internal("chunks landing outside a read".into()))?;
+        let zero_fill = zeros && fill.iter().all(|&b| b == 0);
+        pieces.into_par_iter().try_for_each(|(part, piece)| {
+            let key = self.chunk_key(&part.index)?;
+            match self.store.get_into(&key, piece)? {
+                GotInto::Filled if swap => crate::codec::dtype::swap_items(piece, es),
+                GotInto::Filled => {}
+                GotInto::Missing if zero_fill => {}
+                GotInto::Missing => piece
+                    .chunks_exact_mut(es)
+                    .for_each(|v| v.copy_from_slice(fill)),
+                GotInto::Other(stored) => match self.decode(part, &key, stored)? {
+                    ChunkData::Fixed(b) if b.len() == piece.len() => piece.copy_from_slice(&b),
+                    _ => return Err(self.chunk_error(&key, "not a chunk of this array".into())),
+                },
+            }
+            Ok(())
+        })
     }
 
     /// The span `lo..hi` of C-order elements of an uncompressed chunk of fixed-size
@@ -642,48 +726,5 @@ impl<'s> ArrayReader<'s> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::formats::zarr::array::writer::tests::{stored, values};
-    use crate::formats::zarr::array::ArrayWriter;
-    use crate::store::MemoryStore;
-
-    /// Reads into the memory of earlier values (longer, shorter, another type, full
-    /// of other numbers) give what fresh reads give: missing chunks and positions past
-    /// the stored shape are written as fill, zero fill too.
-    #[test]
-    fn reads_into_spare_values_give_what_fresh_reads_give() {
-        let var = VarPath::new(&[], "v");
-        let shape = [4u64, 4];
-        for fill in [
-            Some(Values::Int(vec![-1])),
-            Some(Values::Int(vec![0])),
-            None,
-        ] {
-            let mut st = stored(&shape, &[2, 2], None);
-            st.fill = fill;
-            let store = MemoryStore::new();
-            let key = StoreKey::new("v").unwrap();
-            let whole = Region::whole(&shape);
-            let w = ArrayWriter::new(key.clone(), &var, st.clone()).unwrap();
-            w.write(&store, &whole, &values(&whole, &shape)).unwrap();
-            store.remove(&StoreKey::new("v/1.0").unwrap());
-            // The variable is longer than what is stored: its last rows are fill.
-            let reader = ArrayReader::new(&store, key, &var, NcType::Int, &st, vec![6, 4]).unwrap();
-            for region in [
-                Region::whole(&[6, 4]),
-                Region::block(vec![1, 1], vec![5, 2]),
-            ] {
-                let fresh = reader.read(&region).unwrap();
-                for spare in [
-                    Values::Int(vec![12345; 100]),
-                    Values::Int(vec![777; 3]),
-                    Values::Float(vec![1.5; 24]),
-                ] {
-                    let reused = reader.read_reusing(&region, Some(spare)).unwrap();
-                    assert_eq!(reused, fresh, "{region}");
-                }
-            }
-        }
-    }
-}
+#[path = "reader_tests.rs"]
+mod tests;
