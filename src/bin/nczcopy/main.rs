@@ -535,20 +535,28 @@ fn job(args: &Args, input: &str) -> anyhow::Result<CopyJob> {
 }
 
 /// Open `names`, the inputs after the first, checking that none is `output`. Their
-/// headers are read concurrently (a remote input's are requests whose latency
-/// overlaps), by up to 16 threads.
+/// headers are read concurrently: by up to 16 threads when one is remote (its reads
+/// are requests whose latency overlaps), by one a core when all are local (reading
+/// them is the cores' work, and each thread more was an allocator arena more to grow).
 fn open_inputs(
     names: &[String],
     output: &str,
     budget: MemoryBudget,
 ) -> anyhow::Result<Vec<nczarr::Opened>> {
     let out_url = DatasetUrl::parse(output).with_context(|| output.to_string())?;
+    let mut remote = false;
     for name in names {
         let url = DatasetUrl::parse(name).with_context(|| name.clone())?;
         if nczarr::same_dataset(&url, &out_url) {
             bail!("{output}: also an input; a dataset cannot be copied onto itself");
         }
+        remote |= url.path().is_none();
     }
+    let threads = if remote {
+        16
+    } else {
+        std::thread::available_parallelism().map_or(2, usize::from)
+    };
     let next = std::sync::atomic::AtomicUsize::new(0);
     let slots: Vec<std::sync::Mutex<Option<anyhow::Result<nczarr::Opened>>>> =
         names.iter().map(|_| std::sync::Mutex::new(None)).collect();
@@ -565,7 +573,7 @@ fn open_inputs(
         }
     };
     std::thread::scope(|scope| {
-        for _ in 0..names.len().clamp(1, 16) {
+        for _ in 0..names.len().clamp(1, threads) {
             scope.spawn(open_next);
         }
     });
