@@ -45,19 +45,23 @@ pub fn check_slab(
     Ok(expect)
 }
 
-/// Bytes of values in a file sink's slab at most, whatever `--memory` allows. A file
-/// takes values in any order, so small slabs cost it nothing, while each slab's memory is
-/// fresh pages until the slabs before it are recycled: with a sixth of 256 MiB, a
-/// 90 MiB copy to a classic file spent a quarter of its time faulting in and clearing
-/// two slabs (0.126 s; 0.067 s with this cap, also the fastest netCDF-4 rechunk of
-/// `benches/nc4_vs_nccopy.sh`, whose chunks of 2.6 MB need several to a slab to keep
-/// both cores encoding).
+/// Bytes of values in a file sink's slab at most, whatever `--memory` allows (but
+/// [`FILE_SLAB_CHUNKS`] chunks). A file takes values in any order, so small slabs cost
+/// it nothing, while each slab's memory is fresh pages until the slabs before it are
+/// recycled: with a sixth of 256 MiB, a 90 MiB copy to a classic file spent a quarter
+/// of its time faulting in and clearing two slabs (0.126 s; 0.067 s with this cap, also
+/// the fastest netCDF-4 rechunk of `benches/nc4_vs_nccopy.sh`, whose chunks of 2.6 MB
+/// need several to a slab to keep both cores encoding).
 pub const FILE_SLAB_BYTES: u64 = 12 << 20;
+
+/// Chunks a file sink's slab may hold whatever [`FILE_SLAB_BYTES`] says: the chunks of
+/// a slab are encoded in parallel, and large ones must still be several to a slab.
+pub const FILE_SLAB_CHUNKS: u64 = 4;
 
 /// The slabs a file sink writes `within` (or all) of a variable of `shape`, of values
 /// of `item` bytes, in: blocks of whole `unit`s (its chunks; ones where it has none) of
-/// about `budget` elements and at most [`FILE_SLAB_BYTES`] (but one unit), following
-/// the input's `read_chunks` where they fit.
+/// about `budget` elements and at most [`FILE_SLAB_BYTES`] (or [`FILE_SLAB_CHUNKS`]
+/// units), following the input's `read_chunks` where they fit.
 pub fn file_slabs(
     shape: &[u64],
     unit: Option<&[u64]>,
@@ -70,7 +74,13 @@ pub fn file_slabs(
     if shape.is_empty() {
         return vec![block];
     }
-    let budget = budget.min(FILE_SLAB_BYTES / item.max(1)).max(1);
+    let unit_len = unit.map_or(1, |u| u.iter().product::<u64>());
+    let cap = FILE_SLAB_BYTES.max(
+        unit_len
+            .saturating_mul(item)
+            .saturating_mul(FILE_SLAB_CHUNKS),
+    );
+    let budget = budget.min(cap / item.max(1)).max(1);
     let ones = vec![1u64; shape.len()];
     crate::chunking::block_slabs(&block, unit.unwrap_or(&ones), read_chunks, budget)
 }
