@@ -19,6 +19,30 @@ use crate::store::ReadStore;
 /// printer reads at once on a few cores (more are freed).
 pub(crate) const RECYCLED_SLABS: usize = 6;
 
+/// The slabs of fixed-size values a source keeps from [`DataSource::recycle`] to read
+/// later regions into (at most [`RECYCLED_SLABS`]; strings are not kept).
+#[derive(Debug, Default)]
+pub(crate) struct SpareSlabs(std::sync::Mutex<Vec<Values>>);
+
+impl SpareSlabs {
+    /// A slab to read into, if one is kept.
+    pub(crate) fn take(&self) -> Option<Values> {
+        self.0.lock().ok().and_then(|mut s| s.pop())
+    }
+
+    /// Keep `values` for a later read, or free them.
+    pub(crate) fn keep(&self, values: Values) {
+        if values.nc_type() == crate::model::NcType::String {
+            return;
+        }
+        if let Ok(mut spare) = self.0.lock() {
+            if spare.len() < RECYCLED_SLABS {
+                spare.push(values);
+            }
+        }
+    }
+}
+
 /// Where a stored chunk is in a source's file ([`DatasetSource::chunk_place`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ChunkPlace {

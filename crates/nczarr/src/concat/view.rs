@@ -47,7 +47,7 @@ pub struct Concat<'a> {
     allow_gaps: bool,
     /// Slabs the copy is done with, to assemble later slabs in (memory already
     /// touched: a year of daily files took a third of its page faults in fresh slabs).
-    spare: std::sync::Mutex<Vec<Values>>,
+    spare: crate::source::SpareSlabs,
 }
 
 impl<'a> Concat<'a> {
@@ -117,7 +117,7 @@ impl<'a> Concat<'a> {
             rebase: Vec::new(),
             units: Vec::new(),
             allow_gaps: options.allow_gaps,
-            spare: std::sync::Mutex::default(),
+            spare: crate::source::SpareSlabs::default(),
         };
         out.plan_times(options.headers_only)?;
         Ok(out)
@@ -437,10 +437,7 @@ impl DataSource for Concat<'_> {
             .map(|(_, r, _)| r.len().unwrap_or(0))
             .sum::<u64>()
             == n as u64;
-        let spare = covered
-            .then(|| self.spare.lock().ok().and_then(|mut s| s.pop()))
-            .flatten();
-        let mut out = match spare {
+        let mut out = match covered.then(|| self.spare.take()).flatten() {
             Some(spare) => spare.reused_as(t, n),
             None => Values::zeroed(t, n),
         };
@@ -491,14 +488,7 @@ impl DataSource for Concat<'_> {
     }
 
     fn recycle(&self, values: Values) {
-        if values.nc_type() == crate::model::NcType::String {
-            return;
-        }
-        if let Ok(mut spare) = self.spare.lock() {
-            if spare.len() < crate::source::RECYCLED_SLABS {
-                spare.push(values);
-            }
-        }
+        self.spare.keep(values);
     }
 }
 

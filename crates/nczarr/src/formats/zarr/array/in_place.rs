@@ -19,12 +19,12 @@ pub(super) fn landing(part: &ChunkPart, chunks: &[u64], out_count: &[u64]) -> Op
         .all(|(r, &c)| r.in_chunk == 0 && r.len == c && (r.step == 1 || c == 1));
     // One run: every dimension along which the chunk has more than one position steps
     // through the output as through the chunk.
+    let out_strides = c_strides(out_count);
     let one_run = c_strides(chunks)
         .iter()
-        .zip(c_strides(out_count))
+        .zip(&out_strides)
         .zip(chunks)
-        .all(|((in_chunk, in_out), &c)| c == 1 || *in_chunk == in_out);
-    let out_strides = c_strides(out_count);
+        .all(|((in_chunk, in_out), &c)| c == 1 || in_chunk == in_out);
     (whole && one_run).then(|| {
         part.runs
             .iter()

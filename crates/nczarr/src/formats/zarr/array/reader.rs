@@ -413,21 +413,25 @@ impl<'s> ArrayReader<'s> {
         let swap = self.in_place_swap();
         for batch in parts.chunks(per_batch) {
             // Whole uncompressed chunks that land in one run go straight there.
-            let landed: Vec<(&ChunkPart, u64)> = match swap {
-                Some(_) => batch
-                    .iter()
-                    .filter_map(|p| Some((p, in_place::landing(p, &self.grid.chunks, count)?)))
-                    .collect(),
-                None => Vec::new(),
-            };
+            let (landed, rest): (Vec<_>, Vec<_>) = batch
+                .iter()
+                .map(|p| {
+                    (
+                        p,
+                        swap.and_then(|_| in_place::landing(p, &self.grid.chunks, count)),
+                    )
+                })
+                .partition(|(_, at)| at.is_some());
             let rest: std::borrow::Cow<[ChunkPart]> = if landed.is_empty() {
                 batch.into()
             } else {
+                let landed: Vec<(&ChunkPart, u64)> = landed
+                    .into_iter()
+                    .filter_map(|(p, at)| Some((p, at?)))
+                    .collect();
                 self.read_in_place(&mut out, &landed, swap == Some(true))?;
-                batch
-                    .iter()
-                    .filter(|p| in_place::landing(p, &self.grid.chunks, count).is_none())
-                    .cloned()
+                rest.into_iter()
+                    .map(|(p, _)| p.clone())
                     .collect::<Vec<_>>()
                     .into()
             };

@@ -1,7 +1,5 @@
 //! [`ZarrSource`]: an NCZarr or pure Zarr v2 dataset opened for reading.
 
-use std::sync::Mutex;
-
 use super::super::conventions::array_key;
 use super::{Arrays, ReadOptions};
 use crate::chunking::Region;
@@ -10,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::formats::zarr::array::{ArrayReader, ShardCache, StoredArray};
 use crate::formats::zarr::v2::{Dtype, Endian};
 use crate::model::{Dataset, NcType, Values, VarPath};
-use crate::source::{ChunkView, DataSource, DatasetSource, FormatInfo, RECYCLED_SLABS};
+use crate::source::{ChunkView, DataSource, DatasetSource, FormatInfo, SpareSlabs};
 use crate::store::{ReadStore, StoreKey};
 
 /// A Zarr v2 dataset (NCZarr of any generation, or pure Zarr) in a store.
@@ -28,7 +26,7 @@ pub struct ZarrSource {
     /// Numbers given back by their reader ([`DataSource::recycle`]), to read into (a
     /// slab in new memory was cleared by the allocator, then by the kernel page by
     /// page).
-    spare_values: Mutex<Vec<Values>>,
+    spare_values: SpareSlabs,
 }
 
 impl ZarrSource {
@@ -57,7 +55,7 @@ impl ZarrSource {
             batch_bytes: crate::formats::zarr::array::READ_BATCH_BYTES,
             shard_cache: ShardCache::default(),
             root_array: None,
-            spare_values: Mutex::new(Vec::new()),
+            spare_values: SpareSlabs::default(),
         }
     }
 
@@ -121,19 +119,11 @@ impl ZarrSource {
 impl DataSource for ZarrSource {
     fn read(&self, var: &VarPath, region: &Region) -> Result<Values> {
         let reader = self.reader(var)?;
-        let spare = self.spare_values.lock().ok().and_then(|mut s| s.pop());
-        reader.read_reusing(region, spare)
+        reader.read_reusing(region, self.spare_values.take())
     }
 
     fn recycle(&self, values: Values) {
-        if values.nc_type() == NcType::String {
-            return;
-        }
-        if let Ok(mut spare) = self.spare_values.lock() {
-            if spare.len() < RECYCLED_SLABS {
-                spare.push(values);
-            }
-        }
+        self.spare_values.keep(values);
     }
 }
 
