@@ -1,25 +1,27 @@
 //! `zlib`: a zlib stream (numcodecs `Zlib`; netCDF's deflate filter, HDF5 id 1).
 //! Config: `{"id": "zlib", "level": 1..9}`.
 //!
-//! Encoding calls zlib-rs directly rather than through flate2 because level 1 needs a
-//! choice of strategy, which flate2 does not expose: zlib-rs (like zlib-ng) makes level 1
-//! its "quick" strategy, which only uses the fixed Huffman codes and so barely compresses
-//! bytes that are not text-like: byte-shuffled floats came out at 68-77% of their size
-//! where C zlib's level 1 gives 61-67%. Its run-length strategy, with codes fitted to the
-//! data, gives 59-65% on the same chunks at the same speed, but loses to the quick
-//! strategy on text and on repeating sequences. Level 1 therefore picks the strategy per
-//! chunk: a small chunk is encoded both ways and the smaller kept; a larger one by the
-//! strategy that wins on a sample of it (eight slices spread through the chunk, so each
-//! byte plane of shuffled data is seen), which costs an eighth of a second encoding.
-//! The choice depends only on the chunk's bytes, so output stays reproducible. Both are
-//! ordinary zlib streams that every reader inflates. Inputs of 2 MiB or more are
-//! deflated in pieces of 1 MiB in parallel and joined into one stream (see
-//! [`PIECE_BYTES`]).
+//! Levels 2-9 are zlib-rs's. Level 1 picks one of two encoders per chunk. zlib-rs (like
+//! zlib-ng) makes level 1 its "quick" strategy, which only uses the fixed Huffman codes
+//! and so barely compresses bytes that are not text-like: byte-shuffled floats came out
+//! at 68-77% of their size where C zlib's level 1 gives 61-67%. [`deflate_runs`], runs
+//! and literals with codes fitted to each small block (zlib's run-length strategy, three
+//! times faster), gives 58-64% on the same chunks, but loses to the quick strategy on
+//! text and on repeating sequences. So a small chunk is encoded both ways and the
+//! smaller kept; a larger one by the encoder that wins on a sample of it (eight slices
+//! spread through the chunk, so each byte plane of shuffled data is seen), which costs
+//! an eighth of a second encoding. The choice depends only on the chunk's bytes, so
+//! output stays reproducible. Both are ordinary zlib streams that every reader
+//! inflates. Inputs of 2 MiB or more are deflated in pieces of 1 MiB in parallel and
+//! joined into one stream (see [`PIECE_BYTES`]).
+//!
+//! [`deflate_runs`]: super::deflate_runs
 
+use super::deflate_runs::{deflate_runs, End};
 use super::{int_param, num, obj, read_bounded, ChunkFault, ChunkInfo, Codec, ConfigFault};
 use crate::json::Json;
 use zlib_rs::adler32::{adler32, adler32_combine};
-use zlib_rs::{DeflateConfig, DeflateFlush, Strategy};
+use zlib_rs::{DeflateConfig, DeflateFlush};
 
 /// The largest chunk inflated in one call into room for all of it; larger limits (the
 /// HDF5 bound of 4 GiB, when the size is not known) go through a reader that grows its
@@ -94,11 +96,11 @@ impl Codec for Zlib {
     fn encode(&self, input: Vec<u8>, _: &ChunkInfo) -> Result<Vec<u8>, ChunkFault> {
         let level = self.level as i32;
         if level != 1 {
-            return deflate(&input, level, Strategy::Default);
+            return deflate(&input, Encoder::Zlib(level));
         }
         if input.len() < SAMPLED_FROM {
-            let quick = deflate(&input, level, Strategy::Default)?;
-            let runs = deflate(&input, level, Strategy::Rle)?;
+            let quick = deflate(&input, Encoder::Zlib(1))?;
+            let runs = deflate(&input, Encoder::Runs)?;
             return Ok(if runs.len() < quick.len() {
                 runs
             } else {
@@ -106,14 +108,14 @@ impl Codec for Zlib {
             });
         }
         let sample = sample_of(&input);
-        let quick = deflate(&sample, level, Strategy::Default)?;
-        let runs = deflate(&sample, level, Strategy::Rle)?;
-        let strategy = if runs.len() < quick.len() {
-            Strategy::Rle
+        let quick = deflate(&sample, Encoder::Zlib(1))?;
+        let runs = deflate(&sample, Encoder::Runs)?;
+        let encoder = if runs.len() < quick.len() {
+            Encoder::Runs
         } else {
-            Strategy::Default
+            Encoder::Zlib(1)
         };
-        deflate(&input, level, strategy)
+        deflate(&input, encoder)
     }
 
     fn config(&self) -> Json {
@@ -150,10 +152,35 @@ fn sample_of(input: &[u8]) -> Vec<u8> {
 /// does too, whatever the number of threads.
 const PIECE_BYTES: usize = 1 << 20;
 
+/// Which deflate encoder writes a stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Encoder {
+    /// zlib-rs at this level (its default strategy; "quick" at level 1).
+    Zlib(i32),
+    /// [`deflate_runs`], with the header of level 1.
+    Runs,
+}
+
+impl Encoder {
+    fn level(self) -> i32 {
+        match self {
+            Encoder::Zlib(level) => level,
+            Encoder::Runs => 1,
+        }
+    }
+}
+
 /// One zlib stream (header, deflate data, Adler-32) of `input`.
-fn deflate(input: &[u8], level: i32, strategy: Strategy) -> Result<Vec<u8>, ChunkFault> {
+fn deflate(input: &[u8], encoder: Encoder) -> Result<Vec<u8>, ChunkFault> {
     if input.len() < 2 * PIECE_BYTES {
-        return deflate_whole(input, level, strategy);
+        return match encoder {
+            Encoder::Zlib(level) => deflate_whole(input, level),
+            Encoder::Runs => {
+                let mut out = deflate_runs(input, End::Finish, zlib_header(1).to_vec());
+                out.extend_from_slice(&adler32(1, input).to_be_bytes());
+                Ok(out)
+            }
+        };
     }
     use rayon::prelude::*;
     let pieces: Vec<&[u8]> = input.chunks(PIECE_BYTES).collect();
@@ -165,19 +192,16 @@ fn deflate(input: &[u8], level: i32, strategy: Strategy) -> Result<Vec<u8>, Chun
         .par_iter()
         .enumerate()
         .map(|(i, piece)| {
-            let flush = if i == last {
-                DeflateFlush::Finish
-            } else {
-                DeflateFlush::SyncFlush
+            let end = if i == last { End::Finish } else { End::Sync };
+            let bytes = match encoder {
+                Encoder::Zlib(level) => raw_deflate(piece, level, end)?,
+                Encoder::Runs => deflate_runs(piece, end, Vec::new()),
             };
-            Ok((
-                raw_deflate(piece, level, strategy, flush)?,
-                adler32(1, piece),
-            ))
+            Ok((bytes, adler32(1, piece)))
         })
         .collect::<Result<_, ChunkFault>>()?;
     let mut out = Vec::with_capacity(raw.iter().map(|(r, _)| r.len()).sum::<usize>() + 6);
-    out.extend_from_slice(&zlib_header(level));
+    out.extend_from_slice(&zlib_header(encoder.level()));
     let mut sum = 1u32;
     for ((bytes, adler), piece) in raw.iter().zip(&pieces) {
         out.extend_from_slice(bytes);
@@ -201,18 +225,16 @@ fn zlib_header(level: i32) -> [u8; 2] {
 }
 
 /// `input` as raw deflate data (no header, no checksum), ended by `flush`.
-fn raw_deflate(
-    input: &[u8],
-    level: i32,
-    strategy: Strategy,
-    flush: DeflateFlush,
-) -> Result<Vec<u8>, ChunkFault> {
+fn raw_deflate(input: &[u8], level: i32, end: End) -> Result<Vec<u8>, ChunkFault> {
+    let flush = match end {
+        End::Finish => DeflateFlush::Finish,
+        End::Sync => DeflateFlush::SyncFlush,
+    };
     let fail = |detail: String| ChunkFault::EncodeFailed {
         format: "zlib",
         detail,
     };
     let mut stream = zlib_rs::Deflate::new_with_config(DeflateConfig {
-        strategy,
         window_bits: -15,
         ..DeflateConfig::new(level)
     });
@@ -242,11 +264,8 @@ fn raw_deflate(
 }
 
 /// One zlib stream of `input` in one call.
-fn deflate_whole(input: &[u8], level: i32, strategy: Strategy) -> Result<Vec<u8>, ChunkFault> {
-    let config = DeflateConfig {
-        strategy,
-        ..DeflateConfig::new(level)
-    };
+fn deflate_whole(input: &[u8], level: i32) -> Result<Vec<u8>, ChunkFault> {
+    let config = DeflateConfig::new(level);
     let mut out = vec![0u8; zlib_rs::compress_bound(input.len())];
     let (written, code) = zlib_rs::compress_slice(&mut out, input, config);
     if code != zlib_rs::ReturnCode::Ok {
@@ -332,7 +351,7 @@ mod tests {
         for level in 0..=9 {
             assert_eq!(
                 zlib_header(level),
-                deflate_whole(b"", level, Strategy::Default).unwrap()[..2],
+                deflate_whole(b"", level).unwrap()[..2],
                 "level {level}"
             );
         }
@@ -386,19 +405,19 @@ mod tests {
         ] {
             assert!(data.len() != SAMPLED_FROM);
             let ours = round_trip(1, &data);
-            let quick = deflate(&data, 1, Strategy::Default).unwrap().len();
-            let runs = deflate(&data, 1, Strategy::Rle).unwrap().len();
+            let quick = deflate(&data, Encoder::Zlib(1)).unwrap().len();
+            let runs = deflate(&data, Encoder::Runs).unwrap().len();
             assert_eq!(ours, quick.min(runs), "{} bytes", data.len());
         }
         // The two kinds of data each pick a different strategy, so both are exercised.
         let floats = shuffled_floats();
         assert!(
-            deflate(&floats, 1, Strategy::Rle).unwrap().len()
-                < deflate(&floats, 1, Strategy::Default).unwrap().len()
+            deflate(&floats, Encoder::Runs).unwrap().len()
+                < deflate(&floats, Encoder::Zlib(1)).unwrap().len()
         );
         assert!(
-            deflate(&text, 1, Strategy::Default).unwrap().len()
-                < deflate(&text, 1, Strategy::Rle).unwrap().len()
+            deflate(&text, Encoder::Zlib(1)).unwrap().len()
+                < deflate(&text, Encoder::Runs).unwrap().len()
         );
     }
 }
