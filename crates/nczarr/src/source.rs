@@ -25,9 +25,19 @@ pub(crate) const RECYCLED_SLABS: usize = 6;
 pub(crate) struct SpareSlabs(std::sync::Mutex<Vec<Values>>);
 
 impl SpareSlabs {
-    /// A slab to read into, if one is kept.
-    pub(crate) fn take(&self) -> Option<Values> {
-        self.0.lock().ok().and_then(|mut s| s.pop())
+    /// A slab to read `n` values of type `t` into: the smallest kept that holds them
+    /// without growing. None where none does: a small slab grown is new memory cleared
+    /// twice (by the copy that grows it, then page by page by the kernel), where a new
+    /// one is cleared once, as it is written.
+    pub(crate) fn take(&self, t: crate::model::NcType, n: usize) -> Option<Values> {
+        let mut spare = self.0.lock().ok()?;
+        let best = spare
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.nc_type() == t && v.capacity() >= n)
+            .min_by_key(|(_, v)| v.capacity())
+            .map(|(i, _)| i)?;
+        Some(spare.swap_remove(best))
     }
 
     /// Keep `values` for a later read, or free them.

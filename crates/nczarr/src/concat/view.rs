@@ -437,7 +437,7 @@ impl DataSource for Concat<'_> {
             .map(|(_, r, _)| r.len().unwrap_or(0))
             .sum::<u64>()
             == n as u64;
-        let mut out = match covered.then(|| self.spare.take()).flatten() {
+        let mut out = match covered.then(|| self.spare.take(t, n)).flatten() {
             Some(spare) => spare.reused_as(t, n),
             None => Values::zeroed(t, n),
         };

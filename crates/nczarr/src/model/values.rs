@@ -108,6 +108,23 @@ impl Values {
         with_vec!(self, v => v.len())
     }
 
+    /// How many values the vector holds room for (strings: 0, never reused).
+    pub fn capacity(&self) -> usize {
+        match self {
+            Values::String(_) => 0,
+            Values::Byte(v) => v.capacity(),
+            Values::Char(v) | Values::UByte(v) => v.capacity(),
+            Values::Short(v) => v.capacity(),
+            Values::UShort(v) => v.capacity(),
+            Values::Int(v) => v.capacity(),
+            Values::UInt(v) => v.capacity(),
+            Values::Float(v) => v.capacity(),
+            Values::Double(v) => v.capacity(),
+            Values::Int64(v) => v.capacity(),
+            Values::UInt64(v) => v.capacity(),
+        }
+    }
+
     /// True when there are no values.
     pub fn is_empty(&self) -> bool {
         self.len() == 0

@@ -369,6 +369,11 @@ impl<'s> ArrayReader<'s> {
         Ok(Some(out))
     }
 
+    /// The type of the values read.
+    pub(crate) fn nc_type(&self) -> NcType {
+        self.nc_type
+    }
+
     /// Read the values of `region` (in netCDF coordinates), in C order.
     ///
     /// # Errors

@@ -119,7 +119,10 @@ impl ZarrSource {
 impl DataSource for ZarrSource {
     fn read(&self, var: &VarPath, region: &Region) -> Result<Values> {
         let reader = self.reader(var)?;
-        reader.read_reusing(region, self.spare_values.take())
+        let n = region
+            .len()
+            .map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
+        reader.read_reusing(region, self.spare_values.take(reader.nc_type(), n))
     }
 
     fn recycle(&self, values: Values) {
