@@ -6,8 +6,8 @@
 //! and so barely compresses bytes that are not text-like: byte-shuffled floats came out
 //! at 68-77% of their size where C zlib's level 1 gives 61-67%. [`deflate_runs`], runs
 //! and literals with codes fitted to each small block (zlib's run-length strategy, three
-//! times faster), gives 58-64% on the same chunks, but loses to the quick strategy on
-//! text and on repeating sequences. So a small chunk is encoded both ways and the
+//! times faster), gives 58% on a year of them, but loses to the quick strategy on text
+//! and on repeating sequences. So a small chunk is encoded both ways and the
 //! smaller kept; a larger one by the encoder that wins on a sample of it (eight slices
 //! spread through the chunk, so each byte plane of shuffled data is seen), which costs
 //! an eighth of a second encoding. The choice depends only on the chunk's bytes, so
