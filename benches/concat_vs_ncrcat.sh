@@ -11,8 +11,9 @@
 #
 # The two tools' defaults write different codecs: nczcopy keeps the inputs' zlib 1 +
 # shuffle, xarray writes zarr-python's default, blosc lz4 with shuffle, which costs a
-# quarter of zlib's CPU (level 1, one core: 1300 against 300 MB/s). So xarray is also measured writing zlib 1 + shuffle (`xarray_z`,
-# the same stored bytes' codecs as ours), and nczcopy writing blosc lz4 after a shuffle
+# quarter of zlib's CPU (level 1, one core: 1300 against 300 MB/s). So xarray is also
+# measured writing zlib 1 + shuffle (`xarray_z`, the same stored bytes' codecs as ours),
+# and nczcopy writing blosc lz4 after a shuffle
 # (`ours_b`, xarray's default's codec): each pair writes the same kind of output.
 #
 # Needs: ncrcat (apt-get install nco), python3 with numpy, netCDF4, xarray, dask and
