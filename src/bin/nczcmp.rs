@@ -274,6 +274,11 @@ fn run(args: &Args) -> anyhow::Result<ExitCode> {
 
 fn main() -> ExitCode {
     let args: Args = cli::about::parse("nczcmp");
+    // nczcmp has exit codes of its own (2 for an error), so it does not go through
+    // `cli::run`, but it frees and allocates slabs and chunks as the other tools do,
+    // and with glibc's defaults many were new pages each time (comparing two 57 MB
+    // stores on S3: 85,000 page faults and 0.70 s of CPU, 77,000 and 0.57 s with it).
+    cli::keep_freed_memory();
     match run(&args) {
         Ok(code) => code,
         Err(e) if cli::is_broken_pipe(&e) => ExitCode::SUCCESS,

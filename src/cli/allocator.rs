@@ -12,7 +12,7 @@
 
 /// Keep freed memory for reuse instead of returning it to the kernel at once.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
-pub(super) fn keep_freed_memory() {
+pub fn keep_freed_memory() {
     // The largest threshold glibc accepts (half its 64 MiB heap size): allocations up to
     // it come from the heaps, which keep and reuse what is freed.
     const MMAP_THRESHOLD: libc::c_int = 32 << 20;
@@ -29,7 +29,7 @@ pub(super) fn keep_freed_memory() {
 
 /// Other C libraries keep their own policies.
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-pub(super) fn keep_freed_memory() {}
+pub fn keep_freed_memory() {}
 
 /// True when [`small_pages_from_start`] found huge pages allowed: the setting
 /// (`PR_SET_THP_DISABLE`) passes through fork and exec, and a parent that turned them

@@ -14,7 +14,7 @@ use anyhow::Context as _;
 use nczarr::store::TraceSink;
 use nczarr::{OpenOptions, Opened};
 
-pub use allocator::{small_pages, small_pages_from_start};
+pub use allocator::{keep_freed_memory, small_pages, small_pages_from_start};
 
 /// The trace sink `NCTRACING=n` (n > 0) asks for: lines on stderr prefixed with the tool.
 pub fn trace_sink(tool: &'static str) -> Option<TraceSink> {
