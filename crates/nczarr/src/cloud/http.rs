@@ -103,15 +103,28 @@ impl HttpStore {
     }
 
     async fn fetch(&self, key: &StoreKey, range: Option<&ByteRange>) -> GetResult {
+        Ok(self.fetch_sized(key, range).await?.map(|(bytes, _)| bytes))
+    }
+
+    /// [`HttpStore::fetch`], with the file's whole length (an answer to a range gives
+    /// it in its `Content-Range`).
+    async fn fetch_sized(
+        &self,
+        key: &StoreKey,
+        range: Option<&ByteRange>,
+    ) -> Result<Option<(Vec<u8>, u64)>, StoreError> {
         match self
             .store
             .get_opts(&self.path_of(key), get_options(range))
             .await
         {
-            Ok(r) => match r.bytes().await {
-                Ok(b) => Ok(Some(b.to_vec())),
-                Err(e) => Err(self.error(key, &e)),
-            },
+            Ok(r) => {
+                let size = r.meta.size;
+                match r.bytes().await {
+                    Ok(b) => Ok(Some((b.to_vec(), size))),
+                    Err(e) => Err(self.error(key, &e)),
+                }
+            }
             Err(object_store::Error::NotFound { .. }) => Ok(None),
             Err(e) => Err(self.error(key, &e)),
         }
@@ -125,6 +138,14 @@ impl ReadableStore for HttpStore {
 
     fn get_range(&self, key: &StoreKey, range: &ByteRange) -> GetResult {
         self.runtime.block_on(self.fetch(key, Some(range)))
+    }
+
+    fn get_range_sized(
+        &self,
+        key: &StoreKey,
+        range: &ByteRange,
+    ) -> Result<Option<(Vec<u8>, u64)>, StoreError> {
+        self.runtime.block_on(self.fetch_sized(key, Some(range)))
     }
 
     fn get_many(&self, keys: &[StoreKey]) -> Vec<GetResult> {

@@ -299,6 +299,16 @@ impl CloudStore {
     /// GET the object `key`, or the part `range` says; `None` when it does not exist.
     /// A body cut short is asked for again (see [`again`]).
     async fn fetch(&self, key: &StoreKey, range: Option<&ByteRange>) -> GetResult {
+        Ok(self.fetch_sized(key, range).await?.map(|(bytes, _)| bytes))
+    }
+
+    /// [`CloudStore::fetch`], with the object's whole length (an answer to a range
+    /// gives it).
+    async fn fetch_sized(
+        &self,
+        key: &StoreKey,
+        range: Option<&ByteRange>,
+    ) -> Result<Option<(Vec<u8>, u64)>, StoreError> {
         let path = self.path_of(key)?;
         let bounded;
         let range = match range {
@@ -309,7 +319,7 @@ impl CloudStore {
                     Err(e) => return Err(self.error(path.as_ref(), &e)),
                 };
                 if size == 0 || *n == 0 {
-                    return Ok(Some(Vec::new()));
+                    return Ok(Some((Vec::new(), size)));
                 }
                 bounded = ByteRange::Bounded(size.saturating_sub(*n)..size);
                 Some(&bounded)
@@ -318,11 +328,12 @@ impl CloudStore {
         };
         let got = again(|| async {
             let r = self.store.get_opts(&path, get_options(range)).await?;
-            r.bytes().await
+            let size = r.meta.size;
+            r.bytes().await.map(|b| (b, size))
         })
         .await;
         match got {
-            Ok(b) => Ok(Some(b.to_vec())),
+            Ok((b, size)) => Ok(Some((b.to_vec(), size))),
             Err(object_store::Error::NotFound { source, .. })
                 if no_such_bucket(&source.to_string()) =>
             {
@@ -542,6 +553,14 @@ impl ReadableStore for CloudStore {
 
     fn get_range(&self, key: &StoreKey, range: &ByteRange) -> GetResult {
         self.runtime.block_on(self.fetch(key, Some(range)))
+    }
+
+    fn get_range_sized(
+        &self,
+        key: &StoreKey,
+        range: &ByteRange,
+    ) -> Result<Option<(Vec<u8>, u64)>, StoreError> {
+        self.runtime.block_on(self.fetch_sized(key, Some(range)))
     }
 
     fn get_many(&self, keys: &[StoreKey]) -> Vec<GetResult> {

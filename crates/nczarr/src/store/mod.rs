@@ -197,6 +197,30 @@ pub trait ReadableStore: Send + Sync + Debug {
         requests.iter().map(|(k, r)| self.get_range(k, r)).collect()
     }
 
+    /// The bytes `range` selects of the value of `key` and the value's whole length, or
+    /// `None` when there is no such key: what opening a remote file needs first. The
+    /// default asks for the size, then the range; remote backends do both in one
+    /// request, whose answer to a range gives the object's length (`Content-Range`).
+    ///
+    /// # Errors
+    /// As [`ReadableStore::get_range`] and [`ReadableStore::size`].
+    fn get_range_sized(
+        &self,
+        key: &StoreKey,
+        range: &ByteRange,
+    ) -> Result<Option<(Vec<u8>, u64)>, StoreError> {
+        let Some(len) = self.size(key)? else {
+            return Ok(None);
+        };
+        let within = range.resolve(len).map_err(|e| StoreError::Range {
+            key: key.to_string(),
+            source: e,
+        })?;
+        Ok(self
+            .get_range(key, &ByteRange::Bounded(within))?
+            .map(|bytes| (bytes, len)))
+    }
+
     /// The size in bytes of the value of `key`, or `None` when there is none. The
     /// default reads the value; remote backends ask for the size alone.
     ///
@@ -255,6 +279,14 @@ impl<T: ReadableStore + ?Sized> ReadableStore for std::sync::Arc<T> {
 
     fn get_many_ranges(&self, requests: &[(StoreKey, ByteRange)]) -> Vec<GetResult> {
         (**self).get_many_ranges(requests)
+    }
+
+    fn get_range_sized(
+        &self,
+        key: &StoreKey,
+        range: &ByteRange,
+    ) -> Result<Option<(Vec<u8>, u64)>, StoreError> {
+        (**self).get_range_sized(key, range)
     }
 
     fn size(&self, key: &StoreKey) -> Result<Option<u64>, StoreError> {

@@ -188,6 +188,16 @@ impl RangedFile {
         }
     }
 
+    /// [`RangedFile::new`], with the file's first bytes already read (`head`: the
+    /// first `READ_AHEAD` bytes, or all of a shorter file; anything else is not kept).
+    pub fn with_head(store: Box<dyn ReadStore>, len: u64, head: Vec<u8>) -> RangedFile {
+        let file = RangedFile::new(store, len);
+        if !head.is_empty() && head.len() as u64 == len.min(READ_AHEAD) {
+            file.extents().insert(0, Arc::new(head));
+        }
+        file
+    }
+
     fn extents(&self) -> std::sync::MutexGuard<'_, Extents> {
         self.extents.lock().unwrap_or_else(PoisonError::into_inner)
     }
@@ -246,16 +256,21 @@ impl ReadAt for RangedFile {
             return Ok(());
         }
         // A miss: fetch at least READ_AHEAD bytes, so that the reads that follow (a
-        // header's next object, the next record) are answered from this one.
-        let fetch_end = end.max(offset.saturating_add(READ_AHEAD)).min(self.len);
+        // header's next object, the next record) are answered from this one. Near the
+        // end of the file the bytes fetched are the last READ_AHEAD: writers that
+        // stream the data first put the metadata there, and read backwards from its
+        // last object it took a request per object (three of a point read's six).
+        let start = offset.min(self.len.saturating_sub(READ_AHEAD));
+        let fetch_end = end.max(start.saturating_add(READ_AHEAD)).min(self.len);
         let got = self
             .store
-            .get_range(&self.key, &ByteRange::Bounded(offset..fetch_end));
-        let data = self.checked(offset, fetch_end, got)?;
-        buf.copy_from_slice(&data[..buf.len()]);
+            .get_range(&self.key, &ByteRange::Bounded(start..fetch_end));
+        let data = self.checked(start, fetch_end, got)?;
+        let at = (offset - start) as usize;
+        buf.copy_from_slice(&data[at..at + buf.len()]);
         // A large read is the caller's to keep; the cache holds what reads share.
         if data.len() as u64 <= CACHE_BYTES / 4 {
-            self.extents().insert(offset, Arc::new(data));
+            self.extents().insert(start, Arc::new(data));
         }
         Ok(())
     }
@@ -313,6 +328,7 @@ impl ReadAt for RangedFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::ReadableStore;
 
     /// Reads in the head, across its end, past it and past the file's end give the
     /// file's bytes or an error, as positional reads do.
@@ -338,5 +354,50 @@ mod tests {
             let mut past = vec![0u8; 4];
             assert!(file.read_at(len as u64 - 2, &mut past).is_err());
         }
+    }
+
+    /// A remote file: its first bytes and its length in one request, the metadata
+    /// objects at its end (read backwards) in one more, each read its file's bytes.
+    #[test]
+    fn remote_reads_take_the_head_and_the_tail_in_a_request_each() {
+        let len = 3 * READ_AHEAD as usize + 12_345;
+        let bytes: Vec<u8> = (0..len).map(|i| (i * 7 % 253) as u8).collect();
+        let memory = crate::store::MemoryStore::new();
+        memory.insert(StoreKey::root(), bytes.clone());
+        let lines = Arc::new(Mutex::new(Vec::<String>::new()));
+        let seen = Arc::clone(&lines);
+        let traced = crate::store::TracingStore::new(
+            Box::new(memory),
+            Arc::new(move |l: &str| seen.lock().unwrap().push(l.to_string())),
+        );
+        let (head, n) = traced
+            .get_range_sized(&StoreKey::root(), &ByteRange::Bounded(0..READ_AHEAD))
+            .unwrap()
+            .unwrap();
+        assert_eq!((head.len(), n), (READ_AHEAD as usize, len as u64));
+        let file = RangedFile::with_head(Box::new(traced), n, head);
+        let requests = || lines.lock().unwrap().len();
+        let before = requests();
+        let read = |at: usize, n: usize| {
+            let mut buf = vec![0u8; n];
+            file.read_at(at as u64, &mut buf).unwrap();
+            assert_eq!(buf, bytes[at..at + n], "{at}+{n}");
+        };
+        read(0, 8);
+        read(1000, 50_000);
+        assert_eq!(requests(), before, "the head was read with the length");
+        for (at, n) in [(len - 276, 276), (len - 2196, 1920), (len - 46_020, 43_824)] {
+            read(at, n);
+        }
+        assert_eq!(requests(), before + 1, "the tail in one request");
+        read(len / 2, 10);
+        assert_eq!(requests(), before + 2);
+        // A short head (not the first READ_AHEAD bytes) is not kept: reads stay right.
+        let memory = crate::store::MemoryStore::new();
+        memory.insert(StoreKey::root(), bytes.clone());
+        let file = RangedFile::with_head(Box::new(memory), len as u64, bytes[..10].to_vec());
+        let mut buf = vec![0u8; 100];
+        file.read_at(5, &mut buf).unwrap();
+        assert_eq!(buf, bytes[5..105]);
     }
 }

@@ -102,6 +102,27 @@ impl ReadableStore for TracingStore {
         r
     }
 
+    fn get_range_sized(
+        &self,
+        key: &StoreKey,
+        range: &ByteRange,
+    ) -> Result<Option<(Vec<u8>, u64)>, StoreError> {
+        let t = Instant::now();
+        let r = self.inner.get_range_sized(key, range);
+        (self.sink)(&format!(
+            "get {} {} -> {} ({:.3} ms)",
+            shown(key),
+            range,
+            match &r {
+                Ok(Some((bytes, len))) => format!("{} bytes of {len}", bytes.len()),
+                Ok(None) => "missing".to_string(),
+                Err(e) => format!("error: {e}"),
+            },
+            t.elapsed().as_secs_f64() * 1e3
+        ));
+        r
+    }
+
     fn size(&self, key: &StoreKey) -> Result<Option<u64>, StoreError> {
         let t = Instant::now();
         let r = self.inner.size(key);
