@@ -212,6 +212,7 @@ impl Printer<'_> {
                     unlimited: &unlimited,
                     chunks: &chunks,
                     time: time.as_ref(),
+                    remote: !self.source.reads_are_cheap(),
                 };
                 var_data::print_var(self.out, self.source, &vp, &layout, self.indent, self.opts)?;
                 self.linep = self.indent as i64;

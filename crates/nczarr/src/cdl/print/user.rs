@@ -391,6 +391,7 @@ pub(super) fn print_var_data(
         unlimited,
         chunks: shape,
         time: None,
+        remote: false,
     };
     let (mut e, layout) = data_head(&var_layout, indent, opts, 4096);
     let ncols = layout.ncols.max(1) as usize;
