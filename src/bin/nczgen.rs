@@ -17,14 +17,16 @@ use nczarr_tools::cli::output::{kind_for_target, output_kind, KindFlags, LayoutA
 
 /// Compile CDL (netCDF's text form, as ncdump prints it and ncgen reads it) into an NCZarr,
 /// pure Zarr v2 or Zarr v3 dataset in a directory, a zip file, or (with a URL) S3, GCS or
-/// Azure. ncgen's own spelling (`-4 -lb -o URL`) works unchanged. An existing output is
-/// replaced only when it is a dataset. Shell completions and a man page: --generate
+/// Azure, or a netCDF file. ncgen's own spelling (`-4 -lb -o URL`) works unchanged. An
+/// existing dataset is replaced only with --overwrite (-O). Shell completions and a man page: --generate
 /// completion=bash|zsh|fish|elvish|powershell, --generate man.
 #[derive(Parser, Debug)]
 #[command(name = "nczgen", version)]
 struct Args {
-    /// Output dataset: a directory, a .zip, or a URL such as file:///d/x.file#mode=nczarr,file
-    /// (default: the CDL file's name with .zarr).
+    /// Output dataset: a directory, a .zip, a netCDF file (.nc), or a URL such as
+    /// file:///d/x.file#mode=nczarr,file. Default: with -b, -lb or a netCDF file kind,
+    /// the CDL's `netcdf` name with .nc (as ncgen); otherwise the CDL file's name with
+    /// .zarr.
     #[arg(short = 'o', value_name = "OUTPUT")]
     output: Option<String>,
     /// Format: a netCDF file (ncgen's names and numbers: classic, nc6, cdf5, nc4, nc7; or
@@ -37,7 +39,7 @@ struct Args {
     /// Output language; only b (binary, i.e. a dataset) is produced.
     #[arg(short = 'l', value_name = "LANG")]
     lang: Option<String>,
-    /// Same as -lb.
+    /// Same as -lb: a netCDF file (named from the CDL when -o is not given).
     #[arg(short = 'b')]
     binary: bool,
     #[command(flatten)]
@@ -48,11 +50,11 @@ struct Args {
     /// Header only: ignore the data section.
     #[arg(short = 'H')]
     header_only: bool,
-    /// On S3, GCS or Azure, replace a dataset (or what a killed run left) already at
-    /// the output key: its objects are deleted once the new dataset is written (not
-    /// atomic: object stores cannot swap). Directories and .zip files are always
-    /// replaced, and only once the new dataset is complete.
-    #[arg(long)]
+    /// Replace a dataset already at the output (without it an existing dataset is
+    /// refused and nothing is written). Directories, .zip and netCDF files are swapped
+    /// only once the new dataset is complete; on S3, GCS or Azure the old objects are
+    /// deleted then (not atomic: object stores cannot swap). -O is NCO's spelling.
+    #[arg(short = 'O', long)]
     overwrite: bool,
     #[command(flatten)]
     layout: LayoutArgs,
@@ -98,14 +100,10 @@ impl GenTarget for Output<'_> {
         compiled: &mut Compiled,
     ) -> Result<(Box<dyn DatasetSink>, Plan), Box<dyn std::error::Error + Send + Sync>> {
         let args = self.args;
-        let output = args.output.clone().unwrap_or_else(|| {
-            let stem = match args.input.as_deref() {
-                None | Some("-") => None,
-                Some(p) => std::path::Path::new(p).file_stem(),
-            };
-            let stem = stem.map_or(compiled.name.clone(), |s| s.to_string_lossy().into_owned());
-            format!("{stem}.zarr")
-        });
+        let output = args
+            .output
+            .clone()
+            .unwrap_or_else(|| self.default_name(compiled));
         self.name = Some(output.clone());
         let kind = kind_for_target(
             self.said,
@@ -149,6 +147,24 @@ impl GenTarget for Output<'_> {
 }
 
 impl Output<'_> {
+    /// The output's name when `-o` is not given. Asked for a netCDF file (`-b`, `-lb`,
+    /// or a file kind with `-k`/`-3`...), what ncgen writes: the CDL's `netcdf` name
+    /// with `.nc`. Otherwise an NCZarr dataset named after the CDL file, `.zarr`.
+    fn default_name(&self, compiled: &Compiled) -> String {
+        let args = self.args;
+        let wants_file = matches!(self.said, Some(cli::output::OutputKind::File(_)))
+            || (self.said.is_none() && (args.binary || args.lang.is_some()));
+        if wants_file {
+            return format!("{}.nc", compiled.name);
+        }
+        let stem = match args.input.as_deref() {
+            None | Some("-") => None,
+            Some(p) => std::path::Path::new(p).file_stem(),
+        };
+        let stem = stem.map_or(compiled.name.clone(), |s| s.to_string_lossy().into_owned());
+        format!("{stem}.zarr")
+    }
+
     /// The dataset as an output without user-defined types holds it (only netCDF-4
     /// files have them): an enum variable becomes its base type with CF's flag
     /// attributes, which the warnings returned say; the other kinds are refused.
@@ -183,7 +199,6 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
             bail!("-l {l}: only binary output (-lb) is produced; code generation is not supported");
         }
     }
-    let _ = args.binary;
     let (file_label, input) = match args.input.as_deref() {
         None | Some("-") => (
             "<stdin>".to_string(),

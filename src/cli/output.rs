@@ -267,6 +267,7 @@ impl LayoutArgs {
                 ZipMode::Dir => ZipLayout::TopDirectory,
             },
             overwrite: false,
+            offer_append: false,
             netcdf: match kind {
                 OutputKind::File(k) => Some(k),
                 _ => None,

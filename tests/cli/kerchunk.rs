@@ -119,11 +119,17 @@ fn chunks_are_byte_ranges_of_the_file_and_missing_ones_are_left_out() {
     let r = run("nczcopy", &["-k", "kerchunk", &s(&nc), &s(&other)]);
     assert_eq!(r.code(), 1);
     assert_eq!(fs::read_to_string(&other).unwrap(), "my notes");
-    // Writing again over a reference file replaces it; --url-prefix names the file
-    // where it will be served.
+    // Writing again over a reference file is refused; with --overwrite it replaces
+    // it, and --url-prefix names the file where it will be served.
+    let e = run("nczcopy", &["-k", "kerchunk", &s(&nc), &s(&refs)]).fails_with_one_line(1);
+    assert!(
+        e.ends_with("c.json: a dataset already exists (t = 4, x = 300); nothing was written: --overwrite replaces it"),
+        "{e}"
+    );
     run(
         "nczcopy",
         &[
+            "-O",
             "-k",
             "kerchunk",
             "--url-prefix",
@@ -296,12 +302,12 @@ fn large_contiguous_variables_are_referenced_in_pieces() {
         );
         crate::util::assert_equal_datasets(&nc, &refs, kind);
         // Without --split (16M) it stays one piece.
-        run("nczcopy", &["-k", "kerchunk", &s(&nc), &s(&refs)]).success();
+        run("nczcopy", &["-O", "-k", "kerchunk", &s(&nc), &s(&refs)]).success();
         assert!(refs_in(&refs).iter().any(|(k, _)| k == "v/0.0"));
         assert!(!refs_in(&refs).iter().any(|(k, _)| k == "v/1.0"));
         run(
             "nczcopy",
-            &["-k", "kerchunk", "--split", "8K", &s(&nc), &s(&refs)],
+            &["-O", "-k", "kerchunk", "--split", "8K", &s(&nc), &s(&refs)],
         )
         .success();
         pairs.push(s(&nc));

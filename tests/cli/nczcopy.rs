@@ -240,6 +240,7 @@ fn chunk_and_compression_flags_mean_what_they_mean_to_nccopy() {
         let theirs = tmp.path().join("theirs.nc");
         let _ = fs::remove_file(&theirs);
         let mut a: Vec<&str> = flags.clone();
+        a.push("--overwrite");
         let (i, o, t) = (path_str(&zarr), path_str(&ours), path_str(&theirs));
         a.extend([i.as_str(), o.as_str()]);
         copy(&a);
@@ -288,7 +289,7 @@ fn codecs_chosen_directly_compress_for_real() {
         r#"{"id": "zstd", "level": 1}"#,
     ] {
         let out = tmp.path().join("c.zarr");
-        copy(&["--codec", codec, "-s", &path_str(&zarr), &path_str(&out)]);
+        copy(&["-O", "--codec", codec, "-s", &path_str(&zarr), &path_str(&out)]);
         assert_equal_datasets(&zarr, &out, codec);
         let zarray = fs::read_to_string(out.join("v/.zarray")).unwrap();
         let id = codec
@@ -327,6 +328,7 @@ fn rechunking_keeps_every_value_with_ragged_edges_and_unlimited_dimensions() {
     for spec in ["t/3,y/4,x/2", "v:7,11,5", "v:1,1,1", "y/", "t/10"] {
         let out = tmp.path().join("o.zarr");
         copy(&[
+            "-O",
             "-c",
             spec,
             "--memory",
@@ -594,10 +596,19 @@ fn bad_requests_fail_in_one_line_and_leave_the_target_alone() {
         (vec!["-d", "12", &i, &t], "invalid deflation level: 12"),
         (vec!["-v", "w", &i, &t], "w: No such variable"),
         (vec!["-k", "cdf5", &i, &t], "cannot be stored as NCZarr"),
-        (vec![&i, &i], "the same dataset as the input"),
+        (vec![&i, &i], "a dataset cannot be copied onto itself"),
         (vec!["--memory", "lots", &i, &t], "is not a size"),
         (vec!["--part", "5/4", &i, &t], "is not K/N"),
+        (
+            vec![&i, &t],
+            "t.zarr: a dataset already exists (x = 2, y = 3); nothing was written: --append adds to it, --overwrite replaces it",
+        ),
     ] {
+        // Asked to replace the target, each request still fails before touching it.
+        let mut args = args;
+        if !(args.len() == 2 && args[1] == t) {
+            args.insert(0, "--overwrite");
+        }
         let e = run("nczcopy", &args).fails_with_one_line(1);
         assert!(
             e.starts_with("nczcopy: ") && e.contains(expect),
@@ -633,7 +644,10 @@ fn progress_lines_when_asked_and_a_dry_run_writes_nothing() {
         "{}",
         r.stderr()
     );
-    let q = run("nczcopy", &["--quiet", &path_str(&input), &path_str(&out)]);
+    let q = run(
+        "nczcopy",
+        &["-O", "--quiet", &path_str(&input), &path_str(&out)],
+    );
     q.success();
     let dry = tmp.path().join("dry.zarr");
     let r = copy(&[

@@ -104,6 +104,7 @@ fn a_killed_copy_leaves_the_target_as_it_was_and_the_next_run_cleans_up() {
     let before = dump(&["-n", "x", &path_str(&target)]);
     let mut child = Command::new(env!("CARGO_BIN_EXE_nczcopy"))
         .args([
+            "--overwrite",
             "-d",
             "9",
             "--memory",
@@ -130,7 +131,7 @@ fn a_killed_copy_leaves_the_target_as_it_was_and_the_next_run_cleans_up() {
     child.wait().unwrap();
     assert_eq!(dump(&["-n", "x", &path_str(&target)]), before);
     // The next run to the same target removes what the killed one left.
-    copy(&[&old.path_str(), &path_str(&target)]);
+    copy(&["-O", &old.path_str(), &path_str(&target)]);
     let left: Vec<String> = fs::read_dir(tmp.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

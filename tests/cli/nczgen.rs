@@ -86,7 +86,7 @@ fn a_failed_run_leaves_the_existing_dataset_intact() {
     nczgen(&["-o", &out_s, &good.to_string_lossy()]).success();
     let before = run("nczdump", &[&out_s]).stdout();
     assert!(before.contains(" v = 1, 2 ;"));
-    nczgen(&["-o", &out_s, &bad.to_string_lossy()]).fails_with_one_line(1);
+    nczgen(&["--overwrite", "-o", &out_s, &bad.to_string_lossy()]).fails_with_one_line(1);
     assert_eq!(run("nczdump", &[&out_s]).stdout(), before);
     // Nothing left behind beside it.
     let names: Vec<String> = fs::read_dir(tmp.path())
@@ -100,7 +100,7 @@ fn a_failed_run_leaves_the_existing_dataset_intact() {
         "netcdf g {\nvariables:\n\tdouble w ;\ndata:\n w = 2.5 ;\n}\n",
     )
     .unwrap();
-    nczgen(&["-o", &out_s, &good.to_string_lossy()]).success();
+    nczgen(&["--overwrite", "-o", &out_s, &good.to_string_lossy()]).success();
     let after = run("nczdump", &[&out_s]).stdout();
     assert!(
         after.contains(" w = 2.5 ;") && !after.contains(" v ="),

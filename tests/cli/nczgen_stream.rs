@@ -77,7 +77,7 @@ fn a_syntax_error_in_streamed_data_leaves_nothing() {
     ])
     .success();
     let before = run("nczdump", &[&out_s]).stdout();
-    nczgen(&["-o", &out_s, &bad_path.to_string_lossy()]).fails_with_one_line(1);
+    nczgen(&["-O", "-o", &out_s, &bad_path.to_string_lossy()]).fails_with_one_line(1);
     assert_eq!(run("nczdump", &[&out_s]).stdout(), before);
     let mut names: Vec<String> = fs::read_dir(tmp.path())
         .unwrap()
@@ -86,7 +86,7 @@ fn a_syntax_error_in_streamed_data_leaves_nothing() {
     names.sort();
     assert_eq!(names, ["bad.cdl", "good.cdl", "s.zarr", "small.cdl"]);
     // The good file replaces it, and reads back whole.
-    nczgen(&["-o", &out_s, &good_path.to_string_lossy()]).success();
+    nczgen(&["-O", "-o", &out_s, &good_path.to_string_lossy()]).success();
     let dump = run("nczdump", &["-v", "v", &out_s]).stdout();
     assert!(dump.contains("  0.25, 1.25, 2.25,"), "{}", &dump[..400]);
     assert!(dump.contains("199999.25 ;\n}"));

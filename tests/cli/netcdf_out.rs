@@ -195,7 +195,7 @@ fn a_file_name_chooses_a_file_and_its_kind_as_ncgen_and_nccopy_do() {
 }
 
 #[test]
-fn an_existing_netcdf_file_is_replaced_and_anything_else_kept() {
+fn an_existing_netcdf_file_is_replaced_when_asked_and_anything_else_kept() {
     let tmp = tempfile::tempdir().unwrap();
     let cdl = tmp.path().join("e.cdl");
     fs::write(&cdl, "netcdf e { variables: int v ; data: v = 7 ; }").unwrap();
@@ -211,10 +211,16 @@ fn an_existing_netcdf_file_is_replaced_and_anything_else_kept() {
     fs::create_dir(&dir).unwrap();
     let err = nczgen(&["-o", &path_str(&dir), &path_str(&cdl)]).fails_with_one_line(1);
     assert!(err.contains("is a directory"), "{err}");
-    // A netCDF file is replaced, whole.
+    // A netCDF file is replaced, whole, when asked (ncgen replaces it unasked).
     fs::remove_file(&out).unwrap();
     nczgen(&["-k", "cdf5", "-o", &path_str(&out), &path_str(&cdl)]).success();
-    nczgen(&["-o", &path_str(&out), &path_str(&cdl)]).success();
+    let err = nczgen(&["-o", &path_str(&out), &path_str(&cdl)]).fails_with_one_line(1);
+    assert!(
+        err.ends_with("e.nc: a dataset already exists (1 variable); nothing was written: --overwrite replaces it"),
+        "{err}"
+    );
+    assert_eq!(&fs::read(&out).unwrap()[..4], b"CDF\x05");
+    nczgen(&["-O", "-o", &path_str(&out), &path_str(&cdl)]).success();
     assert_eq!(&fs::read(&out).unwrap()[..4], b"CDF\x01");
     let names: Vec<_> = fs::read_dir(tmp.path())
         .unwrap()

@@ -105,8 +105,10 @@ fn foreign_outputs_are_refused_and_left_as_they_were() {
     assert_eq!(snapshot(root), before, "something was changed");
 }
 
+/// A dataset, or an empty directory, at the output is replaced when asked
+/// (`--overwrite`, `-O`); without it, the run writes nothing and says what is there.
 #[test]
-fn datasets_and_empty_directories_are_replaced() {
+fn datasets_and_empty_directories_are_replaced_when_asked() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path();
     let cdl = root.join("s.cdl");
@@ -120,13 +122,35 @@ fn datasets_and_empty_directories_are_replaced() {
     fs::create_dir(root.join("empty.zarr")).unwrap();
     for target in ["d.zarr", "empty.zarr", "d.zip"] {
         let out = root.join(target).to_string_lossy().into_owned();
-        for cdl in [&cdl, &other, &cdl] {
-            run("nczgen", &["-o", &out, &cdl.to_string_lossy()]).success();
+        for (i, cdl) in [&cdl, &other, &cdl].into_iter().enumerate() {
+            let cdl = cdl.to_string_lossy();
+            let mut args = vec!["-o", &out, &cdl];
+            if i > 0 {
+                args.insert(0, ["-O", "--overwrite"][i - 1]);
+            }
+            run("nczgen", &args).success();
         }
+        let before = run("nczdump", &[&out]).stdout();
+        let e = run("nczgen", &["-o", &out, &other.to_string_lossy()]).fails_with_one_line(1);
+        assert!(
+            e.ends_with("a dataset already exists (x = 2); nothing was written: --overwrite replaces it"),
+            "{e}"
+        );
         let input = root.join("d.zarr").to_string_lossy().into_owned();
         if target != "d.zarr" {
-            run("nczcopy", &[&input, &out]).success();
+            let e = run("nczcopy", &[&input, &out]).fails_with_one_line(1);
+            let ways = if target == "d.zip" {
+                "--overwrite replaces it"
+            } else {
+                "--append adds to it, --overwrite replaces it"
+            };
+            assert!(
+                e.ends_with(&format!("a dataset already exists (x = 2); nothing was written: {ways}")),
+                "{e}"
+            );
+            run("nczcopy", &["-O", &input, &out]).success();
         }
+        assert_eq!(run("nczdump", &[&out]).stdout(), before);
         let dump = run("nczdump", &[&out]).stdout();
         assert!(
             dump.contains(" v = 1, 2 ;") && !dump.contains(" w ="),
@@ -171,7 +195,7 @@ fn staging_of(target: &Path, pid: u32) -> PathBuf {
 /// appears (and it has written for a moment); the child and its staging.
 fn copy_under_way(kind: Option<&str>, url: &str, target: &Path) -> (Child, PathBuf) {
     let mut child = Command::new(exe("nczcopy"))
-        .arg("--quiet")
+        .args(["--quiet", "--overwrite"])
         .args(kind.map(|k| ["-k", k]).into_iter().flatten())
         .args([url, &target.to_string_lossy()])
         .stdout(Stdio::null())
@@ -427,6 +451,7 @@ fn stopped_or_killed_copy_into_a_file(kind: &str) {
     run(
         "nczcopy",
         &[
+            "-O",
             "-k",
             kind,
             &src.to_string_lossy(),

@@ -81,32 +81,35 @@ pub struct PreparedCopy<'s> {
 }
 
 impl CopyJob {
-    /// Check the names: both understood, and the output not the input.
+    /// Check the names: both understood, the output not the input, and (for a whole
+    /// copy or the first run of one in parts) the output's place neither inside another
+    /// dataset nor holding one unless `create.overwrite` says to replace it.
     ///
     /// # Errors
     /// [`Error::Url`] for a name not understood; [`Error::Invalid`] naming the output
-    /// when it is the input.
+    /// when it is the input; [`Error::Target`] for the output's place.
     pub fn check(&self) -> Result<()> {
         let (input, output) = (
             DatasetUrl::parse(&self.input)?,
             DatasetUrl::parse(&self.output)?,
         );
         if same_dataset(&input, &output) {
-            return Err(Error::Invalid(format!(
-                "{}: the same dataset as the input; a dataset cannot be copied onto itself",
-                self.output
-            )));
+            return Err(Error::Invalid(
+                "the same dataset as the input; a dataset cannot be copied onto itself".into(),
+            ));
+        }
+        if matches!(self.run, CopyRun::Whole | CopyRun::Start) {
+            crate::open::check_target(&self.output, &self.create)?;
         }
         Ok(())
     }
 
-    /// Open the input (after [`CopyJob::check`]), reading with batches the job's memory
-    /// allows.
+    /// Open the input (after [`CopyJob::check`], whose errors are about the output),
+    /// reading with batches the job's memory allows.
     ///
     /// # Errors
-    /// As [`CopyJob::check`]; open errors.
+    /// Open errors.
     pub fn open(&self, trace: Option<TraceSink>) -> Result<Opened> {
-        self.check()?;
         open(
             &self.input,
             &OpenOptions {

@@ -118,6 +118,16 @@ pub enum Error {
         /// What was found there instead.
         message: String,
     },
+    /// The place a new dataset is to be written is refused before anything is read or
+    /// written: it is inside another dataset, or a dataset is there and only
+    /// `overwrite` replaces it.
+    #[error("{message}")]
+    Target {
+        /// Path or URL of the place.
+        location: String,
+        /// What is there, and the ways on.
+        message: String,
+    },
     /// What a copy cannot take from its input (a variable this build cannot read, a
     /// type the output cannot hold); a copy may leave it out instead.
     #[error("{0}")]

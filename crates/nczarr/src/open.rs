@@ -220,9 +220,14 @@ pub struct CreateOptions {
     pub zarr: WriteOptions,
     /// How a `.zip` output lays out its keys.
     pub zip_layout: ZipLayout,
-    /// On S3, replace a dataset already there (not atomically: S3 cannot swap);
-    /// directories and zip files are always replaced, atomically.
+    /// Replace a dataset already there (`--overwrite`): directories, zip and netCDF
+    /// files are swapped whole once the new one is complete; on an object store the old
+    /// objects are deleted then (not atomic: object stores cannot swap). Without it an
+    /// existing dataset is refused ([`check_target`]).
     pub overwrite: bool,
+    /// The caller can also add to an existing dataset (nczcopy's `--append`): the
+    /// refusal of an existing dataset says so.
+    pub offer_append: bool,
     /// Write a netCDF file of this kind instead of a Zarr dataset.
     pub netcdf: Option<NcFileKind>,
 }
@@ -236,6 +241,7 @@ pub struct CreateOptions {
 /// on S3, already holds a dataset).
 pub fn create(name: &str, options: &CreateOptions) -> Result<Box<dyn DatasetSink>> {
     let url = DatasetUrl::parse(name)?;
+    check_target(name, options)?;
     if let Some(kind) = options.netcdf {
         return create_netcdf_file(&url, kind);
     }
@@ -246,6 +252,70 @@ pub fn create(name: &str, options: &CreateOptions) -> Result<Box<dyn DatasetSink
     zarr.check()?;
     let target = create_target(&url, options.zip_layout, options.overwrite).map_err(Error::from)?;
     Ok(Box::new(ZarrSink::new(target, zarr)?))
+}
+
+/// Refuse to write a new dataset at `name` when the place is inside another dataset
+/// (a group or array of it would be replaced), or holds a dataset and
+/// `options.overwrite` is not set. Nothing is read or written but what it takes to
+/// look: a few file checks, or one listing and one batch of small reads on an object
+/// store. Where it differs from nccopy and ncgen (which replace an existing file
+/// unasked): as xarray's `to_zarr` and zarr-python, an existing dataset is replaced only
+/// when asked.
+///
+/// # Errors
+/// [`Error::Target`] naming what is there and the ways on; [`Error::Url`],
+/// [`Error::Store`] when the place cannot be looked at.
+pub fn check_target(name: &str, options: &CreateOptions) -> Result<()> {
+    let url = DatasetUrl::parse(name)?;
+    let facts = crate::place::inspect_target(&url)?;
+    if let Some(around) = facts.inside {
+        return Err(Error::Target {
+            location: name.to_string(),
+            message: format!(
+                "inside the dataset {} ({}); a new dataset is never written into another: nothing was written (choose a name outside it)",
+                around.dataset, around.what
+            ),
+        });
+    }
+    let Some(held) = facts.there.filter(|_| !options.overwrite) else {
+        return Ok(());
+    };
+    let ways = if options.offer_append && held == crate::place::Held::Zarr {
+        "--append adds to it, --overwrite replaces it"
+    } else {
+        "--overwrite replaces it"
+    };
+    Err(Error::Target {
+        location: name.to_string(),
+        message: format!(
+            "a dataset already exists{}; nothing was written: {ways}",
+            existing_summary(name)
+        ),
+    })
+}
+
+/// ` (time = 396)`: the unlimited dimensions of the dataset at `name`, else its first
+/// root dimensions, so that a refusal says what would have been lost.
+fn existing_summary(name: &str) -> String {
+    let Ok(opened) = open(name, &OpenOptions::default()) else {
+        return " (it does not open)".into();
+    };
+    let root = &opened.source.dataset().root;
+    let unlimited: Vec<&crate::model::Dim> = root.dims.iter().filter(|d| d.unlimited).collect();
+    let dims: Vec<&crate::model::Dim> = if unlimited.is_empty() {
+        root.dims.iter().take(3).collect()
+    } else {
+        unlimited
+    };
+    let mut parts: Vec<String> = dims.iter().map(|d| format!("{} = {}", d.name, d.len)).collect();
+    if dims.len() < root.dims.len() && dims.iter().all(|d| !d.unlimited) {
+        parts.push("...".into());
+    }
+    if parts.is_empty() {
+        let vars = opened.source.dataset().vars().len();
+        parts.push(format!("{vars} variable{}", if vars == 1 { "" } else { "s" }));
+    }
+    format!(" ({})", parts.join(", "))
 }
 
 /// A netCDF file of `kind` at `url`, staged beside it.
@@ -275,6 +345,9 @@ pub fn create_parts(
     stage: WriteStage,
 ) -> Result<(Box<dyn DatasetSink>, Box<dyn ReadStore>)> {
     let url = DatasetUrl::parse(name)?;
+    if run == PartsRun::Start {
+        check_target(name, options)?;
+    }
     if let Some(kind) = options.netcdf {
         return Err(Error::Unsupported(format!(
             "{}: a {} file is written in one run, not in parts",

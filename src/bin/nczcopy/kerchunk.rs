@@ -7,7 +7,7 @@ use nczarr::copy::MemoryBudget;
 use nczarr::DatasetSource;
 use nczarr_tools::cli;
 
-use super::{concat_options, inputs_of, open_inputs, output_of, report_differences, Args};
+use super::{check_not_output, concat_options, inputs_of, open_inputs, output_of, report_differences, Args};
 
 /// `-k kerchunk`: references to the chunks of one netCDF file, or of several joined
 /// into one virtual dataset, as kerchunk's JSON.
@@ -17,6 +17,12 @@ pub(super) fn run(args: &Args) -> anyhow::Result<ExitCode> {
         bail!("give INPUT and OUTPUT");
     };
     let budget = MemoryBudget::new(cli::parse_size(&args.memory).context("--memory")?);
+    let place = nczarr::CreateOptions {
+        overwrite: args.overwrite,
+        ..Default::default()
+    };
+    check_not_output(&names, &output)?;
+    nczarr::check_target(&output, &place).with_context(|| output.clone())?;
     let opened = open_inputs(&names, &output, budget)?;
     let mut urls = Vec::with_capacity(names.len());
     for (name, input) in names.iter().zip(&opened) {
@@ -96,7 +102,7 @@ fn url_of(args: &Args, name: &str, input: &nczarr::Opened) -> anyhow::Result<Str
 }
 
 /// `text` written to `output` as a whole (staged, then renamed), replacing only a
-/// reference file.
+/// reference file (and that only with --overwrite, checked before the inputs were read).
 fn write_refs(output: &str, text: &str) -> anyhow::Result<()> {
     let path = std::path::Path::new(output);
     if let Ok(existing) = std::fs::read(path) {

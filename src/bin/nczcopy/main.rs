@@ -27,8 +27,8 @@ use nczarr_tools::cli::progress::{Bar, Show};
 /// .zip, S3, GCS, Azure or a web server) to another place and format, changing its
 /// chunking, compression and contents on the way, like nccopy. Memory stays under
 /// --memory whatever the dataset's size; nccopy's -m, -h, -e, -r, -w and -x buffer and
-/// cache options are accepted and have no effect. An existing OUTPUT is replaced only
-/// when it is a dataset. Shell completions and a man page: --generate
+/// cache options are accepted and have no effect. An existing dataset at OUTPUT is
+/// replaced only with --overwrite (-O), grown with --append. Shell completions and a man page: --generate
 /// completion=bash|zsh|fish|elvish|powershell, --generate man.
 #[derive(Parser, Debug)]
 #[command(
@@ -125,10 +125,11 @@ struct Args {
     /// read (an unknown codec or filter); without it such a variable is an error.
     #[arg(long)]
     skip_unreadable: bool,
-    /// On S3, replace a dataset already at OUTPUT: its objects are deleted once the copy
-    /// is written (not atomic: S3 cannot swap). Directories and .zip files are always
-    /// replaced, and only once the copy is complete.
-    #[arg(long)]
+    /// Replace a dataset already at OUTPUT (without it an existing dataset is refused
+    /// and nothing is written). Directories, .zip and netCDF files are swapped only once
+    /// the copy is complete; on S3, GCS or Azure the old objects are deleted then (not
+    /// atomic: object stores cannot swap). -O is NCO's spelling.
+    #[arg(short = 'O', long)]
     overwrite: bool,
     #[command(flatten)]
     layout: LayoutArgs,
@@ -534,15 +535,8 @@ fn job(args: &Args, input: &str) -> anyhow::Result<CopyJob> {
     })
 }
 
-/// Open `names`, the inputs after the first, checking that none is `output`. Their
-/// headers are read concurrently: by up to 16 threads when one is remote (its reads
-/// are requests whose latency overlaps), by one a core when all are local (reading
-/// them is the cores' work, and each thread more was an allocator arena more to grow).
-fn open_inputs(
-    names: &[String],
-    output: &str,
-    budget: MemoryBudget,
-) -> anyhow::Result<Vec<nczarr::Opened>> {
+/// Refuse an input that is `output`; say whether any input is remote.
+fn check_not_output(names: &[String], output: &str) -> anyhow::Result<bool> {
     let out_url = DatasetUrl::parse(output).with_context(|| output.to_string())?;
     let mut remote = false;
     for name in names {
@@ -552,6 +546,19 @@ fn open_inputs(
         }
         remote |= url.path().is_none();
     }
+    Ok(remote)
+}
+
+/// Open `names`, the inputs after the first, checking that none is `output`. Their
+/// headers are read concurrently: by up to 16 threads when one is remote (its reads
+/// are requests whose latency overlaps), by one a core when all are local (reading
+/// them is the cores' work, and each thread more was an allocator arena more to grow).
+fn open_inputs(
+    names: &[String],
+    output: &str,
+    budget: MemoryBudget,
+) -> anyhow::Result<Vec<nczarr::Opened>> {
+    let remote = check_not_output(names, output)?;
     let threads = if remote {
         16
     } else {
@@ -652,7 +659,14 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (input, output) = (names[0].clone(), job.output.clone());
     DatasetUrl::parse(&input).with_context(|| input.clone())?;
     DatasetUrl::parse(&output).with_context(|| output.clone())?;
-    job.check()?;
+    job.create.overwrite = args.overwrite;
+    job.create.offer_append = true;
+    check_not_output(&names, &output)?;
+    // A dry run writes nothing: what is at OUTPUT is the real run's to refuse (and a
+    // plan for an object store is printed without asking it).
+    if !args.dry_run {
+        job.check().with_context(|| output.clone())?;
+    }
     let opened = job
         .open(cli::trace_sink("nczcopy"))
         .with_context(|| input.clone())?;
@@ -688,6 +702,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     let kind = default_kind(said_kind, &output, source)?;
     job.create = args.layout.create_options(kind)?;
     job.create.overwrite = args.overwrite;
+    job.create.offer_append = true;
     let prepared = match job.prepare(source) {
         Err(nczarr::Error::Unreadable(what)) => {
             bail!("{input}: {what} (--skip-unreadable copies the rest without it)")

@@ -93,6 +93,17 @@ impl AppendTarget {
                 "{name}: {what}; --append grows a Zarr dataset in a directory or an object store (S3, GCS, Azure)"
             ))
         };
+        // An array or group of a dataset is not a dataset to grow: growing `tas` alone
+        // would leave it longer than the dimension the rest of the dataset shares.
+        if let Some(around) = crate::place::inspect_target(&url)?.inside {
+            return Err(Error::Target {
+                location: name.to_string(),
+                message: format!(
+                    "inside the dataset {} ({}); --append grows a whole dataset: name {} itself",
+                    around.dataset, around.what, around.dataset
+                ),
+            });
+        }
         let write: Box<dyn WritableStore> = match (url.storage, url.path()) {
             (StorageKind::Dir, Some(p)) if p.is_dir() => Box::new(ReplacingDirStore::new(p)),
             (StorageKind::Dir, Some(p)) if p.exists() => {

@@ -163,6 +163,30 @@ impl CloudStore {
         })
     }
 
+    /// The dataset's root key in its bucket (`""` at the bucket root).
+    pub fn root_key(&self) -> &str {
+        &self.root
+    }
+
+    /// A reader of the same bucket, through the same client, rooted at `root` (another
+    /// prefix: an ancestor of this one, to see what is around a new dataset's place).
+    pub fn at_root(&self, root: &str) -> CloudStore {
+        let mut place = self.place.clone();
+        place.root = root.trim_matches('/').to_string();
+        CloudStore {
+            store: Arc::clone(&self.store),
+            runtime: self.runtime,
+            root: place.root.clone(),
+            place,
+            concurrency: self.concurrency,
+            suffix_ranges: self.suffix_ranges,
+            written: None,
+            finished: std::sync::atomic::AtomicBool::new(false),
+            replaced: Vec::new(),
+            refusal_hint: self.refusal_hint.clone(),
+        }
+    }
+
     /// Say `hint` after a refusal: requests sent unsigned because no credentials were
     /// found get "access denied" from a private bucket, which says nothing of why.
     pub fn with_refusal_hint(mut self, hint: impl Into<String>) -> CloudStore {

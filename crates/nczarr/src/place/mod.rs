@@ -5,11 +5,13 @@
 //! its line here.
 
 mod create;
+mod guard;
 mod open;
 mod refs;
 mod refs_parse;
 
 pub use create::{create_file, create_target, parts_target, FileTarget, PartsRun, ZipLayout};
+pub use guard::{inspect_target, Enclosing, Held, TargetFacts};
 pub use open::{fetch_object, open_cloud, open_ranged, open_read, open_s3, OpenedStore};
 pub use refs::{
     looks_like_references, names_a_json_object, ranged_starts_like_references,
