@@ -24,9 +24,9 @@ use nczarr_tools::cli::output::{kind_for_target, output_kind, KindFlags, LayoutA
 #[command(name = "nczgen", version)]
 struct Args {
     /// Output dataset: a directory, a .zip, a netCDF file (.nc), or a URL such as
-    /// file:///d/x.file#mode=nczarr,file. Default: with -b, -lb or a netCDF file kind,
-    /// the CDL's `netcdf` name with .nc (as ncgen); otherwise the CDL file's name with
-    /// .zarr.
+    /// file:///d/x.file#mode=nczarr,file. Default: the CDL file's name (from standard
+    /// input, its `netcdf` name) with .nc for -b, -lb or a netCDF file kind (as ncgen),
+    /// else with .zarr.
     #[arg(short = 'o', value_name = "OUTPUT")]
     output: Option<String>,
     /// Format: a netCDF file (ncgen's names and numbers: classic, nc6, cdf5, nc4, nc7; or
@@ -147,22 +147,20 @@ impl GenTarget for Output<'_> {
 }
 
 impl Output<'_> {
-    /// The output's name when `-o` is not given. Asked for a netCDF file (`-b`, `-lb`,
-    /// or a file kind with `-k`/`-3`...), what ncgen writes: the CDL's `netcdf` name
-    /// with `.nc`. Otherwise an NCZarr dataset named after the CDL file, `.zarr`.
+    /// The output's name when `-o` is not given: the CDL file's name (from standard
+    /// input, the CDL's `netcdf` name), as ncgen 4.9 names it, with `.nc` when a
+    /// netCDF file is asked for (`-b`, `-lb`, or a file kind with `-k`/`-3`...), else
+    /// `.zarr` (an NCZarr dataset).
     fn default_name(&self, compiled: &Compiled) -> String {
         let args = self.args;
         let wants_file = matches!(self.said, Some(cli::output::OutputKind::File(_)))
             || (self.said.is_none() && (args.binary || args.lang.is_some()));
-        if wants_file {
-            return format!("{}.nc", compiled.name);
-        }
         let stem = match args.input.as_deref() {
             None | Some("-") => None,
             Some(p) => std::path::Path::new(p).file_stem(),
         };
         let stem = stem.map_or(compiled.name.clone(), |s| s.to_string_lossy().into_owned());
-        format!("{stem}.zarr")
+        format!("{stem}.{}", if wants_file { "nc" } else { "zarr" })
     }
 
     /// The dataset as an output without user-defined types holds it (only netCDF-4

@@ -62,6 +62,9 @@ mod s3_files;
 mod safe_outputs;
 /// Subsets: --dim by index, value, date, stride, wrapped, multi-slab (issue 42).
 mod subset;
+/// Where writing tools may write (issue 61): never inside a dataset, over one only
+/// with --overwrite.
+mod targets_61;
 /// CF time: nczdump -t/-i against ncdump, nczgen date strings.
 mod times;
 /// Zarr version 3 stores.

@@ -289,7 +289,14 @@ fn codecs_chosen_directly_compress_for_real() {
         r#"{"id": "zstd", "level": 1}"#,
     ] {
         let out = tmp.path().join("c.zarr");
-        copy(&["-O", "--codec", codec, "-s", &path_str(&zarr), &path_str(&out)]);
+        copy(&[
+            "-O",
+            "--codec",
+            codec,
+            "-s",
+            &path_str(&zarr),
+            &path_str(&out),
+        ]);
         assert_equal_datasets(&zarr, &out, codec);
         let zarray = fs::read_to_string(out.join("v/.zarray")).unwrap();
         let id = codec
@@ -620,7 +627,11 @@ fn bad_requests_fail_in_one_line_and_leave_the_target_alone() {
             "{args:?} touched the target"
         );
     }
-    let e = run("nczcopy", &[&path_str(&tmp.path().join("none.zarr")), &t]).fails_with_one_line(1);
+    let e = run(
+        "nczcopy",
+        &["-O", &path_str(&tmp.path().join("none.zarr")), &t],
+    )
+    .fails_with_one_line(1);
     assert!(e.contains("no such file or directory"), "{e}");
 }
 

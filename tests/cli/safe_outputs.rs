@@ -133,7 +133,9 @@ fn datasets_and_empty_directories_are_replaced_when_asked() {
         let before = run("nczdump", &[&out]).stdout();
         let e = run("nczgen", &["-o", &out, &other.to_string_lossy()]).fails_with_one_line(1);
         assert!(
-            e.ends_with("a dataset already exists (x = 2); nothing was written: --overwrite replaces it"),
+            e.ends_with(
+                "a dataset already exists (x = 2); nothing was written: --overwrite replaces it"
+            ),
             "{e}"
         );
         let input = root.join("d.zarr").to_string_lossy().into_owned();
@@ -145,7 +147,9 @@ fn datasets_and_empty_directories_are_replaced_when_asked() {
                 "--append adds to it, --overwrite replaces it"
             };
             assert!(
-                e.ends_with(&format!("a dataset already exists (x = 2); nothing was written: {ways}")),
+                e.ends_with(&format!(
+                    "a dataset already exists (x = 2); nothing was written: {ways}"
+                )),
                 "{e}"
             );
             run("nczcopy", &["-O", &input, &out]).success();

@@ -307,13 +307,19 @@ fn existing_summary(name: &str) -> String {
     } else {
         unlimited
     };
-    let mut parts: Vec<String> = dims.iter().map(|d| format!("{} = {}", d.name, d.len)).collect();
+    let mut parts: Vec<String> = dims
+        .iter()
+        .map(|d| format!("{} = {}", d.name, d.len))
+        .collect();
     if dims.len() < root.dims.len() && dims.iter().all(|d| !d.unlimited) {
         parts.push("...".into());
     }
     if parts.is_empty() {
-        let vars = opened.source.dataset().vars().len();
-        parts.push(format!("{vars} variable{}", if vars == 1 { "" } else { "s" }));
+        parts.push(match opened.source.dataset().vars().len() {
+            0 => "empty".to_string(),
+            1 => "1 variable".to_string(),
+            n => format!("{n} variables"),
+        });
     }
     format!(" ({})", parts.join(", "))
 }

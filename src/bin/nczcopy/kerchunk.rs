@@ -7,7 +7,9 @@ use nczarr::copy::MemoryBudget;
 use nczarr::DatasetSource;
 use nczarr_tools::cli;
 
-use super::{check_not_output, concat_options, inputs_of, open_inputs, output_of, report_differences, Args};
+use super::{
+    check_not_output, concat_options, inputs_of, open_inputs, output_of, report_differences, Args,
+};
 
 /// `-k kerchunk`: references to the chunks of one netCDF file, or of several joined
 /// into one virtual dataset, as kerchunk's JSON.

@@ -12,7 +12,9 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use crate::store::{examine_file_path, examine_path, Existing, ReadableStore, StoreError, StoreKey};
+use crate::store::{
+    examine_file_path, examine_path, Existing, ReadableStore, StoreError, StoreKey,
+};
 use crate::url::{DatasetUrl, Location, StorageKind};
 
 /// The documents that make a folder (or a prefix) part of a dataset: a group's, an
@@ -119,7 +121,10 @@ fn inspect_path(path: &Path) -> Result<TargetFacts, StoreError> {
     // Named as the user named the place: relative to the working directory when given so.
     if let (Some(found), true) = (&mut inside, path.is_relative()) {
         let cwd = std::env::current_dir().and_then(std::fs::canonicalize);
-        if let Ok(rel) = cwd.as_ref().map(|c| Path::new(&found.dataset).strip_prefix(c)) {
+        if let Ok(rel) = cwd
+            .as_ref()
+            .map(|c| Path::new(&found.dataset).strip_prefix(c))
+        {
             if let Ok(rel) = rel {
                 if !rel.as_os_str().is_empty() {
                     found.dataset = rel.display().to_string();
@@ -306,6 +311,9 @@ mod tests {
         let txt = tmp.path().join("notes.txt");
         std::fs::write(&txt, b"x").unwrap();
         assert_eq!(facts(&txt).there, None);
-        assert_eq!(facts(&txt.join("a")).inside.unwrap().what, "a file, not a directory");
+        assert_eq!(
+            facts(&txt.join("a")).inside.unwrap().what,
+            "a file, not a directory"
+        );
     }
 }
