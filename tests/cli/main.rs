@@ -28,6 +28,8 @@ mod hostile;
 mod kerchunk;
 /// nczcopy -k kerchunk with several files: one virtual dataset joined along a dimension.
 mod kerchunk_joined;
+/// Nothing narrowed on its way in (issue 61): strings, integers, joins and appends.
+mod narrowing_61;
 /// nczcmp: datasets compared with nccmp's options.
 mod nczcmp;
 /// nczcopy: lossless copies, nccopy's flags, rechunking, memory, parts.

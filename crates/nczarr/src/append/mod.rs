@@ -190,6 +190,9 @@ impl AppendTarget {
                 ))
             })?;
             let shape = ds.var_shape(var);
+            if new_len > old_len {
+                self.check_string_width(joined, &path, &stored.dtype, &shape, axis, old_len)?;
+            }
             let unit = stored
                 .sharding
                 .as_ref()
@@ -235,6 +238,45 @@ impl AppendTarget {
         };
         self.check_docs(joined, &plan, zarr3)?;
         Ok(plan)
+    }
+
+    /// Refuse strings longer than the stored fixed width among the new records of the
+    /// variable `path` (of `shape` once grown, along `axis` from `old_len`): the store
+    /// cannot hold them and a string is never cut (xarray refuses too).
+    fn check_string_width(
+        &self,
+        joined: &Concat<'_>,
+        path: &VarPath,
+        dtype: &crate::formats::zarr::v2::Dtype,
+        shape: &[u64],
+        axis: usize,
+        old_len: u64,
+    ) -> Result<()> {
+        use crate::formats::zarr::v2::Dtype;
+        let (width, unit) = match dtype {
+            Dtype::Bytes { len, .. } => (*len, "bytes"),
+            Dtype::Unicode { chars, .. } => (*chars, "characters"),
+            _ => return Ok(()),
+        };
+        let mut start = vec![0; shape.len()];
+        start[axis] = old_len;
+        let mut count = shape.to_vec();
+        count[axis] = shape[axis].saturating_sub(old_len);
+        let longest = crate::copy::longest_string_in(joined, path, &Region::block(start, count))?;
+        let len = if unit == "bytes" {
+            longest.bytes
+        } else {
+            longest.chars
+        };
+        if len <= width {
+            return Ok(());
+        }
+        let text = String::from_utf8_lossy(&longest.text);
+        Err(Error::Unsupported(format!(
+            "{}: variable '{path}' stores strings of at most {width} {unit} (dtype {dtype}) and the inputs hold one of {len}, \"{}\"; nothing was changed (strings are never cut: copy the dataset and the inputs into a new dataset, which is as wide as its widest input)",
+            self.name,
+            text.escape_debug()
+        )))
     }
 
     /// Open the dataset as `plan`'s documents will make it, by its consolidated

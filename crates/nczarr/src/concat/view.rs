@@ -501,8 +501,24 @@ impl DatasetSource for Concat<'_> {
         self.inputs[0].1.format()
     }
 
+    /// The first input's, but for strings' widths: the widest of the inputs' when every
+    /// input declares one, else none (the copy's plan then finds the longest string), so
+    /// that a join is never narrower than one of its inputs.
     fn encoding(&self, var: &VarPath) -> Option<Encoding> {
-        self.inputs[0].1.encoding(var)
+        let mut enc = self.inputs[0].1.encoding(var)?;
+        if enc.string_width.is_some() || enc.string_chars.is_some() {
+            let all: Vec<Option<Encoding>> =
+                self.inputs.iter().map(|(_, s)| s.encoding(var)).collect();
+            let widest = |f: fn(&Encoding) -> Option<usize>| -> Option<usize> {
+                all.iter()
+                    .map(|e| e.as_ref().and_then(f))
+                    .collect::<Option<Vec<usize>>>()
+                    .and_then(|w| w.into_iter().max())
+            };
+            enc.string_width = widest(|e| e.string_width);
+            enc.string_chars = widest(|e| e.string_chars);
+        }
+        Some(enc)
     }
 
     fn problems(&self) -> &[String] {

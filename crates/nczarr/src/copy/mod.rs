@@ -24,7 +24,7 @@ pub use budget::MemoryBudget;
 pub use chunkspec::{ChunkSpec, ChunkSpecError};
 pub use filters::{parse_codec, Compression, FilterSpec, FilterSpecError};
 pub use parts::{check_fingerprint, fingerprint, finish_parts, Part};
-pub use plan::{plan, plan_copy, StorageChanges};
+pub use plan::{longest_string_in, plan, plan_copy, LongestString, StorageChanges};
 pub use select::{select, Selected, Selection};
 
 use std::collections::{HashMap, HashSet};

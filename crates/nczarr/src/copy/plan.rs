@@ -100,11 +100,21 @@ pub fn plan_copy(
             enc.chunking = Some(c);
         }
         changes.compression.apply(&mut enc, &path, var.nc_type)?;
-        // A netCDF-4 file stores strings at their own lengths: no width to find.
+        // A netCDF-4 file stores strings at their own lengths: no width to find. A
+        // width the input does not declare (or several inputs joined declare
+        // differently: `Concat` says none) is the longest string's, found by a scan.
         if var.nc_type == NcType::String && enc.string_width.is_none() && !options.netcdf4 {
             let (bytes, chars) = longest_string(source, output, &path)?;
             enc.string_width = Some(bytes);
             enc.string_chars = enc.string_chars.or(Some(chars));
+        }
+        // The fill value is stored at the same width.
+        if let Some(Values::String(fill)) = &enc.fill {
+            if let Some(f) = fill.iter().flatten().next() {
+                enc.string_width = enc.string_width.map(|w| w.max(f.len()));
+                let chars = String::from_utf8_lossy(f).chars().count();
+                enc.string_chars = enc.string_chars.map(|c| c.max(chars));
+            }
         }
         requests.insert(path, enc);
     }
@@ -129,25 +139,61 @@ fn longest_string(
     let Some(shape) = output.shape_of(path) else {
         return Ok((1, 1));
     };
+    let longest = longest_string_in(source, path, &Region::whole(&shape))?;
+    Ok((longest.bytes.max(1), longest.chars.max(1)))
+}
+
+/// The longest strings of a region of a variable.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LongestString {
+    /// The most bytes a string holds.
+    pub bytes: usize,
+    /// The most characters a string holds (bytes that are not UTF-8 count one each).
+    pub chars: usize,
+    /// A string of `bytes` bytes.
+    pub text: Vec<u8>,
+}
+
+/// The longest strings of the variable at `path` in `within` (a block), read slab by
+/// slab in the source's chunks.
+///
+/// # Errors
+/// Read errors.
+pub fn longest_string_in(
+    source: &dyn DatasetSource,
+    path: &VarPath,
+    within: &Region,
+) -> Result<LongestString> {
     let chunks = source
         .encoding(path)
         .and_then(|e: Encoding| match e.chunking {
             Some(Chunking::Chunked(c)) => Some(c),
             _ => None,
         })
-        .unwrap_or_else(|| shape.clone());
-    let (mut bytes, mut chars) = (1, 1);
-    for region in slabs(&shape, &chunks, 1 << 20, SlabOrder::Output) {
-        if region.is_empty() {
+        .unwrap_or_else(|| within.count.clone());
+    let mut longest = LongestString::default();
+    for slab in slabs(&within.count, &chunks, 1 << 20, SlabOrder::Output) {
+        if slab.is_empty() {
             continue;
         }
-        if let Values::String(items) = source.read(path, &Region::clone(&region))? {
+        let start = slab
+            .start
+            .iter()
+            .zip(&within.start)
+            .map(|(a, b)| a + b)
+            .collect();
+        let region = Region::block(start, slab.count.clone());
+        if let Values::String(items) = source.read(path, &region)? {
             for s in items.iter().flatten() {
-                bytes = bytes.max(s.len());
-                // Bytes that are not UTF-8 count one each, as a lossy reading shows them.
-                chars = chars.max(String::from_utf8_lossy(s).chars().count());
+                if s.len() > longest.bytes {
+                    longest.bytes = s.len();
+                    longest.text = s.to_vec();
+                }
+                longest.chars = longest
+                    .chars
+                    .max(String::from_utf8_lossy(s).chars().count());
             }
         }
     }
-    Ok((bytes, chars))
+    Ok(longest)
 }

@@ -383,22 +383,27 @@ impl<'t> Builder<'t> {
         }
     }
 
-    /// The width each string variable is stored at, unless it says
-    /// (`_nczarr_maxstrlen`): the dataset's `_nczarr_default_maxstrlen`, else its
-    /// longest string, so nothing is cut.
+    /// The width each string variable is stored at: what it says (`_nczarr_maxstrlen`),
+    /// else the dataset's `_nczarr_default_maxstrlen`, else its longest string; never
+    /// less than its longest string or its fill value, so nothing is cut (netcdf-c
+    /// cuts strings longer than the width it is told).
     fn string_widths(&mut self) {
         for (path, var) in self.ds.vars() {
             if var.nc_type != NcType::String {
                 continue;
             }
-            let longest = match self.values.get(&path) {
-                Some(Values::String(s)) => {
-                    Some(s.iter().flatten().map(<[u8]>::len).max().unwrap_or(1))
-                }
+            let longest_of = |v: Option<&Values>| match v {
+                Some(Values::String(s)) => s.iter().flatten().map(<[u8]>::len).max(),
                 _ => None,
             };
+            let longest = longest_of(self.values.get(&path));
             let enc = self.encodings.entry(path).or_default();
-            enc.string_width = enc.string_width.or(self.default_maxstrlen).or(longest);
+            let fill = longest_of(enc.fill.as_ref());
+            let least = longest.max(fill);
+            enc.string_width = match enc.string_width.or(self.default_maxstrlen) {
+                Some(w) => Some(least.map_or(w, |l| w.max(l))),
+                None => longest.map(|l| l.max(fill.unwrap_or(1)).max(1)).or(least),
+            };
         }
     }
 

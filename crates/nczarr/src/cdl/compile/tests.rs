@@ -372,7 +372,15 @@ fn string_widths_come_from_the_file_or_the_data() {
     assert_eq!(width("a"), Some(7));
     assert_eq!(width("b"), Some(9));
     assert_eq!(width("e"), None);
-    let c = ok("netcdf x { dimensions: n = 1 ; variables: string a(n) ;
-        :_nczarr_default_maxstrlen = 4 ; data: a = \"abcdefg\" ; }");
-    assert_eq!(c.encodings[&VarPath::new(&[], "a")].string_width, Some(4));
+    // A width given smaller than the data, or than the fill value, is widened: strings
+    // are never cut (issue 61).
+    let c = ok(
+        "netcdf x { dimensions: n = 1 ; variables: string a(n) ; string b(n) ;
+        b:_FillValue = \"missing\" ; string c(n) ; c:_nczarr_maxstrlen = 2 ;
+        :_nczarr_default_maxstrlen = 4 ; data: a = \"abcdefg\" ; b = \"x\" ; c = \"abc\" ; }",
+    );
+    let width = |n: &str| c.encodings[&VarPath::new(&[], n)].string_width;
+    assert_eq!(width("a"), Some(7));
+    assert_eq!(width("b"), Some(7));
+    assert_eq!(width("c"), Some(3));
 }

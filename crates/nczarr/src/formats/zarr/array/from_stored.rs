@@ -47,6 +47,20 @@ pub enum ConvertError {
         /// The stored dtype.
         dtype: String,
     },
+    /// A string longer than the dtype's fixed width: it is never cut.
+    #[error("the string \"{text}\" ({len} {unit}) does not fit Zarr dtype {dtype} ({width} {unit}); strings are never cut")]
+    TooLong {
+        /// The string (its start, with its bytes escaped).
+        text: String,
+        /// Its length, in the dtype's unit.
+        len: usize,
+        /// The dtype's width, in the same unit.
+        width: usize,
+        /// `bytes` or `characters`.
+        unit: &'static str,
+        /// The stored dtype.
+        dtype: String,
+    },
     /// A string that is not UTF-8, for a dtype of Unicode characters.
     #[error("string {index} is not UTF-8 text ({text}), which Zarr dtype {dtype} cannot hold")]
     NotUtf8 {

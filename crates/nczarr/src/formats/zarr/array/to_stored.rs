@@ -8,10 +8,13 @@ use crate::formats::zarr::v2::Dtype;
 use crate::model::{NcType, Values};
 
 /// Encode `values` as elements of `dtype`: numbers in the dtype's byte order, chars
-/// one byte each, strings NUL-padded to the fixed width (longer strings are cut).
+/// one byte each, strings NUL-padded to the fixed width.
 ///
 /// # Errors
-/// [`ConvertError::ToStored`] when the dtype cannot hold the values' type.
+/// [`ConvertError::ToStored`] when the dtype cannot hold the values' type;
+/// [`ConvertError::TooLong`] for a string longer than the width (it is never cut: the
+/// planners make the width the longest string's, and an append into narrower storage
+/// is refused before anything is written).
 /// Numbers already in the dtype's byte order are borrowed, not copied.
 pub(crate) fn to_stored<'v>(
     values: &'v Values,
@@ -24,9 +27,11 @@ pub(crate) fn to_stored<'v>(
             out.reserve(items.len() * len);
             for s in items.iter() {
                 let s = s.unwrap_or(&[]);
-                let n = s.len().min(*len);
-                out.extend_from_slice(&s[..n]);
-                out.extend(std::iter::repeat_n(0u8, len - n));
+                if s.len() > *len {
+                    return Err(too_long(s, s.len(), *len, "bytes", dtype));
+                }
+                out.extend_from_slice(s);
+                out.extend(std::iter::repeat_n(0u8, len - s.len()));
             }
         }
         (Values::String(items), Dtype::Unicode { chars, endian }) => {
@@ -38,8 +43,12 @@ pub(crate) fn to_stored<'v>(
                     text: s.escape_ascii().to_string(),
                     dtype: dtype.to_string(),
                 })?;
+                let n_chars = text.chars().count();
+                if n_chars > *chars {
+                    return Err(too_long(s, n_chars, *chars, "characters", dtype));
+                }
                 let mut n = 0;
-                for c in text.chars().take(*chars) {
+                for c in text.chars() {
                     let code = u32::from(c);
                     out.extend_from_slice(&match endian {
                         crate::formats::zarr::v2::Endian::Big => code.to_be_bytes(),
@@ -83,6 +92,23 @@ pub(crate) fn to_stored<'v>(
     Ok(Cow::Owned(out))
 }
 
+/// The error for the string `s` of `len` (in `unit`) where `dtype` holds `width`.
+fn too_long(s: &[u8], len: usize, width: usize, unit: &'static str, dtype: &Dtype) -> ConvertError {
+    let shown = String::from_utf8_lossy(s);
+    let text: String = if shown.chars().count() > 40 {
+        shown.chars().take(40).chain("...".chars()).collect()
+    } else {
+        shown.into_owned()
+    };
+    ConvertError::TooLong {
+        text: text.escape_debug().to_string(),
+        len,
+        width,
+        unit,
+        dtype: dtype.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -104,11 +130,28 @@ mod tests {
             let back = Values::from_ne_bytes(v.nc_type(), &back);
             assert_eq!(format!("{back:?}"), format!("{v:?}"), "{d}");
         }
-        let s = Values::String(vec![Some(b"abcdef".to_vec()), None, Some(b"x".to_vec())].into());
+        let s = Values::String(vec![Some(b"abc".to_vec()), None, Some(b"x".to_vec())].into());
         assert_eq!(
             &*to_stored(&s, &Dtype::parse("|S3").unwrap()).unwrap(),
             b"abc\0\0\0x\0\0"
         );
+        // A string is never cut (issue 61: an append stored "a much longer note" as "a ").
+        let long = Values::String(vec![Some(b"a much longer note".to_vec())].into());
+        assert_eq!(
+            to_stored(&long, &Dtype::parse("|S2").unwrap())
+                .unwrap_err()
+                .to_string(),
+            "the string \"a much longer note\" (18 bytes) does not fit Zarr dtype |S2 (2 bytes); strings are never cut"
+        );
+        let day = Values::String(vec![Some(b"ok day 48".to_vec())].into());
+        assert!(matches!(
+            to_stored(&day, &Dtype::parse("<U1").unwrap()),
+            Err(ConvertError::TooLong {
+                len: 9,
+                width: 1,
+                ..
+            })
+        ));
         let u = Values::String(vec![Some("hé".as_bytes().to_vec()), Some(b"".to_vec())].into());
         assert_eq!(
             &*to_stored(&u, &Dtype::parse("<U2").unwrap()).unwrap(),
