@@ -158,8 +158,8 @@ mod tests {
             b"h\0\0\0\xe9\0\0\0\0\0\0\0\0\0\0\0"
         );
         assert_eq!(
-            &*to_stored(&u, &Dtype::parse(">U1").unwrap()).unwrap(),
-            b"\0\0\0h\0\0\0\0"
+            &*to_stored(&u, &Dtype::parse(">U2").unwrap()).unwrap(),
+            b"\0\0\0h\0\0\0\xe9\0\0\0\0\0\0\0\0"
         );
         let bad = Values::String(vec![Some(vec![0xff])].into());
         assert_eq!(
