@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::{anyhow, Context as _};
 use clap::Parser;
-use nczarr::compare::{compare, CompareOptions, Difference, Report};
+use nczarr::compare::{compare, CompareError, CompareOptions, Difference, Report, Side};
 use nczarr::json::{Json, Number};
 use nczarr::DatasetSource;
 use nczarr_tools::cli;
@@ -218,6 +218,25 @@ fn report_json(args: &Args, diffs: Vec<Json>, report: &Report) -> Json {
     ])
 }
 
+/// A comparison's error as one line naming the dataset(s) it is about.
+fn named(e: CompareError, args: &Args) -> anyhow::Error {
+    match e {
+        CompareError::NoSuchVar { option, name } => anyhow!(
+            "{option} {name}: no such variable in {} or {}",
+            args.a,
+            args.b
+        ),
+        CompareError::Read { side, source } => {
+            let name = match side {
+                Side::A => &args.a,
+                Side::B => &args.b,
+            };
+            anyhow::Error::new(source).context(name.clone())
+        }
+        other => other.into(),
+    }
+}
+
 fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let options = options(args)?;
     let (a, b) = open_both(args)?;
@@ -251,7 +270,8 @@ fn run(args: &Args) -> anyhow::Result<ExitCode> {
                 failed = Some(e);
             }
         }
-    })?;
+    })
+    .map_err(|e| named(e, args))?;
     if let Some(e) = failed {
         return Err(e.into());
     }

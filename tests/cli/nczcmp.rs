@@ -324,3 +324,69 @@ fn errors_exit_2_and_the_json_report() {
         (0, Some(&Json::Bool(true)))
     );
 }
+
+/// Issue 61: a name `-v` or `-x` gives that neither dataset has is an error (exit 2,
+/// one line naming it and both datasets), not a comparison of nothing that passes; a
+/// name only one dataset has is a difference, and `-v` says nothing of the groups and
+/// variables it did not select.
+#[test]
+fn unknown_names_in_v_and_x_are_errors_61() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = nc(tmp.path(), "a", BASE);
+    let b = nc(tmp.path(), "b", &BASE.replacen("281.25,", "281.5,", 1));
+    let (sa, sb) = (s(&a), s(&b));
+    for (option, list) in [("-v", "nosuch"), ("-v", "tas,nosuch"), ("-x", "nosuch")] {
+        let line = cmp(&[option, list, &sa, &sb]).fails_with_one_line(2);
+        assert_eq!(
+            line,
+            format!("nczcmp: {option} nosuch: no such variable in {sa} or {sb}")
+        );
+    }
+    // A path to a group neither has.
+    let line = cmp(&["-v", "h/big", &sa, &sb]).fails_with_one_line(2);
+    assert!(line.contains("-v h/big: no such variable"), "{line}");
+    // In one dataset only: a difference, whatever is compared; with -v, only what
+    // it selects (not the group g, nor the other variables only in A).
+    let no_group = BASE[..BASE.find("group: g").unwrap()].to_string() + "}\n";
+    let c = nc(
+        tmp.path(),
+        "c",
+        &no_group
+            .replacen("\tshort flag ;\n", "", 1)
+            .replacen(" flag = 7 ;\n", "", 1),
+    );
+    let sc = s(&c);
+    for args in [
+        vec!["-v", "flag"],
+        vec!["-d", "-v", "flag"],
+        vec!["-v", "flag,count"],
+    ] {
+        let mut all = args.clone();
+        all.extend([sa.as_str(), sc.as_str()]);
+        let r = cmp(&all);
+        assert_eq!(r.code(), 1, "{args:?}: {}{}", r.stdout(), r.stderr());
+        assert_eq!(r.stdout().replace(&sa, "A"), "variable flag: only in A\n");
+    }
+    let r = cmp(&["-v", "g/big", &sc, &sa]);
+    assert_eq!(r.stdout().replace(&sa, "A"), "variable g/big: only in A\n");
+    // -x of a variable only one has leaves it out.
+    let r = cmp(&["-x", "flag", "-v", "count", &sa, &sc]);
+    assert_eq!((r.code(), r.stdout()), (0, String::new()));
+}
+
+/// Issue 61: a read error says which of the two datasets failed.
+#[test]
+fn a_read_error_names_its_dataset_61() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = nc(tmp.path(), "a", BASE);
+    let b = tmp.path().join("b.zarr");
+    run("nczcopy", &["-k", "nczarr", "-d", "1", &s(&a), &s(&b)]).success();
+    fs::write(b.join("tas/0.0"), b"not a zlib stream").unwrap();
+    for (x, y) in [(&a, &b), (&b, &a)] {
+        let line = cmp(&["-d", &s(x), &s(y)]).fails_with_one_line(2);
+        assert!(
+            line.starts_with(&format!("nczcmp: {}: variable '/tas': ", s(&b))),
+            "{line}"
+        );
+    }
+}

@@ -4,7 +4,7 @@
 //! unlimited dimension in pure Zarr) is storage, not structure.
 
 use super::values::{compare as compare_values, Rules};
-use super::{name_of, CompareOptions, DiffKind, Difference};
+use super::{name_of, CompareOptions, DiffKind, Difference, Side};
 use crate::model::{Attr, Dataset, Group, Values, VarPath};
 use crate::source::DatasetSource;
 
@@ -140,27 +140,56 @@ fn groups(
         ));
     }
     for g in &a.groups {
+        path.push(g.name.clone());
         match b.group(&g.name) {
-            Some(o) => {
-                path.push(g.name.clone());
-                groups(g, o, path, options, emit);
-                path.pop();
-            }
-            None => emit(meta(
-                DiffKind::Group,
-                here(&g.name),
-                Some("group".into()),
-                None,
-            )),
+            Some(o) => groups(g, o, path, options, emit),
+            None => only_in_one(g, path, Side::A, options, emit),
         }
+        path.pop();
     }
     for g in b.groups.iter().filter(|g| a.group(&g.name).is_none()) {
+        path.push(g.name.clone());
+        only_in_one(g, path, Side::B, options, emit);
+        path.pop();
+    }
+}
+
+/// A group (at `path`) that only the dataset `side` has: a difference itself, but with
+/// `-v` only the variables selected in it are (one line each), so that `-v tas` says
+/// nothing of a group that holds no `tas`.
+fn only_in_one(
+    g: &Group,
+    path: &mut Vec<String>,
+    side: Side,
+    options: &CompareOptions,
+    emit: &mut dyn FnMut(Difference),
+) {
+    let sides = |text: String| match side {
+        Side::A => (Some(text), None),
+        Side::B => (None, Some(text)),
+    };
+    if options.include.is_empty() {
+        let (a, b) = sides("group".into());
+        emit(meta(DiffKind::Group, path.join("/"), a, b));
+        return;
+    }
+    for v in g
+        .vars
+        .iter()
+        .filter(|v| options.selects(&VarPath::new(path, &v.name)))
+    {
+        let (a, b) = sides(v.nc_type.to_string());
         emit(meta(
-            DiffKind::Group,
-            here(&g.name),
-            None,
-            Some("group".into()),
+            DiffKind::Variable,
+            name_of(&VarPath::new(path, &v.name)),
+            a,
+            b,
         ));
+    }
+    for c in &g.groups {
+        path.push(c.name.clone());
+        only_in_one(c, path, side, options, emit);
+        path.pop();
     }
 }
 

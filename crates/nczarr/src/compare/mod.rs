@@ -10,9 +10,42 @@ use std::collections::BTreeMap;
 
 use crate::cftime::TimeUnits;
 use crate::chunking::{block_slabs, c_strides, Region};
-use crate::error::Result;
-use crate::model::{NcType, VarPath};
+use crate::model::select::var_matches;
+use crate::model::{Dataset, NcType, VarPath};
 use crate::source::DatasetSource;
+
+/// Which of the two datasets compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// The first (`A`).
+    A,
+    /// The second (`B`).
+    B,
+}
+
+/// Why two datasets could not be compared.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CompareError {
+    /// `-v` or `-x` names a variable that neither dataset has: a typo would otherwise
+    /// compare nothing (or everything) and pass.
+    #[error("{option} {name}: no such variable in either dataset")]
+    NoSuchVar {
+        /// The option (`-v`, `-x`).
+        option: &'static str,
+        /// The name as given.
+        name: String,
+    },
+    /// Reading one of the datasets failed; `side` says which, so that the message
+    /// can name it.
+    #[error("dataset {side:?}: {source}")]
+    Read {
+        /// The dataset that failed.
+        side: Side,
+        /// What failed (names the variable).
+        source: crate::Error,
+    },
+}
 
 /// What is compared, and when values are equal (nccmp's options).
 #[derive(Debug, Clone, Default)]
@@ -177,13 +210,16 @@ pub(crate) fn name_of(path: &VarPath) -> String {
 /// found.
 ///
 /// # Errors
-/// Read errors of either dataset (naming the variable).
+/// [`CompareError::NoSuchVar`] before anything is compared when `-v` or `-x` names a
+/// variable in neither dataset (one in a single dataset is a difference, reported);
+/// [`CompareError::Read`] for a read error of either dataset, saying which.
 pub fn compare(
     a: &dyn DatasetSource,
     b: &dyn DatasetSource,
     options: &CompareOptions,
     found: &mut dyn FnMut(&Difference),
-) -> Result<Report> {
+) -> Result<Report, CompareError> {
+    check_names(a.dataset(), b.dataset(), options)?;
     let mut report = Report::default();
     let mut emit = |d: Difference| {
         if d.kind != DiffKind::Count {
@@ -239,6 +275,24 @@ pub fn compare(
     Ok(report)
 }
 
+/// Check that each name `-v` and `-x` give is a variable of `a` or of `b`.
+fn check_names(a: &Dataset, b: &Dataset, options: &CompareOptions) -> Result<(), CompareError> {
+    let known = |ds: &Dataset, name: &str| {
+        ds.vars()
+            .iter()
+            .any(|(p, _)| var_matches(name, &p.group, &p.name))
+    };
+    for (option, names) in [("-v", &options.include), ("-x", &options.exclude)] {
+        if let Some(name) = names.iter().find(|n| !known(a, n) && !known(b, n)) {
+            return Err(CompareError::NoSuchVar {
+                option,
+                name: name.clone(),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// The rules for one variable: the options', with its fills (`-M`) and its CF time
 /// units when they differ between the datasets.
 fn rules_for(
@@ -290,7 +344,7 @@ fn compare_var(
     rules: &values::Rules,
     options: &CompareOptions,
     emit: &mut dyn FnMut(Difference),
-) -> Result<VarSummary> {
+) -> Result<VarSummary, CompareError> {
     let what = name_of(path);
     let item = a.dataset().var(path).map_or(8, |v| {
         crate::encoding::item_size(v.nc_type, 1).max(1) as u64
@@ -319,7 +373,7 @@ fn compare_var(
         .iter()
         .filter(|r| !r.is_empty() || shape.is_empty())
         .collect();
-    std::thread::scope(|scope| -> Result<()> {
+    std::thread::scope(|scope| -> Result<(), CompareError> {
         // The next slab of both is read while this one is compared (a rendezvous: no
         // third slab waits between them).
         let (tx, rx) = std::sync::mpsc::sync_channel(0);
@@ -327,7 +381,11 @@ fn compare_var(
         scope.spawn(move || {
             for region in reading {
                 let (x, y) = rayon::join(|| a.read(path, region), || b.read(path, region));
-                if tx.send(x.and_then(|x| Ok((x, y?)))).is_err() {
+                let read = |side, r: crate::Result<_>| {
+                    r.map_err(|source| CompareError::Read { side, source })
+                };
+                let both = read(Side::A, x).and_then(|x| Ok((x, read(Side::B, y)?)));
+                if tx.send(both).is_err() {
                     break;
                 }
             }
