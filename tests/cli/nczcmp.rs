@@ -390,3 +390,26 @@ fn a_read_error_names_its_dataset_61() {
         );
     }
 }
+
+/// Issue 61: `-d` is nccmp's `--data`; given NCO's hyperslab it says to write `--dim`
+/// (not clap's "unexpected argument"), exit 2; `-d` before a dataset is still `--data`.
+#[test]
+fn data_given_a_hyperslab_names_dim_61() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = nc(tmp.path(), "a", BASE);
+    let sa = s(&a);
+    for args in [
+        vec!["-d", "time,0,9", &sa, &sa],
+        vec!["-dtime,0,9", &sa, &sa],
+        vec!["-md", "time,0,9", &sa, &sa],
+        vec!["-d", "time,0,9", &sa],
+    ] {
+        let line = cmp(&args).fails_with_one_line(2);
+        assert_eq!(
+            line,
+            "nczcmp: -d is nccmp's --data (compare the values); for a hyperslab write --dim time,0,9"
+        );
+    }
+    assert_eq!(cmp(&["-d", &sa, &sa]).code(), 0);
+    assert_eq!(cmp(&["-d", "--dim", "time,0,0", &sa, &sa]).code(), 0);
+}
