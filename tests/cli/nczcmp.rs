@@ -413,3 +413,49 @@ fn data_given_a_hyperslab_names_dim_61() {
     assert_eq!(cmp(&["-d", &sa, &sa]).code(), 0);
     assert_eq!(cmp(&["-d", "--dim", "time,0,0", &sa, &sa]).code(), 0);
 }
+
+/// Issue 61: a boundary variable (named by its coordinate's `bounds` or `climatology`)
+/// compares as its coordinate's times when the units differ: `time_bnds` with no units
+/// of its own in `days since` against one in `hours since` is equal, and a moved edge
+/// is reported in seconds as `time`'s are.
+#[test]
+fn bounds_compare_as_their_coordinates_times_61() {
+    let tmp = tempfile::tempdir().unwrap();
+    let with_bounds = |attr: &str, units: &str, t: &str, bnds: &str| {
+        BASE.replacen(
+            "\t\ttime:units = \"days since 2001-01-01\" ;\n",
+            &format!(
+                "\t\ttime:units = \"{units}\" ;\n\t\ttime:{attr} = \"time_bnds\" ;\n\tdouble time_bnds(time, nv) ;\n"
+            ),
+            1,
+        )
+        .replacen("\ts = 4 ;\n", "\ts = 4 ;\n\tnv = 2 ;\n", 1)
+        .replacen("time = 0, 1 ;", &format!("time = {t} ;\n\n time_bnds = {bnds} ;"), 1)
+    };
+    for attr in ["bounds", "climatology"] {
+        let days = nc(
+            tmp.path(),
+            &format!("{attr}_days"),
+            &with_bounds(attr, "days since 2001-01-01", "0, 1", "0, 1, 1, 2"),
+        );
+        let hours = nc(
+            tmp.path(),
+            &format!("{attr}_hours"),
+            &with_bounds(attr, "hours since 2000-12-31", "24, 48", "24, 48, 48, 72"),
+        );
+        let r = cmp(&["-d", &s(&days), &s(&hours)]);
+        assert_eq!((r.code(), r.stdout()), (0, String::new()), "{attr}");
+        let moved = nc(
+            tmp.path(),
+            &format!("{attr}_moved"),
+            &with_bounds(attr, "hours since 2000-12-31", "24, 48", "24, 48, 48, 72.5"),
+        );
+        let r = cmp(&["-d", &s(&days), &s(&moved)]);
+        assert_eq!(
+            r.stdout(),
+            "time_bnds[1,1]: 2 != 72.5 (diff 1800)\n",
+            "{attr}"
+        );
+        assert_eq!(cmp(&["-d", "-t", "1800", &s(&days), &s(&moved)]).code(), 0);
+    }
+}

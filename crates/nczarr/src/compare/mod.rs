@@ -318,9 +318,11 @@ fn rules_for(
             })
             .unwrap_or(f64::NAN)
     };
+    // A boundary variable's times are its coordinate's (CF 7.1): `time_bnds` with no
+    // units of its own compares as instants whenever `time` does.
     let times = match (
-        va.and_then(TimeUnits::of_var),
-        vb.and_then(TimeUnits::of_var),
+        TimeUnits::of_var_in(a.dataset(), path),
+        TimeUnits::of_var_in(b.dataset(), path),
     ) {
         (Some(ua), Some(ub)) if ua != ub => Some((ua, ub)),
         _ => None,
