@@ -15,14 +15,21 @@ const BOUNDS_ATTRS: [&str; 2] = ["bounds", "climatology"];
 /// (`/g/time_bnds`) or relative to the coordinate's group (`sub/time_bnds`, `../t_bnds`),
 /// as CF 1.8 spells references across groups.
 pub fn bounds_parent<'d>(dataset: &'d Dataset, path: &VarPath) -> Option<(VarPath, &'d Var)> {
-    dataset.vars().into_iter().find(|(p, v)| {
-        BOUNDS_ATTRS.iter().any(|name| {
-            v.attr(name)
-                .and_then(|a| attr_text(&a.values))
-                .and_then(|text| resolve(&p.group, text))
-                .is_some_and(|named| named == *path)
-        })
-    })
+    dataset
+        .vars()
+        .into_iter()
+        .find(|(p, v)| boundary_vars(&p.group, v).contains(path))
+}
+
+/// The boundary variables the coordinate `coord` (in the group at `group`) names by
+/// its `bounds` and `climatology` attributes, as [`bounds_parent`] resolves them
+/// (whether the dataset has them is the caller's to check).
+pub fn boundary_vars(group: &[String], coord: &Var) -> Vec<VarPath> {
+    BOUNDS_ATTRS
+        .iter()
+        .filter_map(|name| coord.attr(name))
+        .filter_map(|a| resolve(group, attr_text(&a.values)?))
+        .collect()
 }
 
 /// The text of a char attribute, or of a string attribute's first string.
