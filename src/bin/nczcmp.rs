@@ -176,6 +176,12 @@ fn difference_json(d: &Difference) -> Json {
             ),
         ));
     }
+    if let Some((ta, tb)) = &d.types {
+        fields.push((
+            "types".into(),
+            Json::Array(vec![Json::String(ta.clone()), Json::String(tb.clone())]),
+        ));
+    }
     fields.push(("a".into(), text(&d.a)));
     fields.push(("b".into(), text(&d.b)));
     if let Some(diff) = d.diff {

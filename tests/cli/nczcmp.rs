@@ -152,7 +152,7 @@ fn each_kind_of_difference_is_reported_in_one_line() {
     );
     assert_eq!(
         case("type", "float tas", "double tas", &[]),
-        "type tas: float != double\nattribute tas:_FillValue: -999 != -999\n"
+        "type tas: float != double\nattribute tas:_FillValue: type float != double (-999f != -999)\n"
     );
     assert_eq!(
         case("dimension", "y = 3 ;", "y = 4 ;", &["-m"]),
@@ -458,4 +458,183 @@ fn bounds_compare_as_their_coordinates_times_61() {
         );
         assert_eq!(cmp(&["-d", "-t", "1800", &s(&days), &s(&moved)]).code(), 0);
     }
+}
+
+/// Issue 61: a float attribute against a double one of the same value is a type
+/// difference, said as one with the values typed as CDL types them (not `0.001 !=
+/// 0.001`); with --ignore-types they are equal, as float and double values are when the
+/// double rounds to the float.
+#[test]
+fn attribute_types_are_said_and_ignored_with_ignore_types_61() {
+    let tmp = tempfile::tempdir().unwrap();
+    let with = |name: &str, attr: &str, tas: &str| {
+        nc(
+            tmp.path(),
+            name,
+            &BASE
+                .replacen(
+                    "\t\ttas:units = \"K\" ;\n",
+                    &format!("\t\ttas:units = \"K\" ;\n{attr}"),
+                    1,
+                )
+                .replacen("float tas", tas, 1),
+        )
+    };
+    let f = with("f", "\t\ttas:scale_factor = 0.001f ;\n", "float tas");
+    let d = with("d", "\t\ttas:scale_factor = 0.001 ;\n", "float tas");
+    let r = cmp(&[&s(&f), &s(&d)]);
+    assert_eq!(
+        (r.code(), r.stdout()),
+        (
+            1,
+            "attribute tas:scale_factor: type float != double (0.001f != 0.001)\n".into()
+        )
+    );
+    let json = cmp(&["--json", &s(&f), &s(&d)]).stdout();
+    let json = nczarr::json::parse(json.as_bytes()).unwrap();
+    let first = &json.get("differences").and_then(Json::as_array).unwrap()[0];
+    let types: Vec<&str> = first
+        .get("types")
+        .and_then(Json::as_array)
+        .unwrap()
+        .iter()
+        .filter_map(Json::as_str)
+        .collect();
+    assert_eq!(types, ["float", "double"]);
+    assert_eq!(first.get("a").and_then(Json::as_str), Some("0.001f"));
+    assert_eq!(cmp(&["--ignore-types", &s(&f), &s(&d)]).code(), 0);
+    // Other values: still a difference under --ignore-types, as numbers.
+    let other = with("other", "\t\ttas:scale_factor = 0.0011 ;\n", "float tas");
+    let r = cmp(&["--ignore-types", &s(&f), &s(&other)]);
+    assert_eq!(r.stdout(), "attribute tas:scale_factor: 0.001 != 0.0011\n");
+    let r = cmp(&[&s(&f), &s(&other)]);
+    assert_eq!(
+        r.stdout(),
+        "attribute tas:scale_factor: type float != double (0.001f != 0.0011)\n"
+    );
+    // Shorts against ints.
+    let short = with("short", "\t\ttas:valid_range = 0s, 400s ;\n", "float tas");
+    let int = with("int", "\t\ttas:valid_range = 0, 400 ;\n", "float tas");
+    let r = cmp(&["-m", &s(&short), &s(&int)]);
+    assert_eq!(
+        r.stdout(),
+        "attribute tas:valid_range: type short != int (0s, 400s != 0, 400)\n"
+    );
+    // Values: a float variable against a double one holding the doubles nearest to
+    // the floats' decimals (0.1 is no float) is equal with --ignore-types.
+    let tenths = |name: &str, tas: &str| {
+        nc(
+            tmp.path(),
+            name,
+            &BASE
+                .replacen("float tas", tas, 1)
+                .replacen("tas:_FillValue = -999.f", "tas:_FillValue = -999.", 1)
+                .replacen(
+                    "280.5, 281.25, _, 282, 283.5, 284",
+                    "0.1, 0.2, _, 0.3, 1e-7, 3.3",
+                    1,
+                ),
+        )
+    };
+    let (tf, td) = (tenths("tf", "float tas"), tenths("td", "double tas"));
+    assert_eq!(cmp(&["-d", "--ignore-types", &s(&tf), &s(&td)]).code(), 0);
+    assert_eq!(cmp(&["-d", &s(&tf), &s(&td)]).code(), 1);
+}
+
+/// Issue 61: our kerchunk references compare equal to their file, as do pure Zarr
+/// copies, for realistic files (netCDF-4 and classic) and every golden case: what pure
+/// Zarr cannot record is not a difference. Its attributes are JSON numbers (a `float`
+/// `scale_factor` reads back as a `double`: storage, said with --storage), and a
+/// variable's fill is Zarr's `fill_value` (`_FillValue = -32767s`, netCDF's default, is
+/// no attribute in its netCDF view).
+#[test]
+fn kerchunk_references_and_pure_zarr_compare_equal_to_their_file_61() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = crate::util::data_dir().join("nczcmp");
+    let mut files = Vec::new();
+    for (cdl, kind) in [
+        ("cf_packed", "nc4"),
+        ("cf_classic", "classic"),
+        ("rich", "nc4"),
+    ] {
+        let nc = tmp.path().join(format!("{cdl}.nc"));
+        nczgen(&[
+            "-k",
+            kind,
+            "-o",
+            &s(&nc),
+            &s(&data.join(format!("{cdl}.cdl"))),
+        ])
+        .success();
+        files.push((nc, Vec::new()));
+    }
+    for cdl in crate::util::golden_cases() {
+        for kind in ["nc4", "classic"] {
+            let nc = tmp
+                .path()
+                .join(format!("{}-{kind}.nc", crate::util::case_name(&cdl)));
+            if nczgen(&["-k", kind, "-o", &s(&nc), &s(&cdl)]).code() == 0 {
+                // NaN differs from NaN unless -N (nccmp's rule, the file against itself too).
+                files.push((nc, vec!["-N"]));
+            }
+        }
+    }
+    assert!(files.len() >= 30, "{} files", files.len());
+    for (nc, flags) in &files {
+        let refs = nc.with_extension("json");
+        run("nczcopy", &["-k", "kerchunk", &s(nc), &s(&refs)]).success();
+        let url = format!("file://{}#mode=kerchunk", s(&refs));
+        let pure = nc.with_extension("zarr");
+        run("nczcopy", &["-k", "zarr", &s(nc), &s(&pure)]).success();
+        // Pure Zarr copies write a non-finite attribute as text ("NaN", which
+        // zarr-python reads back as text too): a difference of those copies, said.
+        let nonfinite = ["nan_inf", "attr_types"]
+            .iter()
+            .any(|c| s(nc).contains(&format!("/{c}-")));
+        if nonfinite {
+            let r = cmp(&["-N", "-g", &s(nc), &s(&pure)]);
+            assert!(
+                r.stdout().contains("\"NaN\", \"Infinity\""),
+                "{}",
+                r.stdout()
+            );
+        }
+        let others = [Some(s(&refs)), Some(url), (!nonfinite).then(|| s(&pure))];
+        for other in others.into_iter().flatten() {
+            for (x, y) in [(s(nc), other.clone()), (other.clone(), s(nc))] {
+                let mut args: Vec<&str> = flags.clone();
+                args.extend([x.as_str(), y.as_str()]);
+                let r = cmp(&args);
+                assert_eq!(
+                    (r.code(), r.stdout(), r.stderr()),
+                    (0, String::new(), String::new()),
+                    "nczcmp {}",
+                    args.join(" ")
+                );
+            }
+        }
+    }
+    // With --storage, a type pure Zarr cannot record is said, as storage.
+    let cf = &files[0].0;
+    let r = cmp(&["--storage", &s(cf), &s(&cf.with_extension("json"))]);
+    assert!(
+        r.stdout()
+            .starts_with("storage tas:scale_factor type: float != double\nstorage tas:add_offset type: float != double\n"),
+        "{}",
+        r.stdout()
+    );
+    // A netCDF-4 file with those attributes in doubles is another file.
+    let doubles = tmp.path().join("doubles.nc");
+    let text = fs::read_to_string(data.join("cf_packed.cdl"))
+        .unwrap()
+        .replace("0.01f", "0.01")
+        .replace("273.15f", "273.15");
+    let cdl = tmp.path().join("doubles.cdl");
+    fs::write(&cdl, text).unwrap();
+    nczgen(&["-k", "nc4", "-o", &s(&doubles), &s(&cdl)]).success();
+    assert_eq!(cmp(&["-m", &s(cf), &s(&doubles)]).code(), 1);
+    assert_eq!(
+        cmp(&["-m", &s(&doubles), &s(&cf.with_extension("json"))]).code(),
+        0
+    );
 }

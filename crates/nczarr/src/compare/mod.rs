@@ -3,6 +3,7 @@
 //! datasets read at once, compared by a loop per type (`values.rs`). Differences go to
 //! the caller as they are found, so a report of millions is never held.
 
+mod attrs;
 mod meta;
 mod values;
 
@@ -144,6 +145,9 @@ pub struct Difference {
     pub b: Option<String>,
     /// The difference of two numbers.
     pub diff: Option<f64>,
+    /// A's and B's types where they differ and the sides are typed values (an
+    /// attribute's): the line then says `type float != double (0.001f != 0.001)`.
+    pub types: Option<(String, String)>,
 }
 
 impl Difference {
@@ -173,9 +177,10 @@ impl Difference {
             (None, Some(_)) => format!("only in {b_name}"),
             (None, None) => String::new(),
         };
-        match (self.kind, self.diff) {
-            (DiffKind::Count, _) => format!("{what}: {}", self.a.as_deref().unwrap_or("")),
-            (_, Some(d)) => format!("{what}: {sides} (diff {d})"),
+        match (self.kind, self.diff, &self.types) {
+            (DiffKind::Count, _, _) => format!("{what}: {}", self.a.as_deref().unwrap_or("")),
+            (_, _, Some((ta, tb))) => format!("{what}: type {ta} != {tb} ({sides})"),
+            (_, Some(d), _) => format!("{what}: {sides} (diff {d})"),
             _ => format!("{what}: {sides}"),
         }
     }
@@ -247,6 +252,7 @@ pub fn compare(
                     a: Some(format!("{shape:?}")),
                     b: Some(format!("{theirs:?}")),
                     diff: None,
+                    types: None,
                 });
                 continue;
             }
@@ -259,6 +265,7 @@ pub fn compare(
                         a: Some(var.nc_type.to_string()),
                         b: Some(other.nc_type.to_string()),
                         diff: None,
+                        types: None,
                     });
                 }
                 continue;
@@ -421,6 +428,7 @@ fn compare_var(
             )),
             b: None,
             diff: None,
+            types: None,
         });
     }
     Ok(summary)
@@ -459,6 +467,7 @@ impl OneVar<'_> {
                 a: Some(f.a),
                 b: Some(f.b),
                 diff: f.diff,
+                types: None,
             });
             stop = !self.keep_going;
             !stop
