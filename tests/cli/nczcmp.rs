@@ -638,3 +638,57 @@ fn kerchunk_references_and_pure_zarr_compare_equal_to_their_file_61() {
         0
     );
 }
+
+/// Issue 61: variables of user-defined types were never compared, so two netCDF-4
+/// files differing only in them were "equal". An enum's values compare as its base
+/// integers, a compound's, vlen's or opaque's record by record; a type by its
+/// definition.
+#[test]
+fn variables_of_user_defined_types_are_compared_61() {
+    const USER: &str = "netcdf user {\ntypes:\n  ubyte enum cloud_t {clear = 0, cumulus = 1} ;\n  \
+        compound pt {\n    int x ;\n    float y ;\n  } ; // pt\n  int(*) vl ;\n  opaque(2) op ;\n\
+        dimensions:\n  n = 2 ;\nvariables:\n  cloud_t cloud(n) ;\n  pt p(n) ;\n  vl v(n) ;\n  op o(n) ;\n\
+        data:\n  cloud = clear, cumulus ;\n  p = {1, 2.5}, {3, 4.5} ;\n  v = {1, 2}, {3} ;\n  \
+        o = 0XCAFE, 0XBEEF ;\n}\n";
+    let tmp = tempfile::tempdir().unwrap();
+    let a = nc(tmp.path(), "a", USER);
+    let (sa, b_of) = (s(&a), |name: &str, from: &str, to: &str| {
+        assert!(USER.contains(from), "{from}");
+        s(&nc(tmp.path(), name, &USER.replacen(from, to, 1)))
+    });
+    assert_eq!(cmp(&[&sa, &sa]).code(), 0);
+    for (name, from, to, line) in [
+        ("enum", "clear, cumulus", "cumulus, cumulus", "cloud[0]: 0 != 1 (diff 1)"),
+        ("compound", "{3, 4.5}", "{3, 9.5}", "p[1]: {3, 4.5} != {3, 9.5}"),
+        ("vlen", "{3} ;", "{4} ;", "v[1]: {3} != {4}"),
+        ("opaque", "0XBEEF", "0XBEEE", "o[1]: 0xBEEF != 0xBEEE"),
+        (
+            "members",
+            "cumulus = 1}",
+            "cumulus = 2}",
+            "type cloud: enum cloud_t ubyte {clear = 0, cumulus = 1} != enum cloud_t ubyte {clear = 0, cumulus = 2}",
+        ),
+        (
+            "fields",
+            "float y",
+            "double y",
+            "type p: compound pt {int x; float y} != compound pt {int x; double y}",
+        ),
+    ] {
+        let b = b_of(name, from, to);
+        let r = cmp(&[&sa, &b]);
+        assert_eq!(
+            (r.code(), r.stdout()),
+            (1, format!("{line}\n")),
+            "{name}: {}",
+            r.stderr()
+        );
+    }
+    // -f counts records as values; --ignore-types does not make records of other
+    // types comparable.
+    let b = b_of("f", "{3, 4.5}", "{3, 9.5}");
+    let r = cmp(&["-f", "-v", "p", &sa, &b]);
+    assert_eq!(r.stdout(), "p[1]: {3, 4.5} != {3, 9.5}\np: 1 of 2 values differ\n");
+    let b = b_of("it", "float y", "double y");
+    assert_eq!(cmp(&["--ignore-types", "-v", "p", &sa, &b]).code(), 1);
+}

@@ -4,6 +4,7 @@
 //! unlimited dimension in pure Zarr) is storage, not structure.
 
 use super::attrs::attributes;
+use super::user::{self, type_text};
 use super::{name_of, CompareOptions, DiffKind, Difference, Side};
 use crate::model::{Dataset, Group, VarPath};
 use crate::source::DatasetSource;
@@ -135,13 +136,18 @@ fn groups(
             continue;
         };
         if options.metadata {
-            if o.nc_type != v.nc_type && !options.ignore_types {
-                emit(meta(
-                    DiffKind::Type,
-                    what.clone(),
-                    Some(v.nc_type.to_string()),
-                    Some(o.nc_type.to_string()),
-                ));
+            // A user-defined type by its definition (two enums of one name with other
+            // members are other types).
+            let (ta, tb) = (
+                type_text(pair.a.dataset(), v),
+                type_text(pair.b.dataset(), o),
+            );
+            // --ignore-types compares numbers as numbers (an enum's are its base
+            // integers); records are compared only as the same type.
+            let records = user::reads_by_element(pair.a.dataset(), v)
+                || user::reads_by_element(pair.b.dataset(), o);
+            if ta != tb && (records || !options.ignore_types) {
+                emit(meta(DiffKind::Type, what.clone(), Some(ta), Some(tb)));
             }
             let dims = |x: &crate::model::Var| {
                 let names: Vec<&str> = x.dims.iter().map(|d| d.name.as_str()).collect();

@@ -5,6 +5,7 @@
 
 mod attrs;
 mod meta;
+mod user;
 mod values;
 
 use std::collections::BTreeMap;
@@ -239,7 +240,7 @@ pub fn compare(
             let Some(other) = b.dataset().var(&path) else {
                 continue;
             };
-            if !options.selects(&path) || var.user_type.is_some() || other.user_type.is_some() {
+            if !options.selects(&path) {
                 continue;
             }
             let what = name_of(&path);
@@ -256,14 +257,22 @@ pub fn compare(
                 });
                 continue;
             }
-            if var.nc_type != other.nc_type && !options.ignore_types {
+            let (ta, tb) = (
+                user::type_text(a.dataset(), var),
+                user::type_text(b.dataset(), other),
+            );
+            // --ignore-types compares numbers as numbers (an enum's are its base
+            // integers); records are compared only as the same type.
+            let records = user::reads_by_element(a.dataset(), var)
+                || user::reads_by_element(b.dataset(), other);
+            if ta != tb && (records || !options.ignore_types) {
                 if !options.metadata {
                     emit(Difference {
                         kind: DiffKind::Type,
                         what,
                         index: None,
-                        a: Some(var.nc_type.to_string()),
-                        b: Some(other.nc_type.to_string()),
+                        a: Some(ta),
+                        b: Some(tb),
                         diff: None,
                         types: None,
                     });
@@ -271,6 +280,19 @@ pub fn compare(
                 continue;
             }
             if !a.has_data(&path) && !b.has_data(&path) {
+                continue;
+            }
+            if user::reads_by_element(a.dataset(), var) {
+                let summary = user::compare_var(
+                    a,
+                    b,
+                    &path,
+                    &shape,
+                    options.nan_equal,
+                    options.keep_going,
+                    &mut emit,
+                )?;
+                vars.insert(what, summary);
                 continue;
             }
             let rules = rules_for(a, b, &path, options);
@@ -413,25 +435,33 @@ fn compare_var(
         }
         Ok(())
     })?;
-    if options.keep_going && summary.differing > 0 {
-        let max = summary
-            .max_diff
-            .map(|m| format!(" (max diff {m})"))
-            .unwrap_or_default();
-        emit(Difference {
-            kind: DiffKind::Count,
-            what,
-            index: None,
-            a: Some(format!(
-                "{} of {} values differ{max}",
-                summary.differing, summary.compared
-            )),
-            b: None,
-            diff: None,
-            types: None,
-        });
+    if options.keep_going {
+        emit_count(what, &summary, emit);
     }
     Ok(summary)
+}
+
+/// With `-f`, how many values of the variable `what` differ, when some do.
+fn emit_count(what: String, summary: &VarSummary, emit: &mut dyn FnMut(Difference)) {
+    if summary.differing == 0 {
+        return;
+    }
+    let max = summary
+        .max_diff
+        .map(|m| format!(" (max diff {m})"))
+        .unwrap_or_default();
+    emit(Difference {
+        kind: DiffKind::Count,
+        what,
+        index: None,
+        a: Some(format!(
+            "{} of {} values differ{max}",
+            summary.differing, summary.compared
+        )),
+        b: None,
+        diff: None,
+        types: None,
+    });
 }
 
 /// One variable being compared.
