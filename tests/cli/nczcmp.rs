@@ -688,7 +688,10 @@ fn variables_of_user_defined_types_are_compared_61() {
     // types comparable.
     let b = b_of("f", "{3, 4.5}", "{3, 9.5}");
     let r = cmp(&["-f", "-v", "p", &sa, &b]);
-    assert_eq!(r.stdout(), "p[1]: {3, 4.5} != {3, 9.5}\np: 1 of 2 values differ\n");
+    assert_eq!(
+        r.stdout(),
+        "p[1]: {3, 4.5} != {3, 9.5}\np: 1 of 2 values differ\n"
+    );
     let b = b_of("it", "float y", "double y");
     assert_eq!(cmp(&["--ignore-types", "-v", "p", &sa, &b]).code(), 1);
 }
