@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::{anyhow, Context as _};
 use clap::Parser;
-use nczarr::compare::{compare, CompareOptions, Difference, Report};
+use nczarr::compare::{compare, CompareError, CompareOptions, Difference, Report, Side};
 use nczarr::json::{Json, Number};
 use nczarr::DatasetSource;
 use nczarr_tools::cli;
@@ -176,6 +176,12 @@ fn difference_json(d: &Difference) -> Json {
             ),
         ));
     }
+    if let Some((ta, tb)) = &d.types {
+        fields.push((
+            "types".into(),
+            Json::Array(vec![Json::String(ta.clone()), Json::String(tb.clone())]),
+        ));
+    }
     fields.push(("a".into(), text(&d.a)));
     fields.push(("b".into(), text(&d.b)));
     if let Some(diff) = d.diff {
@@ -218,6 +224,25 @@ fn report_json(args: &Args, diffs: Vec<Json>, report: &Report) -> Json {
     ])
 }
 
+/// A comparison's error as one line naming the dataset(s) it is about.
+fn named(e: CompareError, args: &Args) -> anyhow::Error {
+    match e {
+        CompareError::NoSuchVar { option, name } => anyhow!(
+            "{option} {name}: no such variable in {} or {}",
+            args.a,
+            args.b
+        ),
+        CompareError::Read { side, source } => {
+            let name = match side {
+                Side::A => &args.a,
+                Side::B => &args.b,
+            };
+            anyhow::Error::new(source).context(name.clone())
+        }
+        other => other.into(),
+    }
+}
+
 fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let options = options(args)?;
     let (a, b) = open_both(args)?;
@@ -251,7 +276,8 @@ fn run(args: &Args) -> anyhow::Result<ExitCode> {
                 failed = Some(e);
             }
         }
-    })?;
+    })
+    .map_err(|e| named(e, args))?;
     if let Some(e) = failed {
         return Err(e.into());
     }
@@ -272,7 +298,81 @@ fn run(args: &Args) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// The switches of one letter, which may be written together (`-dm`).
+const SWITCHES: &str = "dmgfNMsqF";
+/// The options that take a value in the next argument.
+const WITH_VALUE: [&str; 13] = [
+    "-v",
+    "--variable",
+    "-x",
+    "--exclude",
+    "-A",
+    "--Attribute",
+    "-t",
+    "--tolerance",
+    "-T",
+    "--Tolerance",
+    "--dim",
+    "--memory",
+    "--generate",
+];
+
+/// The hyperslab given to `-d`, if one is: nczcmp's `-d` is nccmp's `--data`, a switch,
+/// while NCO's `-d` (what `ncks -d time,0,9` means) is nczcmp's `--dim`. Without this,
+/// `-d time,0,9 a.nc b.nc` reads `time,0,9` as the first dataset and clap says only
+/// that there is an argument too many.
+fn hyperslab_after_data(args: &[String]) -> Option<String> {
+    let mut i = 1;
+    while i < args.len() {
+        let arg = args[i].as_str();
+        if arg == "--" {
+            return None;
+        }
+        let next = || args.get(i + 1).filter(|n| looks_like_hyperslab(n)).cloned();
+        if let Some(value) = arg.strip_prefix("--data=") {
+            return Some(value.to_string());
+        }
+        if arg == "--data" {
+            if let Some(spec) = next() {
+                return Some(spec);
+            }
+        } else if let Some(cluster) = arg.strip_prefix('-').filter(|c| !c.starts_with('-')) {
+            // `-dtime,0,9`: clap would read `-d -t ime,0,9`.
+            if let Some(rest) = cluster.strip_prefix('d').filter(|r| r.contains(',')) {
+                return Some(rest.to_string());
+            }
+            if cluster.ends_with('d') && cluster.chars().all(|c| SWITCHES.contains(c)) {
+                if let Some(spec) = next() {
+                    return Some(spec);
+                }
+            }
+        }
+        if WITH_VALUE.contains(&arg) {
+            i += 1;
+        }
+        i += 1;
+    }
+    None
+}
+
+/// `NAME,START[,...]` that names no file: how NCO's hyperslabs look.
+fn looks_like_hyperslab(arg: &str) -> bool {
+    arg.split_once(',').is_some_and(|(name, rest)| {
+        !name.is_empty() && !name.contains(['/', '.', ':']) && !rest.is_empty()
+    }) && !std::path::Path::new(arg).exists()
+}
+
 fn main() -> ExitCode {
+    let argv: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    if let Some(spec) = hyperslab_after_data(&argv) {
+        let _ = writeln!(
+            io::stderr(),
+            "nczcmp: -d is nccmp's --data (compare the values); for a hyperslab write --dim {spec}"
+        );
+        return ExitCode::from(2);
+    }
     let args: Args = cli::about::parse("nczcmp");
     // nczcmp has exit codes of its own (2 for an error), so it does not go through
     // `cli::run`, but it frees and allocates slabs and chunks as the other tools do,
@@ -286,5 +386,49 @@ fn main() -> ExitCode {
             let _ = writeln!(io::stderr(), "nczcmp: {}", cli::one_line(&cli::message(&e)));
             ExitCode::from(2)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn slab(args: &[&str]) -> Option<String> {
+        let mut all = vec!["nczcmp".to_string()];
+        all.extend(args.iter().map(|a| a.to_string()));
+        hyperslab_after_data(&all)
+    }
+
+    #[test]
+    fn data_given_a_hyperslab_is_caught() {
+        assert_eq!(
+            slab(&["-d", "time,0,9", "a", "b"]).as_deref(),
+            Some("time,0,9")
+        );
+        assert_eq!(slab(&["-dtime,0,9", "a", "b"]).as_deref(), Some("time,0,9"));
+        assert_eq!(
+            slab(&["-md", "lat,-30.,30.", "a", "b"]).as_deref(),
+            Some("lat,-30.,30.")
+        );
+        assert_eq!(
+            slab(&["--data", "time,1", "a", "b"]).as_deref(),
+            Some("time,1")
+        );
+        assert_eq!(
+            slab(&["--data=time,1", "a", "b"]).as_deref(),
+            Some("time,1")
+        );
+    }
+
+    #[test]
+    fn data_as_a_switch_is_left_alone() {
+        assert_eq!(slab(&["-d", "a.nc", "b.nc"]), None);
+        assert_eq!(slab(&["-dm", "-v", "tas,pr", "a.nc", "b.nc"]), None);
+        // `-v d` is the variable `d`; `-x` takes a list that looks like a hyperslab.
+        assert_eq!(slab(&["-v", "d", "x,1", "b.nc"]), None);
+        assert_eq!(slab(&["-x", "tas,pr", "-d", "a.nc", "b.nc"]), None);
+        assert_eq!(slab(&["--dim", "time,0,9", "-d", "a.nc", "b.nc"]), None);
+        assert_eq!(slab(&["-d", "--", "time,0", "b.nc"]), None);
+        assert_eq!(slab(&["-d", "s3://bucket/a,b.zarr", "b.nc"]), None);
     }
 }

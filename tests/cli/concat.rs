@@ -457,3 +457,37 @@ fn metadata_only_reads_the_inputs_headers_alone() {
     .success();
     crate::util::assert_equal_datasets(&out, &one, "parts");
 }
+
+/// Issue 61: a coordinate's boundary variable is rebased with it, whether its
+/// `bounds` or (climatological time, CF 7.4) its `climatology` names it.
+#[test]
+fn boundary_variables_are_rebased_with_their_coordinate_61() {
+    let tmp = tempfile::tempdir().unwrap();
+    for attr in ["bounds", "climatology"] {
+        let part = |name: &str, base: &str, times: &str, edges: &str| {
+            let cdl = tmp.path().join(format!("{attr}_{name}.cdl"));
+            fs::write(
+                &cdl,
+                format!(
+                    "netcdf {name} {{\ndimensions:\n\ttime = UNLIMITED ;\n\tnv = 2 ;\nvariables:\n\
+                     \tdouble time(time) ;\n\t\ttime:units = \"days since {base}\" ;\n\
+                     \t\ttime:{attr} = \"edges\" ;\n\tdouble edges(time, nv) ;\n\
+                     data:\n time = {times} ;\n edges = {edges} ;\n}}\n"
+                ),
+            )
+            .unwrap();
+            let nc = tmp.path().join(format!("{attr}_{name}.nc"));
+            nczgen(&["-k", "nc4", "-o", &s(&nc), &s(&cdl)]).success();
+            nc
+        };
+        let a = part("a", "2001-01-01", "0.5, 1.5", "0, 1, 1, 2");
+        let b = part("b", "2001-01-03", "0.5", "0, 1");
+        let out = tmp.path().join(format!("{attr}.nc"));
+        run("nczcopy", &[&s(&a), &s(&b), &s(&out)]).success();
+        assert_eq!(
+            data(&out),
+            "time = 0.5, 1.5, 2.5 ; edges = 0, 1, 1, 2, 2, 3 ; }",
+            "{attr}"
+        );
+    }
+}

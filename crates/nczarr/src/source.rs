@@ -126,6 +126,10 @@ pub struct FormatInfo {
     /// True when the format keeps a variable's codec chain as `_Codecs`, which
     /// `ncdump -s` then shows (NCZarr and Zarr do; HDF5 files do not).
     pub codecs_attr: bool,
+    /// True when the format records each attribute's netCDF type. Pure Zarr (v2, and
+    /// v3 without our `_nczarr_attr`) keeps attributes as JSON, whose numbers have no
+    /// type: a `float` attribute written there reads back as a `double`.
+    pub attr_types: bool,
     /// Further facts, one line each, for inspection tools (consolidated metadata...).
     pub facts: Vec<String>,
     /// The Zarr version of a Zarr store (2 for NCZarr and pure Zarr v2, 3); `None`

@@ -19,6 +19,7 @@ static CDL_FORMAT: LazyLock<FormatInfo> = LazyLock::new(|| FormatInfo {
     superblock_version: None,
     is_netcdf4: Some(true),
     codecs_attr: true,
+    attr_types: true,
     zarr_version: None,
     facts: Vec::new(),
 });

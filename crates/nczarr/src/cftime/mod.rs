@@ -10,12 +10,15 @@
 //! the mixed Julian/Gregorian calendar names its switch moment 1582-10-05, a date
 //! that cannot be printed prints as `""`.
 
+mod bounds;
 mod cdtime;
 mod scan;
 #[cfg(test)]
 mod tests;
 
-use crate::model::{Values, Var};
+use crate::model::{Dataset, Var, VarPath};
+use bounds::attr_text;
+pub use bounds::{boundary_vars, bounds_parent};
 pub use cdtime::CompTime;
 use cdtime::{mixed_add, mixed_diff, Days};
 use scan::{scan, Slot, EOF};
@@ -278,10 +281,24 @@ impl TimeUnits {
         if !var.nc_type.is_numeric() {
             return None;
         }
-        let text = |name: &str| match var.attr(name).map(|a| &a.values) {
-            Some(Values::Char(t)) => Some(t.as_slice()),
-            Some(Values::String(list)) => list.first().flatten(),
-            _ => None,
+        let text = |name: &str| var.attr(name).and_then(|a| attr_text(&a.values));
+        TimeUnits::parse(text("units")?, text("calendar"))
+    }
+
+    /// The time units of the variable at `path` in `dataset`: as [`TimeUnits::of_var`],
+    /// but a boundary variable (the one a coordinate's `bounds` or `climatology` names,
+    /// [`bounds_parent`]) takes the `units` and `calendar` it lacks from its
+    /// coordinate, as CF 7.1 lets it, so that `time_bnds` holds times as `time` does.
+    pub fn of_var_in(dataset: &Dataset, path: &VarPath) -> Option<TimeUnits> {
+        let var = dataset.var(path)?;
+        if !var.nc_type.is_numeric() {
+            return None;
+        }
+        let parent = bounds_parent(dataset, path).map(|(_, p)| p);
+        let text = |name: &str| {
+            var.attr(name)
+                .or_else(|| parent.and_then(|p| p.attr(name)))
+                .and_then(|a| attr_text(&a.values))
         };
         TimeUnits::parse(text("units")?, text("calendar"))
     }

@@ -3,10 +3,34 @@
 //! `--storage` how each variable is stored. What the formats cannot all hold (an
 //! unlimited dimension in pure Zarr) is storage, not structure.
 
-use super::values::{compare as compare_values, Rules};
-use super::{name_of, CompareOptions, DiffKind, Difference};
-use crate::model::{Attr, Dataset, Group, Values, VarPath};
+use super::attrs::attributes;
+use super::user::{self, type_text};
+use super::{name_of, CompareOptions, DiffKind, Difference, Side};
+use crate::model::{Dataset, Group, VarPath};
 use crate::source::DatasetSource;
+
+/// The two datasets compared, and how.
+pub(super) struct Pair<'s> {
+    pub(super) a: &'s dyn DatasetSource,
+    pub(super) b: &'s dyn DatasetSource,
+    pub(super) options: &'s CompareOptions,
+}
+
+impl Pair<'_> {
+    /// The dataset on `side`.
+    pub(super) fn side(&self, side: Side) -> &dyn DatasetSource {
+        match side {
+            Side::A => self.a,
+            Side::B => self.b,
+        }
+    }
+
+    /// Whether one of the formats keeps no attribute types (pure Zarr's JSON), so
+    /// that a type difference of two equal attributes is storage.
+    pub(super) fn typeless(&self) -> bool {
+        !self.a.format().attr_types || !self.b.format().attr_types
+    }
+}
 
 /// Report each structural difference of `a` and `b` to `emit`.
 pub(super) fn compare(
@@ -15,11 +39,12 @@ pub(super) fn compare(
     options: &CompareOptions,
     emit: &mut dyn FnMut(Difference),
 ) {
+    let pair = Pair { a, b, options };
     groups(
         &a.dataset().root,
         &b.dataset().root,
         &mut Vec::new(),
-        options,
+        &pair,
         emit,
     );
     if options.storage {
@@ -27,7 +52,12 @@ pub(super) fn compare(
     }
 }
 
-fn meta(kind: DiffKind, what: String, a: Option<String>, b: Option<String>) -> Difference {
+pub(super) fn meta(
+    kind: DiffKind,
+    what: String,
+    a: Option<String>,
+    b: Option<String>,
+) -> Difference {
     Difference {
         kind,
         what,
@@ -35,6 +65,7 @@ fn meta(kind: DiffKind, what: String, a: Option<String>, b: Option<String>) -> D
         a,
         b,
         diff: None,
+        types: None,
     }
 }
 
@@ -42,9 +73,10 @@ fn groups(
     a: &Group,
     b: &Group,
     path: &mut Vec<String>,
-    options: &CompareOptions,
+    pair: &Pair<'_>,
     emit: &mut dyn FnMut(Difference),
 ) {
+    let options = pair.options;
     let base = path.clone();
     let here = |name: &str| {
         let mut p = base.clone();
@@ -81,10 +113,10 @@ fn groups(
     }
     if options.global {
         attributes(
-            &a.attrs,
-            &b.attrs,
+            pair,
+            (&a.attrs, &b.attrs),
+            None,
             &format!("{}:", path.join("/")),
-            options,
             emit,
         );
     }
@@ -104,13 +136,18 @@ fn groups(
             continue;
         };
         if options.metadata {
-            if o.nc_type != v.nc_type && !options.ignore_types {
-                emit(meta(
-                    DiffKind::Type,
-                    what.clone(),
-                    Some(v.nc_type.to_string()),
-                    Some(o.nc_type.to_string()),
-                ));
+            // A user-defined type by its definition (two enums of one name with other
+            // members are other types).
+            let (ta, tb) = (
+                type_text(pair.a.dataset(), v),
+                type_text(pair.b.dataset(), o),
+            );
+            // --ignore-types compares numbers as numbers (an enum's are its base
+            // integers); records are compared only as the same type.
+            let records = user::reads_by_element(pair.a.dataset(), v)
+                || user::reads_by_element(pair.b.dataset(), o);
+            if ta != tb && (records || !options.ignore_types) {
+                emit(meta(DiffKind::Type, what.clone(), Some(ta), Some(tb)));
             }
             let dims = |x: &crate::model::Var| {
                 let names: Vec<&str> = x.dims.iter().map(|d| d.name.as_str()).collect();
@@ -124,7 +161,13 @@ fn groups(
                     Some(dims(o)),
                 ));
             }
-            attributes(&v.attrs, &o.attrs, &format!("{what}:"), options, emit);
+            attributes(
+                pair,
+                (&v.attrs, &o.attrs),
+                Some(&VarPath::new(path, &v.name)),
+                &format!("{what}:"),
+                emit,
+            );
         }
     }
     for v in b
@@ -140,115 +183,57 @@ fn groups(
         ));
     }
     for g in &a.groups {
+        path.push(g.name.clone());
         match b.group(&g.name) {
-            Some(o) => {
-                path.push(g.name.clone());
-                groups(g, o, path, options, emit);
-                path.pop();
-            }
-            None => emit(meta(
-                DiffKind::Group,
-                here(&g.name),
-                Some("group".into()),
-                None,
-            )),
+            Some(o) => groups(g, o, path, pair, emit),
+            None => only_in_one(g, path, Side::A, options, emit),
         }
+        path.pop();
     }
     for g in b.groups.iter().filter(|g| a.group(&g.name).is_none()) {
-        emit(meta(
-            DiffKind::Group,
-            here(&g.name),
-            None,
-            Some("group".into()),
-        ));
+        path.push(g.name.clone());
+        only_in_one(g, path, Side::B, options, emit);
+        path.pop();
     }
 }
 
-/// The attributes of one owner (`prefix` names it, ncdump's `var:` or `:`), but for
-/// those `-A` names.
-fn attributes(
-    a: &[Attr],
-    b: &[Attr],
-    prefix: &str,
+/// A group (at `path`) that only the dataset `side` has: a difference itself, but with
+/// `-v` only the variables selected in it are (one line each), so that `-v tas` says
+/// nothing of a group that holds no `tas`.
+fn only_in_one(
+    g: &Group,
+    path: &mut Vec<String>,
+    side: Side,
     options: &CompareOptions,
     emit: &mut dyn FnMut(Difference),
 ) {
-    let ignored = |n: &str| options.ignore_attrs.iter().any(|i| i == n);
-    for x in a.iter().filter(|x| !ignored(&x.name)) {
-        let what = format!("{prefix}{}", x.name);
-        match b.iter().find(|y| y.name == x.name) {
-            None => emit(meta(DiffKind::Attribute, what, Some(attr_text(x)), None)),
-            Some(y) if !same_attr(x, y, options) => emit(meta(
-                DiffKind::Attribute,
-                what,
-                Some(attr_text(x)),
-                Some(attr_text(y)),
-            )),
-            Some(_) => {}
-        }
+    let sides = |text: String| match side {
+        Side::A => (Some(text), None),
+        Side::B => (None, Some(text)),
+    };
+    if options.include.is_empty() {
+        let (a, b) = sides("group".into());
+        emit(meta(DiffKind::Group, path.join("/"), a, b));
+        return;
     }
-    for y in b
+    for v in g
+        .vars
         .iter()
-        .filter(|y| !ignored(&y.name) && !a.iter().any(|x| x.name == y.name))
+        .filter(|v| options.selects(&VarPath::new(path, &v.name)))
     {
+        let (a, b) = sides(v.nc_type.to_string());
         emit(meta(
-            DiffKind::Attribute,
-            format!("{prefix}{}", y.name),
-            None,
-            Some(attr_text(y)),
+            DiffKind::Variable,
+            name_of(&VarPath::new(path, &v.name)),
+            a,
+            b,
         ));
     }
-}
-
-/// Equal attributes: text by content (a char attribute equals a one-string one),
-/// numbers by value under the data rules when `--ignore-types`, else also by type.
-fn same_attr(x: &Attr, y: &Attr, options: &CompareOptions) -> bool {
-    if let (Some(p), Some(q)) = (text_of(&x.values), text_of(&y.values)) {
-        return p == q;
+    for c in &g.groups {
+        path.push(c.name.clone());
+        only_in_one(c, path, side, options, emit);
+        path.pop();
     }
-    if x.user != y.user {
-        return false;
-    }
-    if x.values.nc_type() != y.values.nc_type() && !options.ignore_types {
-        return false;
-    }
-    if x.values.len() != y.values.len() {
-        return false;
-    }
-    let rules = Rules {
-        nan_equal: true,
-        ..Rules::default()
-    };
-    let mut same = true;
-    compare_values(&x.values, &y.values, &rules, &mut |_| {
-        same = false;
-        false
-    });
-    same
-}
-
-/// The text of a char attribute or a one-string attribute, to its end or first NUL
-/// (C's strings: NCO writes its `history` with a NUL that other formats do not keep).
-fn text_of(v: &Values) -> Option<Vec<u8>> {
-    let text = match v {
-        Values::Char(t) => t.as_slice(),
-        Values::String(s) if s.len() == 1 => s.value(0)?,
-        _ => return None,
-    };
-    let end = text.iter().position(|&c| c == 0).unwrap_or(text.len());
-    Some(text[..end].to_vec())
-}
-
-/// An attribute's values as CDL writes them, shortened.
-fn attr_text(a: &Attr) -> String {
-    if let Some(t) = text_of(&a.values) {
-        return format!("{:?}", String::from_utf8_lossy(&t));
-    }
-    let items: Vec<String> = (0..a.values.len().min(8))
-        .map(|i| super::values::number_text(&a.values, i))
-        .collect();
-    let more = if a.values.len() > 8 { ", ..." } else { "" };
-    format!("{}{more}", items.join(", "))
 }
 
 /// `--storage`: the format, and per variable the chunk shape, codecs and byte order.

@@ -3,16 +3,51 @@
 //! datasets read at once, compared by a loop per type (`values.rs`). Differences go to
 //! the caller as they are found, so a report of millions is never held.
 
+mod attrs;
 mod meta;
+mod user;
 mod values;
 
 use std::collections::BTreeMap;
 
 use crate::cftime::TimeUnits;
 use crate::chunking::{block_slabs, c_strides, Region};
-use crate::error::Result;
-use crate::model::{NcType, VarPath};
+use crate::model::select::var_matches;
+use crate::model::{Dataset, NcType, VarPath};
 use crate::source::DatasetSource;
+
+/// Which of the two datasets compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// The first (`A`).
+    A,
+    /// The second (`B`).
+    B,
+}
+
+/// Why two datasets could not be compared.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CompareError {
+    /// `-v` or `-x` names a variable that neither dataset has: a typo would otherwise
+    /// compare nothing (or everything) and pass.
+    #[error("{option} {name}: no such variable in either dataset")]
+    NoSuchVar {
+        /// The option (`-v`, `-x`).
+        option: &'static str,
+        /// The name as given.
+        name: String,
+    },
+    /// Reading one of the datasets failed; `side` says which, so that the message
+    /// can name it.
+    #[error("dataset {side:?}: {source}")]
+    Read {
+        /// The dataset that failed.
+        side: Side,
+        /// What failed (names the variable).
+        source: crate::Error,
+    },
+}
 
 /// What is compared, and when values are equal (nccmp's options).
 #[derive(Debug, Clone, Default)]
@@ -111,6 +146,9 @@ pub struct Difference {
     pub b: Option<String>,
     /// The difference of two numbers.
     pub diff: Option<f64>,
+    /// A's and B's types where they differ and the sides are typed values (an
+    /// attribute's): the line then says `type float != double (0.001f != 0.001)`.
+    pub types: Option<(String, String)>,
 }
 
 impl Difference {
@@ -140,9 +178,10 @@ impl Difference {
             (None, Some(_)) => format!("only in {b_name}"),
             (None, None) => String::new(),
         };
-        match (self.kind, self.diff) {
-            (DiffKind::Count, _) => format!("{what}: {}", self.a.as_deref().unwrap_or("")),
-            (_, Some(d)) => format!("{what}: {sides} (diff {d})"),
+        match (self.kind, self.diff, &self.types) {
+            (DiffKind::Count, _, _) => format!("{what}: {}", self.a.as_deref().unwrap_or("")),
+            (_, _, Some((ta, tb))) => format!("{what}: type {ta} != {tb} ({sides})"),
+            (_, Some(d), _) => format!("{what}: {sides} (diff {d})"),
             _ => format!("{what}: {sides}"),
         }
     }
@@ -177,13 +216,16 @@ pub(crate) fn name_of(path: &VarPath) -> String {
 /// found.
 ///
 /// # Errors
-/// Read errors of either dataset (naming the variable).
+/// [`CompareError::NoSuchVar`] before anything is compared when `-v` or `-x` names a
+/// variable in neither dataset (one in a single dataset is a difference, reported);
+/// [`CompareError::Read`] for a read error of either dataset, saying which.
 pub fn compare(
     a: &dyn DatasetSource,
     b: &dyn DatasetSource,
     options: &CompareOptions,
     found: &mut dyn FnMut(&Difference),
-) -> Result<Report> {
+) -> Result<Report, CompareError> {
+    check_names(a.dataset(), b.dataset(), options)?;
     let mut report = Report::default();
     let mut emit = |d: Difference| {
         if d.kind != DiffKind::Count {
@@ -198,7 +240,7 @@ pub fn compare(
             let Some(other) = b.dataset().var(&path) else {
                 continue;
             };
-            if !options.selects(&path) || var.user_type.is_some() || other.user_type.is_some() {
+            if !options.selects(&path) {
                 continue;
             }
             let what = name_of(&path);
@@ -211,23 +253,46 @@ pub fn compare(
                     a: Some(format!("{shape:?}")),
                     b: Some(format!("{theirs:?}")),
                     diff: None,
+                    types: None,
                 });
                 continue;
             }
-            if var.nc_type != other.nc_type && !options.ignore_types {
+            let (ta, tb) = (
+                user::type_text(a.dataset(), var),
+                user::type_text(b.dataset(), other),
+            );
+            // --ignore-types compares numbers as numbers (an enum's are its base
+            // integers); records are compared only as the same type.
+            let records = user::reads_by_element(a.dataset(), var)
+                || user::reads_by_element(b.dataset(), other);
+            if ta != tb && (records || !options.ignore_types) {
                 if !options.metadata {
                     emit(Difference {
                         kind: DiffKind::Type,
                         what,
                         index: None,
-                        a: Some(var.nc_type.to_string()),
-                        b: Some(other.nc_type.to_string()),
+                        a: Some(ta),
+                        b: Some(tb),
                         diff: None,
+                        types: None,
                     });
                 }
                 continue;
             }
             if !a.has_data(&path) && !b.has_data(&path) {
+                continue;
+            }
+            if user::reads_by_element(a.dataset(), var) {
+                let summary = user::compare_var(
+                    a,
+                    b,
+                    &path,
+                    &shape,
+                    options.nan_equal,
+                    options.keep_going,
+                    &mut emit,
+                )?;
+                vars.insert(what, summary);
                 continue;
             }
             let rules = rules_for(a, b, &path, options);
@@ -237,6 +302,24 @@ pub fn compare(
     }
     report.vars = vars;
     Ok(report)
+}
+
+/// Check that each name `-v` and `-x` give is a variable of `a` or of `b`.
+fn check_names(a: &Dataset, b: &Dataset, options: &CompareOptions) -> Result<(), CompareError> {
+    let known = |ds: &Dataset, name: &str| {
+        ds.vars()
+            .iter()
+            .any(|(p, _)| var_matches(name, &p.group, &p.name))
+    };
+    for (option, names) in [("-v", &options.include), ("-x", &options.exclude)] {
+        if let Some(name) = names.iter().find(|n| !known(a, n) && !known(b, n)) {
+            return Err(CompareError::NoSuchVar {
+                option,
+                name: name.clone(),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// The rules for one variable: the options', with its fills (`-M`) and its CF time
@@ -264,9 +347,11 @@ fn rules_for(
             })
             .unwrap_or(f64::NAN)
     };
+    // A boundary variable's times are its coordinate's (CF 7.1): `time_bnds` with no
+    // units of its own compares as instants whenever `time` does.
     let times = match (
-        va.and_then(TimeUnits::of_var),
-        vb.and_then(TimeUnits::of_var),
+        TimeUnits::of_var_in(a.dataset(), path),
+        TimeUnits::of_var_in(b.dataset(), path),
     ) {
         (Some(ua), Some(ub)) if ua != ub => Some((ua, ub)),
         _ => None,
@@ -290,7 +375,7 @@ fn compare_var(
     rules: &values::Rules,
     options: &CompareOptions,
     emit: &mut dyn FnMut(Difference),
-) -> Result<VarSummary> {
+) -> Result<VarSummary, CompareError> {
     let what = name_of(path);
     let item = a.dataset().var(path).map_or(8, |v| {
         crate::encoding::item_size(v.nc_type, 1).max(1) as u64
@@ -319,7 +404,7 @@ fn compare_var(
         .iter()
         .filter(|r| !r.is_empty() || shape.is_empty())
         .collect();
-    std::thread::scope(|scope| -> Result<()> {
+    std::thread::scope(|scope| -> Result<(), CompareError> {
         // The next slab of both is read while this one is compared (a rendezvous: no
         // third slab waits between them).
         let (tx, rx) = std::sync::mpsc::sync_channel(0);
@@ -327,7 +412,11 @@ fn compare_var(
         scope.spawn(move || {
             for region in reading {
                 let (x, y) = rayon::join(|| a.read(path, region), || b.read(path, region));
-                if tx.send(x.and_then(|x| Ok((x, y?)))).is_err() {
+                let read = |side, r: crate::Result<_>| {
+                    r.map_err(|source| CompareError::Read { side, source })
+                };
+                let both = read(Side::A, x).and_then(|x| Ok((x, read(Side::B, y)?)));
+                if tx.send(both).is_err() {
                     break;
                 }
             }
@@ -346,24 +435,33 @@ fn compare_var(
         }
         Ok(())
     })?;
-    if options.keep_going && summary.differing > 0 {
-        let max = summary
-            .max_diff
-            .map(|m| format!(" (max diff {m})"))
-            .unwrap_or_default();
-        emit(Difference {
-            kind: DiffKind::Count,
-            what,
-            index: None,
-            a: Some(format!(
-                "{} of {} values differ{max}",
-                summary.differing, summary.compared
-            )),
-            b: None,
-            diff: None,
-        });
+    if options.keep_going {
+        emit_count(what, &summary, emit);
     }
     Ok(summary)
+}
+
+/// With `-f`, how many values of the variable `what` differ, when some do.
+fn emit_count(what: String, summary: &VarSummary, emit: &mut dyn FnMut(Difference)) {
+    if summary.differing == 0 {
+        return;
+    }
+    let max = summary
+        .max_diff
+        .map(|m| format!(" (max diff {m})"))
+        .unwrap_or_default();
+    emit(Difference {
+        kind: DiffKind::Count,
+        what,
+        index: None,
+        a: Some(format!(
+            "{} of {} values differ{max}",
+            summary.differing, summary.compared
+        )),
+        b: None,
+        diff: None,
+        types: None,
+    });
 }
 
 /// One variable being compared.
@@ -399,6 +497,7 @@ impl OneVar<'_> {
                 a: Some(f.a),
                 b: Some(f.b),
                 diff: f.diff,
+                types: None,
             });
             stop = !self.keep_going;
             !stop

@@ -3,7 +3,7 @@
 //! from its input; the others are read from the first input (checked equal in all).
 
 use super::check::{self, Input};
-use crate::cftime::{Calendar, TimeUnits};
+use crate::cftime::{boundary_vars, Calendar, TimeUnits};
 use crate::chunking::{block_row_starts, place_block, Region};
 use crate::encoding::Encoding;
 use crate::error::{Error, Result};
@@ -203,12 +203,9 @@ impl<'a> Concat<'a> {
                 self.units.push(theirs);
             }
             self.rebase.push(coord.clone());
-            if let Some(bounds) = var.attr("bounds").and_then(|a| match &a.values {
-                Values::Char(t) => Some(String::from_utf8_lossy(t).into_owned()),
-                _ => None,
-            }) {
-                self.rebase.push(VarPath::new(&self.dim.group, bounds));
-            }
+            // Its cell edges are times in its units too, whether named by `bounds` or,
+            // for climatological time, by `climatology` (CF 7.4).
+            self.rebase.extend(boundary_vars(&self.dim.group, var));
         }
         if headers_only {
             return Ok(());

@@ -182,6 +182,7 @@ impl Nc3Source {
                 superblock_version: None,
                 is_netcdf4: None,
                 codecs_attr: false,
+                attr_types: true,
                 zarr_version: None,
                 facts: vec![format!("header: {} bytes", h.len)],
             },

@@ -97,6 +97,7 @@ impl Hdf5Source {
             ),
             is_netcdf4: Some(meta.is_netcdf4),
             codecs_attr: false,
+            attr_types: true,
             nc_properties: meta.nc_properties,
             superblock_version: Some(i32::from(superblock)),
             zarr_version: None,

@@ -158,6 +158,8 @@ fn v2_format(
         superblock_version: Some(generation.superblock_version()),
         is_netcdf4: Some(true),
         codecs_attr: true,
+        // NCZarr types them in `_nczarr_attr` (or V1's `.nczattr`); pure Zarr does not.
+        attr_types: generation != Generation::PureZarr,
         zarr_version: Some(2),
         facts,
     }

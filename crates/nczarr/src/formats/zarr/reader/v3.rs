@@ -180,6 +180,7 @@ pub(crate) fn read(
         superblock_version: Some(Generation::PureZarr.superblock_version()),
         is_netcdf4: Some(true),
         codecs_attr: true,
+        attr_types: ours,
         zarr_version: Some(3),
         facts,
     };
