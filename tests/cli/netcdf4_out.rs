@@ -300,10 +300,11 @@ fn golden_stores_copied_to_netcdf4_dump_as_their_inputs() {
             let got = Command::new("ncdump").arg(&out).output().unwrap();
             let got = String::from_utf8_lossy(&got.stdout);
             let got = got.split_once('\n').map_or("", |(_, r)| r);
+            let got = crate::util::without_carried_fills(&want, got);
             if got == want {
                 same += 1;
             } else {
-                problems.push(format!("{input}: {}", crate::util::first_diff(&want, got)));
+                problems.push(format!("{input}: {}", crate::util::first_diff(&want, &got)));
             }
         }
     }

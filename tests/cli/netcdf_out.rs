@@ -335,6 +335,7 @@ fn golden_stores_copied_to_classic_files_dump_as_their_inputs() {
                         },
                     )
                     .collect();
+                let got = crate::util::without_carried_fills(&want, &got);
                 if got == want {
                     same += 1;
                 } else {

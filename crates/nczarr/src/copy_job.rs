@@ -174,6 +174,15 @@ impl CopyJob {
                 ..PlanOptions::default()
             },
         )?;
+        // xarray masks by a pure Zarr v2 fill_value, but by nothing but `_FillValue` in
+        // a netCDF file or Zarr v3: such a fill goes as the attribute. (NCZarr's
+        // fill_value is netCDF's fill, which netcdf-c shows as no attribute when it is
+        // the default: it stays so.)
+        let zarr3 = self.create.zarr.zarr3
+            || DatasetUrl::parse(&self.output).is_ok_and(|u| u.modes.zarr3());
+        if source.format().is_pure_zarr2() && (self.create.netcdf.is_some() || zarr3) {
+            crate::copy::carry_zarr_fills(&mut selected.dataset, &plan);
+        }
         // A netCDF file of the classic family stores no chunks or codecs: the plan (and
         // `--dry-run`) says so, and what the kind cannot hold is refused now.
         if let Some(kind) = self.create.netcdf {

@@ -137,6 +137,15 @@ pub struct FormatInfo {
     pub zarr_version: Option<u8>,
 }
 
+impl FormatInfo {
+    /// Pure Zarr version 2 (zarr-python's, xarray's, kerchunk's references, netcdf-c's
+    /// `mode=zarr`): Zarr v2 without NCZarr's typed metadata. Its `fill_value` is what
+    /// xarray reads as `_FillValue`.
+    pub fn is_pure_zarr2(&self) -> bool {
+        self.zarr_version == Some(2) && !self.attr_types
+    }
+}
+
 /// One stored chunk of a variable, decoded, for tools that look below the netCDF level.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChunkView {

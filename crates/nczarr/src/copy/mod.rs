@@ -14,6 +14,7 @@ pub mod budget;
 pub mod chunkspec;
 pub mod cost;
 pub mod estimate;
+mod fills;
 pub mod filters;
 mod identity;
 pub mod parts;
@@ -22,6 +23,7 @@ pub mod select;
 
 pub use budget::MemoryBudget;
 pub use chunkspec::{ChunkSpec, ChunkSpecError};
+pub use fills::carry_zarr_fills;
 pub use filters::{parse_codec, Compression, FilterSpec, FilterSpecError};
 pub use parts::{check_fingerprint, fingerprint, finish_parts, Part};
 pub use plan::{longest_string_in, plan, plan_copy, LongestString, StorageChanges};
