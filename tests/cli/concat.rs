@@ -491,3 +491,111 @@ fn boundary_variables_are_rebased_with_their_coordinate_61() {
         );
     }
 }
+
+/// A day's file of one record, with or without CF bounds on time.
+fn one_day(dir: &Path, day: u32, bounds: bool) -> PathBuf {
+    let name = format!("day{day:03}{}", if bounds { "b" } else { "" });
+    let cdl = dir.join(format!("{name}.cdl"));
+    let (bdim, bvar, bdata) = if bounds {
+        (
+            "\tnv = 2 ;\n",
+            "\t\ttime:bounds = \"time_bnds\" ;\n\tdouble time_bnds(time, nv) ;\n",
+            format!(" time_bnds = {day}, {} ;\n", day + 1),
+        )
+    } else {
+        ("", "", String::new())
+    };
+    fs::write(
+        &cdl,
+        format!(
+            "netcdf {name} {{\ndimensions:\n\ttime = UNLIMITED ;\n{bdim}variables:\n\tdouble time(time) ;\n\t\ttime:units = \"days since 2001-01-01\" ;\n{bvar}\tfloat tas(time) ;\ndata:\n time = {day}.5 ;\n{bdata} tas = {day} ;\n}}\n"
+        ),
+    )
+    .unwrap();
+    let nc = dir.join(format!("{name}.nc"));
+    nczgen(&["-k", "nc4", "-o", &s(&nc), &s(&cdl)]).success();
+    nc
+}
+
+/// Issue 61: daily files of one record each, one day missing, joined silently though
+/// the docs promise a gap is refused: the step is now taken across the inputs, or
+/// from their bounds (which also tell two files a gap apart, where a step cannot).
+#[test]
+fn a_gap_between_one_record_files_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    for bounds in [false, true] {
+        let days: Vec<String> = [0, 1, 2, 4, 5]
+            .iter()
+            .map(|&day| s(&one_day(d, day, bounds)))
+            .collect();
+        let out = s(&d.join(format!("year-{bounds}.zarr")));
+        let mut args: Vec<&str> = days.iter().map(String::as_str).collect();
+        args.push(&out);
+        let e = run("nczcopy", &args).fails_with_one_line(1);
+        let want = if bounds {
+            "day002b.nc and ".to_string() + &days[3] + ": a gap in coordinate 'time' (its cells end at 3 in one and start at 4 in the next); --allow-gaps joins them anyway"
+        } else {
+            "day002.nc and ".to_string() + &days[3] + ": a gap in coordinate 'time' (2.5 then 4.5, where the inputs step by 1); --allow-gaps joins them anyway"
+        };
+        assert!(e.ends_with(&want), "{bounds}: {e}");
+        assert!(!Path::new(&out).exists());
+        args.insert(0, "--allow-gaps");
+        run("nczcopy", &args).success();
+        // Days in order and whole: joined.
+        let whole: Vec<String> = [6, 7, 8]
+            .iter()
+            .map(|&day| s(&one_day(d, day, bounds)))
+            .collect();
+        let out = s(&d.join(format!("whole-{bounds}.zarr")));
+        let mut args: Vec<&str> = whole.iter().map(String::as_str).collect();
+        args.push(&out);
+        run("nczcopy", &args).success();
+    }
+    // Two files a gap apart: only their bounds tell.
+    let (a, b) = (one_day(d, 10, true), one_day(d, 12, true));
+    let e = run("nczcopy", &[&s(&a), &s(&b), &s(&d.join("two.zarr"))]).fails_with_one_line(1);
+    assert!(
+        e.contains(
+            "a gap in coordinate 'time' (its cells end at 11 in one and start at 12 in the next)"
+        ),
+        "{e}"
+    );
+    // The same gap found by --append into a dataset of one record.
+    let one = s(&d.join("one.zarr"));
+    run("nczcopy", &[&s(&a), &one]).success();
+    let e = run("nczcopy", &["--append", &s(&b), &one]).fails_with_one_line(1);
+    assert!(e.contains("a gap in coordinate 'time'"), "{e}");
+}
+
+/// Months of different lengths, one record a file with bounds: no gap.
+#[test]
+fn monthly_one_record_files_with_bounds_join() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let edges = [0, 31, 59, 90, 120];
+    let files: Vec<String> = edges
+        .windows(2)
+        .enumerate()
+        .map(|(m, w)| {
+            let cdl = d.join(format!("m{m}.cdl"));
+            fs::write(
+                &cdl,
+                format!(
+                    "netcdf m {{\ndimensions:\n\ttime = UNLIMITED ;\n\tnv = 2 ;\nvariables:\n\tdouble time(time) ;\n\t\ttime:units = \"days since 2001-01-01\" ;\n\t\ttime:bounds = \"time_bnds\" ;\n\tdouble time_bnds(time, nv) ;\ndata:\n time = {} ;\n time_bnds = {}, {} ;\n}}\n",
+                    f64::from(w[0] + w[1]) / 2.0,
+                    w[0],
+                    w[1]
+                ),
+            )
+            .unwrap();
+            let nc = d.join(format!("m{m}.nc"));
+            nczgen(&["-k", "nc4", "-o", &s(&nc), &s(&cdl)]).success();
+            s(&nc)
+        })
+        .collect();
+    let out = s(&d.join("months.zarr"));
+    let mut args: Vec<&str> = files.iter().map(String::as_str).collect();
+    args.push(&out);
+    run("nczcopy", &args).success();
+}

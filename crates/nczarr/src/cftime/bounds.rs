@@ -32,6 +32,12 @@ pub fn boundary_vars(group: &[String], coord: &Var) -> Vec<VarPath> {
         .collect()
 }
 
+/// The variable the coordinate `coord`'s `bounds` attribute names: its cells' edges
+/// (contiguous cells, unlike climatological bounds).
+pub fn cell_bounds(group: &[String], coord: &Var) -> Option<VarPath> {
+    resolve(group, attr_text(&coord.attr("bounds")?.values)?)
+}
+
 /// The text of a char attribute, or of a string attribute's first string.
 pub(super) fn attr_text(values: &Values) -> Option<&[u8]> {
     match values {

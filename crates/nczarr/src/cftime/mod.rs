@@ -18,7 +18,7 @@ mod tests;
 
 use crate::model::{Dataset, Var, VarPath};
 use bounds::attr_text;
-pub use bounds::{boundary_vars, bounds_parent};
+pub use bounds::{boundary_vars, bounds_parent, cell_bounds};
 pub use cdtime::CompTime;
 use cdtime::{mixed_add, mixed_diff, Days};
 use scan::{scan, Slot, EOF};

@@ -119,11 +119,16 @@ pub(super) fn same_values(a: &Values, b: &Values) -> bool {
 
 /// Check that `coords` (each input's coordinate values along the dimension, already in
 /// the first input's units) run one way across the inputs, strictly: each input
-/// monotonic, and no overlap or input out of order where two meet. The error names the
-/// input, or both.
+/// monotonic, and no overlap or input out of order where two meet; unless
+/// `allow_gaps`, no gap between two inputs either: where `edges` gives each input's
+/// outer cell edges (from its bounds), one input's cells must start where the last
+/// one's end; else a jump of more than half a step again is a gap, the step taken from
+/// inputs of two or more values or, when every input holds one value (daily files of
+/// one record), across the inputs. The error names the input, or both.
 pub(super) fn runs_one_way(
     names: &[String],
     coords: &[Vec<f64>],
+    edges: Option<&[(f64, f64)]>,
     dim: &str,
     allow_gaps: bool,
 ) -> Result<()> {
@@ -152,10 +157,11 @@ pub(super) fn runs_one_way(
         c.windows(2)
             .all(|w| ((w[1] - w[0]).abs() - s).abs() <= s * 1e-6)
     });
-    let step = steps
+    let within_step = steps
         .first()
         .copied()
         .filter(|&s| regular && s > 0.0 && steps.iter().all(|&t| (t - s).abs() <= s * 1e-6));
+    let step = within_step.or_else(|| step_across(coords));
     let mut last: Option<(usize, f64)> = None;
     for (i, c) in coords.iter().enumerate() {
         let (Some(&first), Some(&end)) = (c.first(), c.last()) else {
@@ -167,6 +173,21 @@ pub(super) fn runs_one_way(
                     "{} and {}: coordinate '{dim}' overlaps or is out of order ({x} then {first}); give the inputs in order (or --sort)",
                     names[j], names[i]
                 )));
+            }
+            if let Some(((_, end), (start, _))) = edges
+                .filter(|_| !allow_gaps)
+                .and_then(|e| Some((*e.get(j)?, *e.get(i)?)))
+            {
+                let tolerance = 1e-6 * end.abs().max(1.0);
+                let gap = if up { start - end } else { end - start };
+                if gap > tolerance {
+                    return Err(fail(format!(
+                        "{} and {}: a gap in coordinate '{dim}' (its cells end at {end} in one and start at {start} in the next); --allow-gaps joins them anyway",
+                        names[j], names[i]
+                    )));
+                }
+                last = Some((i, end_of(c)));
+                continue;
             }
             if let Some(step) = step.filter(|_| !allow_gaps) {
                 let jump = (first - x).abs();
@@ -181,6 +202,29 @@ pub(super) fn runs_one_way(
         last = Some((i, end));
     }
     Ok(())
+}
+
+/// The last value of a non-empty coordinate.
+fn end_of(c: &[f64]) -> f64 {
+    c.last().copied().unwrap_or(f64::NAN)
+}
+
+/// The coordinate's step across the inputs when every input holds at most one value:
+/// the smallest distance between two that meet (one missing day among daily files
+/// is then a jump of two steps). `None` with fewer than three values, where one
+/// distance cannot tell a step from a gap.
+fn step_across(coords: &[Vec<f64>]) -> Option<f64> {
+    if coords.iter().any(|c| c.len() >= 2) {
+        return None;
+    }
+    let flat: Vec<f64> = coords.iter().flatten().copied().collect();
+    if flat.len() < 3 {
+        return None;
+    }
+    flat.windows(2)
+        .map(|w| (w[1] - w[0]).abs())
+        .filter(|d| *d > 0.0 && d.is_finite())
+        .min_by(f64::total_cmp)
 }
 
 /// The attributes of `other` that differ from the first input's (`first`), or that

@@ -3,11 +3,11 @@
 //! from its input; the others are read from the first input (checked equal in all).
 
 use super::check::{self, Input};
-use crate::cftime::{boundary_vars, Calendar, TimeUnits};
+use crate::cftime::{boundary_vars, cell_bounds, Calendar, TimeUnits};
 use crate::chunking::{block_row_starts, place_block, Region};
 use crate::encoding::Encoding;
 use crate::error::{Error, Result};
-use crate::model::{Dataset, DimRef, Group, UValue, Values, VarPath};
+use crate::model::{Dataset, DimRef, Group, UValue, Values, Var, VarPath};
 use crate::source::{DataSource, DatasetSource, FormatInfo};
 use crate::store::ReadStore;
 
@@ -219,7 +219,47 @@ impl<'a> Concat<'a> {
             let v = self.rebased(i, &coord, raw)?;
             coords.push((0..v.len()).map(|k| v.get_f64(k)).collect());
         }
-        check::runs_one_way(&names, &coords, &self.dim.name, self.allow_gaps)
+        let edges = self.cell_edges(var, &coord)?;
+        check::runs_one_way(
+            &names,
+            &coords,
+            edges.as_deref(),
+            &self.dim.name,
+            self.allow_gaps,
+        )
+    }
+
+    /// Each input's first and last cell edge along the dimension, from the coordinate's
+    /// `bounds` (CF 7.1: `[n, 2]`, in its units, rebased with it); `None` when it has
+    /// none, or they are not that shape. (Climatological bounds are not contiguous
+    /// cells: they say nothing of gaps.)
+    fn cell_edges(&self, coord_var: &Var, coord: &VarPath) -> Result<Option<Vec<(f64, f64)>>> {
+        let Some(path) = cell_bounds(&coord.group, coord_var) else {
+            return Ok(None);
+        };
+        let Some(bvar) = self.dataset.var(&path) else {
+            return Ok(None);
+        };
+        if bvar.dims.len() != 2 || bvar.dims[0] != self.dim {
+            return Ok(None);
+        }
+        let mut edges = Vec::with_capacity(self.inputs.len());
+        for (i, input) in self.inputs.iter().enumerate() {
+            let shape = input.1.dataset().shape_of(&path).unwrap_or_default();
+            if shape.len() != 2 || shape[1] != 2 {
+                return Ok(None);
+            }
+            let v = self.rebased(i, &path, check::whole(input, &path)?)?;
+            let n = v.len();
+            if n == 0 {
+                edges.push((f64::NAN, f64::NAN));
+                continue;
+            }
+            // The cells' outer edges: the first cell's start and the last cell's end,
+            // whichever way the coordinate runs.
+            edges.push((v.get_f64(0), v.get_f64(n - 1)));
+        }
+        Ok(Some(edges))
     }
 
     /// Check that the times `raw` of input `i`'s coordinate at `coord` are all from
