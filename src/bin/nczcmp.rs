@@ -328,7 +328,11 @@ fn hyperslab_after_data(args: &[String]) -> Option<String> {
         if arg == "--" {
             return None;
         }
-        let next = || args.get(i + 1).filter(|n| looks_like_hyperslab(n)).cloned();
+        let next = || {
+            args.get(i + 1)
+                .filter(|n| cli::looks_like_hyperslab(n))
+                .cloned()
+        };
         if let Some(value) = arg.strip_prefix("--data=") {
             return Some(value.to_string());
         }
@@ -353,13 +357,6 @@ fn hyperslab_after_data(args: &[String]) -> Option<String> {
         i += 1;
     }
     None
-}
-
-/// `NAME,START[,...]` that names no file: how NCO's hyperslabs look.
-fn looks_like_hyperslab(arg: &str) -> bool {
-    arg.split_once(',').is_some_and(|(name, rest)| {
-        !name.is_empty() && !name.contains(['/', '.', ':']) && !rest.is_empty()
-    }) && !std::path::Path::new(arg).exists()
 }
 
 fn main() -> ExitCode {

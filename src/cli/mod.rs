@@ -162,6 +162,15 @@ pub fn one_line(s: &str) -> String {
     s.replace(['\n', '\r'], " ")
 }
 
+/// `NAME,START[,...]` that names no file: how NCO's hyperslabs (`ncks -d time,0,9`)
+/// look, where a tool's own `-d` means something else (nccopy's deflate level,
+/// nccmp's `--data`).
+pub fn looks_like_hyperslab(arg: &str) -> bool {
+    arg.split_once(',').is_some_and(|(name, rest)| {
+        !name.is_empty() && !name.contains(['/', '.', ':']) && !rest.is_empty()
+    }) && !std::path::Path::new(arg).exists()
+}
+
 /// A size: digits with an optional K, M, G or T suffix (powers of 1024; `KiB`, `MB`
 /// and the like read the same).
 pub fn parse_size(text: &str) -> anyhow::Result<u64> {

@@ -62,6 +62,8 @@ mod s3_faults;
 mod s3_files;
 /// What is at an output path survives: refusals, replacement, signals, killed runs.
 mod safe_outputs;
+/// Selecting variables keeps CF whole (issue 61): -V, -C, --exclude.
+mod selection_61;
 /// Subsets: --dim by index, value, date, stride, wrapped, multi-slab (issue 42).
 mod subset;
 /// Where writing tools may write (issue 61): never inside a dataset, over one only

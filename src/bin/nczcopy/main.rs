@@ -85,9 +85,19 @@ struct Args {
     /// Data only for these variables (comma-separated); definitions for all.
     #[arg(short = 'v', value_name = "VAR,...")]
     data_vars: Option<String>,
-    /// Only these variables (comma-separated), with their coordinate variables.
+    /// Only these variables (comma-separated), with their coordinate variables and the
+    /// variables they name by CF's attributes (coordinates, bounds, climatology,
+    /// grid_mapping, ancillary_variables, cell_measures, formula_terms), as ncks -v.
     #[arg(short = 'V', value_name = "VAR,...")]
     only_vars: Option<String>,
+    /// With -V: leave out the coordinate variables and CF-named variables -V would
+    /// bring (ncks's -C); attributes naming them lose those names.
+    #[arg(short = 'C')]
+    no_coords: bool,
+    /// Every variable but these (comma-separated), as NCO's -x -v; attributes naming
+    /// them lose those names.
+    #[arg(long, value_name = "VAR,...", conflicts_with_all = ["data_vars", "only_vars"])]
+    exclude: Option<String>,
     /// Data only for variables in these groups (comma-separated); all groups' definitions.
     #[arg(short = 'g', value_name = "GROUP,...")]
     data_groups: Option<String>,
@@ -226,10 +236,15 @@ struct Args {
     more: Vec<String>,
 }
 
-/// `-v`/`-V`, `-g`/`-G` and `-u` as a selection.
+/// `-v`/`-V`, `-C`, `--exclude`, `-g`/`-G` and `-u` as a selection.
 fn selection(args: &Args) -> anyhow::Result<Selection> {
     if args.data_vars.is_some() && args.only_vars.is_some() {
         bail!("-v and -V cannot be given together");
+    }
+    if args.experimental && (args.data_vars.is_some() || args.only_vars.is_some()) {
+        // NCO's `-x -v a,b` means "all but a and b"; nccopy's -x is a cache switch,
+        // which would copy the definitions of all and the data of a and b.
+        bail!("-x is nccopy's experimental caches switch, not NCO's exclusion: for every variable but these, write --exclude VAR,...");
     }
     if args.data_groups.is_some() && args.only_groups.is_some() {
         bail!("-g and -G cannot be given together");
@@ -248,6 +263,8 @@ fn selection(args: &Args) -> anyhow::Result<Selection> {
         }),
         groups_data_only: args.data_groups.is_some(),
         fix_unlimited: args.fix_unlimited,
+        no_coords: args.no_coords,
+        exclude: cli::comma_list(&args.exclude),
     })
 }
 
@@ -734,8 +751,37 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     ))
 }
 
+/// The hyperslab given to `-d`, if one is: nczcopy's `-d` is nccopy's deflate level,
+/// while NCO's `-d` (`ncks -d time,0,9`) is nczcopy's `--dim`; clap would say only
+/// that `time,0,9` is not a number.
+fn hyperslab_after_deflate(args: &[String]) -> Option<String> {
+    let mut it = args.iter().skip(1);
+    while let Some(arg) = it.next() {
+        if arg == "--" {
+            return None;
+        }
+        if arg == "-d" {
+            if let Some(next) = it.next().filter(|n| cli::looks_like_hyperslab(n)) {
+                return Some(next.clone());
+            }
+        } else if let Some(rest) = arg.strip_prefix("-d").filter(|r| r.contains(',')) {
+            return Some(rest.to_string());
+        }
+    }
+    None
+}
+
 fn main() -> ExitCode {
     cli::signals::stop_on_signals("nczcopy");
+    let argv: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    if let Some(spec) = hyperslab_after_deflate(&argv) {
+        eprintln!(
+            "nczcopy: -d is nccopy's deflate level (0-9); for a hyperslab (ncks -d) write --dim {spec}"
+        );
+        return ExitCode::from(2);
+    }
     let args: Args = cli::about::parse("nczcopy");
     if args.more.is_empty() && !args.finish && !args.append && args.inputs_from.is_none() {
         // A usage error, as the parser's own (exit 2): OUTPUT is optional only for

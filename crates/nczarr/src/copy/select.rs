@@ -8,7 +8,12 @@
 //!   dimensions and attributes, and variables only if listed too); `-g g,h`: every
 //!   group, data only for variables in these.
 //! - A selected variable keeps its coordinate variables (the 1-D variables named like
-//!   its dimensions), definitions and data.
+//!   its dimensions) and the variables it names by CF's attributes (`coordinates`,
+//!   `bounds`, `grid_mapping`, ...: [`crate::model::cf_links`]), theirs in turn,
+//!   definitions and data, as ncks does; `no_coords` (ncks's `-C`) leaves them out.
+//! - `exclude` (NCO's `-x -v`): every variable but these.
+//! - No attribute of the copy names a variable the copy left out: the name is taken
+//!   out of it (and an attribute of that one name goes).
 
 use std::collections::HashSet;
 
@@ -28,6 +33,11 @@ pub struct Selection {
     pub groups_data_only: bool,
     /// `-u`: unlimited dimensions become fixed at their current length.
     pub fix_unlimited: bool,
+    /// ncks's `-C`: the selected variables' coordinate variables and the variables
+    /// they name by CF's attributes are not brought along.
+    pub no_coords: bool,
+    /// Variables left out, definitions and data (`--exclude`, NCO's `-x -v`).
+    pub exclude: Vec<String>,
 }
 
 /// What a selection gives: the dataset to write, and which variables get data.
@@ -45,6 +55,13 @@ pub struct Selected {
 /// [`SelectionError`] naming a variable or group the input does not have.
 pub fn select(input: &Dataset, selection: &Selection) -> Result<Selected, SelectionError> {
     check_selection(input, &selection.vars, &selection.groups)?;
+    check_selection(input, &selection.exclude, &[])?;
+    let excluded = |p: &VarPath| {
+        selection
+            .exclude
+            .iter()
+            .any(|s| var_matches(s, &p.group, &p.name))
+    };
     let var_listed = |p: &VarPath| {
         selection.vars.is_empty()
             || selection
@@ -59,10 +76,13 @@ pub fn select(input: &Dataset, selection: &Selection) -> Result<Selected, Select
     let mut chosen: HashSet<VarPath> = input
         .vars()
         .into_iter()
-        .filter(|(p, _)| var_listed(p) && group_listed(&p.group))
+        .filter(|(p, _)| var_listed(p) && group_listed(&p.group) && !excluded(p))
         .map(|(p, _)| p)
         .collect();
-    add_coordinates(input, &mut chosen);
+    if !selection.no_coords && selection.exclude.is_empty() {
+        add_coordinates(input, &mut chosen);
+        crate::model::cf_links::with_linked(input, &mut chosen);
+    }
 
     let mut dataset = input.clone();
     let structure_only_for_data = selection.vars_data_only || selection.vars.is_empty();
@@ -70,14 +90,19 @@ pub fn select(input: &Dataset, selection: &Selection) -> Result<Selected, Select
         let mut path = Vec::new();
         prune_groups(&mut dataset.root, &mut path, &group_listed, &chosen);
     }
-    if !selection.vars.is_empty() && !selection.vars_data_only {
+    let pruned =
+        (!selection.vars.is_empty() && !selection.vars_data_only) || !selection.exclude.is_empty();
+    if pruned {
         let mut path = Vec::new();
         prune_vars(&mut dataset.root, &mut path, &chosen);
     }
+    // What names a variable left out names it no more.
+    crate::model::cf_links::drop_dangling(input, &mut dataset);
     if selection.fix_unlimited {
         fix_unlimited(&mut dataset.root);
     }
     let data = if selection.vars.is_empty() && selection.groups.is_empty() {
+        // (With only --exclude, every remaining variable is copied whole.)
         None
     } else if structure_only_for_data || selection.groups_data_only {
         Some(chosen)
@@ -219,6 +244,7 @@ mod tests {
                 groups: groups.iter().map(|s| (*s).to_string()).collect(),
                 groups_data_only: gd,
                 fix_unlimited: false,
+                ..Selection::default()
             },
         )
         .unwrap()

@@ -4,6 +4,7 @@
 //! This module holds no I/O and knows no storage format: how a variable is stored is
 //! the `encoding` module's `Encoding`, which sources give and sinks take beside the model.
 
+pub mod cf_links;
 mod dataset;
 mod path;
 pub mod select;
