@@ -668,7 +668,8 @@ fn encoding_of(
     for f in pipeline(&header) {
         let id = u32::from(f.id);
         let codec = match id {
-            filters::SHUFFLE => filters::codec_of(id, &[]).map(|c| with_elementsize(c, stored)),
+            filters::SHUFFLE => filters::codec_of(id, &[])
+                .map(|c| with_elementsize(c, f.client_data.first().copied(), stored)),
             filters::SZIP => Ok(crate::codec::obj(vec![
                 ("id", Json::String("szip".into())),
                 (
@@ -693,9 +694,15 @@ fn encoding_of(
     Ok((enc, missing))
 }
 
-fn with_elementsize(mut c: Json, stored: &StoredType) -> Json {
+/// Shuffle's codec with the element size its chunks were shuffled by: the filter's
+/// parameter, which libhdf5 unshuffles by (PyTables wrote 8 for 16-byte vlen
+/// elements); the stored type's size only where the file gives none.
+fn with_elementsize(mut c: Json, param: Option<u32>, stored: &StoredType) -> Json {
     if let Json::Object(m) = &mut c {
-        let size = stored.fixed_string.unwrap_or(stored.nc_type.size()).max(1);
+        let size = match param {
+            Some(n) if n > 0 => n as usize,
+            _ => stored.fixed_string.unwrap_or(stored.nc_type.size()).max(1),
+        };
         for (k, v) in m.iter_mut() {
             if k == "elementsize" {
                 *v = crate::codec::num(size as i64);

@@ -1,0 +1,56 @@
+"""The small HDF5 files of tests/cli/real_files_61.rs, one per class of issue 61.
+
+Usage: python3 make.py CASE OUT.h5 (h5py >= 3, numpy). Each case reproduces on a
+file of our own what a file of the held-out corpus showed; the test compares
+nczdump with ncdump 4.9.0 or h5py on it.
+"""
+import sys
+import zlib
+
+import h5py
+import numpy as np
+
+
+def shuffled(raw, size):
+    """HDF5's shuffle of `raw` in elements of `size` bytes (a short tail stays)."""
+    n = len(raw) // size
+    body = np.frombuffer(raw[: n * size], dtype="u1").reshape(n, size)
+    return body.T.tobytes() + raw[n * size:]
+
+
+def shuffle_param(out):
+    """Shuffle whose parameter (8) is not the element's size, as PyTables wrote on
+    32-bit hosts. A vlen of ints keeps the 8 it is given (libhdf5 sets no size for
+    vlen types) and libhdf5 shuffles by it; an int's 4 is set by libhdf5, so its
+    one chunk is written re-shuffled by 8 and the parameter patched in the
+    (checksum-free, version 1) object header."""
+    with h5py.File(out, "w", libver="earliest") as f:
+        dcpl = h5py.h5p.create(h5py.h5p.DATASET_CREATE)
+        dcpl.set_chunk((3,))
+        dcpl.set_filter(h5py.h5z.FILTER_SHUFFLE, h5py.h5z.FLAG_OPTIONAL, (8,))
+        dcpl.set_deflate(4)
+        vlen = h5py.h5t.py_create(h5py.vlen_dtype(np.dtype("<i4")), logical=True)
+        space = h5py.h5s.create_simple((3,), (3,))
+        h5py.h5d.create(f.id, b"v", vlen, space, dcpl=dcpl)
+        v = f["v"]
+        v[0] = [5, 6]
+        v[1] = [5, 6, 7]
+        v[2] = [5, 6, 9, 8]
+        d = f.create_dataset("i", data=np.arange(1, 17, dtype="<i4"), chunks=(16,),
+                             shuffle=True, compression="gzip")
+        raw = np.arange(1, 17, dtype="<i4").tobytes()
+        d.id.write_direct_chunk((0,), zlib.compress(shuffled(raw, 8)), 0)
+    data = bytearray(open(out, "rb").read())
+    # A version 1 filter pipeline names its filters: "shuffle\0", then the
+    # parameter and a pad.
+    old = b"shuffle\0" + (4).to_bytes(4, "little")
+    at = data.find(old)
+    assert at >= 0 and data.count(old) == 1, "the int's shuffle parameter is not found once"
+    data[at + 8:at + 12] = (8).to_bytes(4, "little")
+    open(out, "wb").write(bytes(data))
+
+
+CASES = {"shuffle_param": shuffle_param}
+
+if __name__ == "__main__":
+    CASES[sys.argv[1]](sys.argv[2])

@@ -1,0 +1,85 @@
+//! What a second corpus of real files showed (issue 61, "Real files: a second corpus"),
+//! each class with a small file of our own that reproduces it (written by
+//! `data/real_files_61/make.py` with h5py, or by the tools), and the corpus file that
+//! showed it where `../shared/corpus/real` has it.
+
+use std::path::Path;
+
+use crate::util::{corpus_real, run};
+
+/// A Python with h5py: `NCZARR_PYTHON`, else `python3`; `None`, said, without one
+/// (CI must have it).
+fn python_with_h5py() -> Option<String> {
+    let py = crate::util::python_with("h5py, numpy");
+    if py.is_none() {
+        assert!(
+            std::env::var("CI").map_or(true, |v| v != "true"),
+            "CI needs h5py in NCZARR_PYTHON"
+        );
+        eprintln!("skipped: no python3 with h5py (set NCZARR_PYTHON)");
+    }
+    py
+}
+
+/// The file `make.py` writes for `case`, in `dir`; `None` without h5py.
+fn made(case: &str, dir: &Path) -> Option<String> {
+    let py = python_with_h5py()?;
+    let out = dir.join(format!("{case}.h5"));
+    let r = std::process::Command::new(py)
+        .arg(crate::util::data_dir().join("real_files_61/make.py"))
+        .arg(case)
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        r.status.success(),
+        "make.py {case}: {}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+    Some(out.to_string_lossy().into_owned())
+}
+
+#[test]
+fn shuffle_unshuffles_by_its_parameter_not_the_type() {
+    // Item 1: PyTables shuffled vlen datasets by 8 bytes (its parameter) where the
+    // stored element is 16; read by the type's size, every element was garbage and
+    // the dump said `{}` with exit 0. An int shuffled by 8 went wrong the same way
+    // through our own chunk reader. The values are h5py's.
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(file) = made("shuffle_param", tmp.path()) else {
+        return;
+    };
+    let r = run("nczdump", &[&file]);
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    let out = r.stdout();
+    assert!(
+        out.contains(" i = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 ;"),
+        "{out}"
+    );
+    assert!(out.contains(" v = {5, 6}, {5, 6, 7}, {5, 6, 9, 8} ;"), "{out}");
+    // The element size is the file's, for -s and for copies.
+    let s = run("nczdump", &["-hs", &file]).stdout();
+    assert!(s.contains("i:_Shuffle = \"true\" ;"), "{s}");
+    let copy = tmp.path().join("c.zarr");
+    run("nczcopy", &["-V", "i", &file, copy.to_str().unwrap()]).success();
+    let back = run("nczdump", &[copy.to_str().unwrap()]).stdout();
+    assert!(
+        back.contains(" i = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 ;"),
+        "{back}"
+    );
+
+    let Some(f) = corpus_real("nc/PyTables/tests__flavored_vlarrays-format1.6.h5") else {
+        return;
+    };
+    let r = run("nczdump", &[&f]);
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    let out = r.stdout();
+    assert!(
+        out.contains(" vlarray1 = {5, 6}, {5, 6, 7}, {5, 6, 9, 8} ;"),
+        "{out}"
+    );
+    assert!(
+        out.contains(" vlarray2 = {\"5\", \"66\"}, {\"5\", \"6\", \"77\"}, {\"5\", \"6\", \"9\", \"88\"} ;"),
+        "{out}"
+    );
+}
