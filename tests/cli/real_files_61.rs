@@ -83,3 +83,71 @@ fn shuffle_unshuffles_by_its_parameter_not_the_type() {
         "{out}"
     );
 }
+
+/// The attribute names of `var` as `nczdump -h` prints them, in order.
+fn attr_names(cdl: &str, var: &str) -> Vec<String> {
+    let prefix = format!("{var}:");
+    cdl.lines()
+        .filter_map(|l| {
+            let l = l.trim_start_matches('\t');
+            let l = l.strip_prefix("string ").unwrap_or(l);
+            l.strip_prefix(&prefix)
+                .and_then(|rest| rest.split(' ').next())
+                .map(str::to_string)
+        })
+        .collect()
+}
+
+/// h5py's attribute order of the object `path` of `file` (`H5Aiterate` by creation
+/// order, which is the order of the header's messages where none is tracked, as
+/// netcdf-c lists them).
+fn h5py_attr_order(file: &str, path: &str) -> Option<Vec<String>> {
+    let py = python_with_h5py()?;
+    let script = "import sys, h5py\nf = h5py.File(sys.argv[1], 'r')\nnames = []\nh5py.h5a.iterate(f[sys.argv[2]].id, lambda n: names.append(n.decode()), index_type=h5py.h5.INDEX_CRT_ORDER)\nprint(' '.join(names))";
+    let r = std::process::Command::new(py)
+        .args(["-c", script, file, path])
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    Some(
+        String::from_utf8_lossy(&r.stdout)
+            .split_whitespace()
+            .map(str::to_string)
+            .collect(),
+    )
+}
+
+#[test]
+fn a_header_continued_in_several_chunks_lists_attributes_in_order() {
+    // Item 2: chunks of an object header were read last-found first, which moved
+    // attributes of one chunk after those of the next; libhdf5 (so ncdump and h5py)
+    // reads them in the order their continuation messages are met.
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(file) = made("continued", tmp.path()) else {
+        return;
+    };
+    let ours = run("nczdump", &["-h", &file]);
+    assert_eq!(ours.code(), 0, "{}", ours.stderr());
+    let want = h5py_attr_order(&file, "v").unwrap();
+    assert_eq!(attr_names(&ours.stdout(), "v"), want);
+    if crate::util::have("ncdump") {
+        let theirs = std::process::Command::new("ncdump")
+            .args(["-h", &file])
+            .output()
+            .unwrap();
+        ours.stdout_is(&String::from_utf8_lossy(&theirs.stdout));
+    }
+
+    let Some(f) =
+        corpus_real("nc/wradlib-data/hdf5__SAFNWC_MSG3_CT___201304290415_BEL_________.h5")
+    else {
+        return;
+    };
+    let out = run("nczdump", &["-h", &f]).stdout();
+    for var in ["CT", "CT_PHASE", "CT_QUALITY"] {
+        // h5py lists CLASS too (hidden, as netcdf-c hides it).
+        let mut want = h5py_attr_order(&f, var).unwrap();
+        want.retain(|n| n != "CLASS");
+        assert_eq!(attr_names(&out, var), want, "{var}");
+    }
+}

@@ -50,7 +50,21 @@ def shuffle_param(out):
     open(out, "wb").write(bytes(data))
 
 
-CASES = {"shuffle_param": shuffle_param}
+def continued(out):
+    """An object header continued in several chunks, one of which holds two
+    continuation messages (as HDF5 1.6-era satellite products have): attributes
+    added, some deleted, more added, so that libhdf5 moves messages into new chunks
+    where it finds room. libhdf5 reads the chunks in the order it meets their
+    continuation messages, and lists the attributes in that order."""
+    with h5py.File(out, "w", libver="earliest") as f:
+        d = f.create_dataset("v", data=np.arange(4, dtype="i4"))
+        for k in range(30):
+            d.attrs[f"a{k:02d}"] = np.arange((k * 37) % 59 + 1, dtype="i4")
+            if k % 7 == 3:
+                del d.attrs[f"a{k - 2:02d}"]
+
+
+CASES = {"shuffle_param": shuffle_param, "continued": continued}
 
 if __name__ == "__main__":
     CASES[sys.argv[1]](sys.argv[2])
