@@ -56,7 +56,10 @@ fn shuffle_unshuffles_by_its_parameter_not_the_type() {
         out.contains(" i = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 ;"),
         "{out}"
     );
-    assert!(out.contains(" v = {5, 6}, {5, 6, 7}, {5, 6, 9, 8} ;"), "{out}");
+    assert!(
+        out.contains(" v = {5, 6}, {5, 6, 7}, {5, 6, 9, 8} ;"),
+        "{out}"
+    );
     // The element size is the file's, for -s and for copies.
     let s = run("nczdump", &["-hs", &file]).stdout();
     assert!(s.contains("i:_Shuffle = \"true\" ;"), "{s}");
@@ -79,7 +82,9 @@ fn shuffle_unshuffles_by_its_parameter_not_the_type() {
         "{out}"
     );
     assert!(
-        out.contains(" vlarray2 = {\"5\", \"66\"}, {\"5\", \"6\", \"77\"}, {\"5\", \"6\", \"9\", \"88\"} ;"),
+        out.contains(
+            " vlarray2 = {\"5\", \"66\"}, {\"5\", \"6\", \"77\"}, {\"5\", \"6\", \"9\", \"88\"} ;"
+        ),
         "{out}"
     );
 }
@@ -130,12 +135,8 @@ fn a_header_continued_in_several_chunks_lists_attributes_in_order() {
     assert_eq!(ours.code(), 0, "{}", ours.stderr());
     let want = h5py_attr_order(&file, "v").unwrap();
     assert_eq!(attr_names(&ours.stdout(), "v"), want);
-    if crate::util::have("ncdump") {
-        let theirs = std::process::Command::new("ncdump")
-            .args(["-h", &file])
-            .output()
-            .unwrap();
-        ours.stdout_is(&String::from_utf8_lossy(&theirs.stdout));
+    if let Some(want) = ncdump(&["-h"], &file) {
+        ours.stdout_is(&want);
     }
 
     let Some(f) =
@@ -149,5 +150,53 @@ fn a_header_continued_in_several_chunks_lists_attributes_in_order() {
         let mut want = h5py_attr_order(&f, var).unwrap();
         want.retain(|n| n != "CLASS");
         assert_eq!(attr_names(&out, var), want, "{var}");
+    }
+}
+
+/// ncdump's text of `file`, with `args` before it; `None` without ncdump.
+fn ncdump(args: &[&str], file: &str) -> Option<String> {
+    if !crate::util::have("ncdump") {
+        eprintln!("skipped the comparison with ncdump: not installed");
+        return None;
+    }
+    let r = std::process::Command::new("ncdump")
+        .args(args)
+        .arg(file)
+        .output()
+        .unwrap();
+    Some(String::from_utf8_lossy(&r.stdout).into_owned())
+}
+
+#[test]
+fn an_axis_with_two_scales_takes_the_last_as_netcdf_c_does() {
+    // Item 3: netcdf-c's `dimscale_visitor` keeps every scale H5DSiterate_scales
+    // visits, so the last attached wins; we took the first.
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(file) = made("two_scales", tmp.path()) else {
+        return;
+    };
+    let r = run("nczdump", &[&file]);
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    assert!(
+        r.stdout().contains("\tint d(y, x2) ;\n\tint e(x1) ;\n"),
+        "{}",
+        r.stdout()
+    );
+    if let Some(want) = ncdump(&[], &file) {
+        r.stdout_is(&want);
+    }
+
+    let Some(f) = corpus_real("nc/pyfive/dim_scales.hdf5") else {
+        return;
+    };
+    let r = run("nczdump", &[&f]);
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    assert!(
+        r.stdout().contains("\tint dset1(z1, y1, x2) ;\n"),
+        "{}",
+        r.stdout()
+    );
+    if let Some(want) = ncdump(&[], &f) {
+        r.stdout_is(&want);
     }
 }

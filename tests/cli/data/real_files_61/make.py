@@ -64,7 +64,23 @@ def continued(out):
                 del d.attrs[f"a{k - 2:02d}"]
 
 
-CASES = {"shuffle_param": shuffle_param, "continued": continued}
+def two_scales(out):
+    """An axis with two dimension scales attached (x1, then x2), as pyfive's test
+    file has: netcdf-c keeps the last that H5DSiterate_scales visits."""
+    with h5py.File(out, "w") as f:
+        for name, n in [("x1", 2), ("x2", 2), ("y", 3)]:
+            f.create_dataset(name, data=np.arange(n, dtype="i4"))
+            f[name].make_scale(name)
+        d = f.create_dataset("d", data=np.zeros((3, 2), dtype="i4"))
+        d.dims[0].attach_scale(f["y"])
+        d.dims[1].attach_scale(f["x1"])
+        d.dims[1].attach_scale(f["x2"])
+        e = f.create_dataset("e", data=np.ones((2,), dtype="i4"))
+        e.dims[0].attach_scale(f["x2"])
+        e.dims[0].attach_scale(f["x1"])
+
+
+CASES = {"two_scales": two_scales, "shuffle_param": shuffle_param, "continued": continued}
 
 if __name__ == "__main__":
     CASES[sys.argv[1]](sys.argv[2])

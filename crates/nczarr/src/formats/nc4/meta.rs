@@ -450,8 +450,10 @@ impl Walk<'_> {
                     .map_err(|err| {
                         Fault::from(err).context(format!("DIMENSION_LIST entry {axis}"))
                     })?;
+                // An axis with several scales attached takes the last: netcdf-c's
+                // `dimscale_visitor` keeps each scale `H5DSiterate_scales` visits.
                 let addr = refs
-                    .first()
+                    .last()
                     .ok_or_else(|| Fault::from(format!("DIMENSION_LIST entry {axis} is empty")))?;
                 self.by_address.get(addr).cloned().ok_or_else(|| {
                     Fault::from(format!(
