@@ -200,3 +200,53 @@ fn an_axis_with_two_scales_takes_the_last_as_netcdf_c_does() {
         r.stdout_is(&want);
     }
 }
+
+#[test]
+fn a_new_dimension_of_length_zero_is_unlimited_as_in_netcdf_c() {
+    // Item 4: netcdf-c's nc4_dim_list_add reads a length of 0 as NC_UNLIMITED, so
+    // every dimension it makes for an empty axis (phony or a scale) is unlimited,
+    // whatever the dataset's maximum; a later empty axis of fixed maximum does not
+    // match it and gets its own. We printed `phony_dim_0 = 0 ;`.
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(file) = made("empty", tmp.path()) else {
+        return;
+    };
+    let r = run("nczdump", &[&file]);
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    let out = r.stdout();
+    assert!(
+        out.contains("\tphony_dim_3 = UNLIMITED ; // (0 currently)\n\tphony_dim_4 = UNLIMITED ; // (0 currently)\n\tphony_dim_5 = 2 ;\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\tint a(phony_dim_3) ;\n\tint b(phony_dim_3) ;\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  \tz = UNLIMITED ; // (0 currently)\n"),
+        "{out}"
+    );
+    if let Some(want) = ncdump(&[], &file) {
+        r.stdout_is(&want);
+    }
+
+    let Some(f) = corpus_real("nc/pynwb/2.1.0_imageseries_no_data.nwb") else {
+        return;
+    };
+    let r = run("nczdump", &["-h", &f]);
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    let out = r.stdout();
+    for n in 0..3 {
+        assert!(
+            out.contains(&format!(
+                "    \tphony_dim_{n} = UNLIMITED ; // (0 currently)\n"
+            )),
+            "{out}"
+        );
+    }
+    // The rest is ncdump's but for the object reference it leaves out.
+    if let Some(want) = ncdump(&["-h"], &f) {
+        let ours = out.replace("\t\tstring :.specloc = \"/specifications\" ;\n", "");
+        assert_eq!(ours, want);
+    }
+}

@@ -80,7 +80,27 @@ def two_scales(out):
         e.dims[0].attach_scale(f["x1"])
 
 
-CASES = {"two_scales": two_scales, "shuffle_param": shuffle_param, "continued": continued}
+def empty(out):
+    """Zero-length axes, as NWB files without data have: netcdf-c makes each new
+    dimension of length 0 unlimited (nc4_dim_list_add reads 0 as NC_UNLIMITED), and
+    matches later axes to it by their own maximum (unlimited or not), so an empty
+    axis of fixed maximum after it gets a dimension of its own."""
+    with h5py.File(out, "w") as f:
+        f.create_dataset("a", shape=(0,), dtype="i4")
+        f.create_dataset("b", shape=(0,), dtype="i4", maxshape=(None,))
+        f.create_dataset("c", shape=(0, 2), dtype="i4", maxshape=(4, 2), chunks=(1, 1))
+        f.create_dataset("d", shape=(0, 0, 0), dtype="u1")
+        g = f.create_group("fixed_first")
+        g.create_dataset("a", shape=(0,), dtype="i4", maxshape=(4,), chunks=(1,))
+        g.create_dataset("b", shape=(0,), dtype="i4")
+        s = f.create_group("scale")
+        s.create_dataset("z", shape=(0,), dtype="f4")
+        s["z"].make_scale("z")
+        s.create_dataset("w", shape=(0,), dtype="f4")
+        s["w"].dims[0].attach_scale(s["z"])
+
+
+CASES = {"empty": empty, "two_scales": two_scales, "shuffle_param": shuffle_param, "continued": continued}
 
 if __name__ == "__main__":
     CASES[sys.argv[1]](sys.argv[2])

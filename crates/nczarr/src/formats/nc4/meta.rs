@@ -468,7 +468,8 @@ impl Walk<'_> {
     /// `rec_match_dimscales` makes them after reading the file: subgroups first, then
     /// the group's variables in order; an axis takes the first dimension of the group
     /// of its length and kind (unlimited or not) that the variable does not use yet,
-    /// else a new `phony_dim_N`, N being the file's next dimension id.
+    /// else a new `phony_dim_N`, N being the file's next dimension id (unlimited when
+    /// its length is 0).
     fn phony_dims(&mut self, group: &mut Group, path: &mut Vec<String>) {
         for child in &mut group.groups {
             path.push(child.name.clone());
@@ -490,10 +491,13 @@ impl Walk<'_> {
                     None => {
                         let name = format!("phony_dim_{}", self.next_dimid);
                         self.next_dimid += 1;
+                        // A new dimension of length 0 is unlimited (`nc4_dim_list_add`
+                        // reads 0 as NC_UNLIMITED), though the axis's maximum is fixed;
+                        // later axes still match it by their own maximum, as above.
                         group.dims.push(Dim {
                             name: name.clone(),
                             len,
-                            unlimited,
+                            unlimited: unlimited || len == 0,
                         });
                         name
                     }
@@ -613,15 +617,19 @@ fn scale_of(ds: &H5Dataset, attrs: &[RawAttribute]) -> Option<Scale> {
     let id = find(attrs, "_Netcdf4Dimid")
         .and_then(|a| int_values(a).ok())
         .and_then(|v| v.first().copied());
-    let unlimited = ds
-        .max_dims()
-        .and_then(|m| m.first())
-        .is_some_and(|&m| m == u64::MAX);
+    let len = ds.shape().first().copied().unwrap_or(0);
+    // netcdf-c's `nc4_dim_list_add` takes a length of 0 for NC_UNLIMITED, whatever
+    // the maximum: an empty dimension is unlimited.
+    let unlimited = len == 0
+        || ds
+            .max_dims()
+            .and_then(|m| m.first())
+            .is_some_and(|&m| m == u64::MAX);
     Some(Scale {
         id,
         dim: Dim {
             name: name.to_string(),
-            len: ds.shape().first().copied().unwrap_or(0),
+            len,
             unlimited,
         },
         dim_only,
