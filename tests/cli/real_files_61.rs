@@ -250,3 +250,52 @@ fn a_new_dimension_of_length_zero_is_unlimited_as_in_netcdf_c() {
         assert_eq!(ours, want);
     }
 }
+
+#[test]
+fn is_netcdf4_counts_what_netcdf_c_counts() {
+    // Item 5: netcdf-c 4.9.0's NC4_walk counts netCDF-4's markers (every name it
+    // reserves, and a dataset named phony_dim) on datasets reached by hard links
+    // only; `_IsNetcdf4` is 1 from two. We counted datasets reached by soft links
+    // (PyTables' slink file: 1 where ncdump says 0) and knew six names of fourteen.
+    // The reserved names are all hidden, as ncdump hides them, and a _NCProperties
+    // that is not a string is no provenance.
+    let tmp = tempfile::tempdir().unwrap();
+    for (case, want) in [("soft_link", 0), ("markers", 1)] {
+        let Some(file) = made(case, tmp.path()) else {
+            return;
+        };
+        let r = run("nczdump", &["-hs", &file]);
+        assert_eq!(r.code(), 0, "{}", r.stderr());
+        let line = format!("\t\t:_IsNetcdf4 = {want} ;\n");
+        assert!(r.stdout().contains(&line), "{case}: {}", r.stdout());
+        if let Some(text) = ncdump(&["-hs"], &file) {
+            r.stdout_is(&text);
+        }
+    }
+    let Some(file) = made("markers", tmp.path()) else {
+        return;
+    };
+    let h = run("nczdump", &["-h", &file]).stdout();
+    for hidden in [
+        "_ARRAY_DIMENSIONS",
+        "_Codecs",
+        "_Format",
+        "_NCZARR_ATTR",
+        "_NCProperties",
+    ] {
+        assert!(!h.contains(hidden), "{hidden}: {h}");
+    }
+
+    let Some(f) = corpus_real("nc/PyTables/tests__slink.h5") else {
+        return;
+    };
+    let r = run("nczdump", &["-hs", &f]);
+    assert!(
+        r.stdout().contains("\t\t:_IsNetcdf4 = 0 ;\n"),
+        "{}",
+        r.stdout()
+    );
+    if let Some(text) = ncdump(&["-hs"], &f) {
+        r.stdout_is(&text);
+    }
+}

@@ -100,7 +100,35 @@ def empty(out):
         s["w"].dims[0].attach_scale(s["z"])
 
 
-CASES = {"empty": empty, "two_scales": two_scales, "shuffle_param": shuffle_param, "continued": continued}
+def soft_link(out):
+    """One netCDF-4 marker (CLASS) on a dataset that a soft link names again, and a
+    soft link to a group: netcdf-c's NC4_walk counts markers only on datasets reached
+    by hard links (H5Gget_objtype_by_idx calls the others links), so _IsNetcdf4 is 0;
+    two hard links to the dataset would count it twice."""
+    with h5py.File(out, "w") as f:
+        f.create_dataset("z", data=np.arange(2, dtype="i4")).attrs["CLASS"] = b"x"
+        f["z2"] = h5py.SoftLink("/z")
+        g = f.create_group("g")
+        g.create_dataset("y", data=np.arange(2, dtype="i4"))
+        f["g2"] = h5py.SoftLink("/g")
+
+
+def markers(out):
+    """Markers of netcdf-c 4.9.0 other than the dimension scales' attributes: a
+    dataset named phony_dim, and _ARRAY_DIMENSIONS (xarray's) on another; netcdf-c
+    hides every name it reserves (the root's too), and reads _NCProperties only as
+    a string."""
+    with h5py.File(out, "w") as f:
+        f.create_dataset("phony_dim", data=np.arange(2, dtype="i4"))
+        d = f.create_dataset("v", data=np.arange(2, dtype="i4"))
+        d.attrs["_ARRAY_DIMENSIONS"] = [b"x"]
+        for name in ["_Codecs", "_Format", "_NCZARR_ATTR", "_SuperblockVersion", "_Storage"]:
+            d.attrs[name] = np.int32(3)
+        f.attrs["_NCProperties"] = np.int32(3)
+        f.attrs["_Format"] = np.int32(3)
+
+
+CASES = {"soft_link": soft_link, "markers": markers, "empty": empty, "two_scales": two_scales, "shuffle_param": shuffle_param, "continued": continued}
 
 if __name__ == "__main__":
     CASES[sys.argv[1]](sys.argv[2])
