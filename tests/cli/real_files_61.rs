@@ -299,3 +299,66 @@ fn is_netcdf4_counts_what_netcdf_c_counts() {
         r.stdout_is(&text);
     }
 }
+
+/// A vlen equal to its fill value, for item 6: of ints (narrower than a vlen),
+/// of 16-byte records, of one element and of none, in a compound.
+const VLEN_FILLS: &str = "netcdf v6 {
+types:
+  int(*) vl_t ;
+  compound p_t { double x ; double y ; } ;
+  p_t(*) vp_t ;
+  compound cv_t { int x ; vl_t v ; } ;
+dimensions:
+  n = 3 ;
+variables:
+  vl_t s ;
+    vl_t s:_FillValue = {1, 2} ;
+  vl_t w(n) ;
+    vl_t w:_FillValue = {1, 2} ;
+  vl_t one(n) ;
+    vl_t one:_FillValue = {5} ;
+  vl_t none(n) ;
+    vl_t none:_FillValue = {} ;
+  vp_t p ;
+    vp_t p:_FillValue = {{1, 2}, {3, 4}} ;
+  cv_t cv(n) ;
+    cv_t cv:_FillValue = {1, {3, 4}} ;
+data:
+ s = {1, 2} ;
+ w = {1, 2}, {3}, {1, 2} ;
+ one = {5}, {5, 5}, {5} ;
+ none = {}, {1}, {} ;
+ p = {{1, 2}, {3, 4}} ;
+ cv = {1, {3, 4}}, {1, {3}}, {2, {3, 4}} ;
+}
+";
+
+#[test]
+fn a_vlen_equal_to_its_fill_prints_as_ncdump_prints_it() {
+    // Item 6: ncdump's ncvlen_val_equals steps through the elements by the vlen's
+    // own size (16 bytes), so a vlen of two or more narrower elements is never the
+    // fill (its values are printed) while one of a single element, or of 16-byte
+    // records, is `_`. We printed `_` for every vlen equal to the fill.
+    let tmp = tempfile::tempdir().unwrap();
+    let cdl = tmp.path().join("v6.cdl");
+    std::fs::write(&cdl, VLEN_FILLS).unwrap();
+    let nc = tmp.path().join("v6.nc");
+    let nc = nc.to_str().unwrap();
+    run("nczgen", &["-k", "nc4", "-o", nc, cdl.to_str().unwrap()]).success();
+    let r = run("nczdump", &[nc]);
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    let out = r.stdout();
+    for line in [
+        " s = {1, 2} ;",
+        " w = {1, 2}, {3}, {1, 2} ;",
+        " one = _, {5, 5}, _ ;",
+        " none = _, {1}, _ ;",
+        " p = _ ;",
+        " cv = {1, {3, 4}}, {1, {3}}, {2, {3, 4}} ;",
+    ] {
+        assert!(out.contains(line), "{line}: {out}");
+    }
+    if let Some(want) = ncdump(&[], nc) {
+        r.stdout_is(&want);
+    }
+}
