@@ -436,3 +436,66 @@ fn unwritten_chunks_of_text_arrays_read_as_their_fill_value() {
         r.stdout()
     );
 }
+
+#[test]
+fn names_ncdump_prints_bare_are_read_back_by_nczgen() {
+    // Item 8: ncdump 4.9.0 escapes a leading digit and ` !"#$&'()*,:;<=>?[\]^`{|}~`
+    // but prints `_.@+-%` bare, and ncgen reads no name that starts with `.@+-` (in
+    // any spelling: its lexer has no escape for them), nor `%` or `_` as names. Other
+    // writers make them (NWB's `.specloc`); nczdump prints them as ncdump does, and
+    // nczgen now reads that text back.
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(file) = made("names", tmp.path()) else {
+        return;
+    };
+    let r = run("nczdump", &[&file]);
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    let cdl = r.stdout();
+    for line in [
+        "\t\t:.specloc = 1 ;\n",
+        "\t\t:p%q = 1 ;\n",
+        "\t\t:_ = 1 ;\n",
+        "\t\t:\\1x = 1 ;\n",
+        "\t\tstring .v:-b = \"text\" ;\n",
+        "  \tshort +v%(phony_dim_0) ;\n",
+    ] {
+        assert!(cdl.contains(line), "{line}: {cdl}");
+    }
+    if let Some(want) = ncdump(&[], &file) {
+        r.stdout_is(&want);
+    }
+    let text = tmp.path().join("names.cdl");
+    std::fs::write(&text, &cdl).unwrap();
+    let back = tmp.path().join("names.nc");
+    let back = back.to_str().unwrap();
+    run("nczgen", &["-k", "nc4", "-o", back, text.to_str().unwrap()]).success();
+    run("nczdump", &[back]).stdout_is(&cdl);
+
+    let Some(f) = corpus_real("nc/pynwb/2.1.0_imageseries_no_data.nwb") else {
+        return;
+    };
+    let cdl = run("nczdump", &[&f]).stdout();
+    assert!(
+        cdl.contains("\t\tstring :.specloc = \"/specifications\" ;\n"),
+        "{cdl}"
+    );
+    let text = tmp.path().join("nwb.cdl");
+    std::fs::write(&text, &cdl).unwrap();
+    let back = tmp.path().join("nwb.nc");
+    run(
+        "nczgen",
+        &[
+            "-k",
+            "nc4",
+            "-o",
+            back.to_str().unwrap(),
+            text.to_str().unwrap(),
+        ],
+    )
+    .success();
+    let again = run("nczdump", &[back.to_str().unwrap()]).stdout();
+    assert!(
+        again.contains("\t\tstring :.specloc = \"/specifications\" ;\n"),
+        "{again}"
+    );
+}

@@ -128,7 +128,23 @@ def markers(out):
         f.attrs["_Format"] = np.int32(3)
 
 
-CASES = {"soft_link": soft_link, "markers": markers, "empty": empty, "two_scales": two_scales, "shuffle_param": shuffle_param, "continued": continued}
+def names(out):
+    """Names other HDF5 writers give and netcdf-c cannot make: a leading `.`, `-`,
+    `+` or `@` (NWB's `.specloc`), `%` inside, an attribute called `_`, besides
+    those ncdump escapes. ncdump prints the first kinds bare; ncgen reads none."""
+    with h5py.File(out, "w") as f:
+        for n in [".specloc", "-x", "+x", "@x", "p%q", "_", "a b", "1x", "x.y"]:
+            f.attrs[n] = np.int32(1)
+        d = f.create_dataset(".v", data=np.arange(2, dtype="i4"))
+        d.attrs[".a"] = np.int32(2)
+        d.attrs["-b"] = b"text"
+        f.create_dataset("-w", data=np.arange(3, dtype="f8"))
+        g = f.create_group(".g")
+        g.create_dataset("+v%", data=np.arange(2, dtype="i2"))
+        g.attrs["@at"] = np.int32(3)
+
+
+CASES = {"names": names, "soft_link": soft_link, "markers": markers, "empty": empty, "two_scales": two_scales, "shuffle_param": shuffle_param, "continued": continued}
 
 if __name__ == "__main__":
     CASES[sys.argv[1]](sys.argv[2])
