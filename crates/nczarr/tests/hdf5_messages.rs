@@ -73,7 +73,14 @@ fn shuffle_unshuffles_by_its_own_parameter_not_the_type() {
         name: None,
         client_data: vec![8],
     };
-    let out = apply_pipeline(&shuffled(&data, 8), &[shuffle.clone()], 0, 16, None).unwrap();
+    let out = apply_pipeline(
+        &shuffled(&data, 8),
+        std::slice::from_ref(&shuffle),
+        0,
+        16,
+        None,
+    )
+    .unwrap();
     assert_eq!(out, data);
     // Without a parameter, the type's size is all there is.
     let bare = FilterDescription {
