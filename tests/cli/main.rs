@@ -52,6 +52,8 @@ mod netcdf_out;
 mod options;
 /// Real files from other writers (issue 39): each class of difference, reproduced.
 mod real_files_39;
+/// Real files of a second corpus (issue 61): each class of difference, reproduced.
+mod real_files_61;
 /// What a new user met (issue 38): options ignored, messages, layouts, defaults.
 mod regressions_38;
 /// Every tool against a local S3 server (skipped without one).

@@ -49,3 +49,44 @@ fn an_old_compact_layout_has_no_address() {
         }
     );
 }
+
+/// HDF5's shuffle of `data` in elements of `size` bytes (`H5Z__filter_shuffle`):
+/// byte 0 of every element, then byte 1, ...; a tail shorter than an element stays.
+fn shuffled(data: &[u8], size: usize) -> Vec<u8> {
+    let n = data.len() / size;
+    let mut out: Vec<u8> = (0..size)
+        .flat_map(|b| (0..n).map(move |e| data[e * size + b]))
+        .collect();
+    out.extend_from_slice(&data[n * size..]);
+    out
+}
+
+#[test]
+fn shuffle_unshuffles_by_its_own_parameter_not_the_type() {
+    // PyTables' vlen datasets (issue 61): shuffled in 8-byte elements (the parameter)
+    // where the stored element is 16 bytes.
+    use hdf5_reader::filters::apply_pipeline;
+    use hdf5_reader::messages::filter_pipeline::FilterDescription;
+    let data: Vec<u8> = (0..40).collect();
+    let shuffle = FilterDescription {
+        id: 2,
+        name: None,
+        client_data: vec![8],
+    };
+    let out = apply_pipeline(
+        &shuffled(&data, 8),
+        std::slice::from_ref(&shuffle),
+        0,
+        16,
+        None,
+    )
+    .unwrap();
+    assert_eq!(out, data);
+    // Without a parameter, the type's size is all there is.
+    let bare = FilterDescription {
+        client_data: Vec::new(),
+        ..shuffle
+    };
+    let out = apply_pipeline(&shuffled(&data, 16), &[bare], 0, 16, None).unwrap();
+    assert_eq!(out, data);
+}

@@ -51,6 +51,21 @@ struct ChildEntry {
     location: ObjectLocation,
     /// The link's stored creation order, when its group tracks it.
     creation_order: Option<u64>,
+    /// nczarr-tools: the kind of link that reaches the child.
+    kind: LinkKind,
+}
+
+/// nczarr-tools: how a group's member is linked. netcdf-c's `NC4_walk` (for
+/// `_IsNetcdf4`) looks only at members reached by hard links, as
+/// `H5Gget_objtype_by_idx` reports soft and external links as links, not objects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkKind {
+    /// A hard link: the object's header address.
+    Hard,
+    /// A soft link: a path in the same file.
+    Soft,
+    /// An external link: a path in another file.
+    External,
 }
 
 impl ChildEntry {
@@ -221,29 +236,44 @@ impl Group {
         self.resolve_member_objects()
     }
 
-    fn resolve_member_objects(&self) -> Result<(Vec<Group>, Vec<Dataset>)> {
+    /// nczarr-tools: as [`Group::members`], each with the kind of link that reaches it.
+    #[allow(clippy::type_complexity)]
+    pub fn members_with_links(
+        &self,
+    ) -> Result<(Vec<(Group, LinkKind)>, Vec<(Dataset, LinkKind)>)> {
         let children = self.resolve_children()?;
         let mut groups = Vec::new();
         let mut datasets = Vec::new();
         for child in &children {
             match self.child_object_kind(child)? {
                 ChildObjectKind::Group => {
-                    groups.push(Group::new(
-                        child.location.context.clone(),
-                        child.location.address,
-                        child.name.clone(),
-                        child.location.root_address,
+                    groups.push((
+                        Group::new(
+                            child.location.context.clone(),
+                            child.location.address,
+                            child.name.clone(),
+                            child.location.root_address,
+                        ),
+                        child.kind,
                     ));
                 }
                 ChildObjectKind::Dataset => {
                     if let Some(dataset) = self.try_open_child_dataset(child)? {
-                        datasets.push(dataset);
+                        datasets.push((dataset, child.kind));
                     }
                 }
                 ChildObjectKind::Other => {}
             }
         }
         Ok((groups, datasets))
+    }
+
+    fn resolve_member_objects(&self) -> Result<(Vec<Group>, Vec<Dataset>)> {
+        let (groups, datasets) = self.members_with_links()?;
+        Ok((
+            groups.into_iter().map(|(g, _)| g).collect(),
+            datasets.into_iter().map(|(d, _)| d).collect(),
+        ))
     }
 
     /// Names of the child groups and child datasets, in listing order,
@@ -525,6 +555,7 @@ impl Group {
                 name: link.name.clone(),
                 location: self.local_location(*address),
                 creation_order: link.creation_order,
+                kind: LinkKind::Hard,
             })),
             LinkTarget::Soft { path } => {
                 Ok(self
@@ -534,6 +565,7 @@ impl Group {
                         name: link.name.clone(),
                         location,
                         creation_order: link.creation_order,
+                        kind: LinkKind::Soft,
                     }))
             }
             LinkTarget::External { filename, path } => Ok(self
@@ -542,6 +574,7 @@ impl Group {
                     name: link.name.clone(),
                     location,
                     creation_order: link.creation_order,
+                    kind: LinkKind::External,
                 })),
         }
     }
@@ -554,14 +587,15 @@ impl Group {
         target: &OldStyleTarget,
         walk: &LinkWalk,
     ) -> Option<ChildEntry> {
-        let location = match target {
-            OldStyleTarget::Hard(address) => self.local_location(*address),
-            OldStyleTarget::Soft(path) => self.resolve_soft_link(path, walk).ok()?,
+        let (location, kind) = match target {
+            OldStyleTarget::Hard(address) => (self.local_location(*address), LinkKind::Hard),
+            OldStyleTarget::Soft(path) => (self.resolve_soft_link(path, walk).ok()?, LinkKind::Soft),
         };
         Some(ChildEntry {
             name,
             location,
             creation_order: None,
+            kind,
         })
     }
 
@@ -724,6 +758,7 @@ impl Group {
                         name: link_msg.name.clone(),
                         location: self.local_location(*address),
                         creation_order: link_msg.creation_order,
+                        kind: LinkKind::Hard,
                     });
                 }
                 LinkTarget::Soft { path } => {
@@ -732,6 +767,7 @@ impl Group {
                             name: link_msg.name.clone(),
                             location,
                             creation_order: link_msg.creation_order,
+                            kind: LinkKind::Soft,
                         });
                     }
                 }
@@ -741,6 +777,7 @@ impl Group {
                             name: link_msg.name.clone(),
                             location,
                             creation_order: link_msg.creation_order,
+                            kind: LinkKind::External,
                         });
                     }
                 }

@@ -340,7 +340,12 @@ impl ObjectHeader {
 
         // Follow continuation messages.
         let mut visited = std::collections::HashSet::new();
-        while let Some((cont_offset, cont_length)) = continuations.pop() {
+        // nczarr-tools: chunks in the order their continuation messages were met, as
+        // libhdf5 reads them (`H5O_protect` walks its list from the front); the
+        // release took the last first, which reordered messages and so attributes.
+        let mut next = 0;
+        while let Some(&(cont_offset, cont_length)) = continuations.get(next) {
+            next += 1;
             enter_continuation(&mut visited, cont_offset)?;
             let cont_end = cont_offset.checked_add(cont_length).ok_or_else(|| {
                 Error::InvalidData("v1 object header continuation end overflows u64".to_string())
@@ -401,7 +406,12 @@ impl ObjectHeader {
         )?;
 
         let mut visited = std::collections::HashSet::new();
-        while let Some((cont_offset, cont_length)) = continuations.pop() {
+        // nczarr-tools: chunks in the order their continuation messages were met, as
+        // libhdf5 reads them (`H5O_protect` walks its list from the front); the
+        // release took the last first, which reordered messages and so attributes.
+        let mut next = 0;
+        while let Some(&(cont_offset, cont_length)) = continuations.get(next) {
+            next += 1;
             enter_continuation(&mut visited, cont_offset)?;
             let cont_length = checked_usize(cont_length, "v1 object header continuation length")?;
             budget.take(cont_length)?;
@@ -597,7 +607,12 @@ impl ObjectHeader {
 
         // Follow continuation chunks.
         let mut visited = std::collections::HashSet::new();
-        while let Some((cont_offset, cont_length)) = continuations.pop() {
+        // nczarr-tools: chunks in the order their continuation messages were met, as
+        // libhdf5 reads them (`H5O_protect` walks its list from the front); the
+        // release took the last first, which reordered messages and so attributes.
+        let mut next = 0;
+        while let Some(&(cont_offset, cont_length)) = continuations.get(next) {
+            next += 1;
             enter_continuation(&mut visited, cont_offset)?;
             Self::read_v2_continuation_chunk(
                 base,
@@ -719,7 +734,12 @@ impl ObjectHeader {
         )?;
 
         let mut visited = std::collections::HashSet::new();
-        while let Some((cont_offset, cont_length)) = continuations.pop() {
+        // nczarr-tools: chunks in the order their continuation messages were met, as
+        // libhdf5 reads them (`H5O_protect` walks its list from the front); the
+        // release took the last first, which reordered messages and so attributes.
+        let mut next = 0;
+        while let Some(&(cont_offset, cont_length)) = continuations.get(next) {
+            next += 1;
             enter_continuation(&mut visited, cont_offset)?;
             budget.take(checked_usize(
                 cont_length,

@@ -71,9 +71,10 @@ enum State {
     BlockComment,
 }
 
-/// ncgen's identifier characters (`lex.rs`): a keyword must not continue a word.
+/// The parser's identifier characters (`lex.rs`, ncgen's and `%`): a keyword must not
+/// continue a word.
 fn word_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'@' | b'+' | b'-') || b >= 0x80
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'@' | b'+' | b'-' | b'%') || b >= 0x80
 }
 
 /// The input read forward in blocks, with a little lookahead.

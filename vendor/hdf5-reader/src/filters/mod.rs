@@ -230,7 +230,10 @@ fn apply_builtin_filter_with_limit(
     let limit = max_output_len.map_or(MAX_FILTER_OUTPUT, |n| n.min(MAX_FILTER_OUTPUT));
     match filter.id {
         FILTER_DEFLATE => deflate::decompress_with_limit(data, limit),
-        FILTER_SHUFFLE => Ok(shuffle::unshuffle(data, element_size)),
+        FILTER_SHUFFLE => Ok(shuffle::unshuffle(
+            data,
+            shuffle_element_size(filter, element_size),
+        )),
         FILTER_FLETCHER32 => fletcher32::verify_and_strip(data),
         FILTER_SZIP => szip::decompress_with_limit(data, &filter.client_data, limit),
         FILTER_NBIT => nbit::decompress_with_limit(data, &filter.client_data, limit),
@@ -238,6 +241,18 @@ fn apply_builtin_filter_with_limit(
         #[cfg(feature = "lz4")]
         FILTER_LZ4 => lz4::decompress_with_limit(data, limit),
         id => Err(Error::UnsupportedFilter(format!("filter id {}", id))),
+    }
+}
+
+/// nczarr-tools: the element size shuffle was applied with. libhdf5 records it as the
+/// filter's parameter (`cd_values[0]`, set from the type when the dataset was made)
+/// and unshuffles by it, whatever the type says now: PyTables on 32-bit hosts wrote
+/// vlen datasets whose shuffle size (8, the in-memory `hvl_t`) is not the stored
+/// element's (16). The type's size serves only where no parameter was written.
+fn shuffle_element_size(filter: &FilterDescription, from_type: usize) -> usize {
+    match filter.client_data.first() {
+        Some(&n) if n > 0 => n as usize,
+        _ => from_type,
     }
 }
 

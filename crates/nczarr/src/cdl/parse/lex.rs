@@ -171,8 +171,18 @@ fn is_ident_start(c: char) -> bool {
     c.is_ascii_alphabetic() || c == '_' || !c.is_ascii()
 }
 
+/// `%` is no identifier character of ncgen's, but ncdump prints it bare in names (its
+/// `escaped_name` leaves it alone) and nowhere else in CDL can it stand.
 fn is_ident_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '@' | '+' | '-') || !c.is_ascii()
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '@' | '+' | '-' | '%') || !c.is_ascii()
+}
+
+/// Characters a name may start with beyond ncgen's: ncdump prints `.specloc` (NWB),
+/// `-x`, `+x`, `@x` bare, as `escaped_name` leaves `_.@+-` alone, and ncgen cannot
+/// read them in any spelling. Where a name stands no value can, so [`ident`] takes
+/// them; a value is read as a number first.
+fn is_name_start(c: char) -> bool {
+    is_ident_start(c) || matches!(c, '.' | '@' | '+' | '-')
 }
 
 /// Characters that may follow a backslash in an identifier.
@@ -193,6 +203,16 @@ pub(crate) fn sym<'a>(c: char, what: &'static str) -> impl Fn(&'a str) -> PResul
 
 /// The raw text of the next word (identifier characters and escapes), no whitespace skipped.
 fn raw_word(i: &str) -> Option<(&str, &str)> {
+    raw_word_from(i, is_ident_start)
+}
+
+/// [`raw_word`] of a name, which may also start as [`is_name_start`] says.
+fn raw_name(i: &str) -> Option<(&str, &str)> {
+    raw_word_from(i, is_name_start)
+}
+
+/// A word whose first character `start` allows (or an escape).
+fn raw_word_from(i: &str, start: fn(char) -> bool) -> Option<(&str, &str)> {
     let mut chars = i.char_indices().peekable();
     let mut end = 0;
     let mut first = true;
@@ -205,7 +225,7 @@ fn raw_word(i: &str) -> Option<(&str, &str)> {
                 }
                 _ => break,
             }
-        } else if (first && is_ident_start(c))
+        } else if (first && start(c))
             || (!first && is_ident_char(c))
             // A byte that is not UTF-8 is taken into the word, for `ident` to refuse.
             || crate::text::raw_byte(c).is_some()
@@ -261,7 +281,6 @@ const RESERVED: &[&str] = &[
     "NIL",
     "nil",
     "Nil",
-    "_",
 ];
 
 /// netCDF's special attribute names: tokens of their own in ncgen.
@@ -309,10 +328,12 @@ pub(crate) fn peek_word(i: &str) -> Option<(&str, &str)> {
     raw_word(i)
 }
 
-/// An identifier (not a keyword or special name), escapes removed.
+/// An identifier (not a keyword or special name), escapes removed. `_` is a name
+/// here (ncdump prints an attribute `_` bare); as a value it is the fill, which
+/// values read before names.
 pub(crate) fn ident(i: &str) -> PResult<'_, (String, usize)> {
     let (i, ()) = ws(i)?;
-    match raw_word(i) {
+    match raw_name(i) {
         Some((w, rest)) if !RESERVED.contains(&w) && !SPECIALS.contains(&w) => {
             // "dimensions:" and the other section keywords include their colon.
             if is_section_keyword(w) && rest.starts_with(':') {
@@ -390,10 +411,10 @@ pub(crate) fn path(i: &str) -> PResult<'_, (Vec<String>, usize)> {
         return Err(PError::expected(i, "a path"));
     };
     let mut parts = Vec::new();
-    while let Some((w, r)) = raw_word(rest) {
+    while let Some((w, r)) = raw_name(rest) {
         parts.push(unescape_ident(w));
         match r.strip_prefix('/') {
-            Some(r2) if raw_word(r2).is_some() => rest = r2,
+            Some(r2) if raw_name(r2).is_some() => rest = r2,
             _ => {
                 rest = r;
                 break;

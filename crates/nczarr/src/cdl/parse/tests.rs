@@ -120,6 +120,36 @@ fn names_escapes_paths_and_keywords() {
 }
 
 #[test]
+fn names_ncdump_prints_bare() {
+    // Issue 61: ncdump prints names that start with `.@+-`, hold `%` or are `_` bare
+    // (HDF5 writers other than netcdf-c make them); values beside them stay values.
+    let f = ok("netcdf x { dimensions: .d = 2 ; variables: int -w(.d) ; -w:.specloc = -1, .5, _ ; -w:p%q = 1 ; :_ = 2 ; :@x = +3 ; data: -w = -1, _ ; group: .g { :+a = 1 ; } }");
+    let names: Vec<String> = f
+        .root
+        .items
+        .iter()
+        .map(|i| match i {
+            Item::Dim(d) => d.name.clone(),
+            Item::Var(v) => format!("{}({})", v.name, v.dims[0].name),
+            Item::Attr(a) => format!("{}:{}", a.var.as_ref().map_or("", |v| &v.name), a.name),
+            Item::Data(d) => format!("{} =", d.var.name),
+            Item::Type(t) => t.name.clone(),
+        })
+        .collect();
+    assert_eq!(
+        names,
+        [".d", "-w(.d)", "-w:.specloc", "-w:p%q", ":_", ":@x", "-w ="]
+    );
+    let Item::Attr(a) = &f.root.items[2] else {
+        panic!()
+    };
+    assert!(matches!(a.values[0].value, Value::Int { .. }));
+    assert_eq!(a.values[1].value, Value::Double(0.5));
+    assert_eq!(a.values[2].value, Value::Fill);
+    assert_eq!(f.root.groups[0].name, ".g");
+}
+
+#[test]
 fn groups_and_trailing_attributes() {
     let f = ok("netcdf x { dimensions: n = 2 ; group: g { variables: int v(n) ; data: v = 1, 2 ; group: h { :deep = 1 ; } } :after = 1 ; }");
     assert_eq!(f.root.groups.len(), 1);

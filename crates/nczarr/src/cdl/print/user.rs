@@ -279,33 +279,70 @@ fn opaque_hex(out: &mut Vec<u8>, bytes: &[u8]) {
     }
 }
 
-/// ncdump's `*_val_equals` for a value against the fill value: floats within
-/// epsilon, strings as C strings, a compound field by field where an array field is
-/// compared by its first element only (`nccomp_val_equals` looks at the field
-/// type's ranks, which atomic types do not have).
-fn equals(fill: &UValue, v: &UValue) -> bool {
-    match (fill, v) {
-        (UValue::Atomic(a), UValue::Atomic(b)) => match (a, b) {
-            (Values::Float(f), Values::Float(x)) => float_is_fill(f[0], x[0]),
-            (Values::Double(f), Values::Double(x)) => double_is_fill(f[0], x[0]),
-            _ => super::values::is_fill(a, b, 0),
-        },
-        (UValue::Compound(a), UValue::Compound(b)) => {
-            a.len() == b.len()
-                && a.iter().zip(b).all(|(x, y)| match (x, y) {
-                    (UValue::Array(p), UValue::Array(q)) => match (p.first(), q.first()) {
-                        (Some(p), Some(q)) => equals(p, q),
-                        (p, q) => p.is_none() && q.is_none(),
-                    },
-                    _ => equals(x, y),
-                })
+/// `sizeof(nc_vlen_t)`: the bytes of one vlen value in netcdf-c's memory.
+const VLEN_SIZE: u64 = 16;
+
+impl ValueText<'_> {
+    /// ncdump's `*_val_equals` for a value of type `ty` against the fill value:
+    /// floats within epsilon, strings as C strings, a compound field by field where
+    /// an array field is compared by its first element only (`nccomp_val_equals`
+    /// looks at the field type's ranks, which atomic types do not have).
+    ///
+    /// A vlen (`ncvlen_val_equals`) steps through both lists by the vlen type's own
+    /// size, 16 bytes, not its base type's: where the base is narrower, every
+    /// element after the first is read past the values, so a vlen of two or more
+    /// such elements never equals the fill and ncdump prints it (`{1, 2}`, not `_`).
+    /// A base as wide or wider stays in bounds and is compared here element by
+    /// element.
+    fn equals(&self, ty: &TypeRef, fill: &UValue, v: &UValue) -> bool {
+        match (fill, v) {
+            (UValue::Atomic(a), UValue::Atomic(b)) => match (a, b) {
+                (Values::Float(f), Values::Float(x)) => float_is_fill(f[0], x[0]),
+                (Values::Double(f), Values::Double(x)) => double_is_fill(f[0], x[0]),
+                _ => super::values::is_fill(a, b, 0),
+            },
+            (UValue::Compound(a), UValue::Compound(b)) => {
+                let Some(UserKind::Compound { fields, .. }) = self.kind(ty) else {
+                    return false;
+                };
+                a.len() == b.len()
+                    && fields.len() == a.len()
+                    && fields
+                        .iter()
+                        .zip(a.iter().zip(b))
+                        .all(|(f, (x, y))| match (x, y) {
+                            (UValue::Array(p), UValue::Array(q)) => match (p.first(), q.first()) {
+                                (Some(p), Some(q)) => self.equals(&f.ty, p, q),
+                                (p, q) => p.is_none() && q.is_none(),
+                            },
+                            _ => self.equals(&f.ty, x, y),
+                        })
+            }
+            (UValue::Vlen(a), UValue::Vlen(b)) => {
+                let Some(UserKind::Vlen { base }) = self.kind(ty) else {
+                    return false;
+                };
+                a.len() == b.len()
+                    && (a.len() <= 1 || self.memory_size(base) >= VLEN_SIZE)
+                    && a.iter().zip(b).all(|(x, y)| self.equals(base, x, y))
+            }
+            (UValue::Array(a), UValue::Array(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| self.equals(ty, x, y))
+            }
+            (UValue::Enum(a), UValue::Enum(b)) => a == b,
+            (UValue::Opaque(a), UValue::Opaque(b)) => a == b,
+            _ => false,
         }
-        (UValue::Vlen(a), UValue::Vlen(b)) | (UValue::Array(a), UValue::Array(b)) => {
-            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| equals(x, y))
+    }
+
+    /// Bytes of one value of `ty` in netcdf-c's memory: a string is a pointer, a
+    /// user-defined type its size ([`Dataset::user_item_size`]).
+    fn memory_size(&self, ty: &TypeRef) -> u64 {
+        match ty {
+            TypeRef::Atomic(crate::model::NcType::String) => 8,
+            TypeRef::Atomic(t) => t.size() as u64,
+            TypeRef::User(id) => self.ds.user_item_size(id).unwrap_or(0),
         }
-        (UValue::Enum(a), UValue::Enum(b)) => a == b,
-        (UValue::Opaque(a), UValue::Opaque(b)) => a == b,
-        _ => false,
     }
 }
 
@@ -404,7 +441,7 @@ pub(super) fn print_var_data(
         layout.row_start(&mut e, row);
         for (col, v) in chunk.iter().enumerate() {
             t.clear();
-            if fill.as_ref().is_some_and(|f| equals(f, v)) {
+            if fill.as_ref().is_some_and(|f| text.equals(&ty, f, v)) {
                 t.push(b'_');
             } else {
                 text.text(&mut t, &ty, v);

@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
-use hdf5_reader::group::Group as H5Group;
+use hdf5_reader::group::{Group as H5Group, LinkKind};
 use hdf5_reader::messages::dataspace::DataspaceType;
 use hdf5_reader::messages::HdfMessage;
 use hdf5_reader::{Dataset as H5Dataset, Hdf5File, RawAttribute};
@@ -31,17 +31,25 @@ use crate::encoding::{Chunking, Encoding};
 use crate::json::Json;
 use crate::model::{Attr, Dataset, Dim, DimRef, Group, NcType, Var, VarPath};
 
-/// Attributes of netCDF-4's conventions, never shown as attributes.
-const HIDDEN: [&str; 9] = [
+/// The attribute names netcdf-c 4.9.0 reserves (`NC_reserved`): never shown as
+/// attributes, and each on a dataset counts towards `_IsNetcdf4` (`NC4_walk`), as a
+/// dataset named `phony_dim` does. Checked one by one with ncdump 4.9.0 on h5py
+/// files (`-h` hides each, `-s` counts each).
+const RESERVED: [&str; 14] = [
     "CLASS",
+    "DIMENSION_LIST",
     "NAME",
     "REFERENCE_LIST",
-    "DIMENSION_LIST",
-    "_Netcdf4Dimid",
-    "_Netcdf4Coordinates",
-    "_NCProperties",
-    "_nc3_strict",
+    "_ARRAY_DIMENSIONS",
+    "_Codecs",
+    "_Format",
     "_IsNetcdf4",
+    "_NCProperties",
+    "_NCZARR_ATTR",
+    "_Netcdf4Coordinates",
+    "_Netcdf4Dimid",
+    "_SuperblockVersion",
+    "_nc3_strict",
 ];
 
 /// The `NAME` of a scale that is a dimension and not a variable starts so.
@@ -86,7 +94,7 @@ pub(super) struct Meta {
     /// True for the netCDF-4 classic model (`_nc3_strict` on the root group).
     pub classic_model: bool,
     /// netcdf-c 4.9.0's `_IsNetcdf4` (`NC4_isnetcdf4`): no `_nc3_strict`, and at least
-    /// two of netCDF-4's marker attributes on datasets.
+    /// two markers ([`RESERVED`]) on the datasets reached by hard links.
     pub is_netcdf4: bool,
 }
 
@@ -111,12 +119,16 @@ pub(super) fn read(file: &Hdf5File) -> Result<Meta, Fault> {
         transient_types: Vec::new(),
         object_paths: None,
     };
-    let mut group = walk.group(&root, &[])?;
+    let mut group = walk.group(&root, &[], true)?;
     group.name = String::new();
     walk.phony_dims(&mut group, &mut Vec::new());
     // The root's hidden attributes say what the file is (read again: the walk hides them).
     let root_attrs = root.raw_attributes().unwrap_or_default();
-    let nc_properties = find(&root_attrs, "_NCProperties").map(text_of);
+    // netcdf-c reads `_NCProperties` only as a string (`NC4_read_ncproperties`); any
+    // other type is no provenance, and ncdump -s shows none.
+    let nc_properties = find(&root_attrs, "_NCProperties")
+        .filter(|a| matches!(a.message().datatype, hdf5_reader::Datatype::String { .. }))
+        .map(text_of);
     let classic_model = find(&root_attrs, "_nc3_strict").is_some();
     let mut dataset = Dataset { root: group };
     walk.widen_unlimited(&mut dataset)?;
@@ -155,7 +167,7 @@ struct Walk<'f> {
     /// netcdf-c's `next_dimid`: the id (and `phony_dim_N` number) of the next
     /// dimension made.
     next_dimid: i64,
-    /// netCDF-4 marker attributes seen on datasets.
+    /// netCDF-4's markers ([`RESERVED`]) seen on datasets reached by hard links only.
     markers: usize,
     /// The user-defined types read so far.
     types: UserTypes,
@@ -165,10 +177,15 @@ struct Walk<'f> {
 }
 
 impl Walk<'_> {
-    fn group(&mut self, g: &H5Group, path: &[String]) -> Result<Group, Fault> {
+    /// The group `g` at `path`; `hard` when it and every group above it is reached by
+    /// hard links, which is where netcdf-c looks for netCDF-4's markers.
+    fn group(&mut self, g: &H5Group, path: &[String], hard: bool) -> Result<Group, Fault> {
         let here =
             |e: hdf5_reader::error::Error| Fault::from(e).context(format!("group {}", shown(path)));
-        let (children, datasets) = g.members().map_err(here)?;
+        let (children, datasets) = g.members_with_links().map_err(here)?;
+        // netcdf-c's NC4_walk passes over soft and external links
+        // (H5Gget_objtype_by_idx calls them links); the model follows them.
+        let counted = |kind: LinkKind| hard && kind == LinkKind::Hard;
         let mut group = Group::new(path.last().cloned().unwrap_or_default());
         // Types first: the group's attributes and variables may have them.
         for (name, dt) in g.committed_datatypes().map_err(here)? {
@@ -192,15 +209,18 @@ impl Walk<'_> {
         // Dimensions first: every variable of the group may use them.
         let mut scales: Vec<(usize, Scale)> = Vec::new();
         let mut ds_attrs = Vec::with_capacity(datasets.len());
-        for (i, ds) in datasets.iter().enumerate() {
+        for (i, (ds, kind)) in datasets.iter().enumerate() {
             let attrs = ds.raw_attributes().map_err(|e| {
                 Fault::from(e).context(format!("variable {}", shown_var(path, leaf(ds.name()))))
             })?;
             let attrs = self.in_creation_order(attrs, ds.address());
-            self.markers += attrs
-                .iter()
-                .filter(|a| HIDDEN[..6].contains(&a.name()))
-                .count();
+            if counted(*kind) {
+                self.markers += usize::from(leaf(ds.name()) == "phony_dim")
+                    + attrs
+                        .iter()
+                        .filter(|a| RESERVED.contains(&a.name()))
+                        .count();
+            }
             if let Some(scale) = scale_of(ds, &attrs) {
                 let dim_ref = DimRef {
                     group: path.to_vec(),
@@ -222,7 +242,7 @@ impl Walk<'_> {
         ordered.sort_by_key(|s| s.id.unwrap_or(i32::MAX));
         group.dims = ordered.iter().map(|s| s.dim.clone()).collect();
 
-        for (i, (ds, attrs)) in datasets.iter().zip(&ds_attrs).enumerate() {
+        for (i, ((ds, _), attrs)) in datasets.iter().zip(&ds_attrs).enumerate() {
             let scale = scales.iter().find(|(j, _)| *j == i).map(|(_, s)| s);
             if scale.is_some_and(|s| s.dim_only) {
                 continue;
@@ -247,10 +267,10 @@ impl Walk<'_> {
                 Err(e) => return Err(e.context(format!("variable {}", shown_var(path, &name)))),
             }
         }
-        for child in &children {
+        for (child, kind) in &children {
             let mut sub = path.to_vec();
             sub.push(leaf(child.name()).to_string());
-            let g = self.group(child, &sub)?;
+            let g = self.group(child, &sub, counted(*kind))?;
             group.groups.push(g);
         }
         Ok(group)
@@ -450,8 +470,10 @@ impl Walk<'_> {
                     .map_err(|err| {
                         Fault::from(err).context(format!("DIMENSION_LIST entry {axis}"))
                     })?;
+                // An axis with several scales attached takes the last: netcdf-c's
+                // `dimscale_visitor` keeps each scale `H5DSiterate_scales` visits.
                 let addr = refs
-                    .first()
+                    .last()
                     .ok_or_else(|| Fault::from(format!("DIMENSION_LIST entry {axis} is empty")))?;
                 self.by_address.get(addr).cloned().ok_or_else(|| {
                     Fault::from(format!(
@@ -466,7 +488,8 @@ impl Walk<'_> {
     /// `rec_match_dimscales` makes them after reading the file: subgroups first, then
     /// the group's variables in order; an axis takes the first dimension of the group
     /// of its length and kind (unlimited or not) that the variable does not use yet,
-    /// else a new `phony_dim_N`, N being the file's next dimension id.
+    /// else a new `phony_dim_N`, N being the file's next dimension id (unlimited when
+    /// its length is 0).
     fn phony_dims(&mut self, group: &mut Group, path: &mut Vec<String>) {
         for child in &mut group.groups {
             path.push(child.name.clone());
@@ -488,10 +511,13 @@ impl Walk<'_> {
                     None => {
                         let name = format!("phony_dim_{}", self.next_dimid);
                         self.next_dimid += 1;
+                        // A new dimension of length 0 is unlimited (`nc4_dim_list_add`
+                        // reads 0 as NC_UNLIMITED), though the axis's maximum is fixed;
+                        // later axes still match it by their own maximum, as above.
                         group.dims.push(Dim {
                             name: name.clone(),
                             len,
-                            unlimited,
+                            unlimited: unlimited || len == 0,
                         });
                         name
                     }
@@ -515,7 +541,7 @@ impl Walk<'_> {
     ) -> Vec<Attr> {
         let mut out = Vec::new();
         for a in raw {
-            if HIDDEN.contains(&a.name()) {
+            if RESERVED.contains(&a.name()) {
                 continue;
             }
             let dt = &a.message().datatype;
@@ -611,15 +637,19 @@ fn scale_of(ds: &H5Dataset, attrs: &[RawAttribute]) -> Option<Scale> {
     let id = find(attrs, "_Netcdf4Dimid")
         .and_then(|a| int_values(a).ok())
         .and_then(|v| v.first().copied());
-    let unlimited = ds
-        .max_dims()
-        .and_then(|m| m.first())
-        .is_some_and(|&m| m == u64::MAX);
+    let len = ds.shape().first().copied().unwrap_or(0);
+    // netcdf-c's `nc4_dim_list_add` takes a length of 0 for NC_UNLIMITED, whatever
+    // the maximum: an empty dimension is unlimited.
+    let unlimited = len == 0
+        || ds
+            .max_dims()
+            .and_then(|m| m.first())
+            .is_some_and(|&m| m == u64::MAX);
     Some(Scale {
         id,
         dim: Dim {
             name: name.to_string(),
-            len: ds.shape().first().copied().unwrap_or(0),
+            len,
             unlimited,
         },
         dim_only,
@@ -668,7 +698,8 @@ fn encoding_of(
     for f in pipeline(&header) {
         let id = u32::from(f.id);
         let codec = match id {
-            filters::SHUFFLE => filters::codec_of(id, &[]).map(|c| with_elementsize(c, stored)),
+            filters::SHUFFLE => filters::codec_of(id, &[])
+                .map(|c| with_elementsize(c, f.client_data.first().copied(), stored)),
             filters::SZIP => Ok(crate::codec::obj(vec![
                 ("id", Json::String("szip".into())),
                 (
@@ -693,9 +724,15 @@ fn encoding_of(
     Ok((enc, missing))
 }
 
-fn with_elementsize(mut c: Json, stored: &StoredType) -> Json {
+/// Shuffle's codec with the element size its chunks were shuffled by: the filter's
+/// parameter, which libhdf5 unshuffles by (PyTables wrote 8 for 16-byte vlen
+/// elements); the stored type's size only where the file gives none.
+fn with_elementsize(mut c: Json, param: Option<u32>, stored: &StoredType) -> Json {
     if let Json::Object(m) = &mut c {
-        let size = stored.fixed_string.unwrap_or(stored.nc_type.size()).max(1);
+        let size = match param {
+            Some(n) if n > 0 => n as usize,
+            _ => stored.fixed_string.unwrap_or(stored.nc_type.size()).max(1),
+        };
         for (k, v) in m.iter_mut() {
             if k == "elementsize" {
                 *v = crate::codec::num(size as i64);

@@ -105,8 +105,13 @@ pub(crate) fn build(src: VarSource<'_>, problems: &mut Vec<String>) -> Result<(V
     if src.nctype == Some(NcType::Char) && matches!(meta.dtype, Dtype::Bytes { len: 1, .. }) {
         nc_type = NcType::Char;
     }
-    let mut fill = parse_fill_value(&meta.fill_value, &meta.dtype, nc_type, !nczarr)
-        .map_err(|e| Error::metadata(&zarray_key, e.to_string()))?;
+    let mut fill = parse_fill_value(
+        &meta.fill_value,
+        &meta.dtype,
+        nc_type,
+        !nczarr && holds_bytes(&meta),
+    )
+    .map_err(|e| Error::metadata(&zarray_key, e.to_string()))?;
     let fill_implied = fill.is_none() && src.default_fill;
     if fill_implied {
         fill = Some(Values::default_fill(nc_type));
@@ -170,6 +175,20 @@ pub(crate) fn build(src: VarSource<'_>, problems: &mut Vec<String>) -> Result<(V
         fill_implied,
     };
     Ok((var, stored))
+}
+
+/// True when the array holds byte strings (`|S`, or `|O` through vlen-bytes), whose
+/// fill zarr-python writes in base64; text (`<U`, `|O` through vlen-utf8) it writes
+/// as it is.
+fn holds_bytes(meta: &ArrayMeta) -> bool {
+    match meta.dtype {
+        Dtype::Bytes { .. } => true,
+        Dtype::Object => meta
+            .filters
+            .iter()
+            .any(|f| f.get("id").and_then(Json::as_str) == Some("vlen-bytes")),
+        _ => false,
+    }
 }
 
 /// Booleans read as ubyte carry xarray's netCDF marking of them, `dtype = "bool"`, so

@@ -45,7 +45,12 @@ pub fn parse_fill_value(
             .copied()
             .unwrap_or(0)]),
         NcType::String => {
-            let mut bytes = text_fill(json, text_is_base64);
+            let mut bytes = match json {
+                // zarr-python reads a number given to a text dtype as its text
+                // (`str(0)`, "0"); zarr-python 2 wrote 0 for `|O` arrays.
+                Json::Number(n) if !text_is_base64 => python_text(n).into_bytes(),
+                _ => text_fill(json, text_is_base64),
+            };
             while bytes.last() == Some(&0) {
                 bytes.pop();
             }
@@ -92,6 +97,41 @@ pub fn parse_fill_value(
         }
     };
     Ok(Some(values))
+}
+
+/// Python's `str()` of a JSON number as `json.loads` reads it: an integer's digits, a
+/// float's `repr` (shortest round trip, `1.0`, `1e+20`, `1e-05`).
+fn python_text(n: &crate::json::Number) -> String {
+    if n.is_integer() {
+        if let Ok(v) = n.text().parse::<i128>() {
+            return v.to_string();
+        }
+        return n.text().to_string();
+    }
+    let Some(v) = n.as_f64() else {
+        return n.text().to_string();
+    };
+    if v.is_nan() {
+        return "nan".into();
+    }
+    if v.is_infinite() {
+        return if v < 0.0 { "-inf" } else { "inf" }.into();
+    }
+    // Rust's `{:e}` and `{}` give the shortest round-trip digits, as `repr` does;
+    // `repr` writes an exponent from 1e16 on and below 1e-4, signed, two digits at least.
+    let sci = format!("{v:e}");
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    if v == 0.0 || (-4..16).contains(&exp) {
+        let fixed = format!("{v}");
+        return if fixed.contains('.') {
+            fixed
+        } else {
+            fixed + ".0"
+        };
+    }
+    let sign = if exp < 0 { '-' } else { '+' };
+    format!("{mantissa}e{sign}{:02}", exp.abs())
 }
 
 fn text_fill(json: &Json, base64: bool) -> Vec<u8> {
@@ -205,6 +245,26 @@ mod tests {
             fill("\"\"", "|S128", NcType::String, false).unwrap(),
             Some(Values::String(vec![Some(vec![])].into()))
         );
+    }
+
+    #[test]
+    fn text_fills_of_zarr_python() {
+        // zarr-python reads a number given to a text dtype as its text, and text
+        // plainly unless the dtype holds bytes (base64 then).
+        let text = |j: &str, dtype: &str, b64: bool| match fill(j, dtype, NcType::String, b64) {
+            Ok(Some(Values::String(s))) => String::from_utf8(s.value(0).unwrap().to_vec()).unwrap(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(text("0", "|O", false), "0");
+        assert_eq!(text("5", "|O", false), "5");
+        assert_eq!(text("\"ab\"", "|O", false), "ab");
+        assert_eq!(text("\"ab\"", "<U3", false), "ab");
+        assert_eq!(text("\"YWI=\"", "|S3", true), "ab");
+        assert_eq!(text("1.5", "|O", false), "1.5");
+        assert_eq!(text("100.0", "|O", false), "100.0");
+        assert_eq!(text("1e20", "|O", false), "1e+20");
+        assert_eq!(text("0.00001", "|O", false), "1e-05");
+        assert_eq!(text("-0.0001", "|O", false), "-0.0001");
     }
 
     #[test]
