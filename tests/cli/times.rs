@@ -246,3 +246,49 @@ fn bad_dates_are_one_line_errors() {
 fn run_in_tmp(dir: &std::path::Path, args: &[&str]) -> crate::util::Run {
     crate::util::run_in("nczgen", dir, args)
 }
+
+/// Issue 61: `-t` on ordinary CF files. ncdump remembers only the last `bounds`
+/// attribute it printed (nctime0.c, 4.9.0 to now), so `time_bnds` prints as dates only
+/// where `time` named its bounds last; with `lat` or `lon` naming theirs after, as
+/// numbers. nczdump prints each as ncdump prints it.
+#[test]
+fn bounds_print_as_dates_only_as_ncdump_decides() {
+    let tmp = tempfile::tempdir().unwrap();
+    let time = "\tdouble time(time) ;\n\t\ttime:units = \"days since 2000-01-01\" ;\n\t\ttime:bounds = \"time_bnds\" ;\n\tdouble time_bnds(time, nv) ;\n";
+    let lat = "\tfloat lat(lat) ;\n\t\tlat:bounds = \"lat_bnds\" ;\n\tfloat lat_bnds(lat, nv) ;\n";
+    let data = "data:\n time = 15.5, 45 ;\n time_bnds = 0, 31, 31, 60 ;\n lat = 1, 2 ;\n lat_bnds = 0, 1, 1, 2 ;\n}\n";
+    let cases = [
+        ("time_first", format!("{time}{lat}"), false),
+        ("time_last", format!("{lat}{time}"), true),
+        (
+            "global_after",
+            format!("{lat}{time}\n// global attributes:\n\t\t:bounds = \"other\" ;\n"),
+            false,
+        ),
+    ];
+    for (name, vars, dates) in cases {
+        let cdl = tmp.path().join(format!("{name}.cdl"));
+        std::fs::write(
+            &cdl,
+            format!("netcdf {name} {{\ndimensions:\n\ttime = 2 ;\n\tlat = 2 ;\n\tnv = 2 ;\nvariables:\n{vars}{data}"),
+        )
+        .unwrap();
+        let out = tmp.path().join(format!("{name}.nc"));
+        let (cdl_s, out_s) = (cdl.to_string_lossy(), out.to_string_lossy());
+        run("nczgen", &["-k", "nc4", "-o", &out_s, &cdl_s]).success();
+        let ours = run("nczdump", &["-t", &out_s]).success().stdout();
+        let bnds = if dates {
+            " time_bnds =\n  \"2000-01-01\", \"2000-02-01\",\n  \"2000-02-01\", \"2000-03-01\" ;"
+        } else {
+            " time_bnds =\n  0, 31,\n  31, 60 ;"
+        };
+        assert!(ours.contains(bnds), "{name}: {ours}");
+        if have("ncdump") {
+            let theirs = std::process::Command::new("ncdump")
+                .args(["-t", &out_s])
+                .output()
+                .unwrap();
+            assert_eq!(ours, String::from_utf8_lossy(&theirs.stdout), "{name}");
+        }
+    }
+}

@@ -22,10 +22,13 @@ pub(crate) struct Printer<'a> {
     pub(crate) opts: &'a PrintOptions,
     /// Group nesting indent in spaces (2 per level).
     pub(crate) indent: usize,
-    /// With `-t`/`-i`: variables named by a `bounds` attribute printed so far, newest
-    /// last, with the time units of the variable that named them (ncdump's
-    /// `bounds_list`, which matches by name alone, across groups).
-    pub(crate) bounds: Vec<(String, Option<TimeUnits>)>,
+    /// With `-t`/`-i`: the variable named by the last char `bounds` attribute printed
+    /// (a variable's or a group's), with the time units of what named it. ncdump keeps
+    /// only that one (`insert_bounds_info` in nctime0.c empties its `bounds_list` at
+    /// every call, in 4.9.0 and every release since), matched by name alone, across
+    /// groups: a file whose `lat` or `lon` names its bounds after `time` did prints
+    /// `time_bnds` as numbers, not dates.
+    pub(crate) bounds: Option<(String, Option<TimeUnits>)>,
     /// ncdump's `lput` line position, which enum declarations and attributes of
     /// user-defined types wrap by (it carries over from the last data printed).
     pub(crate) linep: i64,
@@ -119,7 +122,7 @@ impl Printer<'_> {
                 self.attr(&v.name, a, time.as_ref())?;
                 if self.opts.times.is_some() && a.name == "bounds" {
                     if let Some(name) = bounds_name(&a.values) {
-                        self.bounds.push((name, time.clone()));
+                        self.bounds = Some((name, time.clone()));
                     }
                 }
             }
@@ -144,6 +147,21 @@ impl Printer<'_> {
                 continue;
             }
             self.attr("", a, None)?;
+            // A group's `bounds` replaces the variable ncdump remembers too, with the
+            // group's own `units` (ncdump reads them from NC_GLOBAL).
+            if self.opts.times.is_some() && a.name == "bounds" {
+                if let Some(name) = bounds_name(&a.values) {
+                    let text = |n: &str| {
+                        g.attr(n).and_then(|a| match &a.values {
+                            Values::Char(t) => Some(t.as_slice()),
+                            Values::String(s) => s.first().flatten(),
+                            _ => None,
+                        })
+                    };
+                    let units = text("units").and_then(|u| TimeUnits::parse(u, text("calendar")));
+                    self.bounds = Some((name, units));
+                }
+            }
         }
         if is_root && self.opts.special {
             let format = self.source.format();
@@ -270,9 +288,9 @@ impl Printer<'_> {
         if !v.nc_type.is_numeric() {
             return None; // a char bounds variable prints as text
         }
-        match self.bounds.iter().rev().find(|(name, _)| *name == v.name) {
-            Some((_, time)) => time.clone(),
-            None => TimeUnits::of_var(v),
+        match &self.bounds {
+            Some((name, time)) if *name == v.name => time.clone(),
+            _ => TimeUnits::of_var(v),
         }
     }
 

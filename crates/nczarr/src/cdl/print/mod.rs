@@ -134,7 +134,7 @@ pub fn print_cdl(
         source,
         opts,
         indent: 0,
-        bounds: Vec::new(),
+        bounds: None,
         linep: 0,
     };
     p.line(&format!("netcdf {} {{", escape::escaped_name(&opts.name)))?;
