@@ -599,3 +599,78 @@ fn monthly_one_record_files_with_bounds_join() {
     args.push(&out);
     run("nczcopy", &args).success();
 }
+
+/// A file of `calendar` times in `units` with `values`.
+fn times_file(dir: &Path, name: &str, units: &str, calendar: &str, values: &str) -> String {
+    let cdl = dir.join(format!("{name}.cdl"));
+    let n = values.split(',').count();
+    let tas: Vec<String> = (0..n).map(|i| i.to_string()).collect();
+    fs::write(
+        &cdl,
+        format!(
+            "netcdf {name} {{\ndimensions:\n\ttime = UNLIMITED ;\nvariables:\n\tdouble time(time) ;\n\t\ttime:units = \"{units}\" ;\n\t\ttime:calendar = \"{calendar}\" ;\n\tfloat tas(time) ;\ndata:\n time = {values} ;\n tas = {} ;\n}}\n",
+            tas.join(", ")
+        ),
+    )
+    .unwrap();
+    let nc = dir.join(format!("{name}.nc"));
+    nczgen(&["-O", "-k", "nc4", "-o", &s(&nc), &s(&cdl)]).success();
+    s(&nc)
+}
+
+/// Issue 61: 1.5 `months since` rebased to days is day 45 in the 360_day calendar, as
+/// cftime (xarray) and ncrcat take it (cdtime's stepping gave day 30); months in any
+/// other calendar, and years in all, are refused, as cftime refuses them.
+#[test]
+fn months_since_are_rebased_as_cf_libraries_rebase_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let days = times_file(d, "days", "days since 2000-01-01", "360_day", "0, 30");
+    let months = times_file(
+        d,
+        "months",
+        "months since 2000-01-01",
+        "360_day",
+        "1.5, 2.5",
+    );
+    let out = s(&d.join("joined.nc"));
+    run("nczcopy", &[&days, &months, &out]).success();
+    let dump = run("nczdump", &["-v", "time", &out]).stdout();
+    assert!(dump.contains(" time = 0, 30, 45, 75 ;"), "{dump}");
+    if have("ncrcat") {
+        let theirs = s(&d.join("ncrcat.nc"));
+        let st = Command::new("ncrcat")
+            .args(["-O", &days, &months, &theirs])
+            .stderr(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(st.success());
+        let dump = run("nczdump", &["-v", "time", &theirs]).stdout();
+        assert!(dump.contains(" time = 0, 30, 45, 75 ;"), "ncrcat: {dump}");
+    }
+    // nczcmp sees the same instants.
+    let again = times_file(
+        d,
+        "again",
+        "months since 2000-01-01",
+        "360_day",
+        "0, 1, 1.5, 2.5",
+    );
+    let r = run("nczcmp", &["-d", "-v", "time", &out, &again]);
+    assert_eq!(r.code(), 0, "{}{}", r.stdout(), r.stderr());
+    // Months of the standard calendar, and years: refused, naming both inputs.
+    for (units, calendar) in [
+        ("months since 2000-01-01", "standard"),
+        ("years since 2000-01-01", "360_day"),
+    ] {
+        let days = times_file(d, "d2", "days since 2000-01-01", calendar, "0, 30");
+        let other = times_file(d, "o2", units, calendar, "1.5, 2.5");
+        let e = run("nczcopy", &["-O", &days, &other, &s(&d.join("no.nc"))]).fails_with_one_line(1);
+        assert!(
+            e.contains("d2.nc and ")
+                && e.contains(&format!("o2.nc: coordinate 'time' cannot be rebased: '{units}' in the {calendar} calendar has no fixed length: CF libraries (cftime, xarray) take months only in the 360_day calendar")),
+            "{e}"
+        );
+        assert!(!d.join("no.nc").exists());
+    }
+}

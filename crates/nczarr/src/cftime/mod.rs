@@ -12,6 +12,7 @@
 
 mod bounds;
 mod cdtime;
+mod rebase;
 mod scan;
 #[cfg(test)]
 mod tests;
@@ -21,6 +22,7 @@ use bounds::attr_text;
 pub use bounds::{boundary_vars, bounds_parent, cell_bounds};
 pub use cdtime::CompTime;
 use cdtime::{mixed_add, mixed_diff, Days};
+pub use rebase::UnitsError;
 use scan::{scan, Slot, EOF};
 
 /// A CF calendar, as ncdump names them (`calendar_type`).

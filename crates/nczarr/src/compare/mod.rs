@@ -353,7 +353,11 @@ fn rules_for(
         TimeUnits::of_var_in(a.dataset(), path),
         TimeUnits::of_var_in(b.dataset(), path),
     ) {
-        (Some(ua), Some(ub)) if ua != ub => Some((ua, ub)),
+        // Units CF libraries give no length (months outside 360_day, years) compare
+        // as numbers: no instant can be said for them.
+        (Some(ua), Some(ub)) if ua != ub && ua.cf_hours().is_ok() && ub.cf_hours().is_ok() => {
+            Some((ua, ub))
+        }
         _ => None,
     };
     values::Rules {

@@ -115,8 +115,8 @@ fn numbers(a: &Values, b: &Values, rules: &Rules, found: &mut dyn FnMut(Found) -
         let (mut x, mut y) = (a.get_f64(i), b.get_f64(i));
         if let Some((ua, ub, s)) = &seconds {
             if !x.is_nan() && !y.is_nan() {
-                x = s.value(&ua.date(x));
-                y = s.value(&ub.date(y));
+                x = ua.rebase_to(x, s).unwrap_or(x);
+                y = ub.rebase_to(y, s).unwrap_or(y);
             }
         }
         if equal(x, y, rules)

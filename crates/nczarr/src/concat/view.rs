@@ -197,7 +197,16 @@ impl<'a> Concat<'a> {
                             u.calendar.name()
                         )))
                     }
-                    Some(u) if u != *base => Some((u, base.clone())),
+                    Some(u) if u != *base => {
+                        // Moved as cftime moves them, or refused as it refuses them.
+                        if let Err(e) = u.cf_hours().and_then(|_| base.cf_hours()) {
+                            return Err(Error::Invalid(format!(
+                                "{} and {name}: coordinate '{}' cannot be rebased: {e}",
+                                names[0], self.dim.name
+                            )));
+                        }
+                        Some((u, base.clone()))
+                    }
                     _ => None,
                 };
                 self.units.push(theirs);
@@ -296,8 +305,11 @@ impl<'a> Concat<'a> {
         let t = values.nc_type();
         let moved = Values::Double(
             (0..values.len())
-                .map(|k| ours.value(&theirs.date(values.get_f64(k))))
-                .collect(),
+                .map(|k| theirs.rebase_to(values.get_f64(k), ours))
+                .collect::<std::result::Result<_, _>>()
+                .map_err(|e| {
+                    Error::Invalid(format!("{}: variable '{var}': {e}", self.inputs[i].0))
+                })?,
         );
         moved.cast_to(t).ok_or_else(|| {
             Error::Invalid(format!(
