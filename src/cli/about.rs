@@ -10,7 +10,7 @@ use clap::{CommandFactory, FromArgMatches};
 /// `--version`: the crate version, then the formats, codecs and stores compiled in.
 static LONG_VERSION: LazyLock<String> = LazyLock::new(|| {
     format!(
-        "{}\nformats: NCZarr (every netcdf-c generation: 4.8 V1, 4.9.0, 4.9.1-4.9.2, 4.9.3+/4.10), Zarr v2, Zarr v3 (sharding), netCDF classic, 64-bit offset, CDF-5, netCDF-4/HDF5 (read)\ncodecs: {}, vlen-utf8/vlen-bytes; v3: bytes, transpose, sharding_indexed\nstores: directory, zip, S3, Google Cloud Storage, Azure Blob, HTTP (read)",
+        "{}\nformats: NCZarr (every netcdf-c generation: 4.8 V1, 4.9.0, 4.9.1-4.9.2, 4.9.3+/4.10), Zarr v2, Zarr v3 (sharding), netCDF classic, 64-bit offset, CDF-5, netCDF-4/HDF5 (other HDF5 files read), kerchunk references (JSON, read and written)\ncodecs: {}, vlen-utf8/vlen-bytes; v3: bytes, transpose, sharding_indexed\nstores: directory, zip, S3, Google Cloud Storage, Azure Blob, HTTP (read)",
         env!("CARGO_PKG_VERSION"),
         nczarr::codec::table::CODECS
             .iter()

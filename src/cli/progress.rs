@@ -136,6 +136,10 @@ impl Bar {
             t.wake.notify_all();
         }
         if self.lines {
+            // The totals are the copy's, not the last variable's.
+            if let Ok(mut v) = self.counts.var.lock() {
+                v.clear();
+            }
             eprintln!("nczcopy: progress: done: {}", self.counts.line(&self.bar));
         }
         self.bar.finish_and_clear();
