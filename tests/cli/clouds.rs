@@ -407,8 +407,24 @@ fn existing_datasets_are_not_overwritten_on_gcs_and_azure() {
                 &cloud.env,
             )
             .fails_with_one_line(1);
-        assert!(e.contains("already holds a dataset"), "{e}");
+        assert!(
+            e.ends_with("a dataset already exists (lat = 4, lon = 5, level = 2); nothing was written: --overwrite replaces it"),
+            "{e}"
+        );
         assert_eq!(cloud.run("nczdump", &[&url], &cloud.env).stdout(), before);
+        // A key inside it is refused, naming it.
+        let inner = cloud.url("s.zarr/lat");
+        let e = cloud
+            .run(
+                "nczgen",
+                &["-O", "-o", &inner, &other.to_string_lossy()],
+                &cloud.env,
+            )
+            .fails_with_one_line(1);
+        assert!(
+            e.contains(": inside the dataset ") && e.contains("/s.zarr ('lat' inside it)"),
+            "{e}"
+        );
         // nczcopy --overwrite replaces it.
         let src = cloud.url("src.zarr");
         cloud

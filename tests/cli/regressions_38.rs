@@ -324,7 +324,10 @@ fn progress_into_a_log_says_how_far_a_long_variable_is() {
     // The totals line is the copy's, not labelled with its last variable (issue 61).
     let last = err.lines().last().unwrap_or("");
     assert!(last.starts_with("nczcopy: progress: done: "), "{err}");
-    assert!(!last.contains("/v:") && last.contains(" bytes (100%)"), "{err}");
+    assert!(
+        !last.contains("/v:") && last.contains(" bytes (100%)"),
+        "{err}"
+    );
 }
 
 #[test]

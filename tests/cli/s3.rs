@@ -397,7 +397,10 @@ fn existing_datasets_are_not_overwritten_and_failed_writes_leave_nothing() {
             &s3.keys(),
         )
         .fails_with_one_line(1);
-    assert!(err.contains("already holds a dataset"), "{err}");
+    assert!(
+        err.ends_with("s.zarr#mode=nczarr,s3: a dataset already exists (lat = 4, lon = 5, level = 2); nothing was written: --overwrite replaces it"),
+        "{err}"
+    );
     assert_eq!(s3.run("nczdump", &[&url], &s3.keys()).stdout(), before);
     // nczgen --overwrite replaces it, leaving none of the old dataset's objects.
     s3.run(
@@ -511,7 +514,10 @@ fn nczcopy_up_down_and_across_s3() {
     }
     // The same dataset in and out is refused, and nothing changes.
     let err = s3.run("nczcopy", &[&up, &up], &keys).fails_with_one_line(1);
-    assert!(err.contains("the same dataset as the input"), "{err}");
+    assert!(
+        err.contains("a dataset cannot be copied onto itself"),
+        "{err}"
+    );
     assert_eq!(
         dump_content(&s3.run("nczdump", &[&up], &keys).stdout()),
         expected
@@ -606,7 +612,10 @@ fn objects_that_are_not_a_dataset_are_never_deleted_even_with_overwrite() {
     let err = s3
         .run("nczcopy", &[&input, &url], &keys)
         .fails_with_one_line(1);
-    assert!(err.contains("already holds a dataset"), "{err}");
+    assert!(
+        err.ends_with("a dataset already exists (it does not open); nothing was written: --append adds to it, --overwrite replaces it"),
+        "{err}"
+    );
     s3.run("nczcopy", &["--overwrite", &input, &url], &keys)
         .success();
     let left = s3.store("debris.zarr").list().unwrap();
@@ -693,4 +702,57 @@ fn listings_go_past_the_1000_keys_of_one_page() {
         .success()
         .stdout();
     assert!(dump.contains("1097, 1098, 1099 ;"), "{dump}");
+}
+
+/// Issue 61: on S3 too, a key under a prefix that holds a dataset is refused by every
+/// writing tool (naming the dataset), and an existing netCDF object or dataset only
+/// with --overwrite, saying what is there.
+#[test]
+fn a_key_inside_an_s3_dataset_is_refused_and_existing_objects_need_overwrite() {
+    let Some(s3) = server("inside") else {
+        return;
+    };
+    let keys = s3.keys();
+    let coords = data_dir()
+        .join("golden/stores/nc410-nczarr/coords.file")
+        .to_string_lossy()
+        .into_owned();
+    let url = s3.url("year.zarr");
+    s3.run("nczcopy", &[&coords, &url], &keys).success();
+    let before: Vec<_> = s3.store("year.zarr").list().unwrap();
+    let inner = s3.url("year.zarr/lat");
+    for args in [
+        vec!["nczcopy".to_string(), coords.clone(), inner.clone()],
+        vec![
+            "nczcopy".to_string(),
+            "-O".into(),
+            coords.clone(),
+            inner.clone(),
+        ],
+        vec![
+            "nczcopy".to_string(),
+            coords.clone(),
+            s3.url("year.zarr/sub/x.nc"),
+        ],
+    ] {
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        let e = s3.run(a[0], &a[1..], &keys).fails_with_one_line(1);
+        assert!(
+            e.contains(": inside the dataset s3://") && e.contains("/year.zarr ("),
+            "{a:?}: {e}"
+        );
+    }
+    assert_eq!(s3.store("year.zarr").list().unwrap(), before);
+    // A netCDF object: refused without --overwrite, replaced with it.
+    let nc = s3.url("one.nc").replace("#mode=nczarr,s3", "#mode=s3");
+    s3.run("nczcopy", &[&coords, &nc], &keys).success();
+    let e = s3
+        .run("nczcopy", &[&coords, &nc], &keys)
+        .fails_with_one_line(1);
+    assert!(
+        e.ends_with("one.nc#mode=s3: a dataset already exists (lat = 4, lon = 5, level = 2); nothing was written: --overwrite replaces it"),
+        "{e}"
+    );
+    s3.run("nczcopy", &["--overwrite", &coords, &nc], &keys)
+        .success();
 }

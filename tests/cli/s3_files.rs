@@ -125,9 +125,20 @@ fn netcdf_files_written_to_s3_objects() {
             )
             .stdout();
         assert_eq!(dump_content(&got), dump_content(&local_text), "{kind}");
-        // Copied again over it: a netCDF object is replaced.
-        s3.run("nczcopy", &[&local.to_string_lossy(), &object], &s3.keys())
-            .success();
+        // Copied again over it: a netCDF object is replaced when asked (issue 61).
+        let err = s3
+            .run("nczcopy", &[&local.to_string_lossy(), &object], &s3.keys())
+            .fails_with_one_line(1);
+        assert!(
+            err.ends_with("nothing was written: --overwrite replaces it"),
+            "{err}"
+        );
+        s3.run(
+            "nczcopy",
+            &["-O", &local.to_string_lossy(), &object],
+            &s3.keys(),
+        )
+        .success();
     }
     // An object that is not a netCDF file is refused and kept.
     s3.store("out")

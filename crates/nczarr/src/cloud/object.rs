@@ -187,6 +187,30 @@ impl CloudStore {
         }
     }
 
+    /// Which of `keys` exist, asked concurrently by HEAD requests (no body to be cut
+    /// short: most of these are misses, whose error bodies a flaky link can break).
+    ///
+    /// # Errors
+    /// [`StoreError`] of the first request that failed (object_store retries each).
+    pub fn exist_many(&self, keys: &[StoreKey]) -> Result<Vec<bool>, StoreError> {
+        let heads = keys.iter().map(|k| async move {
+            let path = self.path_of(k)?;
+            match self.store.head(&path).await {
+                Ok(_) => Ok(true),
+                Err(object_store::Error::NotFound { .. }) => Ok(false),
+                Err(e) => Err(self.error(path.as_ref(), &e)),
+            }
+        });
+        self.runtime
+            .block_on(
+                futures::stream::iter(heads)
+                    .buffered(self.concurrency)
+                    .collect::<Vec<Result<bool, StoreError>>>(),
+            )
+            .into_iter()
+            .collect()
+    }
+
     /// Say `hint` after a refusal: requests sent unsigned because no credentials were
     /// found get "access denied" from a private bucket, which says nothing of why.
     pub fn with_refusal_hint(mut self, hint: impl Into<String>) -> CloudStore {

@@ -208,9 +208,11 @@ fn node_is_array(bytes: &[u8]) -> bool {
 }
 
 /// On an object store: each prefix above the place is looked at for a dataset's
-/// documents (one batch of small reads), and the place itself listed.
+/// documents (one batch of HEAD requests), and the place itself listed.
 fn inspect_cloud(url: &DatasetUrl) -> Result<TargetFacts, StoreError> {
-    let place = crate::place::open_cloud(url, None, false)?;
+    // As for writing: a cloud that refuses writes without credentials (GCS) says so
+    // before any request.
+    let place = crate::place::open_cloud(url, None, true)?;
     let parts: Vec<String> = place
         .root_key()
         .split('/')
@@ -233,10 +235,10 @@ fn inspect_cloud(url: &DatasetUrl) -> Result<TargetFacts, StoreError> {
             }
         }
     }
-    let got = bucket.get_many(&keys.iter().map(|(_, k)| k.clone()).collect::<Vec<_>>());
+    let found = bucket.exist_many(&keys.iter().map(|(_, k)| k.clone()).collect::<Vec<_>>())?;
     let mut outermost = None;
-    for ((depth, _), result) in keys.iter().zip(got) {
-        if result?.is_some() && outermost.is_none_or(|d| *depth < d) {
+    for ((depth, _), there) in keys.iter().zip(found) {
+        if there && outermost.is_none_or(|d| *depth < d) {
             outermost = Some(*depth);
         }
     }
@@ -248,7 +250,13 @@ fn inspect_cloud(url: &DatasetUrl) -> Result<TargetFacts, StoreError> {
     if there.is_none() && !parts.is_empty() {
         if let Ok(key) = StoreKey::new(&parts.join("/")) {
             // An object named as the place itself: a netCDF file or a reference file.
-            if let Some(head) = bucket.get_range(&key, &crate::store::ByteRange::Bounded(0..64))? {
+            // HEAD first: a miss has no body to be cut short on a flaky link.
+            let head = if bucket.size(&key)?.is_some() {
+                bucket.get_range(&key, &crate::store::ByteRange::Bounded(0..64))?
+            } else {
+                None
+            };
+            if let Some(head) = head {
                 if crate::store::is_netcdf_magic(&head) {
                     there = Some(Held::NetcdfFile);
                 } else if crate::place::looks_like_references(&head) {
