@@ -15,6 +15,7 @@ pub mod azure;
 pub mod gcs;
 pub mod http;
 mod object;
+mod place;
 pub mod s3;
 mod settings;
 mod shared;
@@ -22,6 +23,7 @@ mod upload;
 
 pub use http::HttpStore;
 pub(crate) use object::cloud_target;
-pub use object::{CloudPlace, CloudStore};
+pub use object::CloudStore;
+pub use place::CloudPlace;
 pub(crate) use settings::concurrency;
 pub use settings::{Secret, DEFAULT_CONCURRENCY};

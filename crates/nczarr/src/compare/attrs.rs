@@ -6,7 +6,7 @@
 //! `--storage`), and keeps a variable's fill as Zarr's `fill_value`, which its netCDF
 //! view shows as `_FillValue` only when it is not netCDF's default.
 
-use super::meta::{meta, Pair};
+use super::pair::{meta, Pair};
 use super::values::{compare as compare_values, number_text, Rules};
 use super::{DiffKind, Difference, Side};
 use crate::model::{Attr, NcType, Values, VarPath};

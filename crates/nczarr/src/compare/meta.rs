@@ -4,33 +4,11 @@
 //! unlimited dimension in pure Zarr) is storage, not structure.
 
 use super::attrs::attributes;
+use super::pair::{meta, Pair};
 use super::user::{self, type_text};
 use super::{name_of, CompareOptions, DiffKind, Difference, Side};
 use crate::model::{Dataset, Group, VarPath};
 use crate::source::DatasetSource;
-
-/// The two datasets compared, and how.
-pub(super) struct Pair<'s> {
-    pub(super) a: &'s dyn DatasetSource,
-    pub(super) b: &'s dyn DatasetSource,
-    pub(super) options: &'s CompareOptions,
-}
-
-impl Pair<'_> {
-    /// The dataset on `side`.
-    pub(super) fn side(&self, side: Side) -> &dyn DatasetSource {
-        match side {
-            Side::A => self.a,
-            Side::B => self.b,
-        }
-    }
-
-    /// Whether one of the formats keeps no attribute types (pure Zarr's JSON), so
-    /// that a type difference of two equal attributes is storage.
-    pub(super) fn typeless(&self) -> bool {
-        !self.a.format().attr_types || !self.b.format().attr_types
-    }
-}
 
 /// Report each structural difference of `a` and `b` to `emit`.
 pub(super) fn compare(
@@ -49,23 +27,6 @@ pub(super) fn compare(
     );
     if options.storage {
         storage(a, b, options, emit);
-    }
-}
-
-pub(super) fn meta(
-    kind: DiffKind,
-    what: String,
-    a: Option<String>,
-    b: Option<String>,
-) -> Difference {
-    Difference {
-        kind,
-        what,
-        index: None,
-        a,
-        b,
-        diff: None,
-        types: None,
     }
 }
 

@@ -5,6 +5,7 @@
 
 mod attrs;
 mod meta;
+mod pair;
 mod user;
 mod values;
 
