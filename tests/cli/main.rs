@@ -52,6 +52,9 @@ mod netcdf_out;
 mod options;
 /// Real files from other writers (issue 39): each class of difference, reproduced.
 mod real_files_39;
+/// What a reference file or a web server may make us read (issue 61): local files,
+/// loopback and metadata addresses, credentials.
+mod refs_security_61;
 /// What a new user met (issue 38): options ignored, messages, layouts, defaults.
 mod regressions_38;
 /// Every tool against a local S3 server (skipped without one).

@@ -125,6 +125,8 @@ struct Args {
     /// read (an unknown codec or filter); without it such a variable is an error.
     #[arg(long)]
     skip_unreadable: bool,
+    #[command(flatten)]
+    read: cli::ReadArgs,
     /// Replace a dataset already at OUTPUT (without it an existing dataset is refused
     /// and nothing is written). Directories, .zip and netCDF files are swapped only once
     /// the copy is complete; on S3, GCS or Azure the old objects are deleted then (not
@@ -527,6 +529,7 @@ fn job(args: &Args, input: &str) -> anyhow::Result<CopyJob> {
         create: Default::default(),
         budget: MemoryBudget::new(asked),
         skip_unreadable: args.skip_unreadable,
+        refs: args.read.refs(),
         run: match part {
             Some(p) => CopyRun::Part(p),
             None if args.metadata_only => CopyRun::Start,
@@ -557,6 +560,7 @@ fn open_inputs(
     names: &[String],
     output: &str,
     budget: MemoryBudget,
+    refs: nczarr::reach::ReferenceOptions,
 ) -> anyhow::Result<Vec<nczarr::Opened>> {
     let remote = check_not_output(names, output)?;
     let threads = if remote {
@@ -573,6 +577,7 @@ fn open_inputs(
         let options = nczarr::OpenOptions {
             trace: cli::trace_sink("nczcopy"),
             batch_bytes: Some(budget.batch),
+            refs,
         };
         let opened = nczarr::open(name, &options).with_context(|| name.clone());
         if let Ok(mut slot) = slots[i].lock() {
@@ -671,7 +676,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         .open(cli::trace_sink("nczcopy"))
         .with_context(|| input.clone())?;
     // More inputs: each opened as the first, and all seen as one, joined.
-    let more = open_inputs(&names[1..], &output, job.budget)?;
+    let more = open_inputs(&names[1..], &output, job.budget, job.refs)?;
     let joined = if more.is_empty() {
         None
     } else {
