@@ -344,7 +344,8 @@ fn metadata_and_link_local_addresses_are_refused_from_loopback_and_local_files()
 
 /// A reference file on a server that is not on this machine's loopback (here: a
 /// server on this machine's own network address) names no loopback address, and no
-/// metadata service. Nothing is asked of the loopback server.
+/// metadata service; a server's redirect cannot lead there either. Nothing is asked of
+/// the loopback server.
 #[test]
 fn a_remote_reference_file_cannot_reach_loopback_or_metadata_addresses() {
     let Some(own) = own_public_address() else {
@@ -356,6 +357,10 @@ fn a_remote_reference_file_cannot_reach_loopback_or_metadata_addresses() {
     let port = inside.url.rsplit(':').next().unwrap().to_string();
     let outside = Recorder::start(&own);
     outside.serve("/public.bin", Answer::Body(b"PUBLIC-61-abcdef".to_vec()));
+    outside.serve(
+        "/moved.bin",
+        Answer::Redirect(format!("{}/secret.bin", inside.url)),
+    );
     let cases = [
         (
             format!("{}/secret.bin", inside.url),
@@ -403,6 +408,20 @@ fn a_remote_reference_file_cannot_reach_loopback_or_metadata_addresses() {
         e.contains("169.254.169.254 is a cloud metadata service"),
         "{e}"
     );
+    // A public reference whose server redirects to loopback: refused at the redirect.
+    outside.serve(
+        "/redirected.json",
+        Answer::Body(refs_to(&format!("{}/moved.bin", outside.url), 16).into_bytes()),
+    );
+    let e = run("nczdump", &[&format!("{}/redirected.json", outside.url)]).fails_with_one_line(1);
+    assert!(
+        e.contains(&format!(
+            "redirect from '{}/moved.bin' to '{}/secret.bin' refused: 127.0.0.1 is a loopback \
+             address",
+            outside.url, inside.url
+        )),
+        "{e}"
+    );
     assert!(inside.requests().is_empty(), "{:?}", inside.requests());
     // The public reference itself is read.
     outside.serve(
@@ -412,6 +431,47 @@ fn a_remote_reference_file_cannot_reach_loopback_or_metadata_addresses() {
     let got = run("nczdump", &[&format!("{}/ok.json", outside.url)]);
     got.success();
     assert!(got.stdout().contains("PUBLIC-61"), "{}", got.stdout());
+}
+
+/// A web server's redirect to a metadata service is not followed, whatever was asked
+/// (a dataset named by the user too); one to the same kind of address is.
+#[test]
+fn redirects_to_metadata_services_are_not_followed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let server = Recorder::start("127.0.0.1");
+    server.serve(
+        "/x.nc",
+        Answer::Redirect("http://169.254.169.254/latest/meta-data/x.nc".into()),
+    );
+    let url = format!("{}/x.nc", server.url);
+    let started = std::time::Instant::now();
+    let e = run("nczdump", &[&url]).fails_with_one_line(1);
+    assert!(
+        e.contains(&format!(
+            "redirect from '{url}' to 'http://169.254.169.254/latest/meta-data/x.nc' refused: \
+             169.254.169.254 is a cloud metadata service, which a redirect may lead to only from \
+             such an address"
+        )),
+        "{e}"
+    );
+    assert!(started.elapsed().as_secs() < 4, "not refused at once");
+    // Loopback to loopback: followed.
+    let cdl = tmp.path().join("r.cdl");
+    fs::write(
+        &cdl,
+        "netcdf r {\ndimensions:\n\tx = 2 ;\nvariables:\n\tint v(x) ;\ndata:\n v = 1, 2 ;\n}\n",
+    )
+    .unwrap();
+    let nc = tmp.path().join("r.nc");
+    crate::util::nczgen(&["-k", "classic", "-o", &s(&nc), &s(&cdl)]).success();
+    server.serve("/real.nc", Answer::Body(fs::read(&nc).unwrap()));
+    server.serve(
+        "/moved.nc",
+        Answer::Redirect(format!("{}/real.nc", server.url)),
+    );
+    let got = run("nczdump", &[&format!("{}/moved.nc", server.url)]);
+    got.success();
+    assert!(got.stdout().contains("v = 1, 2 ;"), "{}", got.stdout());
 }
 
 /// A reference file in S3 read with the user's keys: a `http(s)://` reference is
