@@ -157,6 +157,18 @@ fn own_public_address() -> Option<String> {
     (class == nczarr::reach::HostClass::Public).then(|| ip.to_string())
 }
 
+/// This machine's name, when it resolves to 127.0.0.1 only (as /etc/hosts often
+/// says) and is not a name classed as loopback by itself.
+fn loopback_name() -> Option<String> {
+    use std::net::ToSocketAddrs;
+    let out = std::process::Command::new("hostname").output().ok()?;
+    let name = String::from_utf8(out.stdout).ok()?.trim().to_string();
+    let by_name = nczarr::reach::classify_name(&name);
+    let ips: Vec<_> = (name.as_str(), 0).to_socket_addrs().ok()?.map(|a| a.ip()).collect();
+    let loopback = !ips.is_empty() && ips.iter().all(|ip| ip.to_string() == "127.0.0.1");
+    (loopback && by_name == nczarr::reach::HostClass::Public).then_some(name)
+}
+
 /// Kerchunk references to a pure Zarr dataset of one `|S1` variable `tas` of `len`
 /// characters, whose one chunk is `[url, 0, len]`.
 fn refs_to(url: &str, len: usize) -> String {
@@ -398,6 +410,22 @@ fn a_remote_reference_file_cannot_reach_loopback_or_metadata_addresses() {
                  loopback address"
             )
         );
+    }
+    // A name of no special kind that DNS (here /etc/hosts) answers with loopback.
+    if let Some(name) = loopback_name() {
+        let target = format!("http://{name}:{port}/secret.bin");
+        outside.serve("/named.json", Answer::Body(refs_to(&target, 16).into_bytes()));
+        let url = format!("{}/named.json", outside.url);
+        let e = run("nczdump", &[&url]).fails_with_one_line(1);
+        assert!(
+            e.contains(&format!(
+                "host '{name}' refused: it resolves to 127.0.0.1, a loopback address, which a \
+                 reference file may name only from this machine or a loopback address"
+            )),
+            "{e}"
+        );
+    } else {
+        eprintln!("skipped the DNS part: this machine's name does not resolve to 127.0.0.1");
     }
     outside.serve(
         "/meta.json",

@@ -23,11 +23,12 @@
 //! `url` crate (WHATWG's rules, as `reqwest` parses them), so `http://2852039166/`,
 //! `http://0xA9FEA9FE/`, `http://0251.0376.0251.0376/`, `http://[::ffff:a9fe:a9fe]/`
 //! and `http://evil@169.254.169.254/` are all `169.254.169.254`. Host names are classed
-//! by name only (`localhost`, `metadata.google.internal`); a public name that a DNS
-//! server answers with a private address is not caught here.
+//! by name (`localhost`, `metadata.google.internal`), and for a reference again by the
+//! addresses DNS answers ([`check_resolved`]): `vm.example` answered with `127.0.0.1`
+//! reaches nothing from a public reference file.
 
 use std::fmt;
-use std::net::{Ipv4Addr, Ipv6Addr};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 use crate::url::{DatasetUrl, StorageKind};
 
@@ -138,6 +139,14 @@ pub fn classify_name(name: &str) -> HostClass {
         HostClass::Metadata
     } else {
         HostClass::Public
+    }
+}
+
+/// The class of an IP address.
+pub fn classify_ip(ip: IpAddr) -> HostClass {
+    match ip {
+        IpAddr::V4(a) => classify_v4(a),
+        IpAddr::V6(a) => classify_v6(a),
     }
 }
 
@@ -274,6 +283,17 @@ pub enum Refusal {
         /// What is wrong with it.
         reason: String,
     },
+    /// A host name of a reference whose addresses, as DNS answers, are all of a class
+    /// the reference file may not name.
+    #[error("host '{host}' refused: it resolves to {address}, {class}, which a reference file may name only {}", from_where(*.class))]
+    Resolved {
+        /// The host name.
+        host: String,
+        /// The first address DNS gave for it.
+        address: IpAddr,
+        /// What kind of address that is.
+        class: HostClass,
+    },
     /// A web server's redirect to a loopback, link-local or metadata address that the
     /// request did not start from.
     #[error("redirect from '{from}' to '{to}' refused: {host} is {class}, which a redirect may lead to only from such an address")]
@@ -340,6 +360,31 @@ pub fn check_reference(
                 })
             }
         }
+    }
+}
+
+/// The addresses DNS gave for `host` (a reference's) that a reference file read from
+/// `origin` may reach, in their order.
+///
+/// # Errors
+/// [`Refusal::Resolved`] when there were addresses and none may be reached.
+pub fn check_resolved(
+    origin: Origin,
+    host: &str,
+    found: Vec<IpAddr>,
+) -> Result<Vec<IpAddr>, Refusal> {
+    let first = found.first().copied();
+    let kept: Vec<IpAddr> = found
+        .into_iter()
+        .filter(|ip| may_reach(origin, classify_ip(*ip)))
+        .collect();
+    match first {
+        Some(address) if kept.is_empty() => Err(Refusal::Resolved {
+            host: host.to_string(),
+            address,
+            class: classify_ip(address),
+        }),
+        _ => Ok(kept),
     }
 }
 
@@ -551,6 +596,34 @@ mod tests {
              only from such an address"
         );
         assert!(check_redirect(&u("https://a.example/x"), &u("http://[::1]:9/")).is_err());
+    }
+
+    #[test]
+    fn names_are_checked_again_by_the_addresses_they_resolve_to() {
+        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
+        let public = Origin::Remote(HostClass::Public);
+        let e = check_resolved(public, "vm.example", vec![ip("127.0.0.1")]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "host 'vm.example' refused: it resolves to 127.0.0.1, a loopback address, which a \
+             reference file may name only from this machine or a loopback address"
+        );
+        let e = check_resolved(public, "m.example", vec![ip("::ffff:169.254.169.254")]);
+        assert!(matches!(
+            e,
+            Err(Refusal::Resolved {
+                class: HostClass::Metadata,
+                ..
+            })
+        ));
+        // The addresses it may reach are kept; none found is for the client to say.
+        let both = vec![ip("127.0.0.1"), ip("192.0.2.7")];
+        assert_eq!(
+            check_resolved(public, "h", both.clone()),
+            Ok(vec![ip("192.0.2.7")])
+        );
+        assert_eq!(check_resolved(Origin::Local, "h", both.clone()), Ok(both));
+        assert_eq!(check_resolved(public, "h", vec![]), Ok(vec![]));
     }
 
     #[test]

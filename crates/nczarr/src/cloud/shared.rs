@@ -12,11 +12,11 @@
 
 use std::collections::HashMap;
 use std::hash::BuildHasher;
-use std::net::{SocketAddr, ToSocketAddrs};
+use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use object_store::client::{HttpClient, HttpConnector};
+use object_store::client::{DnsError, DnsFuture, DnsResolver, HttpClient, HttpConnector};
 use object_store::{ClientConfigKey, ClientOptions};
 
 /// The runtime every remote store drives its requests on (two worker threads for the
@@ -118,11 +118,6 @@ fn reqwest_client(options: &ClientOptions) -> object_store::Result<reqwest::Clie
             "client option {key:?} is not one nczarr's HTTP client maps"
         )));
     }
-    if options.dns_resolver().is_some() {
-        return Err(fail(
-            "a DNS resolver is not one nczarr's HTTP client maps".into(),
-        ));
-    }
     let agent =
         value(Key::UserAgent).unwrap_or_else(|| format!("nczarr/{}", env!("CARGO_PKG_VERSION")));
     // As object_store: no transparent decompression, which would make the
@@ -135,8 +130,13 @@ fn reqwest_client(options: &ClientOptions) -> object_store::Result<reqwest::Clie
         .no_zstd()
         .no_deflate()
         .https_only(!on(Key::AllowHttp));
-    if on(Key::RandomizeAddresses) {
-        builder = builder.dns_resolver(Arc::new(ShuffledDns));
+    let resolver: Option<Arc<dyn DnsResolver>> = match options.dns_resolver() {
+        Some(r) => Some(Arc::clone(r)),
+        None if on(Key::RandomizeAddresses) => Some(Arc::new(ShuffledDns)),
+        None => None,
+    };
+    if let Some(resolver) = resolver {
+        builder = builder.dns_resolver(Arc::new(ReqwestDns(resolver)));
     }
     if on(Key::Http1Only) {
         builder = builder.http1_only();
@@ -178,26 +178,65 @@ fn redirect_policy() -> reqwest::redirect::Policy {
     })
 }
 
-/// Host names resolved by the system, the addresses in a random order: object_store's
+/// The addresses the system resolves `host` to, in a random order: object_store's
 /// default (`RandomizeAddresses`), which spreads connections over the addresses a
 /// service such as S3 answers with rather than sending them all to the first.
+async fn resolve_shuffled(host: String) -> Result<Vec<IpAddr>, DnsError> {
+    let found = tokio::task::spawn_blocking(move || {
+        (host.as_str(), 0)
+            .to_socket_addrs()
+            .map(|addrs| addrs.map(|a| a.ip()).collect::<Vec<_>>())
+    })
+    .await
+    .map_err(|e| Box::new(e) as DnsError)??;
+    // A new RandomState hashes with new keys: each resolution its own order.
+    let order = std::collections::hash_map::RandomState::new();
+    let mut found = found;
+    found.sort_by_cached_key(|ip| order.hash_one(ip));
+    Ok(found)
+}
+
+/// Host names resolved by the system, shuffled ([`resolve_shuffled`]).
 #[derive(Debug)]
 struct ShuffledDns;
 
-impl reqwest::dns::Resolve for ShuffledDns {
-    fn resolve(&self, name: reqwest::dns::Name) -> reqwest::dns::Resolving {
-        let host = name.as_str().to_string();
+impl DnsResolver for ShuffledDns {
+    fn resolve(&self, host: &str) -> DnsFuture {
+        Box::pin(resolve_shuffled(host.to_string()))
+    }
+}
+
+/// Host names of references resolved for a reference file read from `origin`, keeping
+/// the addresses [`crate::reach::check_resolved`] allows: a public name that DNS
+/// answers with `127.0.0.1` or `169.254.169.254` reaches nothing from a reference file
+/// on the internet, whatever its name said. (IP literals are not resolved: they were
+/// checked with the reference.)
+#[derive(Debug)]
+pub(crate) struct ReachDns {
+    /// Where the reference file was read from.
+    pub(crate) origin: crate::reach::Origin,
+}
+
+impl DnsResolver for ReachDns {
+    fn resolve(&self, host: &str) -> DnsFuture {
+        let (host, origin) = (host.to_string(), self.origin);
         Box::pin(async move {
-            let found = tokio::task::spawn_blocking(move || {
-                (host.as_str(), 0).to_socket_addrs().map(Vec::from_iter)
-            })
-            .await
-            .map_err(|e| Box::new(e) as Box<dyn std::error::Error + Send + Sync>)??;
-            // A new RandomState hashes with new keys: each resolution its own order.
-            let order = std::collections::hash_map::RandomState::new();
-            let mut addrs: Vec<SocketAddr> = found;
-            addrs.sort_by_cached_key(|a| order.hash_one(a));
-            Ok(Box::new(addrs.into_iter()) as reqwest::dns::Addrs)
+            let found = resolve_shuffled(host.clone()).await?;
+            crate::reach::check_resolved(origin, &host, found).map_err(|e| Box::new(e) as DnsError)
+        })
+    }
+}
+
+/// An object_store [`DnsResolver`] as reqwest's resolver (the port is reqwest's: 0
+/// stands for the URL's).
+struct ReqwestDns(Arc<dyn DnsResolver>);
+
+impl reqwest::dns::Resolve for ReqwestDns {
+    fn resolve(&self, name: reqwest::dns::Name) -> reqwest::dns::Resolving {
+        let found = self.0.resolve(name.as_str());
+        Box::pin(async move {
+            let ips = found.await?;
+            Ok(Box::new(ips.into_iter().map(|ip| SocketAddr::new(ip, 0))) as reqwest::dns::Addrs)
         })
     }
 }

@@ -148,10 +148,14 @@ pub fn open_read(
 /// The store holding the one object `url` names (an S3, GCS or Azure object, or a
 /// file on a web server), and where its requests go (the cloud's endpoint, or the web
 /// URL): what a document fetched from it may make us reach ([`crate::reach`]).
+///
+/// A store opened for a reference of a reference file read from `reference_of` is
+/// reached only where that file may lead ([`HttpStore::for_reference`]).
 fn object_store(
     url: &DatasetUrl,
     trace: Option<&TraceSink>,
     local_error: &str,
+    reference_of: Option<Origin>,
 ) -> Result<(Box<dyn ReadStore>, Origin), StoreError> {
     Ok(match url.storage {
         StorageKind::S3 | StorageKind::Gcs | StorageKind::Azure => {
@@ -161,7 +165,11 @@ fn object_store(
         }
         StorageKind::Http => {
             let base = web_base(url);
-            (Box::new(HttpStore::new(base)?), Origin::of_address(base))
+            let store = match reference_of {
+                Some(origin) => HttpStore::for_reference(base, origin)?,
+                None => HttpStore::new(base)?,
+            };
+            (Box::new(store), Origin::of_address(base))
         }
         StorageKind::Dir | StorageKind::Zip => {
             return Err(StoreError::Settings {
@@ -180,7 +188,7 @@ fn object_store(
 /// # Errors
 /// [`StoreError`] when the server cannot be reached or refuses, and for a local URL.
 pub fn fetch_object(url: &DatasetUrl) -> Result<Option<(Vec<u8>, Origin)>, StoreError> {
-    let (store, origin) = object_store(url, None, "a local file is read directly")?;
+    let (store, origin) = object_store(url, None, "a local file is read directly", None)?;
     Ok(store.get(&StoreKey::root())?.map(|bytes| (bytes, origin)))
 }
 
@@ -196,10 +204,28 @@ pub fn open_ranged(
     url: &DatasetUrl,
     trace: Option<TraceSink>,
 ) -> Result<Option<RangedFile>, StoreError> {
+    ranged(url, trace, None)
+}
+
+/// [`open_ranged`] for a reference of a reference file read from `origin`: reached only
+/// where that file may lead ([`crate::reach`]).
+pub(crate) fn open_ranged_reference(
+    url: &DatasetUrl,
+    origin: Origin,
+) -> Result<Option<RangedFile>, StoreError> {
+    ranged(url, None, Some(origin))
+}
+
+fn ranged(
+    url: &DatasetUrl,
+    trace: Option<TraceSink>,
+    reference_of: Option<Origin>,
+) -> Result<Option<RangedFile>, StoreError> {
     let (store, _) = object_store(
         url,
         trace.as_ref(),
         "byte-range reading is for remote files; a local file is read directly",
+        reference_of,
     )?;
     let store = match trace {
         Some(sink) => {

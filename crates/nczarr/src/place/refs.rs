@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
-use super::open_ranged;
+use super::open::open_ranged_reference;
 use super::refs_parse::Written;
 use crate::reach::{check_reference, Origin, ReferenceOptions, Target};
 use crate::store::{
@@ -45,6 +45,8 @@ pub struct ReferenceStore {
     /// Where relative file names are looked for (the reference file's directory, or
     /// the URL it is under).
     base: String,
+    /// Where the reference file was read from: what its references may reach.
+    origin: Origin,
     refs: BTreeMap<StoreKey, Reference>,
     files: Mutex<HashMap<String, Arc<dyn ReadAt>>>,
 }
@@ -184,6 +186,7 @@ impl ReferenceStore {
         Ok(ReferenceStore {
             location,
             base,
+            origin,
             refs,
             files: Mutex::new(HashMap::new()),
         })
@@ -202,8 +205,10 @@ impl ReferenceStore {
                     location: full.clone(),
                     message: e.to_string(),
                 })?;
-                let ranged = open_ranged(&parsed, None)?.ok_or_else(|| StoreError::NotFound {
-                    location: url.to_string(),
+                let ranged = open_ranged_reference(&parsed, self.origin)?.ok_or_else(|| {
+                    StoreError::NotFound {
+                        location: url.to_string(),
+                    }
                 })?;
                 Arc::new(ranged)
             }
