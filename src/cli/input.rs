@@ -13,7 +13,9 @@ pub struct ReadArgs {
     /// name local files (file:///..., /path). Refused by default, so that a reference
     /// file from elsewhere cannot make the tool print or copy a file of yours; for one
     /// dataset, #refs.local=allow on its URL says the same. A reference file on this
-    /// machine may always name local files.
+    /// machine may always name local files. Whatever this says, loopback, link-local and
+    /// cloud metadata addresses are named only from an address of their kind, and HTTP
+    /// redirects lead there only from one.
     #[arg(long, global = true)]
     pub allow_local_refs: bool,
 }
