@@ -164,7 +164,11 @@ fn loopback_name() -> Option<String> {
     let out = std::process::Command::new("hostname").output().ok()?;
     let name = String::from_utf8(out.stdout).ok()?.trim().to_string();
     let by_name = nczarr::reach::classify_name(&name);
-    let ips: Vec<_> = (name.as_str(), 0).to_socket_addrs().ok()?.map(|a| a.ip()).collect();
+    let ips: Vec<_> = (name.as_str(), 0)
+        .to_socket_addrs()
+        .ok()?
+        .map(|a| a.ip())
+        .collect();
     let loopback = !ips.is_empty() && ips.iter().all(|ip| ip.to_string() == "127.0.0.1");
     (loopback && by_name == nczarr::reach::HostClass::Public).then_some(name)
 }
@@ -414,7 +418,10 @@ fn a_remote_reference_file_cannot_reach_loopback_or_metadata_addresses() {
     // A name of no special kind that DNS (here /etc/hosts) answers with loopback.
     if let Some(name) = loopback_name() {
         let target = format!("http://{name}:{port}/secret.bin");
-        outside.serve("/named.json", Answer::Body(refs_to(&target, 16).into_bytes()));
+        outside.serve(
+            "/named.json",
+            Answer::Body(refs_to(&target, 16).into_bytes()),
+        );
         let url = format!("{}/named.json", outside.url);
         let e = run("nczdump", &[&url]).fails_with_one_line(1);
         assert!(

@@ -172,7 +172,7 @@ impl ReferenceStore {
                 check_reference(origin, &target_of(&url, &base), options).map_err(|refusal| {
                     StoreError::ReferenceRefused {
                         key: key.clone(),
-                        refusal,
+                        refusal: Box::new(refusal),
                     }
                 })?;
             }

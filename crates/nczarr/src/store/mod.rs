@@ -119,8 +119,9 @@ pub enum StoreError {
     ReferenceRefused {
         /// The key whose reference it is (the first naming that file).
         key: String,
-        /// The rule that refuses it.
-        refusal: crate::reach::Refusal,
+        /// The rule that refuses it (boxed: a rare error, kept out of every result's
+        /// size).
+        refusal: Box<crate::reach::Refusal>,
     },
     /// The run was asked to stop ([`crate::cancel::cancel`]) before this write.
     #[error("stopped before the dataset was complete")]
