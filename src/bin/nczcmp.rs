@@ -91,6 +91,8 @@ struct Args {
     /// The memory the comparison may use (suffixes K, M, G).
     #[arg(long, value_name = "SIZE", default_value = "256M")]
     memory: String,
+    #[command(flatten)]
+    read: cli::ReadArgs,
     /// Print help.
     #[arg(short = 'h', long = "help", action = clap::ArgAction::Help)]
     help: Option<bool>,
@@ -144,6 +146,7 @@ fn open_both(args: &Args) -> anyhow::Result<(nczarr::Opened, nczarr::Opened)> {
         let options = nczarr::OpenOptions {
             trace: cli::trace_sink("nczcmp"),
             batch_bytes: None,
+            refs: args.read.refs(),
         };
         nczarr::open(name, &options).with_context(|| name.to_string())
     };

@@ -97,6 +97,8 @@ struct Args {
     /// `null`.
     #[arg(long = "json-fill", value_name = "value|null", requires = "json")]
     json_fill: Option<String>,
+    #[command(flatten)]
+    read: cli::ReadArgs,
     /// Print help.
     #[arg(long = "help", action = clap::ArgAction::Help)]
     help: Option<bool>,
@@ -242,7 +244,7 @@ fn dim_specs(args: &Args) -> anyhow::Result<Vec<nczarr::subset::DimSpec>> {
 fn run(args: Args) -> anyhow::Result<ExitCode> {
     let name = &args.dataset;
     let specs = dim_specs(&args)?;
-    let opened = cli::open_dataset("nczdump", name)?;
+    let opened = cli::open_dataset("nczdump", name, &args.read)?;
     let source = opened.source.as_ref();
     let selections = nczarr::subset::resolve(source, &specs).with_context(|| name.clone())?;
     let subset = nczarr::subset::Subset::new(source, &selections);

@@ -24,6 +24,8 @@ use nczarr_tools::cli;
 struct Args {
     #[command(subcommand)]
     command: Command,
+    #[command(flatten)]
+    read: cli::ReadArgs,
 }
 
 #[derive(Subcommand, Debug)]
@@ -65,7 +67,10 @@ enum Command {
     },
 }
 
-fn open_store(name: &str) -> anyhow::Result<(DatasetUrl, nczarr::place::OpenedStore)> {
+fn open_store(
+    name: &str,
+    read: &cli::ReadArgs,
+) -> anyhow::Result<(DatasetUrl, nczarr::place::OpenedStore)> {
     let url = DatasetUrl::parse(name).with_context(|| name.to_string())?;
     if let Some(path) = url.path().filter(|p| p.is_file()) {
         let kind = nczarr::formats::sniff_file(path).with_context(|| name.to_string())?;
@@ -87,7 +92,8 @@ fn open_store(name: &str) -> anyhow::Result<(DatasetUrl, nczarr::place::OpenedSt
              describes it, `nczdump` prints it"
         );
     }
-    let store = open_read(&url, cli::trace_sink("zmapdump")).with_context(|| name.to_string())?;
+    let store = open_read(&url, cli::trace_sink("zmapdump"), read.refs())
+        .with_context(|| name.to_string())?;
     Ok((url, store))
 }
 
@@ -130,20 +136,20 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut out = BufWriter::new(io::stdout().lock());
     match args.command {
         Command::List { dataset } => {
-            let (_, s) = open_store(&dataset)?;
+            let (_, s) = open_store(&dataset, &args.read)?;
             for (key, size) in s.store.list().with_context(|| dataset.clone())? {
                 writeln!(out, "{size:>12}  {key}")?;
             }
         }
         Command::Search { dataset, prefix } => {
-            let (_, s) = open_store(&dataset)?;
+            let (_, s) = open_store(&dataset, &args.read)?;
             let key = StoreKey::new(&prefix).with_context(|| dataset.clone())?;
             for name in s.store.search(&key).with_context(|| dataset.clone())? {
                 writeln!(out, "{name}")?;
             }
         }
         Command::Object { dataset, key } => {
-            let (_, s) = open_store(&dataset)?;
+            let (_, s) = open_store(&dataset, &args.read)?;
             let k = StoreKey::new(&key).with_context(|| dataset.clone())?;
             let Some(bytes) = s.store.get(&k).with_context(|| dataset.clone())? else {
                 bail!("{dataset}: key '{key}' does not exist");
@@ -163,7 +169,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
             var,
             index,
         } => {
-            let opened = cli::open_dataset("zmapdump", &dataset)?;
+            let opened = cli::open_dataset("zmapdump", &dataset, &args.read)?;
             let source = opened.source.as_ref();
             let (path, v) = find_var(source.dataset(), &var)
                 .ok_or_else(|| anyhow::anyhow!("{dataset}: no variable '{var}'"))?;
@@ -200,7 +206,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
         Command::Format { dataset } => {
-            let opened = cli::open_dataset("zmapdump", &dataset)?;
+            let opened = cli::open_dataset("zmapdump", &dataset, &args.read)?;
             let source = opened.source.as_ref();
             let format = source.format();
             writeln!(out, "{}", format.detail)?;

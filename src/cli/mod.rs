@@ -2,6 +2,7 @@
 
 pub mod about;
 mod allocator;
+pub mod input;
 pub mod output;
 pub mod progress;
 pub mod signals;
@@ -15,6 +16,7 @@ use nczarr::store::TraceSink;
 use nczarr::{OpenOptions, Opened};
 
 pub use allocator::{keep_freed_memory, small_pages, small_pages_from_start};
+pub use input::ReadArgs;
 
 /// The trace sink `NCTRACING=n` (n > 0) asks for: lines on stderr prefixed with the tool.
 pub fn trace_sink(tool: &'static str) -> Option<TraceSink> {
@@ -26,13 +28,14 @@ pub fn trace_sink(tool: &'static str) -> Option<TraceSink> {
     })
 }
 
-/// Open the dataset `name`, tracing when `NCTRACING` asks (as `tool`).
+/// Open the dataset `name` as `read` says, tracing when `NCTRACING` asks (as `tool`).
 ///
 /// # Errors
 /// Anything that stops the open, with the dataset name as context.
-pub fn open_dataset(tool: &'static str, name: &str) -> anyhow::Result<Opened> {
+pub fn open_dataset(tool: &'static str, name: &str, read: &ReadArgs) -> anyhow::Result<Opened> {
     let options = OpenOptions {
         trace: trace_sink(tool),
+        refs: read.refs(),
         ..OpenOptions::default()
     };
     nczarr::open(name, &options).with_context(|| name.to_string())

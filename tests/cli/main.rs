@@ -54,6 +54,9 @@ mod options;
 mod real_files_39;
 /// Real files of a second corpus (issue 61): each class of difference, reproduced.
 mod real_files_61;
+/// What a reference file or a web server may make us read (issue 61): local files,
+/// loopback and metadata addresses, credentials.
+mod refs_security_61;
 /// What a new user met (issue 38): options ignored, messages, layouts, defaults.
 mod regressions_38;
 /// Every tool against a local S3 server (skipped without one).

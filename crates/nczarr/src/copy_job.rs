@@ -56,6 +56,9 @@ pub struct CopyJob {
     pub skip_unreadable: bool,
     /// Which run this is.
     pub run: CopyRun,
+    /// What a kerchunk reference file read over the network as the input may name
+    /// ([`crate::reach`]).
+    pub refs: crate::reach::ReferenceOptions,
 }
 
 /// A warning about the input or the output (`about` names it), or the copy.
@@ -115,6 +118,7 @@ impl CopyJob {
             &OpenOptions {
                 trace,
                 batch_bytes: Some(self.budget.batch),
+                refs: self.refs,
             },
         )
     }

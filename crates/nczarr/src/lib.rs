@@ -14,6 +14,7 @@
 //! - [`text`], [`json`], [`model`], [`chunking`], [`cftime`]: text that may hold raw bytes,
 //!   JSON, the netCDF data model, region and chunk arithmetic, CF time (no I/O);
 //! - [`url`], [`rc`]: dataset names and their `#mode=` fragments, netcdf-c's rc files;
+//!   [`reach`]: what a reference file or a redirect may make us read (address classes);
 //! - [`codec`]: numcodecs-compatible codecs and their chains;
 //! - [`store`]: the key/value store interface, the local stores, staged targets;
 //! - [`cloud`]: S3, GCS, Azure and web servers: each cloud's settings and store;
@@ -50,6 +51,7 @@ pub mod model;
 pub mod open;
 pub mod place;
 pub mod rc;
+pub mod reach;
 pub mod sink;
 pub mod source;
 pub mod store;

@@ -14,6 +14,7 @@ use crate::error::{Error, Result};
 use crate::formats::zarr::{ReadOptions, WriteOptions, ZarrSink, ZarrSource};
 use crate::formats::{FileKind, NcFileKind};
 use crate::place::{create_target, open_ranged, open_read, parts_target, PartsRun, ZipLayout};
+use crate::reach::ReferenceOptions;
 use crate::sink::DatasetSink;
 use crate::sink::WriteStage;
 use crate::source::DatasetSource;
@@ -28,6 +29,9 @@ pub struct OpenOptions {
     pub trace: Option<TraceSink>,
     /// About how many bytes of decoded chunks a read holds at once (default 64 MiB).
     pub batch_bytes: Option<u64>,
+    /// What a kerchunk reference file read over the network may name beyond
+    /// [`crate::reach`]'s rules (local files, with `--allow-local-refs`).
+    pub refs: ReferenceOptions,
 }
 
 /// A dataset opened for reading.
@@ -93,7 +97,7 @@ pub fn open(name: &str, options: &OpenOptions) -> Result<Opened> {
             return open_remote_file(url, options);
         }
         if url.modes.has("kerchunk") || crate::place::names_a_json_object(&url) {
-            if let Some(refs) = crate::place::ReferenceStore::open_remote(&url)? {
+            if let Some(refs) = crate::place::ReferenceStore::open_remote(&url, options.refs)? {
                 return open_references(url, refs, options);
             }
         }
@@ -103,7 +107,7 @@ pub fn open(name: &str, options: &OpenOptions) -> Result<Opened> {
                 Ok(Some(file)) => match crate::formats::sniff_at(&file) {
                     Ok(Some(_)) => open_remote_file(url, options),
                     _ if crate::place::ranged_starts_like_references(&file) => {
-                        match crate::place::ReferenceStore::open_remote(&url)? {
+                        match crate::place::ReferenceStore::open_remote(&url, options.refs)? {
                             Some(refs) => open_references(url, refs, options),
                             None => Err(e),
                         }
@@ -168,7 +172,7 @@ fn names_a_netcdf_file(url: &DatasetUrl) -> bool {
 
 /// The Zarr dataset `url` names.
 fn open_zarr(url: &DatasetUrl, options: &OpenOptions) -> Result<Box<dyn DatasetSource>> {
-    let store = open_read(url, options.trace.clone())?;
+    let store = open_read(url, options.trace.clone(), options.refs)?;
     let source = ZarrSource::open(store.store, &zarr_read_options(url, options))?;
     Ok(Box::new(source))
 }

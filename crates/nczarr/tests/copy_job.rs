@@ -52,6 +52,7 @@ fn job(input: &str, output: &str, run: CopyRun) -> CopyJob {
         budget: MemoryBudget::new(64 << 20),
         skip_unreadable: false,
         run,
+        refs: Default::default(),
     }
 }
 

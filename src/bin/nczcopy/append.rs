@@ -18,6 +18,7 @@ pub(super) fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let options = nczarr::OpenOptions {
         trace: cli::trace_sink("nczcopy"),
         batch_bytes: Some(budget.batch),
+        refs: args.read.refs(),
     };
     let Some(output) = output_of(args) else {
         // Only OUTPUT: complete an append that was stopped in its metadata step.
@@ -37,7 +38,7 @@ pub(super) fn run(args: &Args) -> anyhow::Result<ExitCode> {
         );
     }
     let names = inputs_of(args)?;
-    let opened = open_inputs(&names, &output, budget)?;
+    let opened = open_inputs(&names, &output, budget, args.read.refs())?;
     let mut inputs: Vec<(String, &dyn DatasetSource)> = vec![(output.clone(), target.source())];
     inputs.extend(
         names

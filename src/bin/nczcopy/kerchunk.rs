@@ -25,7 +25,7 @@ pub(super) fn run(args: &Args) -> anyhow::Result<ExitCode> {
     };
     check_not_output(&names, &output)?;
     nczarr::check_target(&output, &place).with_context(|| output.clone())?;
-    let opened = open_inputs(&names, &output, budget)?;
+    let opened = open_inputs(&names, &output, budget, args.read.refs())?;
     let mut urls = Vec::with_capacity(names.len());
     for (name, input) in names.iter().zip(&opened) {
         urls.push(url_of(args, name, input)?);

@@ -136,6 +136,8 @@ struct Args {
     /// read (an unknown codec or filter); without it such a variable is an error.
     #[arg(long)]
     skip_unreadable: bool,
+    #[command(flatten)]
+    read: cli::ReadArgs,
     /// Replace a dataset already at OUTPUT (without it an existing dataset is refused
     /// and nothing is written). Directories, .zip and netCDF files are swapped only once
     /// the copy is complete; on S3, GCS or Azure the old objects are deleted then (not
@@ -545,6 +547,7 @@ fn job(args: &Args, input: &str) -> anyhow::Result<CopyJob> {
         create: Default::default(),
         budget: MemoryBudget::new(asked),
         skip_unreadable: args.skip_unreadable,
+        refs: args.read.refs(),
         run: match part {
             Some(p) => CopyRun::Part(p),
             None if args.metadata_only => CopyRun::Start,
@@ -575,6 +578,7 @@ fn open_inputs(
     names: &[String],
     output: &str,
     budget: MemoryBudget,
+    refs: nczarr::reach::ReferenceOptions,
 ) -> anyhow::Result<Vec<nczarr::Opened>> {
     let remote = check_not_output(names, output)?;
     let threads = if remote {
@@ -591,6 +595,7 @@ fn open_inputs(
         let options = nczarr::OpenOptions {
             trace: cli::trace_sink("nczcopy"),
             batch_bytes: Some(budget.batch),
+            refs,
         };
         let opened = nczarr::open(name, &options).with_context(|| name.clone());
         if let Ok(mut slot) = slots[i].lock() {
@@ -689,7 +694,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         .open(cli::trace_sink("nczcopy"))
         .with_context(|| input.clone())?;
     // More inputs: each opened as the first, and all seen as one, joined.
-    let more = open_inputs(&names[1..], &output, job.budget)?;
+    let more = open_inputs(&names[1..], &output, job.budget, job.refs)?;
     let joined = if more.is_empty() {
         None
     } else {

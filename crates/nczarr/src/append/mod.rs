@@ -128,7 +128,7 @@ impl AppendTarget {
             (StorageKind::Dir, None) => return Err(refuse("not a local path")),
         };
         let read: Arc<dyn ReadStore> =
-            Arc::from(crate::place::open_read(&url, options.trace.clone())?.store);
+            Arc::from(crate::place::open_read(&url, options.trace.clone(), options.refs)?.store);
         let completed_interrupted = if repair {
             journal::complete_interrupted(read.as_ref(), write.as_ref())?
         } else if journal::is_interrupted(read.as_ref())? {

@@ -8,9 +8,11 @@
 //! answers a `Range` request with the whole file is refused with an error saying so,
 //! rather than downloading a file of any size for each read.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use futures::StreamExt;
+use object_store::client::DnsResolver;
 use object_store::http::{HttpBuilder, HttpStore as ObjHttpStore};
 use object_store::path::Path as ObjPath;
 use object_store::{ClientOptions, ObjectStore, ObjectStoreExt};
@@ -42,20 +44,37 @@ impl HttpStore {
     /// # Errors
     /// [`StoreError::Settings`] when the client cannot be built (a malformed URL).
     pub fn new(url: &str) -> Result<HttpStore, StoreError> {
+        HttpStore::build(url, None)
+    }
+
+    /// A store rooted at `url`, a reference in a kerchunk reference file read from
+    /// `origin`: its host name is reached only at the addresses [`crate::reach`]'s rules
+    /// let such a file name (a public name that DNS answers with `127.0.0.1` reaches
+    /// nothing from a reference file on the internet). No request is made yet.
+    ///
+    /// # Errors
+    /// As [`HttpStore::new`].
+    pub fn for_reference(url: &str, origin: crate::reach::Origin) -> Result<HttpStore, StoreError> {
+        HttpStore::build(url, Some(Arc::new(super::shared::ReachDns { origin })))
+    }
+
+    fn build(url: &str, dns: Option<Arc<dyn DnsResolver>>) -> Result<HttpStore, StoreError> {
         let fail = |message: String| StoreError::Settings {
             location: url.to_string(),
             message,
         };
         super::object::check_endpoint(url).map_err(fail)?;
+        let mut options = ClientOptions::new()
+            .with_timeout(Duration::from_secs(120))
+            .with_connect_timeout(Duration::from_secs(5))
+            .with_allow_http(true)
+            .with_pool_max_idle_per_host(CONCURRENCY);
+        if let Some(dns) = dns {
+            options = options.with_dns_resolver(dns);
+        }
         let store = HttpBuilder::new()
             .with_url(url)
-            .with_client_options(
-                ClientOptions::new()
-                    .with_timeout(Duration::from_secs(120))
-                    .with_connect_timeout(Duration::from_secs(5))
-                    .with_allow_http(true)
-                    .with_pool_max_idle_per_host(CONCURRENCY),
-            )
+            .with_client_options(options)
             .with_retry(retry_config())
             .with_http_connector(super::shared::SharedConnector)
             .build()

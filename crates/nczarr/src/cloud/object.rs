@@ -153,6 +153,11 @@ impl CloudStore {
         })
     }
 
+    /// The endpoint requests go to (`https://s3.us-east-1.amazonaws.com`, an emulator's).
+    pub fn endpoint(&self) -> &str {
+        &self.place.endpoint
+    }
+
     /// The dataset's root key in its bucket (`""` at the bucket root).
     pub fn root_key(&self) -> &str {
         &self.root

@@ -2,6 +2,7 @@
 
 use crate::cloud::s3::{resolve, s3_store, AwsInputs};
 use crate::cloud::{azure, gcs, CloudStore, HttpStore};
+use crate::reach::{Origin, ReferenceOptions};
 use crate::store::{
     ByteRange, DirStore, RangedFile, ReadStore, StoreError, StoreKey, TraceSink, TracingStore,
     ZipStore, READ_AHEAD,
@@ -83,11 +84,18 @@ pub struct OpenedStore {
     pub store: Box<dyn ReadStore>,
 }
 
-/// Open the store `url` names, for reading. With `trace`, every request is reported.
+/// Open the store `url` names, for reading. With `trace`, every request is reported;
+/// `refs` says what a kerchunk reference file read over the network may name beyond
+/// [`crate::reach`]'s rules.
 ///
 /// # Errors
-/// [`StoreError`] when the dataset does not exist or cannot be opened.
-pub fn open_read(url: &DatasetUrl, trace: Option<TraceSink>) -> Result<OpenedStore, StoreError> {
+/// [`StoreError`] when the dataset does not exist or cannot be opened;
+/// [`StoreError::ReferenceRefused`] for a reference file naming what it may not.
+pub fn open_read(
+    url: &DatasetUrl,
+    trace: Option<TraceSink>,
+    refs: ReferenceOptions,
+) -> Result<OpenedStore, StoreError> {
     let store: Box<dyn ReadStore> = match (url.storage, url.path()) {
         // A zip archive by its bytes whatever its name (`open` refuses other files).
         // kerchunk's references, else a zip archive by its bytes whatever its name.
@@ -99,7 +107,7 @@ pub fn open_read(url: &DatasetUrl, trace: Option<TraceSink>) -> Result<OpenedSto
         }
         (StorageKind::Dir, Some(path)) if path.is_file() => Box::new(ZipStore::open(path)?),
         (_, None) if url.modes.has("kerchunk") || super::names_a_json_object(url) => {
-            match super::ReferenceStore::open_remote(url)? {
+            match super::ReferenceStore::open_remote(url, refs)? {
                 Some(refs) => Box::new(refs),
                 None => return Err(StoreError::Settings {
                     location: url.original.clone(),
@@ -137,26 +145,51 @@ pub fn open_read(url: &DatasetUrl, trace: Option<TraceSink>) -> Result<OpenedSto
     Ok(OpenedStore { store })
 }
 
-/// The whole object `url` names (an S3 object or a file on a web server) in one
-/// request, or `None` when there is no such object: for small files read whole (a
-/// reference file), from any server, whether it honours ranges or not.
+/// The store holding the one object `url` names (an S3, GCS or Azure object, or a
+/// file on a web server), and where its requests go (the cloud's endpoint, or the web
+/// URL): what a document fetched from it may make us reach ([`crate::reach`]).
 ///
-/// # Errors
-/// [`StoreError`] when the server cannot be reached or refuses, and for a local URL.
-pub fn fetch_object(url: &DatasetUrl) -> Result<Option<Vec<u8>>, StoreError> {
-    let store: Box<dyn ReadStore> = match url.storage {
+/// A store opened for a reference of a reference file read from `reference_of` is
+/// reached only where that file may lead ([`HttpStore::for_reference`]).
+fn object_store(
+    url: &DatasetUrl,
+    trace: Option<&TraceSink>,
+    local_error: &str,
+    reference_of: Option<Origin>,
+) -> Result<(Box<dyn ReadStore>, Origin), StoreError> {
+    Ok(match url.storage {
         StorageKind::S3 | StorageKind::Gcs | StorageKind::Azure => {
-            Box::new(open_cloud(url, None, false)?)
+            let store = open_cloud(url, trace, false)?;
+            let origin = Origin::of_address(store.endpoint());
+            (Box::new(store), origin)
         }
-        StorageKind::Http => Box::new(HttpStore::new(web_base(url))?),
+        StorageKind::Http => {
+            let base = web_base(url);
+            let store = match reference_of {
+                Some(origin) => HttpStore::for_reference(base, origin)?,
+                None => HttpStore::new(base)?,
+            };
+            (Box::new(store), Origin::of_address(base))
+        }
         StorageKind::Dir | StorageKind::Zip => {
             return Err(StoreError::Settings {
                 location: url.original.clone(),
-                message: "a local file is read directly".into(),
+                message: local_error.into(),
             })
         }
-    };
-    store.get(&StoreKey::root())
+    })
+}
+
+/// The whole object `url` names (an S3 object or a file on a web server) in one
+/// request, and where it came from, or `None` when there is no such object: for small
+/// files read whole (a reference file), from any server, whether it honours ranges or
+/// not.
+///
+/// # Errors
+/// [`StoreError`] when the server cannot be reached or refuses, and for a local URL.
+pub fn fetch_object(url: &DatasetUrl) -> Result<Option<(Vec<u8>, Origin)>, StoreError> {
+    let (store, origin) = object_store(url, None, "a local file is read directly", None)?;
+    Ok(store.get(&StoreKey::root())?.map(|bytes| (bytes, origin)))
 }
 
 /// The object `url` names (an S3 object or a file on a web server) as a file read by
@@ -171,19 +204,29 @@ pub fn open_ranged(
     url: &DatasetUrl,
     trace: Option<TraceSink>,
 ) -> Result<Option<RangedFile>, StoreError> {
-    let store: Box<dyn ReadStore> = match url.storage {
-        StorageKind::S3 | StorageKind::Gcs | StorageKind::Azure => {
-            Box::new(open_cloud(url, trace.as_ref(), false)?)
-        }
-        StorageKind::Http => Box::new(HttpStore::new(web_base(url))?),
-        StorageKind::Dir | StorageKind::Zip => {
-            return Err(StoreError::Settings {
-                location: url.original.clone(),
-                message: "byte-range reading is for remote files; a local file is read directly"
-                    .into(),
-            })
-        }
-    };
+    ranged(url, trace, None)
+}
+
+/// [`open_ranged`] for a reference of a reference file read from `origin`: reached only
+/// where that file may lead ([`crate::reach`]).
+pub(crate) fn open_ranged_reference(
+    url: &DatasetUrl,
+    origin: Origin,
+) -> Result<Option<RangedFile>, StoreError> {
+    ranged(url, None, Some(origin))
+}
+
+fn ranged(
+    url: &DatasetUrl,
+    trace: Option<TraceSink>,
+    reference_of: Option<Origin>,
+) -> Result<Option<RangedFile>, StoreError> {
+    let (store, _) = object_store(
+        url,
+        trace.as_ref(),
+        "byte-range reading is for remote files; a local file is read directly",
+        reference_of,
+    )?;
     let store = match trace {
         Some(sink) => {
             sink(&format!("open file at {} by byte ranges", store.location()));

@@ -3,6 +3,12 @@
 //! of another file, local or remote, fetched when asked for. Version 1
 //! (`{"version": 1, "refs": {...}, "templates": {...}}`) and version 0 (the
 //! references themselves) are read, templates (`{{name}}` in urls) expanded.
+//!
+//! Each file the references name is checked once, as the reference file is read,
+//! against [`crate::reach`]'s rules: a reference file from the network names no local
+//! file (unless the reader allows it), nothing names a loopback, link-local or metadata
+//! address from elsewhere, and no reference chooses how a store is reached. A refused
+//! reference refuses the whole file, before anything is read from where it leads.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -10,8 +16,9 @@ use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
-use super::open_ranged;
+use super::open::open_ranged_reference;
 use super::refs_parse::Written;
+use crate::reach::{check_reference, Origin, ReferenceOptions, Target};
 use crate::store::{
     children_of, ByteRange, GetResult, ListableStore, LocalFile, ReadAt, ReadableStore, StoreError,
     StoreKey,
@@ -38,6 +45,8 @@ pub struct ReferenceStore {
     /// Where relative file names are looked for (the reference file's directory, or
     /// the URL it is under).
     base: String,
+    /// Where the reference file was read from: what its references may reach.
+    origin: Origin,
     refs: BTreeMap<StoreKey, Reference>,
     files: Mutex<HashMap<String, Arc<dyn ReadAt>>>,
 }
@@ -84,11 +93,13 @@ pub fn names_a_json_object(url: &DatasetUrl) -> bool {
 }
 
 impl ReferenceStore {
-    /// Read the reference file at `path`.
+    /// Read the reference file at `path` (on this machine: its references may name
+    /// local files).
     ///
     /// # Errors
     /// [`StoreError::Io`] when it cannot be read; [`StoreError::Archive`] naming what
-    /// is wrong with its JSON or a reference.
+    /// is wrong with its JSON or a reference; [`StoreError::ReferenceRefused`] for a
+    /// reference to what [`crate::reach`] refuses.
     pub fn open(path: &Path) -> Result<ReferenceStore, StoreError> {
         let location = path.display().to_string();
         let bytes = std::fs::read(path).map_err(|source| StoreError::Io {
@@ -99,17 +110,29 @@ impl ReferenceStore {
             .parent()
             .map(|p| p.display().to_string())
             .unwrap_or_default();
-        ReferenceStore::from_bytes(location, &bytes, base)
+        let local = ReferenceOptions::default();
+        ReferenceStore::from_bytes(location, &bytes, base, Origin::Local, local)
     }
 
     /// Read the reference file at `url` (S3, GCS, Azure or a web server), or `None`
     /// when the object there does not start like one. Relative file names in it are
-    /// looked for beside it.
+    /// looked for beside it; local files only as `options` (changed by the URL's
+    /// `#refs.local=`) allow.
     ///
     /// # Errors
-    /// As [`ReferenceStore::open`], and the store's errors reaching the object.
-    pub fn open_remote(url: &DatasetUrl) -> Result<Option<ReferenceStore>, StoreError> {
-        let bytes = super::fetch_object(url)?.ok_or_else(|| StoreError::NotFound {
+    /// As [`ReferenceStore::open`], and the store's errors reaching the object;
+    /// [`StoreError::Settings`] for a `refs.local` that is neither `allow` nor `refuse`.
+    pub fn open_remote(
+        url: &DatasetUrl,
+        options: ReferenceOptions,
+    ) -> Result<Option<ReferenceStore>, StoreError> {
+        let options = options
+            .for_url(url)
+            .map_err(|message| StoreError::Settings {
+                location: url.original.clone(),
+                message,
+            })?;
+        let (bytes, origin) = super::fetch_object(url)?.ok_or_else(|| StoreError::NotFound {
             location: url.original.clone(),
         })?;
         if !url.modes.has("kerchunk") && !looks_like_references(&bytes[..bytes.len().min(512)]) {
@@ -117,15 +140,18 @@ impl ReferenceStore {
         }
         let name = url.original.split('#').next().unwrap_or(&url.original);
         let base = name.rsplit_once('/').map_or("", |(dir, _)| dir).to_string();
-        ReferenceStore::from_bytes(name.to_string(), &bytes, base).map(Some)
+        ReferenceStore::from_bytes(name.to_string(), &bytes, base, origin, options).map(Some)
     }
 
-    /// The references in `bytes`, the file at `location`, relative names found under
-    /// `base` (a directory or a URL).
+    /// The references in `bytes`, the file at `location` read from `origin`, relative
+    /// names found under `base` (a directory or a URL), each file they name checked
+    /// against [`crate::reach`]'s rules with `options`.
     fn from_bytes(
         location: String,
         bytes: &[u8],
         base: String,
+        origin: Origin,
+        options: ReferenceOptions,
     ) -> Result<ReferenceStore, StoreError> {
         let bad = |message: String| StoreError::Archive {
             location: location.clone(),
@@ -136,11 +162,20 @@ impl ReferenceStore {
         let mut refs = Vec::with_capacity(written.refs.len());
         let mut urls = Urls::default();
         for (key, value) in written.refs {
-            let parsed = reference(value, &templates, &mut urls).ok_or_else(|| {
+            let (parsed, new_url) = reference(value, &templates, &mut urls).ok_or_else(|| {
                 bad(format!(
                     "reference '{key}' is not text, base64 or [url, offset, length]"
                 ))
             })?;
+            // Once per file, not per chunk: a file's 10,000 chunks name it 10,000 times.
+            if let Some(url) = new_url {
+                check_reference(origin, &target_of(&url, &base), options).map_err(|refusal| {
+                    StoreError::ReferenceRefused {
+                        key: key.clone(),
+                        refusal: Box::new(refusal),
+                    }
+                })?;
+            }
             let key = StoreKey::new(&key).map_err(|e| bad(e.to_string()))?;
             refs.push((key, parsed));
         }
@@ -151,6 +186,7 @@ impl ReferenceStore {
         Ok(ReferenceStore {
             location,
             base,
+            origin,
             refs,
             files: Mutex::new(HashMap::new()),
         })
@@ -161,29 +197,30 @@ impl ReferenceStore {
         if let Some(f) = self.files.lock().ok().and_then(|f| f.get(url).cloned()) {
             return Ok(f);
         }
-        let local = url.strip_prefix("file://").unwrap_or(url);
-        // A relative name beside a remote reference file is under its URL.
-        let beside = (!local.contains("://") && Path::new(local).is_relative())
-            .then(|| format!("{}/{local}", self.base))
-            .filter(|u| u.contains("://"));
-        let file: Arc<dyn ReadAt> = if local.contains("://") || beside.is_some() {
-            let full = beside.as_deref().unwrap_or(url);
-            let parsed = DatasetUrl::parse(full).map_err(|e| StoreError::Settings {
-                location: full.to_string(),
-                message: e.to_string(),
-            })?;
-            let ranged = open_ranged(&parsed, None)?.ok_or_else(|| StoreError::NotFound {
-                location: url.to_string(),
-            })?;
-            Arc::new(ranged)
-        } else {
-            let p = Path::new(local);
-            let p = if p.is_relative() && !p.exists() {
-                Path::new(&self.base).join(p)
-            } else {
-                p.to_path_buf()
-            };
-            Arc::new(LocalFile::open(&p)?)
+        // What the reference file was checked for when it was read: the same function
+        // decides what is opened.
+        let file: Arc<dyn ReadAt> = match target_of(url, &self.base) {
+            Target::Remote(full) => {
+                let parsed = DatasetUrl::parse(&full).map_err(|e| StoreError::Settings {
+                    location: full.clone(),
+                    message: e.to_string(),
+                })?;
+                let ranged = open_ranged_reference(&parsed, self.origin)?.ok_or_else(|| {
+                    StoreError::NotFound {
+                        location: url.to_string(),
+                    }
+                })?;
+                Arc::new(ranged)
+            }
+            Target::Local(local) => {
+                let p = Path::new(&local);
+                let p = if p.is_relative() && !p.exists() {
+                    Path::new(&self.base).join(p)
+                } else {
+                    p.to_path_buf()
+                };
+                Arc::new(LocalFile::open(&p)?)
+            }
         };
         if let Ok(mut files) = self.files.lock() {
             files.insert(url.to_string(), Arc::clone(&file));
@@ -207,6 +244,24 @@ impl ReferenceStore {
                 Ok(Some(buf))
             }
         }
+    }
+}
+
+/// Where the reference `url` leads, for a reference file whose relative names are
+/// under `base` (its directory, or the URL it is under). A `file://` URL and a path
+/// are local files, except that a relative one beside a remote reference file is on
+/// its server; anything else with a scheme is a URL.
+fn target_of(url: &str, base: &str) -> Target {
+    let local = match url.get(..7) {
+        Some(scheme) if scheme.eq_ignore_ascii_case("file://") => &url[7..],
+        _ => url,
+    };
+    if local.contains("://") {
+        Target::Remote(url.to_string())
+    } else if Path::new(local).is_relative() && base.contains("://") {
+        Target::Remote(format!("{base}/{local}"))
+    } else {
+        Target::Local(local.to_string())
     }
 }
 
@@ -246,37 +301,47 @@ struct Urls {
 }
 
 impl Urls {
-    /// The shared URL `written` (with `templates` expanded) stands for.
-    fn shared(&mut self, written: &str, templates: &Templates) -> Arc<str> {
+    /// The shared URL `written` (with `templates` expanded) stands for, and whether no
+    /// reference named it before.
+    fn shared(&mut self, written: &str, templates: &Templates) -> (Arc<str>, bool) {
         if let Some((w, url)) = &self.last {
             if w == written {
-                return Arc::clone(url);
+                return (Arc::clone(url), false);
             }
         }
         let url = expand(written, templates);
-        let shared = match self.all.get(&url) {
-            Some(s) => Arc::clone(s),
+        let (shared, new) = match self.all.get(&url) {
+            Some(s) => (Arc::clone(s), false),
             None => {
                 let s: Arc<str> = Arc::from(url.as_str());
                 self.all.insert(url, Arc::clone(&s));
-                s
+                (s, true)
             }
         };
         self.last = Some((written.to_string(), Arc::clone(&shared)));
-        shared
+        (shared, new)
     }
 }
 
-/// One reference's value: text, `base64:` bytes, or `[url(, offset, length)]`.
-fn reference(value: Written, templates: &Templates, urls: &mut Urls) -> Option<Reference> {
+/// One reference's value: text, `base64:` bytes, or `[url(, offset, length)]`; with
+/// the URL when no reference named it before.
+fn reference(
+    value: Written,
+    templates: &Templates,
+    urls: &mut Urls,
+) -> Option<(Reference, Option<Arc<str>>)> {
     match value {
-        Written::Text(s) => Some(Reference::Inline(match s.strip_prefix("base64:") {
-            Some(b) => decode_base64(b)?,
-            None => s.into_bytes(),
-        })),
+        Written::Text(s) => Some((
+            Reference::Inline(match s.strip_prefix("base64:") {
+                Some(b) => decode_base64(b)?,
+                None => s.into_bytes(),
+            }),
+            None,
+        )),
         Written::Range { url, span } => {
-            let url = urls.shared(&url, templates);
-            Some(match span {
+            let (url, new) = urls.shared(&url, templates);
+            let first = new.then(|| Arc::clone(&url));
+            let parsed = match span {
                 None => Reference::Range {
                     url,
                     offset: 0,
@@ -287,7 +352,8 @@ fn reference(value: Written, templates: &Templates, urls: &mut Urls) -> Option<R
                     offset,
                     len: Some(len),
                 },
-            })
+            };
+            Some((parsed, first))
         }
         Written::Other => None,
     }
@@ -338,6 +404,7 @@ impl ListableStore for ReferenceStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reach::HostClass;
 
     #[test]
     fn templates_expand_in_one_pass() {
@@ -350,5 +417,66 @@ mod tests {
         assert_eq!(expand("{{nope}}/y", &t), "{{nope}}/y");
         assert_eq!(expand("a{{f0", &t), "a{{f0");
         assert_eq!(expand("plain", &t), "plain");
+    }
+
+    #[test]
+    fn targets_local_remote_and_beside_a_remote_file() {
+        let local = |s: &str| Target::Local(s.into());
+        let remote = |s: &str| Target::Remote(s.into());
+        let web = "https://h/d";
+        for (url, base, want) in [
+            ("/etc/passwd", web, local("/etc/passwd")),
+            ("file:///etc/passwd", web, local("/etc/passwd")),
+            ("FILE:///etc/passwd", web, local("/etc/passwd")),
+            ("a.nc", web, remote("https://h/d/a.nc")),
+            ("./a.nc", web, remote("https://h/d/./a.nc")),
+            ("file://a.nc", web, remote("https://h/d/a.nc")),
+            ("a.nc", "/data", local("a.nc")),
+            ("s3://b/k.nc", "/data", remote("s3://b/k.nc")),
+            ("http://x/k.nc", web, remote("http://x/k.nc")),
+        ] {
+            assert_eq!(target_of(url, base), want, "{url} under {base}");
+        }
+    }
+
+    fn read(json: &str, origin: Origin, options: ReferenceOptions) -> Result<(), StoreError> {
+        let base = "https://h.example/d".to_string();
+        ReferenceStore::from_bytes("refs.json".into(), json.as_bytes(), base, origin, options)
+            .map(|_| ())
+    }
+
+    /// Issue 61: the refusal names the first key that leads there, and comes as the
+    /// file is read, before any chunk is asked for.
+    #[test]
+    fn a_remote_reference_file_naming_a_local_file_is_refused_by_key() {
+        let json = r#"{"version": 1, "refs": {".zgroup": "{}",
+            "a/0": ["a.nc", 0, 4], "tas/0.0": ["file:///etc/passwd", 0, 10],
+            "tas/0.1": ["file:///etc/passwd", 10, 10]}}"#;
+        let public = Origin::Remote(HostClass::Public);
+        let e = read(json, public, ReferenceOptions::default()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "key 'tas/0.0': reference to local file '/etc/passwd' from a remote reference \
+             file refused (--allow-local-refs or #refs.local=allow allows it)"
+        );
+        let allow = ReferenceOptions {
+            allow_local_files: true,
+        };
+        read(json, public, allow).unwrap();
+        read(json, Origin::Local, ReferenceOptions::default()).unwrap();
+    }
+
+    #[test]
+    fn templates_are_checked_as_expanded() {
+        let json = r#"{"version": 1, "templates": {"u": "http://169.254.169.254/latest"},
+            "refs": {"v/0": ["{{u}}/meta-data", 0, 4]}}"#;
+        let e = read(json, Origin::Local, ReferenceOptions::default()).unwrap_err();
+        assert!(
+            e.to_string().starts_with(
+                "key 'v/0': reference to 'http://169.254.169.254/latest/meta-data' refused: \
+                 169.254.169.254 is a cloud metadata service"
+            ),
+            "{e}"
+        );
     }
 }

@@ -113,6 +113,16 @@ pub enum StoreError {
         /// Why.
         message: String,
     },
+    /// A reference file's reference that [`crate::reach`]'s rules refuse: nothing was
+    /// requested from where it leads.
+    #[error("key '{key}': {refusal}")]
+    ReferenceRefused {
+        /// The key whose reference it is (the first naming that file).
+        key: String,
+        /// The rule that refuses it (boxed: a rare error, kept out of every result's
+        /// size).
+        refusal: Box<crate::reach::Refusal>,
+    },
     /// The run was asked to stop ([`crate::cancel::cancel`]) before this write.
     #[error("stopped before the dataset was complete")]
     Cancelled,
