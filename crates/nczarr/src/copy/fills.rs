@@ -70,10 +70,7 @@ mod tests {
                 notes: Vec::new(),
             });
         }
-        let mut ds = Dataset {
-            root,
-            ..Default::default()
-        };
+        let mut ds = Dataset { root };
         let masking = Encoding {
             fill: Some(Values::Short(vec![-32767])),
             zarr_fill_masks: true,

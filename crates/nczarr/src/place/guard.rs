@@ -121,14 +121,12 @@ fn inspect_path(path: &Path) -> Result<TargetFacts, StoreError> {
     // Named as the user named the place: relative to the working directory when given so.
     if let (Some(found), true) = (&mut inside, path.is_relative()) {
         let cwd = std::env::current_dir().and_then(std::fs::canonicalize);
-        if let Ok(rel) = cwd
+        if let Ok(Ok(rel)) = cwd
             .as_ref()
             .map(|c| Path::new(&found.dataset).strip_prefix(c))
         {
-            if let Ok(rel) = rel {
-                if !rel.as_os_str().is_empty() {
-                    found.dataset = rel.display().to_string();
-                }
+            if !rel.as_os_str().is_empty() {
+                found.dataset = rel.display().to_string();
             }
         }
     }
