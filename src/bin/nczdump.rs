@@ -6,7 +6,8 @@ use std::process::ExitCode;
 use anyhow::{bail, Context as _};
 use clap::Parser;
 use nczarr::cdl::print::{
-    check_selection, print_cdl, print_json, IndexStyle, JsonFill, PrintOptions,
+    check_ncml, check_selection, print_cdl, print_json, print_ncml, IndexStyle, JsonFill,
+    PrintOptions,
 };
 use nczarr_tools::cli;
 
@@ -74,8 +75,10 @@ struct Args {
     /// Data only for these groups (comma-separated).
     #[arg(short = 'g', value_name = "GROUP,...")]
     groups: Option<String>,
-    /// NcML output (refused for netCDF-4 data, as ncdump does).
-    #[arg(short = 'x')]
+    /// NcML output of the header, as ncdump -x: for classic, 64-bit offset, CDF-5 and
+    /// netCDF-4 classic model files; refused for netCDF-4 files, NCZarr and Zarr, as
+    /// ncdump refuses them.
+    #[arg(short = 'x', conflicts_with = "json")]
     xml: bool,
     /// Show _Filter/_Codecs instead of _Fletcher32/_Shuffle/_DeflateLevel with -s.
     #[arg(short = 'F')]
@@ -215,6 +218,12 @@ fn refuse_cdl_only_options(args: &Args) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The `location` NcML gives `name`: as given, but for the `\#` a shell may leave
+/// before `#`, which ncdump's `NC_shellUnescape` drops.
+fn ncml_location(name: &str) -> String {
+    name.replace("\\#", "#")
+}
+
 /// Bytes of output gathered before a write: header lines and short pieces of data.
 const STDOUT_BUFFER: usize = 64 << 10;
 
@@ -264,10 +273,21 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let opts = options(&args, opened.url.base_name())?;
-    if args.xml {
-        bail!("NcML output (-x) currently only permitted for netCDF classic model");
-    }
     check_selection(source.dataset(), &opts.vars, &opts.groups)?;
+    if args.xml {
+        // ncdump's refusal names no dataset: the message alone, as it prints it.
+        check_ncml(source.format())?;
+        let notes = print_ncml(&mut stdout, source, &opts, &ncml_location(name))
+            .with_context(|| name.clone())?;
+        stdout.flush()?;
+        // ncdump's remarks (NUL characters in a text), without the tool's name as
+        // ncdump writes them; the run still succeeds.
+        let mut stderr = io::stderr().lock();
+        for n in notes {
+            writeln!(stderr, "{n}")?;
+        }
+        return Ok(cli::exit_after_problems("nczdump", name, source.problems()));
+    }
     // A variable this build cannot read (an unknown codec) is left out with a problem,
     // the rest printed; one `-v` names is read, and its error said.
     let named = |p: &nczarr::model::VarPath| {
@@ -343,6 +363,6 @@ static SMALL_PAGES_FROM_START: extern "C" fn() = cli::small_pages_from_start;
 fn main() {
     cli::start_workers();
     let args: Args = cli::about::parse("nczdump");
-    cli::small_pages(args.header_only);
+    cli::small_pages(args.header_only || args.xml);
     cli::exit_now(cli::run("nczdump", || run(args)))
 }

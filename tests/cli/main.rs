@@ -30,6 +30,8 @@ mod kerchunk;
 mod kerchunk_joined;
 /// Nothing narrowed on its way in (issue 61): strings, integers, joins and appends.
 mod narrowing_61;
+/// nczdump -x (issue 61): NcML of classic-model datasets, against ncdump -x.
+mod ncml_61;
 /// nczcmp: datasets compared with nccmp's options.
 mod nczcmp;
 /// nczcopy: lossless copies, nccopy's flags, rechunking, memory, parts.

@@ -7,6 +7,9 @@
 //! `_` for fill values. Deliberate differences from ncdump (documented in
 //! `docs/nczdump.md`): no broken `_ChunkSizes` line for scalars with `-s`, and remarks
 //! about inexact type mappings printed as `//` comments.
+//!
+//! Beside CDL: the same content as JSON ([`print_json`]), and a classic-model header
+//! as ncdump's NcML ([`print_ncml`], `-x`).
 
 mod batch;
 pub mod cformat;
@@ -18,11 +21,13 @@ mod gtext;
 mod header;
 mod json;
 mod line;
+mod ncml;
 mod ordered;
 mod user;
 mod values;
 mod var_data;
 pub use json::{print_json, JsonFill, JSON_VERSION};
+pub use ncml::{check_ncml, print_ncml, NCML_REFUSED};
 pub use values::value_text;
 pub mod number;
 

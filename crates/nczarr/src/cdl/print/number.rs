@@ -457,7 +457,7 @@ pub fn double_attr(out: &mut String, v: f64, digits: usize) {
 /// `%#.{digits}g` of finite `v` after [`tztrim`]: the digits of `%.{digits}g` with the
 /// point kept (`100.`, `1.e+20`). Built in place when [`format_g_into`] can, which is
 /// most values: the general `%#g` costs a big-number division a value.
-fn g_alt_trimmed(out: &mut String, v: f64, digits: usize) {
+pub(crate) fn g_alt_trimmed(out: &mut String, v: f64, digits: usize) {
     let mut buf = [0u8; NUM_ROOM];
     if let Some(n) = format_g_into(&mut buf, v, digits) {
         let text = &buf[..n];
