@@ -6,7 +6,6 @@ use std::process::ExitCode;
 
 use anyhow::{anyhow, bail, Context as _};
 use clap::Parser;
-use nczarr::copy::cost::CopyCost;
 use nczarr::copy::{
     finish_parts, parse_codec, ChunkSpec, Compression, FilterSpec, MemoryBudget, Part, Selection,
     StorageChanges,
@@ -19,6 +18,7 @@ use nczarr::DatasetSource;
 use nczarr_tools::cli;
 
 mod append;
+mod dry_run;
 mod kerchunk;
 use nczarr_tools::cli::output::{kind_for_target, output_kind, KindFlags, LayoutArgs, OutputKind};
 use nczarr_tools::cli::progress::{Bar, Show};
@@ -357,123 +357,6 @@ fn default_kind(
     kind_for_target(said, output, file, zarr)
 }
 
-/// What `--dry-run` calls an output kind.
-fn kind_text(kind: OutputKind, said: bool) -> String {
-    let name = match kind {
-        OutputKind::Nczarr => {
-            "NCZarr (Zarr version 2 with netCDF metadata, netcdf-c 4.10's layout)"
-        }
-        OutputKind::Zarr => "pure Zarr version 2",
-        OutputKind::Zarr3 => "Zarr version 3",
-        OutputKind::File(k) => return file_kind_text(k, said),
-    };
-    if said {
-        name.to_string()
-    } else {
-        format!("{name}, as the input's Zarr version (-k to choose)")
-    }
-}
-
-fn file_kind_text(kind: NcFileKind, said: bool) -> String {
-    let name = match kind {
-        NcFileKind::Classic => "a netCDF classic file (CDF-1)",
-        NcFileKind::Offset64 => "a netCDF 64-bit offset file (CDF-2)",
-        NcFileKind::Cdf5 => "a netCDF 64-bit data file (CDF-5)",
-        NcFileKind::Netcdf4 => "a netCDF-4 file",
-        NcFileKind::Netcdf4Classic => "a netCDF-4 classic model file",
-    };
-    if said {
-        name.to_string()
-    } else {
-        format!("{name}, as the output's name and the input's kind say (-k to choose)")
-    }
-}
-
-fn chunk_text(c: Option<&[u64]>) -> String {
-    c.map_or_else(
-        || "one piece".to_string(),
-        |c| {
-            let parts: Vec<String> = c.iter().map(u64::to_string).collect();
-            parts.join("x")
-        },
-    )
-}
-
-fn codecs_text(codecs: &[Json]) -> String {
-    let parts: Vec<String> = codecs.iter().map(Json::to_text).collect();
-    format!("[{}]", parts.join(", "))
-}
-
-/// `--dry-run`: what would be read and written, and with how much memory.
-/// `netcdf4`: the output is a netCDF-4 file, whose readers need netcdf-c's plugins for
-/// filters HDF5 does not have built in.
-fn print_cost(
-    out: &mut dyn Write,
-    cost: &CopyCost,
-    budget: MemoryBudget,
-    netcdf4: bool,
-) -> anyhow::Result<()> {
-    for v in &cost.vars {
-        writeln!(out, "{} {}{:?}", v.nc_type, v.path, v.shape)?;
-        writeln!(
-            out,
-            "  chunks: {} -> {}",
-            chunk_text(v.input.chunk_shape()),
-            chunk_text(v.output.chunk_shape())
-        )?;
-        writeln!(
-            out,
-            "  codecs: {} -> {}",
-            codecs_text(&v.input.codecs),
-            codecs_text(&v.output.codecs)
-        )?;
-        for id in v.output.codec_ids().filter(|_| netcdf4) {
-            if let Some(filter) = nczarr::codec::table::spec(id)
-                .and_then(|s| s.hdf5)
-                .filter(|f| *f > 3)
-            {
-                writeln!(
-                    out,
-                    "  note: {id} is HDF5 filter {filter}: netcdf-c and h5py read it only with its plugin (HDF5_PLUGIN_PATH; netCDF4-python's wheels carry it)"
-                )?;
-            }
-        }
-        if !v.copied {
-            writeln!(out, "  values: none copied")?;
-            continue;
-        }
-        writeln!(
-            out,
-            "  values: {} bytes to read; {} bytes stored before compression{}",
-            v.bytes,
-            v.stored,
-            padding_text(v.bytes, v.stored)
-        )?;
-    }
-    writeln!(
-        out,
-        "total: {} bytes of values, {} bytes stored before compression{}; memory: about {} MiB for values (--memory {} MiB)",
-        cost.bytes,
-        cost.stored,
-        padding_text(cost.bytes, cost.stored),
-        cost.memory.div_ceil(1 << 20),
-        budget.total >> 20
-    )?;
-    Ok(())
-}
-
-/// ` (N% padding in edge chunks)` when stored exceeds the values.
-fn padding_text(values: u64, stored: u64) -> String {
-    if stored > values && values > 0 {
-        format!(
-            " ({:.1}% padding in edge chunks)",
-            (stored - values) as f64 * 100.0 / values as f64
-        )
-    } else {
-        String::new()
-    }
-}
-
 /// A warning of the copy, as nczcopy prints it.
 fn print_warning(w: &Warning) {
     match &w.about {
@@ -737,9 +620,13 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     if args.dry_run {
         let mut out = io::stdout().lock();
-        writeln!(out, "output: {}", kind_text(kind, said_kind.is_some()))?;
+        writeln!(
+            out,
+            "output: {}",
+            dry_run::kind_text(kind, said_kind.is_some())
+        )?;
         let netcdf4 = matches!(kind, OutputKind::File(k) if k.is_netcdf4());
-        print_cost(&mut out, &prepared.cost(job.budget), job.budget, netcdf4)?;
+        dry_run::print_cost(&mut out, &prepared.cost(job.budget), job.budget, netcdf4)?;
         out.flush()?;
         return Ok(ExitCode::SUCCESS);
     }
