@@ -33,9 +33,15 @@ struct Args {
     /// attributes.
     #[arg(short = 'm', long = "metadata")]
     metadata: bool,
-    /// Compare the global (group) attributes.
+    /// Compare the global (group) attributes, but `history` (as nccmp: -h compares it).
     #[arg(short = 'g', long = "global")]
     global: bool,
+    /// Compare the global `history` attribute too (nccmp's -h; help is -H).
+    #[arg(short = 'h', long = "history")]
+    history: bool,
+    /// Global (group) attributes not compared (comma-separated names), as nccmp's -G.
+    #[arg(short = 'G', long = "globalex", value_name = "NAME,...")]
+    ignore_global_attrs: Vec<String>,
     /// Report every differing value of a variable (and a count per variable), not only
     /// the first.
     #[arg(short = 'f', long = "force")]
@@ -93,8 +99,8 @@ struct Args {
     memory: String,
     #[command(flatten)]
     read: cli::ReadArgs,
-    /// Print help.
-    #[arg(short = 'h', long = "help", action = clap::ArgAction::Help)]
+    /// Print help (-H, as nccmp: -h is --history).
+    #[arg(short = 'H', long = "help", action = clap::ArgAction::Help)]
     help: Option<bool>,
     /// Print version.
     #[arg(short = 'V', long = "version", action = clap::ArgAction::Version)]
@@ -129,6 +135,11 @@ fn options(args: &Args) -> anyhow::Result<CompareOptions> {
         include: list(&args.include),
         exclude: list(&args.exclude),
         ignore_attrs: list(&args.ignore_attrs),
+        // nccmp leaves the global `history` out unless -h: it differs from run to run.
+        ignore_global_attrs: list(&args.ignore_global_attrs)
+            .into_iter()
+            .chain((!args.history).then(|| "history".to_string()))
+            .collect(),
         abs_tol: args.abs_tol,
         rel_tol: args.rel_tol,
         nan_equal: args.nan_equal,
@@ -302,9 +313,11 @@ fn run(args: &Args) -> anyhow::Result<ExitCode> {
 }
 
 /// The switches of one letter, which may be written together (`-dm`).
-const SWITCHES: &str = "dmgfNMsqF";
+const SWITCHES: &str = "dmgfNMsqFh";
 /// The options that take a value in the next argument.
-const WITH_VALUE: [&str; 13] = [
+const WITH_VALUE: [&str; 15] = [
+    "-G",
+    "--globalex",
     "-v",
     "--variable",
     "-x",

@@ -20,6 +20,8 @@ mod conformance;
 /// Every output kind and chain decoded by xarray, zarr-python and netCDF4-python as
 /// its input is (skipped without them).
 mod conversions;
+/// What a new user's walk along issue 61's edges found, each mended.
+mod edges_61;
 /// nczdump against ncdump's output for datasets written by the peers.
 mod golden;
 /// Hostile input under a memory cap and a time limit: no panic, abort or hang.

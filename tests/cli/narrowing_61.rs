@@ -133,7 +133,7 @@ ds.to_zarr(sys.argv[1], zarr_format=2, consolidated=True)
     let before = snapshot(&d.join("xr.zarr"));
     let e = run("nczcopy", &["--append", &day, &store]).fails_with_one_line(1);
     assert!(
-        e.contains("variable '/note' stores strings of at most 1 characters (dtype <U1) and the inputs hold one of 9, \"ok day 48\"; nothing was changed"),
+        e.contains("variable '/note' stores strings of at most 1 character (dtype <U1) and the inputs hold one of 9, \"ok day 48\"; nothing was changed"),
         "{e}"
     );
     assert_eq!(snapshot(&d.join("xr.zarr")), before);

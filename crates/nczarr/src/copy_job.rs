@@ -101,8 +101,11 @@ impl CopyJob {
                 "the same dataset as the input; a dataset cannot be copied onto itself".into(),
             ));
         }
-        if matches!(self.run, CopyRun::Whole | CopyRun::Start) {
-            crate::open::check_target(&self.output, &self.create)?;
+        match self.run {
+            CopyRun::Whole | CopyRun::Start => {
+                crate::open::check_target(&self.output, &self.create)?;
+            }
+            CopyRun::Part(_) => crate::open::check_not_inside(&self.output)?,
         }
         Ok(())
     }

@@ -61,7 +61,8 @@ pub mod url;
 
 pub use error::{Error, Result};
 pub use open::{
-    check_target, create, create_parts, open, same_dataset, CreateOptions, OpenOptions, Opened,
+    check_not_inside, check_target, create, create_parts, open, same_dataset, CreateOptions,
+    OpenOptions, Opened,
 };
 pub use sink::{DatasetSink, WriteStage};
 pub use source::{ChunkPlace, DataSource, DatasetSource, FormatInfo};

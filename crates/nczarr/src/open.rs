@@ -272,15 +272,7 @@ pub fn create(name: &str, options: &CreateOptions) -> Result<Box<dyn DatasetSink
 pub fn check_target(name: &str, options: &CreateOptions) -> Result<()> {
     let url = DatasetUrl::parse(name)?;
     let facts = crate::place::inspect_target(&url)?;
-    if let Some(around) = facts.inside {
-        return Err(Error::Target {
-            location: name.to_string(),
-            message: format!(
-                "inside the dataset {} ({}); a new dataset is never written into another: nothing was written (choose a name outside it)",
-                around.dataset, around.what
-            ),
-        });
-    }
+    refuse_inside(name, facts.inside)?;
     let Some(held) = facts.there.filter(|_| !options.overwrite) else {
         return Ok(());
     };
@@ -298,31 +290,71 @@ pub fn check_target(name: &str, options: &CreateOptions) -> Result<()> {
     })
 }
 
-/// ` (time = 396)`: the unlimited dimensions of the dataset at `name`, else its first
-/// root dimensions, so that a refusal says what would have been lost.
+/// Refuse to write at `name` when the place is inside another dataset: what
+/// [`check_target`] refuses first, and all a later run of a copy in parts checks (its
+/// place holds the first run's work).
+///
+/// # Errors
+/// [`Error::Target`] naming the dataset; [`Error::Url`], [`Error::Store`] when the
+/// place cannot be looked at.
+pub fn check_not_inside(name: &str) -> Result<()> {
+    let url = DatasetUrl::parse(name)?;
+    refuse_inside(name, crate::place::inspect_target(&url)?.inside)
+}
+
+fn refuse_inside(name: &str, inside: Option<crate::place::Enclosing>) -> Result<()> {
+    match inside {
+        None => Ok(()),
+        Some(around) => Err(Error::Target {
+            location: name.to_string(),
+            message: format!(
+                "inside the dataset {} ({}); a new dataset is never written into another: nothing was written (choose a name outside it)",
+                around.dataset, around.what
+            ),
+        }),
+    }
+}
+
+/// ` (time = 396)`: the unlimited dimensions of the dataset at `name` (in any group,
+/// a group's as `obs/time`), else its first root dimensions, else how many variables
+/// and groups it holds, so that a refusal says what would have been lost.
 fn existing_summary(name: &str) -> String {
     let Ok(opened) = open(name, &OpenOptions::default()) else {
         return " (it does not open)".into();
     };
-    let root = &opened.source.dataset().root;
-    let unlimited: Vec<&crate::model::Dim> = root.dims.iter().filter(|d| d.unlimited).collect();
-    let dims: Vec<&crate::model::Dim> = if unlimited.is_empty() {
-        root.dims.iter().take(3).collect()
+    let ds = opened.source.dataset();
+    let mut unlimited = Vec::new();
+    let mut todo: Vec<(String, &crate::model::Group)> = vec![(String::new(), &ds.root)];
+    let mut groups = 0;
+    while let Some((path, g)) = todo.pop() {
+        for d in g.dims.iter().filter(|d| d.unlimited) {
+            unlimited.push(format!("{path}{} = {}", d.name, d.len));
+        }
+        for c in g.groups.iter().rev() {
+            groups += 1;
+            todo.push((format!("{path}{}/", c.name), c));
+        }
+    }
+    let root = &ds.root;
+    let mut parts: Vec<String> = if unlimited.is_empty() {
+        root.dims
+            .iter()
+            .take(3)
+            .map(|d| format!("{} = {}", d.name, d.len))
+            .collect()
     } else {
         unlimited
     };
-    let mut parts: Vec<String> = dims
-        .iter()
-        .map(|d| format!("{} = {}", d.name, d.len))
-        .collect();
-    if dims.len() < root.dims.len() && dims.iter().all(|d| !d.unlimited) {
+    if parts.len() == 3 && root.dims.len() > 3 {
         parts.push("...".into());
     }
     if parts.is_empty() {
-        parts.push(match opened.source.dataset().vars().len() {
-            0 => "empty".to_string(),
-            1 => "1 variable".to_string(),
-            n => format!("{n} variables"),
+        let vars = ds.vars().len();
+        let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+        parts.push(match (vars, groups) {
+            (0, 0) => "empty".to_string(),
+            (v, 0) => plural(v, "variable"),
+            (v, g) => format!("{} in {}", plural(v, "variable"), plural(g + 1, "group")),
         });
     }
     format!(" ({})", parts.join(", "))

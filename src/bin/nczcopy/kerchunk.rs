@@ -24,6 +24,8 @@ pub(super) fn run(args: &Args) -> anyhow::Result<ExitCode> {
         ..Default::default()
     };
     check_not_output(&names, &output)?;
+    // What a reference file may never replace first: --overwrite would not help.
+    refs_place(&output)?;
     nczarr::check_target(&output, &place).with_context(|| output.clone())?;
     let opened = open_inputs(&names, &output, budget, args.read.refs())?;
     let mut urls = Vec::with_capacity(names.len());
@@ -106,14 +108,23 @@ fn url_of(args: &Args, name: &str, input: &nczarr::Opened) -> anyhow::Result<Str
 /// `text` written to `output` as a whole (staged, then renamed), replacing only a
 /// reference file (and that only with --overwrite, checked before the inputs were read).
 fn write_refs(output: &str, text: &str) -> anyhow::Result<()> {
-    let path = std::path::Path::new(output);
-    if let Ok(existing) = std::fs::read(path) {
-        if !nczarr::place::looks_like_references(&existing[..existing.len().min(4096)]) {
-            bail!("{output}: already exists and is not a kerchunk reference file; nothing was written (only such a file is ever replaced)");
-        }
-    }
-    let staged = nczarr::store::Staged::beside(path).with_context(|| output.to_string())?;
+    let path = refs_place(output)?;
+    let staged = nczarr::store::Staged::beside(&path).with_context(|| output.to_string())?;
     std::fs::write(&staged.temp, text).with_context(|| output.to_string())?;
     staged.commit().with_context(|| output.to_string())?;
     Ok(())
+}
+
+/// The local path a reference file is written to, after checking what is there: a
+/// directory (whatever it holds, a dataset too) or a file of another kind is never
+/// replaced by a reference file, --overwrite or not.
+fn refs_place(output: &str) -> anyhow::Result<std::path::PathBuf> {
+    let url = nczarr::url::DatasetUrl::parse(output).with_context(|| output.to_string())?;
+    let Some(path) = url.path().filter(|_| !output.ends_with('/')) else {
+        bail!("{output}: a reference file is one local file, named without a trailing '/' (put it on a server or in a bucket with that store's own tools)");
+    };
+    nczarr::place::examine_refs_path(path)
+        .and_then(|e| e.or_refuse(output))
+        .with_context(|| output.to_string())?;
+    Ok(path.to_path_buf())
 }

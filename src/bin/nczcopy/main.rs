@@ -244,10 +244,10 @@ fn selection(args: &Args) -> anyhow::Result<Selection> {
     if args.data_vars.is_some() && args.only_vars.is_some() {
         bail!("-v and -V cannot be given together");
     }
-    if args.experimental && (args.data_vars.is_some() || args.only_vars.is_some()) {
-        // NCO's `-x -v a,b` means "all but a and b"; nccopy's -x is a cache switch,
-        // which would copy the definitions of all and the data of a and b.
-        bail!("-x is nccopy's experimental caches switch, not NCO's exclusion: for every variable but these, write --exclude VAR,...");
+    if args.no_coords && args.only_vars.is_none() {
+        // With -v every variable is defined anyway: -C would only leave the coordinate
+        // variables without values (nccopy's flaw), and alone it does nothing.
+        bail!("-C leaves out what -V brings along (coordinate variables and the variables named by CF's attributes): give it with -V");
     }
     if args.data_groups.is_some() && args.only_groups.is_some() {
         bail!("-g and -G cannot be given together");
@@ -515,6 +515,7 @@ fn concat_options(args: &Args) -> anyhow::Result<nczarr::concat::ConcatOptions> 
         sort: args.sort,
         allow_gaps: args.allow_gaps,
         headers_only: args.metadata_only,
+        appending: args.append,
     })
 }
 
@@ -579,6 +580,12 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     // More inputs: each opened as the first, and all seen as one, joined.
     let more = open_inputs(&names[1..], &output, job.budget, job.refs)?;
     let joined = if more.is_empty() {
+        // One input joins nothing, but a --concat naming no dimension of it is a typo
+        // to say, not to copy past.
+        if args.concat.is_some() {
+            let one = vec![(names[0].clone(), opened.source.as_ref())];
+            nczarr::concat::Concat::new(one, &concat_options(&args)?)?;
+        }
         None
     } else {
         let mut inputs: Vec<(String, &dyn nczarr::DatasetSource)> =
@@ -625,6 +632,12 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
             "output: {}",
             dry_run::kind_text(kind, said_kind.is_some())
         )?;
+        // What the real run would refuse at OUTPUT, said (a local place only: a plan
+        // for an object store is printed without asking it).
+        let local = DatasetUrl::parse(&output).is_ok_and(|u| u.path().is_some());
+        if let Some(e) = local.then(|| job.check().err()).flatten() {
+            writeln!(out, "note: {output}: {}", cli::one_line(&e.to_string()))?;
+        }
         let netcdf4 = matches!(kind, OutputKind::File(k) if k.is_netcdf4());
         dry_run::print_cost(&mut out, &prepared.cost(job.budget), job.budget, netcdf4)?;
         out.flush()?;
@@ -642,6 +655,12 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         &input,
         source.problems(),
     ))
+}
+
+/// NCO's `-x -v a,b` ("all but a and b"), where nczcopy's -x is nccopy's cache switch
+/// and would copy the definitions of all and the data of a and b.
+fn ncos_exclusion(args: &Args) -> bool {
+    args.experimental && (args.data_vars.is_some() || args.only_vars.is_some())
 }
 
 /// The hyperslab given to `-d`, if one is: nczcopy's `-d` is nccopy's deflate level,
@@ -676,6 +695,10 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     let args: Args = cli::about::parse("nczcopy");
+    if ncos_exclusion(&args) {
+        eprintln!("nczcopy: -x is nccopy's experimental caches switch, not NCO's exclusion: for every variable but these, write --exclude VAR,...");
+        return ExitCode::from(2);
+    }
     if args.more.is_empty() && !args.finish && !args.append && args.inputs_from.is_none() {
         // A usage error, as the parser's own (exit 2): OUTPUT is optional only for
         // --finish, which takes just it.

@@ -108,7 +108,7 @@ impl AppendTarget {
             (StorageKind::Dir, Some(p)) if p.is_dir() => Box::new(ReplacingDirStore::new(p)),
             (StorageKind::Dir, Some(p)) if p.exists() => {
                 return Err(refuse(
-                    "a file (a netCDF file or a zip archive cannot be grown in place: copy it to a directory first)",
+                    "a file (a netCDF file, a zip archive or a reference file cannot be grown in place: copy it to a directory first)",
                 ))
             }
             (StorageKind::Dir, Some(p)) => {
@@ -254,7 +254,9 @@ impl AppendTarget {
     ) -> Result<()> {
         use crate::formats::zarr::v2::Dtype;
         let (width, unit) = match dtype {
+            Dtype::Bytes { len: 1, .. } => (1, "byte"),
             Dtype::Bytes { len, .. } => (*len, "bytes"),
+            Dtype::Unicode { chars: 1, .. } => (1, "character"),
             Dtype::Unicode { chars, .. } => (*chars, "characters"),
             _ => return Ok(()),
         };
@@ -263,7 +265,7 @@ impl AppendTarget {
         let mut count = shape.to_vec();
         count[axis] = shape[axis].saturating_sub(old_len);
         let longest = crate::copy::longest_string_in(joined, path, &Region::block(start, count))?;
-        let len = if unit == "bytes" {
+        let len = if unit.starts_with("byte") {
             longest.bytes
         } else {
             longest.chars

@@ -34,7 +34,10 @@ pub(super) fn attributes(
 ) {
     let (a, b) = both;
     let options = pair.options;
-    let ignored = |n: &str| options.ignore_attrs.iter().any(|i| i == n);
+    let ignored = |n: &str| {
+        options.ignore_attrs.iter().any(|i| i == n)
+            || (owner.is_none() && options.ignore_global_attrs.iter().any(|i| i == n))
+    };
     // An attribute one side shows and the other holds as its Zarr fill is no difference.
     let held = |side: Side, x: &Attr| {
         owner.is_some_and(|path| holds_as_zarr_fill(pair.side(side), path, x))

@@ -45,9 +45,14 @@ fn groups(
         p.join("/")
     };
     if options.metadata {
+        // A dimension that pure Zarr put in another group is the same dimension.
+        let moved = |other: &Dataset, d: &crate::model::Dim| {
+            pair.dims_placeless() && !options.storage && has_dim(&other.root, &d.name, d.len)
+        };
         for d in &a.dims {
             let what = here(&d.name);
             match b.dim(&d.name) {
+                None if moved(pair.b.dataset(), d) => {}
                 None => emit(meta(
                     DiffKind::Dimension,
                     what,
@@ -63,7 +68,11 @@ fn groups(
                 Some(_) => {}
             }
         }
-        for d in b.dims.iter().filter(|d| a.dim(&d.name).is_none()) {
+        for d in b
+            .dims
+            .iter()
+            .filter(|d| a.dim(&d.name).is_none() && !moved(pair.a.dataset(), d))
+        {
             emit(meta(
                 DiffKind::Dimension,
                 here(&d.name),
@@ -259,4 +268,10 @@ fn storage(
             ));
         }
     }
+}
+
+/// Whether `g` or a group under it has a dimension `name` of `len`.
+fn has_dim(g: &Group, name: &str, len: u64) -> bool {
+    g.dims.iter().any(|d| d.name == name && d.len == len)
+        || g.groups.iter().any(|c| has_dim(c, name, len))
 }

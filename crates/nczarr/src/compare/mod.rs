@@ -67,6 +67,9 @@ pub struct CompareOptions {
     pub exclude: Vec<String>,
     /// `-A`: attributes not compared.
     pub ignore_attrs: Vec<String>,
+    /// Groups' (global) attributes not compared: nccmp's `-G`, and `history` unless
+    /// its `-h`.
+    pub ignore_global_attrs: Vec<String>,
     /// `-t`: absolute tolerance (seconds for CF times in other units).
     pub abs_tol: Option<f64>,
     /// `-T`: relative tolerance, percent of the larger magnitude.

@@ -25,6 +25,14 @@ impl Pair<'_> {
     pub(super) fn typeless(&self) -> bool {
         !self.a.format().attr_types || !self.b.format().attr_types
     }
+
+    /// Whether one of the formats keeps no group for a dimension (pure Zarr names a
+    /// dimension per array, and its reader puts it where the arrays using it are), so
+    /// that a dimension found in another group of the other dataset, of the same length,
+    /// is storage. The same formats as [`Pair::typeless`].
+    pub(super) fn dims_placeless(&self) -> bool {
+        self.typeless()
+    }
 }
 
 /// A difference of metadata: `what` differs, `a` and `b` as each dataset has it.

@@ -121,8 +121,8 @@ pub(super) fn same_values(a: &Values, b: &Values) -> bool {
 /// the first input's units) run one way across the inputs, strictly: each input
 /// monotonic, and no overlap or input out of order where two meet; unless
 /// `allow_gaps`, no gap between two inputs either: where `edges` gives each input's
-/// outer cell edges (from its bounds), one input's cells must start where the last
-/// one's end; else a jump of more than half a step again is a gap, the step taken from
+/// lowest and highest cell edge (from its bounds), one input's cells must start where
+/// the last one's end; else a jump of more than half a step again is a gap, the step taken from
 /// inputs of two or more values or, when every input holds one value (daily files of
 /// one record), across the inputs. The error names the input, or both.
 pub(super) fn runs_one_way(
@@ -131,6 +131,7 @@ pub(super) fn runs_one_way(
     edges: Option<&[(f64, f64)]>,
     dim: &str,
     allow_gaps: bool,
+    out_of_order_hint: &str,
 ) -> Result<()> {
     let ordered = |up: bool, x: f64, y: f64| if up { x < y } else { x > y };
     // The direction: the first input's own, else the first step between inputs.
@@ -170,14 +171,21 @@ pub(super) fn runs_one_way(
         if let Some((j, x)) = last {
             if !ordered(up, x, first) {
                 return Err(fail(format!(
-                    "{} and {}: coordinate '{dim}' overlaps or is out of order ({x} then {first}); give the inputs in order (or --sort)",
+                    "{} and {}: coordinate '{dim}' overlaps or is out of order ({x} then {first}){out_of_order_hint}",
                     names[j], names[i]
                 )));
             }
-            if let Some(((_, end), (start, _))) = edges
+            if let Some(((prev_lo, prev_hi), (next_lo, next_hi))) = edges
                 .filter(|_| !allow_gaps)
                 .and_then(|e| Some((*e.get(j)?, *e.get(i)?)))
             {
+                // Where the last input's cells end and this one's start, in the
+                // coordinate's direction.
+                let (end, start) = if up {
+                    (prev_hi, next_lo)
+                } else {
+                    (prev_lo, next_hi)
+                };
                 let tolerance = 1e-6 * end.abs().max(1.0);
                 let gap = if up { start - end } else { end - start };
                 if gap > tolerance {

@@ -31,6 +31,9 @@ pub struct ConcatOptions {
     /// without the dimension) are left to the runs that write values, each of which
     /// runs them before writing.
     pub headers_only: bool,
+    /// The first input is a dataset being grown (`--append`): an input out of order
+    /// is refused as one that does not come after it, not with a hint of `--sort`.
+    pub appending: bool,
 }
 
 /// Several sources joined along a dimension.
@@ -45,6 +48,10 @@ pub struct Concat<'a> {
     rebase: Vec<VarPath>,
     units: Vec<Option<(TimeUnits, TimeUnits)>>,
     allow_gaps: bool,
+    /// The inputs were put in order (`--sort`).
+    sorted: bool,
+    /// The first input is a dataset being grown (`--append`).
+    appending: bool,
     /// Slabs the copy is done with, to assemble later slabs in (memory already
     /// touched: a year of daily files took a third of its page faults in fresh slabs).
     spare: crate::source::SpareSlabs,
@@ -117,6 +124,8 @@ impl<'a> Concat<'a> {
             rebase: Vec::new(),
             units: Vec::new(),
             allow_gaps: options.allow_gaps,
+            sorted: options.sort,
+            appending: options.appending,
             spare: crate::source::SpareSlabs::default(),
         };
         out.plan_times(options.headers_only)?;
@@ -229,16 +238,24 @@ impl<'a> Concat<'a> {
             coords.push((0..v.len()).map(|k| v.get_f64(k)).collect());
         }
         let edges = self.cell_edges(var, &coord)?;
+        let hint = if self.appending {
+            " (--append adds at the end)"
+        } else if self.sorted {
+            ""
+        } else {
+            "; give the inputs in order (or --sort)"
+        };
         check::runs_one_way(
             &names,
             &coords,
             edges.as_deref(),
             &self.dim.name,
             self.allow_gaps,
+            hint,
         )
     }
 
-    /// Each input's first and last cell edge along the dimension, from the coordinate's
+    /// Each input's lowest and highest cell edge along the dimension, from the coordinate's
     /// `bounds` (CF 7.1: `[n, 2]`, in its units, rebased with it); `None` when it has
     /// none, or they are not that shape. (Climatological bounds are not contiguous
     /// cells: they say nothing of gaps.)
@@ -264,9 +281,16 @@ impl<'a> Concat<'a> {
                 edges.push((f64::NAN, f64::NAN));
                 continue;
             }
-            // The cells' outer edges: the first cell's start and the last cell's end,
-            // whichever way the coordinate runs.
-            edges.push((v.get_f64(0), v.get_f64(n - 1)));
+            // The cells' outer edges, whichever way the coordinate runs and each
+            // cell's two bounds are stored (CF puts them in the coordinate's order,
+            // writers do not always).
+            let (lo, hi) = (0..n)
+                .map(|k| v.get_f64(k))
+                .filter(|x| x.is_finite())
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
+                    (lo.min(x), hi.max(x))
+                });
+            edges.push((lo, hi));
         }
         Ok(Some(edges))
     }
@@ -363,10 +387,12 @@ fn gregorian_alike(a: Calendar, b: Calendar) -> bool {
 }
 
 /// Order `inputs` by the first value of `dim`'s coordinate, each a date when it is CF
-/// time (so that inputs in other units compare).
+/// time (so that inputs in other units compare): ascending, or descending where an
+/// input's coordinate decreases.
 fn sort_inputs(inputs: &mut [Input<'_>], dim: &DimRef) -> Result<()> {
     let coord = VarPath::new(&dim.group, dim.name.clone());
     let mut keys = Vec::with_capacity(inputs.len());
+    let mut descending = false;
     for input in inputs.iter() {
         let Some(var) = input.1.dataset().var(&coord) else {
             return Err(Error::Invalid(format!(
@@ -374,8 +400,11 @@ fn sort_inputs(inputs: &mut [Input<'_>], dim: &DimRef) -> Result<()> {
                 input.0
             )));
         };
-        let n = input.1.dataset().dim(dim).map_or(0, |d| d.len).min(1);
+        let n = input.1.dataset().dim(dim).map_or(0, |d| d.len).min(2);
         let first = input.1.read(&coord, &Region::block(vec![0], vec![n]))?;
+        if first.len() == 2 && first.get_f64(1) < first.get_f64(0) {
+            descending = true;
+        }
         let v = if first.is_empty() {
             f64::INFINITY
         } else {
@@ -402,6 +431,9 @@ fn sort_inputs(inputs: &mut [Input<'_>], dim: &DimRef) -> Result<()> {
     }
     let mut order: Vec<usize> = (0..inputs.len()).collect();
     order.sort_by(|&a, &b| keys[a].total_cmp(&keys[b]));
+    if descending {
+        order.reverse();
+    }
     let sorted: Vec<Input<'_>> = order.iter().map(|&i| inputs[i].clone()).collect();
     inputs.clone_from_slice(&sorted);
     Ok(())

@@ -97,6 +97,21 @@ impl FilterSpec {
         &self.vars
     }
 
+    /// The first variable name the spec gives that no variable of `dataset` matches: a
+    /// typo would otherwise filter nothing, silently (nccopy's own silence).
+    pub fn unknown_var<'s>(&'s self, dataset: &crate::model::Dataset) -> Option<&'s str> {
+        let vars = dataset.vars();
+        self.vars
+            .iter()
+            .find(|v| !vars.iter().any(|(p, _)| var_matches(v, &p.group, &p.name)))
+            .map(String::as_str)
+    }
+
+    /// The spec as given.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
     fn applies_to(&self, var: &VarPath) -> bool {
         self.vars.is_empty()
             || self

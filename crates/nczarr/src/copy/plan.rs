@@ -52,6 +52,14 @@ pub fn plan_copy(
         .chunks
         .check(output)
         .map_err(|e| crate::Error::Invalid(e.to_string()))?;
+    for spec in &changes.compression.filters {
+        if let Some(name) = spec.unknown_var(output) {
+            return Err(crate::Error::Invalid(format!(
+                "filter spec '{}': {name}: No such variable",
+                spec.text()
+            )));
+        }
+    }
     // Only a netCDF-4 file holds user-defined types.
     if let Some((p, _)) = output
         .vars()

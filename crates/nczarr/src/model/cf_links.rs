@@ -200,7 +200,9 @@ pub fn drop_dangling(input: &Dataset, output: &mut Dataset) {
                                 let names: Vec<&String> =
                                     p.names.iter().filter(|n| !gone(n, output)).collect();
                                 let role_lost = !grid && names.len() < p.names.len();
-                                if role_lost || (key.is_none() && names.is_empty()) {
+                                // A grid mapping with no coordinate left names none.
+                                let emptied = names.is_empty() && !p.names.is_empty();
+                                if role_lost || emptied || (key.is_none() && names.is_empty()) {
                                     return None;
                                 }
                                 let mut s =

@@ -14,6 +14,6 @@ pub use create::{create_file, create_target, parts_target, FileTarget, PartsRun,
 pub use guard::{inspect_target, Enclosing, Held, TargetFacts};
 pub use open::{fetch_object, open_cloud, open_ranged, open_read, open_s3, OpenedStore};
 pub use refs::{
-    looks_like_references, names_a_json_object, ranged_starts_like_references,
+    examine_refs_path, looks_like_references, names_a_json_object, ranged_starts_like_references,
     starts_like_references, ReferenceStore,
 };

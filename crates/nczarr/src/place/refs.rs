@@ -20,8 +20,8 @@ use super::open::open_ranged_reference;
 use super::refs_parse::Written;
 use crate::reach::{check_reference, Origin, ReferenceOptions, Target};
 use crate::store::{
-    children_of, ByteRange, GetResult, ListableStore, LocalFile, ReadAt, ReadableStore, StoreError,
-    StoreKey,
+    children_of, ByteRange, Existing, GetResult, ListableStore, LocalFile, ReadAt, ReadableStore,
+    StoreError, StoreKey,
 };
 use crate::text::decode_base64;
 use crate::url::DatasetUrl;
@@ -77,6 +77,54 @@ pub fn starts_like_references(path: &Path) -> bool {
     std::fs::File::open(path)
         .and_then(|f| f.take(512).read_to_end(&mut head))
         .is_ok_and(|_| looks_like_references(&head))
+}
+
+/// What is at `path`, where a kerchunk reference file is to be written: a reference
+/// file may be replaced; anything else (a directory, whatever it holds, a file of
+/// another kind) is foreign. Links are followed, as the write renames over the link.
+///
+/// # Errors
+/// [`StoreError::Io`] when the place cannot be looked at (permissions).
+pub fn examine_refs_path(path: &Path) -> Result<Existing, StoreError> {
+    use std::fs;
+    let meta = match fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(if fs::symlink_metadata(path).is_ok() {
+                Existing::Foreign {
+                    what: "is a symbolic link to nothing".into(),
+                }
+            } else {
+                Existing::Nothing
+            })
+        }
+        Err(source) => {
+            return Err(StoreError::Io {
+                location: path.display().to_string(),
+                source,
+            })
+        }
+    };
+    if meta.is_dir() {
+        return Ok(Existing::Foreign {
+            what: "is a directory, not a reference file (one JSON file)".into(),
+        });
+    }
+    if !meta.is_file() {
+        return Ok(Existing::Foreign {
+            what: "is neither a file nor a directory".into(),
+        });
+    }
+    Ok(if starts_like_references(path) {
+        Existing::Dataset
+    } else {
+        Existing::Foreign {
+            what: format!(
+                "is a file ({} bytes) that is not a kerchunk reference file",
+                meta.len()
+            ),
+        }
+    })
 }
 
 /// True when the remote object `file` starts like kerchunk's references.

@@ -188,9 +188,19 @@ fn is_chunk_key(rest: &str) -> bool {
 /// # Errors
 /// [`StoreError::Io`] when the place cannot be looked at (permissions).
 pub fn examine_file_path(path: &Path) -> Result<Existing, StoreError> {
-    let meta = match fs::symlink_metadata(path) {
+    // A link is judged by what it leads to (the new file then replaces the link, as a
+    // linked dataset directory is replaced), a link to nothing as foreign.
+    let meta = match fs::metadata(path) {
         Ok(m) => m,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Existing::Nothing),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(if fs::symlink_metadata(path).is_ok() {
+                Existing::Foreign {
+                    what: "is a symbolic link to nothing".into(),
+                }
+            } else {
+                Existing::Nothing
+            })
+        }
         Err(source) => {
             return Err(StoreError::Io {
                 location: path.display().to_string(),

@@ -220,7 +220,22 @@ fn by_values(source: &dyn DatasetSource, spec: &DimSpec, dim: &DimRef) -> Result
             .collect()
     };
     // MIN above MAX wraps, as ncks wraps a longitude across its seam: from MIN to the
-    // end, then from the start to MAX.
+    // end, then from the start to MAX. A decreasing coordinate has no seam to wrap
+    // across (ncks refuses such a range too): `7.0,4.0` there is most likely "from 7
+    // down to 4", which wrapping would turn into about its complement.
+    if lo > hi && decreasing && c.len() > 1 {
+        return Err(fail(
+            spec,
+            &format!(
+                "coordinate '{}' decreases ({} to {}), and a range wraps only on an increasing one: give the smaller value first ({hi} to {lo} is written {},{})",
+                dim.name,
+                c[0],
+                c[c.len() - 1],
+                bound_text(max),
+                bound_text(&spec.min)
+            ),
+        ));
+    }
     let (out, wrapped) = if lo > hi {
         let mut out = within(lo, f64::INFINITY);
         out.extend(within(f64::NEG_INFINITY, hi));
@@ -238,4 +253,21 @@ fn by_values(source: &dyn DatasetSource, spec: &DimSpec, dim: &DimRef) -> Result
         ));
     }
     Ok((out, wrapped))
+}
+
+/// A bound as it was written in `--dim` (for a message that rewrites it).
+fn bound_text(b: &Bound) -> String {
+    match b {
+        Bound::Open => String::new(),
+        Bound::Value(v) => {
+            let t = v.to_string();
+            if t.contains(['.', 'e', 'E', 'n', 'i']) {
+                t
+            } else {
+                format!("{t}.")
+            }
+        }
+        Bound::Index(i) => i.to_string(),
+        Bound::Date(text) => text.clone(),
+    }
 }
