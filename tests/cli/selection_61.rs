@@ -174,7 +174,7 @@ fn ncos_spellings_that_mean_otherwise_here_are_refused_naming_ours() {
     let tmp = tempfile::tempdir().unwrap();
     let nc = input(tmp.path());
     let out = tmp.path().join("o.nc");
-    let e = run("nczcopy", &["-x", "-v", "tas", &nc, &s(&out)]).fails_with_one_line(1);
+    let e = run("nczcopy", &["-x", "-v", "tas", &nc, &s(&out)]).fails_with_one_line(2);
     assert_eq!(
         e,
         "nczcopy: -x is nccopy's experimental caches switch, not NCO's exclusion: for every variable but these, write --exclude VAR,..."

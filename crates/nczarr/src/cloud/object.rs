@@ -190,10 +190,24 @@ impl CloudStore {
     pub fn exist_many(&self, keys: &[StoreKey]) -> Result<Vec<bool>, StoreError> {
         let heads = keys.iter().map(|k| async move {
             let path = self.path_of(k)?;
-            match self.store.head(&path).await {
-                Ok(_) => Ok(true),
-                Err(object_store::Error::NotFound { .. }) => Ok(false),
-                Err(e) => Err(self.error(path.as_ref(), &e)),
+            // A HEAD is asked again on any failure but an answer (not found, refused):
+            // a link that cuts a response short breaks its headers, which object_store
+            // reports as a parse error it does not retry.
+            let mut attempt = 1;
+            loop {
+                match self.store.head(&path).await {
+                    Ok(_) => return Ok(true),
+                    Err(object_store::Error::NotFound { .. }) => return Ok(false),
+                    Err(
+                        e @ (object_store::Error::PermissionDenied { .. }
+                        | object_store::Error::Unauthenticated { .. }),
+                    ) => return Err(self.error(path.as_ref(), &e)),
+                    Err(e) if attempt >= READ_ATTEMPTS => return Err(self.error(path.as_ref(), &e)),
+                    Err(_) => {
+                        tokio::time::sleep(Duration::from_millis(100 << attempt)).await;
+                        attempt += 1;
+                    }
+                }
             }
         });
         self.runtime

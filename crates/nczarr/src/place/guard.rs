@@ -249,7 +249,7 @@ fn inspect_cloud(url: &DatasetUrl) -> Result<TargetFacts, StoreError> {
         if let Ok(key) = StoreKey::new(&parts.join("/")) {
             // An object named as the place itself: a netCDF file or a reference file.
             // HEAD first: a miss has no body to be cut short on a flaky link.
-            let head = if bucket.size(&key)?.is_some() {
+            let head = if bucket.exist_many(std::slice::from_ref(&key))?[..] == [true] {
                 bucket.get_range(&key, &crate::store::ByteRange::Bounded(0..64))?
             } else {
                 None
