@@ -49,24 +49,7 @@ pub(super) fn attr_text(values: &Values) -> Option<&[u8]> {
 
 /// The variable `text` names, seen from the group at `group`.
 fn resolve(group: &[String], text: &[u8]) -> Option<VarPath> {
-    let text = std::str::from_utf8(text).ok()?.trim();
-    let (dirs, name) = match text.rsplit_once('/') {
-        None => return (!text.is_empty()).then(|| VarPath::new(group, text)),
-        Some(split) => split,
-    };
-    let mut at: Vec<String> = if text.starts_with('/') {
-        Vec::new()
-    } else {
-        group.to_vec()
-    };
-    for part in dirs.split('/').filter(|p| !p.is_empty() && *p != ".") {
-        if part == ".." {
-            at.pop()?;
-        } else {
-            at.push(part.to_string());
-        }
-    }
-    (!name.is_empty()).then(|| VarPath::new(&at, name))
+    crate::model::cf_links::path_of_name(group, std::str::from_utf8(text).ok()?)
 }
 
 #[cfg(test)]

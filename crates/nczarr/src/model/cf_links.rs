@@ -98,23 +98,34 @@ fn names_in(attr: &str, form: Form, text: &str) -> Vec<String> {
     }
 }
 
+/// The variable a name with a path names, seen from the group at `group` (CF 1.8:
+/// `/g/v` from the root, `sub/v`, `../v` from `group`); a bare name is `group`'s.
+/// Whether the dataset has it is the caller's to check. `None` for an empty name, or
+/// `..` above the root.
+pub fn path_of_name(group: &[String], name: &str) -> Option<VarPath> {
+    let name = name.trim();
+    let Some((dirs, last)) = name.rsplit_once('/') else {
+        return (!name.is_empty()).then(|| VarPath::new(group, name));
+    };
+    let mut at: Vec<String> = if name.starts_with('/') {
+        Vec::new()
+    } else {
+        group.to_vec()
+    };
+    for part in dirs.split('/').filter(|p| !p.is_empty() && *p != ".") {
+        if part == ".." {
+            at.pop()?;
+        } else {
+            at.push(part.to_string());
+        }
+    }
+    (!last.is_empty()).then(|| VarPath::new(&at, last))
+}
+
 /// The variable `name` names, seen from the group at `group` (see the module's doc).
 fn resolve(ds: &Dataset, group: &[String], name: &str) -> Option<VarPath> {
-    if let Some((dirs, last)) = name.rsplit_once('/') {
-        let mut at: Vec<String> = if name.starts_with('/') {
-            Vec::new()
-        } else {
-            group.to_vec()
-        };
-        for part in dirs.split('/').filter(|p| !p.is_empty() && *p != ".") {
-            if part == ".." {
-                at.pop()?;
-            } else {
-                at.push(part.to_string());
-            }
-        }
-        let path = VarPath::new(&at, last);
-        return ds.var(&path).is_some().then_some(path);
+    if name.contains('/') {
+        return path_of_name(group, name).filter(|p| ds.var(p).is_some());
     }
     (0..=group.len())
         .rev()

@@ -86,24 +86,9 @@ pub fn starts_like_references(path: &Path) -> bool {
 /// # Errors
 /// [`StoreError::Io`] when the place cannot be looked at (permissions).
 pub fn examine_refs_path(path: &Path) -> Result<Existing, StoreError> {
-    use std::fs;
-    let meta = match fs::metadata(path) {
-        Ok(m) => m,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Ok(if fs::symlink_metadata(path).is_ok() {
-                Existing::Foreign {
-                    what: "is a symbolic link to nothing".into(),
-                }
-            } else {
-                Existing::Nothing
-            })
-        }
-        Err(source) => {
-            return Err(StoreError::Io {
-                location: path.display().to_string(),
-                source,
-            })
-        }
+    let meta = match crate::store::followed_metadata(path)? {
+        Ok(meta) => meta,
+        Err(there) => return Ok(there),
     };
     if meta.is_dir() {
         return Ok(Existing::Foreign {

@@ -190,23 +190,9 @@ fn is_chunk_key(rest: &str) -> bool {
 pub fn examine_file_path(path: &Path) -> Result<Existing, StoreError> {
     // A link is judged by what it leads to (the new file then replaces the link, as a
     // linked dataset directory is replaced), a link to nothing as foreign.
-    let meta = match fs::metadata(path) {
-        Ok(m) => m,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Ok(if fs::symlink_metadata(path).is_ok() {
-                Existing::Foreign {
-                    what: "is a symbolic link to nothing".into(),
-                }
-            } else {
-                Existing::Nothing
-            })
-        }
-        Err(source) => {
-            return Err(StoreError::Io {
-                location: path.display().to_string(),
-                source,
-            })
-        }
+    let meta = match followed_metadata(path)? {
+        Ok(meta) => meta,
+        Err(there) => return Ok(there),
     };
     if meta.is_dir() {
         return Ok(Existing::Foreign {
@@ -232,6 +218,30 @@ pub fn examine_file_path(path: &Path) -> Result<Existing, StoreError> {
     })
 }
 
+/// The metadata of what `path` leads to (links followed), or, where nothing does, what
+/// is there instead: nothing, or a link to nothing (which is the user's: foreign).
+///
+/// # Errors
+/// [`StoreError::Io`] when the place cannot be looked at (permissions).
+pub fn followed_metadata(path: &Path) -> Result<Result<fs::Metadata, Existing>, StoreError> {
+    match fs::metadata(path) {
+        Ok(m) => Ok(Ok(m)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Ok(Err(if fs::symlink_metadata(path).is_ok() {
+                Existing::Foreign {
+                    what: "is a symbolic link to nothing".into(),
+                }
+            } else {
+                Existing::Nothing
+            }))
+        }
+        Err(source) => Err(StoreError::Io {
+            location: path.display().to_string(),
+            source,
+        }),
+    }
+}
+
 /// Whether `head`, a file's first bytes (8 or fewer), starts a netCDF file: classic,
 /// 64-bit offset, CDF-5 or HDF5.
 pub fn is_netcdf_magic(head: &[u8]) -> bool {
@@ -245,22 +255,9 @@ pub fn is_netcdf_magic(head: &[u8]) -> bool {
 /// # Errors
 /// [`StoreError::Io`] when the place cannot be looked at (permissions).
 pub fn examine_path(path: &Path, zip: bool) -> Result<Existing, StoreError> {
-    let io = |source| StoreError::Io {
-        location: path.display().to_string(),
-        source,
-    };
-    let meta = match fs::metadata(path) {
-        Ok(m) => m,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Ok(if fs::symlink_metadata(path).is_ok() {
-                Existing::Foreign {
-                    what: "is a symbolic link to nothing".into(),
-                }
-            } else {
-                Existing::Nothing
-            })
-        }
-        Err(e) => return Err(io(e)),
+    let meta = match followed_metadata(path)? {
+        Ok(meta) => meta,
+        Err(there) => return Ok(there),
     };
     if meta.is_dir() {
         let keys = walk(path)?;

@@ -28,7 +28,7 @@ pub(crate) mod conformance;
 
 pub use dir::DirStore;
 pub use durable::{durable, start_writeback};
-pub use existing::{examine_file_path, examine_path, is_netcdf_magic, Existing};
+pub use existing::{examine_file_path, examine_path, followed_metadata, is_netcdf_magic, Existing};
 pub use key::{KeyError, StoreKey, MAX_KEY_BYTES};
 pub use memory::MemoryStore;
 pub use range::{ByteRange, RangeError};
