@@ -5,11 +5,11 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use anyhow::{anyhow, Context as _};
+use anyhow::Context as _;
 use clap::Parser;
-use nczarr::compare::{compare, CompareError, CompareOptions, Difference, Report, Side};
+use nczarr::compare::{CompareOptions, Difference, Report};
+use nczarr::jobs::{parse_dims, CompareJob, InputOptions};
 use nczarr::json::{Json, Number};
-use nczarr::DatasetSource;
 use nczarr_tools::cli;
 
 /// Compare two datasets (netCDF files, NCZarr, Zarr v2 or v3; on a directory, a .zip,
@@ -152,26 +152,6 @@ fn options(args: &Args) -> anyhow::Result<CompareOptions> {
 }
 
 /// Open both datasets at once (their headers' requests overlap).
-fn open_both(args: &Args) -> anyhow::Result<(nczarr::Opened, nczarr::Opened)> {
-    let open = |name: &str| {
-        let options = nczarr::OpenOptions {
-            trace: cli::trace_sink("nczcmp"),
-            batch_bytes: None,
-            refs: args.read.refs(),
-        };
-        nczarr::open(name, &options).with_context(|| name.to_string())
-    };
-    let (a, b) = std::thread::scope(|s| {
-        let a = s.spawn(|| open(&args.a));
-        let b = open(&args.b);
-        (a.join(), b)
-    });
-    Ok((
-        a.map_err(|_| anyhow!("{}: could not be opened", args.a))??,
-        b?,
-    ))
-}
-
 /// A difference as a JSON object.
 fn difference_json(d: &Difference) -> Json {
     let text = |s: &Option<String>| s.clone().map_or(Json::Null, Json::String);
@@ -238,51 +218,25 @@ fn report_json(args: &Args, diffs: Vec<Json>, report: &Report) -> Json {
     ])
 }
 
-/// A comparison's error as one line naming the dataset(s) it is about.
-fn named(e: CompareError, args: &Args) -> anyhow::Error {
-    match e {
-        CompareError::NoSuchVar { option, name } => anyhow!(
-            "{option} {name}: no such variable in {} or {}",
-            args.a,
-            args.b
-        ),
-        CompareError::Read { side, source } => {
-            let name = match side {
-                Side::A => &args.a,
-                Side::B => &args.b,
-            };
-            anyhow::Error::new(source).context(name.clone())
-        }
-        other => other.into(),
-    }
-}
-
 fn run(args: &Args) -> anyhow::Result<ExitCode> {
-    let options = options(args)?;
-    let (a, b) = open_both(args)?;
-    let specs: Vec<nczarr::subset::DimSpec> = args
-        .dims
-        .iter()
-        .map(|v| v.parse().map_err(|e: String| anyhow!(e)))
-        .collect::<anyhow::Result<_>>()?;
-    let (sa, sb) = (a.source.as_ref(), b.source.as_ref());
-    let cut = |src: &dyn DatasetSource, name: &str| {
-        nczarr::subset::resolve(src, &specs).with_context(|| name.to_string())
-    };
-    let (ca, cb) = (cut(sa, &args.a)?, cut(sb, &args.b)?);
-    let (xa, xb) = (
-        nczarr::subset::Subset::new(sa, &ca),
-        nczarr::subset::Subset::new(sb, &cb),
-    );
-    let (sa, sb): (&dyn DatasetSource, &dyn DatasetSource) = if specs.is_empty() {
-        (sa, sb)
-    } else {
-        (&xa, &xb)
+    let job = CompareJob {
+        a: args.a.clone(),
+        b: args.b.clone(),
+        read: InputOptions {
+            open: nczarr::OpenOptions {
+                trace: cli::trace_sink("nczcmp"),
+                batch_bytes: None,
+                refs: args.read.refs(),
+            },
+            dims: parse_dims(&args.dims)?,
+            ..InputOptions::default()
+        },
+        options: options(args)?,
     };
     let mut out = io::BufWriter::new(io::stdout().lock());
     let mut diffs = Vec::new();
     let mut failed: Option<io::Error> = None;
-    let report = compare(sa, sb, &options, &mut |d: &Difference| {
+    let report = job.run(&mut |d: &Difference| {
         if args.json {
             diffs.push(difference_json(d));
         } else if !args.quiet && failed.is_none() {
@@ -290,8 +244,7 @@ fn run(args: &Args) -> anyhow::Result<ExitCode> {
                 failed = Some(e);
             }
         }
-    })
-    .map_err(|e| named(e, args))?;
+    })?;
     if let Some(e) = failed {
         return Err(e.into());
     }

@@ -9,6 +9,7 @@ use nczarr::cdl::print::{
     check_ncml, check_selection, print_cdl, print_json, print_ncml, IndexStyle, JsonFill,
     PrintOptions,
 };
+use nczarr::jobs::{parse_dims, InputOptions, Inputs};
 use nczarr_tools::cli;
 
 /// Print a netCDF dataset as CDL text, byte-identical to ncdump's output, or as JSON:
@@ -242,22 +243,29 @@ fn digits_given(args: &Args) -> Option<&str> {
 }
 
 /// The `-d`/`--dim` options that are subsets.
-fn dim_specs(args: &Args) -> anyhow::Result<Vec<nczarr::subset::DimSpec>> {
+fn dim_specs(args: &Args) -> Vec<String> {
     args.dims
         .iter()
         .filter(|v| !is_digits(v))
-        .map(|v| v.parse().map_err(|e: String| anyhow::anyhow!(e)))
+        .cloned()
         .collect()
 }
 
 fn run(args: Args) -> anyhow::Result<ExitCode> {
     let name = &args.dataset;
-    let specs = dim_specs(&args)?;
-    let opened = cli::open_dataset("nczdump", name, &args.read)?;
-    let source = opened.source.as_ref();
-    let selections = nczarr::subset::resolve(source, &specs).with_context(|| name.clone())?;
-    let subset = nczarr::subset::Subset::new(source, &selections);
-    let source: &dyn nczarr::DatasetSource = if specs.is_empty() { source } else { &subset };
+    let read = InputOptions {
+        open: nczarr::OpenOptions {
+            trace: cli::trace_sink("nczdump"),
+            refs: args.read.refs(),
+            ..nczarr::OpenOptions::default()
+        },
+        dims: parse_dims(&dim_specs(&args))?,
+        ..InputOptions::default()
+    };
+    let inputs = Inputs::open(std::slice::from_ref(name), &read)?;
+    let opened = inputs.first();
+    let view = inputs.view(&read)?;
+    let source = view.source();
     // Small: the data's pieces of text (tens to hundreds of KiB) are larger, and go
     // out as they are rather than copied into the buffer first.
     let mut stdout = BufWriter::with_capacity(STDOUT_BUFFER, io::stdout().lock());
@@ -338,7 +346,8 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     let code = cli::exit_after_problems("nczdump", name, source.problems());
     // The process ends now (`cli::exit_now`): taking apart what was read (a
     // 5,000-variable tree, 3 ms) is work the kernel's unmapping does anyway.
-    std::mem::forget(opened);
+    std::mem::forget(view);
+    std::mem::forget(inputs);
     Ok(code)
 }
 

@@ -5,15 +5,11 @@ use std::process::ExitCode;
 
 use anyhow::{anyhow, bail, Context as _};
 use clap::Parser;
-use nczarr::cdl::{CdlError, Compiled};
-use nczarr::copy::plan;
-use nczarr::create;
-use nczarr::encoding::{Plan, PlanOptions};
-use nczarr::formats::NcFileKind;
-use nczarr::generate::{generate, CdlInput, GenError, GenOptions, GenTarget};
-use nczarr::sink::DatasetSink;
+use nczarr::cdl::CdlError;
+use nczarr::generate::{CdlInput, GenError, GenOptions};
+use nczarr::jobs::{GenerateEvents, GenerateJob, OutputKind};
 use nczarr_tools::cli;
-use nczarr_tools::cli::output::{kind_for_target, output_kind, KindFlags, LayoutArgs};
+use nczarr_tools::cli::output::{KindFlags, LayoutArgs};
 
 /// Compile CDL (netCDF's text form, as ncdump prints it and ncgen reads it) into an NCZarr,
 /// pure Zarr v2 or Zarr v3 dataset in a directory, a zip file, or (with a URL) S3, GCS or
@@ -71,123 +67,24 @@ fn located(file: &str, e: &CdlError) -> String {
     format!("{file}:{e}")
 }
 
-/// Where nczgen's dataset goes: named by the arguments (or the CDL's name), stored
-/// as they say.
-struct Output<'a> {
-    args: &'a Args,
-    /// The kind `-k` or `-3`... said.
-    said: Option<cli::output::OutputKind>,
+/// What nczgen prints of a generation as it goes.
+struct Printed<'a> {
     file_label: &'a str,
-    /// Once known.
-    name: Option<String>,
 }
 
-impl GenTarget for Output<'_> {
-    fn warnings(&mut self, warnings: Vec<CdlError>) {
-        for w in warnings {
-            eprintln!(
-                "nczgen: {}:{}:{}: warning: {}",
-                self.file_label,
-                w.line,
-                w.column,
-                cli::one_line(&w.message)
-            );
-        }
+impl GenerateEvents for Printed<'_> {
+    fn cdl_warning(&mut self, w: &CdlError) {
+        eprintln!(
+            "nczgen: {}:{}:{}: warning: {}",
+            self.file_label,
+            w.line,
+            w.column,
+            cli::one_line(&w.message)
+        );
     }
 
-    fn open(
-        &mut self,
-        compiled: &mut Compiled,
-    ) -> Result<(Box<dyn DatasetSink>, Plan), Box<dyn std::error::Error + Send + Sync>> {
-        let args = self.args;
-        let output = args
-            .output
-            .clone()
-            .unwrap_or_else(|| self.default_name(compiled));
-        self.name = Some(output.clone());
-        let kind = kind_for_target(
-            self.said,
-            &output,
-            || {
-                if nczarr::formats::nc3::fits(
-                    &compiled.dataset,
-                    nczarr::formats::nc3::Version::Classic,
-                ) {
-                    NcFileKind::Classic
-                } else {
-                    NcFileKind::Netcdf4
-                }
-            },
-            cli::output::OutputKind::Nczarr,
-        )?;
-        let made_atomic = match kind {
-            cli::output::OutputKind::File(NcFileKind::Netcdf4) => Vec::new(),
-            _ => self.atomic_types(compiled)?,
-        };
-        let plan_options = PlanOptions {
-            no_fill: args.no_fill,
-            netcdf4: matches!(kind, cli::output::OutputKind::File(k) if k.is_netcdf4()),
-            ..PlanOptions::default()
-        };
-        let mut plan =
-            plan(compiled, &plan_options).with_context(|| self.file_label.to_string())?;
-        let mut create_options = args.layout.create_options(kind)?;
-        create_options.overwrite = args.overwrite;
-        let sink = create(&output, &create_options).with_context(|| output.clone())?;
-        for w in sink
-            .prepare(&compiled.dataset, &mut plan)
-            .with_context(|| output.clone())?
-            .into_iter()
-            .chain(made_atomic)
-        {
-            eprintln!("nczgen: {output}: warning: {w}");
-        }
-        Ok((sink, plan))
-    }
-}
-
-impl Output<'_> {
-    /// The output's name when `-o` is not given: the CDL file's name (from standard
-    /// input, the CDL's `netcdf` name), as ncgen 4.9 names it, with `.nc` when a
-    /// netCDF file is asked for (`-b`, `-lb`, or a file kind with `-k`/`-3`...), else
-    /// `.zarr` (an NCZarr dataset).
-    fn default_name(&self, compiled: &Compiled) -> String {
-        let args = self.args;
-        let wants_file = matches!(self.said, Some(cli::output::OutputKind::File(_)))
-            || (self.said.is_none() && (args.binary || args.lang.is_some()));
-        let stem = match args.input.as_deref() {
-            None | Some("-") => None,
-            Some(p) => std::path::Path::new(p).file_stem(),
-        };
-        let stem = stem.map_or(compiled.name.clone(), |s| s.to_string_lossy().into_owned());
-        format!("{stem}.{}", if wants_file { "nc" } else { "zarr" })
-    }
-
-    /// The dataset as an output without user-defined types holds it (only netCDF-4
-    /// files have them): an enum variable becomes its base type with CF's flag
-    /// attributes, which the warnings returned say; the other kinds are refused.
-    fn atomic_types(&self, compiled: &mut Compiled) -> anyhow::Result<Vec<String>> {
-        if !compiled.dataset.has_user_types() {
-            return Ok(Vec::new());
-        }
-        let (atomic, losses) = nczarr::model::user::written_view(&compiled.dataset, false);
-        if let Some(first) = losses.first() {
-            bail!("{}: {first} (write it with -k nc4)", self.file_label);
-        }
-        let warnings = compiled
-            .dataset
-            .vars()
-            .into_iter()
-            .filter_map(|(path, var)| {
-                let id = var.user_type.as_ref()?;
-                Some(format!(
-                    "variable '{path}' of the enum type {id} is written as {} with flag_values and flag_meanings: only netCDF-4 files hold enum types",
-                    var.nc_type
-                ))
-            })
-            .collect();
-        compiled.dataset = atomic;
-        Ok(warnings)
+    fn output_warning(&mut self, output: &str, text: &str) {
+        eprintln!("nczgen: {output}: warning: {text}");
     }
 }
 
@@ -197,38 +94,47 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
             bail!("-l {l}: only binary output (-lb) is produced; code generation is not supported");
         }
     }
-    let (file_label, input) = match args.input.as_deref() {
-        None | Some("-") => (
-            "<stdin>".to_string(),
-            CdlInput::read_all(&mut io::stdin().lock()).context("reading standard input")?,
-        ),
-        Some(path) => (
-            path.to_string(),
-            CdlInput::open(std::path::Path::new(path)).with_context(|| path.to_string())?,
-        ),
-    };
-    let said = match args.kind.as_deref() {
-        Some(k) => Some(output_kind(k)?),
+    let said_kind = match args.kind.as_deref() {
+        Some(k) => Some(OutputKind::parse(k)?),
         None => args.kind_flags.kind(),
     };
     let defaults = GenOptions::default();
-    let options = GenOptions {
-        header_only: args.header_only,
-        stream_bytes: args.stream_bytes.unwrap_or(defaults.stream_bytes),
-        ..defaults
+    let mut create = args.layout.create_options()?;
+    create.overwrite = args.overwrite;
+    let job = GenerateJob {
+        input: args.input.clone(),
+        output: args.output.clone(),
+        said_kind,
+        binary: args.binary || args.lang.is_some(),
+        create,
+        no_fill: args.no_fill,
+        options: GenOptions {
+            header_only: args.header_only,
+            stream_bytes: args.stream_bytes.unwrap_or(defaults.stream_bytes),
+            ..defaults
+        },
     };
-    let mut output = Output {
-        args: &args,
-        said,
-        file_label: &file_label,
-        name: None,
+    let file_label = job.input_label();
+    let input = match args.input.as_deref() {
+        None | Some("-") => {
+            CdlInput::read_all(&mut io::stdin().lock()).context("reading standard input")?
+        }
+        Some(path) => {
+            CdlInput::open(std::path::Path::new(path)).with_context(|| path.to_string())?
+        }
     };
-    match generate(&input, &options, &mut output) {
+    let (name, result) = job.run(
+        &input,
+        &mut Printed {
+            file_label: &file_label,
+        },
+    );
+    match result {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(GenError::Cdl(e)) => Err(anyhow!(located(&file_label, &e))),
         Err(GenError::Read(e)) => Err(anyhow!(e).context(file_label)),
         Err(GenError::Target(e)) => Err(anyhow!(e)),
-        Err(e) => Err(anyhow!(e).context(output.name.unwrap_or(file_label))),
+        Err(e) => Err(anyhow!(e).context(name.unwrap_or(file_label))),
     }
 }
 

@@ -1,12 +1,13 @@
-//! What nczgen and nczcopy share about the dataset they write: the output kind (`-k`)
-//! and the layout options, turned into the library's [`CreateOptions`].
+//! What nczgen and nczcopy share about the dataset they write: the kind flags
+//! (`-3`...`-7`) and the layout options, turned into the library's [`OutputKind`] and
+//! [`CreateOptions`].
 
 use anyhow::bail;
 use clap::{Args, ValueEnum};
 use nczarr::formats::zarr::{CharDtype, Layout, ScalarShape, WriteOptions};
 use nczarr::formats::NcFileKind;
 use nczarr::place::ZipLayout;
-use nczarr::url::{DatasetUrl, StorageKind};
+use nczarr::jobs::OutputKind;
 use nczarr::CreateOptions;
 
 /// Layout choices for the datasets nczgen and nczcopy write (`docs/layout.md`).
@@ -36,19 +37,6 @@ pub struct LayoutArgs {
     /// chunks) along `dim`; other dimensions have one chunk per shard (needs -k zarr3).
     #[arg(long, value_name = "SPEC")]
     pub shards: Option<String>,
-}
-
-/// What kind of dataset is written (`-k` / `--format`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OutputKind {
-    /// NCZarr (Zarr v2 with netCDF metadata).
-    Nczarr,
-    /// Pure Zarr version 2.
-    Zarr,
-    /// Zarr version 3.
-    Zarr3,
-    /// A netCDF file.
-    File(NcFileKind),
 }
 
 /// `--char-dtype`.
@@ -89,33 +77,6 @@ pub enum ZipMode {
     Dir,
 }
 
-/// ncgen's and nccopy's kind names and numbers, and ours (`nczarr`, `zarr`, `zarr3`).
-///
-/// # Errors
-/// An unknown kind.
-pub fn output_kind(kind: &str) -> anyhow::Result<OutputKind> {
-    Ok(match kind.to_ascii_lowercase().as_str() {
-        "nczarr" => OutputKind::Nczarr,
-        "zarr" | "zarr2" => OutputKind::Zarr,
-        "zarr3" | "v3" | "zarr-v3" => OutputKind::Zarr3,
-        "classic" | "nc3" | "1" => OutputKind::File(NcFileKind::Classic),
-        "64-bit offset" | "64-bit-offset" | "nc6" | "2" => OutputKind::File(NcFileKind::Offset64),
-        "cdf5" | "cdf-5" | "nc5" | "5" | "64-bit data" | "64-bit-data" => {
-            OutputKind::File(NcFileKind::Cdf5)
-        }
-        "netcdf-4" | "netcdf4" | "nc4" | "3" | "hdf5" | "enhanced" => {
-            OutputKind::File(NcFileKind::Netcdf4)
-        }
-        "netcdf-4 classic model" | "netcdf-4-classic" | "netcdf-4_classic"
-        | "netcdf4_classic" | "nc7" | "4" | "hdf5-nc3" | "enhanced-nc3" => {
-            OutputKind::File(NcFileKind::Netcdf4Classic)
-        }
-        other => bail!(
-            "unknown format kind '{other}' (use classic, nc6, cdf5, nc4, nc7, nczarr, zarr or zarr3)"
-        ),
-    })
-}
-
 /// ncgen's and nccopy's kind flags, `-3 -4 -5 -6 -7`: one each for `-k`'s numbered
 /// kinds, shared by nczgen and nczcopy.
 #[derive(Args, Debug, Clone, Default)]
@@ -154,98 +115,19 @@ impl KindFlags {
     }
 }
 
-/// Whether `target` says it is a Zarr store: `#mode=` flags of NCZarr or Zarr, a
-/// `.zip`, or a name ending in `.zarr`.
-fn says_zarr(url: &DatasetUrl) -> bool {
-    let zarr_modes = [
-        "nczarr", "zarr", "zarr3", "v3", "v2", "xarray", "noxarray", "file", "zip",
-    ];
-    // The flags written in the name: a cloud URL gets `nczarr` implied, which says
-    // nothing of what the user named.
-    let fragment = url.original.split_once('#').map_or("", |(_, f)| f);
-    let written = fragment
-        .split(['&', ',', '='])
-        .any(|w| zarr_modes.contains(&w.trim()));
-    url.storage == StorageKind::Zip
-        || (written && zarr_modes.iter().any(|m| url.modes.has(m)))
-        || url
-            .original
-            .split('#')
-            .next()
-            .unwrap_or("")
-            .trim_end_matches('/')
-            .ends_with(".zarr")
-}
-
-/// Whether `target` names a Zarr store rather than a file: what says so (a mode, a
-/// `.zarr` name, a zip), and an object-store name not ending like a file's.
-fn names_zarr(url: &DatasetUrl) -> bool {
-    url.storage == StorageKind::Zip
-        || says_zarr(url)
-        || (url.storage != StorageKind::Dir && !file_like_name(url))
-}
-
-/// Whether `target`'s name ends like a netCDF file's: `.nc`, `.nc4`, `.cdf` or `.h5`.
-fn file_like_name(url: &DatasetUrl) -> bool {
-    let name = url
-        .original
-        .split('#')
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    [".nc", ".nc4", ".cdf", ".h5"]
-        .iter()
-        .any(|e| name.ends_with(e))
-}
-
-/// Whether `target` is named as a netCDF file: a path or object name ending like one.
-fn names_netcdf_file(url: &DatasetUrl) -> bool {
-    !names_zarr(url) && file_like_name(url)
-}
-
-/// What is written at `target`: the kind `said` (`-k`, `-3`...), where a Zarr target
-/// turns netCDF-4 and classic kinds into NCZarr (as netcdf-c does for an NCZarr URL);
-/// unsaid, a netCDF file of kind `file_default()` for a target named as one, else
-/// `default`.
-///
-/// # Errors
-/// A 64-bit kind for a Zarr target (NCZarr cannot be one), a target that does not parse.
-pub fn kind_for_target(
-    said: Option<OutputKind>,
-    target: &str,
-    file_default: impl FnOnce() -> NcFileKind,
-    default: OutputKind,
-) -> anyhow::Result<OutputKind> {
-    let url = DatasetUrl::parse(target)?;
-    Ok(match said {
-        Some(OutputKind::File(k)) if names_zarr(&url) => match k {
-            NcFileKind::Offset64 | NcFileKind::Cdf5 => bail!(
-                "format '{}' cannot be stored as NCZarr (use nczarr, zarr or zarr3, or write a file: {}.nc)",
-                k.name(),
-                url.base_name()
-            ),
-            _ => OutputKind::Nczarr,
-        },
-        Some(kind) => kind,
-        None if names_netcdf_file(&url) => OutputKind::File(file_default()),
-        None => default,
-    })
-}
-
 impl LayoutArgs {
-    /// The library's options for writing, pure Zarr or NCZarr.
+    /// The library's options for writing, before the output's kind is applied
+    /// ([`OutputKind::apply`]).
     ///
     /// # Errors
     /// A `--shards` spec that cannot be parsed.
-    pub fn create_options(&self, kind: OutputKind) -> anyhow::Result<CreateOptions> {
+    pub fn create_options(&self) -> anyhow::Result<CreateOptions> {
         let shards = match &self.shards {
             Some(spec) => parse_shards(spec)?,
             None => Vec::new(),
         };
         Ok(CreateOptions {
             zarr: WriteOptions {
-                pure_zarr: kind == OutputKind::Zarr,
-                zarr3: kind == OutputKind::Zarr3,
                 shards,
                 char_dtype: match self.char_dtype {
                     CharMode::Zarr => CharDtype::Zarr,
@@ -268,10 +150,7 @@ impl LayoutArgs {
             },
             overwrite: false,
             offer_append: false,
-            netcdf: match kind {
-                OutputKind::File(k) => Some(k),
-                _ => None,
-            },
+            netcdf: None,
         })
     }
 }

@@ -149,9 +149,41 @@ pub enum Error {
     /// Writing output failed.
     #[error("{0}")]
     Io(#[from] std::io::Error),
+    /// A job's request that cannot be carried out as given (no inputs, an input that
+    /// is the output, a kind the output cannot be).
+    #[error(transparent)]
+    Job(#[from] JobError),
+    /// An error about the dataset (or the pair `input -> output`) `name`: the name is
+    /// this error's text and the error its source, as a context is (`name: cause` when
+    /// the chain is printed), so that a cause that names the dataset itself is said
+    /// once.
+    #[error("{name}")]
+    Named {
+        /// The dataset's name, as the user gave it.
+        name: String,
+        /// What went wrong.
+        #[source]
+        source: Box<Error>,
+    },
 }
 
 impl Error {
+    /// This error, about the dataset `name` ([`Error::Named`]).
+    pub fn named(self, name: impl Into<String>) -> Error {
+        Error::Named {
+            name: name.into(),
+            source: Box::new(self),
+        }
+    }
+
+    /// The error inside any [`Error::Named`] layers.
+    pub fn innermost(&self) -> &Error {
+        match self {
+            Error::Named { source, .. } => source.innermost(),
+            other => other,
+        }
+    }
+
     /// A region error for `var`.
     pub fn region(var: impl ToString, message: impl Into<String>) -> Error {
         Error::Region {
@@ -167,4 +199,50 @@ impl Error {
             message: message.into(),
         }
     }
+}
+
+/// A job's request that cannot be carried out as given (`crate::jobs`). Defined here,
+/// below the jobs, as every layer's error is gathered here.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum JobError {
+    /// No input was named.
+    #[error("give INPUT... and OUTPUT")]
+    NoInputs,
+    /// An input is the output.
+    #[error("{output}: also an input; a dataset cannot be copied onto itself")]
+    SameDataset {
+        /// The output's name.
+        output: String,
+    },
+    /// A `--dim` option that does not parse.
+    #[error("{0}")]
+    Dim(String),
+    /// A comparison's `-v` or `-x` names a variable neither dataset has.
+    #[error("{option} {name}: no such variable in {a} or {b}")]
+    NoSuchVar {
+        /// The option (`-v`, `-x`).
+        option: &'static str,
+        /// The name as given.
+        name: String,
+        /// The first dataset's name.
+        a: String,
+        /// The second's.
+        b: String,
+    },
+    /// An output kind (`-k`) that is none of ncgen's, nccopy's or ours.
+    #[error("unknown format kind '{kind}' (use classic, nc6, cdf5, nc4, nc7, nczarr, zarr or zarr3)")]
+    UnknownKind {
+        /// The kind as given, in lower case.
+        kind: String,
+    },
+    /// A netCDF kind that a Zarr output cannot be (only netCDF-4 and classic map to
+    /// NCZarr, as in netcdf-c).
+    #[error("format '{kind}' cannot be stored as NCZarr (use nczarr, zarr or zarr3, or write a file: {base}.nc)")]
+    NotZarrKind {
+        /// The kind's name.
+        kind: &'static str,
+        /// The output's base name, for the file it could be written to instead.
+        base: String,
+    },
 }

@@ -25,8 +25,9 @@
 //!   netCDF-4), each with its documents, source and sink, and telling files apart;
 //! - [`cdl`]: CDL text: parser, compiler (a source in memory), ncdump-exact printer;
 //! - [`copy`]: source -> sink; [`generate`]: nczgen's streaming CDL-to-dataset driver;
-//! - [`mod@open`]: names to sources and sinks; [`copy_job`]: a copy from one name to
-//!   another, whole or in parts, as nccopy's options describe it.
+//! - [`mod@open`]: names to sources and sinks;
+//! - [`jobs`]: what each tool does (copy, join, subset, append, kerchunk, compare,
+//!   generate), options in and a report out, every one through the same inputs step.
 #![warn(missing_docs, unreachable_pub, clippy::unwrap_used)]
 
 pub mod append;
@@ -39,11 +40,11 @@ pub mod codec;
 pub mod compare;
 pub mod concat;
 pub mod copy;
-pub mod copy_job;
 pub mod encoding;
 mod error;
 pub mod formats;
 pub mod generate;
+pub mod jobs;
 pub mod json;
 pub mod kerchunk;
 mod mem;
@@ -59,7 +60,7 @@ pub mod subset;
 pub mod text;
 pub mod url;
 
-pub use error::{Error, Result};
+pub use error::{Error, JobError, Result};
 pub use open::{
     check_not_inside, check_target, create, create_parts, open, same_dataset, CreateOptions,
     OpenOptions, Opened,

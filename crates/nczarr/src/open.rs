@@ -151,23 +151,14 @@ fn starts_like_zip(path: &std::path::Path) -> bool {
         .is_ok_and(|()| head == *b"PK\x03\x04")
 }
 
-/// True for a web URL whose name ends like a netCDF file's (`.nc`, `.nc4`, `.cdf`,
-/// `.h5`, `.hdf5`): read as a file first, without asking for Zarr metadata below it.
+/// True for a web URL whose name ends like a netCDF file's
+/// ([`crate::url::NETCDF_FILE_EXTENSIONS`]): read as a file first, without asking for
+/// Zarr metadata below it.
 fn names_a_netcdf_file(url: &DatasetUrl) -> bool {
     let Location::Remote { path, .. } = &url.location else {
         return false;
     };
-    let ext = path
-        .rsplit('/')
-        .next()
-        .and_then(|n| n.rsplit_once('.'))
-        .map(|(_, e)| e);
-    url.storage == StorageKind::Http
-        && ext.is_some_and(|e| {
-            ["nc", "nc4", "cdf", "h5", "hdf5", "netcdf"]
-                .iter()
-                .any(|x| e.eq_ignore_ascii_case(x))
-        })
+    url.storage == StorageKind::Http && crate::url::has_netcdf_extension(path)
 }
 
 /// The Zarr dataset `url` names.

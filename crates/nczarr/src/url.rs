@@ -299,6 +299,25 @@ impl DatasetUrl {
     }
 }
 
+/// The extensions that name a netCDF file (`x.nc`, `x.h5`): such a web URL is read
+/// as a file, and such an output is written as one unless told otherwise. The one
+/// list, for reading and writing alike.
+pub const NETCDF_FILE_EXTENSIONS: [&str; 6] = ["nc", "nc4", "cdf", "h5", "hdf5", "netcdf"];
+
+/// Whether the last segment of `name` (a path or URL, without its `#` fragment) ends
+/// in one of [`NETCDF_FILE_EXTENSIONS`], in any case.
+pub fn has_netcdf_extension(name: &str) -> bool {
+    let name = name.split('#').next().unwrap_or("");
+    name.rsplit('/')
+        .next()
+        .and_then(|n| n.rsplit_once('.'))
+        .is_some_and(|(_, e)| {
+            NETCDF_FILE_EXTENSIONS
+                .iter()
+                .any(|x| e.eq_ignore_ascii_case(x))
+        })
+}
+
 impl fmt::Display for DatasetUrl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.original)

@@ -6,7 +6,7 @@ use std::path::Path;
 use nczarr::cdl::{compile, parse};
 use nczarr::chunking::Region;
 use nczarr::copy::{copy_all, finish_parts, ChunkSpec, MemoryBudget, Part, StorageChanges};
-use nczarr::copy_job::{CopyJob, CopyRun};
+use nczarr::jobs::{CopyJob, CopyRun};
 use nczarr::model::{Values, VarPath};
 use nczarr::{create, open, CreateOptions, Error, OpenOptions};
 

@@ -5,78 +5,49 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use nczarr::copy::MemoryBudget;
-use nczarr::DatasetSource;
+use nczarr::jobs::{AppendJob, AppendNote};
 use nczarr_tools::cli;
 
-use super::{
-    concat_options, inputs_of, open_inputs, output_of, progress_bar, report_differences, Args,
-};
+use super::{input_options, inputs_of, output_of, progress_bar, report_differences, Args};
 
-/// `--append`: OUTPUT grown by the inputs, in place.
+/// `--append`: OUTPUT grown by the inputs, in place; with only OUTPUT, an append
+/// stopped in its metadata step completed.
 pub(super) fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let budget = MemoryBudget::new(cli::parse_size(&args.memory).context("--memory")?);
-    let options = nczarr::OpenOptions {
-        trace: cli::trace_sink("nczcopy"),
-        batch_bytes: Some(budget.batch),
-        refs: args.read.refs(),
+    let (output, inputs) = match output_of(args) {
+        Some(output) => (output, inputs_of(args)?),
+        None => (args.input.clone(), Vec::new()),
     };
-    let Some(output) = output_of(args) else {
-        // Only OUTPUT: complete an append that was stopped in its metadata step.
-        let output = &args.input;
-        let target = nczarr::append::AppendTarget::open(output, &options, true)
-            .with_context(|| output.clone())?;
-        if target.completed_interrupted {
+    let alone = inputs.is_empty();
+    let job = AppendJob {
+        output: output.clone(),
+        inputs,
+        read: input_options(args, budget)?,
+        budget,
+        dry_run: args.dry_run,
+    };
+    let bar = progress_bar(args);
+    let report = job.run(Some(&bar), &mut |note| match note {
+        AppendNote::CompletedEarlier => eprintln!(
+            "nczcopy: {output}: warning: an earlier append had stopped while writing its metadata; it was completed first"
+        ),
+        AppendNote::Differences(lines) => report_differences(args, lines),
+    });
+    bar.finish();
+    let report = report?;
+    if alone {
+        if report.completed_interrupted {
             eprintln!("nczcopy: {output}: completed an append that had stopped while writing its metadata");
         }
         return Ok(ExitCode::SUCCESS);
-    };
-    let target = nczarr::append::AppendTarget::open(&output, &options, !args.dry_run)
-        .with_context(|| output.clone())?;
-    if target.completed_interrupted {
-        eprintln!(
-            "nczcopy: {output}: warning: an earlier append had stopped while writing its metadata; it was completed first"
-        );
     }
-    let names = inputs_of(args)?;
-    let opened = open_inputs(&names, &output, budget, args.read.refs())?;
-    let mut inputs: Vec<(String, &dyn DatasetSource)> = vec![(output.clone(), target.source())];
-    inputs.extend(
-        names
-            .iter()
-            .cloned()
-            .zip(opened.iter().map(|o| o.source.as_ref())),
-    );
-    let joined = nczarr::concat::Concat::new(inputs, &concat_options(args)?)?;
-    report_differences(args, &joined);
-    let plan = target.plan(&joined).with_context(|| output.clone())?;
-    if args.dry_run {
+    if let Some(lines) = &report.plan {
         let mut out = io::stdout().lock();
-        writeln!(
-            out,
-            "append to {output}: dimension '{}' from {} to {}",
-            plan.dim.name, plan.old_len, plan.new_len
-        )?;
-        for (var, block) in &plan.blocks {
-            writeln!(out, "{var}: writes {block}")?;
-        }
-        for doc in plan.documents() {
-            writeln!(out, "then: {doc}")?;
+        for line in lines {
+            writeln!(out, "{line}")?;
         }
         out.flush()?;
         return Ok(ExitCode::SUCCESS);
     }
-    let bar = progress_bar(args);
-    let copy = nczarr::copy::CopyOptions {
-        slab_bytes: budget.slab,
-        progress: Some(&bar),
-        ..Default::default()
-    };
-    let written = target.write(&joined, &plan, &copy);
-    bar.finish();
-    written.with_context(|| format!("{} -> {output}", names.join(" ")))?;
-    Ok(cli::exit_after_problems(
-        "nczcopy",
-        &output,
-        joined.problems(),
-    ))
+    Ok(cli::exit_after_problems("nczcopy", &output, &report.problems))
 }

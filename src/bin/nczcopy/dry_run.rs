@@ -7,7 +7,7 @@ use nczarr::copy::cost::CopyCost;
 use nczarr::copy::MemoryBudget;
 use nczarr::formats::NcFileKind;
 use nczarr::json::Json;
-use nczarr_tools::cli::output::OutputKind;
+use nczarr::jobs::OutputKind;
 
 /// What `--dry-run` calls an output kind.
 pub(super) fn kind_text(kind: OutputKind, said: bool) -> String {

@@ -4,24 +4,24 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use anyhow::{anyhow, bail, Context as _};
+use anyhow::{bail, Context as _};
 use clap::Parser;
 use nczarr::copy::{
     finish_parts, parse_codec, ChunkSpec, Compression, FilterSpec, MemoryBudget, Part, Selection,
     StorageChanges,
 };
-use nczarr::copy_job::{CopyJob, CopyRun, Warning};
-use nczarr::formats::NcFileKind;
+use nczarr::jobs::{
+    copy_create_options, parse_dims, CopyEvents, CopyJob, CopyOutcome, CopyRequest, CopyRun,
+    InputOptions, JoinOptions, OutputKind, Warning,
+};
 use nczarr::json::Json;
-use nczarr::url::DatasetUrl;
-use nczarr::DatasetSource;
 use nczarr_tools::cli;
+use nczarr_tools::cli::output::{KindFlags, LayoutArgs};
+use nczarr_tools::cli::progress::{Bar, Show};
 
 mod append;
 mod dry_run;
 mod kerchunk;
-use nczarr_tools::cli::output::{kind_for_target, output_kind, KindFlags, LayoutArgs, OutputKind};
-use nczarr_tools::cli::progress::{Bar, Show};
 
 /// Copy a netCDF dataset (NCZarr, Zarr v2 or v3, or a netCDF file; on a directory, a
 /// .zip, S3, GCS, Azure or a web server) to another place and format, changing its
@@ -324,37 +324,9 @@ fn is_compressor(codec: &Json) -> bool {
 /// The output kind from `-k` and `-3/-4/-5/-6/-7`; `None` when not said.
 fn output_kind_of(args: &Args) -> anyhow::Result<Option<OutputKind>> {
     match args.kind.as_deref() {
-        Some(k) => output_kind(k).map(Some),
+        Some(k) => Ok(Some(OutputKind::parse(k)?)),
         None => Ok(args.kind_flags.kind()),
     }
-}
-
-/// The output kind when `-k` does not say, as nccopy keeps the input's kind: a
-/// netCDF file of the input's kind for an OUTPUT named as a file (netCDF-4 for a Zarr
-/// input); else the input's Zarr version (v3 stays v3, the rest become NCZarr).
-fn default_kind(
-    said: Option<OutputKind>,
-    output: &str,
-    source: &dyn DatasetSource,
-) -> anyhow::Result<OutputKind> {
-    let format = source.format();
-    let zarr = match format.zarr_version {
-        Some(3) => OutputKind::Zarr3,
-        _ => OutputKind::Nczarr,
-    };
-    // A netCDF input's kind is what `-k`/ncdump call it (`FormatInfo::kind`).
-    let file = || {
-        [
-            NcFileKind::Classic,
-            NcFileKind::Offset64,
-            NcFileKind::Cdf5,
-            NcFileKind::Netcdf4Classic,
-        ]
-        .into_iter()
-        .find(|k| k.name() == format.kind)
-        .unwrap_or(NcFileKind::Netcdf4)
-    };
-    kind_for_target(said, output, file, zarr)
 }
 
 /// A warning of the copy, as nczcopy prints it.
@@ -405,8 +377,7 @@ fn inputs_of(args: &Args) -> anyhow::Result<Vec<String>> {
     Ok(all)
 }
 
-/// The options as a copy job from `input` (the first input), but for how the output is
-/// created.
+/// The options as a copy job from `input` (the first input).
 fn job(args: &Args, input: &str) -> anyhow::Result<CopyJob> {
     let Some(output) = output_of(args) else {
         bail!("give INPUT and OUTPUT");
@@ -426,8 +397,7 @@ fn job(args: &Args, input: &str) -> anyhow::Result<CopyJob> {
         output,
         selection,
         changes,
-        // Set once the input is open: the output's kind defaults to the input's.
-        create: Default::default(),
+        create: copy_create_options(args.layout.create_options()?, args.overwrite),
         budget: MemoryBudget::new(asked),
         skip_unreadable: args.skip_unreadable,
         refs: args.read.refs(),
@@ -439,83 +409,30 @@ fn job(args: &Args, input: &str) -> anyhow::Result<CopyJob> {
     })
 }
 
-/// Refuse an input that is `output`; say whether any input is remote.
-fn check_not_output(names: &[String], output: &str) -> anyhow::Result<bool> {
-    let out_url = DatasetUrl::parse(output).with_context(|| output.to_string())?;
-    let mut remote = false;
-    for name in names {
-        let url = DatasetUrl::parse(name).with_context(|| name.clone())?;
-        if nczarr::same_dataset(&url, &out_url) {
-            bail!("{output}: also an input; a dataset cannot be copied onto itself");
-        }
-        remote |= url.path().is_none();
-    }
-    Ok(remote)
-}
-
-/// Open `names`, the inputs after the first, checking that none is `output`. Their
-/// headers are read concurrently: by up to 16 threads when one is remote (its reads
-/// are requests whose latency overlaps), by one a core when all are local (reading
-/// them is the cores' work, and each thread more was an allocator arena more to grow).
-fn open_inputs(
-    names: &[String],
-    output: &str,
-    budget: MemoryBudget,
-    refs: nczarr::reach::ReferenceOptions,
-) -> anyhow::Result<Vec<nczarr::Opened>> {
-    let remote = check_not_output(names, output)?;
-    let threads = if remote {
-        16
-    } else {
-        std::thread::available_parallelism().map_or(2, usize::from)
-    };
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let slots: Vec<std::sync::Mutex<Option<anyhow::Result<nczarr::Opened>>>> =
-        names.iter().map(|_| std::sync::Mutex::new(None)).collect();
-    let open_next = || loop {
-        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let Some(name) = names.get(i) else { break };
-        let options = nczarr::OpenOptions {
-            trace: cli::trace_sink("nczcopy"),
-            batch_bytes: Some(budget.batch),
-            refs,
-        };
-        let opened = nczarr::open(name, &options).with_context(|| name.clone());
-        if let Ok(mut slot) = slots[i].lock() {
-            *slot = Some(opened);
-        }
-    };
-    std::thread::scope(|scope| {
-        for _ in 0..names.len().clamp(1, threads) {
-            scope.spawn(open_next);
-        }
-    });
-    slots
-        .into_iter()
-        .zip(names)
-        .map(|(slot, name)| {
-            slot.into_inner()
-                .ok()
-                .flatten()
-                .unwrap_or_else(|| Err(anyhow!("{name}: not opened")))
-        })
-        .collect()
-}
-
-/// How inputs are joined: `--concat`, `--check`, `--sort`, `--allow-gaps`.
-fn concat_options(args: &Args) -> anyhow::Result<nczarr::concat::ConcatOptions> {
+/// How inputs are read: traced as `NCTRACING` says, joined as `--concat`, `--check`,
+/// `--sort` and `--allow-gaps` say, cut to `--dim`.
+fn input_options(args: &Args, budget: MemoryBudget) -> anyhow::Result<InputOptions> {
     let trust_first = match args.check.as_deref() {
         None | Some("all") => false,
         Some("first") => true,
         Some(other) => bail!("--check {other}: first or all"),
     };
-    Ok(nczarr::concat::ConcatOptions {
-        dim: args.concat.clone(),
-        trust_first,
-        sort: args.sort,
-        allow_gaps: args.allow_gaps,
-        headers_only: args.metadata_only,
-        appending: args.append,
+    Ok(InputOptions {
+        open: nczarr::OpenOptions {
+            trace: cli::trace_sink("nczcopy"),
+            batch_bytes: Some(budget.batch),
+            refs: args.read.refs(),
+        },
+        join: JoinOptions {
+            dim: args.concat.clone(),
+            trust_first,
+            sort: args.sort,
+            allow_gaps: args.allow_gaps,
+            headers_only: args.metadata_only,
+            appending: args.append,
+        },
+        dims: parse_dims(&args.dims)?,
+        output: output_of(args),
     })
 }
 
@@ -531,11 +448,31 @@ fn progress_bar(args: &Args) -> Bar {
 }
 
 /// With `--verbose`, the attributes that differ between the joined inputs, one line each.
-fn report_differences(args: &Args, joined: &nczarr::concat::Concat<'_>) {
+fn report_differences(args: &Args, lines: &[String]) {
     if args.verbose {
-        for d in joined.attribute_differences() {
-            eprintln!("nczcopy: note: {}", cli::one_line(&d));
+        for d in lines {
+            eprintln!("nczcopy: note: {}", cli::one_line(d));
         }
+    }
+}
+
+/// What nczcopy prints of a copy as it goes.
+struct Printed<'a> {
+    args: &'a Args,
+    bar: Bar,
+}
+
+impl CopyEvents for Printed<'_> {
+    fn warning(&mut self, warning: &Warning) {
+        print_warning(warning);
+    }
+
+    fn differences(&mut self, lines: &[String]) {
+        report_differences(self.args, lines);
+    }
+
+    fn progress(&self) -> Option<&dyn nczarr::copy::Progress> {
+        Some(&self.bar)
     }
 }
 
@@ -556,105 +493,51 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let said_kind = output_kind_of(&args)?;
     let names = inputs_of(&args)?;
-    let mut job = job(&args, &names[0])?;
+    let job = job(&args, &names[0])?;
     if let Some(jobs) = args.jobs {
         rayon::ThreadPoolBuilder::new()
             .num_threads(jobs.max(1))
             .build_global()
             .context("--jobs")?;
     }
-    let (input, output) = (names[0].clone(), job.output.clone());
-    DatasetUrl::parse(&input).with_context(|| input.clone())?;
-    DatasetUrl::parse(&output).with_context(|| output.clone())?;
-    job.create.overwrite = args.overwrite;
-    job.create.offer_append = true;
-    check_not_output(&names, &output)?;
-    // A dry run writes nothing: what is at OUTPUT is the real run's to refuse (and a
-    // plan for an object store is printed without asking it).
-    if !args.dry_run {
-        job.check().with_context(|| output.clone())?;
-    }
-    let opened = job
-        .open(cli::trace_sink("nczcopy"))
-        .with_context(|| input.clone())?;
-    // More inputs: each opened as the first, and all seen as one, joined.
-    let more = open_inputs(&names[1..], &output, job.budget, job.refs)?;
-    let joined = if more.is_empty() {
-        // One input joins nothing, but a --concat naming no dimension of it is a typo
-        // to say, not to copy past.
-        if args.concat.is_some() {
-            let one = vec![(names[0].clone(), opened.source.as_ref())];
-            nczarr::concat::Concat::new(one, &concat_options(&args)?)?;
-        }
-        None
-    } else {
-        let mut inputs: Vec<(String, &dyn nczarr::DatasetSource)> =
-            vec![(names[0].clone(), opened.source.as_ref())];
-        inputs.extend(
-            names[1..]
-                .iter()
-                .cloned()
-                .zip(more.iter().map(|o| o.source.as_ref())),
-        );
-        let joined = nczarr::concat::Concat::new(inputs, &concat_options(&args)?)?;
-        report_differences(&args, &joined);
-        Some(joined)
+    let (input, output, budget) = (names[0].clone(), job.output.clone(), job.budget);
+    let request = CopyRequest {
+        inputs: names,
+        read: input_options(&args, budget)?,
+        job,
+        said_kind,
+        dry_run: args.dry_run,
     };
-    let source: &dyn nczarr::DatasetSource = match &joined {
-        Some(j) => j,
-        None => opened.source.as_ref(),
+    let mut events = Printed {
+        args: &args,
+        bar: progress_bar(&args),
     };
-    let specs: Vec<nczarr::subset::DimSpec> = args
-        .dims
-        .iter()
-        .map(|v| v.parse().map_err(|e: String| anyhow::anyhow!(e)))
-        .collect::<anyhow::Result<_>>()?;
-    let selections = nczarr::subset::resolve(source, &specs).with_context(|| input.clone())?;
-    let subset = nczarr::subset::Subset::new(source, &selections);
-    let source: &dyn nczarr::DatasetSource = if specs.is_empty() { source } else { &subset };
-    let kind = default_kind(said_kind, &output, source)?;
-    job.create = args.layout.create_options(kind)?;
-    job.create.overwrite = args.overwrite;
-    job.create.offer_append = true;
-    let prepared = match job.prepare(source) {
-        Err(nczarr::Error::Unreadable(what)) => {
-            bail!("{input}: {what} (--skip-unreadable copies the rest without it)")
-        }
-        other => other.with_context(|| input.clone())?,
+    let outcome = request.run(&mut events);
+    events.bar.finish();
+    let outcome = match outcome {
+        Err(nczarr::Error::Named { name, source }) if name == input => match *source {
+            nczarr::Error::Unreadable(what) => {
+                bail!("{input}: {what} (--skip-unreadable copies the rest without it)")
+            }
+            other => return Err(anyhow::Error::new(other).context(name)),
+        },
+        other => other?,
     };
-    for w in &prepared.warnings {
-        print_warning(w);
-    }
-    if args.dry_run {
-        let mut out = io::stdout().lock();
-        writeln!(
-            out,
-            "output: {}",
-            dry_run::kind_text(kind, said_kind.is_some())
-        )?;
-        // What the real run would refuse at OUTPUT, said (a local place only: a plan
-        // for an object store is printed without asking it).
-        let local = DatasetUrl::parse(&output).is_ok_and(|u| u.path().is_some());
-        if let Some(e) = local.then(|| job.check().err()).flatten() {
-            writeln!(out, "note: {output}: {}", cli::one_line(&e.to_string()))?;
+    match outcome {
+        CopyOutcome::Planned(plan) => {
+            let mut out = io::stdout().lock();
+            writeln!(out, "output: {}", dry_run::kind_text(plan.kind, plan.kind_said))?;
+            if let Some(refusal) = &plan.refusal {
+                writeln!(out, "note: {output}: {}", cli::one_line(refusal))?;
+            }
+            dry_run::print_cost(&mut out, &plan.cost, budget, plan.kind.is_netcdf4_file())?;
+            out.flush()?;
+            Ok(ExitCode::SUCCESS)
         }
-        let netcdf4 = matches!(kind, OutputKind::File(k) if k.is_netcdf4());
-        dry_run::print_cost(&mut out, &prepared.cost(job.budget), job.budget, netcdf4)?;
-        out.flush()?;
-        return Ok(ExitCode::SUCCESS);
+        CopyOutcome::Copied { problems } => {
+            Ok(cli::exit_after_problems("nczcopy", &input, &problems))
+        }
     }
-    let started = job
-        .create(prepared, &mut |w| print_warning(&w))
-        .with_context(|| output.clone())?;
-    let bar = progress_bar(&args);
-    let copied = started.write(Some(&bar));
-    bar.finish();
-    copied.with_context(|| format!("{input} -> {output}"))?;
-    Ok(cli::exit_after_problems(
-        "nczcopy",
-        &input,
-        source.problems(),
-    ))
 }
 
 /// NCO's `-x -v a,b` ("all but a and b"), where nczcopy's -x is nccopy's cache switch

@@ -8,7 +8,7 @@
 //! [`plan()`] and [`plan_copy`] (how each variable is stored). [`budget`] is the memory
 //! model; [`cost`] (over [`estimate`]'s arithmetic) says what a copy will cost before it
 //! runs; [`parts`] deals a copy's chunks to N runs and finishes them. [`copy_all`] is the
-//! simplest copy; `crate::copy_job` runs a whole nccopy-style copy from names.
+//! simplest copy; `crate::jobs::CopyJob` runs a whole nccopy-style copy from names.
 
 pub mod budget;
 pub mod chunkspec;

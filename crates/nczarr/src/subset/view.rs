@@ -17,9 +17,27 @@ use crate::store::ReadStore;
 /// in the output's indices).
 type Piece = (Region, Vec<u64>);
 
+/// The source a subset is cut from: borrowed, or owned when the subset is the last
+/// of a stack of views built in one place (the jobs' inputs: joined, then cut).
+enum Inner<'a> {
+    Borrowed(&'a dyn DatasetSource),
+    Owned(Box<dyn DatasetSource + 'a>),
+}
+
+impl<'a> std::ops::Deref for Inner<'a> {
+    type Target = dyn DatasetSource + 'a;
+
+    fn deref(&self) -> &Self::Target {
+        match self {
+            Inner::Borrowed(s) => *s,
+            Inner::Owned(s) => s.as_ref(),
+        }
+    }
+}
+
 /// A source seen through selections of some of its dimensions.
 pub struct Subset<'a> {
-    inner: &'a dyn DatasetSource,
+    inner: Inner<'a>,
     dataset: Dataset,
     /// For each variable with a cut dimension: per dimension, the source indices kept
     /// (`None` where the dimension is whole).
@@ -29,6 +47,15 @@ pub struct Subset<'a> {
 impl<'a> Subset<'a> {
     /// `inner` with the dimensions of `selections` cut to the indices kept.
     pub fn new(inner: &'a dyn DatasetSource, selections: &Selections) -> Subset<'a> {
+        Subset::cut(Inner::Borrowed(inner), selections)
+    }
+
+    /// `inner`, owned, with the dimensions of `selections` cut to the indices kept.
+    pub fn owning(inner: Box<dyn DatasetSource + 'a>, selections: &Selections) -> Subset<'a> {
+        Subset::cut(Inner::Owned(inner), selections)
+    }
+
+    fn cut(inner: Inner<'a>, selections: &Selections) -> Subset<'a> {
         let mut dataset = inner.dataset().clone();
         cut_dims(&mut dataset.root, &mut Vec::new(), selections);
         let cuts = inner

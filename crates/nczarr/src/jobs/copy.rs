@@ -14,6 +14,7 @@ use crate::copy::{
     check_fingerprint, fingerprint, plan_copy, select, write_dataset, CopyOptions, MemoryBudget,
     Part, Progress, Selection, StorageChanges,
 };
+use super::inputs::fit_for_target;
 use crate::encoding::{Plan, PlanOptions};
 use crate::error::{Error, Result};
 use crate::model::{Dataset, VarPath};
@@ -141,34 +142,24 @@ impl CopyJob {
         // enums become their base type with CF's flag attributes and the other kinds
         // cannot go.
         let keeps_user_types = self.create.netcdf == Some(crate::formats::NcFileKind::Netcdf4);
-        let (atomic, losses) =
-            crate::model::user::written_view(&selected.dataset, keeps_user_types);
-        if let Some(first) = losses.first().filter(|_| !self.skip_unreadable) {
-            return Err(Error::Unreadable(first.to_string()));
+        let fitted = fit_for_target(&selected.dataset, Some(source), keeps_user_types);
+        if let Some(first) = fitted.losses.first().filter(|_| !self.skip_unreadable) {
+            return Err(Error::Unreadable(first.clone()));
         }
-        warnings.extend(losses.iter().map(|l| Warning {
+        warnings.extend(fitted.losses.iter().map(|l| Warning {
             about: input.clone(),
             text: format!("{l}; left out"),
         }));
-        selected.dataset = atomic;
-        let unreadable: Vec<_> = source
-            .unreadable()
-            .into_iter()
-            .filter(|(p, _)| selected.dataset.var(p).is_some())
-            .collect();
-        if let Some((p, why)) = unreadable.first().filter(|_| !self.skip_unreadable) {
+        if let Some((p, why)) = fitted.unreadable.first().filter(|_| !self.skip_unreadable) {
             return Err(Error::Unreadable(format!(
                 "variable '{p}' cannot be read: {why}"
             )));
         }
-        warnings.extend(unreadable.iter().map(|(p, why)| Warning {
+        warnings.extend(fitted.unreadable.iter().map(|(p, why)| Warning {
             about: input.clone(),
             text: format!("variable '{p}' left out: {why}"),
         }));
-        let paths: Vec<_> = unreadable.into_iter().map(|(p, _)| p).collect();
-        if !paths.is_empty() {
-            selected.dataset = selected.dataset.without_vars(&paths);
-        }
+        selected.dataset = fitted.without_unreadable();
         let mut plan = plan_copy(
             source,
             &selected.dataset,
