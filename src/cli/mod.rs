@@ -2,6 +2,7 @@
 
 pub mod about;
 mod allocator;
+pub mod copy_args;
 pub mod input;
 pub mod output;
 pub mod progress;

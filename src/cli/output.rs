@@ -6,8 +6,8 @@ use anyhow::bail;
 use clap::{Args, ValueEnum};
 use nczarr::formats::zarr::{CharDtype, Layout, ScalarShape, WriteOptions};
 use nczarr::formats::NcFileKind;
-use nczarr::place::ZipLayout;
 use nczarr::jobs::OutputKind;
+use nczarr::place::ZipLayout;
 use nczarr::CreateOptions;
 
 /// Layout choices for the datasets nczgen and nczcopy write (`docs/layout.md`).

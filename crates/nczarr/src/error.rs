@@ -231,7 +231,9 @@ pub enum JobError {
         b: String,
     },
     /// An output kind (`-k`) that is none of ncgen's, nccopy's or ours.
-    #[error("unknown format kind '{kind}' (use classic, nc6, cdf5, nc4, nc7, nczarr, zarr or zarr3)")]
+    #[error(
+        "unknown format kind '{kind}' (use classic, nc6, cdf5, nc4, nc7, nczarr, zarr or zarr3)"
+    )]
     UnknownKind {
         /// The kind as given, in lower case.
         kind: String,

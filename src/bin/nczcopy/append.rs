@@ -49,5 +49,9 @@ pub(super) fn run(args: &Args) -> anyhow::Result<ExitCode> {
         out.flush()?;
         return Ok(ExitCode::SUCCESS);
     }
-    Ok(cli::exit_after_problems("nczcopy", &output, &report.problems))
+    Ok(cli::exit_after_problems(
+        "nczcopy",
+        &output,
+        &report.problems,
+    ))
 }

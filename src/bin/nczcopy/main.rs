@@ -6,21 +6,17 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context as _};
 use clap::Parser;
-use nczarr::copy::{
-    finish_parts, parse_codec, ChunkSpec, Compression, FilterSpec, MemoryBudget, Part, Selection,
-    StorageChanges,
-};
+use nczarr::copy::{finish_parts, MemoryBudget, Part};
 use nczarr::jobs::{
     copy_create_options, parse_dims, CopyEvents, CopyJob, CopyOutcome, CopyRequest, CopyRun,
-    InputOptions, JoinOptions, OutputKind, Warning,
+    InputOptions, OutputKind, Warning,
 };
-use nczarr::json::Json;
 use nczarr_tools::cli;
+use nczarr_tools::cli::copy_args::{JoinArgs, KerchunkArgs, NccopyArgs, SelectArgs, StorageArgs};
 use nczarr_tools::cli::output::{KindFlags, LayoutArgs};
 use nczarr_tools::cli::progress::{Bar, Show};
 
 mod append;
-mod dry_run;
 mod kerchunk;
 
 /// Copy a netCDF dataset (NCZarr, Zarr v2 or v3, or a netCDF file; on a directory, a
@@ -49,62 +45,10 @@ struct Args {
     kind: Option<String>,
     #[command(flatten)]
     kind_flags: KindFlags,
-    /// Deflate level 1-9 for every variable; 0 removes every filter.
-    #[arg(short = 'd', value_name = "N")]
-    deflate: Option<u32>,
-    /// Shuffle before the compressor -d or --codec adds.
-    #[arg(short = 's')]
-    shuffle: bool,
-    /// Chunk shapes, nccopy's forms: dim/len,dim2/len2 (dim/ is the whole dimension;
-    /// unnamed dimensions keep the input's chunking), var:len,len, var: (one chunk).
-    /// Repeatable.
-    #[arg(short = 'c', value_name = "SPEC")]
-    chunks: Vec<String>,
-    /// Balanced default chunk shapes of about BYTES (default 4 MiB) for every variable
-    /// -c does not name: `auto` or `auto=BYTES`.
-    #[arg(long = "chunks", value_name = "auto[=BYTES]")]
-    auto_chunks: Option<String>,
-    /// Filters, nccopy's form VARS,FILTERS: VARS is * or names joined by & or |, FILTERS
-    /// is id,params|id,params (HDF5 ids) or none. Repeatable.
-    #[arg(short = 'F', value_name = "SPEC")]
-    filters: Vec<String>,
-    /// A numcodecs codec for every variable: a compressor (zstd, zstd:level=5,
-    /// blosc:cname=lz4,clevel=5,shuffle=1, lz4, zlib:level=4, gzip, bz2) replaces the
-    /// variable's; a filter goes before it (bitround:keepbits=N and quantize:digits=N,
-    /// lossy, on float variables; fixedscaleoffset, astype, delta, packbits). Or its
-    /// JSON. Repeatable, in order.
-    #[arg(long, value_name = "CODEC")]
-    codec: Vec<String>,
-    /// Unlimited dimensions become fixed.
-    #[arg(short = 'u')]
-    fix_unlimited: bool,
-    /// A subset, as ncks -d: `DIM,MIN[,MAX[,STRIDE]]` (indices; coordinate values with a
-    /// decimal point; dates on a time axis), repeatable. (-d is the deflate level, as
-    /// nccopy's.)
-    #[arg(long = "dim", value_name = "DIM,MIN[,MAX[,STRIDE]]")]
-    dims: Vec<String>,
-    /// Data only for these variables (comma-separated); definitions for all.
-    #[arg(short = 'v', value_name = "VAR,...")]
-    data_vars: Option<String>,
-    /// Only these variables (comma-separated), with their coordinate variables and the
-    /// variables they name by CF's attributes (coordinates, bounds, climatology,
-    /// grid_mapping, ancillary_variables, cell_measures, formula_terms), as ncks -v.
-    #[arg(short = 'V', value_name = "VAR,...")]
-    only_vars: Option<String>,
-    /// With -V: leave out the coordinate variables and CF-named variables -V would
-    /// bring (ncks's -C); attributes naming them lose those names.
-    #[arg(short = 'C')]
-    no_coords: bool,
-    /// Every variable but these (comma-separated), as NCO's -x -v; attributes naming
-    /// them lose those names.
-    #[arg(long, value_name = "VAR,...", conflicts_with_all = ["data_vars", "only_vars"])]
-    exclude: Option<String>,
-    /// Data only for variables in these groups (comma-separated); all groups' definitions.
-    #[arg(short = 'g', value_name = "GROUP,...")]
-    data_groups: Option<String>,
-    /// Only these groups (comma-separated), and the groups that contain them.
-    #[arg(short = 'G', value_name = "GROUP,...")]
-    only_groups: Option<String>,
+    #[command(flatten)]
+    storage: StorageArgs,
+    #[command(flatten)]
+    select: SelectArgs,
     /// The memory the copy may use (suffixes K, M, G: powers of 1024).
     #[arg(long, value_name = "SIZE", default_value = "256M")]
     memory: String,
@@ -146,77 +90,18 @@ struct Args {
     overwrite: bool,
     #[command(flatten)]
     layout: LayoutArgs,
-    /// nccopy's copy buffer size (accepted; memory is bounded by --memory).
-    #[arg(short = 'm', value_name = "N", hide_short_help = true)]
-    buffer: Option<String>,
-    /// nccopy's chunk cache size (accepted; no effect).
-    #[arg(short = 'h', value_name = "N", hide_short_help = true)]
-    cache: Option<String>,
-    /// nccopy's chunk cache elements (accepted; no effect).
-    #[arg(short = 'e', value_name = "N", hide_short_help = true)]
-    cache_elems: Option<String>,
-    /// With -c dim/len: a variable with no unlimited dimension whose chunks would be
-    /// smaller than N bytes (default 8192, as nccopy) is stored as one chunk.
-    #[arg(short = 'M', value_name = "N")]
-    min_chunk: Option<String>,
-    /// nccopy's diskless read (accepted; no effect).
-    #[arg(short = 'r', hide_short_help = true)]
-    diskless_read: bool,
-    /// nccopy's diskless write (accepted; no effect).
-    #[arg(short = 'w', hide_short_help = true)]
-    diskless_write: bool,
-    /// nccopy's experimental caches (accepted; no effect).
-    #[arg(short = 'x', hide_short_help = true)]
-    experimental: bool,
-    /// Log level (accepted; use NCTRACING=1 for tracing).
-    #[arg(short = 'L', value_name = "N", hide_short_help = true)]
-    log_level: Option<String>,
+    #[command(flatten)]
+    nccopy: NccopyArgs,
     /// Print help.
     #[arg(long = "help", action = clap::ArgAction::Help)]
     help: Option<bool>,
     /// Print version.
     #[arg(long = "version", action = clap::ArgAction::Version)]
     version: Option<bool>,
-    /// Join several inputs along this dimension (a name or a path; default: the record
-    /// dimension), as ncrcat does.
-    #[arg(long = "concat", value_name = "DIM")]
-    concat: Option<String>,
-    /// Join the inputs in the order of their first coordinate value along the joined
-    /// dimension (dates compared as dates), not the order given.
-    #[arg(long = "sort")]
-    sort: bool,
-    /// Join inputs even where the joined coordinate jumps between two of them by more
-    /// than its regular step.
-    #[arg(long = "allow-gaps")]
-    allow_gaps: bool,
-    /// More inputs, one name a line (`-` for stdin), after those given as arguments
-    /// (with it, OUTPUT may be the only name given).
-    #[arg(long = "inputs-from", value_name = "FILE")]
-    inputs_from: Option<String>,
-    /// `--check first`: take the variables without the joined dimension from the first
-    /// input without reading the others' (default: all are read and must be equal).
-    #[arg(long = "check", value_name = "first|all")]
-    check: Option<String>,
-    /// With -k kerchunk: name the file in the references as PREFIX/NAME (index a local
-    /// copy, serve it from s3://bucket/dir or https://host/dir).
-    #[arg(long, value_name = "PREFIX")]
-    url_prefix: Option<String>,
-    /// With -k kerchunk: inline (as values) every variable whose chunks cannot be
-    /// referenced, however large, instead of refusing it.
-    #[arg(long)]
-    inline_all: bool,
-    /// With -k kerchunk: variables of at most SIZE bytes are inlined as values, not
-    /// referenced (kerchunk's inline_threshold; default 500).
-    #[arg(long, value_name = "SIZE")]
-    inline_threshold: Option<String>,
-    /// With -k kerchunk: a variable whose chunks cannot be referenced is inlined as
-    /// values up to SIZE bytes, refused over it (default 16M; 0 inlines none).
-    #[arg(long, value_name = "SIZE")]
-    inline_limit: Option<String>,
-    /// With -k kerchunk: a contiguous variable larger than SIZE is referenced in pieces
-    /// of at most SIZE along its first dimension (default 16M; 0 never cuts).
-    #[arg(long, value_name = "SIZE")]
-    split: Option<String>,
+    #[command(flatten)]
+    join: JoinArgs,
+    #[command(flatten)]
+    kerchunk: KerchunkArgs,
     /// With several inputs, report each attribute that differs between them, once (the
     /// first input's is kept).
     #[arg(long)]
@@ -237,88 +122,6 @@ struct Args {
     input: String,
     /// More inputs (joined along a dimension), then where to write the copy.
     more: Vec<String>,
-}
-
-/// `-v`/`-V`, `-C`, `--exclude`, `-g`/`-G` and `-u` as a selection.
-fn selection(args: &Args) -> anyhow::Result<Selection> {
-    if args.data_vars.is_some() && args.only_vars.is_some() {
-        bail!("-v and -V cannot be given together");
-    }
-    if args.no_coords && args.only_vars.is_none() {
-        // With -v every variable is defined anyway: -C would only leave the coordinate
-        // variables without values (nccopy's flaw), and alone it does nothing.
-        bail!("-C leaves out what -V brings along (coordinate variables and the variables named by CF's attributes): give it with -V");
-    }
-    if args.data_groups.is_some() && args.only_groups.is_some() {
-        bail!("-g and -G cannot be given together");
-    }
-    Ok(Selection {
-        vars: cli::comma_list(if args.only_vars.is_some() {
-            &args.only_vars
-        } else {
-            &args.data_vars
-        }),
-        vars_data_only: args.data_vars.is_some(),
-        groups: cli::comma_list(if args.only_groups.is_some() {
-            &args.only_groups
-        } else {
-            &args.data_groups
-        }),
-        groups_data_only: args.data_groups.is_some(),
-        fix_unlimited: args.fix_unlimited,
-        no_coords: args.no_coords,
-        exclude: cli::comma_list(&args.exclude),
-    })
-}
-
-/// `-c`, `--chunks`, `-d`, `-s`, `-F` and `--codec` as storage changes.
-fn changes(args: &Args) -> anyhow::Result<StorageChanges> {
-    let codecs: Vec<Json> = args
-        .codec
-        .iter()
-        .map(|c| parse_codec(c))
-        .collect::<Result<_, _>>()?;
-    if let Some(d) = args.deflate {
-        if d > 9 {
-            bail!("invalid deflation level: {d} (0 to 9)");
-        }
-        if !codecs.is_empty() && codecs.iter().any(is_compressor) {
-            bail!(
-                "-d {d} and --codec both choose the compressor: give one (--codec zlib:level={d} is -d {d})"
-            );
-        }
-    }
-    let auto_chunks = match args.auto_chunks.as_deref() {
-        None => None,
-        Some("auto") => Some(nczarr::chunking::DEFAULT_CHUNK_BYTES),
-        Some(s) => match s.strip_prefix("auto=") {
-            Some(bytes) => Some(cli::parse_size(bytes)?.max(1)),
-            None => bail!("--chunks takes auto or auto=BYTES, not '{s}'"),
-        },
-    };
-    let mut chunks = ChunkSpec::parse(&args.chunks)?;
-    if let Some(m) = &args.min_chunk {
-        chunks.min_chunk_bytes = cli::parse_size(m).context("-M")?;
-    }
-    Ok(StorageChanges {
-        chunks,
-        auto_chunks,
-        compression: Compression {
-            deflate: args.deflate,
-            shuffle: args.shuffle,
-            filters: args
-                .filters
-                .iter()
-                .map(|f| FilterSpec::parse(f))
-                .collect::<Result<_, _>>()?,
-            codec: codecs,
-        },
-    })
-}
-
-/// Whether `--codec`'s codec compresses (and so chooses what `-d` would).
-fn is_compressor(codec: &Json) -> bool {
-    nczarr::copy::filters::is_compressor(codec)
 }
 
 /// The output kind from `-k` and `-3/-4/-5/-6/-7`; `None` when not said.
@@ -342,39 +145,19 @@ fn print_warning(w: &Warning) {
 fn output_of(args: &Args) -> Option<String> {
     match args.more.last() {
         Some(out) => Some(out.clone()),
-        None if args.inputs_from.is_some() => Some(args.input.clone()),
+        None if args.join.inputs_from.is_some() => Some(args.input.clone()),
         None => None,
     }
 }
 
-/// The inputs: every positional name before OUTPUT, then `--inputs-from`'s (read once:
-/// it may be stdin).
+/// The inputs: every positional name before OUTPUT, then `--inputs-from`'s.
 fn inputs_of(args: &Args) -> anyhow::Result<Vec<String>> {
-    let mut all = Vec::new();
-    if !args.more.is_empty() {
-        all.push(args.input.clone());
-        all.extend(args.more[..args.more.len() - 1].iter().cloned());
+    let mut given = Vec::new();
+    if let Some((_, before)) = args.more.split_last() {
+        given.push(args.input.clone());
+        given.extend(before.iter().cloned());
     }
-    if let Some(file) = &args.inputs_from {
-        let text = if file == "-" {
-            io::read_to_string(io::stdin()).context("--inputs-from -")?
-        } else {
-            std::fs::read_to_string(file).with_context(|| format!("--inputs-from {file}"))?
-        };
-        all.extend(
-            text.lines()
-                .map(str::trim)
-                .filter(|l| !l.is_empty())
-                .map(String::from),
-        );
-        if all.is_empty() {
-            bail!("--inputs-from {file}: no input names in it");
-        }
-    }
-    if all.is_empty() {
-        bail!("give INPUT... and OUTPUT");
-    }
-    Ok(all)
+    args.join.inputs(given)
 }
 
 /// The options as a copy job from `input` (the first input).
@@ -390,8 +173,8 @@ fn job(args: &Args, input: &str) -> anyhow::Result<CopyJob> {
         );
     }
     let part = args.part.as_deref().map(str::parse::<Part>).transpose()?;
-    let selection = selection(args)?;
-    let changes = changes(args)?;
+    let selection = args.select.selection()?;
+    let changes = args.storage.changes(args.nccopy.min_chunk.as_deref())?;
     Ok(CopyJob {
         input: input.to_string(),
         output,
@@ -412,26 +195,14 @@ fn job(args: &Args, input: &str) -> anyhow::Result<CopyJob> {
 /// How inputs are read: traced as `NCTRACING` says, joined as `--concat`, `--check`,
 /// `--sort` and `--allow-gaps` say, cut to `--dim`.
 fn input_options(args: &Args, budget: MemoryBudget) -> anyhow::Result<InputOptions> {
-    let trust_first = match args.check.as_deref() {
-        None | Some("all") => false,
-        Some("first") => true,
-        Some(other) => bail!("--check {other}: first or all"),
-    };
     Ok(InputOptions {
         open: nczarr::OpenOptions {
             trace: cli::trace_sink("nczcopy"),
             batch_bytes: Some(budget.batch),
             refs: args.read.refs(),
         },
-        join: JoinOptions {
-            dim: args.concat.clone(),
-            trust_first,
-            sort: args.sort,
-            allow_gaps: args.allow_gaps,
-            headers_only: args.metadata_only,
-            appending: args.append,
-        },
-        dims: parse_dims(&args.dims)?,
+        join: args.join.options(args.metadata_only, args.append)?,
+        dims: parse_dims(&args.select.dims)?,
         output: output_of(args),
     })
 }
@@ -526,11 +297,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     match outcome {
         CopyOutcome::Planned(plan) => {
             let mut out = io::stdout().lock();
-            writeln!(out, "output: {}", dry_run::kind_text(plan.kind, plan.kind_said))?;
-            if let Some(refusal) = &plan.refusal {
-                writeln!(out, "note: {output}: {}", cli::one_line(refusal))?;
-            }
-            dry_run::print_cost(&mut out, &plan.cost, budget, plan.kind.is_netcdf4_file())?;
+            plan.write_text(&mut out, &output, budget)?;
             out.flush()?;
             Ok(ExitCode::SUCCESS)
         }
@@ -543,7 +310,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// NCO's `-x -v a,b` ("all but a and b"), where nczcopy's -x is nccopy's cache switch
 /// and would copy the definitions of all and the data of a and b.
 fn ncos_exclusion(args: &Args) -> bool {
-    args.experimental && (args.data_vars.is_some() || args.only_vars.is_some())
+    args.nccopy.experimental && (args.select.data_vars.is_some() || args.select.only_vars.is_some())
 }
 
 /// The hyperslab given to `-d`, if one is: nczcopy's `-d` is nccopy's deflate level,
@@ -582,7 +349,7 @@ fn main() -> ExitCode {
         eprintln!("nczcopy: -x is nccopy's experimental caches switch, not NCO's exclusion: for every variable but these, write --exclude VAR,...");
         return ExitCode::from(2);
     }
-    if args.more.is_empty() && !args.finish && !args.append && args.inputs_from.is_none() {
+    if args.more.is_empty() && !args.finish && !args.append && args.join.inputs_from.is_none() {
         // A usage error, as the parser's own (exit 2): OUTPUT is optional only for
         // --finish, which takes just it.
         <Args as clap::CommandFactory>::command()

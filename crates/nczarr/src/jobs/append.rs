@@ -61,8 +61,8 @@ impl AppendJob {
         self.read.open.batch_bytes = Some(self.budget.batch);
         // Alone (no inputs), the run is the completion itself, a dry run too.
         let repair = !self.dry_run || self.inputs.is_empty();
-        let target = AppendTarget::open(&output, &self.read.open, repair)
-            .map_err(|e| e.named(&output))?;
+        let target =
+            AppendTarget::open(&output, &self.read.open, repair).map_err(|e| e.named(&output))?;
         let mut report = AppendReport {
             completed_interrupted: target.completed_interrupted,
             plan: None,

@@ -8,13 +8,13 @@
 
 use std::collections::HashSet;
 
+use super::inputs::fit_for_target;
 use crate::copy::cost::{copy_cost, reread_warnings, CopyCost};
 use crate::copy::parts::fingerprint_key;
 use crate::copy::{
     check_fingerprint, fingerprint, plan_copy, select, write_dataset, CopyOptions, MemoryBudget,
     Part, Progress, Selection, StorageChanges,
 };
-use super::inputs::fit_for_target;
 use crate::encoding::{Plan, PlanOptions};
 use crate::error::{Error, Result};
 use crate::model::{Dataset, VarPath};

@@ -105,7 +105,10 @@ impl GenTarget for Target<'_> {
         }
     }
 
-    fn open(&mut self, compiled: &mut Compiled) -> Result<(Box<dyn DatasetSink>, Plan), BoxedError> {
+    fn open(
+        &mut self,
+        compiled: &mut Compiled,
+    ) -> Result<(Box<dyn DatasetSink>, Plan), BoxedError> {
         let job = self.job;
         let label = job.input_label();
         let output = job

@@ -42,10 +42,14 @@ impl OutputKind {
             "netcdf-4" | "netcdf4" | "nc4" | "3" | "hdf5" | "enhanced" => {
                 OutputKind::File(NcFileKind::Netcdf4)
             }
-            "netcdf-4 classic model" | "netcdf-4-classic" | "netcdf-4_classic"
-            | "netcdf4_classic" | "nc7" | "4" | "hdf5-nc3" | "enhanced-nc3" => {
-                OutputKind::File(NcFileKind::Netcdf4Classic)
-            }
+            "netcdf-4 classic model"
+            | "netcdf-4-classic"
+            | "netcdf-4_classic"
+            | "netcdf4_classic"
+            | "nc7"
+            | "4"
+            | "hdf5-nc3"
+            | "enhanced-nc3" => OutputKind::File(NcFileKind::Netcdf4Classic),
             other => {
                 return Err(JobError::UnknownKind {
                     kind: other.to_string(),
@@ -180,8 +184,14 @@ mod tests {
 
     #[test]
     fn names_and_numbers() {
-        assert_eq!(OutputKind::parse("NC4").unwrap(), OutputKind::File(NcFileKind::Netcdf4));
-        assert_eq!(OutputKind::parse("2").unwrap(), OutputKind::File(NcFileKind::Offset64));
+        assert_eq!(
+            OutputKind::parse("NC4").unwrap(),
+            OutputKind::File(NcFileKind::Netcdf4)
+        );
+        assert_eq!(
+            OutputKind::parse("2").unwrap(),
+            OutputKind::File(NcFileKind::Offset64)
+        );
         assert_eq!(OutputKind::parse("v3").unwrap(), OutputKind::Zarr3);
         let e = OutputKind::parse("nc9").unwrap_err().to_string();
         assert_eq!(
@@ -208,6 +218,9 @@ mod tests {
         )
         .unwrap_err()
         .to_string();
-        assert!(e.starts_with("format 'cdf5' cannot be stored as NCZarr"), "{e}");
+        assert!(
+            e.starts_with("format 'cdf5' cannot be stored as NCZarr"),
+            "{e}"
+        );
     }
 }

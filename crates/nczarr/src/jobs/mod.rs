@@ -25,14 +25,16 @@ pub mod generate;
 pub mod inputs;
 pub mod kerchunk;
 pub mod kind;
+mod plan_text;
 
+pub use crate::concat::ConcatOptions as JoinOptions;
 pub use crate::error::JobError;
+pub use crate::kerchunk::RefOptions;
 pub use append::{AppendJob, AppendNote, AppendReport};
 pub use compare::CompareJob;
 pub use copy::{CopyJob, CopyRun, PreparedCopy, StartedCopy, Warning};
 pub use copy_request::{copy_create_options, CopyEvents, CopyOutcome, CopyPlan, CopyRequest};
 pub use generate::{GenerateEvents, GenerateJob};
-pub use crate::concat::ConcatOptions as JoinOptions;
 pub use inputs::{parse_dims, InputOptions, InputView, Inputs};
 pub use kerchunk::{KerchunkJob, KerchunkReport};
 pub use kind::{copy_kind, kind_for_target, OutputKind};

@@ -1,16 +1,41 @@
-//! What `nczcopy --dry-run` prints: the output's kind, and per variable its chunks,
-//! codecs and bytes, then the memory the copy needs.
+//! What a dry run of a copy says (`nczcopy --dry-run`): the output's kind, and per
+//! variable its chunks, codecs and bytes, then the memory the copy needs, as text.
 
-use std::io::Write;
+use std::io::{self, Write};
 
-use nczarr::copy::cost::CopyCost;
-use nczarr::copy::MemoryBudget;
-use nczarr::formats::NcFileKind;
-use nczarr::json::Json;
-use nczarr::jobs::OutputKind;
+use super::copy_request::CopyPlan;
+use super::kind::OutputKind;
+use crate::copy::cost::CopyCost;
+use crate::copy::MemoryBudget;
+use crate::formats::NcFileKind;
+use crate::json::Json;
+
+impl CopyPlan {
+    /// The plan as nczcopy prints it: the kind, what would be refused at `output`,
+    /// then each variable and the total, for a copy given `budget`.
+    ///
+    /// # Errors
+    /// Writing to `out`.
+    pub fn write_text(
+        &self,
+        out: &mut dyn Write,
+        output: &str,
+        budget: MemoryBudget,
+    ) -> io::Result<()> {
+        writeln!(out, "output: {}", kind_text(self.kind, self.kind_said))?;
+        if let Some(refusal) = &self.refusal {
+            writeln!(
+                out,
+                "note: {output}: {}",
+                refusal.replace(['\n', '\r'], " ")
+            )?;
+        }
+        print_cost(out, &self.cost, budget, self.kind.is_netcdf4_file())
+    }
+}
 
 /// What `--dry-run` calls an output kind.
-pub(super) fn kind_text(kind: OutputKind, said: bool) -> String {
+fn kind_text(kind: OutputKind, said: bool) -> String {
     let name = match kind {
         OutputKind::Nczarr => {
             "NCZarr (Zarr version 2 with netCDF metadata, netcdf-c 4.10's layout)"
@@ -59,12 +84,12 @@ fn codecs_text(codecs: &[Json]) -> String {
 /// `--dry-run`: what would be read and written, and with how much memory.
 /// `netcdf4`: the output is a netCDF-4 file, whose readers need netcdf-c's plugins for
 /// filters HDF5 does not have built in.
-pub(super) fn print_cost(
+fn print_cost(
     out: &mut dyn Write,
     cost: &CopyCost,
     budget: MemoryBudget,
     netcdf4: bool,
-) -> anyhow::Result<()> {
+) -> io::Result<()> {
     for v in &cost.vars {
         writeln!(out, "{} {}{:?}", v.nc_type, v.path, v.shape)?;
         writeln!(
@@ -80,7 +105,7 @@ pub(super) fn print_cost(
             codecs_text(&v.output.codecs)
         )?;
         for id in v.output.codec_ids().filter(|_| netcdf4) {
-            if let Some(filter) = nczarr::codec::table::spec(id)
+            if let Some(filter) = crate::codec::table::spec(id)
                 .and_then(|s| s.hdf5)
                 .filter(|f| *f > 3)
             {
