@@ -263,7 +263,7 @@ fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let specs: Vec<nczarr::subset::DimSpec> = args
         .dims
         .iter()
-        .map(|v| v.parse().map_err(|e: String| anyhow!(e)))
+        .map(|v| v.parse().map_err(anyhow::Error::from))
         .collect::<anyhow::Result<_>>()?;
     let (sa, sb) = (a.source.as_ref(), b.source.as_ref());
     let cut = |src: &dyn DatasetSource, name: &str| {

@@ -246,7 +246,7 @@ fn dim_specs(args: &Args) -> anyhow::Result<Vec<nczarr::subset::DimSpec>> {
     args.dims
         .iter()
         .filter(|v| !is_digits(v))
-        .map(|v| v.parse().map_err(|e: String| anyhow::anyhow!(e)))
+        .map(|v| v.parse().map_err(anyhow::Error::from))
         .collect()
 }
 

@@ -3,7 +3,21 @@
 //! do about it: retry a store's failure, report damage, fix a request
 //! (`docs/architecture.md#errors` has the table).
 
-use crate::codec::CodecError;
+mod append;
+mod join;
+mod subset;
+
+pub use append::{AppendError, FixedPlace, WidthUnit};
+pub use join::{JoinError, OrderHint, StructureDifference};
+pub use subset::{DimSpecError, SubsetError};
+
+use crate::cftime::{DateError, UnitsError};
+use crate::chunking::RegionError;
+use crate::cloud::azure::AzureError;
+use crate::cloud::gcs::GcsError;
+use crate::cloud::s3::{AddressError, AwsError};
+use crate::codec::hdf5::FilterError;
+use crate::codec::{CodecError, DtypeError};
 use crate::encoding::EncodingError;
 use crate::json::JsonError;
 use crate::model::select::SelectionError;
@@ -149,6 +163,96 @@ pub enum Error {
     /// Writing output failed.
     #[error("{0}")]
     Io(#[from] std::io::Error),
+    /// Inputs that cannot be joined along a dimension, or a joined input that cannot
+    /// be read (naming the inputs). Boxed, as are the next two: every result of the
+    /// crate carries an `Error`'s size.
+    #[error(transparent)]
+    Join(Box<JoinError>),
+    /// A dataset that cannot be grown in place as asked (naming the dataset).
+    #[error(transparent)]
+    Append(Box<AppendError>),
+    /// A `--dim` option that does not parse or does not fit the dataset (naming the
+    /// option).
+    #[error(transparent)]
+    Subset(Box<SubsetError>),
+    /// A region that does not fit an array, where no variable is known
+    /// ([`Error::Region`] names the variable).
+    #[error(transparent)]
+    Hyperslab(#[from] RegionError),
+    /// CDL text that does not parse or compile, at a line and column
+    /// (`crate::cdl::CdlError`, converted where it is defined).
+    #[error("{line}:{column}: {message}")]
+    Cdl {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column (characters).
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// S3 settings that cannot be decided (no request was made).
+    #[error(transparent)]
+    Aws(#[from] AwsError),
+    /// GCS settings that cannot be decided (no request was made).
+    #[error(transparent)]
+    Gcs(#[from] GcsError),
+    /// Azure settings that cannot be decided (no request was made).
+    #[error(transparent)]
+    Azure(#[from] AzureError),
+    /// A Zarr dtype this crate cannot read.
+    #[error(transparent)]
+    Dtype(#[from] DtypeError),
+    /// An HDF5 filter with no Zarr codec in this build.
+    #[error(transparent)]
+    Filter(#[from] FilterError),
+    /// CF time units that cannot be converted into others.
+    #[error(transparent)]
+    Units(#[from] UnitsError),
+    /// A date-time text that cannot be a value.
+    #[error(transparent)]
+    Date(#[from] DateError),
+    /// The typed error of a layer that `error.rs` may not name (it is imported by
+    /// them: `generate`, `compare`, `copy`'s option specs, the formats' own faults),
+    /// boxed under the layer's name; a caller downcasts `source` to act on it. Each
+    /// such error converts with a `From` beside its definition.
+    #[error("{source}")]
+    Layer {
+        /// The module whose error it is (`"generate"`, `"compare"`, `"copy"`,
+        /// `"nc3"`, `"zarr"`).
+        layer: &'static str,
+        /// The error.
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+}
+
+impl From<JoinError> for Error {
+    fn from(e: JoinError) -> Error {
+        Error::Join(Box::new(e))
+    }
+}
+
+impl From<AppendError> for Error {
+    fn from(e: AppendError) -> Error {
+        Error::Append(Box::new(e))
+    }
+}
+
+impl From<SubsetError> for Error {
+    fn from(e: SubsetError) -> Error {
+        Error::Subset(Box::new(e))
+    }
+}
+
+impl From<DimSpecError> for Error {
+    fn from(e: DimSpecError) -> Error {
+        SubsetError::Spec(e).into()
+    }
+}
+
+impl From<AddressError> for Error {
+    fn from(e: AddressError) -> Error {
+        Error::Aws(AwsError::Address(e))
+    }
 }
 
 impl Error {

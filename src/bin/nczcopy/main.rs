@@ -607,7 +607,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     let specs: Vec<nczarr::subset::DimSpec> = args
         .dims
         .iter()
-        .map(|v| v.parse().map_err(|e: String| anyhow::anyhow!(e)))
+        .map(|v| v.parse().map_err(anyhow::Error::from))
         .collect::<anyhow::Result<_>>()?;
     let selections = nczarr::subset::resolve(source, &specs).with_context(|| input.clone())?;
     let subset = nczarr::subset::Subset::new(source, &selections);
