@@ -272,3 +272,59 @@ impl Error {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The errors of the layers above convert with their own text and kind.
+    #[test]
+    fn layers_errors_convert_with_their_text() {
+        let r = RegionError::ZeroStride { dim: 1 };
+        let e = Error::from(r.clone());
+        assert_eq!(e.to_string(), r.to_string());
+        assert!(matches!(
+            e,
+            Error::Hyperslab(RegionError::ZeroStride { dim: 1 })
+        ));
+        let a = AddressError {
+            url: "s3:///k".into(),
+            reason: "no bucket".into(),
+        };
+        let e = Error::from(a.clone());
+        assert_eq!(e.to_string(), a.to_string());
+        assert!(matches!(e, Error::Aws(AwsError::Address(_))));
+        let g = GcsError::NoBucket("gs:///k".into());
+        assert_eq!(Error::from(g.clone()).to_string(), g.to_string());
+        let z = AzureError::NoContainer("az:///k".into());
+        assert!(matches!(
+            Error::from(z),
+            Error::Azure(AzureError::NoContainer(_))
+        ));
+        let f = FilterError::Unknown(99);
+        assert_eq!(Error::from(f.clone()).to_string(), f.to_string());
+    }
+
+    /// The typed errors of joins, appends and `--dim` are boxed: every result of the
+    /// crate carries an `Error`'s size.
+    #[test]
+    fn error_stays_small() {
+        assert!(
+            std::mem::size_of::<Error>() <= 128,
+            "{}",
+            std::mem::size_of::<Error>()
+        );
+    }
+
+    #[test]
+    fn a_spec_error_is_a_subset_error() {
+        let e = Error::from(DimSpecError::Form {
+            spec: "time".into(),
+        });
+        assert!(matches!(&e, Error::Subset(s) if matches!(**s, SubsetError::Spec(_))));
+        assert_eq!(
+            e.to_string(),
+            "--dim time: give DIM,MIN[,MAX[,STRIDE]] (as ncks -d)"
+        );
+    }
+}

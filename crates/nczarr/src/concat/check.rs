@@ -336,3 +336,92 @@ fn groups<'g>(g: &'g Group, path: &mut Vec<String>) -> Vec<(Vec<String>, &'g Gro
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Error;
+
+    fn join_error(r: Result<()>) -> JoinError {
+        match r {
+            Err(Error::Join(e)) => *e,
+            other => panic!("not a join error: {other:?}"),
+        }
+    }
+
+    fn names() -> Vec<String> {
+        vec!["a.nc".into(), "b.nc".into()]
+    }
+
+    #[test]
+    fn inputs_out_of_order_name_both_and_the_values() {
+        let coords = [vec![3.0, 4.0], vec![1.0, 2.0]];
+        let e = join_error(runs_one_way(
+            &names(),
+            &coords,
+            None,
+            "time",
+            false,
+            OrderHint::Sorted,
+        ));
+        assert!(
+            matches!(&e, JoinError::OutOfOrder { previous, next, last, first, .. }
+                if previous == "a.nc" && next == "b.nc" && *last == 4.0 && *first == 1.0),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn a_step_gap_gives_the_step() {
+        let coords = [vec![1.0, 2.0], vec![5.0, 6.0]];
+        let e = join_error(runs_one_way(
+            &names(),
+            &coords,
+            None,
+            "time",
+            false,
+            OrderHint::Sorted,
+        ));
+        assert!(
+            matches!(e, JoinError::StepGap { last, first, step, .. } if (last, first, step) == (2.0, 5.0, 1.0)),
+            "{e:?}"
+        );
+        assert!(runs_one_way(&names(), &coords, None, "time", true, OrderHint::Sorted).is_ok());
+    }
+
+    #[test]
+    fn a_cell_gap_gives_the_edges() {
+        let coords = [vec![1.0, 2.0], vec![4.0, 5.0]];
+        let edges = [(0.5, 2.5), (3.5, 5.5)];
+        let e = join_error(runs_one_way(
+            &names(),
+            &coords,
+            Some(&edges),
+            "time",
+            false,
+            OrderHint::Sorted,
+        ));
+        assert!(
+            matches!(e, JoinError::CellGap { end, start, .. } if (end, start) == (2.5, 3.5)),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn a_coordinate_that_turns_back_names_its_input() {
+        let coords = [vec![1.0, 2.0], vec![3.0, 5.0, 4.0]];
+        let e = join_error(runs_one_way(
+            &names(),
+            &coords,
+            None,
+            "time",
+            true,
+            OrderHint::Sorted,
+        ));
+        assert!(
+            matches!(&e, JoinError::NotMonotonic { input, value, next, .. }
+                if input == "b.nc" && (*value, *next) == (5.0, 4.0)),
+            "{e:?}"
+        );
+    }
+}

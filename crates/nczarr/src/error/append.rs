@@ -148,3 +148,106 @@ impl WidthUnit {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each message as the tools printed it before the errors were typed (issue 62).
+    #[test]
+    fn messages_are_the_lines_the_tools_print() {
+        let d = "s1.zarr".to_string();
+        let var = VarPath::new(&[], "note");
+        let record = ".nczcopy/append.json".to_string();
+        let cases: Vec<(AppendError, &str)> = vec![
+            (
+                AppendError::NotInPlace { dataset: d.clone(), place: FixedPlace::Zip },
+                "s1.zarr: a zip archive cannot be changed in place (copy it to a directory first); --append grows a Zarr dataset in a directory or an object store (S3, GCS, Azure)",
+            ),
+            (
+                AppendError::NotInPlace { dataset: d.clone(), place: FixedPlace::File },
+                "s1.zarr: a file (a netCDF file, a zip archive or a reference file cannot be grown in place: copy it to a directory first); --append grows a Zarr dataset in a directory or an object store (S3, GCS, Azure)",
+            ),
+            (
+                AppendError::NotInPlace { dataset: d.clone(), place: FixedPlace::Web },
+                "s1.zarr: a web server is read, never written; --append grows a Zarr dataset in a directory or an object store (S3, GCS, Azure)",
+            ),
+            (
+                AppendError::NotInPlace { dataset: d.clone(), place: FixedPlace::NotLocal },
+                "s1.zarr: not a local path; --append grows a Zarr dataset in a directory or an object store (S3, GCS, Azure)",
+            ),
+            (
+                AppendError::Interrupted { dataset: d.clone(), record: record.clone() },
+                "s1.zarr: an earlier append stopped while writing its metadata (.nczcopy/append.json is there); `nczcopy --append s1.zarr` completes it",
+            ),
+            (
+                AppendError::ChangedSince {
+                    location: "/d/s1.zarr".into(),
+                    record: record.clone(),
+                    doc: "note/.zarray".into(),
+                },
+                "/d/s1.zarr: an append stopped while writing its metadata left .nczcopy/append.json, but note/.zarray has changed since; check the dataset, then remove .nczcopy/append.json",
+            ),
+            (
+                AppendError::ComesBefore { input: "day0.nc".into(), dataset: d.clone() },
+                "day0.nc: its coordinate comes before s1.zarr's; --append adds at the end",
+            ),
+            (
+                AppendError::NoDimension { dataset: d.clone(), dim: "time".into() },
+                "s1.zarr: no dimension 'time'",
+            ),
+            (
+                AppendError::NotWritable { dataset: d.clone(), var: var.clone() },
+                "s1.zarr: variable '/note' is not a Zarr array this build can write",
+            ),
+            (
+                AppendError::StringTooLong {
+                    dataset: d.clone(),
+                    var: var.clone(),
+                    width: 2,
+                    unit: WidthUnit::Bytes,
+                    dtype: "|S2".into(),
+                    longest: 18,
+                    text: "a much longer note".into(),
+                },
+                "s1.zarr: variable '/note' stores strings of at most 2 bytes (dtype |S2) and the inputs hold one of 18, \"a much longer note\"; nothing was changed (strings are never cut: copy the dataset and the inputs into a new dataset, which is as wide as its widest input)",
+            ),
+            (
+                AppendError::StringTooLong {
+                    dataset: d.clone(),
+                    var: var.clone(),
+                    width: 1,
+                    unit: WidthUnit::Characters,
+                    dtype: "<U1".into(),
+                    longest: 2,
+                    text: "é\"".into(),
+                },
+                "s1.zarr: variable '/note' stores strings of at most 1 character (dtype <U1) and the inputs hold one of 2, \"é\\\"\"; nothing was changed (strings are never cut: copy the dataset and the inputs into a new dataset, which is as wide as its widest input)",
+            ),
+            (
+                AppendError::LengthNotRecorded {
+                    dataset: d.clone(),
+                    dim: "time".into(),
+                    var: var.clone(),
+                    got: Some(vec![3]),
+                    want: vec![5],
+                },
+                "s1.zarr: the new length of 'time' cannot be recorded in this dataset's metadata (variable '/note' would read as Some([3]), not [5]); nothing was written",
+            ),
+            (
+                AppendError::NotAppended { var },
+                "variable '/note' is not being appended to",
+            ),
+        ];
+        for (e, want) in cases {
+            assert_eq!(e.to_string(), want);
+            assert_eq!(crate::Error::from(e).to_string(), want);
+        }
+    }
+
+    #[test]
+    fn width_units_are_singular_for_one() {
+        assert_eq!(WidthUnit::Bytes.name(1), "byte");
+        assert_eq!(WidthUnit::Characters.name(3), "characters");
+    }
+}

@@ -255,3 +255,217 @@ impl std::fmt::Display for OrderHint {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn var(name: &str) -> VarPath {
+        VarPath::new(&[], name)
+    }
+
+    /// Each message as the tools printed it before the errors were typed (issue 62).
+    #[test]
+    fn messages_are_the_lines_the_tools_print() {
+        let (a, b) = ("a.nc".to_string(), "b.nc".to_string());
+        let time = "time".to_string();
+        let date = CompTime {
+            year: 1500,
+            month: 3,
+            day: 7,
+            hour: 0.0,
+        };
+        let units = UnitsError {
+            units: "months since 2000-01-01".into(),
+            calendar: "standard",
+        };
+        let cases: Vec<(JoinError, String)> = vec![
+            (JoinError::NoInput, "no input to join".into()),
+            (
+                JoinError::NoSuchDim { input: a.clone(), dim: "x".into() },
+                "a.nc: no dimension 'x' to join along".into(),
+            ),
+            (
+                JoinError::NoRecordDim { input: a.clone() },
+                "a.nc: no unlimited dimension to join along: give --concat DIM".into(),
+            ),
+            (
+                JoinError::Structure {
+                    first: a.clone(),
+                    other: b.clone(),
+                    difference: StructureDifference::DimLength {
+                        dim: "/lat".into(),
+                        first_len: 3,
+                        other_len: 4,
+                    },
+                },
+                "a.nc and b.nc: dimension '/lat' is 3 in one and 4 in the other".into(),
+            ),
+            (
+                JoinError::ValuesDiffer {
+                    first: a.clone(),
+                    other: b.clone(),
+                    var: var("lat"),
+                    dim: time.clone(),
+                },
+                "a.nc and b.nc: variable '/lat' does not have the dimension 'time' and its values differ (--check first trusts the first input)".into(),
+            ),
+            (
+                JoinError::SortNeedsCoordinate { input: b.clone(), coord: var("time") },
+                "b.nc: --sort needs the coordinate variable '/time'".into(),
+            ),
+            (
+                JoinError::Calendars {
+                    first: a.clone(),
+                    other: b.clone(),
+                    dim: time.clone(),
+                    first_calendar: Calendar::NoLeap,
+                    other_calendar: Calendar::Day360,
+                },
+                "a.nc and b.nc: coordinate 'time' is in the noleap and the 360_day calendar".into(),
+            ),
+            (
+                JoinError::BeforeGregorian {
+                    first: a.clone(),
+                    other: b.clone(),
+                    dim: time.clone(),
+                    date,
+                },
+                "a.nc and b.nc: coordinate 'time' is in the standard and the proleptic_gregorian calendar, which differ before 1582-10-15 (1500-03-07 is in b.nc)".into(),
+            ),
+            (
+                JoinError::Rebase {
+                    first: a.clone(),
+                    other: b.clone(),
+                    dim: time.clone(),
+                    source: units.clone(),
+                },
+                format!("a.nc and b.nc: coordinate 'time' cannot be rebased: {units}"),
+            ),
+            (
+                JoinError::RebaseValue { input: b.clone(), var: var("time"), source: units.clone() },
+                format!("b.nc: variable '/time': {units}"),
+            ),
+            (
+                JoinError::RebasedTooWide { input: b.clone(), var: var("time"), nc_type: NcType::Short },
+                "b.nc: variable '/time': its times in the first input's units do not fit its type short".into(),
+            ),
+            (
+                JoinError::NotMonotonic { input: b.clone(), dim: time.clone(), value: 2.0, next: 1.5 },
+                "b.nc: coordinate 'time' is not monotonic (2 then 1.5)".into(),
+            ),
+            (
+                JoinError::OutOfOrder {
+                    previous: a.clone(),
+                    next: b.clone(),
+                    dim: time.clone(),
+                    last: 3.0,
+                    first: 1.0,
+                    hint: OrderHint::GiveInOrder,
+                },
+                "a.nc and b.nc: coordinate 'time' overlaps or is out of order (3 then 1); give the inputs in order (or --sort)".into(),
+            ),
+            (
+                JoinError::CellGap {
+                    previous: a.clone(),
+                    next: b.clone(),
+                    dim: time.clone(),
+                    end: 3.0,
+                    start: 4.0,
+                },
+                "a.nc and b.nc: a gap in coordinate 'time' (its cells end at 3 in one and start at 4 in the next); --allow-gaps joins them anyway".into(),
+            ),
+            (
+                JoinError::StepGap {
+                    previous: a.clone(),
+                    next: b.clone(),
+                    dim: time.clone(),
+                    last: 2.5,
+                    first: 4.5,
+                    step: 1.0,
+                },
+                "a.nc and b.nc: a gap in coordinate 'time' (2.5 then 4.5, where the inputs step by 1); --allow-gaps joins them anyway".into(),
+            ),
+            (
+                JoinError::Input {
+                    input: b.clone(),
+                    error: Box::new(crate::Error::NoSuchVar { var: "/x".into() }),
+                },
+                "b.nc: no variable '/x' in the dataset".into(),
+            ),
+        ];
+        for (e, want) in cases {
+            assert_eq!(e.to_string(), want);
+            assert_eq!(crate::Error::from(e).to_string(), want);
+        }
+    }
+
+    #[test]
+    fn structure_differences_say_which_input() {
+        use StructureDifference as D;
+        for (d, want) in [
+            (
+                D::DimOnlyInFirst("/x".into()),
+                "dimension '/x' is only in the first",
+            ),
+            (
+                D::DimOnlyInSecond("/x".into()),
+                "dimension '/x' is only in the second",
+            ),
+            (
+                D::VarOnlyInFirst("/v".into()),
+                "variable '/v' is only in the first",
+            ),
+            (
+                D::VarOnlyInSecond("/v".into()),
+                "variable '/v' is only in the second",
+            ),
+            (
+                D::VarDims("/v".into()),
+                "variable '/v' has other dimensions",
+            ),
+            (
+                D::GroupOnlyInFirst("/g".into()),
+                "group '/g' is only in the first",
+            ),
+            (
+                D::GroupOnlyInSecond("/g".into()),
+                "group '/g' is only in the second",
+            ),
+            (
+                D::VarType {
+                    var: "/v".into(),
+                    first_type: NcType::Float,
+                    other_type: NcType::Double,
+                },
+                "variable '/v' is of type float in one and double in the other",
+            ),
+        ] {
+            assert_eq!(d.to_string(), want);
+        }
+    }
+
+    #[test]
+    fn order_hints() {
+        assert_eq!(OrderHint::Sorted.to_string(), "");
+        assert_eq!(
+            OrderHint::Appending.to_string(),
+            " (--append adds at the end)"
+        );
+    }
+
+    /// A joined input's read error keeps the input's own error for a caller to act on,
+    /// and the cause chain stops at the join's message, as it did.
+    #[test]
+    fn an_inputs_error_is_kept() {
+        let e = JoinError::Input {
+            input: "b.nc".into(),
+            error: Box::new(crate::Error::NoSuchVar { var: "/x".into() }),
+        };
+        assert!(std::error::Error::source(&e).is_none());
+        let JoinError::Input { error, .. } = e else {
+            unreachable!()
+        };
+        assert!(matches!(*error, crate::Error::NoSuchVar { .. }));
+    }
+}

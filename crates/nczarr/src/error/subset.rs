@@ -148,3 +148,82 @@ pub enum DimSpecError {
         stride: String,
     },
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each message as the tools printed it before the errors were typed (issue 62).
+    #[test]
+    fn messages_are_the_lines_the_tools_print() {
+        let spec = || "time,0,9".to_string();
+        let dim = || "time".to_string();
+        let cases: Vec<(SubsetError, &str)> = vec![
+            (
+                DimSpecError::Form { spec: "time".into() }.into(),
+                "--dim time: give DIM,MIN[,MAX[,STRIDE]] (as ncks -d)",
+            ),
+            (
+                DimSpecError::Bound { spec: "time,a".into(), bound: "a".into() }.into(),
+                "--dim time,a: 'a' is not an index, a coordinate value (with a decimal point) or a date",
+            ),
+            (
+                DimSpecError::Stride { spec: "time,0,9,0".into(), stride: "0".into() }.into(),
+                "--dim time,0,9,0: the stride '0' is not a whole number >= 1",
+            ),
+            (
+                SubsetError::NoDimension { spec: "depth,0".into(), dim: "depth".into() },
+                "--dim depth,0: no dimension 'depth'",
+            ),
+            (SubsetError::Empty { spec: spec() }, "--dim time,0,9: the dimension has no indices"),
+            (
+                SubsetError::IndexOutside { spec: spec(), index: 9, last: 4 },
+                "--dim time,0,9: index 9 is outside the dimension's 0..4",
+            ),
+            (
+                SubsetError::MinAfterMax { spec: "time,5,2".into(), min: 5, max: 2 },
+                "--dim time,5,2: MIN 5 is after MAX 2",
+            ),
+            (
+                SubsetError::NoCoordinate { spec: spec(), dim: dim() },
+                "--dim time,0,9: dimension 'time' has no coordinate variable: give indices",
+            ),
+            (
+                SubsetError::NotMonotonic { spec: spec(), dim: dim() },
+                "--dim time,0,9: coordinate 'time' is not monotonic: give indices",
+            ),
+            (
+                SubsetError::DateNotTime { spec: "x,2020-01-01".into(), date: "2020-01-01".into(), dim: "x".into() },
+                "--dim x,2020-01-01: '2020-01-01' is a date and 'x' is not a time coordinate",
+            ),
+            (
+                SubsetError::WrapDecreasing {
+                    spec: "lat,7.,4.".into(),
+                    dim: "lat".into(),
+                    first: 9.0,
+                    last: 0.5,
+                    min: 7.0,
+                    max: 4.0,
+                    min_text: "7.".into(),
+                    max_text: "4.".into(),
+                },
+                "--dim lat,7.,4.: coordinate 'lat' decreases (9 to 0.5), and a range wraps only on an increasing one: give the smaller value first (4 to 7 is written 4.,7.)",
+            ),
+            (
+                SubsetError::NoValueInRange {
+                    spec: "lat,20.,30.".into(),
+                    dim: "lat".into(),
+                    lowest: 0.5,
+                    highest: 9.0,
+                    min: 20.0,
+                    max: 30.0,
+                },
+                "--dim lat,20.,30.: no value of coordinate 'lat' (0.5 to 9) lies in the range 20 to 30",
+            ),
+        ];
+        for (e, want) in cases {
+            assert_eq!(e.to_string(), want);
+            assert_eq!(crate::Error::from(e).to_string(), want);
+        }
+    }
+}

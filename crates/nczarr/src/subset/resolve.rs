@@ -285,3 +285,45 @@ fn bound_text(b: &Bound) -> String {
         Bound::Date(text) => text.clone(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn by_index(text: &str, len: u64) -> Result<Vec<u64>> {
+        by_indices(&text.parse::<DimSpec>().unwrap(), len)
+    }
+
+    fn subset_error(r: Result<Vec<u64>>) -> SubsetError {
+        match r {
+            Err(crate::Error::Subset(e)) => *e,
+            other => panic!("not a subset error: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn indices_outside_say_which_and_the_last() {
+        let e = subset_error(by_index("time,2,9", 5));
+        assert_eq!(
+            e,
+            SubsetError::IndexOutside {
+                spec: "time,2,9".into(),
+                index: 9,
+                last: 4
+            }
+        );
+        assert_eq!(by_index("time,-2", 5).unwrap(), [3]);
+    }
+
+    #[test]
+    fn min_after_max_and_empty_dimensions() {
+        assert!(matches!(
+            subset_error(by_index("time,3,1", 5)),
+            SubsetError::MinAfterMax { min: 3, max: 1, .. }
+        ));
+        assert!(matches!(
+            subset_error(by_index("time,0", 0)),
+            SubsetError::Empty { .. }
+        ));
+    }
+}
