@@ -3,7 +3,21 @@
 //! do about it: retry a store's failure, report damage, fix a request
 //! (`docs/architecture.md#errors` has the table).
 
-use crate::codec::CodecError;
+mod append;
+mod join;
+mod subset;
+
+pub use append::{AppendError, FixedPlace, WidthUnit};
+pub use join::{JoinError, OrderHint, StructureDifference};
+pub use subset::{DimSpecError, SubsetError};
+
+use crate::cftime::{DateError, UnitsError};
+use crate::chunking::RegionError;
+use crate::cloud::azure::AzureError;
+use crate::cloud::gcs::GcsError;
+use crate::cloud::s3::{AddressError, AwsError};
+use crate::codec::hdf5::FilterError;
+use crate::codec::{CodecError, DtypeError};
 use crate::encoding::EncodingError;
 use crate::json::JsonError;
 use crate::model::select::SelectionError;
@@ -165,6 +179,96 @@ pub enum Error {
         #[source]
         source: Box<Error>,
     },
+    /// Inputs that cannot be joined along a dimension, or a joined input that cannot
+    /// be read (naming the inputs). Boxed, as are the next two: every result of the
+    /// crate carries an `Error`'s size.
+    #[error(transparent)]
+    Join(Box<JoinError>),
+    /// A dataset that cannot be grown in place as asked (naming the dataset).
+    #[error(transparent)]
+    Append(Box<AppendError>),
+    /// A `--dim` option that does not parse or does not fit the dataset (naming the
+    /// option).
+    #[error(transparent)]
+    Subset(Box<SubsetError>),
+    /// A region that does not fit an array, where no variable is known
+    /// ([`Error::Region`] names the variable).
+    #[error(transparent)]
+    Hyperslab(#[from] RegionError),
+    /// CDL text that does not parse or compile, at a line and column
+    /// (`crate::cdl::CdlError`, converted where it is defined).
+    #[error("{line}:{column}: {message}")]
+    Cdl {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column (characters).
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// S3 settings that cannot be decided (no request was made).
+    #[error(transparent)]
+    Aws(#[from] AwsError),
+    /// GCS settings that cannot be decided (no request was made).
+    #[error(transparent)]
+    Gcs(#[from] GcsError),
+    /// Azure settings that cannot be decided (no request was made).
+    #[error(transparent)]
+    Azure(#[from] AzureError),
+    /// A Zarr dtype this crate cannot read.
+    #[error(transparent)]
+    Dtype(#[from] DtypeError),
+    /// An HDF5 filter with no Zarr codec in this build.
+    #[error(transparent)]
+    Filter(#[from] FilterError),
+    /// CF time units that cannot be converted into others.
+    #[error(transparent)]
+    Units(#[from] UnitsError),
+    /// A date-time text that cannot be a value.
+    #[error(transparent)]
+    Date(#[from] DateError),
+    /// The typed error of a layer that `error.rs` may not name (it is imported by
+    /// them: `generate`, `compare`, `copy`'s option specs, the formats' own faults),
+    /// boxed under the layer's name; a caller downcasts `source` to act on it. Each
+    /// such error converts with a `From` beside its definition.
+    #[error("{source}")]
+    Layer {
+        /// The module whose error it is (`"generate"`, `"compare"`, `"copy"`,
+        /// `"nc3"`, `"zarr"`).
+        layer: &'static str,
+        /// The error.
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+}
+
+impl From<JoinError> for Error {
+    fn from(e: JoinError) -> Error {
+        Error::Join(Box::new(e))
+    }
+}
+
+impl From<AppendError> for Error {
+    fn from(e: AppendError) -> Error {
+        Error::Append(Box::new(e))
+    }
+}
+
+impl From<SubsetError> for Error {
+    fn from(e: SubsetError) -> Error {
+        Error::Subset(Box::new(e))
+    }
+}
+
+impl From<DimSpecError> for Error {
+    fn from(e: DimSpecError) -> Error {
+        SubsetError::Spec(e).into()
+    }
+}
+
+impl From<AddressError> for Error {
+    fn from(e: AddressError) -> Error {
+        Error::Aws(AwsError::Address(e))
+    }
 }
 
 impl Error {
@@ -215,9 +319,6 @@ pub enum JobError {
         /// The output's name.
         output: String,
     },
-    /// A `--dim` option that does not parse.
-    #[error("{0}")]
-    Dim(String),
     /// A comparison's `-v` or `-x` names a variable neither dataset has.
     #[error("{option} {name}: no such variable in {a} or {b}")]
     NoSuchVar {
@@ -229,6 +330,28 @@ pub enum JobError {
         a: String,
         /// The second's.
         b: String,
+    },
+    /// A kerchunk reference file asked of a Zarr dataset, whose chunks are objects of
+    /// their own (xarray opens it as it is).
+    #[error("{name}: kerchunk references point into a netCDF file; this is a Zarr dataset, which xarray opens as it is")]
+    ZarrForReferences {
+        /// The input's name.
+        name: String,
+    },
+    /// A reference file named as a directory or a remote place: it is written as one
+    /// local file.
+    #[error("{output}: a reference file is one local file, named without a trailing '/' (put it on a server or in a bucket with that store's own tools)")]
+    ReferencesNotLocal {
+        /// The output's name.
+        output: String,
+    },
+    /// CDL whose user-defined types an output without them cannot hold.
+    #[error("{input}: {what} (write it with -k nc4)")]
+    UserTypes {
+        /// The CDL file's label.
+        input: String,
+        /// What cannot be held.
+        what: String,
     },
     /// An output kind (`-k`) that is none of ncgen's, nccopy's or ours.
     #[error(
@@ -247,4 +370,60 @@ pub enum JobError {
         /// The output's base name, for the file it could be written to instead.
         base: String,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The errors of the layers above convert with their own text and kind.
+    #[test]
+    fn layers_errors_convert_with_their_text() {
+        let r = RegionError::ZeroStride { dim: 1 };
+        let e = Error::from(r.clone());
+        assert_eq!(e.to_string(), r.to_string());
+        assert!(matches!(
+            e,
+            Error::Hyperslab(RegionError::ZeroStride { dim: 1 })
+        ));
+        let a = AddressError {
+            url: "s3:///k".into(),
+            reason: "no bucket".into(),
+        };
+        let e = Error::from(a.clone());
+        assert_eq!(e.to_string(), a.to_string());
+        assert!(matches!(e, Error::Aws(AwsError::Address(_))));
+        let g = GcsError::NoBucket("gs:///k".into());
+        assert_eq!(Error::from(g.clone()).to_string(), g.to_string());
+        let z = AzureError::NoContainer("az:///k".into());
+        assert!(matches!(
+            Error::from(z),
+            Error::Azure(AzureError::NoContainer(_))
+        ));
+        let f = FilterError::Unknown(99);
+        assert_eq!(Error::from(f.clone()).to_string(), f.to_string());
+    }
+
+    /// The typed errors of joins, appends and `--dim` are boxed: every result of the
+    /// crate carries an `Error`'s size.
+    #[test]
+    fn error_stays_small() {
+        assert!(
+            std::mem::size_of::<Error>() <= 128,
+            "{}",
+            std::mem::size_of::<Error>()
+        );
+    }
+
+    #[test]
+    fn a_spec_error_is_a_subset_error() {
+        let e = Error::from(DimSpecError::Form {
+            spec: "time".into(),
+        });
+        assert!(matches!(&e, Error::Subset(s) if matches!(**s, SubsetError::Spec(_))));
+        assert_eq!(
+            e.to_string(),
+            "--dim time: give DIM,MIN[,MAX[,STRIDE]] (as ncks -d)"
+        );
+    }
 }

@@ -4,7 +4,7 @@
 //! first: the chunks the record's documents point at were durable before it was
 //! written, so finishing it is always right.
 
-use crate::error::{Error, Result};
+use crate::error::{AppendError, Error, Result};
 use crate::json::Json;
 use crate::store::{ReadStore, StoreKey, WritableStore};
 
@@ -63,7 +63,7 @@ pub(super) fn is_interrupted(read: &dyn ReadStore) -> Result<bool> {
 /// there; true when there was one.
 ///
 /// # Errors
-/// [`Error::Invalid`] when a document changed since the record was written (someone
+/// [`Error::Append`] when a document changed since the record was written (someone
 /// else wrote the dataset since): nothing is written then; store errors.
 pub(super) fn complete_interrupted(
     read: &dyn ReadStore,
@@ -89,10 +89,12 @@ pub(super) fn complete_interrupted(
             Some(n) if n == new => {}
             Some(n) if n == old => changes.push((doc_key, new.to_vec())),
             _ => {
-                return Err(Error::Invalid(format!(
-                    "{}: an append stopped while writing its metadata left {JOURNAL}, but {doc_key} has changed since; check the dataset, then remove {JOURNAL}",
-                    read.location()
-                )))
+                return Err(AppendError::ChangedSince {
+                    location: read.location(),
+                    record: JOURNAL.to_string(),
+                    doc: doc_key.to_string(),
+                }
+                .into())
             }
         }
     }

@@ -17,6 +17,7 @@ mod journal;
 mod overlay;
 mod sink;
 
+pub use crate::error::{AppendError, FixedPlace, WidthUnit};
 pub use journal::JOURNAL;
 
 use std::collections::{HashMap, HashSet};
@@ -83,15 +84,17 @@ impl AppendTarget {
     /// writes nothing).
     ///
     /// # Errors
-    /// [`Error::Unsupported`] for a place that cannot be written in place (a zip
-    /// archive, a netCDF file, a web server); [`Error::Invalid`] for an unfinished
-    /// append without `repair`; open errors.
+    /// [`Error::Append`] for a place that cannot be written in place (a zip
+    /// archive, a netCDF file, a web server), or for an unfinished append without
+    /// `repair`; open errors.
     pub fn open(name: &str, options: &OpenOptions, repair: bool) -> Result<AppendTarget> {
         let url = DatasetUrl::parse(name)?;
-        let refuse = |what: &str| {
-            Error::Unsupported(format!(
-                "{name}: {what}; --append grows a Zarr dataset in a directory or an object store (S3, GCS, Azure)"
-            ))
+        let refuse = |place: FixedPlace| -> Error {
+            AppendError::NotInPlace {
+                dataset: name.to_string(),
+                place,
+            }
+            .into()
         };
         // An array or group of a dataset is not a dataset to grow: growing `tas` alone
         // would leave it longer than the dimension the rest of the dataset shares.
@@ -106,35 +109,29 @@ impl AppendTarget {
         }
         let write: Box<dyn WritableStore> = match (url.storage, url.path()) {
             (StorageKind::Dir, Some(p)) if p.is_dir() => Box::new(ReplacingDirStore::new(p)),
-            (StorageKind::Dir, Some(p)) if p.exists() => {
-                return Err(refuse(
-                    "a file (a netCDF file, a zip archive or a reference file cannot be grown in place: copy it to a directory first)",
-                ))
-            }
+            (StorageKind::Dir, Some(p)) if p.exists() => return Err(refuse(FixedPlace::File)),
             (StorageKind::Dir, Some(p)) => {
                 return Err(Error::Store(StoreError::NotFound {
                     location: p.display().to_string(),
                 }))
             }
-            (StorageKind::Zip, _) => {
-                return Err(refuse(
-                    "a zip archive cannot be changed in place (copy it to a directory first)",
-                ))
-            }
-            (StorageKind::Http, _) => return Err(refuse("a web server is read, never written")),
+            (StorageKind::Zip, _) => return Err(refuse(FixedPlace::Zip)),
+            (StorageKind::Http, _) => return Err(refuse(FixedPlace::Web)),
             (StorageKind::S3 | StorageKind::Gcs | StorageKind::Azure, _) => {
                 Box::new(crate::place::open_cloud(&url, None, true)?)
             }
-            (StorageKind::Dir, None) => return Err(refuse("not a local path")),
+            (StorageKind::Dir, None) => return Err(refuse(FixedPlace::NotLocal)),
         };
         let read: Arc<dyn ReadStore> =
             Arc::from(crate::place::open_read(&url, options.trace.clone(), options.refs)?.store);
         let completed_interrupted = if repair {
             journal::complete_interrupted(read.as_ref(), write.as_ref())?
         } else if journal::is_interrupted(read.as_ref())? {
-            return Err(Error::Invalid(format!(
-                "{name}: an earlier append stopped while writing its metadata ({JOURNAL} is there); `nczcopy --append {name}` completes it"
-            )));
+            return Err(AppendError::Interrupted {
+                dataset: name.to_string(),
+                record: JOURNAL.to_string(),
+            }
+            .into());
         } else {
             false
         };
@@ -160,22 +157,28 @@ impl AppendTarget {
     /// documents will make it.
     ///
     /// # Errors
-    /// [`Error::Invalid`] when the join does not start with this dataset (an input
-    /// whose coordinate comes first); [`Error::Unsupported`] when this dataset's
-    /// metadata cannot be made to say the new length; metadata errors.
+    /// [`Error::Append`] when the join does not start with this dataset (an input
+    /// whose coordinate comes first), a new string is wider than its variable stores,
+    /// or this dataset's metadata cannot be made to say the new length; metadata
+    /// errors.
     pub fn plan(&self, joined: &Concat<'_>) -> Result<AppendPlan> {
         if let Some(first) = joined.input_names().next().filter(|f| *f != self.name) {
-            return Err(Error::Invalid(format!(
-                "{first}: its coordinate comes before {}'s; --append adds at the end",
-                self.name
-            )));
+            return Err(AppendError::ComesBefore {
+                input: first.to_string(),
+                dataset: self.name.clone(),
+            }
+            .into());
         }
         let dim = joined.dim().clone();
         let existing = self.source.dataset();
-        let old_len = existing
-            .dim(&dim)
-            .map(|d| d.len)
-            .ok_or_else(|| Error::Invalid(format!("{}: no dimension '{}'", self.name, dim.name)))?;
+        let old_len =
+            existing
+                .dim(&dim)
+                .map(|d| d.len)
+                .ok_or_else(|| AppendError::NoDimension {
+                    dataset: self.name.clone(),
+                    dim: dim.name.clone(),
+                })?;
         let ds = joined.dataset();
         let new_len = ds.dim(&dim).map_or(old_len, |d| d.len);
         let (mut blocks, mut arrays, mut grown) = (Vec::new(), Vec::new(), Vec::new());
@@ -183,12 +186,13 @@ impl AppendTarget {
             let Some(axis) = var.dims.iter().position(|d| *d == dim) else {
                 continue;
             };
-            let (key, stored) = self.source.stored_array(&path).ok_or_else(|| {
-                Error::Unsupported(format!(
-                    "{}: variable '{path}' is not a Zarr array this build can write",
-                    self.name
-                ))
-            })?;
+            let (key, stored) =
+                self.source
+                    .stored_array(&path)
+                    .ok_or_else(|| AppendError::NotWritable {
+                        dataset: self.name.clone(),
+                        var: path.clone(),
+                    })?;
             let shape = ds.var_shape(var);
             if new_len > old_len {
                 self.check_string_width(joined, &path, &stored.dtype, &shape, axis, old_len)?;
@@ -254,10 +258,8 @@ impl AppendTarget {
     ) -> Result<()> {
         use crate::formats::zarr::v2::Dtype;
         let (width, unit) = match dtype {
-            Dtype::Bytes { len: 1, .. } => (1, "byte"),
-            Dtype::Bytes { len, .. } => (*len, "bytes"),
-            Dtype::Unicode { chars: 1, .. } => (1, "character"),
-            Dtype::Unicode { chars, .. } => (*chars, "characters"),
+            Dtype::Bytes { len, .. } => (*len, WidthUnit::Bytes),
+            Dtype::Unicode { chars, .. } => (*chars, WidthUnit::Characters),
             _ => return Ok(()),
         };
         let mut start = vec![0; shape.len()];
@@ -265,20 +267,23 @@ impl AppendTarget {
         let mut count = shape.to_vec();
         count[axis] = shape[axis].saturating_sub(old_len);
         let longest = crate::copy::longest_string_in(joined, path, &Region::block(start, count))?;
-        let len = if unit.starts_with("byte") {
-            longest.bytes
-        } else {
-            longest.chars
+        let len = match unit {
+            WidthUnit::Bytes => longest.bytes,
+            _ => longest.chars,
         };
         if len <= width {
             return Ok(());
         }
-        let text = String::from_utf8_lossy(&longest.text);
-        Err(Error::Unsupported(format!(
-            "{}: variable '{path}' stores strings of at most {width} {unit} (dtype {dtype}) and the inputs hold one of {len}, \"{}\"; nothing was changed (strings are never cut: copy the dataset and the inputs into a new dataset, which is as wide as its widest input)",
-            self.name,
-            text.escape_debug()
-        )))
+        Err(AppendError::StringTooLong {
+            dataset: self.name.clone(),
+            var: path.clone(),
+            width,
+            unit,
+            dtype: dtype.to_string(),
+            longest: len,
+            text: String::from_utf8_lossy(&longest.text).into_owned(),
+        }
+        .into())
     }
 
     /// Open the dataset as `plan`'s documents will make it, by its consolidated
@@ -320,10 +325,14 @@ impl AppendTarget {
                 let shape = want.var_shape(var);
                 let got = after.dataset().shape_of(&path);
                 if got.as_ref() != Some(&shape) {
-                    return Err(Error::Unsupported(format!(
-                        "{}: the new length of '{}' cannot be recorded in this dataset's metadata (variable '{path}' would read as {got:?}, not {shape:?}); nothing was written",
-                        self.name, plan.dim.name
-                    )));
+                    return Err(AppendError::LengthNotRecorded {
+                        dataset: self.name.clone(),
+                        dim: plan.dim.name.clone(),
+                        var: path,
+                        got,
+                        want: shape,
+                    }
+                    .into());
                 }
             }
         }

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use crate::chunking::{block_slabs, Region};
 use crate::encoding::Plan;
-use crate::error::{Error, Result};
+use crate::error::{AppendError, Result};
 use crate::formats::zarr::array::ArrayWriter;
 use crate::model::{Dataset, Values, VarPath};
 use crate::sink::DatasetSink;
@@ -28,7 +28,7 @@ impl AppendSink<'_> {
     fn array(&self, var: &VarPath) -> Result<&GrownArray> {
         self.arrays
             .get(var)
-            .ok_or_else(|| Error::Invalid(format!("variable '{var}' is not being appended to")))
+            .ok_or_else(|| AppendError::NotAppended { var: var.clone() }.into())
     }
 }
 

@@ -50,6 +50,17 @@ pub enum CompareError {
     },
 }
 
+// Here rather than in `error.rs`, which would otherwise import the layer it is
+// imported by.
+impl From<CompareError> for crate::Error {
+    fn from(e: CompareError) -> crate::Error {
+        crate::Error::Layer {
+            layer: "compare",
+            source: Box::new(e),
+        }
+    }
+}
+
 /// What is compared, and when values are equal (nccmp's options).
 #[derive(Debug, Clone, Default)]
 pub struct CompareOptions {

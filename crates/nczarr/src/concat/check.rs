@@ -4,24 +4,25 @@
 //! dimension's coordinate running one way across the inputs, without overlap.
 
 use crate::chunking::Region;
-use crate::error::{Error, Result};
+use crate::error::{JoinError, OrderHint, Result, StructureDifference};
 use crate::model::{Dataset, DimRef, Group, Values, VarPath};
 use crate::source::DatasetSource;
 
 /// One input: its name (for messages) and the dataset.
 pub(super) type Input<'a> = (String, &'a dyn DatasetSource);
 
-fn fail(what: String) -> Error {
-    Error::Invalid(what)
-}
-
 /// The first difference between `a` and `b` (their datasets), the length of `dim`
 /// aside: one line naming both inputs and what differs.
 pub(super) fn same_structure(first: &Input<'_>, other: &Input<'_>, dim: &DimRef) -> Result<()> {
     let (a, b) = (first.1.dataset(), other.1.dataset());
-    let names = format!("{} and {}", first.0, other.0);
-    compare_groups(&a.root, &b.root, &mut Vec::new(), dim)
-        .map_err(|what| fail(format!("{names}: {what}")))
+    compare_groups(&a.root, &b.root, &mut Vec::new(), dim).map_err(|difference| {
+        JoinError::Structure {
+            first: first.0.clone(),
+            other: other.0.clone(),
+            difference,
+        }
+        .into()
+    })
 }
 
 fn compare_groups(
@@ -29,55 +30,53 @@ fn compare_groups(
     b: &Group,
     path: &mut Vec<String>,
     dim: &DimRef,
-) -> std::result::Result<(), String> {
+) -> std::result::Result<(), StructureDifference> {
     let here = path.clone();
     let at = |name: &str| VarPath::new(&here, name).to_string();
     for d in &a.dims {
         let Some(o) = b.dim(&d.name) else {
-            return Err(format!("dimension '{}' is only in the first", at(&d.name)));
+            return Err(StructureDifference::DimOnlyInFirst(at(&d.name)));
         };
         let is_dim = dim.group == *path && dim.name == d.name;
         if !is_dim && (o.len != d.len || o.unlimited != d.unlimited) {
-            return Err(format!(
-                "dimension '{}' is {} in one and {} in the other",
-                at(&d.name),
-                d.len,
-                o.len
-            ));
+            return Err(StructureDifference::DimLength {
+                dim: at(&d.name),
+                first_len: d.len,
+                other_len: o.len,
+            });
         }
     }
     if let Some(d) = b.dims.iter().find(|d| a.dim(&d.name).is_none()) {
-        return Err(format!("dimension '{}' is only in the second", at(&d.name)));
+        return Err(StructureDifference::DimOnlyInSecond(at(&d.name)));
     }
     for v in &a.vars {
         let Some(o) = b.var(&v.name) else {
-            return Err(format!("variable '{}' is only in the first", at(&v.name)));
+            return Err(StructureDifference::VarOnlyInFirst(at(&v.name)));
         };
         if o.nc_type != v.nc_type || o.user_type != v.user_type {
-            return Err(format!(
-                "variable '{}' is of type {} in one and {} in the other",
-                at(&v.name),
-                v.nc_type,
-                o.nc_type
-            ));
+            return Err(StructureDifference::VarType {
+                var: at(&v.name),
+                first_type: v.nc_type,
+                other_type: o.nc_type,
+            });
         }
         if o.dims != v.dims {
-            return Err(format!("variable '{}' has other dimensions", at(&v.name)));
+            return Err(StructureDifference::VarDims(at(&v.name)));
         }
     }
     if let Some(v) = b.vars.iter().find(|v| a.var(&v.name).is_none()) {
-        return Err(format!("variable '{}' is only in the second", at(&v.name)));
+        return Err(StructureDifference::VarOnlyInSecond(at(&v.name)));
     }
     for g in &a.groups {
         let Some(o) = b.group(&g.name) else {
-            return Err(format!("group '{}' is only in the first", at(&g.name)));
+            return Err(StructureDifference::GroupOnlyInFirst(at(&g.name)));
         };
         path.push(g.name.clone());
         compare_groups(g, o, path, dim)?;
         path.pop();
     }
     if let Some(g) = b.groups.iter().find(|g| a.group(&g.name).is_none()) {
-        return Err(format!("group '{}' is only in the second", at(&g.name)));
+        return Err(StructureDifference::GroupOnlyInSecond(at(&g.name)));
     }
     Ok(())
 }
@@ -105,7 +104,11 @@ pub(super) fn whole(input: &Input<'_>, path: &VarPath) -> Result<Values> {
 
 /// `e`, a read's error in the input `name`, saying which input it was.
 pub(super) fn in_input(name: &str, e: crate::error::Error) -> crate::error::Error {
-    crate::error::Error::Invalid(format!("{name}: {e}"))
+    JoinError::Input {
+        input: name.to_string(),
+        error: Box::new(e),
+    }
+    .into()
 }
 
 /// Equal when their bytes are (NaN equals NaN, -0 is not 0): a value copied is the same
@@ -131,7 +134,7 @@ pub(super) fn runs_one_way(
     edges: Option<&[(f64, f64)]>,
     dim: &str,
     allow_gaps: bool,
-    out_of_order_hint: &str,
+    hint: OrderHint,
 ) -> Result<()> {
     let ordered = |up: bool, x: f64, y: f64| if up { x < y } else { x > y };
     // The direction: the first input's own, else the first step between inputs.
@@ -140,10 +143,13 @@ pub(super) fn runs_one_way(
     let up = within.unwrap_or_else(|| flat.len() < 2 || flat[0] < flat[1]);
     for (name, c) in names.iter().zip(coords) {
         if let Some(w) = c.windows(2).find(|w| !ordered(up, w[0], w[1])) {
-            return Err(fail(format!(
-                "{name}: coordinate '{dim}' is not monotonic ({} then {})",
-                w[0], w[1]
-            )));
+            return Err(JoinError::NotMonotonic {
+                input: name.clone(),
+                dim: dim.to_string(),
+                value: w[0],
+                next: w[1],
+            }
+            .into());
         }
     }
     // The regular step of the coordinate, when every input has one and they agree:
@@ -170,10 +176,15 @@ pub(super) fn runs_one_way(
         };
         if let Some((j, x)) = last {
             if !ordered(up, x, first) {
-                return Err(fail(format!(
-                    "{} and {}: coordinate '{dim}' overlaps or is out of order ({x} then {first}){out_of_order_hint}",
-                    names[j], names[i]
-                )));
+                return Err(JoinError::OutOfOrder {
+                    previous: names[j].clone(),
+                    next: names[i].clone(),
+                    dim: dim.to_string(),
+                    last: x,
+                    first,
+                    hint,
+                }
+                .into());
             }
             if let Some(((prev_lo, prev_hi), (next_lo, next_hi))) = edges
                 .filter(|_| !allow_gaps)
@@ -189,10 +200,14 @@ pub(super) fn runs_one_way(
                 let tolerance = 1e-6 * end.abs().max(1.0);
                 let gap = if up { start - end } else { end - start };
                 if gap > tolerance {
-                    return Err(fail(format!(
-                        "{} and {}: a gap in coordinate '{dim}' (its cells end at {end} in one and start at {start} in the next); --allow-gaps joins them anyway",
-                        names[j], names[i]
-                    )));
+                    return Err(JoinError::CellGap {
+                        previous: names[j].clone(),
+                        next: names[i].clone(),
+                        dim: dim.to_string(),
+                        end,
+                        start,
+                    }
+                    .into());
                 }
                 last = Some((i, end_of(c)));
                 continue;
@@ -200,10 +215,15 @@ pub(super) fn runs_one_way(
             if let Some(step) = step.filter(|_| !allow_gaps) {
                 let jump = (first - x).abs();
                 if jump > step * 1.5 {
-                    return Err(fail(format!(
-                        "{} and {}: a gap in coordinate '{dim}' ({x} then {first}, where the inputs step by {step}); --allow-gaps joins them anyway",
-                        names[j], names[i]
-                    )));
+                    return Err(JoinError::StepGap {
+                        previous: names[j].clone(),
+                        next: names[i].clone(),
+                        dim: dim.to_string(),
+                        last: x,
+                        first,
+                        step,
+                    }
+                    .into());
                 }
             }
         }
@@ -315,4 +335,93 @@ fn groups<'g>(g: &'g Group, path: &mut Vec<String>) -> Vec<(Vec<String>, &'g Gro
         path.pop();
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Error;
+
+    fn join_error(r: Result<()>) -> JoinError {
+        match r {
+            Err(Error::Join(e)) => *e,
+            other => panic!("not a join error: {other:?}"),
+        }
+    }
+
+    fn names() -> Vec<String> {
+        vec!["a.nc".into(), "b.nc".into()]
+    }
+
+    #[test]
+    fn inputs_out_of_order_name_both_and_the_values() {
+        let coords = [vec![3.0, 4.0], vec![1.0, 2.0]];
+        let e = join_error(runs_one_way(
+            &names(),
+            &coords,
+            None,
+            "time",
+            false,
+            OrderHint::Sorted,
+        ));
+        assert!(
+            matches!(&e, JoinError::OutOfOrder { previous, next, last, first, .. }
+                if previous == "a.nc" && next == "b.nc" && *last == 4.0 && *first == 1.0),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn a_step_gap_gives_the_step() {
+        let coords = [vec![1.0, 2.0], vec![5.0, 6.0]];
+        let e = join_error(runs_one_way(
+            &names(),
+            &coords,
+            None,
+            "time",
+            false,
+            OrderHint::Sorted,
+        ));
+        assert!(
+            matches!(e, JoinError::StepGap { last, first, step, .. } if (last, first, step) == (2.0, 5.0, 1.0)),
+            "{e:?}"
+        );
+        assert!(runs_one_way(&names(), &coords, None, "time", true, OrderHint::Sorted).is_ok());
+    }
+
+    #[test]
+    fn a_cell_gap_gives_the_edges() {
+        let coords = [vec![1.0, 2.0], vec![4.0, 5.0]];
+        let edges = [(0.5, 2.5), (3.5, 5.5)];
+        let e = join_error(runs_one_way(
+            &names(),
+            &coords,
+            Some(&edges),
+            "time",
+            false,
+            OrderHint::Sorted,
+        ));
+        assert!(
+            matches!(e, JoinError::CellGap { end, start, .. } if (end, start) == (2.5, 3.5)),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn a_coordinate_that_turns_back_names_its_input() {
+        let coords = [vec![1.0, 2.0], vec![3.0, 5.0, 4.0]];
+        let e = join_error(runs_one_way(
+            &names(),
+            &coords,
+            None,
+            "time",
+            true,
+            OrderHint::Sorted,
+        ));
+        assert!(
+            matches!(&e, JoinError::NotMonotonic { input, value, next, .. }
+                if input == "b.nc" && (*value, *next) == (5.0, 4.0)),
+            "{e:?}"
+        );
+    }
 }

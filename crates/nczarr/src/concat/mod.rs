@@ -5,4 +5,5 @@
 mod check;
 mod view;
 
+pub use crate::error::{JoinError, OrderHint, StructureDifference};
 pub use view::{Concat, ConcatOptions};

@@ -6,7 +6,7 @@ use super::check::{self, Input};
 use crate::cftime::{boundary_vars, cell_bounds, Calendar, TimeUnits};
 use crate::chunking::{block_row_starts, place_block, Region};
 use crate::encoding::Encoding;
-use crate::error::{Error, Result};
+use crate::error::{Error, JoinError, OrderHint, Result};
 use crate::model::{Dataset, DimRef, Group, UValue, Values, Var, VarPath};
 use crate::source::{DataSource, DatasetSource, FormatInfo};
 use crate::store::ReadStore;
@@ -61,26 +61,22 @@ impl<'a> Concat<'a> {
     /// `inputs` (named, in order) joined as `options` says, checked first.
     ///
     /// # Errors
-    /// [`Error::Invalid`], one line naming the inputs: no dimension to join along, a
+    /// [`Error::Join`], one line naming the inputs: no dimension to join along, a
     /// difference in structure, a variable without the dimension whose values differ,
     /// a coordinate out of order or overlapping, time units in other calendars.
     pub fn new(mut inputs: Vec<Input<'a>>, options: &ConcatOptions) -> Result<Concat<'a>> {
-        let first = inputs
-            .first()
-            .ok_or_else(|| Error::Invalid("no input to join".into()))?;
+        let first = inputs.first().ok_or(JoinError::NoInput)?;
         // Without --concat: the first input's record dimension, or, when it has none
         // (a Zarr store, which has no unlimited dimensions), the first other input's
         // that the first also has.
-        let dim = join_dim(first.1.dataset(), options.dim.as_deref())
-            .or_else(|what| {
-                inputs[1..]
-                    .iter()
-                    .filter(|_| options.dim.is_none())
-                    .filter_map(|i| join_dim(i.1.dataset(), None).ok())
-                    .find(|d| first.1.dataset().dim(d).is_some())
-                    .ok_or(what)
-            })
-            .map_err(|what| Error::Invalid(format!("{}: {what}", first.0)))?;
+        let dim = join_dim(first, options.dim.as_deref()).or_else(|what| {
+            inputs[1..]
+                .iter()
+                .filter(|_| options.dim.is_none())
+                .filter_map(|i| join_dim(i, None).ok())
+                .find(|d| first.1.dataset().dim(d).is_some())
+                .ok_or(what)
+        })?;
         if options.sort {
             sort_inputs(&mut inputs, &dim)?;
         }
@@ -94,10 +90,13 @@ impl<'a> Concat<'a> {
                 let want = check::whole(first, &path)?;
                 for other in &inputs[1..] {
                     if !check::same_values(&want, &check::whole(other, &path)?) {
-                        return Err(Error::Invalid(format!(
-                            "{} and {}: variable '{path}' does not have the dimension '{}' and its values differ (--check first trusts the first input)",
-                            first.0, other.0, dim.name
-                        )));
+                        return Err(JoinError::ValuesDiffer {
+                            first: first.0.clone(),
+                            other: other.0.clone(),
+                            var: path,
+                            dim: dim.name.clone(),
+                        }
+                        .into());
                     }
                 }
             }
@@ -198,21 +197,25 @@ impl<'a> Concat<'a> {
                         Some((u, base.clone()))
                     }
                     Some(u) if u.calendar != base.calendar => {
-                        return Err(Error::Invalid(format!(
-                            "{} and {name}: coordinate '{}' is in the {} and the {} calendar",
-                            names[0],
-                            self.dim.name,
-                            base.calendar.name(),
-                            u.calendar.name()
-                        )))
+                        return Err(JoinError::Calendars {
+                            first: names[0].clone(),
+                            other: name.clone(),
+                            dim: self.dim.name.clone(),
+                            first_calendar: base.calendar,
+                            other_calendar: u.calendar,
+                        }
+                        .into())
                     }
                     Some(u) if u != *base => {
                         // Moved as cftime moves them, or refused as it refuses them.
                         if let Err(e) = u.cf_hours().and_then(|_| base.cf_hours()) {
-                            return Err(Error::Invalid(format!(
-                                "{} and {name}: coordinate '{}' cannot be rebased: {e}",
-                                names[0], self.dim.name
-                            )));
+                            return Err(JoinError::Rebase {
+                                first: names[0].clone(),
+                                other: name.clone(),
+                                dim: self.dim.name.clone(),
+                                source: e,
+                            }
+                            .into());
                         }
                         Some((u, base.clone()))
                     }
@@ -239,11 +242,11 @@ impl<'a> Concat<'a> {
         }
         let edges = self.cell_edges(var, &coord)?;
         let hint = if self.appending {
-            " (--append adds at the end)"
+            OrderHint::Appending
         } else if self.sorted {
-            ""
+            OrderHint::Sorted
         } else {
-            "; give the inputs in order (or --sort)"
+            OrderHint::GiveInOrder
         };
         check::runs_one_way(
             &names,
@@ -307,10 +310,13 @@ impl<'a> Concat<'a> {
             .find(|t| (t.year, t.month, t.day) < (1582, 10, 15));
         match early {
             None => Ok(()),
-            Some(t) => Err(Error::Invalid(format!(
-                "{} and {}: coordinate '{}' is in the standard and the proleptic_gregorian calendar, which differ before 1582-10-15 ({}-{:02}-{:02} is in {})",
-                self.inputs[0].0, input.0, self.dim.name, t.year, t.month, t.day, input.0
-            ))),
+            Some(date) => Err(JoinError::BeforeGregorian {
+                first: self.inputs[0].0.clone(),
+                other: input.0.clone(),
+                dim: self.dim.name.clone(),
+                date,
+            }
+            .into()),
         }
     }
 
@@ -318,7 +324,8 @@ impl<'a> Concat<'a> {
     /// units when they are times in others.
     ///
     /// # Errors
-    /// [`Error::Invalid`] when a rebased value does not fit the variable's type.
+    /// [`Error::Join`] when a value cannot be rebased or no longer fits the variable's
+    /// type.
     fn rebased(&self, i: usize, var: &VarPath, values: Values) -> Result<Values> {
         let Some(Some((theirs, ours))) = self.units.get(i) else {
             return Ok(values);
@@ -331,15 +338,19 @@ impl<'a> Concat<'a> {
             (0..values.len())
                 .map(|k| theirs.rebase_to(values.get_f64(k), ours))
                 .collect::<std::result::Result<_, _>>()
-                .map_err(|e| {
-                    Error::Invalid(format!("{}: variable '{var}': {e}", self.inputs[i].0))
+                .map_err(|source| JoinError::RebaseValue {
+                    input: self.inputs[i].0.clone(),
+                    var: var.clone(),
+                    source,
                 })?,
         );
         moved.cast_to(t).ok_or_else(|| {
-            Error::Invalid(format!(
-                "{}: variable '{var}': its times in the first input's units do not fit its type {t}",
-                self.inputs[i].0
-            ))
+            JoinError::RebasedTooWide {
+                input: self.inputs[i].0.clone(),
+                var: var.clone(),
+                nc_type: t,
+            }
+            .into()
         })
     }
 
@@ -395,10 +406,11 @@ fn sort_inputs(inputs: &mut [Input<'_>], dim: &DimRef) -> Result<()> {
     let mut descending = false;
     for input in inputs.iter() {
         let Some(var) = input.1.dataset().var(&coord) else {
-            return Err(Error::Invalid(format!(
-                "{}: --sort needs the coordinate variable '{coord}'",
-                input.0
-            )));
+            return Err(JoinError::SortNeedsCoordinate {
+                input: input.0.clone(),
+                coord,
+            }
+            .into());
         };
         let n = input.1.dataset().dim(dim).map_or(0, |d| d.len).min(2);
         let first = input.1.read(&coord, &Region::block(vec![0], vec![n]))?;
@@ -439,9 +451,10 @@ fn sort_inputs(inputs: &mut [Input<'_>], dim: &DimRef) -> Result<()> {
     Ok(())
 }
 
-/// The dimension to join along: `named` (a name in the root group, or a path), else
-/// the first unlimited dimension of the root group, or of any group.
-fn join_dim(ds: &Dataset, named: Option<&str>) -> std::result::Result<DimRef, String> {
+/// The dimension of `input` to join along: `named` (a name in the root group, or a
+/// path), else the first unlimited dimension of the root group, or of any group.
+fn join_dim(input: &Input<'_>, named: Option<&str>) -> std::result::Result<DimRef, JoinError> {
+    let ds = input.1.dataset();
     if let Some(name) = named {
         let r = DimRef::parse_fqn(name).unwrap_or(DimRef {
             group: Vec::new(),
@@ -449,7 +462,10 @@ fn join_dim(ds: &Dataset, named: Option<&str>) -> std::result::Result<DimRef, St
         });
         return match ds.dim(&r) {
             Some(_) => Ok(r),
-            None => Err(format!("no dimension '{name}' to join along")),
+            None => Err(JoinError::NoSuchDim {
+                input: input.0.clone(),
+                dim: name.to_string(),
+            }),
         };
     }
     fn walk(g: &Group, path: &mut Vec<String>) -> Option<DimRef> {
@@ -469,8 +485,9 @@ fn join_dim(ds: &Dataset, named: Option<&str>) -> std::result::Result<DimRef, St
         }
         None
     }
-    walk(&ds.root, &mut Vec::new())
-        .ok_or_else(|| "no unlimited dimension to join along: give --concat DIM".to_string())
+    walk(&ds.root, &mut Vec::new()).ok_or_else(|| JoinError::NoRecordDim {
+        input: input.0.clone(),
+    })
 }
 
 fn set_len(g: &mut Group, path: &mut Vec<String>, dim: &DimRef, len: u64) {

@@ -30,6 +30,17 @@ pub struct ChunkSpecError {
     pub reason: String,
 }
 
+// Here rather than in `error.rs`, which would otherwise import the layer it is
+// imported by.
+impl From<ChunkSpecError> for crate::Error {
+    fn from(e: ChunkSpecError) -> crate::Error {
+        crate::Error::Layer {
+            layer: "copy",
+            source: Box::new(e),
+        }
+    }
+}
+
 /// How a per-variable spec chunks its variable.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum VarChunks {

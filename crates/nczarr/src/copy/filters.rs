@@ -29,6 +29,17 @@ pub struct FilterSpecError {
     pub reason: String,
 }
 
+// Here rather than in `error.rs`, which would otherwise import the layer it is
+// imported by.
+impl From<FilterSpecError> for crate::Error {
+    fn from(e: FilterSpecError) -> crate::Error {
+        crate::Error::Layer {
+            layer: "copy",
+            source: Box::new(e),
+        }
+    }
+}
+
 /// One `-F` specification.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FilterSpec {

@@ -109,6 +109,21 @@ pub enum GenError {
     Target(Box<dyn std::error::Error + Send + Sync>),
 }
 
+// Here rather than in `error.rs`, which would otherwise import the layer it is
+// imported by. The crate's own errors and the CDL's keep their kinds.
+impl From<GenError> for crate::Error {
+    fn from(e: GenError) -> crate::Error {
+        match e {
+            GenError::Write(e) => e,
+            GenError::Cdl(e) => e.into(),
+            other => crate::Error::Layer {
+                layer: "generate",
+                source: Box::new(other),
+            },
+        }
+    }
+}
+
 /// Compile `input` and write the dataset `target` opens, streaming large data lists.
 ///
 /// # Errors

@@ -435,3 +435,14 @@ fn header_only_reads_the_data_and_writes_none() {
     let text = cdl(" d = 1, 2 3 ;");
     assert!(streamed_with(&text, &options).0.is_err());
 }
+
+#[test]
+fn gen_errors_keep_their_kinds_in_the_crates_error() {
+    let e: crate::Error = GenError::Write(crate::Error::NoSuchVar { var: "/x".into() }).into();
+    assert!(matches!(e, crate::Error::NoSuchVar { .. }));
+    let e: crate::Error = GenError::Read(std::io::Error::other("gone")).into();
+    assert!(
+        matches!(&e, crate::Error::Layer { layer: "generate", source } if source.downcast_ref::<GenError>().is_some())
+    );
+    assert_eq!(e.to_string(), "reading the CDL: gone");
+}

@@ -9,7 +9,7 @@ use super::kind::{kind_for_target, OutputKind};
 use crate::cdl::{CdlError, Compiled};
 use crate::copy::plan;
 use crate::encoding::{Plan, PlanOptions};
-use crate::error::Error;
+use crate::error::{Error, JobError};
 use crate::formats::nc3::{fits, Version};
 use crate::formats::NcFileKind;
 use crate::generate::{generate, CdlInput, GenError, GenOptions, GenTarget};
@@ -158,9 +158,11 @@ fn atomic_types(compiled: &mut Compiled, label: &str) -> Result<Vec<String>, Err
     }
     let fitted = fit_for_target(&compiled.dataset, None, false);
     if let Some(first) = fitted.losses.first() {
-        return Err(Error::Unsupported(format!(
-            "{label}: {first} (write it with -k nc4)"
-        )));
+        return Err(JobError::UserTypes {
+            input: label.to_string(),
+            what: first.clone(),
+        }
+        .into());
     }
     let warnings = fitted
         .enums_made_atomic

@@ -32,11 +32,11 @@ pub struct InputOptions {
 /// `--dim` options, parsed.
 ///
 /// # Errors
-/// [`JobError::Dim`] for the first that does not parse, saying why.
-pub fn parse_dims(specs: &[String]) -> Result<Vec<DimSpec>, JobError> {
+/// [`Error::Subset`] for the first that does not parse, saying why.
+pub fn parse_dims(specs: &[String]) -> Result<Vec<DimSpec>> {
     specs
         .iter()
-        .map(|s| s.parse().map_err(JobError::Dim))
+        .map(|s| s.parse().map_err(Error::from))
         .collect()
 }
 

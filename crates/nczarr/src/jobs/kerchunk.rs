@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use super::inputs::{check_not_output, InputOptions, Inputs};
 use crate::concat::Concat;
-use crate::error::{Error, Result};
+use crate::error::{Error, JobError, Result};
 use crate::kerchunk::{references, references_joined, RefOptions};
 use crate::open::{check_target, CreateOptions, Opened};
 use crate::url::{DatasetUrl, StorageKind};
@@ -86,7 +86,10 @@ impl KerchunkJob {
     /// and the file's name (indexed locally, read from the cloud).
     fn url_of(&self, name: &str, input: &Opened) -> Result<String> {
         if input.source.file_location().is_none() {
-            return Err(Error::Unsupported(format!("{name}: kerchunk references point into a netCDF file; this is a Zarr dataset, which xarray opens as it is")));
+            return Err(JobError::ZarrForReferences {
+                name: name.to_string(),
+            }
+            .into());
         }
         let url = match input.url.path() {
             Some(p) => std::fs::canonicalize(p)
@@ -98,7 +101,7 @@ impl KerchunkJob {
             // setting.
             None if input.url.storage == StorageKind::S3 => {
                 let at = crate::cloud::s3::S3Address::from_url(&input.url)
-                    .map_err(|e| Error::Invalid(e.to_string()).named(name))?;
+                    .map_err(|e| Error::from(e).named(name))?;
                 format!("s3://{}/{}", at.bucket, at.key)
             }
             None => name.split('#').next().unwrap_or(name).to_string(),
@@ -131,7 +134,10 @@ fn write_refs(output: &str, text: &str) -> Result<()> {
 fn refs_place(output: &str) -> Result<PathBuf> {
     let url = DatasetUrl::parse(output).map_err(|e| Error::from(e).named(output))?;
     let Some(path) = url.path().filter(|_| !output.ends_with('/')) else {
-        return Err(Error::Unsupported(format!("{output}: a reference file is one local file, named without a trailing '/' (put it on a server or in a bucket with that store's own tools)")));
+        return Err(JobError::ReferencesNotLocal {
+            output: output.to_string(),
+        }
+        .into());
     };
     crate::place::examine_refs_path(path)
         .and_then(|e| e.or_refuse(output))

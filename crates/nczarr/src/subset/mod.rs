@@ -8,6 +8,7 @@ mod resolve;
 mod spec;
 mod view;
 
+pub use crate::error::{DimSpecError, SubsetError};
 pub use resolve::{resolve, Selections};
 pub use spec::{Bound, DimSpec};
 pub use view::Subset;

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use super::spec::{Bound, DimSpec};
 use crate::cftime::TimeUnits;
 use crate::chunking::Region;
-use crate::error::{Error, Result};
+use crate::error::{Result, SubsetError};
 use crate::model::{DimRef, Group, VarPath};
 use crate::source::DatasetSource;
 
@@ -25,7 +25,7 @@ struct Picked {
 /// order given).
 ///
 /// # Errors
-/// [`Error::Invalid`], one line naming the option: a dimension that does not exist, an
+/// [`crate::Error::Subset`], one line naming the option: a dimension that does not exist, an
 /// index or value outside the dimension or its coordinate, a value on a dimension
 /// without a (monotonic) coordinate variable, a date on a non-time axis.
 pub fn resolve(source: &dyn DatasetSource, specs: &[DimSpec]) -> Result<Selections> {
@@ -34,7 +34,11 @@ pub fn resolve(source: &dyn DatasetSource, specs: &[DimSpec]) -> Result<Selectio
     for spec in specs {
         let dims = find_dims(&source.dataset().root, &spec.dim);
         if dims.is_empty() {
-            return Err(fail(spec, &format!("no dimension '{}'", spec.dim)));
+            return Err(SubsetError::NoDimension {
+                spec: spec.text.clone(),
+                dim: spec.dim.clone(),
+            }
+            .into());
         }
         for (dim, len) in dims {
             let p = pick(source, spec, &dim, len)?;
@@ -61,10 +65,6 @@ pub fn resolve(source: &dyn DatasetSource, specs: &[DimSpec]) -> Result<Selectio
             (dim, indices)
         })
         .collect())
-}
-
-fn fail(spec: &DimSpec, what: &str) -> Error {
-    Error::Invalid(format!("--dim {}: {what}", spec.text))
 }
 
 /// The dimensions `name` names, with their lengths: a path names one, a plain name
@@ -127,18 +127,17 @@ fn by_indices(spec: &DimSpec, len: u64) -> Result<Vec<u64>> {
             _ => open,
         };
         if i < 0 || i >= len as i64 {
-            return Err(fail(
-                spec,
-                &format!(
-                    "index {i} is outside the dimension's 0..{}",
-                    len.saturating_sub(1)
-                ),
-            ));
+            return Err(SubsetError::IndexOutside {
+                spec: spec.text.clone(),
+                index: i,
+                last: len.saturating_sub(1),
+            }
+            .into());
         }
         Ok(i)
     };
     if len == 0 {
-        return Err(fail(spec, "the dimension has no indices"));
+        return Err(empty(spec));
     }
     let lo = at(&spec.min, 0)?;
     let hi = match &spec.max {
@@ -147,7 +146,12 @@ fn by_indices(spec: &DimSpec, len: u64) -> Result<Vec<u64>> {
         Some(b) => at(b, len as i64 - 1)?,
     };
     if lo > hi {
-        return Err(fail(spec, &format!("MIN {lo} is after MAX {hi}")));
+        return Err(SubsetError::MinAfterMax {
+            spec: spec.text.clone(),
+            min: lo,
+            max: hi,
+        }
+        .into());
     }
     Ok((lo as u64..=hi as u64).collect())
 }
@@ -161,14 +165,9 @@ fn by_values(source: &dyn DatasetSource, spec: &DimSpec, dim: &DimRef) -> Result
     let coord = ds
         .var(&path)
         .filter(|v| v.dims.len() == 1 && v.dims[0] == *dim)
-        .ok_or_else(|| {
-            fail(
-                spec,
-                &format!(
-                    "dimension '{}' has no coordinate variable: give indices",
-                    dim.name
-                ),
-            )
+        .ok_or_else(|| SubsetError::NoCoordinate {
+            spec: spec.text.clone(),
+            dim: dim.name.clone(),
         })?;
     let n = ds.dim(dim).map_or(0, |d| d.len);
     let values = source.read(&path, &Region::whole(&[n]))?;
@@ -176,10 +175,11 @@ fn by_values(source: &dyn DatasetSource, spec: &DimSpec, dim: &DimRef) -> Result
     let increasing = c.windows(2).all(|w| w[0] < w[1]);
     let decreasing = c.windows(2).all(|w| w[0] > w[1]);
     if !(increasing || decreasing) || c.iter().any(|v| v.is_nan()) {
-        return Err(fail(
-            spec,
-            &format!("coordinate '{}' is not monotonic: give indices", dim.name),
-        ));
+        return Err(SubsetError::NotMonotonic {
+            spec: spec.text.clone(),
+            dim: dim.name.clone(),
+        }
+        .into());
     }
     let time = TimeUnits::of_var(coord);
     let value = |b: &Bound, open: f64| -> Result<f64> {
@@ -188,22 +188,26 @@ fn by_values(source: &dyn DatasetSource, spec: &DimSpec, dim: &DimRef) -> Result
             Bound::Value(v) => Ok(*v),
             Bound::Index(i) => Ok(*i as f64),
             Bound::Date(text) => match &time {
-                Some(t) => t
-                    .value_of(text)
-                    .map_err(|e| fail(spec, &format!("'{text}': {e}"))),
-                None => Err(fail(
-                    spec,
-                    &format!(
-                        "'{text}' is a date and '{}' is not a time coordinate",
-                        dim.name
-                    ),
-                )),
+                Some(t) => t.value_of(text).map_err(|source| {
+                    SubsetError::Date {
+                        spec: spec.text.clone(),
+                        date: text.clone(),
+                        source,
+                    }
+                    .into()
+                }),
+                None => Err(SubsetError::DateNotTime {
+                    spec: spec.text.clone(),
+                    date: text.clone(),
+                    dim: dim.name.clone(),
+                }
+                .into()),
             },
         }
     };
     let (first, last) = match (c.first(), c.last()) {
         (Some(f), Some(l)) => (f.min(*l), f.max(*l)),
-        _ => return Err(fail(spec, "the dimension has no indices")),
+        _ => return Err(empty(spec)),
     };
     let Some(max) = &spec.max else {
         // A value alone: the nearest index (the first or last beyond the ends, as ncks).
@@ -224,17 +228,17 @@ fn by_values(source: &dyn DatasetSource, spec: &DimSpec, dim: &DimRef) -> Result
     // across (ncks refuses such a range too): `7.0,4.0` there is most likely "from 7
     // down to 4", which wrapping would turn into about its complement.
     if lo > hi && decreasing && c.len() > 1 {
-        return Err(fail(
-            spec,
-            &format!(
-                "coordinate '{}' decreases ({} to {}), and a range wraps only on an increasing one: give the smaller value first ({hi} to {lo} is written {},{})",
-                dim.name,
-                c[0],
-                c[c.len() - 1],
-                bound_text(max),
-                bound_text(&spec.min)
-            ),
-        ));
+        return Err(SubsetError::WrapDecreasing {
+            spec: spec.text.clone(),
+            dim: dim.name.clone(),
+            first: c[0],
+            last: c[c.len() - 1],
+            min: lo,
+            max: hi,
+            min_text: bound_text(&spec.min),
+            max_text: bound_text(max),
+        }
+        .into());
     }
     let (out, wrapped) = if lo > hi {
         let mut out = within(lo, f64::INFINITY);
@@ -244,15 +248,25 @@ fn by_values(source: &dyn DatasetSource, spec: &DimSpec, dim: &DimRef) -> Result
         (within(lo, hi), false)
     };
     if out.is_empty() {
-        return Err(fail(
-            spec,
-            &format!(
-                "no value of coordinate '{}' ({first} to {last}) lies in the range {lo} to {hi}",
-                dim.name
-            ),
-        ));
+        return Err(SubsetError::NoValueInRange {
+            spec: spec.text.clone(),
+            dim: dim.name.clone(),
+            lowest: first,
+            highest: last,
+            min: lo,
+            max: hi,
+        }
+        .into());
     }
     Ok((out, wrapped))
+}
+
+/// The error for a dimension of length 0.
+fn empty(spec: &DimSpec) -> crate::Error {
+    SubsetError::Empty {
+        spec: spec.text.clone(),
+    }
+    .into()
 }
 
 /// A bound as it was written in `--dim` (for a message that rewrites it).
@@ -269,5 +283,47 @@ fn bound_text(b: &Bound) -> String {
         }
         Bound::Index(i) => i.to_string(),
         Bound::Date(text) => text.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn by_index(text: &str, len: u64) -> Result<Vec<u64>> {
+        by_indices(&text.parse::<DimSpec>().unwrap(), len)
+    }
+
+    fn subset_error(r: Result<Vec<u64>>) -> SubsetError {
+        match r {
+            Err(crate::Error::Subset(e)) => *e,
+            other => panic!("not a subset error: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn indices_outside_say_which_and_the_last() {
+        let e = subset_error(by_index("time,2,9", 5));
+        assert_eq!(
+            e,
+            SubsetError::IndexOutside {
+                spec: "time,2,9".into(),
+                index: 9,
+                last: 4
+            }
+        );
+        assert_eq!(by_index("time,-2", 5).unwrap(), [3]);
+    }
+
+    #[test]
+    fn min_after_max_and_empty_dimensions() {
+        assert!(matches!(
+            subset_error(by_index("time,3,1", 5)),
+            SubsetError::MinAfterMax { min: 3, max: 1, .. }
+        ));
+        assert!(matches!(
+            subset_error(by_index("time,0", 0)),
+            SubsetError::Empty { .. }
+        ));
     }
 }

@@ -3,6 +3,8 @@
 
 use std::str::FromStr;
 
+use crate::error::DimSpecError;
+
 /// One end of a range.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Bound {
@@ -32,25 +34,31 @@ pub struct DimSpec {
 }
 
 impl FromStr for DimSpec {
-    type Err = String;
+    type Err = DimSpecError;
 
-    fn from_str(s: &str) -> Result<DimSpec, String> {
+    fn from_str(s: &str) -> Result<DimSpec, DimSpecError> {
         let parts: Vec<&str> = s.split(',').map(str::trim).collect();
         let dim = parts[0];
         if dim.is_empty() || parts.len() < 2 || parts.len() > 4 {
-            return Err(format!(
-                "--dim {s}: give DIM,MIN[,MAX[,STRIDE]] (as ncks -d)"
-            ));
+            return Err(DimSpecError::Form {
+                spec: s.to_string(),
+            });
         }
-        let bound = |t: &str| bound(t).map_err(|e| format!("--dim {s}: {e}"));
+        let bound = |t: &str| {
+            bound(t).ok_or_else(|| DimSpecError::Bound {
+                spec: s.to_string(),
+                bound: t.to_string(),
+            })
+        };
         let stride = match parts.get(3).copied() {
             None | Some("") => 1,
             Some(t) => match t.parse::<u64>() {
                 Ok(n) if n >= 1 => n,
                 _ => {
-                    return Err(format!(
-                        "--dim {s}: the stride '{t}' is not a whole number >= 1"
-                    ))
+                    return Err(DimSpecError::Stride {
+                        spec: s.to_string(),
+                        stride: t.to_string(),
+                    })
                 }
             },
         };
@@ -64,22 +72,21 @@ impl FromStr for DimSpec {
     }
 }
 
-/// One bound as written: empty, an integer index, a date, or a coordinate value.
-fn bound(t: &str) -> Result<Bound, String> {
+/// One bound as written: empty, an integer index, a date, or a coordinate value;
+/// `None` when it is none of them.
+fn bound(t: &str) -> Option<Bound> {
     if t.is_empty() {
-        return Ok(Bound::Open);
+        return Some(Bound::Open);
     }
     if looks_like_date(t) {
-        return Ok(Bound::Date(t.to_string()));
+        return Some(Bound::Date(t.to_string()));
     }
     if let Ok(i) = t.parse::<i64>() {
-        return Ok(Bound::Index(i));
+        return Some(Bound::Index(i));
     }
     match t.parse::<f64>() {
-        Ok(v) if v.is_finite() => Ok(Bound::Value(v)),
-        _ => Err(format!(
-            "'{t}' is not an index, a coordinate value (with a decimal point) or a date"
-        )),
+        Ok(v) if v.is_finite() => Some(Bound::Value(v)),
+        _ => None,
     }
 }
 
@@ -136,7 +143,7 @@ mod tests {
             ("time,0,9,0", "stride '0'"),
             ("time,0,1,2,3", "DIM,MIN"),
         ] {
-            let e = s.parse::<DimSpec>().unwrap_err();
+            let e = s.parse::<DimSpec>().unwrap_err().to_string();
             assert!(e.contains(says), "{s}: {e}");
         }
     }

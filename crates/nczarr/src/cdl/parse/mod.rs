@@ -31,6 +31,18 @@ impl fmt::Display for CdlError {
 
 impl std::error::Error for CdlError {}
 
+// Here rather than in `error.rs`, which would otherwise import the CDL layer it is
+// imported by.
+impl From<CdlError> for crate::Error {
+    fn from(e: CdlError) -> crate::Error {
+        crate::Error::Cdl {
+            line: e.line,
+            column: e.column,
+            message: e.message,
+        }
+    }
+}
+
 impl CdlError {
     /// An error at byte `offset` of `text`.
     pub fn at(text: &str, offset: usize, message: impl Into<String>) -> CdlError {

@@ -406,3 +406,23 @@ fn bytes_that_are_not_utf8_are_text_in_strings_and_refused_in_names() {
         "3:3: a byte that is not UTF-8 outside a string or comment: names must be valid UTF-8"
     );
 }
+
+#[test]
+fn a_cdl_error_converts_with_its_place() {
+    let e = CdlError {
+        line: 3,
+        column: 9,
+        message: "expected ','".into(),
+    };
+    let text = e.to_string();
+    let e = crate::Error::from(e);
+    assert!(matches!(
+        e,
+        crate::Error::Cdl {
+            line: 3,
+            column: 9,
+            ..
+        }
+    ));
+    assert_eq!(e.to_string(), text);
+}

@@ -103,6 +103,17 @@ pub enum HeaderFault {
     },
 }
 
+// Here rather than in `error.rs`, which would otherwise import the layer it is
+// imported by.
+impl From<HeaderFault> for crate::Error {
+    fn from(e: HeaderFault) -> crate::Error {
+        crate::Error::Layer {
+            layer: "nc3",
+            source: Box::new(e),
+        }
+    }
+}
+
 const NC_DIMENSION: u32 = 0x0A;
 const NC_VARIABLE: u32 = 0x0B;
 const NC_ATTRIBUTE: u32 = 0x0C;

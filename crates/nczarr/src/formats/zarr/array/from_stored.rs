@@ -73,6 +73,17 @@ pub enum ConvertError {
     },
 }
 
+// Here rather than in `error.rs`, which would otherwise import the layer it is
+// imported by.
+impl From<ConvertError> for crate::Error {
+    fn from(e: ConvertError) -> crate::Error {
+        crate::Error::Layer {
+            layer: "zarr",
+            source: Box::new(e),
+        }
+    }
+}
+
 /// Convert `n` stored elements of `dtype` into values of `nc_type`.
 ///
 /// # Errors

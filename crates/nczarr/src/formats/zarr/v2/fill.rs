@@ -18,6 +18,17 @@ pub struct FillError {
     pub reason: String,
 }
 
+// Here rather than in `error.rs`, which would otherwise import the layer it is
+// imported by.
+impl From<FillError> for crate::Error {
+    fn from(e: FillError) -> crate::Error {
+        crate::Error::Layer {
+            layer: "zarr",
+            source: Box::new(e),
+        }
+    }
+}
+
 /// Convert a `fill_value` to one value of `nc_type`; `Ok(None)` for `null` (no fill).
 ///
 /// `text_is_base64` says how to read a string fill of a byte-string dtype: zarr-python
