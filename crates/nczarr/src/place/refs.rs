@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
-use super::open::open_ranged_reference;
+use super::remote::open_ranged_reference;
 use super::refs_parse::Written;
 use crate::reach::{check_reference, Origin, ReferenceOptions, Target};
 use crate::store::{
