@@ -198,12 +198,18 @@ fn the_cycle_check_follows_re_exports_of_mod_rs() {
     ] {
         let dir = fixture(&[
             ("f/mod.rs", re_export),
-            ("f/a.rs", "pub struct Thing;\npub struct Other;\nuse super::b::helper;\n"),
+            (
+                "f/a.rs",
+                "pub struct Thing;\npub struct Other;\nuse super::b::helper;\n",
+            ),
             ("f/b.rs", "pub fn helper(_: &super::Thing) {}\n"),
         ]);
         let found = folder_cycles(dir.path(), None);
         assert_eq!(found.len(), 1, "{re_export}: {found:?}");
-        assert!(found[0].ends_with("f: a -> b -> a"), "{re_export}: {found:?}");
+        assert!(
+            found[0].ends_with("f: a -> b -> a"),
+            "{re_export}: {found:?}"
+        );
     }
     // Through `crate::f::Thing`, and a glob of the parent in a test module.
     for b in [
@@ -236,7 +242,10 @@ fn the_cycle_check_reads_code_not_comments_or_strings() {
              pub fn helper() {}\n",
         ),
         // A file of a test module (`#[path]`): its `super` is `a`, not `f`.
-        ("f/c.rs", "#[cfg(test)]\n#[path = \"c_tests.rs\"]\nmod tests;\n"),
+        (
+            "f/c.rs",
+            "#[cfg(test)]\n#[path = \"c_tests.rs\"]\nmod tests;\n",
+        ),
         ("f/c_tests.rs", "use super::super::a::Thing;\n"),
     ]);
     let found = folder_cycles(dir.path(), None);

@@ -316,32 +316,37 @@ pub(crate) fn read_source(text: &str, module: &[String], krate: &[String]) -> So
             _ => {}
         }
         let top_use = top && w == "use";
-        src.paths.extend(found.into_iter().map(|(path, alias)| Named {
-            from: from.clone(),
-            path,
-            alias,
-            top_use,
-        }));
+        src.paths
+            .extend(found.into_iter().map(|(path, alias)| Named {
+                from: from.clone(),
+                path,
+                alias,
+                top_use,
+            }));
     }
     src
 }
 
 /// The modules declared with `#[path = "..."] mod name;` in `text` (of `file`, module
 /// `module`): each file with its module.
-fn path_attributes(
-    file: &Path,
-    text: &str,
-    module: &[String],
-) -> Vec<(PathBuf, Vec<String>)> {
+fn path_attributes(file: &Path, text: &str, module: &[String]) -> Vec<(PathBuf, Vec<String>)> {
     let mut out = Vec::new();
     for (at, _) in text.match_indices("#[path = \"") {
         let rest = &text[at + 10..];
         let Some(end) = rest.find('"') else { continue };
         let after = &rest[end..];
-        let Some(m) = after.find("mod ") else { continue };
-        let name: String = after[m + 4..].chars().take_while(|&c| is_ident(c)).collect();
+        let Some(m) = after.find("mod ") else {
+            continue;
+        };
+        let name: String = after[m + 4..]
+            .chars()
+            .take_while(|&c| is_ident(c))
+            .collect();
         let dir = file.parent().unwrap();
-        out.push((dir.join(&rest[..end]), [module.to_vec(), vec![name]].concat()));
+        out.push((
+            dir.join(&rest[..end]),
+            [module.to_vec(), vec![name]].concat(),
+        ));
     }
     out
 }
@@ -369,7 +374,8 @@ impl<'a> Modules<'a> {
             && (self.own.get(m).is_some_and(|s| s.items.contains(name))
                 || self.top_uses(m).iter().any(|n| {
                     n.alias == name
-                        || (n.alias == "*" && self.defines(&n.path[..n.path.len() - 1], name, depth + 1))
+                        || (n.alias == "*"
+                            && self.defines(&n.path[..n.path.len() - 1], name, depth + 1))
                 }))
     }
 
@@ -519,4 +525,3 @@ pub(crate) fn folder_cycles(src: &Path, crates_under: Option<&str>) -> Vec<Strin
     }
     cycles
 }
-
