@@ -233,6 +233,7 @@ fn use_tree(
 /// words it uses (alone, and before `::`).
 #[derive(Debug, Default)]
 pub(crate) struct Source {
+    /// The file's module.
     module: Vec<String>,
     pub(crate) paths: Vec<Named>,
     items: BTreeSet<String>,
@@ -242,6 +243,7 @@ pub(crate) struct Source {
     inline: Vec<Vec<String>>,
 }
 
+/// Reads `text`, the file of module `module` in the crate whose root module is `krate`.
 pub(crate) fn read_source(text: &str, module: &[String], krate: &[String]) -> Source {
     let code = code_of(text);
     let c: Vec<char> = code.chars().collect();
