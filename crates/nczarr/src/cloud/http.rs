@@ -17,7 +17,8 @@ use object_store::http::{HttpBuilder, HttpStore as ObjHttpStore};
 use object_store::path::Path as ObjPath;
 use object_store::{ClientOptions, ObjectStore, ObjectStoreExt};
 
-use super::object::{brief, get_options, retry_config};
+use super::object::{brief, get_options};
+use super::settings::retry_config;
 use crate::store::{ByteRange, GetResult, ListableStore, ReadableStore, StoreError, StoreKey};
 
 /// Requests in flight at once for a batch of reads.

@@ -18,10 +18,7 @@ use std::time::Duration;
 
 use futures::{StreamExt, TryStreamExt};
 use object_store::path::Path as ObjPath;
-use object_store::{
-    BackoffConfig, ClientOptions, GetOptions, GetRange, ObjectStore, ObjectStoreExt, PutPayload,
-    RetryConfig,
-};
+use object_store::{GetOptions, GetRange, ObjectStore, ObjectStoreExt, PutPayload};
 
 // Kept reachable here: callers name it as the object store's.
 pub(crate) use super::place::check_endpoint;
@@ -90,34 +87,6 @@ impl std::fmt::Debug for CloudStore {
             .field("location", &self.location())
             .field("endpoint", &self.place.endpoint)
             .finish_non_exhaustive()
-    }
-}
-
-/// How long one request may take, and how long to wait for a connection. Generous for
-/// large chunks on slow links, short enough that an unreachable endpoint fails fast.
-const REQUEST_TIMEOUT: Duration = Duration::from_secs(120);
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
-
-/// The client options every cloud uses: timeouts, and idle connections for
-/// `concurrency` requests in flight.
-pub(super) fn client_options(concurrency: usize) -> ClientOptions {
-    ClientOptions::new()
-        .with_timeout(REQUEST_TIMEOUT)
-        .with_connect_timeout(CONNECT_TIMEOUT)
-        .with_pool_max_idle_per_host(concurrency)
-}
-
-/// Retries with backoff, the same for every cloud: 4 retries of a failed request
-/// (connection errors, 5xx, throttling), from 100 ms to 5 s apart, within 60 s.
-pub(super) fn retry_config() -> RetryConfig {
-    RetryConfig {
-        backoff: BackoffConfig {
-            init_backoff: Duration::from_millis(100),
-            max_backoff: Duration::from_secs(5),
-            base: 2.0,
-        },
-        max_retries: 4,
-        retry_timeout: Duration::from_secs(60),
     }
 }
 

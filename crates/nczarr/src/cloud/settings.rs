@@ -1,7 +1,10 @@
-//! What every cloud's settings share: secrets that never print, and how many
-//! requests a store keeps in flight.
+//! What every cloud's settings share: secrets that never print, how many requests a
+//! store keeps in flight, and the client's timeouts and retries.
 
 use std::fmt;
+use std::time::Duration;
+
+use object_store::{BackoffConfig, ClientOptions, RetryConfig};
 
 use crate::url::DatasetUrl;
 
@@ -60,5 +63,33 @@ pub(crate) fn concurrency(
             )),
         },
         None => Ok(DEFAULT_CONCURRENCY),
+    }
+}
+
+/// How long one request may take, and how long to wait for a connection. Generous for
+/// large chunks on slow links, short enough that an unreachable endpoint fails fast.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(120);
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The client options every cloud uses: timeouts, and idle connections for
+/// `concurrency` requests in flight.
+pub(super) fn client_options(concurrency: usize) -> ClientOptions {
+    ClientOptions::new()
+        .with_timeout(REQUEST_TIMEOUT)
+        .with_connect_timeout(CONNECT_TIMEOUT)
+        .with_pool_max_idle_per_host(concurrency)
+}
+
+/// Retries with backoff, the same for every cloud: 4 retries of a failed request
+/// (connection errors, 5xx, throttling), from 100 ms to 5 s apart, within 60 s.
+pub(super) fn retry_config() -> RetryConfig {
+    RetryConfig {
+        backoff: BackoffConfig {
+            init_backoff: Duration::from_millis(100),
+            max_backoff: Duration::from_secs(5),
+            base: 2.0,
+        },
+        max_retries: 4,
+        retry_timeout: Duration::from_secs(60),
     }
 }

@@ -250,8 +250,8 @@ mod tests {
     #[test]
     fn the_options_we_set_are_all_mapped() {
         let options = [
-            super::super::object::client_options(32),
-            super::super::object::client_options(8).with_allow_http(true),
+            super::super::settings::client_options(32),
+            super::super::settings::client_options(8).with_allow_http(true),
             ClientOptions::new()
                 .with_timeout(Duration::from_secs(120))
                 .with_connect_timeout(Duration::from_millis(1500))

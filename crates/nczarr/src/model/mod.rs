@@ -11,6 +11,7 @@ pub mod select;
 mod strings;
 mod types;
 pub mod user;
+mod user_type;
 mod values;
 
 pub use dataset::{Attr, Dataset, Dim, DimRef, Group, Var};
@@ -18,5 +19,5 @@ pub use path::{GroupPath, VarPath};
 pub(crate) use strings::extend_short;
 pub use strings::{Strings, TooLarge};
 pub use types::NcType;
-pub use user::{TypeId, UValue, UserAttr, UserKind, UserType};
+pub use user_type::{TypeId, UValue, UserAttr, UserKind, UserType};
 pub use values::Values;

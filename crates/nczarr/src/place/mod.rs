@@ -9,11 +9,13 @@ mod guard;
 mod open;
 mod refs;
 mod refs_parse;
+mod remote;
 
 pub use create::{create_file, create_target, parts_target, FileTarget, PartsRun, ZipLayout};
 pub use guard::{inspect_target, Enclosing, Held, TargetFacts};
-pub use open::{fetch_object, open_cloud, open_ranged, open_read, open_s3, OpenedStore};
+pub use open::{open_read, OpenedStore};
 pub use refs::{
     examine_refs_path, looks_like_references, names_a_json_object, ranged_starts_like_references,
     starts_like_references, ReferenceStore,
 };
+pub use remote::{fetch_object, open_cloud, open_ranged, open_s3};

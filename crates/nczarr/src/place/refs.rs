@@ -16,8 +16,8 @@ use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
-use super::open::open_ranged_reference;
 use super::refs_parse::Written;
+use super::remote::open_ranged_reference;
 use crate::reach::{check_reference, Origin, ReferenceOptions, Target};
 use crate::store::{
     children_of, ByteRange, Existing, GetResult, ListableStore, LocalFile, ReadAt, ReadableStore,

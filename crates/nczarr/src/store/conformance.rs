@@ -2,7 +2,7 @@
 //! ([`check_read_store`]) on dir, zip (stored and deflated), memory and S3; writing
 //! ([`check_put_and_overwrite`], [`check_staged_writes`]) on every writable backend.
 
-use super::{ByteRange, GotInto, ReadStore, StoreKey, Target, WritableStore};
+use super::{ByteRange, GotInto, ReadStore, StoreError, StoreKey, WritableStore};
 
 /// Keys and values every backend is loaded with before [`check_read_store`].
 pub(crate) const FIXTURE: &[(&str, &[u8])] = &[
@@ -130,10 +130,21 @@ pub(crate) fn check_put_and_overwrite<S: WritableStore + ReadStore>(store: &S) {
     store.finish().unwrap();
 }
 
-/// A backend that writes a dataset as a [`Target`] at a destination.
-pub(crate) struct WriteCase<'a> {
+/// A dataset being written, as [`check_staged_writes`] sees it: its store, and the commit
+/// that puts it in place. [`super::Target`] is one; the suite names the trait, not the
+/// type, so that it depends on no backend it tests.
+pub(crate) trait StagedWrite {
+    /// The store to write into.
+    fn store(&self) -> &dyn WritableStore;
+    /// Put the finished dataset in place.
+    fn commit(self) -> Result<(), StoreError>;
+}
+
+/// A backend that writes a dataset as a [`StagedWrite`] (a [`super::Target`]) at a
+/// destination.
+pub(crate) struct WriteCase<'a, T> {
     /// Start writing a new dataset at the destination.
-    pub(crate) create: &'a dyn Fn() -> Result<Target, super::StoreError>,
+    pub(crate) create: &'a dyn Fn() -> Result<T, StoreError>,
     /// What is at the destination now, or `None` when nothing is.
     pub(crate) read_back: &'a dyn Fn() -> Option<Box<dyn ReadStore>>,
     /// Whether what is written is visible before the commit (S3 has no staging).
@@ -182,11 +193,11 @@ fn check_holds_fixture(store: &dyn ReadStore, extra: &[u8]) {
 /// stages), everything after it; an abandoned write leaves nothing; a key written
 /// twice is replaced or refused with an error naming it; an existing dataset is kept
 /// until a new one is committed (or never written over).
-pub(crate) fn check_staged_writes(case: &WriteCase<'_>) {
+pub(crate) fn check_staged_writes<T: StagedWrite>(case: &WriteCase<'_, T>) {
     // Abandoned: nothing left at the destination.
     {
         let t = (case.create)().unwrap();
-        write_fixture(t.store.as_ref(), b"1");
+        write_fixture(t.store(), b"1");
         if case.staged {
             assert!((case.read_back)().is_none(), "visible before the commit");
         }
@@ -198,8 +209,8 @@ pub(crate) fn check_staged_writes(case: &WriteCase<'_>) {
 
     // Committed, with one key written twice.
     let t = (case.create)().unwrap();
-    write_fixture(t.store.as_ref(), b"1");
-    let again = t.store.put(&k(EXTRA), b"2");
+    write_fixture(t.store(), b"1");
+    let again = t.store().put(&k(EXTRA), b"2");
     let extra: &[u8] = if case.overwrite_replaces {
         again.unwrap();
         b"2"
@@ -216,12 +227,12 @@ pub(crate) fn check_staged_writes(case: &WriteCase<'_>) {
     if case.replaces_existing {
         {
             let t = (case.create)().unwrap();
-            t.store.put(&k(".zgroup"), b"{}").unwrap();
+            t.store().put(&k(".zgroup"), b"{}").unwrap();
         }
         let back = (case.read_back)().expect("old dataset");
         check_holds_fixture(back.as_ref(), extra);
         let t = (case.create)().unwrap();
-        t.store.put(&k(".zgroup"), b"{}").unwrap();
+        t.store().put(&k(".zgroup"), b"{}").unwrap();
         t.commit().unwrap();
         let back = (case.read_back)().expect("new dataset");
         assert_eq!(back.list().unwrap().len(), 1);

@@ -1,7 +1,7 @@
 //! The zmap: a small key/value store interface and its backends.
 //!
 //! Capability traits rather than one trait with stubs: every backend can read
-//! ([`ReadableStore`]) and list ([`ListableStore`]); writing comes with the write path.
+//! ([`ReadableStore`]) and list ([`ListableStore`]); some can write ([`WritableStore`]).
 //! A missing key is `Ok(None)`, never an error: in Zarr a missing chunk means "fill".
 //!
 //! Local backends: [`DirStore`] (a directory tree, plain `std::fs`), [`ZipStore`] (a zip
@@ -36,7 +36,7 @@ pub use ranged::{LocalFile, RangedFile, ReadAt, READ_AHEAD};
 pub use replace::ReplacingDirStore;
 pub use target::Target;
 pub use trace::{TraceSink, TracingStore};
-pub use write::{Staged, WritableStore, ZipWriterStore};
+pub use write::{Staged, ZipWriterStore};
 pub use zip::ZipStore;
 
 use std::fmt::Debug;
@@ -319,6 +319,61 @@ impl<T: ListableStore + ?Sized> ListableStore for std::sync::Arc<T> {
 
     fn search(&self, prefix: &StoreKey) -> Result<Vec<String>, StoreError> {
         (**self).search(prefix)
+    }
+}
+
+/// A store that can be written.
+pub trait WritableStore: Send + Sync {
+    /// Store `value` under `key`, replacing any previous value.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the backend fails.
+    fn put(&self, key: &StoreKey, value: &[u8]) -> Result<(), StoreError>;
+
+    /// Store many values; backends that can overlap requests override this.
+    ///
+    /// # Errors
+    /// The first [`StoreError`].
+    fn put_many(&self, items: &[(StoreKey, Vec<u8>)]) -> Result<(), StoreError> {
+        items.iter().try_for_each(|(k, v)| self.put(k, v))
+    }
+
+    /// Make everything written durable and readable (close an archive).
+    ///
+    /// # Errors
+    /// [`StoreError`] when the backend fails.
+    fn finish(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    /// Remove `key` (nothing happens when it does not exist).
+    ///
+    /// # Errors
+    /// [`StoreError::Refused`] where values cannot be removed (a zip archive being
+    /// written); backend errors.
+    fn delete(&self, key: &StoreKey) -> Result<(), StoreError> {
+        Err(StoreError::Refused {
+            key: key.to_string(),
+            message: "this store cannot remove values".into(),
+        })
+    }
+}
+
+impl<T: WritableStore + ?Sized> WritableStore for std::sync::Arc<T> {
+    fn put(&self, key: &StoreKey, value: &[u8]) -> Result<(), StoreError> {
+        (**self).put(key, value)
+    }
+
+    fn put_many(&self, items: &[(StoreKey, Vec<u8>)]) -> Result<(), StoreError> {
+        (**self).put_many(items)
+    }
+
+    fn finish(&self) -> Result<(), StoreError> {
+        (**self).finish()
+    }
+
+    fn delete(&self, key: &StoreKey) -> Result<(), StoreError> {
+        (**self).delete(key)
     }
 }
 

@@ -42,3 +42,14 @@ impl Target {
         }
     }
 }
+
+#[cfg(test)]
+impl super::conformance::StagedWrite for Target {
+    fn store(&self) -> &dyn WritableStore {
+        self.store.as_ref()
+    }
+
+    fn commit(self) -> Result<(), StoreError> {
+        Target::commit(self)
+    }
+}

@@ -1,6 +1,6 @@
-//! Writing: the [`WritableStore`] capability, and staging a new dataset beside its
-//! final place so that a failed run never leaves a half-written dataset there nor
-//! damages the one it replaces.
+//! Writing: the local stores' [`WritableStore`] (the trait is in `store`, beside the
+//! other capabilities), and staging a new dataset beside its final place so that a
+//! failed run never leaves a half-written dataset there nor damages the one it replaces.
 
 use std::fs;
 use std::io::Write;
@@ -8,62 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use super::durable::{durable, start_writeback, sync_path, sync_tree, WRITEBACK_FROM};
-use super::{DirStore, MemoryStore, StoreError, StoreKey};
-
-/// A store that can be written.
-pub trait WritableStore: Send + Sync {
-    /// Store `value` under `key`, replacing any previous value.
-    ///
-    /// # Errors
-    /// [`StoreError`] when the backend fails.
-    fn put(&self, key: &StoreKey, value: &[u8]) -> Result<(), StoreError>;
-
-    /// Store many values; backends that can overlap requests override this.
-    ///
-    /// # Errors
-    /// The first [`StoreError`].
-    fn put_many(&self, items: &[(StoreKey, Vec<u8>)]) -> Result<(), StoreError> {
-        items.iter().try_for_each(|(k, v)| self.put(k, v))
-    }
-
-    /// Make everything written durable and readable (close an archive).
-    ///
-    /// # Errors
-    /// [`StoreError`] when the backend fails.
-    fn finish(&self) -> Result<(), StoreError> {
-        Ok(())
-    }
-
-    /// Remove `key` (nothing happens when it does not exist).
-    ///
-    /// # Errors
-    /// [`StoreError::Refused`] where values cannot be removed (a zip archive being
-    /// written); backend errors.
-    fn delete(&self, key: &StoreKey) -> Result<(), StoreError> {
-        Err(StoreError::Refused {
-            key: key.to_string(),
-            message: "this store cannot remove values".into(),
-        })
-    }
-}
-
-impl<T: WritableStore + ?Sized> WritableStore for std::sync::Arc<T> {
-    fn put(&self, key: &StoreKey, value: &[u8]) -> Result<(), StoreError> {
-        (**self).put(key, value)
-    }
-
-    fn put_many(&self, items: &[(StoreKey, Vec<u8>)]) -> Result<(), StoreError> {
-        (**self).put_many(items)
-    }
-
-    fn finish(&self) -> Result<(), StoreError> {
-        (**self).finish()
-    }
-
-    fn delete(&self, key: &StoreKey) -> Result<(), StoreError> {
-        (**self).delete(key)
-    }
-}
+use super::{DirStore, MemoryStore, StoreError, StoreKey, WritableStore};
 
 impl WritableStore for MemoryStore {
     fn put(&self, key: &StoreKey, value: &[u8]) -> Result<(), StoreError> {

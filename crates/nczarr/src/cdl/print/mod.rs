@@ -16,6 +16,8 @@ pub mod cformat;
 mod data;
 mod dates;
 pub mod digits;
+#[cfg(test)]
+mod digits_tests;
 pub mod escape;
 mod gtext;
 mod header;

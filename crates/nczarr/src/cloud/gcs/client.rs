@@ -5,7 +5,8 @@ use std::sync::Arc;
 
 use object_store::gcp::GoogleCloudStorageBuilder;
 
-use super::super::object::{brief, client_options, retry_config};
+use super::super::object::brief;
+use super::super::settings::{client_options, retry_config};
 use super::{GcsCredentials, GcsSettings};
 use crate::cloud::{CloudPlace, CloudStore};
 use crate::store::StoreError;

@@ -5,7 +5,8 @@ use std::sync::Arc;
 
 use object_store::aws::AmazonS3Builder;
 
-use super::super::object::{brief, client_options, retry_config};
+use super::super::object::brief;
+use super::super::settings::{client_options, retry_config};
 use super::{Credentials, S3Settings};
 use crate::cloud::{CloudPlace, CloudStore};
 use crate::store::StoreError;

@@ -14,6 +14,8 @@
 pub(crate) mod from_stored;
 mod in_place;
 mod reader;
+#[cfg(test)]
+mod reader_tests;
 pub(crate) mod shard;
 mod stored;
 pub(crate) mod to_stored;

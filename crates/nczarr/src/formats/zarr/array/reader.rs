@@ -482,7 +482,7 @@ impl<'s> ArrayReader<'s> {
     /// read (uncompressed, C order, unsharded, bytes the values' own but perhaps for
     /// `swap`ped byte order), from a store whose reads are cheap: a remote one gathers
     /// a batch's requests into one `get_many` instead.
-    fn in_place_swap(&self) -> Option<bool> {
+    pub(super) fn in_place_swap(&self) -> Option<bool> {
         if !self.pipeline.is_empty() || !self.c_order || self.sharding.is_some() {
             return None;
         }
@@ -733,7 +733,3 @@ impl<'s> ArrayReader<'s> {
         });
     }
 }
-
-#[cfg(test)]
-#[path = "reader_tests.rs"]
-mod tests;

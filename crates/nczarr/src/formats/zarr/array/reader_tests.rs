@@ -1,9 +1,13 @@
 //! Tests of [`super::ArrayReader`]: reads into reused memory and straight into place.
+//! They write what they read with [`super::ArrayWriter`], so they sit beside the reader
+//! rather than inside it: the reader depends on the writer in no way.
 
-use super::*;
-use crate::formats::zarr::array::writer::tests::{stored, values};
-use crate::formats::zarr::array::ArrayWriter;
-use crate::store::MemoryStore;
+use super::writer::tests::{stored, values};
+use super::{ArrayReader, ArrayWriter};
+use crate::chunking::Region;
+use crate::formats::zarr::v2::Dtype;
+use crate::model::{NcType, Values, VarPath};
+use crate::store::{MemoryStore, StoreKey};
 
 /// Reads into the memory of earlier values (longer, shorter, another type, full
 /// of other numbers) give what fresh reads give: missing chunks and positions past

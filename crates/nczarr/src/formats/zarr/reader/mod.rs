@@ -6,6 +6,7 @@
 mod attrs;
 mod detect;
 mod meta;
+mod options;
 mod pure;
 mod read;
 mod source;
@@ -14,7 +15,7 @@ mod var;
 mod walk;
 
 pub use detect::Generation;
-pub use read::ReadOptions;
+pub use options::ReadOptions;
 pub use source::ZarrSource;
 
 use super::conventions::SCALAR_DIM;

@@ -1,27 +1,21 @@
 //! Reading a store's metadata: detect the generation, walk the groups, and build the
-//! [`ZarrSource`] that serves the values.
+//! [`ZarrSource`] that serves the values ([`ZarrSource::open`]).
 
-use super::{detect, pure, walk, Generation, MetaSource, ZarrSource};
+use super::{detect, pure, walk, Generation, MetaSource, ReadOptions, ZarrSource};
 use crate::error::{Error, Result};
 use crate::model::{Dataset, VarPath};
 use crate::source::FormatInfo;
-use crate::store::{ReadStore, StoreKey, TraceSink};
+use crate::store::{ReadStore, StoreKey};
 
-/// How to interpret a store.
-#[derive(Clone, Default)]
-pub struct ReadOptions {
-    /// Ignore NCZarr metadata and read as pure Zarr (`mode=zarr`).
-    pub force_pure_zarr: bool,
-    /// Ignore `_ARRAY_DIMENSIONS` (`mode=noxarray`).
-    pub ignore_xarray_dims: bool,
-    /// Read as Zarr version 3 even if version 2 metadata is there too (`mode=zarr3`).
-    pub force_v3: bool,
-    /// Read as Zarr version 2 even if a `zarr.json` is there too (`mode=v2`).
-    pub force_v2: bool,
-    /// Report decisions here (`NCTRACING`).
-    pub trace: Option<TraceSink>,
-    /// About how many bytes of decoded chunks a read holds at once (default 64 MiB).
-    pub batch_bytes: Option<u64>,
+impl ZarrSource {
+    /// Read the metadata of the dataset at the root of `store`.
+    ///
+    /// # Errors
+    /// [`Error::NotZarr`] when the store holds no Zarr dataset; JSON and metadata
+    /// errors naming the key; store errors.
+    pub fn open(store: Box<dyn ReadStore>, options: &ReadOptions) -> Result<ZarrSource> {
+        read(store, options)
+    }
 }
 
 /// Read the metadata of the dataset at the root of `store`.

@@ -1,7 +1,7 @@
 //! [`ZarrSource`]: an NCZarr or pure Zarr v2 dataset opened for reading.
 
 use super::super::conventions::array_key;
-use super::{Arrays, ReadOptions};
+use super::Arrays;
 use crate::chunking::Region;
 use crate::encoding::{Chunking, Encoding, Endianness, ZarrKind};
 use crate::error::{Error, Result};
@@ -30,15 +30,6 @@ pub struct ZarrSource {
 }
 
 impl ZarrSource {
-    /// Read the metadata of the dataset at the root of `store`.
-    ///
-    /// # Errors
-    /// [`Error::NotZarr`] when the store holds no Zarr dataset; JSON and metadata
-    /// errors naming the key; store errors.
-    pub fn open(store: Box<dyn ReadStore>, options: &ReadOptions) -> Result<ZarrSource> {
-        super::read::read(store, options)
-    }
-
     pub(crate) fn new(
         store: Box<dyn ReadStore>,
         dataset: Dataset,
