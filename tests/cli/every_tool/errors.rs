@@ -96,6 +96,49 @@ fn common_errors_say_each_thing_once() {
 }
 
 #[test]
+fn unknown_codec_parameters_are_refused_everywhere() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = dataset(tmp.path());
+    let out = tmp.path().join("o.zarr").to_string_lossy().into_owned();
+    for (args, expect) in [
+        (
+            vec!["--codec", "zstd:levl=3"],
+            r#"unknown parameter "levl" (it takes level, checksum)"#,
+        ),
+        (
+            vec!["--codec", r#"{"id": "blosc", "cname": "lz4", "level": 5}"#],
+            r#"unknown parameter "level""#,
+        ),
+        (
+            vec!["-F", "*,32015,3,9"],
+            "takes at most 1 parameter, not 2",
+        ),
+        (
+            vec!["-d", "9", "--codec", "zstd"],
+            "-d 9 and --codec both choose",
+        ),
+    ] {
+        let mut all = args.clone();
+        all.extend([input.as_str(), out.as_str()]);
+        let e = run("nczcopy", &all).fails_with_one_line(1);
+        assert!(e.contains(expect), "{args:?}: {e}");
+        assert!(!std::path::Path::new(&out).exists());
+    }
+    // _Codecs in CDL, as nczgen reads it.
+    let cdl = tmp.path().join("c.cdl");
+    fs::write(
+        &cdl,
+        "netcdf c {\ndimensions:\n\tx = 2 ;\nvariables:\n\tint v(x) ;\n\t\tv:_Codecs = \"[{\\\"id\\\": \\\"zlib\\\", \\\"lvl\\\": 1}]\" ;\ndata:\n v = 1, 2 ;\n}\n",
+    )
+    .unwrap();
+    let e = run("nczgen", &["-o", &out, &cdl.to_string_lossy()]).fails_with_one_line(1);
+    assert!(
+        e.contains(r#"unknown parameter "lvl" (it takes level)"#),
+        "{e}"
+    );
+}
+
+#[test]
 fn wrong_keys_fail_in_one_line_without_showing_secrets() {
     let cdl = data_dir().join("golden/cases").join("coords.cdl");
     let cdl = cdl.to_string_lossy();
@@ -164,49 +207,6 @@ fn wrong_keys_fail_in_one_line_without_showing_secrets() {
             );
         }
     }
-}
-
-#[test]
-fn unknown_codec_parameters_are_refused_everywhere() {
-    let tmp = tempfile::tempdir().unwrap();
-    let input = dataset(tmp.path());
-    let out = tmp.path().join("o.zarr").to_string_lossy().into_owned();
-    for (args, expect) in [
-        (
-            vec!["--codec", "zstd:levl=3"],
-            r#"unknown parameter "levl" (it takes level, checksum)"#,
-        ),
-        (
-            vec!["--codec", r#"{"id": "blosc", "cname": "lz4", "level": 5}"#],
-            r#"unknown parameter "level""#,
-        ),
-        (
-            vec!["-F", "*,32015,3,9"],
-            "takes at most 1 parameter, not 2",
-        ),
-        (
-            vec!["-d", "9", "--codec", "zstd"],
-            "-d 9 and --codec both choose",
-        ),
-    ] {
-        let mut all = args.clone();
-        all.extend([input.as_str(), out.as_str()]);
-        let e = run("nczcopy", &all).fails_with_one_line(1);
-        assert!(e.contains(expect), "{args:?}: {e}");
-        assert!(!std::path::Path::new(&out).exists());
-    }
-    // _Codecs in CDL, as nczgen reads it.
-    let cdl = tmp.path().join("c.cdl");
-    fs::write(
-        &cdl,
-        "netcdf c {\ndimensions:\n\tx = 2 ;\nvariables:\n\tint v(x) ;\n\t\tv:_Codecs = \"[{\\\"id\\\": \\\"zlib\\\", \\\"lvl\\\": 1}]\" ;\ndata:\n v = 1, 2 ;\n}\n",
-    )
-    .unwrap();
-    let e = run("nczgen", &["-o", &out, &cdl.to_string_lossy()]).fails_with_one_line(1);
-    assert!(
-        e.contains(r#"unknown parameter "lvl" (it takes level)"#),
-        "{e}"
-    );
 }
 
 #[test]

@@ -12,59 +12,6 @@ use crate::util::clouds::{clouds, renamed};
 use crate::util::outputs::{names_in, SMALL_CDL};
 use crate::util::{data_dir, run};
 
-#[test]
-fn existing_datasets_are_not_overwritten_on_gcs_and_azure() {
-    let cdl = data_dir().join("golden/cases").join("coords.cdl");
-    let other = data_dir().join("golden/cases").join("scalars.cdl");
-    for cloud in clouds("safe") {
-        let url = cloud.url("s.zarr");
-        cloud
-            .run("nczgen", &["-o", &url, &cdl.to_string_lossy()], &cloud.env)
-            .success();
-        let before = cloud.run("nczdump", &[&url], &cloud.env).stdout();
-        let e = cloud
-            .run(
-                "nczgen",
-                &["-o", &url, &other.to_string_lossy()],
-                &cloud.env,
-            )
-            .fails_with_one_line(1);
-        assert!(
-            e.ends_with("a dataset already exists (lat = 4, lon = 5, level = 2); nothing was written: --overwrite replaces it"),
-            "{e}"
-        );
-        assert_eq!(cloud.run("nczdump", &[&url], &cloud.env).stdout(), before);
-        // A key inside it is refused, naming it.
-        let inner = cloud.url("s.zarr/lat");
-        let e = cloud
-            .run(
-                "nczgen",
-                &["-O", "-o", &inner, &other.to_string_lossy()],
-                &cloud.env,
-            )
-            .fails_with_one_line(1);
-        assert!(
-            e.contains(": inside the dataset ") && e.contains("/s.zarr ('lat' inside it)"),
-            "{e}"
-        );
-        // nczcopy --overwrite replaces it.
-        let src = cloud.url("src.zarr");
-        cloud
-            .run(
-                "nczgen",
-                &["-o", &src, &other.to_string_lossy()],
-                &cloud.env,
-            )
-            .success();
-        cloud
-            .run("nczcopy", &["--overwrite", &src, &url], &cloud.env)
-            .success();
-        let after = cloud.run("nczdump", &[&url], &cloud.env).stdout();
-        let want = cloud.run("nczdump", &[&src], &cloud.env).stdout();
-        assert_eq!(after, renamed(&want, &after), "{:?}", cloud.kind);
-    }
-}
-
 /// Every file and directory under `dir`, with the bytes of each file: what a user
 /// would miss.
 fn snapshot(dir: &Path) -> Vec<(PathBuf, Option<Vec<u8>>)> {
@@ -297,5 +244,58 @@ fn a_full_disk_is_one_line_for_every_output_kind() {
         let err = run("nczgen", &args).fails_with_one_line(1);
         assert!(err.contains("No space left on device"), "{err}");
         assert!(names_in(fs_.dir.path()).is_empty(), "left behind");
+    }
+}
+
+#[test]
+fn existing_datasets_are_not_overwritten_on_gcs_and_azure() {
+    let cdl = data_dir().join("golden/cases").join("coords.cdl");
+    let other = data_dir().join("golden/cases").join("scalars.cdl");
+    for cloud in clouds("safe") {
+        let url = cloud.url("s.zarr");
+        cloud
+            .run("nczgen", &["-o", &url, &cdl.to_string_lossy()], &cloud.env)
+            .success();
+        let before = cloud.run("nczdump", &[&url], &cloud.env).stdout();
+        let e = cloud
+            .run(
+                "nczgen",
+                &["-o", &url, &other.to_string_lossy()],
+                &cloud.env,
+            )
+            .fails_with_one_line(1);
+        assert!(
+            e.ends_with("a dataset already exists (lat = 4, lon = 5, level = 2); nothing was written: --overwrite replaces it"),
+            "{e}"
+        );
+        assert_eq!(cloud.run("nczdump", &[&url], &cloud.env).stdout(), before);
+        // A key inside it is refused, naming it.
+        let inner = cloud.url("s.zarr/lat");
+        let e = cloud
+            .run(
+                "nczgen",
+                &["-O", "-o", &inner, &other.to_string_lossy()],
+                &cloud.env,
+            )
+            .fails_with_one_line(1);
+        assert!(
+            e.contains(": inside the dataset ") && e.contains("/s.zarr ('lat' inside it)"),
+            "{e}"
+        );
+        // nczcopy --overwrite replaces it.
+        let src = cloud.url("src.zarr");
+        cloud
+            .run(
+                "nczgen",
+                &["-o", &src, &other.to_string_lossy()],
+                &cloud.env,
+            )
+            .success();
+        cloud
+            .run("nczcopy", &["--overwrite", &src, &url], &cloud.env)
+            .success();
+        let after = cloud.run("nczdump", &[&url], &cloud.env).stdout();
+        let want = cloud.run("nczdump", &[&src], &cloud.env).stdout();
+        assert_eq!(after, renamed(&want, &after), "{:?}", cloud.kind);
     }
 }

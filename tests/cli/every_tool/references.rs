@@ -22,54 +22,6 @@ use std::sync::{Arc, Mutex};
 use crate::util::kerchunk::file_and_refs;
 use crate::util::{python_with, run, run_clean, s, RangeServer};
 
-/// References are a dataset for every tool: nczcmp finds ours and kerchunk's own
-/// (SingleHdf5ToZarr, NetCDF3ToZarr) equal to their files, nczcopy materialises
-/// them, nczdump subsets them, zmapdump lists their keys.
-#[test]
-fn every_tool_reads_references_ours_and_kerchunks() {
-    let tmp = tempfile::tempdir().unwrap();
-    let cdl = tmp.path().join("t.cdl");
-    let values: Vec<String> = (0..4 * 50).map(|i| (i * 3).to_string()).collect();
-    fs::write(
-        &cdl,
-        format!(
-            "netcdf t {{\ndimensions:\n\ttime = UNLIMITED ;\n\tx = 50 ;\nvariables:\n\
-             \tdouble time(time) ;\n\t\ttime:units = \"hours since 2001-01-01\" ;\n\
-             \tint v(time, x) ;\n\t\tv:units = \"m\" ;\ndata:\n time = 0, 1, 2, 3 ;\n v = {} ;\n}}\n",
-            values.join(", ")
-        ),
-    )
-    .unwrap();
-    let mut sets = Vec::new();
-    for kind in ["nc4", "classic"] {
-        let nc = tmp.path().join(format!("t-{kind}.nc"));
-        let ours = tmp.path().join(format!("ours-{kind}.json"));
-        file_and_refs(&cdl, kind, &nc, &ours);
-        sets.push((nc.clone(), ours));
-        if let Some(py) = python_with("kerchunk, h5py, scipy") {
-            let theirs = tmp.path().join(format!("theirs-{kind}.json"));
-            let script = "import sys, json, warnings\nwarnings.simplefilter('ignore')\n\
-                 import kerchunk.hdf, kerchunk.netCDF3\n\
-                 f, out, kind = sys.argv[1:4]\n\
-                 r = (kerchunk.hdf.SingleHdf5ToZarr(f, f, inline_threshold=0) if kind == 'nc4' else kerchunk.netCDF3.NetCDF3ToZarr(f, inline_threshold=0)).translate()\n\
-                 json.dump(r, open(out, 'w'))\n";
-            crate::util::python_succeeds(&py, script, &[&s(&nc), &s(&theirs), kind], "kerchunk");
-            sets.push((nc, theirs));
-        }
-    }
-    for (nc, refs) in &sets {
-        let r = run("nczcmp", &[&s(nc), &s(refs)]);
-        assert_eq!(r.code(), 0, "{}: {}{}", s(refs), r.stdout(), r.stderr());
-        let out = refs.with_extension("zarr");
-        run("nczcopy", &[&s(refs), &s(&out)]).success();
-        assert_eq!(run("nczcmp", &[&s(nc), &s(&out)]).code(), 0, "{}", s(&out));
-        let cut = run("nczdump", &["--dim", "time,2", "-v", "v", &s(refs)]);
-        assert!(cut.stdout().contains("300, 303"), "{}", cut.stdout());
-        let keys = run("zmapdump", &["list", &s(refs)]);
-        assert!(keys.stdout().contains("v/.zarray"), "{}", keys.stdout());
-    }
-}
-
 /// What [`Recorder`] answers for a path.
 #[derive(Clone)]
 enum Answer {
@@ -628,4 +580,52 @@ fn references_never_carry_the_credentials_of_the_reference_files_store() {
         "{e}"
     );
     assert!(web.requests_for("/bucket3/k").is_empty());
+}
+
+/// References are a dataset for every tool: nczcmp finds ours and kerchunk's own
+/// (SingleHdf5ToZarr, NetCDF3ToZarr) equal to their files, nczcopy materialises
+/// them, nczdump subsets them, zmapdump lists their keys.
+#[test]
+fn every_tool_reads_references_ours_and_kerchunks() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cdl = tmp.path().join("t.cdl");
+    let values: Vec<String> = (0..4 * 50).map(|i| (i * 3).to_string()).collect();
+    fs::write(
+        &cdl,
+        format!(
+            "netcdf t {{\ndimensions:\n\ttime = UNLIMITED ;\n\tx = 50 ;\nvariables:\n\
+             \tdouble time(time) ;\n\t\ttime:units = \"hours since 2001-01-01\" ;\n\
+             \tint v(time, x) ;\n\t\tv:units = \"m\" ;\ndata:\n time = 0, 1, 2, 3 ;\n v = {} ;\n}}\n",
+            values.join(", ")
+        ),
+    )
+    .unwrap();
+    let mut sets = Vec::new();
+    for kind in ["nc4", "classic"] {
+        let nc = tmp.path().join(format!("t-{kind}.nc"));
+        let ours = tmp.path().join(format!("ours-{kind}.json"));
+        file_and_refs(&cdl, kind, &nc, &ours);
+        sets.push((nc.clone(), ours));
+        if let Some(py) = python_with("kerchunk, h5py, scipy") {
+            let theirs = tmp.path().join(format!("theirs-{kind}.json"));
+            let script = "import sys, json, warnings\nwarnings.simplefilter('ignore')\n\
+                 import kerchunk.hdf, kerchunk.netCDF3\n\
+                 f, out, kind = sys.argv[1:4]\n\
+                 r = (kerchunk.hdf.SingleHdf5ToZarr(f, f, inline_threshold=0) if kind == 'nc4' else kerchunk.netCDF3.NetCDF3ToZarr(f, inline_threshold=0)).translate()\n\
+                 json.dump(r, open(out, 'w'))\n";
+            crate::util::python_succeeds(&py, script, &[&s(&nc), &s(&theirs), kind], "kerchunk");
+            sets.push((nc, theirs));
+        }
+    }
+    for (nc, refs) in &sets {
+        let r = run("nczcmp", &[&s(nc), &s(refs)]);
+        assert_eq!(r.code(), 0, "{}: {}{}", s(refs), r.stdout(), r.stderr());
+        let out = refs.with_extension("zarr");
+        run("nczcopy", &[&s(refs), &s(&out)]).success();
+        assert_eq!(run("nczcmp", &[&s(nc), &s(&out)]).code(), 0, "{}", s(&out));
+        let cut = run("nczdump", &["--dim", "time,2", "-v", "v", &s(refs)]);
+        assert!(cut.stdout().contains("300, 303"), "{}", cut.stdout());
+        let keys = run("zmapdump", &["list", &s(refs)]);
+        assert!(keys.stdout().contains("v/.zarray"), "{}", keys.stdout());
+    }
 }

@@ -9,40 +9,6 @@ use crate::util::datasets::down_day;
 use crate::util::kerchunk::{file_and_refs, refs_in};
 use crate::util::{case_name, data_dir, golden_cases, nczgen, python_with, run, s};
 
-#[test]
-fn a_reference_file_never_replaces_a_directory() {
-    let tmp = tempfile::tempdir().unwrap();
-    let d = tmp.path();
-    let nc = down_day(d, 1, true, "h");
-    fs::create_dir_all(d.join("mine/deep")).unwrap();
-    fs::write(d.join("mine/deep/notes.txt"), "four years").unwrap();
-    let zarr = s(&d.join("ds.zarr"));
-    run("nczcopy", &[&nc, &zarr]).success();
-    for target in [s(&d.join("mine")), zarr.clone()] {
-        for flag in [None, Some("-O")] {
-            let mut args = vec!["-k", "kerchunk"];
-            args.extend(flag);
-            args.extend([nc.as_str(), target.as_str()]);
-            let e = run("nczcopy", &args).fails_with_one_line(1);
-            assert!(
-                e.contains("already exists and is a directory, not a reference file"),
-                "{args:?}: {e}"
-            );
-        }
-    }
-    assert_eq!(
-        fs::read_to_string(d.join("mine/deep/notes.txt")).unwrap(),
-        "four years"
-    );
-    assert!(d.join("ds.zarr/.zgroup").exists());
-    let e = run(
-        "nczcopy",
-        &["-k", "kerchunk", &nc, &format!("{}/", s(&d.join("new")))],
-    )
-    .fails_with_one_line(1);
-    assert!(e.contains("a reference file is one local file"), "{e}");
-}
-
 /// Fail unless xarray reads each file of `pairs` (file, references, file, ...) and its
 /// references as the same dataset (data/kerchunk/same_through_refs.py).
 fn assert_xarray_reads_as_the_files(py: &str, pairs: &[String]) {
@@ -284,4 +250,38 @@ fn large_contiguous_variables_are_referenced_in_pieces() {
     if let Some(py) = python_with("xarray, zarr, fsspec") {
         assert_xarray_reads_as_the_files(&py, &pairs);
     }
+}
+
+#[test]
+fn a_reference_file_never_replaces_a_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let nc = down_day(d, 1, true, "h");
+    fs::create_dir_all(d.join("mine/deep")).unwrap();
+    fs::write(d.join("mine/deep/notes.txt"), "four years").unwrap();
+    let zarr = s(&d.join("ds.zarr"));
+    run("nczcopy", &[&nc, &zarr]).success();
+    for target in [s(&d.join("mine")), zarr.clone()] {
+        for flag in [None, Some("-O")] {
+            let mut args = vec!["-k", "kerchunk"];
+            args.extend(flag);
+            args.extend([nc.as_str(), target.as_str()]);
+            let e = run("nczcopy", &args).fails_with_one_line(1);
+            assert!(
+                e.contains("already exists and is a directory, not a reference file"),
+                "{args:?}: {e}"
+            );
+        }
+    }
+    assert_eq!(
+        fs::read_to_string(d.join("mine/deep/notes.txt")).unwrap(),
+        "four years"
+    );
+    assert!(d.join("ds.zarr/.zgroup").exists());
+    let e = run(
+        "nczcopy",
+        &["-k", "kerchunk", &nc, &format!("{}/", s(&d.join("new")))],
+    )
+    .fails_with_one_line(1);
+    assert!(e.contains("a reference file is one local file"), "{e}");
 }

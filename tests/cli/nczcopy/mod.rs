@@ -38,63 +38,6 @@ use crate::util::{
     TempStore,
 };
 
-#[test]
-fn typos_in_filters_concat_and_c_are_refused() {
-    let tmp = tempfile::tempdir().unwrap();
-    let d = tmp.path();
-    let nc = down_day(d, 1, true, "h");
-    let out = s(&d.join("o.nc"));
-    let e = run("nczcopy", &["-F", "novar,1,5", &nc, &out]).fails_with_one_line(1);
-    assert!(
-        e.contains("filter spec 'novar,1,5': novar: No such variable"),
-        "{e}"
-    );
-    let e = run("nczcopy", &["--concat", "nodim", &nc, &out]).fails_with_one_line(1);
-    assert!(e.contains("nodim"), "{e}");
-    for args in [vec!["-C"], vec!["-C", "-v", "time"]] {
-        let mut a = args.clone();
-        a.extend([nc.as_str(), out.as_str()]);
-        let e = run("nczcopy", &a).fails_with_one_line(1);
-        assert!(e.ends_with("give it with -V"), "{a:?}: {e}");
-    }
-    assert!(!Path::new(&out).exists());
-    // The right spellings copy.
-    run("nczcopy", &["-F", "time,1,5", &nc, &out]).success();
-}
-
-#[test]
-fn a_link_to_a_netcdf_file_is_that_file_and_refusals_say_what_is_there() {
-    let tmp = tempfile::tempdir().unwrap();
-    let d = tmp.path();
-    let day = down_day(d, 1, true, "h");
-    let target = s(&d.join("t.nc"));
-    run("nczcopy", &[&day, &target]).success();
-    let link = d.join("link.nc");
-    std::os::unix::fs::symlink(&target, &link).unwrap();
-    let e = run("nczcopy", &[&day, &s(&link)]).fails_with_one_line(1);
-    assert!(e.ends_with("link.nc: a dataset already exists (time = 1); nothing was written: --overwrite replaces it"), "{e}");
-    // A dry run says it too, and writes nothing.
-    let plan = run("nczcopy", &["--dry-run", &day, &s(&link)]).stdout();
-    assert!(
-        plan.contains("note: ") && plan.contains("a dataset already exists"),
-        "{plan}"
-    );
-    run("nczcopy", &["-O", &day, &s(&link)]).success();
-    assert!(!fs::symlink_metadata(&link)
-        .unwrap()
-        .file_type()
-        .is_symlink());
-    // The unlimited dimension of a group is named as the group's.
-    let grouped = gen(
-        d,
-        "grouped.zarr",
-        "nczarr",
-        "netcdf g {\ngroup: obs {\ndimensions:\n\ttime = UNLIMITED ;\nvariables:\n\tint time(time) ;\ndata:\n time = 1, 2, 3 ;\n}\n}\n",
-    );
-    let e = run("nczcopy", &[&day, &grouped]).fails_with_one_line(1);
-    assert!(e.contains("a dataset already exists (obs/time = 3)"), "{e}");
-}
-
 /// A dump with what describes the file rather than its content left out: the
 /// provenance globals, the codec chain as JSON (nczcopy records shuffle's real element
 /// size where netcdf-c wrote 0), remarks about the input's Zarr dtypes, and the codecs
@@ -570,53 +513,61 @@ fn progress_lines_when_asked_and_a_dry_run_writes_nothing() {
         .starts_with("total: "));
 }
 
-/// HDF5 1.10's chunk indexes (fixed array, extensible array, single chunk, v2
-/// B-tree), which record no size for unfiltered chunks: a copy moves whole chunks,
-/// compressed or not, and dumps as the file does (h5py with `libver="latest"`).
 #[test]
-fn newest_chunk_indexes_copy_whole_chunks() {
-    let py = std::env::var("NCZARR_PYTHON").unwrap_or_else(|_| "python3".into());
-    let has_h5py = Command::new(&py)
-        .args(["-c", "import h5py, numpy"])
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !has_h5py {
-        eprintln!("skipped: no python3 with h5py (set NCZARR_PYTHON)");
-        return;
-    }
+fn typos_in_filters_concat_and_c_are_refused() {
     let tmp = tempfile::tempdir().unwrap();
-    let h5 = tmp.path().join("latest.h5");
-    let script = r#"
-import sys, h5py, numpy as np
-with h5py.File(sys.argv[1], "w", libver="latest") as f:
-    f.create_dataset("fixed", data=np.arange(40, dtype="f4").reshape(4, 10), chunks=(2, 5))
-    f.create_dataset("ext", data=np.arange(12, dtype="i4").reshape(6, 2), chunks=(2, 2),
-                     maxshape=(None, 2))
-    f.create_dataset("two", data=np.arange(12, dtype="i4").reshape(6, 2), chunks=(2, 2),
-                     maxshape=(None, None))
-    f.create_dataset("single", data=np.arange(6, dtype="i2"), chunks=(6,))
-    f.create_dataset("zfixed", data=np.arange(40, dtype="f8").reshape(4, 10), chunks=(2, 5),
-                     compression="gzip", shuffle=True)
-    f.create_dataset("zext", data=np.arange(12, dtype="i4").reshape(6, 2), chunks=(2, 2),
-                     maxshape=(None, 2), compression="gzip")
-"#;
-    assert!(Command::new(&py)
-        .args(["-c", script])
-        .arg(&h5)
-        .status()
+    let d = tmp.path();
+    let nc = down_day(d, 1, true, "h");
+    let out = s(&d.join("o.nc"));
+    let e = run("nczcopy", &["-F", "novar,1,5", &nc, &out]).fails_with_one_line(1);
+    assert!(
+        e.contains("filter spec 'novar,1,5': novar: No such variable"),
+        "{e}"
+    );
+    let e = run("nczcopy", &["--concat", "nodim", &nc, &out]).fails_with_one_line(1);
+    assert!(e.contains("nodim"), "{e}");
+    for args in [vec!["-C"], vec!["-C", "-v", "time"]] {
+        let mut a = args.clone();
+        a.extend([nc.as_str(), out.as_str()]);
+        let e = run("nczcopy", &a).fails_with_one_line(1);
+        assert!(e.ends_with("give it with -V"), "{a:?}: {e}");
+    }
+    assert!(!Path::new(&out).exists());
+    // The right spellings copy.
+    run("nczcopy", &["-F", "time,1,5", &nc, &out]).success();
+}
+
+#[test]
+fn a_link_to_a_netcdf_file_is_that_file_and_refusals_say_what_is_there() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let day = down_day(d, 1, true, "h");
+    let target = s(&d.join("t.nc"));
+    run("nczcopy", &[&day, &target]).success();
+    let link = d.join("link.nc");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let e = run("nczcopy", &[&day, &s(&link)]).fails_with_one_line(1);
+    assert!(e.ends_with("link.nc: a dataset already exists (time = 1); nothing was written: --overwrite replaces it"), "{e}");
+    // A dry run says it too, and writes nothing.
+    let plan = run("nczcopy", &["--dry-run", &day, &s(&link)]).stdout();
+    assert!(
+        plan.contains("note: ") && plan.contains("a dataset already exists"),
+        "{plan}"
+    );
+    run("nczcopy", &["-O", &day, &s(&link)]).success();
+    assert!(!fs::symlink_metadata(&link)
         .unwrap()
-        .success());
-    let h5s = h5.to_string_lossy().to_string();
-    let want = run("nczdump", &["-n", "x", &h5s]).stdout();
-    assert!(want.contains("fixed ="), "{want}");
-    let zarr = tmp.path().join("l.zarr");
-    run("nczcopy", &[&h5s, &zarr.to_string_lossy()]).success();
-    run("nczdump", &["-n", "x", &zarr.to_string_lossy()])
-        .success()
-        .stdout_is(&want);
-    assert_eq!(fs::read(zarr.join("fixed/1.1")).unwrap().len(), 2 * 5 * 4);
-    assert_eq!(fs::read(zarr.join("single/0")).unwrap().len(), 6 * 2);
+        .file_type()
+        .is_symlink());
+    // The unlimited dimension of a group is named as the group's.
+    let grouped = gen(
+        d,
+        "grouped.zarr",
+        "nczarr",
+        "netcdf g {\ngroup: obs {\ndimensions:\n\ttime = UNLIMITED ;\nvariables:\n\tint time(time) ;\ndata:\n time = 1, 2, 3 ;\n}\n}\n",
+    );
+    let e = run("nczcopy", &[&day, &grouped]).fails_with_one_line(1);
+    assert!(e.contains("a dataset already exists (obs/time = 3)"), "{e}");
 }
 
 #[test]
@@ -738,4 +689,53 @@ fn progress_into_a_log_says_how_far_a_long_variable_is() {
         !last.contains("/v:") && last.contains(" bytes (100%)"),
         "{err}"
     );
+}
+
+/// HDF5 1.10's chunk indexes (fixed array, extensible array, single chunk, v2
+/// B-tree), which record no size for unfiltered chunks: a copy moves whole chunks,
+/// compressed or not, and dumps as the file does (h5py with `libver="latest"`).
+#[test]
+fn newest_chunk_indexes_copy_whole_chunks() {
+    let py = std::env::var("NCZARR_PYTHON").unwrap_or_else(|_| "python3".into());
+    let has_h5py = Command::new(&py)
+        .args(["-c", "import h5py, numpy"])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !has_h5py {
+        eprintln!("skipped: no python3 with h5py (set NCZARR_PYTHON)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let h5 = tmp.path().join("latest.h5");
+    let script = r#"
+import sys, h5py, numpy as np
+with h5py.File(sys.argv[1], "w", libver="latest") as f:
+    f.create_dataset("fixed", data=np.arange(40, dtype="f4").reshape(4, 10), chunks=(2, 5))
+    f.create_dataset("ext", data=np.arange(12, dtype="i4").reshape(6, 2), chunks=(2, 2),
+                     maxshape=(None, 2))
+    f.create_dataset("two", data=np.arange(12, dtype="i4").reshape(6, 2), chunks=(2, 2),
+                     maxshape=(None, None))
+    f.create_dataset("single", data=np.arange(6, dtype="i2"), chunks=(6,))
+    f.create_dataset("zfixed", data=np.arange(40, dtype="f8").reshape(4, 10), chunks=(2, 5),
+                     compression="gzip", shuffle=True)
+    f.create_dataset("zext", data=np.arange(12, dtype="i4").reshape(6, 2), chunks=(2, 2),
+                     maxshape=(None, 2), compression="gzip")
+"#;
+    assert!(Command::new(&py)
+        .args(["-c", script])
+        .arg(&h5)
+        .status()
+        .unwrap()
+        .success());
+    let h5s = h5.to_string_lossy().to_string();
+    let want = run("nczdump", &["-n", "x", &h5s]).stdout();
+    assert!(want.contains("fixed ="), "{want}");
+    let zarr = tmp.path().join("l.zarr");
+    run("nczcopy", &[&h5s, &zarr.to_string_lossy()]).success();
+    run("nczdump", &["-n", "x", &zarr.to_string_lossy()])
+        .success()
+        .stdout_is(&want);
+    assert_eq!(fs::read(zarr.join("fixed/1.1")).unwrap().len(), 2 * 5 * 4);
+    assert_eq!(fs::read(zarr.join("single/0")).unwrap().len(), 6 * 2);
 }

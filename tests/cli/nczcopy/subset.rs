@@ -12,333 +12,6 @@ use crate::util::copies::{copy, dump, SUBSET_CDL};
 use crate::util::datasets::{gen, grid};
 use crate::util::{have, nczgen, path_str, run, s};
 
-#[test]
-fn an_excluded_grid_mapping_coordinate_leaves_no_empty_mapping() {
-    let tmp = tempfile::tempdir().unwrap();
-    let d = tmp.path();
-    let nc = gen(
-        d,
-        "gm.nc",
-        "nc4",
-        "netcdf gm {\ndimensions:\n\tx = 2 ;\nvariables:\n\tint crs ;\n\tint crs2 ;\n\tfloat lat2d(x) ;\n\tfloat lon(x) ;\n\tfloat ta(x) ;\n\t\tta:grid_mapping = \"crs: lon crs2: lat2d\" ;\ndata:\n lat2d = 1, 2 ;\n lon = 3, 4 ;\n ta = 5, 6 ;\n}\n",
-    );
-    let out = s(&d.join("x.nc"));
-    run("nczcopy", &["--exclude", "lat2d", &nc, &out]).success();
-    let header = run("nczdump", &["-h", &out]).stdout();
-    assert!(
-        header.contains("ta:grid_mapping = \"crs: lon\" ;"),
-        "{header}"
-    );
-}
-
-/// The variables (as `group/name`) a dump declares, and those it has values for.
-fn declared_and_valued(text: &str) -> (Vec<String>, Vec<String>) {
-    let (mut group, mut declared, mut valued) = (Vec::<String>::new(), Vec::new(), Vec::new());
-    let mut section = "";
-    let mut statement = String::new();
-    for line in text.lines() {
-        let t = line.trim();
-        let full = |group: &[String], name: &str| {
-            let mut p = group.to_vec();
-            p.push(name.to_string());
-            p.join("/")
-        };
-        if let Some(g) = t.strip_prefix("group: ") {
-            group.push(g.trim_end_matches(" {").to_string());
-            section = "";
-        } else if t.starts_with("} // group") {
-            group.pop();
-        } else if t.ends_with(':') && !t.contains(' ') {
-            section = if t == "variables:" || t == "data:" {
-                t
-            } else {
-                ""
-            };
-        } else if section == "variables:" && t.ends_with(" ;") && !t.contains(':') {
-            if let Some(decl) = t.split_whitespace().nth(1) {
-                let name = decl.split('(').next().unwrap_or(decl);
-                declared.push(full(&group, name));
-            }
-        } else if section == "data:" && !t.is_empty() {
-            statement.push_str(t);
-            statement.push(' ');
-            if t.ends_with(';') {
-                if let Some((name, values)) = statement.split_once(" = ") {
-                    if values.chars().any(|c| c.is_ascii_digit()) {
-                        valued.push(full(&group, name.trim()));
-                    }
-                }
-                statement.clear();
-            }
-        }
-    }
-    (declared, valued)
-}
-
-#[test]
-fn subsets_follow_nccopy() {
-    let tmp = tempfile::tempdir().unwrap();
-    let cdl = tmp.path().join("s.cdl");
-    fs::write(&cdl, SUBSET_CDL).unwrap();
-    let input = tmp.path().join("in.zarr");
-    run("nczgen", &["-o", &path_str(&input), &path_str(&cdl)]).success();
-    let subset = |args: &[&str]| {
-        let out = tmp.path().join("s.zarr");
-        let mut a = args.to_vec();
-        let (i, o) = (path_str(&input), path_str(&out));
-        a.extend([i.as_str(), o.as_str()]);
-        copy(&a);
-        let text = dump(&["-n", "s", &o]);
-        let (d, v) = declared_and_valued(&text);
-        let _ = fs::remove_dir_all(&out);
-        (d.join(" "), v.join(" "))
-    };
-    let all = "time lat temp count obs/station obs/temp obs/flag obs/raw/n model/temp";
-    assert_eq!(subset(&[]), (all.into(), all.into()));
-    // -V: only the variables named (a plain name in any group, a path exactly one),
-    // with the coordinate variables of their dimensions.
-    assert_eq!(
-        subset(&["-V", "temp"]),
-        (
-            "time lat temp obs/station obs/temp model/temp".into(),
-            "time lat temp obs/station obs/temp model/temp".into()
-        )
-    );
-    assert_eq!(
-        subset(&["-V", "/obs/temp,count"]),
-        (
-            "time count obs/station obs/temp".into(),
-            "time count obs/station obs/temp".into()
-        )
-    );
-    // -v: every definition, values only for those variables and their coordinates.
-    assert_eq!(
-        subset(&["-v", "obs/flag"]),
-        (all.into(), "obs/station obs/flag".into())
-    );
-    // -G: only those groups and the groups above them (with the coordinate variables
-    // their variables need); -g: every definition, values for those groups' variables.
-    assert_eq!(
-        subset(&["-G", "obs"]),
-        (
-            "time obs/station obs/temp obs/flag".into(),
-            "time obs/station obs/temp obs/flag".into()
-        )
-    );
-    assert_eq!(
-        subset(&["-g", "model"]),
-        (all.into(), "time lat model/temp".into())
-    );
-    // -V and -G together: the named variables within the named groups.
-    assert_eq!(
-        subset(&["-V", "temp", "-G", "model"]),
-        ("time lat model/temp".into(), "time lat model/temp".into())
-    );
-    let e = run(
-        "nczcopy",
-        &[
-            "-V",
-            "nope",
-            &path_str(&input),
-            &path_str(&tmp.path().join("n.zarr")),
-        ],
-    )
-    .fails_with_one_line(1);
-    assert!(e.ends_with("nope: No such variable"), "{e}");
-    let e = run(
-        "nczcopy",
-        &[
-            "-G",
-            "nogroup",
-            &path_str(&input),
-            &path_str(&tmp.path().join("n.zarr")),
-        ],
-    )
-    .fails_with_one_line(1);
-    assert!(e.ends_with("nogroup: No such group"), "{e}");
-    assert!(!tmp.path().join("n.zarr").exists());
-}
-
-const CF: &str = r#"netcdf cf {
-dimensions:
-	time = UNLIMITED ;
-	lat = 2 ;
-	lon = 3 ;
-	nv = 2 ;
-variables:
-	double time(time) ;
-		time:units = "days since 2000-01-01" ;
-		time:bounds = "time_bnds" ;
-	double time_bnds(time, nv) ;
-	float lat(lat) ;
-		lat:units = "degrees_north" ;
-		lat:bounds = "lat_bnds" ;
-	float lat_bnds(lat, nv) ;
-	float lon(lon) ;
-		lon:units = "degrees_east" ;
-	int crs ;
-		crs:grid_mapping_name = "latitude_longitude" ;
-	float area(lat, lon) ;
-		area:units = "m2" ;
-	byte tas_flag(time, lat, lon) ;
-	float height ;
-		height:units = "m" ;
-	float tas(time, lat, lon) ;
-		tas:coordinates = "height" ;
-		tas:grid_mapping = "crs" ;
-		tas:cell_measures = "area: area" ;
-		tas:ancillary_variables = "tas_flag" ;
-	float pr(time, lat, lon) ;
-		pr:grid_mapping = "crs" ;
-
-// global attributes:
-		:Conventions = "CF-1.8" ;
-data:
- time = 0.5, 1.5 ;
- time_bnds = 0, 1, 1, 2 ;
- lat = 10, 20 ;
- lat_bnds = 5, 15, 15, 25 ;
- lon = 0, 1, 2 ;
- crs = 0 ;
- area = 1, 2, 3, 4, 5, 6 ;
- tas_flag = 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 ;
- height = 2 ;
- tas = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 ;
- pr = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 ;
-}
-"#;
-
-/// The variables' names in `header` (a dump's), sorted.
-fn var_names(header: &str) -> Vec<String> {
-    let vars = header.split_once("variables:\n").map_or("", |(_, v)| v);
-    let mut names: Vec<String> = vars
-        .lines()
-        .take_while(|l| !l.is_empty())
-        .filter(|l| l.starts_with('\t') && !l.starts_with("\t\t"))
-        .filter_map(|l| {
-            let decl = l.trim().trim_end_matches(" ;");
-            let (_, rest) = decl.split_once(' ')?;
-            Some(rest.split('(').next()?.to_string())
-        })
-        .collect();
-    names.sort();
-    names
-}
-
-fn input(dir: &Path) -> String {
-    fs::write(dir.join("cf.cdl"), CF).unwrap();
-    let nc = s(&dir.join("cf.nc"));
-    run("nczgen", &["-k", "nc4", "-o", &nc, &s(&dir.join("cf.cdl"))]).success();
-    nc
-}
-
-#[test]
-fn only_some_variables_bring_what_they_name_as_ncks_does() {
-    let tmp = tempfile::tempdir().unwrap();
-    let nc = input(tmp.path());
-    let out = s(&tmp.path().join("tas.nc"));
-    run("nczcopy", &["-V", "tas", &nc, &out]).success();
-    let header = run("nczdump", &["-h", &out]).stdout();
-    let ours = var_names(&header);
-    assert_eq!(
-        ours,
-        [
-            "area",
-            "crs",
-            "height",
-            "lat",
-            "lat_bnds",
-            "lon",
-            "tas",
-            "tas_flag",
-            "time",
-            "time_bnds"
-        ],
-        "{header}"
-    );
-    if have("ncks") {
-        let theirs = s(&tmp.path().join("ncks.nc"));
-        let st = std::process::Command::new("ncks")
-            .args(["-O", "-v", "tas", &nc, &theirs])
-            .status()
-            .unwrap();
-        assert!(st.success());
-        assert_eq!(ours, var_names(&run("nczdump", &["-h", &theirs]).stdout()));
-    }
-    // A Zarr output, and a subset along lat: the bounds are cut with their coordinate.
-    let z = s(&tmp.path().join("tas.zarr"));
-    run("nczcopy", &["-V", "tas", "--dim", "lat,1,1", &nc, &z]).success();
-    let dump = run("nczdump", &["-v", "lat_bnds,lat", &z]).stdout();
-    assert!(dump.contains(" lat_bnds =\n  15, 25 ;"), "{dump}");
-    assert!(dump.contains(" lat = 20 ;"), "{dump}");
-}
-
-#[test]
-fn left_out_variables_are_named_by_no_attribute() {
-    let tmp = tempfile::tempdir().unwrap();
-    let nc = input(tmp.path());
-    // -C: tas alone, and none of the attributes that named the others.
-    let out = s(&tmp.path().join("c.nc"));
-    run("nczcopy", &["-C", "-V", "tas", &nc, &out]).success();
-    let header = run("nczdump", &["-h", &out]).stdout();
-    assert_eq!(var_names(&header), ["tas"], "{header}");
-    for attr in [
-        "coordinates",
-        "grid_mapping",
-        "cell_measures",
-        "ancillary_variables",
-    ] {
-        assert!(!header.contains(&format!("tas:{attr}")), "{header}");
-    }
-    // --exclude: all but these; their names go from the attributes that gave them.
-    let out = s(&tmp.path().join("x.nc"));
-    run("nczcopy", &["--exclude", "lat_bnds,crs", &nc, &out]).success();
-    let header = run("nczdump", &["-h", &out]).stdout();
-    let names = var_names(&header);
-    assert!(!names.contains(&"lat_bnds".to_string()) && !names.contains(&"crs".to_string()));
-    assert_eq!(names.len(), 9, "{header}");
-    assert!(
-        !header.contains("lat:bounds") && !header.contains(":grid_mapping"),
-        "{header}"
-    );
-    assert!(header.contains("time:bounds = \"time_bnds\""), "{header}");
-    assert!(
-        header.contains("tas:cell_measures = \"area: area\""),
-        "{header}"
-    );
-    // A name it does not have is refused, as -V's are.
-    let e = run(
-        "nczcopy",
-        &["--exclude", "nosuch", &nc, &s(&tmp.path().join("n.nc"))],
-    )
-    .fails_with_one_line(1);
-    assert!(e.ends_with("nosuch: No such variable"), "{e}");
-}
-
-#[test]
-fn ncos_spellings_that_mean_otherwise_here_are_refused_naming_ours() {
-    let tmp = tempfile::tempdir().unwrap();
-    let nc = input(tmp.path());
-    let out = tmp.path().join("o.nc");
-    let e = run("nczcopy", &["-x", "-v", "tas", &nc, &s(&out)]).fails_with_one_line(2);
-    assert_eq!(
-        e,
-        "nczcopy: -x is nccopy's experimental caches switch, not NCO's exclusion: for every variable but these, write --exclude VAR,..."
-    );
-    for args in [vec!["-d", "time,0,0"], vec!["-dtime,0,0"]] {
-        let mut a = args.clone();
-        a.extend([nc.as_str(), out.to_str().unwrap()]);
-        let e = run("nczcopy", &a).fails_with_one_line(2);
-        assert_eq!(
-            e,
-            "nczcopy: -d is nccopy's deflate level (0-9); for a hyperslab (ncks -d) write --dim time,0,0"
-        );
-    }
-    assert!(!out.exists());
-    // nccopy's own -d still works.
-    run("nczcopy", &["-d", "1", &nc, &s(&out)]).success();
-}
-
 /// `nczdump --dim` prints what nczdump prints of `nczcopy --dim`'s output, for Zarr,
 /// NCZarr, netCDF-4 and Zarr v3 inputs and outputs.
 #[test]
@@ -674,5 +347,332 @@ fn on_s3_a_subset_requests_only_its_chunks_and_the_metadata() {
         r.stdout().contains("v =\n  5,\n  25,\n  45 ;"),
         "{}",
         r.stdout()
+    );
+}
+
+const CF: &str = r#"netcdf cf {
+dimensions:
+	time = UNLIMITED ;
+	lat = 2 ;
+	lon = 3 ;
+	nv = 2 ;
+variables:
+	double time(time) ;
+		time:units = "days since 2000-01-01" ;
+		time:bounds = "time_bnds" ;
+	double time_bnds(time, nv) ;
+	float lat(lat) ;
+		lat:units = "degrees_north" ;
+		lat:bounds = "lat_bnds" ;
+	float lat_bnds(lat, nv) ;
+	float lon(lon) ;
+		lon:units = "degrees_east" ;
+	int crs ;
+		crs:grid_mapping_name = "latitude_longitude" ;
+	float area(lat, lon) ;
+		area:units = "m2" ;
+	byte tas_flag(time, lat, lon) ;
+	float height ;
+		height:units = "m" ;
+	float tas(time, lat, lon) ;
+		tas:coordinates = "height" ;
+		tas:grid_mapping = "crs" ;
+		tas:cell_measures = "area: area" ;
+		tas:ancillary_variables = "tas_flag" ;
+	float pr(time, lat, lon) ;
+		pr:grid_mapping = "crs" ;
+
+// global attributes:
+		:Conventions = "CF-1.8" ;
+data:
+ time = 0.5, 1.5 ;
+ time_bnds = 0, 1, 1, 2 ;
+ lat = 10, 20 ;
+ lat_bnds = 5, 15, 15, 25 ;
+ lon = 0, 1, 2 ;
+ crs = 0 ;
+ area = 1, 2, 3, 4, 5, 6 ;
+ tas_flag = 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 ;
+ height = 2 ;
+ tas = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 ;
+ pr = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 ;
+}
+"#;
+
+/// The variables' names in `header` (a dump's), sorted.
+fn var_names(header: &str) -> Vec<String> {
+    let vars = header.split_once("variables:\n").map_or("", |(_, v)| v);
+    let mut names: Vec<String> = vars
+        .lines()
+        .take_while(|l| !l.is_empty())
+        .filter(|l| l.starts_with('\t') && !l.starts_with("\t\t"))
+        .filter_map(|l| {
+            let decl = l.trim().trim_end_matches(" ;");
+            let (_, rest) = decl.split_once(' ')?;
+            Some(rest.split('(').next()?.to_string())
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+fn input(dir: &Path) -> String {
+    fs::write(dir.join("cf.cdl"), CF).unwrap();
+    let nc = s(&dir.join("cf.nc"));
+    run("nczgen", &["-k", "nc4", "-o", &nc, &s(&dir.join("cf.cdl"))]).success();
+    nc
+}
+
+#[test]
+fn only_some_variables_bring_what_they_name_as_ncks_does() {
+    let tmp = tempfile::tempdir().unwrap();
+    let nc = input(tmp.path());
+    let out = s(&tmp.path().join("tas.nc"));
+    run("nczcopy", &["-V", "tas", &nc, &out]).success();
+    let header = run("nczdump", &["-h", &out]).stdout();
+    let ours = var_names(&header);
+    assert_eq!(
+        ours,
+        [
+            "area",
+            "crs",
+            "height",
+            "lat",
+            "lat_bnds",
+            "lon",
+            "tas",
+            "tas_flag",
+            "time",
+            "time_bnds"
+        ],
+        "{header}"
+    );
+    if have("ncks") {
+        let theirs = s(&tmp.path().join("ncks.nc"));
+        let st = std::process::Command::new("ncks")
+            .args(["-O", "-v", "tas", &nc, &theirs])
+            .status()
+            .unwrap();
+        assert!(st.success());
+        assert_eq!(ours, var_names(&run("nczdump", &["-h", &theirs]).stdout()));
+    }
+    // A Zarr output, and a subset along lat: the bounds are cut with their coordinate.
+    let z = s(&tmp.path().join("tas.zarr"));
+    run("nczcopy", &["-V", "tas", "--dim", "lat,1,1", &nc, &z]).success();
+    let dump = run("nczdump", &["-v", "lat_bnds,lat", &z]).stdout();
+    assert!(dump.contains(" lat_bnds =\n  15, 25 ;"), "{dump}");
+    assert!(dump.contains(" lat = 20 ;"), "{dump}");
+}
+
+#[test]
+fn left_out_variables_are_named_by_no_attribute() {
+    let tmp = tempfile::tempdir().unwrap();
+    let nc = input(tmp.path());
+    // -C: tas alone, and none of the attributes that named the others.
+    let out = s(&tmp.path().join("c.nc"));
+    run("nczcopy", &["-C", "-V", "tas", &nc, &out]).success();
+    let header = run("nczdump", &["-h", &out]).stdout();
+    assert_eq!(var_names(&header), ["tas"], "{header}");
+    for attr in [
+        "coordinates",
+        "grid_mapping",
+        "cell_measures",
+        "ancillary_variables",
+    ] {
+        assert!(!header.contains(&format!("tas:{attr}")), "{header}");
+    }
+    // --exclude: all but these; their names go from the attributes that gave them.
+    let out = s(&tmp.path().join("x.nc"));
+    run("nczcopy", &["--exclude", "lat_bnds,crs", &nc, &out]).success();
+    let header = run("nczdump", &["-h", &out]).stdout();
+    let names = var_names(&header);
+    assert!(!names.contains(&"lat_bnds".to_string()) && !names.contains(&"crs".to_string()));
+    assert_eq!(names.len(), 9, "{header}");
+    assert!(
+        !header.contains("lat:bounds") && !header.contains(":grid_mapping"),
+        "{header}"
+    );
+    assert!(header.contains("time:bounds = \"time_bnds\""), "{header}");
+    assert!(
+        header.contains("tas:cell_measures = \"area: area\""),
+        "{header}"
+    );
+    // A name it does not have is refused, as -V's are.
+    let e = run(
+        "nczcopy",
+        &["--exclude", "nosuch", &nc, &s(&tmp.path().join("n.nc"))],
+    )
+    .fails_with_one_line(1);
+    assert!(e.ends_with("nosuch: No such variable"), "{e}");
+}
+
+#[test]
+fn ncos_spellings_that_mean_otherwise_here_are_refused_naming_ours() {
+    let tmp = tempfile::tempdir().unwrap();
+    let nc = input(tmp.path());
+    let out = tmp.path().join("o.nc");
+    let e = run("nczcopy", &["-x", "-v", "tas", &nc, &s(&out)]).fails_with_one_line(2);
+    assert_eq!(
+        e,
+        "nczcopy: -x is nccopy's experimental caches switch, not NCO's exclusion: for every variable but these, write --exclude VAR,..."
+    );
+    for args in [vec!["-d", "time,0,0"], vec!["-dtime,0,0"]] {
+        let mut a = args.clone();
+        a.extend([nc.as_str(), out.to_str().unwrap()]);
+        let e = run("nczcopy", &a).fails_with_one_line(2);
+        assert_eq!(
+            e,
+            "nczcopy: -d is nccopy's deflate level (0-9); for a hyperslab (ncks -d) write --dim time,0,0"
+        );
+    }
+    assert!(!out.exists());
+    // nccopy's own -d still works.
+    run("nczcopy", &["-d", "1", &nc, &s(&out)]).success();
+}
+
+/// The variables (as `group/name`) a dump declares, and those it has values for.
+fn declared_and_valued(text: &str) -> (Vec<String>, Vec<String>) {
+    let (mut group, mut declared, mut valued) = (Vec::<String>::new(), Vec::new(), Vec::new());
+    let mut section = "";
+    let mut statement = String::new();
+    for line in text.lines() {
+        let t = line.trim();
+        let full = |group: &[String], name: &str| {
+            let mut p = group.to_vec();
+            p.push(name.to_string());
+            p.join("/")
+        };
+        if let Some(g) = t.strip_prefix("group: ") {
+            group.push(g.trim_end_matches(" {").to_string());
+            section = "";
+        } else if t.starts_with("} // group") {
+            group.pop();
+        } else if t.ends_with(':') && !t.contains(' ') {
+            section = if t == "variables:" || t == "data:" {
+                t
+            } else {
+                ""
+            };
+        } else if section == "variables:" && t.ends_with(" ;") && !t.contains(':') {
+            if let Some(decl) = t.split_whitespace().nth(1) {
+                let name = decl.split('(').next().unwrap_or(decl);
+                declared.push(full(&group, name));
+            }
+        } else if section == "data:" && !t.is_empty() {
+            statement.push_str(t);
+            statement.push(' ');
+            if t.ends_with(';') {
+                if let Some((name, values)) = statement.split_once(" = ") {
+                    if values.chars().any(|c| c.is_ascii_digit()) {
+                        valued.push(full(&group, name.trim()));
+                    }
+                }
+                statement.clear();
+            }
+        }
+    }
+    (declared, valued)
+}
+
+#[test]
+fn subsets_follow_nccopy() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cdl = tmp.path().join("s.cdl");
+    fs::write(&cdl, SUBSET_CDL).unwrap();
+    let input = tmp.path().join("in.zarr");
+    run("nczgen", &["-o", &path_str(&input), &path_str(&cdl)]).success();
+    let subset = |args: &[&str]| {
+        let out = tmp.path().join("s.zarr");
+        let mut a = args.to_vec();
+        let (i, o) = (path_str(&input), path_str(&out));
+        a.extend([i.as_str(), o.as_str()]);
+        copy(&a);
+        let text = dump(&["-n", "s", &o]);
+        let (d, v) = declared_and_valued(&text);
+        let _ = fs::remove_dir_all(&out);
+        (d.join(" "), v.join(" "))
+    };
+    let all = "time lat temp count obs/station obs/temp obs/flag obs/raw/n model/temp";
+    assert_eq!(subset(&[]), (all.into(), all.into()));
+    // -V: only the variables named (a plain name in any group, a path exactly one),
+    // with the coordinate variables of their dimensions.
+    assert_eq!(
+        subset(&["-V", "temp"]),
+        (
+            "time lat temp obs/station obs/temp model/temp".into(),
+            "time lat temp obs/station obs/temp model/temp".into()
+        )
+    );
+    assert_eq!(
+        subset(&["-V", "/obs/temp,count"]),
+        (
+            "time count obs/station obs/temp".into(),
+            "time count obs/station obs/temp".into()
+        )
+    );
+    // -v: every definition, values only for those variables and their coordinates.
+    assert_eq!(
+        subset(&["-v", "obs/flag"]),
+        (all.into(), "obs/station obs/flag".into())
+    );
+    // -G: only those groups and the groups above them (with the coordinate variables
+    // their variables need); -g: every definition, values for those groups' variables.
+    assert_eq!(
+        subset(&["-G", "obs"]),
+        (
+            "time obs/station obs/temp obs/flag".into(),
+            "time obs/station obs/temp obs/flag".into()
+        )
+    );
+    assert_eq!(
+        subset(&["-g", "model"]),
+        (all.into(), "time lat model/temp".into())
+    );
+    // -V and -G together: the named variables within the named groups.
+    assert_eq!(
+        subset(&["-V", "temp", "-G", "model"]),
+        ("time lat model/temp".into(), "time lat model/temp".into())
+    );
+    let e = run(
+        "nczcopy",
+        &[
+            "-V",
+            "nope",
+            &path_str(&input),
+            &path_str(&tmp.path().join("n.zarr")),
+        ],
+    )
+    .fails_with_one_line(1);
+    assert!(e.ends_with("nope: No such variable"), "{e}");
+    let e = run(
+        "nczcopy",
+        &[
+            "-G",
+            "nogroup",
+            &path_str(&input),
+            &path_str(&tmp.path().join("n.zarr")),
+        ],
+    )
+    .fails_with_one_line(1);
+    assert!(e.ends_with("nogroup: No such group"), "{e}");
+    assert!(!tmp.path().join("n.zarr").exists());
+}
+
+#[test]
+fn an_excluded_grid_mapping_coordinate_leaves_no_empty_mapping() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let nc = gen(
+        d,
+        "gm.nc",
+        "nc4",
+        "netcdf gm {\ndimensions:\n\tx = 2 ;\nvariables:\n\tint crs ;\n\tint crs2 ;\n\tfloat lat2d(x) ;\n\tfloat lon(x) ;\n\tfloat ta(x) ;\n\t\tta:grid_mapping = \"crs: lon crs2: lat2d\" ;\ndata:\n lat2d = 1, 2 ;\n lon = 3, 4 ;\n ta = 5, 6 ;\n}\n",
+    );
+    let out = s(&d.join("x.nc"));
+    run("nczcopy", &["--exclude", "lat2d", &nc, &out]).success();
+    let header = run("nczdump", &["-h", &out]).stdout();
+    assert!(
+        header.contains("ta:grid_mapping = \"crs: lon\" ;"),
+        "{header}"
     );
 }

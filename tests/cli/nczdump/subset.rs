@@ -7,26 +7,6 @@ use std::path::Path;
 use crate::util::datasets::{gen, grid};
 use crate::util::{run, s};
 
-#[test]
-fn a_range_on_a_decreasing_coordinate_does_not_wrap() {
-    let tmp = tempfile::tempdir().unwrap();
-    let nc = gen(
-        tmp.path(),
-        "desc.nc",
-        "nc4",
-        "netcdf e {\ndimensions:\n\ttime = 8 ;\nvariables:\n\tdouble time(time) ;\n\tint x(time) ;\ndata:\n time = 9.5, 8.5, 7.5, 6.5, 5.5, 4.5, 3.5, 2.5 ;\n x = 9, 8, 7, 6, 5, 4, 3, 2 ;\n}\n",
-    );
-    let e = run("nczdump", &["--dim", "time,7.0,4.0", &nc]).fails_with_one_line(1);
-    assert!(
-        e.contains(
-            "coordinate 'time' decreases (9.5 to 2.5), and a range wraps only on an increasing one"
-        ),
-        "{e}"
-    );
-    let dump = run("nczdump", &["--dim", "time,4.0,7.0", &nc]).stdout();
-    assert!(dump.contains(" time = 6.5, 5.5, 4.5 ;"), "{dump}");
-}
-
 /// The data lines of nczdump's text of `v` (and the others named) in a subset.
 fn data(store: &Path, dims: &[&str], vars: &str) -> String {
     let mut args: Vec<String> = Vec::new();
@@ -87,4 +67,24 @@ fn every_form_picks_the_indices_ncks_picks() {
         "{header}"
     );
     assert!(header.contains("x = 3 ;"), "{header}");
+}
+
+#[test]
+fn a_range_on_a_decreasing_coordinate_does_not_wrap() {
+    let tmp = tempfile::tempdir().unwrap();
+    let nc = gen(
+        tmp.path(),
+        "desc.nc",
+        "nc4",
+        "netcdf e {\ndimensions:\n\ttime = 8 ;\nvariables:\n\tdouble time(time) ;\n\tint x(time) ;\ndata:\n time = 9.5, 8.5, 7.5, 6.5, 5.5, 4.5, 3.5, 2.5 ;\n x = 9, 8, 7, 6, 5, 4, 3, 2 ;\n}\n",
+    );
+    let e = run("nczdump", &["--dim", "time,7.0,4.0", &nc]).fails_with_one_line(1);
+    assert!(
+        e.contains(
+            "coordinate 'time' decreases (9.5 to 2.5), and a range wraps only on an increasing one"
+        ),
+        "{e}"
+    );
+    let dump = run("nczdump", &["--dim", "time,4.0,7.0", &nc]).stdout();
+    assert!(dump.contains(" time = 6.5, 5.5, 4.5 ;"), "{dump}");
 }

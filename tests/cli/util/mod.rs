@@ -22,18 +22,6 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-pub(crate) fn first_line(s: &str) -> String {
-    s.lines().next().unwrap_or("").to_string()
-}
-
-pub(crate) fn s(p: &Path) -> String {
-    p.to_string_lossy().into_owned()
-}
-
-pub(crate) fn path_str(p: &Path) -> String {
-    p.to_string_lossy().into_owned()
-}
-
 /// The output of one tool run.
 pub struct Run {
     pub desc: String,
@@ -644,4 +632,20 @@ pub fn without_carried_fills(want: &str, got: &str) -> String {
         }
     }
     out
+}
+
+/// The first line of a text (of a dump, `netcdf NAME {`, which names the dataset).
+pub fn first_line(s: &str) -> String {
+    s.lines().next().unwrap_or("").to_string()
+}
+
+/// A path as an argument (`s` and `path_str` are one helper under the two names the
+/// tests used).
+pub fn s(p: &Path) -> String {
+    p.to_string_lossy().into_owned()
+}
+
+/// A path as an argument; see `s`.
+pub fn path_str(p: &Path) -> String {
+    p.to_string_lossy().into_owned()
 }
