@@ -1,12 +1,14 @@
 //! nczcmp (issue 45): two datasets of any formats compared for what their data is, with
-//! nccmp's options, lines, exit codes and a JSON report.
+//! nccmp's options (`-h`, `-G`, `-H` as nccmp means them, issue 61), lines, exit codes
+//! and a JSON report.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use nczarr::json::Json;
 
-use crate::util::{nczgen, run, Run};
+use crate::util::datasets::{down_day, gen};
+use crate::util::{nczgen, run, s, Run};
 
 const BASE: &str = r#"netcdf base {
 dimensions:
@@ -49,10 +51,6 @@ group: g {
   } // group g
 }
 "#;
-
-fn s(p: &Path) -> String {
-    p.to_string_lossy().into_owned()
-}
 
 /// The CDL `text` as a netCDF-4 file `name` in `dir`.
 fn nc(dir: &Path, name: &str, text: &str) -> PathBuf {
@@ -694,4 +692,55 @@ fn variables_of_user_defined_types_are_compared_61() {
     );
     let b = b_of("it", "float y", "double y");
     assert_eq!(cmp(&["--ignore-types", "-v", "p", &sa, &b]).code(), 1);
+}
+
+#[test]
+fn nczcmp_takes_a_dimension_pure_zarr_placed_elsewhere_as_storage() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    // `bnds` lives in /obs; only /obs/sub uses it.
+    let nc = gen(
+        d,
+        "g.nc",
+        "nc4",
+        "netcdf g {\ngroup: obs {\ndimensions:\n\tbnds = 2 ;\ngroup: sub {\ndimensions:\n\ttime = 2 ;\nvariables:\n\tdouble time(time) ;\n\t\ttime:units = \"days since 2000-01-01\" ;\n\t\ttime:bounds = \"time_bnds\" ;\n\tdouble time_bnds(time, bnds) ;\ndata:\n time = 0.5, 1.5 ;\n time_bnds = 0, 1, 1, 2 ;\n}\n}\n}\n",
+    );
+    let refs = s(&d.join("g.json"));
+    run("nczcopy", &["-k", "kerchunk", &nc, &refs]).success();
+    let pure = s(&d.join("g.zarr"));
+    run("nczcopy", &["-k", "zarr", &nc, &pure]).success();
+    for other in [&refs, &pure] {
+        let r = run("nczcmp", &[&nc, other]);
+        assert_eq!(r.code(), 0, "{}{}", r.stdout(), r.stderr());
+        // With --storage, where each keeps it is said.
+        let r = run("nczcmp", &["--storage", &nc, other]);
+        assert!(
+            r.stdout().contains("dimension obs/bnds: only in"),
+            "{}",
+            r.stdout()
+        );
+    }
+}
+
+#[test]
+fn nccmps_h_g_and_capital_g_mean_what_they_mean_to_nccmp() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let a = down_day(d, 1, true, "made on Monday");
+    let dir_b = d.join("b");
+    fs::create_dir(&dir_b).unwrap();
+    let b = down_day(&dir_b, 1, true, "made on Tuesday");
+    // nccmp leaves the global history out unless -h.
+    assert_eq!(run("nczcmp", &["-mg", &a, &b]).code(), 0);
+    let r = run("nczcmp", &["-mgh", &a, &b]);
+    assert_eq!(r.code(), 1, "{}", r.stdout());
+    assert!(r.stdout().contains(":history"), "{}", r.stdout());
+    assert_eq!(
+        run("nczcmp", &["-m", "-g", "-h", "-G", "history", &a, &b]).code(),
+        0
+    );
+    // Help is -H.
+    let r = run("nczcmp", &["-H"]);
+    assert_eq!(r.code(), 0);
+    assert!(r.stdout().contains("Usage"), "{}", r.stdout());
 }

@@ -1,4 +1,4 @@
-"""The HDF5 files of tests/cli/real_files_39.rs: what h5py (not netcdf-c) writes.
+"""The HDF5 files of tests/cli/nczdump/other_writers.rs: what h5py (not netcdf-c) writes.
 
 Run with h5py >= 3 from this directory: python3 make.py. Each file is small and
 holds one class of issue 39; the .cdl beside it is ncdump 4.9.0's text where ncdump

@@ -1,4 +1,4 @@
-"""The small HDF5 files of tests/cli/real_files_61.rs, one per class of issue 61.
+"""The small HDF5 files of tests/cli/nczdump/hdf5_corpus.rs, one per class of issue 61.
 
 Usage: python3 make.py CASE OUT.h5 (h5py >= 3, numpy). Each case reproduces on a
 file of our own what a file of the held-out corpus showed; the test compares
