@@ -295,3 +295,42 @@ fn no_source_file_is_over_800_lines() {
         .collect();
     assert!(long.is_empty(), "files over 800 lines: {long:#?}");
 }
+
+/// The tools only parse, call one job and print (issue 62): no binary (a file of
+/// `src/bin`, or a folder with its files) is over 500 lines, and none builds a view of
+/// its inputs itself (`concat`, `subset`) or writes references (`kerchunk`): the jobs'
+/// inputs step and jobs do.
+#[test]
+fn binaries_are_thin() {
+    let bin = root().join("../../src/bin");
+    let mut files = Vec::new();
+    rust_files(&bin, &mut files);
+    assert!(files.len() >= 5, "{files:?}");
+    let mut lines: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut reaching = Vec::new();
+    for f in &files {
+        let rel = f.strip_prefix(&bin).unwrap().to_string_lossy().into_owned();
+        let tool = rel
+            .split('/')
+            .next()
+            .unwrap()
+            .trim_end_matches(".rs")
+            .to_string();
+        let text = std::fs::read_to_string(f).unwrap();
+        *lines.entry(tool).or_default() += text.lines().count();
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            for layer in ["concat", "subset", "kerchunk"] {
+                if code.contains(&format!("nczarr::{layer}")) {
+                    reaching.push(format!("{rel}:{}: nczarr::{layer}", n + 1));
+                }
+            }
+        }
+    }
+    let long: Vec<_> = lines.iter().filter(|(_, n)| **n > 500).collect();
+    assert!(long.is_empty(), "binaries over 500 lines: {long:?}");
+    assert!(
+        reaching.is_empty(),
+        "binaries using what the jobs do: {reaching:#?}"
+    );
+}
