@@ -5,6 +5,7 @@
 
 use std::ffi::{c_int, c_void, CString};
 
+use super::hdf5_filter::StoredChunk;
 use super::{int_param, num, obj, ChunkFault, ChunkInfo, Codec, ConfigFault};
 use crate::json::Json;
 
@@ -166,4 +167,23 @@ impl Codec for Blosc {
             ("blocksize", num(self.blocksize)),
         ])
     }
+}
+/// What a netCDF-4 file stores for this codec as the blosc filter (32001): the
+/// filter's version, blosc's format version, what its `set_local` fills in (element
+/// and chunk size), then the user's three (level, shuffle, compressor code). The
+/// codec table's `hdf5_write`.
+///
+/// # Errors
+/// [`ConfigFault`] when `config` is not a blosc configuration this build has.
+pub(super) fn hdf5_params(config: &Json, chunk: &StoredChunk) -> Result<Vec<u32>, ConfigFault> {
+    let b = Blosc::from_config(config)?;
+    Ok(vec![
+        2,
+        2,
+        chunk.item_size,
+        chunk.chunk_bytes,
+        b.clevel as u32,
+        b.shuffle as u32,
+        b.compcode(),
+    ])
 }

@@ -2,6 +2,7 @@
 
 use std::io::Write;
 
+use super::hdf5_filter::{param_u32, StoredChunk};
 use super::{
     encode_failed, int_param, num, obj, read_bounded, ChunkFault, ChunkInfo, Codec, ConfigFault,
 };
@@ -46,4 +47,12 @@ impl Codec for Bz2 {
             ("level", num(i64::from(self.level))),
         ])
     }
+}
+/// What a netCDF-4 file stores for this codec as the bzip2 filter (307): the
+/// level, 9 when none is given. The codec table's `hdf5_write`.
+///
+/// # Errors
+/// Never; the signature is the table's [`StoredParams`](super::hdf5_filter::StoredParams).
+pub(super) fn hdf5_params(config: &Json, _chunk: &StoredChunk) -> Result<Vec<u32>, ConfigFault> {
+    Ok(vec![param_u32(config, "level", 9)])
 }

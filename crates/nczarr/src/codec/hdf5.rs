@@ -1,5 +1,7 @@
-//! The HDF5 filter ids netCDF uses in `_Filter` and their Zarr codec equivalents
-//! (netcdf-c's `NCZhdf5filters` plugin table).
+//! The HDF5 filters netCDF's `_Filter` attribute shows and their Zarr codec
+//! equivalents, both ways (netcdf-c's `NCZhdf5filters` plugin table). The filter ids
+//! are [`super::hdf5_filter`]'s, re-exported here; what a netCDF-4 writer stores for a
+//! codec is the codec table's ([`super::table::stored_hdf5_filter`]).
 //!
 //! | HDF5 id | codec | visible parameters |
 //! |---|---|---|
@@ -15,44 +17,23 @@
 //! | 32008 | bitshuffle (read only) | (version, element size, block size, compression) |
 
 use super::blosc::Blosc;
+use super::hdf5_filter::param_u32;
 use super::{num, obj};
 use crate::json::Json;
 
-/// HDF5 deflate.
-pub const DEFLATE: u32 = 1;
-/// HDF5 shuffle.
-pub const SHUFFLE: u32 = 2;
-/// HDF5 Fletcher-32.
-pub const FLETCHER32: u32 = 3;
-/// HDF5 szip.
-pub const SZIP: u32 = 4;
+pub use super::hdf5_filter::{
+    BITSHUFFLE, BLOSC, BZIP2, DEFLATE, FLETCHER32, LZ4, LZF, SHUFFLE, SZIP, ZSTD,
+};
+
 /// The szip option bits a user sets (`H5_SZIP_CHIP_OPTION_MASK | H5_SZIP_EC_OPTION_MASK |
 /// H5_SZIP_NN_OPTION_MASK`), which ncdump shows of the stored mask.
 const SZIP_USER_MASKS: u32 = 2 | 4 | 32;
-
-/// bzip2 (registered HDF5 filter).
-pub const BZIP2: u32 = 307;
-/// blosc (registered HDF5 filter).
-pub const BLOSC: u32 = 32001;
-/// zstd (registered HDF5 filter).
-pub const ZSTD: u32 = 32015;
-/// LZF (registered HDF5 filter; h5py's light compressor).
-pub const LZF: u32 = 32000;
-/// LZ4 (registered HDF5 filter, hdf5plugin's).
-pub const LZ4: u32 = 32004;
-/// bitshuffle, alone or with LZ4 or zstd (registered HDF5 filter, hdf5plugin's).
-pub const BITSHUFFLE: u32 = 32008;
 
 /// The HDF5 filter id and visible parameters of a codec, as ncdump's `_Filter` shows
 /// them; `None` for codecs with no HDF5 equivalent (gzip, lz4, delta, ...).
 pub fn filter_of(config: &Json) -> Option<(u32, Vec<u32>)> {
     let id = config.get("id")?.as_str()?;
-    let param = |name: &str, default: i64| -> u32 {
-        config
-            .get(name)
-            .and_then(Json::as_i64_lenient)
-            .unwrap_or(default) as u32
-    };
+    let param = |name: &str, default: i64| param_u32(config, name, default);
     Some(match id {
         "zlib" => (DEFLATE, vec![param("level", 1)]),
         // ncdump shows shuffle's element size (HDF5 keeps it as the parameter).

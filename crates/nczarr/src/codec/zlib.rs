@@ -18,6 +18,7 @@
 //! [`deflate_runs`]: super::deflate_runs
 
 use super::deflate_runs::{deflate_runs, End};
+use super::hdf5_filter::{param_u32, StoredChunk};
 use super::{int_param, num, obj, read_bounded, ChunkFault, ChunkInfo, Codec, ConfigFault};
 use crate::json::Json;
 use zlib_rs::adler32::{adler32, adler32_combine};
@@ -277,6 +278,15 @@ fn deflate_whole(input: &[u8], level: i32) -> Result<Vec<u8>, ChunkFault> {
     let len = written.len();
     out.truncate(len);
     Ok(out)
+}
+
+/// What a netCDF-4 file stores for this codec as HDF5's deflate filter (1): the
+/// level, 1 when none is given. The codec table's `hdf5_write`.
+///
+/// # Errors
+/// Never; the signature is the table's [`StoredParams`](super::hdf5_filter::StoredParams).
+pub(super) fn hdf5_params(config: &Json, _chunk: &StoredChunk) -> Result<Vec<u32>, ConfigFault> {
+    Ok(vec![param_u32(config, "level", 1)])
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 //! run in `ZSTD_createDCtx` alone), and a known content size is decompressed in one call
 //! straight into its place, where the stream went through a buffer and a copy.
 
+use super::hdf5_filter::{param_u32, StoredChunk};
 use super::{
     encode_failed, int_param, num, obj, read_bounded, ChunkFault, ChunkInfo, Codec, ConfigFault,
 };
@@ -122,6 +123,15 @@ impl Codec for Zstd {
         }
         obj(m)
     }
+}
+
+/// What a netCDF-4 file stores for this codec as the zstd filter (32015): the
+/// level, 0 (zstd's default) when none is given. The codec table's `hdf5_write`.
+///
+/// # Errors
+/// Never; the signature is the table's [`StoredParams`](super::hdf5_filter::StoredParams).
+pub(super) fn hdf5_params(config: &Json, _chunk: &StoredChunk) -> Result<Vec<u32>, ConfigFault> {
+    Ok(vec![param_u32(config, "level", 0)])
 }
 
 #[cfg(test)]
