@@ -1,10 +1,11 @@
 //! HDF5's side of a codec: the registered HDF5 filter ids netCDF-4 files (and
-//! netCDF's `_Filter` attribute) use, and the vocabulary of what a netCDF-4 writer
-//! stores for a codec ([`Hdf5Write`], a codec table row's; [`StoredFilter`], what the
-//! table answers for one codec's JSON; [`Hdf5FormError`] when it has no such form).
+//! netCDF's `_Filter` attribute) use, and the vocabulary of a codec table row's HDF5
+//! forms: what a netCDF-4 writer stores ([`Hdf5Write`]; [`StoredFilter`], what the
+//! table answers for one codec's JSON; [`Hdf5FormError`] when it has no such form)
+//! and what `_Filter` shows and reads back ([`Hdf5Attr`], [`FilterError`]).
 //!
-//! A codec file says its own HDF5 parameters with a [`StoredParams`] function; the
-//! table (`table.rs`) joins that to the filter id. This file knows no codec by name.
+//! A codec file says its own HDF5 parameters with functions of these types; the table
+//! (`table.rs`) joins them to the filter id. This file knows no codec by name.
 
 use super::error::ConfigFault;
 use crate::json::Json;
@@ -93,6 +94,52 @@ pub enum Hdf5FormError {
         /// What is wrong.
         fault: ConfigFault,
     },
+}
+
+/// How netCDF's `_Filter` attribute shows a codec and reads it back (a codec table
+/// row's; the filter id is the row's `hdf5`).
+#[derive(Debug, Clone, Copy)]
+pub struct Hdf5Attr {
+    /// The most parameters a `_Filter` entry for it may give.
+    pub most_params: usize,
+    /// The parameters ncdump shows for the codec's JSON; `None` when its JSON does not
+    /// say them.
+    pub shown: fn(&Json) -> Option<Vec<u32>>,
+    /// The codec's JSON for a `_Filter` entry's parameters (no more than
+    /// `most_params`).
+    pub codec: fn(&[u32]) -> Result<Json, FilterError>,
+}
+
+/// An HDF5 filter with no Zarr codec here.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FilterError {
+    /// A blosc compressor code this build of c-blosc does not have.
+    #[error("blosc compressor code {0} is not available")]
+    BloscCompressor(u32),
+    /// szip: readers may have a decoder, but no encoder is bundled.
+    #[error("the szip filter (4) is not available: no szip encoder is bundled")]
+    Szip,
+    /// A filter id with no codec.
+    #[error("HDF5 filter {0} has no Zarr codec in this build")]
+    Unknown(u32),
+    /// More parameters than the filter takes.
+    #[error("HDF5 filter {id} ({name}) takes at most {most} parameter{}, not {got}", if *most == 1 { "" } else { "s" })]
+    TooManyParams {
+        /// The filter id.
+        id: u32,
+        /// Its codec's name.
+        name: &'static str,
+        /// The most it takes.
+        most: usize,
+        /// How many were given.
+        got: usize,
+    },
+}
+
+/// The first of a `_Filter` entry's parameters (a level), `default` when none is given.
+pub(crate) fn first_param(params: &[u32], default: i64) -> i64 {
+    params.first().map_or(default, |&p| i64::from(p))
 }
 
 /// Integer member `name` of a codec's JSON as an HDF5 parameter (a C `unsigned int`):

@@ -13,9 +13,9 @@
 //!
 //! This file only declares and re-exports; the files below import each other one way
 //! only, lowest first: `error` (the errors), `base` (the [`Codec`] trait and the
-//! helpers codec files share), `hdf5_filter` (HDF5's filter ids and what a netCDF-4
-//! writer stores), the codec files, `hdf5` (`_Filter`'s mapping), `table`, `registry`,
-//! `pipeline`.
+//! helpers codec files share), `hdf5_filter` (HDF5's filter ids and the vocabulary of
+//! a codec's HDF5 forms), the codec files, `table`, then what reads the table: `hdf5`
+//! (`_Filter`'s mapping), `registry`, `pipeline`.
 
 mod astype;
 mod base;
@@ -56,6 +56,8 @@ pub use base::{ChunkInfo, Codec};
 pub(crate) use checksum::crc32c;
 pub use dtype::{Dtype, DtypeError, Endian};
 pub use error::{ChunkFault, CodecError, ConfigFault};
-pub use hdf5_filter::{Hdf5FormError, Hdf5Write, StoredChunk, StoredFilter, StoredParams};
+pub use hdf5_filter::{
+    Hdf5Attr, Hdf5FormError, Hdf5Write, StoredChunk, StoredFilter, StoredParams,
+};
 pub use pipeline::{Decoded, Pipeline};
 pub use registry::check_params;

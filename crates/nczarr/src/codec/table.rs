@@ -2,7 +2,8 @@
 //! (numcodecs' id, its Zarr v3 name, its HDF5 filter id), what it is (a compressor, a
 //! filter on bytes or on values, a checksum, an object codec), whether it loses
 //! information, whether it is written here or only read, how it is built, and what a
-//! netCDF-4 file stores for it (its HDF5 filter's flag and parameters). The registry,
+//! netCDF-4 file stores for it (its HDF5 filter's flag and parameters) and how
+//! netCDF's `_Filter` attribute shows it and reads it back. The registry,
 //! the Zarr v3 chain, the HDF5 filter mapping, the netCDF-4 writer
 //! ([`stored_hdf5_filter`]), the copy planner and `--codec` all read this table: a new
 //! codec is its file and one entry here.
@@ -10,7 +11,7 @@
 use super::astype::AsType;
 use super::base::Codec;
 use super::bitround::BitRound;
-use super::bitshuffle::Bitshuffle;
+use super::bitshuffle::{self, Bitshuffle};
 use super::blosc::{self, Blosc};
 use super::bz2::{self, Bz2};
 use super::categorize::Categorize;
@@ -20,10 +21,12 @@ use super::error::ConfigFault;
 use super::fixedscaleoffset::FixedScaleOffset;
 use super::fletcher32::{self, Fletcher32};
 use super::gzip::Gzip;
-use super::hdf5_filter::{self as hdf5, Hdf5FormError, Hdf5Write, StoredChunk, StoredFilter};
+use super::hdf5_filter::{
+    self as hdf5, Hdf5Attr, Hdf5FormError, Hdf5Write, StoredChunk, StoredFilter,
+};
 use super::lz4::Lz4;
-use super::lz4h5::Lz4H5;
-use super::lzf::Lzf;
+use super::lz4h5::{self, Lz4H5};
+use super::lzf::{self, Lzf};
 use super::packbits::PackBits;
 use super::pcodec::Pcodec;
 use super::quantize::Quantize;
@@ -79,6 +82,8 @@ pub struct CodecSpec {
     /// How a writer of netCDF-4 files stores it with its HDF5 filter `hdf5`; `None`
     /// when it cannot (no filter, or one that writes other bytes than ours).
     pub hdf5_write: Option<Hdf5Write>,
+    /// How netCDF's `_Filter` shows it and reads it back, for its HDF5 filter `hdf5`.
+    pub hdf5_attr: Option<Hdf5Attr>,
     /// What it does.
     pub role: Role,
     /// Whether the values read back differ from those stored.
@@ -106,6 +111,7 @@ const fn codec(id: &'static str, role: Role, params: &'static [&'static str]) ->
         hdf5: None,
         hdf5_same_bytes: false,
         hdf5_write: None,
+        hdf5_attr: None,
         role,
         lossy: false,
         floats_only: false,
@@ -119,6 +125,11 @@ const fn codec(id: &'static str, role: Role, params: &'static [&'static str]) ->
 pub static CODECS: &[CodecSpec] = &[
     CodecSpec {
         hdf5: Some(hdf5::DEFLATE),
+        hdf5_attr: Some(Hdf5Attr {
+            most_params: 1,
+            shown: zlib::hdf5_shown,
+            codec: zlib::from_hdf5,
+        }),
         hdf5_same_bytes: true,
         hdf5_write: Some(Hdf5Write {
             optional: true,
@@ -135,6 +146,11 @@ pub static CODECS: &[CodecSpec] = &[
     CodecSpec {
         v3_core: Some("blosc"),
         hdf5: Some(hdf5::BLOSC),
+        hdf5_attr: Some(Hdf5Attr {
+            most_params: 7,
+            shown: blosc::hdf5_shown,
+            codec: blosc::from_hdf5,
+        }),
         hdf5_same_bytes: true,
         hdf5_write: Some(Hdf5Write {
             optional: true,
@@ -150,6 +166,11 @@ pub static CODECS: &[CodecSpec] = &[
     CodecSpec {
         v3_core: Some("zstd"),
         hdf5: Some(hdf5::ZSTD),
+        hdf5_attr: Some(Hdf5Attr {
+            most_params: 1,
+            shown: zstd::hdf5_shown,
+            codec: zstd::from_hdf5,
+        }),
         hdf5_same_bytes: true,
         hdf5_write: Some(Hdf5Write {
             optional: true,
@@ -164,6 +185,11 @@ pub static CODECS: &[CodecSpec] = &[
     },
     CodecSpec {
         hdf5: Some(hdf5::BZIP2),
+        hdf5_attr: Some(Hdf5Attr {
+            most_params: 1,
+            shown: bz2::hdf5_shown,
+            codec: bz2::from_hdf5,
+        }),
         hdf5_same_bytes: true,
         hdf5_write: Some(Hdf5Write {
             optional: true,
@@ -174,6 +200,11 @@ pub static CODECS: &[CodecSpec] = &[
     },
     CodecSpec {
         hdf5: Some(hdf5::SHUFFLE),
+        hdf5_attr: Some(Hdf5Attr {
+            most_params: 1,
+            shown: shuffle::hdf5_shown,
+            codec: shuffle::from_hdf5,
+        }),
         hdf5_same_bytes: true,
         hdf5_write: Some(Hdf5Write {
             optional: true,
@@ -184,6 +215,11 @@ pub static CODECS: &[CodecSpec] = &[
     },
     CodecSpec {
         hdf5: Some(hdf5::FLETCHER32),
+        hdf5_attr: Some(Hdf5Attr {
+            most_params: 0,
+            shown: fletcher32::hdf5_shown,
+            codec: fletcher32::from_hdf5,
+        }),
         // Not `hdf5_same_bytes` (a copy does not move its chunks as they are), but
         // written: the one filter netcdf-c makes mandatory.
         hdf5_write: Some(Hdf5Write {
@@ -236,18 +272,33 @@ pub static CODECS: &[CodecSpec] = &[
     },
     CodecSpec {
         hdf5: Some(hdf5::LZF),
+        hdf5_attr: Some(Hdf5Attr {
+            most_params: 3,
+            shown: lzf::hdf5_shown,
+            codec: lzf::from_hdf5,
+        }),
         writes: Writes::ReadOnly,
         build: Some(|_| Ok(boxed(Lzf))),
         ..codec("lzf", Role::Compressor, &[])
     },
     CodecSpec {
         hdf5: Some(hdf5::LZ4),
+        hdf5_attr: Some(Hdf5Attr {
+            most_params: 1,
+            shown: lz4h5::hdf5_shown,
+            codec: lz4h5::from_hdf5,
+        }),
         writes: Writes::ReadOnly,
         build: Some(|_| Ok(boxed(Lz4H5))),
         ..codec("lz4h5", Role::Compressor, &[])
     },
     CodecSpec {
         hdf5: Some(hdf5::BITSHUFFLE),
+        hdf5_attr: Some(Hdf5Attr {
+            most_params: 6,
+            shown: bitshuffle::hdf5_shown,
+            codec: bitshuffle::from_hdf5,
+        }),
         writes: Writes::ReadOnly,
         build: Some(|c| Bitshuffle::from_config(c).map(boxed)),
         ..codec(
@@ -499,8 +550,10 @@ mod tests {
                 assert_eq!(by_hdf5(h).map(|c| c.id), Some(a.id));
                 assert!(u16::try_from(h).is_ok(), "{}", a.id);
             }
-            // A filter a writer stores is one the codec has.
+            // A filter a writer stores, or `_Filter` names, is one the codec has; every
+            // codec with a filter can be named in `_Filter`.
             assert!(a.hdf5_write.is_none() || a.hdf5.is_some(), "{}", a.id);
+            assert_eq!(a.hdf5_attr.is_some(), a.hdf5.is_some(), "{}", a.id);
             // Only bytes codecs are built; the object codecs are the pipeline's.
             assert_eq!(a.build.is_none(), a.id.starts_with("vlen-"), "{}", a.id);
         }
