@@ -2,7 +2,7 @@
 //! equivalents, both ways (netcdf-c's `NCZhdf5filters` plugin table), as the codec
 //! table's rows say (`hdf5_attr`: each codec file's `hdf5_shown` and `from_hdf5`).
 //! szip, which has no codec here, is the one filter this file knows itself. The filter
-//! ids are [`super::hdf5_filter`]'s, re-exported here; what a netCDF-4 writer stores
+//! ids are `hdf5_filter.rs`'s, re-exported here; what a netCDF-4 writer stores
 //! for a codec is the table's too ([`super::table::stored_hdf5_filter`]).
 //!
 //! The table's filters today:
