@@ -9,6 +9,7 @@
 //! the decoded size (8 bytes, big-endian) and the block size in bytes (4), and each
 //! block is its compressed size (4) and an LZ4 block or a zstd frame.
 
+use super::hdf5_filter::{param_u32, FilterError};
 use super::lz4h5::{be, corrupt, lz4_block};
 use super::{num, obj, ChunkFault, ChunkInfo, Codec, ConfigFault};
 use crate::json::Json;
@@ -165,6 +166,35 @@ impl Codec for Bitshuffle {
             ("compression", num(i64::from(self.compression))),
         ])
     }
+}
+
+/// The parameters netCDF's `_Filter` shows for this codec as the bitshuffle filter
+/// (32008): the filter's version (0, 4), element size, block size and compression. The
+/// codec table's `hdf5_attr`.
+pub(super) fn hdf5_shown(config: &Json) -> Option<Vec<u32>> {
+    Some(vec![
+        0,
+        4,
+        param_u32(config, "elementsize", 0),
+        param_u32(config, "blocksize", 0),
+        param_u32(config, "compression", 0),
+    ])
+}
+
+/// This codec for a `_Filter` entry of the bitshuffle filter (32008): the filter's
+/// version (two numbers), element size, block size, compression and zstd level. The
+/// codec table's `hdf5_attr`.
+///
+/// # Errors
+/// Never; the signature is the table's.
+pub(super) fn from_hdf5(params: &[u32]) -> Result<Json, FilterError> {
+    let p = |i: usize| i64::from(params.get(i).copied().unwrap_or(0));
+    Ok(obj(vec![
+        ("id", Json::String("bitshuffle".into())),
+        ("elementsize", num(p(2))),
+        ("blocksize", num(p(3))),
+        ("compression", num(p(4))),
+    ]))
 }
 
 #[cfg(test)]

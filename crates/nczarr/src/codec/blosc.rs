@@ -5,6 +5,7 @@
 
 use std::ffi::{c_int, c_void, CString};
 
+use super::hdf5_filter::{FilterError, StoredChunk};
 use super::{int_param, num, obj, ChunkFault, ChunkInfo, Codec, ConfigFault};
 use crate::json::Json;
 
@@ -166,4 +167,65 @@ impl Codec for Blosc {
             ("blocksize", num(self.blocksize)),
         ])
     }
+}
+/// What a netCDF-4 file stores for this codec as the blosc filter (32001): the
+/// filter's version, blosc's format version, what its `set_local` fills in (element
+/// and chunk size), then the user's three (level, shuffle, compressor code). The
+/// codec table's `hdf5_write`.
+///
+/// # Errors
+/// [`ConfigFault`] when `config` is not a blosc configuration this build has.
+pub(super) fn hdf5_params(config: &Json, chunk: &StoredChunk) -> Result<Vec<u32>, ConfigFault> {
+    let b = Blosc::from_config(config)?;
+    Ok(vec![
+        2,
+        2,
+        chunk.item_size,
+        chunk.chunk_bytes,
+        b.clevel as u32,
+        b.shuffle as u32,
+        b.compcode(),
+    ])
+}
+
+/// The parameters netCDF's `_Filter` shows for this codec as the blosc filter (32001):
+/// three zeros (what the filter's `set_local` fills in is not shown), block size,
+/// level, shuffle and compressor code; `None` for a JSON this build cannot build. The
+/// codec table's `hdf5_attr`.
+pub(super) fn hdf5_shown(config: &Json) -> Option<Vec<u32>> {
+    let b = Blosc::from_config(config).ok()?;
+    Some(vec![
+        0,
+        0,
+        0,
+        b.blocksize as u32,
+        b.clevel as u32,
+        b.shuffle as u32,
+        b.compcode(),
+    ])
+}
+
+/// This codec for a `_Filter` entry of the blosc filter (32001): block size, level,
+/// shuffle and compressor code at 3..=6, as [`hdf5_shown`] shows them. The codec
+/// table's `hdf5_attr`.
+///
+/// # Errors
+/// [`FilterError::BloscCompressor`] for a compressor code this build does not have.
+pub(super) fn from_hdf5(params: &[u32]) -> Result<Json, FilterError> {
+    let p = |i: usize, d: u32| params.get(i).copied().unwrap_or(d);
+    let cname = match p(6, 0) {
+        0 => "blosclz",
+        1 => "lz4",
+        2 => "lz4hc",
+        4 => "zlib",
+        5 => "zstd",
+        other => return Err(FilterError::BloscCompressor(other)),
+    };
+    Ok(obj(vec![
+        ("id", Json::String("blosc".into())),
+        ("clevel", num(i64::from(p(4, 5)))),
+        ("blocksize", num(i64::from(p(3, 0)))),
+        ("cname", Json::String(cname.into())),
+        ("shuffle", num(i64::from(p(5, 1)))),
+    ]))
 }

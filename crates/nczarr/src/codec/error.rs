@@ -1,6 +1,33 @@
 //! Codec errors, typed: [`ConfigFault`] when a codec cannot be built from its
 //! configuration (found when a dataset opens or a plan is made), [`ChunkFault`] when a
-//! codec fails on one chunk. [`super::CodecError`] adds which codec and which chunk.
+//! codec fails on one chunk; [`CodecError`] adds which codec and which chunk.
+//!
+//! The lowest file of `codec/`: it names no other (the codec table's list of ids that
+//! [`ConfigFault::Unknown`] shows is given to it by whoever builds the error).
+
+/// A codec error.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CodecError {
+    /// The codec cannot be built from its configuration (unknown id, bad parameter).
+    #[error("codec {config}: {fault}")]
+    Create {
+        /// The codec JSON as written.
+        config: String,
+        /// What is wrong.
+        fault: ConfigFault,
+    },
+    /// The codec failed on a chunk.
+    #[error("codec '{codec}' failed on chunk '{key}': {fault}")]
+    Failed {
+        /// The codec id.
+        codec: String,
+        /// The chunk key.
+        key: String,
+        /// What went wrong.
+        fault: ChunkFault,
+    },
+}
 
 /// Why a codec cannot be built from its JSON configuration.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -10,13 +37,12 @@ pub enum ConfigFault {
     #[error("has no \"id\"")]
     MissingId,
     /// An id this build has no codec for.
-    #[error(
-        "unknown codec '{id}' (this build knows {})",
-        super::table::known_ids()
-    )]
+    #[error("unknown codec '{id}' (this build knows {known})")]
     Unknown {
         /// The id as written.
         id: String,
+        /// The ids this build knows, comma-separated (the codec table's `known_ids()`).
+        known: String,
     },
     /// A member that must be there is not.
     #[error("missing \"{name}\"")]

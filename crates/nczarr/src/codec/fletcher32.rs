@@ -1,7 +1,8 @@
 //! `fletcher32`: HDF5's Fletcher-32 checksum over big-endian 16-bit words, appended
 //! as a little-endian u32 (numcodecs `Fletcher32`, HDF5 filter 3).
 
-use super::{obj, ChunkFault, ChunkInfo, Codec};
+use super::hdf5_filter::{FilterError, StoredChunk};
+use super::{obj, ChunkFault, ChunkInfo, Codec, ConfigFault};
 use crate::json::Json;
 
 /// Fletcher-32 checksum.
@@ -68,4 +69,28 @@ impl Codec for Fletcher32 {
     fn config(&self) -> Json {
         obj(vec![("id", Json::String("fletcher32".into()))])
     }
+}
+
+/// What a netCDF-4 file stores for this codec as HDF5's Fletcher-32 filter (3):
+/// no parameters. The codec table's `hdf5_write`.
+///
+/// # Errors
+/// Never; the signature is the table's [`StoredParams`](super::hdf5_filter::StoredParams).
+pub(super) fn hdf5_params(_config: &Json, _chunk: &StoredChunk) -> Result<Vec<u32>, ConfigFault> {
+    Ok(Vec::new())
+}
+
+/// The parameters netCDF's `_Filter` shows for this codec as HDF5's Fletcher-32 filter
+/// (3): none. The codec table's `hdf5_attr`.
+pub(super) fn hdf5_shown(_config: &Json) -> Option<Vec<u32>> {
+    Some(vec![])
+}
+
+/// This codec for a `_Filter` entry of HDF5's Fletcher-32 filter (3): it takes no
+/// parameters. The codec table's `hdf5_attr`.
+///
+/// # Errors
+/// Never; the signature is the table's.
+pub(super) fn from_hdf5(_params: &[u32]) -> Result<Json, FilterError> {
+    Ok(obj(vec![("id", Json::String("fletcher32".into()))]))
 }

@@ -6,6 +6,7 @@
 //! per block of that many decoded bytes (the last shorter) its stored size (4 bytes)
 //! and an LZ4 block, or the block as it is where the stored size equals its own.
 
+use super::hdf5_filter::FilterError;
 use super::{obj, ChunkFault, ChunkInfo, Codec};
 use crate::json::Json;
 
@@ -92,6 +93,21 @@ impl Codec for Lz4H5 {
     fn config(&self) -> Json {
         obj(vec![("id", Json::String("lz4h5".into()))])
     }
+}
+
+/// The parameters netCDF's `_Filter` shows for this codec as the LZ4 filter (32004):
+/// none (the block size is not shown). The codec table's `hdf5_attr`.
+pub(super) fn hdf5_shown(_config: &Json) -> Option<Vec<u32>> {
+    Some(vec![])
+}
+
+/// This codec for a `_Filter` entry of the LZ4 filter (32004): the block size, which
+/// the stream repeats. The codec table's `hdf5_attr`.
+///
+/// # Errors
+/// Never; the signature is the table's.
+pub(super) fn from_hdf5(_params: &[u32]) -> Result<Json, FilterError> {
+    Ok(obj(vec![("id", Json::String("lz4h5".into()))]))
 }
 
 #[cfg(test)]

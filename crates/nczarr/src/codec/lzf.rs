@@ -7,6 +7,7 @@
 //! one; any other is a back reference of `(c >> 5) + 2` bytes (seven and more take a
 //! length byte too) at a distance of `((c & 31) << 8) + next + 1` bytes back.
 
+use super::hdf5_filter::FilterError;
 use super::{obj, ChunkFault, ChunkInfo, Codec};
 use crate::json::Json;
 
@@ -89,6 +90,22 @@ impl Codec for Lzf {
     fn config(&self) -> Json {
         obj(vec![("id", Json::String("lzf".into()))])
     }
+}
+
+/// The parameters netCDF's `_Filter` shows for this codec as h5py's LZF filter (32000):
+/// none (h5py's version and the chunk size it keeps are not shown). The codec table's
+/// `hdf5_attr`.
+pub(super) fn hdf5_shown(_config: &Json) -> Option<Vec<u32>> {
+    Some(vec![])
+}
+
+/// This codec for a `_Filter` entry of h5py's LZF filter (32000): h5py keeps a version
+/// and the chunk's size, which decoding does not need. The codec table's `hdf5_attr`.
+///
+/// # Errors
+/// Never; the signature is the table's.
+pub(super) fn from_hdf5(_params: &[u32]) -> Result<Json, FilterError> {
+    Ok(obj(vec![("id", Json::String("lzf".into()))]))
 }
 
 #[cfg(test)]

@@ -57,7 +57,10 @@ pub fn build(config: &Json) -> Result<Box<dyn Codec>, CodecError> {
         .ok_or_else(|| fail(ConfigFault::MissingId))?;
     let codec = match table::spec(id).and_then(|c| c.build) {
         Some(build) => build(config),
-        None => Err(ConfigFault::Unknown { id: id.into() }),
+        None => Err(ConfigFault::Unknown {
+            id: id.into(),
+            known: table::known_ids(),
+        }),
     };
     codec.map_err(fail)
 }

@@ -3,6 +3,7 @@
 //! (and 4.9.2 `"0"`), meaning "the dtype's size"; we read it that way.
 //! Bytes past the last whole element are left in place, as HDF5's filter does.
 
+use super::hdf5_filter::{param_u32, FilterError, StoredChunk};
 use super::{int_param, num, obj, ChunkFault, ChunkInfo, Codec, ConfigFault};
 use crate::json::Json;
 
@@ -142,6 +143,37 @@ impl Codec for Shuffle {
             ("elementsize", num(self.element_size as i64)),
         ])
     }
+}
+
+/// What a netCDF-4 file stores for this codec as HDF5's shuffle filter (2): the
+/// element size, which the filter's `set_local` fills in from the variable's type. The codec table's `hdf5_write`.
+///
+/// # Errors
+/// Never; the signature is the table's [`StoredParams`](super::hdf5_filter::StoredParams).
+pub(super) fn hdf5_params(_config: &Json, chunk: &StoredChunk) -> Result<Vec<u32>, ConfigFault> {
+    Ok(vec![chunk.item_size])
+}
+
+/// The parameters netCDF's `_Filter` shows for this codec as HDF5's shuffle filter (2):
+/// the element size when the JSON gives one (HDF5 keeps it as the parameter). The codec
+/// table's `hdf5_attr`.
+pub(super) fn hdf5_shown(config: &Json) -> Option<Vec<u32>> {
+    match param_u32(config, "elementsize", 0) {
+        0 => Some(vec![]),
+        n => Some(vec![n]),
+    }
+}
+
+/// This codec for a `_Filter` entry of HDF5's shuffle filter (2): element size 0, the
+/// variable's. The codec table's `hdf5_attr`.
+///
+/// # Errors
+/// Never; the signature is the table's.
+pub(super) fn from_hdf5(_params: &[u32]) -> Result<Json, FilterError> {
+    Ok(obj(vec![
+        ("id", Json::String("shuffle".into())),
+        ("elementsize", num(0)),
+    ]))
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@
 //! [`deflate_runs`]: super::deflate_runs
 
 use super::deflate_runs::{deflate_runs, End};
+use super::hdf5_filter::{first_param, param_u32, FilterError, StoredChunk};
 use super::{int_param, num, obj, read_bounded, ChunkFault, ChunkInfo, Codec, ConfigFault};
 use crate::json::Json;
 use zlib_rs::adler32::{adler32, adler32_combine};
@@ -277,6 +278,33 @@ fn deflate_whole(input: &[u8], level: i32) -> Result<Vec<u8>, ChunkFault> {
     let len = written.len();
     out.truncate(len);
     Ok(out)
+}
+
+/// What a netCDF-4 file stores for this codec as HDF5's deflate filter (1): the
+/// level, 1 when none is given. The codec table's `hdf5_write`.
+///
+/// # Errors
+/// Never; the signature is the table's [`StoredParams`](super::hdf5_filter::StoredParams).
+pub(super) fn hdf5_params(config: &Json, _chunk: &StoredChunk) -> Result<Vec<u32>, ConfigFault> {
+    Ok(vec![param_u32(config, "level", 1)])
+}
+
+/// The parameters netCDF's `_Filter` shows for this codec as HDF5's deflate filter (1):
+/// the level, 1 when none is given. The codec table's `hdf5_attr`.
+pub(super) fn hdf5_shown(config: &Json) -> Option<Vec<u32>> {
+    Some(vec![param_u32(config, "level", 1)])
+}
+
+/// This codec for a `_Filter` entry of HDF5's deflate filter (1): level 1 unless given,
+/// brought into 0..=9. The codec table's `hdf5_attr`.
+///
+/// # Errors
+/// Never; the signature is the table's.
+pub(super) fn from_hdf5(params: &[u32]) -> Result<Json, FilterError> {
+    Ok(obj(vec![
+        ("id", Json::String("zlib".into())),
+        ("level", num(first_param(params, 1).clamp(0, 9))),
+    ]))
 }
 
 #[cfg(test)]

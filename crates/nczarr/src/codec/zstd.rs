@@ -6,6 +6,7 @@
 //! run in `ZSTD_createDCtx` alone), and a known content size is decompressed in one call
 //! straight into its place, where the stream went through a buffer and a copy.
 
+use super::hdf5_filter::{first_param, param_u32, FilterError, StoredChunk};
 use super::{
     encode_failed, int_param, num, obj, read_bounded, ChunkFault, ChunkInfo, Codec, ConfigFault,
 };
@@ -122,6 +123,33 @@ impl Codec for Zstd {
         }
         obj(m)
     }
+}
+
+/// What a netCDF-4 file stores for this codec as the zstd filter (32015): the
+/// level, 0 (zstd's default) when none is given. The codec table's `hdf5_write`.
+///
+/// # Errors
+/// Never; the signature is the table's [`StoredParams`](super::hdf5_filter::StoredParams).
+pub(super) fn hdf5_params(config: &Json, _chunk: &StoredChunk) -> Result<Vec<u32>, ConfigFault> {
+    Ok(vec![param_u32(config, "level", 0)])
+}
+
+/// The parameters netCDF's `_Filter` shows for this codec as the zstd filter (32015):
+/// the level, 0 when none is given. The codec table's `hdf5_attr`.
+pub(super) fn hdf5_shown(config: &Json) -> Option<Vec<u32>> {
+    Some(vec![param_u32(config, "level", 0)])
+}
+
+/// This codec for a `_Filter` entry of the zstd filter (32015): level 3 unless given.
+/// The codec table's `hdf5_attr`.
+///
+/// # Errors
+/// Never; the signature is the table's.
+pub(super) fn from_hdf5(params: &[u32]) -> Result<Json, FilterError> {
+    Ok(obj(vec![
+        ("id", Json::String("zstd".into())),
+        ("level", num(first_param(params, 3))),
+    ]))
 }
 
 #[cfg(test)]

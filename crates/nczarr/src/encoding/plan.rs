@@ -5,9 +5,9 @@
 
 use std::collections::HashMap;
 
-use super::{codec_id, item_size, Chunking, Encoding, EncodingError};
+use super::{item_size, Chunking, Encoding, EncodingError};
 use crate::chunking::{default_chunks_unlimited, DEFAULT_CHUNK_BYTES};
-use crate::codec::Pipeline;
+use crate::codec::{hdf5, table, Pipeline};
 use crate::json::{Json, Number};
 use crate::model::{Dataset, NcType, Values, Var, VarPath};
 
@@ -178,9 +178,10 @@ fn complete_var(
     } else {
         Some(netcdf_fill(var))
     };
-    // Shuffle must know the element size: netcdf-c's "0" is not understood by numcodecs.
+    // Shuffle (HDF5's filter 2) must know the element size: netcdf-c's "0" is not
+    // understood by numcodecs.
     for c in &mut enc.codecs {
-        if codec_id(c) == "shuffle" {
+        if table::hdf5_id(c) == Some(hdf5::SHUFFLE) {
             if let Json::Object(members) = c {
                 let size = Json::Number(Number::from_i64(item.max(1) as i64));
                 match members.iter_mut().find(|(k, _)| k == "elementsize") {

@@ -7,7 +7,7 @@
 //! (fletcher32) last, because it guards the bytes as stored.
 
 use super::{codec_id, Chunking, Encoding, EncodingError, Endianness};
-use crate::codec::{hdf5, Pipeline};
+use crate::codec::{hdf5, table, Pipeline};
 use crate::json::{self, Json};
 use crate::model::NcType;
 
@@ -123,7 +123,7 @@ impl Encoding {
             }
             Special::Shuffle(on) => {
                 // Shuffle goes before any compressor.
-                if on && !self.codec_ids().any(|id| id == "shuffle") {
+                if on && !self.codecs.iter().any(|c| is_filter(c, hdf5::SHUFFLE)) {
                     self.codecs.insert(0, shuffle(elem));
                 }
             }
@@ -131,7 +131,7 @@ impl Encoding {
                 let Some(level) = u32::try_from(level).ok().filter(|l| *l <= 9) else {
                     return fail(format!("_DeflateLevel must be 0..9, not {level}"));
                 };
-                self.codecs.retain(|c| codec_id(c) != "zlib");
+                self.codecs.retain(|c| !is_filter(c, hdf5::DEFLATE));
                 let at = self.checksum_position();
                 self.codecs.insert(at, codec_of(hdf5::DEFLATE, &[level])?);
             }
@@ -151,7 +151,7 @@ impl Encoding {
             Special::Filter(text) => {
                 let codecs = parse_filter_spec(&text)?;
                 for c in codecs {
-                    let c = if codec_id(&c) == "shuffle" {
+                    let c = if is_filter(&c, hdf5::SHUFFLE) {
                         shuffle(elem)
                     } else {
                         c
@@ -182,7 +182,7 @@ impl Encoding {
     fn checksum_position(&self) -> usize {
         self.codecs
             .iter()
-            .position(|x| codec_id(x) == "fletcher32")
+            .position(|x| is_filter(x, hdf5::FLETCHER32))
             .unwrap_or(self.codecs.len())
     }
 
@@ -190,13 +190,19 @@ impl Encoding {
     fn push_codec(&mut self, c: Json) {
         let id = codec_id(&c).to_string();
         self.codecs.retain(|x| codec_id(x) != id);
-        let at = if id == "fletcher32" {
+        let at = if is_filter(&c, hdf5::FLETCHER32) {
             self.codecs.len()
         } else {
             self.checksum_position()
         };
         self.codecs.insert(at, c);
     }
+}
+
+/// Whether codec `c` is HDF5 filter `filter` (the special attributes `_Shuffle`,
+/// `_DeflateLevel` and `_Fletcher32` are HDF5's filters 2, 1 and 3).
+fn is_filter(c: &Json, filter: u32) -> bool {
+    table::hdf5_id(c) == Some(filter)
 }
 
 fn shuffle(elem: usize) -> Json {
@@ -309,15 +315,15 @@ pub fn special_attrs(enc: &Encoding, t: NcType, filter_atts: bool) -> Vec<Specia
         Some(Chunking::Contiguous) | None => out.push(text("_Storage", "contiguous")),
         Some(Chunking::Compact) => out.push(text("_Storage", "compact")),
     }
-    let has = |id: &str| enc.codec_ids().any(|c| c == id);
+    let has = |filter: u32| enc.codecs.iter().any(|c| is_filter(c, filter));
     if !filter_atts {
-        if has("fletcher32") {
+        if has(hdf5::FLETCHER32) {
             out.push(text("_Fletcher32", "true"));
         }
-        if has("shuffle") {
+        if has(hdf5::SHUFFLE) {
             out.push(text("_Shuffle", "true"));
         }
-        if let Some(z) = enc.codecs.iter().find(|c| codec_id(c) == "zlib") {
+        if let Some(z) = enc.codecs.iter().find(|c| is_filter(c, hdf5::DEFLATE)) {
             let level = z.get("level").and_then(Json::as_i64_lenient).unwrap_or(1);
             out.push(SpecialAttr {
                 name: "_DeflateLevel",
