@@ -12,7 +12,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use anyhow::Context as _;
+use nczarr::jobs::{InputOptions, Inputs};
 use nczarr::store::TraceSink;
 use nczarr::{OpenOptions, Opened};
 
@@ -29,17 +29,23 @@ pub fn trace_sink(tool: &'static str) -> Option<TraceSink> {
     })
 }
 
-/// Open the dataset `name` as `read` says, tracing when `NCTRACING` asks (as `tool`).
+/// Open the dataset `name` as `read` says, tracing when `NCTRACING` asks (as `tool`),
+/// through the jobs' inputs step.
 ///
 /// # Errors
-/// Anything that stops the open, with the dataset name as context.
+/// Anything that stops the open, naming the dataset.
 pub fn open_dataset(tool: &'static str, name: &str, read: &ReadArgs) -> anyhow::Result<Opened> {
-    let options = OpenOptions {
-        trace: trace_sink(tool),
-        refs: read.refs(),
-        ..OpenOptions::default()
+    let options = InputOptions {
+        open: OpenOptions {
+            trace: trace_sink(tool),
+            refs: read.refs(),
+            ..OpenOptions::default()
+        },
+        ..InputOptions::default()
     };
-    nczarr::open(name, &options).with_context(|| name.to_string())
+    let inputs = Inputs::open(std::slice::from_ref(&name.to_string()), &options)?;
+    let mut opened = inputs.into_opened();
+    Ok(opened.remove(0))
 }
 
 /// True when `err` (or what caused it) is a broken pipe.

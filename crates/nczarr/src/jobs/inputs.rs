@@ -121,6 +121,12 @@ impl Inputs {
         &self.opened[0]
     }
 
+    /// The inputs, opened, in the order given, for a tool that reads each as it is
+    /// (zmapdump's chunks and formats).
+    pub fn into_opened(self) -> Vec<Opened> {
+        self.opened
+    }
+
     /// Each input's name and source, `lead` (a dataset being grown) first.
     pub(crate) fn named_sources<'a>(
         &'a self,
