@@ -27,7 +27,7 @@ struct Args {
     output: Option<String>,
     /// Format: a netCDF file (ncgen's names and numbers: classic, nc6, cdf5, nc4, nc7; or
     /// 1..5), or nczarr, zarr (pure Zarr v2), zarr3 (Zarr v3). Default: for an output
-    /// named .nc, .nc4, .cdf or .h5 a netCDF file, classic when the CDL fits it (as
+    /// named .nc, .nc4, .cdf, .h5, .hdf5 or .netcdf a netCDF file, classic when the CDL fits it (as
     /// ncgen), else netCDF-4; otherwise nczarr. To a Zarr URL or .zarr name, the
     /// netCDF-4 and classic kinds mean nczarr (as netcdf-c).
     #[arg(short = 'k', long = "format", value_name = "KIND")]

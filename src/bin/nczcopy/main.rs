@@ -37,7 +37,7 @@ struct Args {
     /// Output kind: a netCDF file (nccopy's names and numbers: classic, nc6, cdf5, nc4,
     /// nc7; or 1..5), or nczarr, zarr (pure Zarr v2), zarr3 (Zarr v3), or kerchunk
     /// (references to a netCDF input's chunks, as JSON; see --url-prefix). Default: for an
-    /// OUTPUT named .nc, .nc4, .cdf or .h5 a netCDF file of the input's kind (netCDF-4
+    /// OUTPUT named .nc, .nc4, .cdf, .h5, .hdf5 or .netcdf a netCDF file of the input's kind (netCDF-4
     /// for a Zarr input); otherwise the input's Zarr version (v3 stays v3, the rest
     /// become nczarr). To a Zarr URL or .zarr name, the netCDF-4 and classic kinds mean
     /// nczarr (as netcdf-c).
