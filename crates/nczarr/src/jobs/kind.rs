@@ -206,6 +206,12 @@ mod tests {
         let k = |said, t: &str| kind_for_target(said, t, nc4, OutputKind::Nczarr).unwrap();
         assert_eq!(k(None, "x.nc"), OutputKind::File(NcFileKind::Netcdf4));
         assert_eq!(k(None, "x.H5"), OutputKind::File(NcFileKind::Netcdf4));
+        // One list with reading: what a URL is read as a file by is written as one.
+        assert_eq!(k(None, "x.hdf5"), OutputKind::File(NcFileKind::Netcdf4));
+        assert_eq!(
+            k(None, "s3://b/x.netcdf"),
+            OutputKind::File(NcFileKind::Netcdf4)
+        );
         assert_eq!(k(None, "x.zarr"), OutputKind::Nczarr);
         assert_eq!(k(None, "x.nc.zip"), OutputKind::Nczarr);
         let classic = Some(OutputKind::File(NcFileKind::Classic));
