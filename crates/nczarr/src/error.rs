@@ -167,11 +167,11 @@ pub enum Error {
     /// is the output, a kind the output cannot be).
     #[error(transparent)]
     Job(#[from] JobError),
-    /// An error about the dataset (or the pair `input -> output`) `name`: the name is
-    /// this error's text and the error its source, as a context is (`name: cause` when
-    /// the chain is printed), so that a cause that names the dataset itself is said
-    /// once.
-    #[error("{name}")]
+    /// An error about the dataset (or the pair `input -> output`) `name`: its text is
+    /// `name: cause`, or the cause alone when the cause begins with the name already (a
+    /// key or variable of the dataset); the cause is also its source, so that a caller
+    /// walking the chain reaches the typed error inside.
+    #[error("{}", named_text(name, source))]
     Named {
         /// The dataset's name, as the user gave it.
         name: String,
@@ -268,6 +268,15 @@ impl From<DimSpecError> for Error {
 impl From<AddressError> for Error {
     fn from(e: AddressError) -> Error {
         Error::Aws(AwsError::Address(e))
+    }
+}
+
+/// `name: cause`, said once when the cause begins with `name` (`x.zarr/tas/.zarray: ...`).
+fn named_text(name: &str, cause: &Error) -> String {
+    let text = cause.to_string();
+    match text.strip_prefix(name) {
+        Some(rest) if rest.starts_with(": ") || rest.starts_with('/') => text,
+        _ => format!("{name}: {text}"),
     }
 }
 
@@ -413,6 +422,17 @@ mod tests {
             "{}",
             std::mem::size_of::<Error>()
         );
+    }
+
+    #[test]
+    fn a_named_error_says_the_name_once() {
+        let e = Error::NoSuchVar { var: "tas".into() }.named("x.nc");
+        assert_eq!(e.to_string(), "x.nc: no variable 'tas' in the dataset");
+        assert!(matches!(e.innermost(), Error::NoSuchVar { .. }));
+        let e = Error::Invalid("x.zarr/tas: bad".into()).named("x.zarr");
+        assert_eq!(e.to_string(), "x.zarr/tas: bad");
+        let e = Error::Invalid("x.zarr2/.zgroup: bad".into()).named("x.zarr");
+        assert_eq!(e.to_string(), "x.zarr: x.zarr2/.zgroup: bad");
     }
 
     #[test]
