@@ -37,6 +37,9 @@ pub enum Error {
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// An OPeNDAP server's answer cannot be used.
+    #[error(transparent)]
+    Dap(#[from] crate::formats::dap::DapError),
     /// A key breaks a key rule.
     #[error(transparent)]
     Key(#[from] KeyError),

@@ -90,6 +90,19 @@ pub fn open(name: &str, options: &OpenOptions) -> Result<Opened> {
         }
     }
     if url.path().is_none() {
+        if let Some(protocol) = url.dap() {
+            return open_dap(url, protocol, None, options);
+        }
+        // A web URL an OPeNDAP server answers: its DDS, asked for first (one request
+        // more for a web server that is not one; none for a server that is).
+        if may_be_opendap(&url) {
+            if let Some(base) = url.web_base() {
+                let dap = dap_options(&url, options);
+                if let Some(dds) = crate::formats::dap::DapSource::probe(&base, url.query.as_deref(), &dap)? {
+                    return open_dap(url, crate::url::DapProtocol::Dap2, Some(dds), options);
+                }
+            }
+        }
         // A remote URL names either a netCDF file in one object (`#mode=bytes`, or
         // known by its first bytes), kerchunk's references (`#mode=kerchunk`, or a
         // `.json` object that starts like them), or a Zarr dataset under a prefix.
@@ -127,6 +140,54 @@ pub fn open(name: &str, options: &OpenOptions) -> Result<Opened> {
     }
     let source = open_zarr(&url, options)?;
     Ok(Opened { url, source })
+}
+
+/// True for a web URL that may name an OPeNDAP dataset: no mode says what it is, and
+/// its name is not a Zarr store's, a zip's or a reference file's.
+fn may_be_opendap(url: &DatasetUrl) -> bool {
+    let Location::Remote { path, .. } = &url.location else {
+        return false;
+    };
+    let last = path.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+    let ext = last.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+    url.storage == StorageKind::Http
+        && url.modes.flags().is_empty()
+        && !matches!(ext.as_deref(), Some("zarr" | "zip" | "json" | "zarr3"))
+}
+
+/// How the OPeNDAP dataset `url` names is read.
+fn dap_options(url: &DatasetUrl, options: &OpenOptions) -> crate::formats::dap::DapOptions {
+    crate::formats::dap::DapOptions {
+        http: crate::formats::dap::HttpSettings::default(),
+        params: url.params.clone(),
+        trace: options.trace.clone(),
+    }
+}
+
+/// The OPeNDAP dataset `url` names (`dds` when a probe has it already).
+fn open_dap(
+    url: DatasetUrl,
+    protocol: crate::url::DapProtocol,
+    dds: Option<String>,
+    options: &OpenOptions,
+) -> Result<Opened> {
+    let base = url.web_base().ok_or_else(|| {
+        Error::Url(crate::url::UrlError::Malformed {
+            reason: format!("{}: OPeNDAP needs an http:// or https:// URL", url.original),
+        })
+    })?;
+    if protocol == crate::url::DapProtocol::Dap4 {
+        return Err(Error::Unsupported(format!(
+            "{}: DAP4 is not read yet; '#mode=dap2' reads the same server's DAP2 answers",
+            url.original
+        )));
+    }
+    let dap = dap_options(&url, options);
+    let source = crate::formats::dap::DapSource::open(&base, url.query.as_deref(), dds, &dap)?;
+    Ok(Opened {
+        url,
+        source: Box::new(source),
+    })
 }
 
 /// The Zarr dataset kerchunk's references `refs` describe.

@@ -34,14 +34,14 @@ use std::path::{Path, PathBuf};
 #[non_exhaustive]
 pub enum UrlError {
     /// A mode flag netcdf-c does not define.
-    #[error("unknown mode flag '{flag}' (known: nczarr, zarr, xarray, noxarray, file, zip, s3, gs3, consolidated, v2, zarr3, v3, bytes, kerchunk)")]
+    #[error("unknown mode flag '{flag}' (known: nczarr, zarr, xarray, noxarray, file, zip, s3, gs3, consolidated, v2, zarr3, v3, bytes, kerchunk, dap2, dap4)")]
     UnknownMode {
         /// The flag as given.
         flag: String,
     },
     /// A mode netcdf-c defines but that is not about Zarr storage.
     #[error(
-        "mode '{flag}' is not a Zarr mode; nczarr-tools reads and writes NCZarr and Zarr only"
+        "mode '{flag}' is not one nczarr-tools reads (NCZarr, Zarr, netCDF files, OPeNDAP)"
     )]
     UnsupportedMode {
         /// The flag as given.
@@ -165,6 +165,18 @@ pub struct DatasetUrl {
     pub params: Vec<(String, String)>,
     /// True when the name was a URL (has a scheme), false for a plain path.
     pub is_url: bool,
+    /// The query of a web URL (after `?`, before `#`): an OPeNDAP constraint
+    /// expression (`tas[0:1:9]`), kept as given.
+    pub query: Option<String>,
+}
+
+/// The OPeNDAP protocol a name asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DapProtocol {
+    /// DAP2: DDS, DAS and DODS answers.
+    Dap2,
+    /// DAP4: DMR and chunked DAP answers.
+    Dap4,
 }
 
 /// Mode flags netcdf-c defines for NCZarr.
@@ -184,8 +196,10 @@ const ZARR_FLAGS: &[&str] = &[
     "zarr3",
     "kerchunk",
 ];
+/// Mode flags netcdf-c defines for OPeNDAP.
+const DAP_FLAGS: &[&str] = &["dap2", "dap4"];
 /// Mode flags netcdf-c defines for other dispatchers.
-const OTHER_FLAGS: &[&str] = &["dap2", "dap4", "zoh"];
+const OTHER_FLAGS: &[&str] = &["zoh"];
 
 impl DatasetUrl {
     /// Parse a dataset name.
@@ -194,12 +208,60 @@ impl DatasetUrl {
     /// [`UrlError`] for unknown or unsupported mode flags, conflicting storage modes,
     /// unsupported schemes and malformed URLs.
     pub fn parse(text: &str) -> Result<DatasetUrl, UrlError> {
-        let (before, fragment) = match text.find('#') {
-            Some(i) if has_scheme(text) => (&text[..i], Some(&text[i + 1..])),
-            _ => (text, None),
+        // netcdf-c's `[key=value]` prefixes (`[log][show=fetch]http://...`): the same
+        // parameters as the fragment's.
+        let (prefixes, text_after) = split_prefixes(text)?;
+        let (before, fragment) = match text_after.find('#') {
+            Some(i) if has_scheme(text_after) => (&text_after[..i], Some(&text_after[i + 1..])),
+            _ => (text_after, None),
         };
-        let (location, is_url) = parse_location(before)?;
-        let (mut modes, params) = parse_fragment(fragment.unwrap_or(""))?;
+        let query = has_scheme(before)
+            .then(|| before.split_once('?').map(|(_, q)| q.to_string()))
+            .flatten();
+        let (mut location, is_url) = parse_location(before)?;
+        let mut joined = prefixes.join("&");
+        if let Some(f) = fragment.filter(|f| !f.is_empty()) {
+            if !joined.is_empty() {
+                joined.push('&');
+            }
+            joined.push_str(f);
+        }
+        let (mut modes, params) = parse_fragment(&joined)?;
+        // `dods://` and `dap4://` are http with the protocol said (netcdf-c's rule).
+        if let Location::Remote { scheme, .. } = &mut location {
+            match scheme.as_str() {
+                "dods" => {
+                    *scheme = "http".into();
+                    modes.add("dap2");
+                }
+                "dap4" => {
+                    *scheme = "http".into();
+                    modes.add("dap4");
+                }
+                _ => {}
+            }
+        }
+        if let Some(p) = params.iter().find(|(k, _)| k == "protocol") {
+            match p.1.to_ascii_lowercase().as_str() {
+                "dap4" => {
+                    modes.add("dap4");
+                }
+                "dap2" | "dap" => {
+                    modes.add("dap2");
+                }
+                other => {
+                    return Err(UrlError::Malformed {
+                        reason: format!("'#protocol={other}' is not one of dap2, dap4"),
+                    })
+                }
+            }
+        }
+        if modes.has("dap2") && modes.has("dap4") {
+            return Err(UrlError::ConflictingStorage {
+                a: "dap2".into(),
+                b: "dap4".into(),
+            });
+        }
         if let Location::Remote { scheme, host, .. } = &location {
             match scheme.as_str() {
                 "s3" => {
@@ -224,6 +286,23 @@ impl DatasetUrl {
         }
         infer_modes(&mut modes);
         let storage = decide_storage(&modes, &location)?;
+        if let Some(dap) = DAP_FLAGS.iter().find(|f| modes.has(f)) {
+            let web = matches!(&location, Location::Remote { scheme, .. } if scheme == "http" || scheme == "https");
+            if !web {
+                return Err(UrlError::Malformed {
+                    reason: format!("'#mode={dap}' names an OPeNDAP server: an http:// or https:// URL"),
+                });
+            }
+            if let Some(other) = ["nczarr", "s3", "gs3", "bytes", "kerchunk", "file", "zip"]
+                .iter()
+                .find(|f| modes.has(f))
+            {
+                return Err(UrlError::ConflictingStorage {
+                    a: (*dap).to_string(),
+                    b: (*other).to_string(),
+                });
+            }
+        }
         if matches!(storage, StorageKind::Dir | StorageKind::Zip) {
             if let Location::Remote { scheme, .. } = &location {
                 return Err(UrlError::Malformed {
@@ -240,7 +319,36 @@ impl DatasetUrl {
             modes,
             params,
             is_url,
+            query,
         })
+    }
+
+    /// The OPeNDAP protocol the name asks for (`#mode=dap2`, `#dap4`, `dods://`,
+    /// `dap4://`, `#protocol=dap4`), if it asks for one. A web URL that asks for none
+    /// may still be one an OPeNDAP server answers (`open()` asks it).
+    pub fn dap(&self) -> Option<DapProtocol> {
+        if self.modes.has("dap4") {
+            Some(DapProtocol::Dap4)
+        } else if self.modes.has("dap2") {
+            Some(DapProtocol::Dap2)
+        } else {
+            None
+        }
+    }
+
+    /// The web URL without the query or the fragment (and without netcdf-c's
+    /// `[key=value]` prefixes): what an OPeNDAP answer's suffix (`.dds`) is added to.
+    pub fn web_base(&self) -> Option<String> {
+        match &self.location {
+            Location::Remote { scheme, host, .. } if scheme == "http" || scheme == "https" => {
+                let (_, text) = split_prefixes(&self.original).ok()?;
+                let text = text.split('#').next().unwrap_or(text);
+                let text = text.split('?').next().unwrap_or(text);
+                let rest = &text[text.find("://")? + 3..];
+                Some(format!("{scheme}://{host}{}", &rest[host.len().min(rest.len())..]))
+            }
+            _ => None,
+        }
     }
 
     /// The local path, for directory and zip stores.
@@ -324,6 +432,28 @@ impl fmt::Display for DatasetUrl {
     }
 }
 
+/// netcdf-c's `[key=value]` (or `[key]`) prefixes of a URL, each as `key=value`, and
+/// the text after them. A name that does not start with `[` has none.
+fn split_prefixes(text: &str) -> Result<(Vec<String>, &str), UrlError> {
+    let mut rest = text;
+    let mut out = Vec::new();
+    while let Some(inner) = rest.strip_prefix('[') {
+        let end = inner.find(']').ok_or_else(|| UrlError::Malformed {
+            reason: format!("'[' without ']' in '{text}'"),
+        })?;
+        let item = inner[..end].trim();
+        if !item.is_empty() {
+            out.push(item.to_string());
+        }
+        rest = &inner[end + 1..];
+    }
+    // A plain path may start with '[': prefixes are only taken before a URL.
+    if !out.is_empty() && !has_scheme(rest) {
+        return Ok((Vec::new(), text));
+    }
+    Ok((out, rest))
+}
+
 fn has_scheme(text: &str) -> bool {
     scheme_of(text).is_some()
 }
@@ -372,7 +502,8 @@ fn parse_location(text: &str) -> Result<(Location, bool), UrlError> {
             }
             Ok((Location::Path(PathBuf::from(path)), true))
         }
-        "s3" | "gs3" | "gs" | "gcs" | "az" | "abfs" | "abfss" | "http" | "https" => {
+        "s3" | "gs3" | "gs" | "gcs" | "az" | "abfs" | "abfss" | "http" | "https" | "dods"
+        | "dap4" => {
             let (host, path) = match rest.find('/') {
                 Some(i) => (&rest[..i], &rest[i + 1..]),
                 None => (rest, ""),
@@ -435,6 +566,10 @@ fn parse_fragment(fragment: &str) -> Result<(ModeSet, Vec<(String, String)>), Ur
             ("mode", Some(v)) => {
                 for flag in v.split(',').map(str::trim).filter(|f| !f.is_empty()) {
                     let flag = flag.to_ascii_lowercase();
+                    if DAP_FLAGS.contains(&flag.as_str()) {
+                        modes.add(&flag);
+                        continue;
+                    }
                     if OTHER_FLAGS.contains(&flag.as_str()) {
                         return Err(UrlError::UnsupportedMode { flag });
                     }
@@ -445,6 +580,9 @@ fn parse_fragment(fragment: &str) -> Result<(ModeSet, Vec<(String, String)>), Ur
                 }
             }
             // netcdf-c's singleton macros.
+            (m, None) if DAP_FLAGS.contains(&m) => {
+                modes.add(m);
+            }
             (m, None) if ZARR_FLAGS.contains(&m) || OTHER_FLAGS.contains(&m) => {
                 if OTHER_FLAGS.contains(&m) {
                     return Err(UrlError::UnsupportedMode {
@@ -715,6 +853,32 @@ mod tests {
     }
 
     #[test]
+    fn opendap_names_as_netcdf_c_takes_them() {
+        let u = DatasetUrl::parse("[log][show=fetch]http://h:8080/dodsC/x.nc?tas[0:1:9]#dap4").unwrap();
+        assert_eq!(u.dap(), Some(DapProtocol::Dap4));
+        assert_eq!(u.query.as_deref(), Some("tas[0:1:9]"));
+        assert_eq!(u.param("show"), Some("fetch"));
+        assert_eq!(u.param("log"), Some(""));
+        assert_eq!(u.web_base().as_deref(), Some("http://h:8080/dodsC/x.nc"));
+        assert_eq!(u.base_name(), "x");
+        let u = DatasetUrl::parse("dods://h/x.nc").unwrap();
+        assert_eq!(u.dap(), Some(DapProtocol::Dap2));
+        assert_eq!(u.web_base().as_deref(), Some("http://h/x.nc"));
+        let u = DatasetUrl::parse("dap4://h/x.nc").unwrap();
+        assert_eq!(u.dap(), Some(DapProtocol::Dap4));
+        let u = DatasetUrl::parse("https://h/x.nc#protocol=dap4").unwrap();
+        assert_eq!(u.dap(), Some(DapProtocol::Dap4));
+        assert_eq!(
+            DatasetUrl::parse("https://h/x.nc#mode=dap2").unwrap().dap(),
+            Some(DapProtocol::Dap2)
+        );
+        assert_eq!(DatasetUrl::parse("https://h/x.nc").unwrap().dap(), None);
+        assert_eq!(DatasetUrl::parse("https://h/x.nc").unwrap().query, None);
+        // A plain path may start with '['.
+        assert!(DatasetUrl::parse("[a]b.zarr").unwrap().path().is_some());
+    }
+
+    #[test]
     fn errors() {
         let e = DatasetUrl::parse("file:///x#mode=nczarr,bogus").unwrap_err();
         assert_eq!(
@@ -724,12 +888,20 @@ mod tests {
             }
         );
         assert!(e.to_string().starts_with("unknown mode flag 'bogus'"));
+        assert!(matches!(
+            DatasetUrl::parse("file:///x#mode=dap2"),
+            Err(UrlError::Malformed { .. })
+        ));
         assert_eq!(
-            DatasetUrl::parse("file:///x#mode=dap2").unwrap_err(),
+            DatasetUrl::parse("file:///x#mode=zoh").unwrap_err(),
             UrlError::UnsupportedMode {
-                flag: "dap2".into()
+                flag: "zoh".into()
             }
         );
+        assert!(matches!(
+            DatasetUrl::parse("http://h/x#mode=dap2,zarr"),
+            Err(UrlError::ConflictingStorage { .. })
+        ));
         assert_eq!(
             DatasetUrl::parse("file:///x#mode=zip,s3").unwrap_err(),
             UrlError::ConflictingStorage {

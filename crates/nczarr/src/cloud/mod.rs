@@ -19,6 +19,7 @@ mod place;
 pub mod s3;
 mod settings;
 mod shared;
+pub(crate) use shared::{io_runtime, web_client};
 mod upload;
 
 pub use http::HttpStore;

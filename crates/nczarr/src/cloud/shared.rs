@@ -158,6 +158,35 @@ fn reqwest_client(options: &ClientOptions) -> object_store::Result<reqwest::Clie
         .map_err(|e| fail(format!("cannot build the HTTP client: {e}")))
 }
 
+/// A client for a protocol spoken over plain HTTP GETs (OPeNDAP): the same redirect
+/// rules as the stores' clients, responses decompressed (servers gzip DAP answers when
+/// asked), `timeout` the most a request may wait for its next bytes.
+///
+/// # Errors
+/// The reason when the client cannot be built.
+pub(crate) fn web_client(
+    agent: Option<&str>,
+    timeout: Duration,
+    verify_peer: bool,
+) -> Result<reqwest::Client, String> {
+    let agent = agent.map_or_else(
+        || format!("nczarr/{}", env!("CARGO_PKG_VERSION")),
+        str::to_string,
+    );
+    let mut builder = reqwest::Client::builder()
+        .user_agent(agent)
+        .redirect(redirect_policy())
+        .connect_timeout(Duration::from_secs(10))
+        .read_timeout(timeout)
+        .pool_max_idle_per_host(16);
+    if !verify_peer {
+        builder = builder.tls_danger_accept_invalid_certs(true);
+    }
+    builder
+        .build()
+        .map_err(|e| format!("cannot build the HTTP client: {e}"))
+}
+
 /// Follow a redirect only where [`crate::reach::check_redirect`] allows, judged from
 /// the URL first asked for (a chain of hops cannot launder a loopback address through
 /// a public one), and at most [`MAX_REDIRECTS`] times.

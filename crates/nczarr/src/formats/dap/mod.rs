@@ -1,0 +1,23 @@
+//! OPeNDAP: datasets a server (THREDDS, Hyrax, ERDDAP, pydap) serves, read as
+//! netcdf-c's DAP2 client shows them.
+//!
+//! - [`dds`], [`das`]: DAP2's text documents, parsed (`lex` their tokens);
+//! - [`xdr`]: the values of a data answer (`.dods`);
+//! - `view`: the netCDF dataset netcdf-c makes of them, every naming and typing rule;
+//! - `fetch`: GETs through the shared runtime, retried, several in flight, the ways a
+//!   server says no turned into errors naming the URL and the server's message;
+//! - [`DapSource`]: the dataset as a source; each read a constraint expression for
+//!   exactly the region wanted, in answers of bounded size.
+
+pub mod das;
+pub mod dds;
+mod error;
+mod fetch;
+mod lex;
+mod source;
+mod view;
+pub mod xdr;
+
+pub use error::DapError;
+pub use fetch::HttpSettings;
+pub use source::{DapDocuments, DapOptions, DapSource};

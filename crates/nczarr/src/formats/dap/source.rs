@@ -1,0 +1,409 @@
+//! [`DapSource`]: a dataset an OPeNDAP server serves (DAP2), read as netcdf-c's DAP2
+//! client shows it: the model built from the DDS and DAS (`view`), and each read a
+//! constraint expression asking for exactly the region wanted, cut into answers of
+//! bounded size fetched several at a time.
+
+use super::dds::{self, DapType};
+use super::error::DapError;
+use super::fetch::{Fetcher, HttpSettings};
+use super::view::{self, VarMap, View};
+use super::xdr::{self, Leaf};
+use crate::chunking::Region;
+use crate::encoding::Encoding;
+use crate::error::{Error, Result};
+use crate::model::{Dataset, Values, VarPath};
+use crate::source::{DataSource, DatasetSource, FormatInfo};
+
+/// Bytes of values one answer carries at most: under the limits servers set on a
+/// response (THREDDS's default is 500 MB), and small enough that several in flight
+/// overlap the server's work with the transfer.
+const ANSWER_BYTES: u64 = 8 << 20;
+
+/// What a DAP2 server answered for a dataset's description: kept for zmapdump.
+#[derive(Debug, Clone)]
+pub struct DapDocuments {
+    /// The DDS, as received.
+    pub dds: String,
+    /// The DAS, as received (empty when the server gave none).
+    pub das: String,
+}
+
+/// A dataset on an OPeNDAP server, read with DAP2.
+pub struct DapSource {
+    /// The dataset's URL without query or fragment; answers are this plus `.dds`...
+    base: String,
+    /// The constraint of the URL the user gave, if any: netcdf-c shows only what it selects.
+    user_ce: Option<String>,
+    fetcher: Fetcher,
+    view: View,
+    format: FormatInfo,
+    documents: DapDocuments,
+}
+
+impl std::fmt::Debug for DapSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DapSource")
+            .field("base", &self.base)
+            .finish_non_exhaustive()
+    }
+}
+
+/// How to open a DAP2 dataset.
+#[derive(Clone, Default)]
+pub struct DapOptions {
+    /// HTTP settings (`.ncrc`'s keys).
+    pub http: HttpSettings,
+    /// The URL's `[key=value]` and fragment parameters (`maxstrlen`, ...).
+    pub params: Vec<(String, String)>,
+    /// Requests reported here (`NCTRACING`, `[show=fetch]`).
+    pub trace: Option<crate::store::TraceSink>,
+}
+
+impl DapSource {
+    /// The DDS at `base.dds`, or why it is not one: the probe that tells an OPeNDAP
+    /// server from a web server (`None` when the answer is not a DDS at all).
+    ///
+    /// # Errors
+    /// [`DapError`] when the server cannot be reached.
+    pub fn probe(base: &str, query: Option<&str>, options: &DapOptions) -> Result<Option<String>, DapError> {
+        let fetcher = Fetcher::new(base, &options.http, options.trace.clone())?;
+        let url = with_query(&format!("{base}.dds"), query);
+        match fetcher.get(&url) {
+            Ok(body) => {
+                let text = String::from_utf8_lossy(&body);
+                Ok(text.trim_start().starts_with("Dataset").then(|| text.into_owned()))
+            }
+            Err(DapError::Server { .. }) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Open the dataset at `base` (an `http(s)://` URL without query or fragment),
+    /// with the user's constraint `query` if any; `dds` when a probe already has it.
+    ///
+    /// # Errors
+    /// [`Error::Dap`] naming the URL: a server's refusal, a DDS or DAS that does not
+    /// parse, a variable netCDF cannot show.
+    pub fn open(
+        base: &str,
+        query: Option<&str>,
+        dds: Option<String>,
+        options: &DapOptions,
+    ) -> Result<DapSource> {
+        let fetcher = Fetcher::new(base, &options.http, options.trace.clone())?;
+        let dds_url = with_query(&format!("{base}.dds"), query);
+        let das_url = format!("{base}.das");
+        let (dds_text, das_text) = match dds {
+            Some(d) => {
+                let das = fetcher.get(&das_url);
+                (d, das)
+            }
+            None => {
+                let mut both = fetcher.get_many(vec![dds_url.clone(), das_url.clone()]);
+                let das = both.pop().unwrap_or_else(|| Err(missing(&das_url)));
+                let dds = both.pop().unwrap_or_else(|| Err(missing(&dds_url)))?;
+                (String::from_utf8_lossy(&dds).into_owned(), das)
+            }
+        };
+        let dds = dds::parse(&dds_text).map_err(|(line, message)| DapError::Parse {
+            url: dds_url.clone(),
+            what: "DDS",
+            line,
+            message,
+        })?;
+        // A server without attributes answers the DAS with an error: netcdf-c reads on
+        // without them, and so do we; a DAS that does not parse is an error.
+        let das_text = match das_text {
+            Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+            Err(DapError::Server { .. }) => String::new(),
+            Err(e) => return Err(e.into()),
+        };
+        let das = if das_text.trim().is_empty() {
+            Vec::new()
+        } else {
+            super::das::parse(&das_text).map_err(|(line, message)| DapError::Parse {
+                url: das_url.clone(),
+                what: "DAS",
+                line,
+                message,
+            })?
+        };
+        let view = view::build(&dds, &das, &options.params).map_err(|(var, message)| {
+            DapError::Unmappable {
+                url: base.to_string(),
+                var,
+                message,
+            }
+        })?;
+        let format = FormatInfo {
+            kind: "classic".into(),
+            detail: format!(
+                "OPeNDAP (DAP2) dataset at {base}, {} variables",
+                view.vars.len()
+            ),
+            nc_properties: None,
+            superblock_version: None,
+            is_netcdf4: None,
+            codecs_attr: false,
+            attr_types: true,
+            zarr_version: None,
+            facts: vec![format!("protocol: DAP2"), format!("dataset: {}", dds.name)],
+        };
+        Ok(DapSource {
+            base: base.to_string(),
+            user_ce: query.map(str::to_string),
+            fetcher,
+            view,
+            format,
+            documents: DapDocuments {
+                dds: dds_text,
+                das: das_text,
+            },
+        })
+    }
+
+    /// The DDS and DAS the server answered.
+    pub fn documents(&self) -> &DapDocuments {
+        &self.documents
+    }
+
+    fn var(&self, path: &VarPath) -> Result<&VarMap> {
+        self.view
+            .vars
+            .iter()
+            .find(|v| v.path == *path)
+            .ok_or_else(|| Error::NoSuchVar {
+                var: path.to_string(),
+            })
+    }
+
+    /// The constraint asking for `region` of `var` (the DAP dimensions only).
+    fn constraint(&self, var: &VarMap, region: &Region) -> String {
+        let mut ce = var.projection.clone();
+        for d in 0..var.dap_rank {
+            let (s, n, st) = (region.start[d], region.count[d], region.stride[d].max(1));
+            let last = s + (n.saturating_sub(1)) * st;
+            ce.push_str(&format!("[{s}:{st}:{last}]"));
+        }
+        // The user's selection (`?...&x>3`) keeps its selection clauses.
+        if let Some(sel) = self.user_ce.as_deref().and_then(|q| q.find('&').map(|i| &q[i..])) {
+            ce.push_str(sel);
+        }
+        ce
+    }
+}
+
+fn missing(url: &str) -> DapError {
+    DapError::Request {
+        url: url.to_string(),
+        message: "no answer".into(),
+    }
+}
+
+fn with_query(url: &str, query: Option<&str>) -> String {
+    match query {
+        Some(q) if !q.is_empty() => format!("{url}?{q}"),
+        _ => url.to_string(),
+    }
+}
+
+/// The pieces of `region` (of a variable whose values are `size` bytes each) that
+/// each fit in an answer of [`ANSWER_BYTES`], in C order: each piece's values follow
+/// the last's in the region's order. Only the first `rank` dimensions are cut.
+fn pieces(region: &Region, rank: usize, size: u64) -> Vec<Region> {
+    let count = &region.count[..rank];
+    // The first dimension from which on the rest fits whole in an answer.
+    let mut d = rank;
+    let mut inner = size;
+    while d > 0 && inner.saturating_mul(count[d - 1]) <= ANSWER_BYTES {
+        inner = inner.saturating_mul(count[d - 1]);
+        d -= 1;
+    }
+    if d == 0 {
+        return vec![region.clone()];
+    }
+    // Dimension d-1 is cut into runs of `k` indices; the ones before it go index by index.
+    let cut = d - 1;
+    let k = (ANSWER_BYTES / inner.max(1)).max(1);
+    let mut out = Vec::new();
+    let outer: Vec<u64> = count[..cut].to_vec();
+    let mut idx = vec![0u64; cut];
+    loop {
+        let mut at = 0;
+        while at < count[cut] {
+            let n = k.min(count[cut] - at);
+            let mut p = region.clone();
+            for (i, &j) in idx.iter().enumerate() {
+                p.start[i] = region.start[i] + j * region.stride[i];
+                p.count[i] = 1;
+            }
+            p.start[cut] = region.start[cut] + at * region.stride[cut];
+            p.count[cut] = n;
+            out.push(p);
+            at += n;
+        }
+        // The next outer index, in C order.
+        let mut i = cut;
+        loop {
+            if i == 0 {
+                return out;
+            }
+            i -= 1;
+            idx[i] += 1;
+            if idx[i] < outer[i] {
+                break;
+            }
+            idx[i] = 0;
+        }
+    }
+}
+
+/// The values of one piece's leaf as netCDF values of `var`.
+fn to_values(var: &VarMap, leaf: Leaf, region: &Region) -> Result<Values, String> {
+    Ok(match (var.ty, leaf) {
+        (DapType::Byte, Leaf::Byte(v)) => Values::Byte(v),
+        (DapType::Int16 | DapType::UInt16, Leaf::Short(v)) => Values::Short(v),
+        (DapType::Int32 | DapType::UInt32, Leaf::Int(v)) => Values::Int(v),
+        (DapType::Float32, Leaf::Float(v)) => Values::Float(v),
+        (DapType::Float64, Leaf::Double(v)) => Values::Double(v),
+        (DapType::String | DapType::Url, Leaf::Text(v)) => {
+            // The string dimension's part of the region: each string cut or padded
+            // with NULs to the invented width, then the part asked for.
+            let last = region.rank() - 1;
+            let (s, n, st) = (region.start[last], region.count[last], region.stride[last].max(1));
+            let mut out = Vec::with_capacity(v.len() * n as usize);
+            for text in v {
+                for j in 0..n {
+                    let at = (s + j * st) as usize;
+                    out.push(text.get(at).copied().unwrap_or(0));
+                }
+            }
+            Values::Char(out)
+        }
+        (ty, leaf) => {
+            return Err(format!(
+                "the answer holds {} values where the DDS declared {ty:?}",
+                leaf_kind(&leaf)
+            ))
+        }
+    })
+}
+
+fn leaf_kind(l: &Leaf) -> &'static str {
+    match l {
+        Leaf::Byte(_) => "Byte",
+        Leaf::Short(_) => "16-bit",
+        Leaf::Int(_) => "32-bit integer",
+        Leaf::Float(_) => "Float32",
+        Leaf::Double(_) => "Float64",
+        Leaf::Text(_) => "String",
+    }
+}
+
+impl DataSource for DapSource {
+    fn read(&self, path: &VarPath, region: &Region) -> Result<Values> {
+        let var = self.var(path)?;
+        let shape = self.view.shape(var);
+        region.check(&shape)?;
+        let t = self.view.nc_type(var);
+        if region.is_empty() {
+            return Ok(Values::empty(t));
+        }
+        let size = if var.ty.is_text() {
+            var.string_len.unwrap_or(64)
+        } else {
+            t.size() as u64
+        };
+        let parts = pieces(region, var.dap_rank, size);
+        let urls: Vec<String> = parts
+            .iter()
+            .map(|p| format!("{}.dods?{}", self.base, self.constraint(var, p)))
+            .collect();
+        let answers = self.fetcher.get_many(urls.clone());
+        let mut out = Values::with_capacity(t, region.len().unwrap_or(0) as usize);
+        for ((answer, url), part) in answers.into_iter().zip(&urls).zip(&parts) {
+            let body = answer?;
+            let bad = |message: String| {
+                Error::from(DapError::Body {
+                    url: url.clone(),
+                    message,
+                })
+            };
+            let (dds_text, body) = xdr::split_answer(&body)
+                .ok_or_else(|| bad("no 'Data:' line: not a DAP2 data answer".into()))?;
+            let dds = dds::parse(&String::from_utf8_lossy(dds_text))
+                .map_err(|(line, m)| bad(format!("its DDS, line {line}: {m}")))?;
+            let leaves = xdr::decode(&dds.decls, body).map_err(bad)?;
+            let leaf = pick(leaves, &var.projection)
+                .ok_or_else(|| bad(format!("no values of '{}' in the answer", var.projection)))?;
+            let want = (0..var.dap_rank).map(|d| part.count[d]).product::<u64>();
+            if leaf.len() as u64 != want {
+                return Err(bad(format!(
+                    "{} values of '{}' where {want} were asked for",
+                    leaf.len(),
+                    var.projection
+                )));
+            }
+            out.append(to_values(var, leaf, part).map_err(bad)?);
+        }
+        Ok(out)
+    }
+}
+
+/// The leaf of `projection` among an answer's: the one with its path, or else the
+/// one whose last name is the projection's last (a grid's array comes back inside a
+/// structure named after the grid).
+fn pick(leaves: xdr::Leaves, projection: &str) -> Option<Leaf> {
+    let last = projection.rsplit('.').next().unwrap_or(projection);
+    let mut fallback = None;
+    for (p, leaf) in leaves {
+        if p == projection {
+            return Some(leaf);
+        }
+        if fallback.is_none() && p.rsplit('.').next() == Some(last) {
+            fallback = Some(leaf);
+        }
+    }
+    fallback
+}
+
+impl DatasetSource for DapSource {
+    fn dataset(&self) -> &Dataset {
+        &self.view.dataset
+    }
+
+    fn format(&self) -> &FormatInfo {
+        &self.format
+    }
+
+    fn encoding(&self, var: &VarPath) -> Option<Encoding> {
+        let _ = var;
+        None
+    }
+
+    fn reads_are_cheap(&self) -> bool {
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pieces_fit_answers_and_keep_c_order() {
+        let whole = Region::whole(&[4, 1024, 1024]);
+        let p = pieces(&whole, 3, 4);
+        // 4 MiB a row of dim 0: two rows an answer.
+        assert_eq!(p.len(), 2);
+        assert_eq!(p[1].start, vec![2, 0, 0]);
+        let p = pieces(&whole, 3, 64);
+        assert!(p.iter().all(|r| r.len().unwrap() * 64 <= ANSWER_BYTES));
+        assert_eq!(p.iter().map(|r| r.len().unwrap()).sum::<u64>(), 4 << 20);
+        assert_eq!(p[0].start, vec![0, 0, 0]);
+        assert_eq!(p[1].start, vec![0, 128, 0]);
+        assert_eq!(p[8].start, vec![1, 0, 0]);
+        let small = Region::whole(&[3]);
+        assert_eq!(pieces(&small, 1, 4), vec![small.clone()]);
+    }
+}
