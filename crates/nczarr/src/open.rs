@@ -98,7 +98,9 @@ pub fn open(name: &str, options: &OpenOptions) -> Result<Opened> {
         if may_be_opendap(&url) {
             if let Some(base) = url.web_base() {
                 let dap = dap_options(&url, options);
-                if let Some(dds) = crate::formats::dap::DapSource::probe(&base, url.query.as_deref(), &dap)? {
+                if let Some(dds) =
+                    crate::formats::dap::DapSource::probe(&base, url.query.as_deref(), &dap)?
+                {
                     return open_dap(url, crate::url::DapProtocol::Dap2, Some(dds), options);
                 }
             }

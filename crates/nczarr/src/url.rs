@@ -40,9 +40,7 @@ pub enum UrlError {
         flag: String,
     },
     /// A mode netcdf-c defines but that is not about Zarr storage.
-    #[error(
-        "mode '{flag}' is not one nczarr-tools reads (NCZarr, Zarr, netCDF files, OPeNDAP)"
-    )]
+    #[error("mode '{flag}' is not one nczarr-tools reads (NCZarr, Zarr, netCDF files, OPeNDAP)")]
     UnsupportedMode {
         /// The flag as given.
         flag: String,
@@ -290,7 +288,9 @@ impl DatasetUrl {
             let web = matches!(&location, Location::Remote { scheme, .. } if scheme == "http" || scheme == "https");
             if !web {
                 return Err(UrlError::Malformed {
-                    reason: format!("'#mode={dap}' names an OPeNDAP server: an http:// or https:// URL"),
+                    reason: format!(
+                        "'#mode={dap}' names an OPeNDAP server: an http:// or https:// URL"
+                    ),
                 });
             }
             if let Some(other) = ["nczarr", "s3", "gs3", "bytes", "kerchunk", "file", "zip"]
@@ -345,7 +345,10 @@ impl DatasetUrl {
                 let text = text.split('#').next().unwrap_or(text);
                 let text = text.split('?').next().unwrap_or(text);
                 let rest = &text[text.find("://")? + 3..];
-                Some(format!("{scheme}://{host}{}", &rest[host.len().min(rest.len())..]))
+                Some(format!(
+                    "{scheme}://{host}{}",
+                    &rest[host.len().min(rest.len())..]
+                ))
             }
             _ => None,
         }
@@ -854,7 +857,8 @@ mod tests {
 
     #[test]
     fn opendap_names_as_netcdf_c_takes_them() {
-        let u = DatasetUrl::parse("[log][show=fetch]http://h:8080/dodsC/x.nc?tas[0:1:9]#dap4").unwrap();
+        let u =
+            DatasetUrl::parse("[log][show=fetch]http://h:8080/dodsC/x.nc?tas[0:1:9]#dap4").unwrap();
         assert_eq!(u.dap(), Some(DapProtocol::Dap4));
         assert_eq!(u.query.as_deref(), Some("tas[0:1:9]"));
         assert_eq!(u.param("show"), Some("fetch"));
@@ -894,9 +898,7 @@ mod tests {
         ));
         assert_eq!(
             DatasetUrl::parse("file:///x#mode=zoh").unwrap_err(),
-            UrlError::UnsupportedMode {
-                flag: "zoh".into()
-            }
+            UrlError::UnsupportedMode { flag: "zoh".into() }
         );
         assert!(matches!(
             DatasetUrl::parse("http://h/x#mode=dap2,zarr"),

@@ -55,7 +55,10 @@ pub fn parse(text: &str) -> Result<Vec<DasItem>, (usize, String)> {
     c.expect('}')?;
     if !c.at_end() {
         let line = c.line();
-        return Err((line, format!("unexpected {} after the attributes", shown(c.peek()))));
+        return Err((
+            line,
+            format!("unexpected {} after the attributes", shown(c.peek())),
+        ));
     }
     Ok(items)
 }
@@ -96,7 +99,10 @@ fn attribute(c: &mut Cursor) -> Result<DasAttr, (usize, String)> {
         other => {
             return Err((
                 line,
-                format!("expected an attribute's name, found {}", shown(other.as_ref())),
+                format!(
+                    "expected an attribute's name, found {}",
+                    shown(other.as_ref())
+                ),
             ))
         }
     };
@@ -122,7 +128,10 @@ fn attribute(c: &mut Cursor) -> Result<DasAttr, (usize, String)> {
         if !c.eat(',') {
             return Err((
                 line,
-                format!("attribute '{name}': expected ',' or ';', found {}", shown(c.peek())),
+                format!(
+                    "attribute '{name}': expected ',' or ';', found {}",
+                    shown(c.peek())
+                ),
             ));
         }
     }
@@ -141,8 +150,11 @@ mod tests {
         assert_eq!(das.len(), 4);
         let DasItem::Table(t) = &das[2] else { panic!() };
         assert_eq!(t.name, "tas");
-        let DasItem::Attr(a) = &t.items[1] else { panic!() };
-        assert_eq!(a.values, vec!["K".to_string(), "a \"b\"".to_string()]);
+        let DasItem::Attr(a) = &t.items[1] else {
+            panic!()
+        };
+        // Backslashes are kept: what they mean is decided where the text is used.
+        assert_eq!(a.values, vec!["K".to_string(), "a \\\"b\\\"".to_string()]);
         let DasItem::Table(g) = &das[3] else { panic!() };
         assert!(g.items.is_empty());
     }

@@ -186,8 +186,13 @@ fn declaration(c: &mut Cursor) -> Result<Decl, (usize, String)> {
             let maps = declarations(c)?;
             c.expect('}')?;
             let name = c.word("a name")?;
-            if !matches!(array, Decl::Base { .. }) || maps.iter().any(|m| !matches!(m, Decl::Base { .. })) {
-                return Err((line, format!("grid '{name}': its array and maps must be of base types")));
+            if !matches!(array, Decl::Base { .. })
+                || maps.iter().any(|m| !matches!(m, Decl::Base { .. }))
+            {
+                return Err((
+                    line,
+                    format!("grid '{name}': its array and maps must be of base types"),
+                ));
             }
             Decl::Grid {
                 name,
@@ -196,8 +201,8 @@ fn declaration(c: &mut Cursor) -> Result<Decl, (usize, String)> {
             }
         }
         _ => {
-            let ty = DapType::parse(&kw)
-                .ok_or_else(|| (line, format!("'{kw}' is not a DAP2 type")))?;
+            let ty =
+                DapType::parse(&kw).ok_or_else(|| (line, format!("'{kw}' is not a DAP2 type")))?;
             let name = c.word("a name")?;
             let dims = dims(c)?;
             Decl::Base { ty, name, dims }
@@ -253,7 +258,10 @@ mod tests {
             Decl::Base {
                 ty: DapType::Int16,
                 name: "x".into(),
-                dims: vec![DimDecl { name: None, size: 4 }]
+                dims: vec![DimDecl {
+                    name: None,
+                    size: 4
+                }]
             }
         );
         assert!(matches!(&dds.decls[3], Decl::Grid { maps, .. } if maps.len() == 2));

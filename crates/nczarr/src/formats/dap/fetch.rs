@@ -85,10 +85,12 @@ impl Fetcher {
     pub(crate) fn get(&self, url: &str) -> Result<Vec<u8>, DapError> {
         self.get_many(vec![url.to_string()])
             .pop()
-            .unwrap_or_else(|| Err(DapError::Request {
-                url: url.to_string(),
-                message: "no answer".into(),
-            }))
+            .unwrap_or_else(|| {
+                Err(DapError::Request {
+                    url: url.to_string(),
+                    message: "no answer".into(),
+                })
+            })
     }
 
     /// The bodies of `urls`, in their order, up to [`IN_FLIGHT`] asked at once.
@@ -163,7 +165,10 @@ async fn get_once(client: &reqwest::Client, url: &str) -> Result<Vec<u8>, Failur
             url: url.to_string(),
             status: status.as_u16(),
             message: server_message(&body).unwrap_or_else(|| {
-                status.canonical_reason().unwrap_or("no reason given").to_string()
+                status
+                    .canonical_reason()
+                    .unwrap_or("no reason given")
+                    .to_string()
             }),
         };
         return Err(if matches!(status.as_u16(), 502..=504) {
@@ -214,8 +219,14 @@ pub(crate) fn dap_error(body: &[u8]) -> Option<String> {
         .and_then(|i| {
             let rest = &t[i..];
             let open = rest.find('"')? + 1;
-            let close = rest[open..].find("\";").or_else(|| rest[open..].rfind('"'))?;
-            Some(rest[open..open + close].replace("\\\"", "\"").replace("\\n", " "))
+            let close = rest[open..]
+                .find("\";")
+                .or_else(|| rest[open..].rfind('"'))?;
+            Some(
+                rest[open..open + close]
+                    .replace("\\\"", "\"")
+                    .replace("\\n", " "),
+            )
         })
         .unwrap_or_else(|| t.lines().take(3).collect::<Vec<_>>().join(" "));
     Some(one_line(&message))
@@ -236,7 +247,9 @@ pub(crate) fn server_message(body: &[u8]) -> Option<String> {
             let end = start + lower[start..].find(&format!("</{tag}"))?;
             Some(strip_tags(&text[start..end]))
         };
-        let said = inner("title").filter(|t| !t.is_empty()).or_else(|| inner("h1"))?;
+        let said = inner("title")
+            .filter(|t| !t.is_empty())
+            .or_else(|| inner("h1"))?;
         return Some(format!("an HTML page: {}", one_line(&said)));
     }
     let t = one_line(&text);
@@ -268,7 +281,8 @@ mod tests {
     #[test]
     fn server_messages() {
         assert_eq!(
-            dap_error(b"Error {\n  code = 404;\n  message = \"No such file: \\\"x.nc\\\"\";\n};").as_deref(),
+            dap_error(b"Error {\n  code = 404;\n  message = \"No such file: \\\"x.nc\\\"\";\n};")
+                .as_deref(),
             Some("No such file: \"x.nc\"")
         );
         assert_eq!(dap_error(b"Dataset { } x;"), None);

@@ -7,7 +7,7 @@
 pub(crate) enum Tok {
     /// A name, keyword or number: anything DAP's `ID` lexeme allows.
     Word(String),
-    /// A double-quoted string, its escapes (`\"`, `\\`) undone.
+    /// A double-quoted string, its backslashes kept (`\"` is two characters).
     Quoted(String),
     /// One of `{ } [ ] ; = , :`.
     Punct(char),
@@ -66,8 +66,10 @@ pub(crate) fn tokens(text: &str) -> Result<Vec<Token>, (usize, String)> {
                             closed = true;
                             break;
                         }
+                        // The backslash is kept with the character after it, as
+                        // netcdf-c's scanner keeps it: escapes are expanded later, by
+                        // the rules of what the string becomes.
                         '\\' => match chars.next() {
-                            Some(e @ ('"' | '\\')) => s.push(e),
                             Some(e) => {
                                 if e == '\n' {
                                     line += 1;
@@ -160,7 +162,10 @@ impl Cursor {
         let line = self.line();
         match self.next() {
             Some(Tok::Punct(p)) if p == c => Ok(()),
-            other => Err((line, format!("expected '{c}', found {}", shown(other.as_ref())))),
+            other => Err((
+                line,
+                format!("expected '{c}', found {}", shown(other.as_ref())),
+            )),
         }
     }
 
@@ -169,7 +174,10 @@ impl Cursor {
         let line = self.line();
         match self.next() {
             Some(Tok::Word(w)) => Ok(w),
-            other => Err((line, format!("expected {what}, found {}", shown(other.as_ref())))),
+            other => Err((
+                line,
+                format!("expected {what}, found {}", shown(other.as_ref())),
+            )),
         }
     }
 
@@ -204,7 +212,7 @@ mod tests {
         assert_eq!(t[0].tok, Tok::Word("Int32".into()));
         assert_eq!(t[2].tok, Tok::Punct('['));
         let q = t.iter().find(|t| matches!(t.tok, Tok::Quoted(_))).unwrap();
-        assert_eq!(q.tok, Tok::Quoted("q\"x".into()));
+        assert_eq!(q.tok, Tok::Quoted("q\\\"x".into()));
         assert_eq!(q.line, 2);
     }
 

@@ -9,11 +9,13 @@
 //! - [`DapSource`]: the dataset as a source; each read a constraint expression for
 //!   exactly the region wanted, in answers of bounded size.
 
+mod attrs;
 pub mod das;
 pub mod dds;
 mod error;
 mod fetch;
 mod lex;
+mod names;
 mod source;
 mod view;
 pub mod xdr;

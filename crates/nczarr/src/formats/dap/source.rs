@@ -38,6 +38,8 @@ pub struct DapSource {
     view: View,
     format: FormatInfo,
     documents: DapDocuments,
+    /// What could not be read, said by the tools after their output.
+    problems: Vec<String>,
 }
 
 impl std::fmt::Debug for DapSource {
@@ -60,18 +62,27 @@ pub struct DapOptions {
 }
 
 impl DapSource {
-    /// The DDS at `base.dds`, or why it is not one: the probe that tells an OPeNDAP
-    /// server from a web server (`None` when the answer is not a DDS at all).
+    /// The DDS at `base.dds` (the whole dataset's, whatever the URL's constraint), or
+    /// why it is not one: the probe that tells an OPeNDAP server from a web server
+    /// (`None` when the answer is not a DDS at all).
     ///
     /// # Errors
     /// [`DapError`] when the server cannot be reached.
-    pub fn probe(base: &str, query: Option<&str>, options: &DapOptions) -> Result<Option<String>, DapError> {
+    pub fn probe(
+        base: &str,
+        query: Option<&str>,
+        options: &DapOptions,
+    ) -> Result<Option<String>, DapError> {
+        let _ = query;
         let fetcher = Fetcher::new(base, &options.http, options.trace.clone())?;
-        let url = with_query(&format!("{base}.dds"), query);
+        let url = format!("{base}.dds");
         match fetcher.get(&url) {
             Ok(body) => {
                 let text = String::from_utf8_lossy(&body);
-                Ok(text.trim_start().starts_with("Dataset").then(|| text.into_owned()))
+                Ok(text
+                    .trim_start()
+                    .starts_with("Dataset")
+                    .then(|| text.into_owned()))
             }
             Err(DapError::Server { .. }) => Ok(None),
             Err(e) => Err(e),
@@ -91,24 +102,45 @@ impl DapSource {
         options: &DapOptions,
     ) -> Result<DapSource> {
         let fetcher = Fetcher::new(base, &options.http, options.trace.clone())?;
-        let dds_url = with_query(&format!("{base}.dds"), query);
+        // The whole dataset's DDS (whose variables own their DAS tables), the DAS, and
+        // with a constraint in the URL the constrained DDS (what is shown): asked for
+        // at once.
+        let query = query.filter(|q| !q.is_empty());
+        let full_url = format!("{base}.dds");
         let das_url = format!("{base}.das");
-        let (dds_text, das_text) = match dds {
-            Some(d) => {
-                let das = fetcher.get(&das_url);
-                (d, das)
-            }
-            None => {
-                let mut both = fetcher.get_many(vec![dds_url.clone(), das_url.clone()]);
-                let das = both.pop().unwrap_or_else(|| Err(missing(&das_url)));
-                let dds = both.pop().unwrap_or_else(|| Err(missing(&dds_url)))?;
-                (String::from_utf8_lossy(&dds).into_owned(), das)
-            }
+        let shown_url = query.map(|q| format!("{base}.dds?{}", encode_query(q)));
+        let mut urls = vec![das_url.clone()];
+        if dds.is_none() {
+            urls.push(full_url.clone());
+        }
+        urls.extend(shown_url.clone());
+        let mut got = fetcher.get_many(urls).into_iter();
+        let das_text = got.next().unwrap_or_else(|| Err(missing(&das_url)));
+        let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
+        let full_text = match dds {
+            Some(d) => d,
+            None => text(got.next().unwrap_or_else(|| Err(missing(&full_url)))?),
         };
-        let dds = dds::parse(&dds_text).map_err(|(line, message)| DapError::Parse {
-            url: dds_url.clone(),
-            what: "DDS",
-            line,
+        let parse_dds = |t: &str, url: &str| {
+            dds::parse(t).map_err(|(line, message)| DapError::Parse {
+                url: url.to_string(),
+                what: "DDS",
+                line,
+                message,
+            })
+        };
+        let full = parse_dds(&full_text, &full_url)?;
+        let (dds_text, dds) = match &shown_url {
+            Some(u) => {
+                let t = text(got.next().unwrap_or_else(|| Err(missing(u)))?);
+                let d = parse_dds(&t, u)?;
+                (t, d)
+            }
+            None => (full_text, full.clone()),
+        };
+        let all = view::atomics(&full.decls).map_err(|(var, message)| DapError::Unmappable {
+            url: base.to_string(),
+            var,
             message,
         })?;
         // A server without attributes answers the DAS with an error: netcdf-c reads on
@@ -118,17 +150,29 @@ impl DapSource {
             Err(DapError::Server { .. }) => String::new(),
             Err(e) => return Err(e.into()),
         };
+        // A DAS that does not parse (pydap does not escape quotes in strings): the
+        // dataset is shown without attributes, as netcdf-c shows it, and the run
+        // says so and fails.
+        let mut problems = Vec::new();
         let das = if das_text.trim().is_empty() {
             Vec::new()
         } else {
-            super::das::parse(&das_text).map_err(|(line, message)| DapError::Parse {
-                url: das_url.clone(),
-                what: "DAS",
-                line,
-                message,
-            })?
+            super::das::parse(&das_text).unwrap_or_else(|(line, message)| {
+                let e = DapError::Parse {
+                    url: das_url.clone(),
+                    what: "DAS",
+                    line,
+                    message,
+                };
+                problems.push(format!("{e}; the dataset is shown without its attributes"));
+                Vec::new()
+            })
         };
-        let view = view::build(&dds, &das, &options.params).map_err(|(var, message)| {
+        let user_ce = view::projections(query.unwrap_or("")).map_err(|message| DapError::Request {
+            url: format!("{base}?{}", query.unwrap_or("")),
+            message: format!("the URL's constraint expression: {message}"),
+        })?;
+        let view = view::build(&dds, &all, &das, &options.params, &user_ce).map_err(|(var, message)| {
             DapError::Unmappable {
                 url: base.to_string(),
                 var,
@@ -159,6 +203,7 @@ impl DapSource {
                 dds: dds_text,
                 das: das_text,
             },
+            problems,
         })
     }
 
@@ -177,16 +222,39 @@ impl DapSource {
             })
     }
 
-    /// The constraint asking for `region` of `var` (the DAP dimensions only).
+    /// The constraint asking for `region` of `var` (the DAP dimensions only), each
+    /// segment of its path with its own brackets, written as netcdf-c writes them
+    /// (`[i]`, `[a:b]`, `[a:s:b]`).
     fn constraint(&self, var: &VarMap, region: &Region) -> String {
-        let mut ce = var.projection.clone();
-        for d in 0..var.dap_rank {
-            let (s, n, st) = (region.start[d], region.count[d], region.stride[d].max(1));
-            let last = s + (n.saturating_sub(1)) * st;
-            ce.push_str(&format!("[{s}:{st}:{last}]"));
+        let mut ce = String::new();
+        let mut d = 0;
+        for (k, seg) in var.segments.iter().enumerate() {
+            if k > 0 {
+                ce.push('.');
+            }
+            ce.push_str(&seg.name);
+            for _ in 0..seg.rank {
+                let (s, n, st) = (region.start[d], region.count[d], region.stride[d].max(1));
+                // The view's indices are the URL constraint's: on the server, each is
+                // `origin + i * step`.
+                let (o, step) = var.origin.get(d).copied().unwrap_or((0, 1));
+                let first = o + s * step;
+                let st = st * step;
+                let last = first + (n.saturating_sub(1)) * st;
+                ce.push_str(&match (n, st) {
+                    (1, _) => format!("[{first}]"),
+                    (_, 1) => format!("[{first}:{last}]"),
+                    _ => format!("[{first}:{st}:{last}]"),
+                });
+                d += 1;
+            }
         }
         // The user's selection (`?...&x>3`) keeps its selection clauses.
-        if let Some(sel) = self.user_ce.as_deref().and_then(|q| q.find('&').map(|i| &q[i..])) {
+        if let Some(sel) = self
+            .user_ce
+            .as_deref()
+            .and_then(|q| q.find('&').map(|i| &q[i..]))
+        {
             ce.push_str(sel);
         }
         ce
@@ -200,11 +268,19 @@ fn missing(url: &str) -> DapError {
     }
 }
 
-fn with_query(url: &str, query: Option<&str>) -> String {
-    match query {
-        Some(q) if !q.is_empty() => format!("{url}?{q}"),
-        _ => url.to_string(),
+/// A constraint expression as a URL's query: every character but letters, digits
+/// and `!#$&'()*+,-./:;=?@_~` written `%XX` (brackets, and the `%` of a DAP escape,
+/// which the server decodes once for the URL and once for the name).
+fn encode_query(ce: &str) -> String {
+    let mut out = String::with_capacity(ce.len() + 16);
+    for b in ce.bytes() {
+        if b.is_ascii_alphanumeric() || b"!#$&'()*+,-./:;=?@_~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
     }
+    out
 }
 
 /// The pieces of `region` (of a variable whose values are `size` bytes each) that
@@ -270,9 +346,15 @@ fn to_values(var: &VarMap, leaf: Leaf, region: &Region) -> Result<Values, String
             // The string dimension's part of the region: each string cut or padded
             // with NULs to the invented width, then the part asked for.
             let last = region.rank() - 1;
-            let (s, n, st) = (region.start[last], region.count[last], region.stride[last].max(1));
+            let (s, n, st) = (
+                region.start[last],
+                region.count[last],
+                region.stride[last].max(1),
+            );
             let mut out = Vec::with_capacity(v.len() * n as usize);
             for text in v {
+                // netcdf-c expands a string's escapes and ends it at a NUL.
+                let text = super::names::expand_escapes(&String::from_utf8_lossy(&text));
                 for j in 0..n {
                     let at = (s + j * st) as usize;
                     out.push(text.get(at).copied().unwrap_or(0));
@@ -305,7 +387,7 @@ impl DataSource for DapSource {
         let var = self.var(path)?;
         let shape = self.view.shape(var);
         region.check(&shape)?;
-        let t = self.view.nc_type(var);
+        let t = view::nc_type(var.ty);
         if region.is_empty() {
             return Ok(Values::empty(t));
         }
@@ -317,7 +399,7 @@ impl DataSource for DapSource {
         let parts = pieces(region, var.dap_rank, size);
         let urls: Vec<String> = parts
             .iter()
-            .map(|p| format!("{}.dods?{}", self.base, self.constraint(var, p)))
+            .map(|p| format!("{}.dods?{}", self.base, encode_query(&self.constraint(var, p))))
             .collect();
         let answers = self.fetcher.get_many(urls.clone());
         let mut out = Values::with_capacity(t, region.len().unwrap_or(0) as usize);
@@ -334,14 +416,14 @@ impl DataSource for DapSource {
             let dds = dds::parse(&String::from_utf8_lossy(dds_text))
                 .map_err(|(line, m)| bad(format!("its DDS, line {line}: {m}")))?;
             let leaves = xdr::decode(&dds.decls, body).map_err(bad)?;
-            let leaf = pick(leaves, &var.projection)
-                .ok_or_else(|| bad(format!("no values of '{}' in the answer", var.projection)))?;
+            let dotted = var.dotted();
+            let leaf = pick(leaves, &dotted)
+                .ok_or_else(|| bad(format!("no values of '{dotted}' in the answer")))?;
             let want = (0..var.dap_rank).map(|d| part.count[d]).product::<u64>();
             if leaf.len() as u64 != want {
                 return Err(bad(format!(
-                    "{} values of '{}' where {want} were asked for",
-                    leaf.len(),
-                    var.projection
+                    "{} values of '{dotted}' where {want} were asked for",
+                    leaf.len()
                 )));
             }
             out.append(to_values(var, leaf, part).map_err(bad)?);
@@ -383,6 +465,10 @@ impl DatasetSource for DapSource {
 
     fn reads_are_cheap(&self) -> bool {
         false
+    }
+
+    fn problems(&self) -> &[String] {
+        &self.problems
     }
 }
 

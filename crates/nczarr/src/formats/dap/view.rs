@@ -1,38 +1,72 @@
-//! The netCDF dataset netcdf-c's DAP2 client makes of a DDS and a DAS (the classic
-//! model): which variables, dimensions and attributes `ncdump URL` shows, with the
-//! names and types it gives them. Every rule of that mapping is here, and only here.
+//! The netCDF dataset netcdf-c 4.9.0's DAP2 client makes of a DDS and a DAS (a
+//! classic-model file): which variables, dimensions and attributes `ncdump URL`
+//! shows, with the names and types it gives them. Every rule of that mapping is here
+//! (`names` holds the ones for names, `attrs` the ones for attributes).
 //!
-//! - Variables: each base variable of the DDS, in order; a grid's array under the
-//!   grid's name, its maps as coordinate variables (once, where not declared
-//!   already). Structures and sequences are refused naming the variable.
+//! - Variables: the top-level base variables in DDS order, then every grid's array
+//!   (under the grid's name), then the fields of structures (`S.f`, the structure's
+//!   dimensions first). A grid's maps are no variables: a coordinate variable exists
+//!   where the DDS also declares it at the top level (THREDDS and Hyrax do).
+//!   Sequences are refused naming the variable.
 //! - Types: Byte is `byte`, Int16 and UInt16 `short`, Int32 and UInt32 `int` (the
-//!   unsigned ones' values wrap, as netcdf-c's classic model keeps them), Float32
-//!   `float`, Float64 `double`; a String or Url variable is `char` with one more
-//!   dimension, `maxStrlen64` (64 characters; `[maxstrlen=N]` changes it).
-//! - Dimensions: a named one is shared by every array that names it; an anonymous
-//!   one is `<var>_<i>`; all sorted by name. `DODS_EXTRA`'s `Unlimited_Dimension`
-//!   names the unlimited one.
-//! - Attributes: a variable's table gives its attributes; the dataset's are the
-//!   top-level attributes, then `NC_GLOBAL`'s (or any `*_GLOBAL` table's), then each
-//!   other table's, flattened as `table.name`.
+//!   unsigned ones' bits kept), Float32 `float`, Float64 `double`; a String or Url
+//!   variable is `char` with one more dimension, `maxStrlen64` (`[maxstrlen=N]`,
+//!   `[stringlength=N]` and their `_<var>` forms change it).
+//! - Dimensions: a named one is shared by the arrays that name it with the same
+//!   length (another length is `name_1`, `name_2`...); an anonymous one is
+//!   `<var>_<i>`, a grid's the map's name; the record dimension (`DODS_EXTRA`'s
+//!   `Unlimited_Dimension`) first, the rest sorted by name.
 
-use super::das::{DasAttr, DasItem, DasTable};
+use super::attrs;
+use super::das::DasItem;
 use super::dds::{DapType, Dds, Decl, DimDecl};
-use crate::model::{Attr, Dataset, Dim, DimRef, Group, NcType, Values, Var, VarPath};
+use super::names::legal_name;
+use crate::model::{Dataset, Dim, DimRef, Group, NcType, Var, VarPath};
+
+/// One segment of a variable's path in a constraint expression: a DAP name (as the
+/// DDS spells it) and how many of the variable's dimensions are its own.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Segment {
+    /// The name as the DDS spells it.
+    pub(crate) name: String,
+    /// The dimensions this segment's brackets hold.
+    pub(crate) rank: usize,
+}
 
 /// Where a netCDF variable's values come from.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct VarMap {
     /// The variable in the netCDF view.
     pub(crate) path: VarPath,
-    /// Its name in a constraint expression (`tas`, or `grid.array`), DAP's escapes kept.
-    pub(crate) projection: String,
+    /// Its path in a constraint expression (`tas`; `air.air`; `S.f`).
+    pub(crate) segments: Vec<Segment>,
     /// Its DAP type.
     pub(crate) ty: DapType,
     /// The string dimension's length, for String and Url variables.
     pub(crate) string_len: Option<u64>,
     /// The DAP dimensions (the netCDF ones without the string dimension).
     pub(crate) dap_rank: usize,
+    /// Per DAP dimension, the first index and the step of the URL's constraint (the
+    /// view's index `i` is the server's `start + i * step`); `(0, 1)` without one.
+    pub(crate) origin: Vec<(u64, u64)>,
+}
+
+impl Atomic {
+    /// Its DAP type.
+    pub(crate) fn ty(&self) -> DapType {
+        self.ty
+    }
+}
+
+impl VarMap {
+    /// The path as the answer's leaves name it (`air.air`).
+    pub(crate) fn dotted(&self) -> String {
+        self.segments
+            .iter()
+            .map(|s| s.name.as_str())
+            .collect::<Vec<_>>()
+            .join(".")
+    }
 }
 
 /// The dataset and where each of its variables comes from.
@@ -54,15 +88,15 @@ impl View {
             .map(|v| {
                 v.dims
                     .iter()
-                    .map(|d| root.dims.iter().find(|x| x.name == d.name).map_or(0, |x| x.len))
+                    .map(|d| {
+                        root.dims
+                            .iter()
+                            .find(|x| x.name == d.name)
+                            .map_or(0, |x| x.len)
+                    })
                     .collect()
             })
             .unwrap_or_default()
-    }
-
-    /// The netCDF type of `var`.
-    pub(crate) fn nc_type(&self, var: &VarMap) -> NcType {
-        nc_type(var.ty)
     }
 }
 
@@ -78,142 +112,248 @@ pub(crate) fn nc_type(t: DapType) -> NcType {
     }
 }
 
-/// DAP's `%XX` escapes undone (names are shown decoded).
-pub(crate) fn unescape(name: &str) -> String {
-    let b = name.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' {
-            if let Some(v) = b
-                .get(i + 1..i + 3)
-                .and_then(|h| std::str::from_utf8(h).ok())
-                .and_then(|h| u8::from_str_radix(h, 16).ok())
-            {
-                out.push(v);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(b[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-/// One base variable found in the DDS, before dimensions are named.
-struct Found {
-    name: String,
-    projection: String,
+/// One base variable of the DDS, before its dimensions are named.
+pub(crate) struct Atomic {
+    /// Its netCDF name (`S.f`, the grid's name for a grid's array).
+    pub(crate) name: String,
+    /// Its DAP name alone (what a DAS table may be named).
+    pub(crate) dap_name: String,
+    /// Its DAP path, containers included (`S.f`, `grid.array`).
+    pub(crate) dap_full: String,
+    segments: Vec<Segment>,
     ty: DapType,
+    /// Dimensions of the structures around it, then its own.
     dims: Vec<DimDecl>,
+    /// For a grid's array: its maps' names, one per dimension.
+    map_names: Option<Vec<String>>,
 }
 
-/// Build the view. The error is a variable's DAP name and why it cannot be shown.
-pub(crate) fn build(
-    dds: &Dds,
-    das: &[DasItem],
-    params: &[(String, String)],
-) -> Result<View, (String, String)> {
-    let strlen = params
-        .iter()
-        .find(|(k, _)| k == "maxstrlen" || k == "stringlength")
-        .and_then(|(_, v)| v.parse::<u64>().ok())
-        .filter(|&n| n > 0)
-        .unwrap_or(64);
-    let strdim = format!("maxStrlen{strlen}");
-    let mut found: Vec<Found> = Vec::new();
-    for d in &dds.decls {
+/// The base variables of `decls`, in netcdf-c's order: top-level ones, then grids'
+/// arrays, then structures' fields. The error is a variable's name and why.
+pub(crate) fn atomics(decls: &[Decl]) -> Result<Vec<Atomic>, (String, String)> {
+    let mut top = Vec::new();
+    let mut grids = Vec::new();
+    let mut fields = Vec::new();
+    walk(decls, &[], &[], &[], &mut top, &mut grids, &mut fields)?;
+    top.extend(grids);
+    top.extend(fields);
+    Ok(top)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn walk(
+    decls: &[Decl],
+    names: &[String],
+    segments: &[Segment],
+    dims: &[DimDecl],
+    top: &mut Vec<Atomic>,
+    grids: &mut Vec<Atomic>,
+    fields: &mut Vec<Atomic>,
+) -> Result<(), (String, String)> {
+    let joined = |more: &str| {
+        let mut n = names.to_vec();
+        n.push(legal_name(more));
+        n.join(".")
+    };
+    let full = |more: &str| {
+        let mut n: Vec<String> = segments.iter().map(|s| s.name.clone()).collect();
+        n.push(more.to_string());
+        n.join(".")
+    };
+    for d in decls {
         match d {
-            Decl::Base { ty, name, dims } => found.push(Found {
-                name: unescape(name),
-                projection: name.clone(),
-                ty: *ty,
-                dims: dims.clone(),
-            }),
+            Decl::Base { ty, name, dims: own } => {
+                let mut segs = segments.to_vec();
+                segs.push(Segment {
+                    name: name.clone(),
+                    rank: own.len(),
+                });
+                let mut all = dims.to_vec();
+                all.extend(own.iter().cloned());
+                let a = Atomic {
+                    name: joined(name),
+                    dap_name: name.clone(),
+                    dap_full: full(name),
+                    segments: segs,
+                    ty: *ty,
+                    dims: all,
+                    map_names: None,
+                };
+                if names.is_empty() {
+                    top.push(a);
+                } else {
+                    fields.push(a);
+                }
+            }
             Decl::Grid { name, array, maps } => {
-                if let Decl::Base { ty, name: aname, dims } = array.as_ref() {
-                    found.push(Found {
-                        name: unescape(name),
-                        projection: format!("{name}.{aname}"),
+                if let Decl::Base {
+                    ty,
+                    name: aname,
+                    dims: own,
+                } = array.as_ref()
+                {
+                    let mut segs = segments.to_vec();
+                    segs.push(Segment {
+                        name: name.clone(),
+                        rank: 0,
+                    });
+                    segs.push(Segment {
+                        name: aname.clone(),
+                        rank: own.len(),
+                    });
+                    // A valid grid (a 1-D map per dimension, names agreeing) names
+                    // its dimensions after its maps.
+                    let map_names = valid_grid(own, maps);
+                    let mut all = dims.to_vec();
+                    all.extend(own.iter().cloned());
+                    grids.push(Atomic {
+                        name: joined(name),
+                        dap_name: aname.clone(),
+                        dap_full: format!("{}.{aname}", full(name)),
+                        segments: segs,
                         ty: *ty,
-                        dims: dims.clone(),
+                        dims: all,
+                        map_names,
                     });
                 }
-                for m in maps {
-                    if let Decl::Base { ty, name: mname, dims } = m {
-                        let shown = unescape(mname);
-                        let declared = dds.decls.iter().any(|x| unescape(x.name()) == shown);
-                        if !declared && !found.iter().any(|f| f.name == shown) {
-                            found.push(Found {
-                                name: shown,
-                                projection: format!("{name}.{mname}"),
-                                ty: *ty,
-                                dims: dims.clone(),
-                            });
-                        }
-                    }
-                }
             }
-            Decl::Structure { name, .. } => {
-                return Err((
-                    unescape(name),
-                    "a Structure, which netCDF's classic model cannot hold".into(),
-                ))
+            Decl::Structure {
+                name,
+                fields: inner,
+                dims: own,
+            } => {
+                let mut n = names.to_vec();
+                n.push(legal_name(name));
+                let mut segs = segments.to_vec();
+                segs.push(Segment {
+                    name: name.clone(),
+                    rank: own.len(),
+                });
+                // Its dimensions come first in each field's (an anonymous one named
+                // after the field, as netcdf-c names it: never shared).
+                let mut all = dims.to_vec();
+                all.extend(own.iter().cloned());
+                walk(inner, &n, &segs, &all, top, grids, fields)?;
             }
             Decl::Sequence { name, .. } => {
                 return Err((
-                    unescape(name),
-                    "a Sequence, which netCDF's classic model cannot hold".into(),
+                    joined(name),
+                    "a Sequence (rows of records): not read yet; a constraint naming the other variables (URL?var,...) reads them".into(),
                 ))
             }
         }
     }
-    let unlimited = unlimited_dim(das);
+    Ok(())
+}
+
+/// The maps' names of a grid whose every dimension has a 1-D map agreeing with it.
+fn valid_grid(dims: &[DimDecl], maps: &[Decl]) -> Option<Vec<String>> {
+    if dims.len() != maps.len() {
+        return None;
+    }
+    let mut names = Vec::new();
+    for (d, m) in dims.iter().zip(maps) {
+        let Decl::Base {
+            name, dims: mdims, ..
+        } = m
+        else {
+            return None;
+        };
+        let [md] = mdims.as_slice() else {
+            return None;
+        };
+        if md.size != d.size
+            || d.name.as_ref().is_some_and(|n| n != name)
+            || md.name.as_ref().is_some_and(|n| n != name)
+        {
+            return None;
+        }
+        names.push(legal_name(name));
+    }
+    Some(names)
+}
+
+/// Build the view of `dds` (the constrained one, when the URL has a constraint) with
+/// the attributes of `das`; `all` holds the unconstrained DDS's variables (whose
+/// tables are theirs even when not shown). The error is a variable's name and why it
+/// cannot be shown.
+pub(crate) fn build(
+    dds: &Dds,
+    all: &[Atomic],
+    das: &[DasItem],
+    params: &[(String, String)],
+    user_ce: &[Projection],
+) -> Result<View, (String, String)> {
+    let param = |k: &str| {
+        params
+            .iter()
+            .find(|(key, _)| key.eq_ignore_ascii_case(k))
+            .and_then(|(_, v)| v.trim().parse::<u64>().ok())
+            .filter(|&n| n > 0)
+    };
+    let default_strlen = param("stringlength").or_else(|| param("maxstrlen")).unwrap_or(64);
+    let found = atomics(&dds.decls)?;
+    let unlimited = attrs::unlimited_dim(das);
     let mut dims: Vec<Dim> = Vec::new();
-    let mut vars = Vec::new();
+    let mut vars: Vec<Var> = Vec::new();
     let mut maps = Vec::new();
     for f in &found {
+        if vars.iter().any(|v| v.name == f.name) {
+            // netcdf-c keeps the first of two variables of one name.
+            continue;
+        }
         let mut refs = Vec::new();
         for (i, d) in f.dims.iter().enumerate() {
-            let name = match &d.name {
-                Some(n) => unescape(n),
-                None => format!("{}_{i}", f.name),
+            let own = i + f.segments.last().map_or(0, |s| s.rank) >= f.dims.len();
+            let grid_name = f
+                .map_names
+                .as_ref()
+                .filter(|_| own)
+                .and_then(|m| m.get(i + m.len() - f.dims.len()).cloned());
+            let name = match (&d.name, grid_name) {
+                (_, Some(g)) => g,
+                (Some(n), None) => legal_name(n),
+                (None, None) => format!("{}_{i}", f.name),
             };
-            match dims.iter().find(|x| x.name == name) {
-                Some(have) if have.len != d.size => {
-                    return Err((
-                        f.name.clone(),
-                        format!(
-                            "dimension '{name}' is {} here and {} elsewhere",
-                            d.size, have.len
-                        ),
-                    ))
-                }
-                Some(_) => {}
-                None => dims.push(Dim {
-                    unlimited: unlimited.as_deref() == Some(name.as_str()),
+            let record = d.name.as_deref() == unlimited.as_deref() && unlimited.is_some();
+            // A name already used with another length is netcdf-c's `name_1`...
+            let base = name.clone();
+            let mut name = name;
+            let mut k = 0;
+            while dims.iter().any(|x| x.name == name && x.len != d.size) {
+                k += 1;
+                name = format!("{base}_{k}");
+            }
+            if !dims.iter().any(|x| x.name == name) {
+                dims.push(Dim {
+                    unlimited: record && !dims.iter().any(|x| x.unlimited),
                     name: name.clone(),
                     len: d.size,
-                }),
+                });
             }
             refs.push(DimRef {
                 group: Vec::new(),
                 name,
             });
         }
-        let string_len = f.ty.is_text().then_some(strlen);
-        if string_len.is_some() {
+        let string_len = f.ty.is_text().then(|| {
+            param(&format!("stringlength_{}", f.dap_full))
+                .or_else(|| param(&format!("maxstrlen_{}", f.dap_full)))
+                .or_else(|| attrs::dods_strlen(das, f))
+                .unwrap_or(default_strlen)
+        });
+        if let Some(len) = string_len {
+            let strdim = format!("maxStrlen{len}");
             if !dims.iter().any(|x| x.name == strdim) {
                 dims.push(Dim {
                     name: strdim.clone(),
-                    len: strlen,
+                    len,
                     unlimited: false,
                 });
             }
             refs.push(DimRef {
                 group: Vec::new(),
-                name: strdim.clone(),
+                name: strdim,
             });
         }
         vars.push(Var {
@@ -221,162 +361,127 @@ pub(crate) fn build(
             nc_type: nc_type(f.ty),
             user_type: None,
             dims: refs,
-            attrs: var_attrs(das, &f.name),
+            attrs: attrs::of_var(das, f),
             notes: Vec::new(),
         });
+        let rank = f.dims.len();
         maps.push(VarMap {
             path: VarPath::new(&[], f.name.clone()),
-            projection: f.projection.clone(),
+            segments: f.segments.clone(),
             ty: f.ty,
             string_len,
-            dap_rank: f.dims.len(),
+            dap_rank: rank,
+            origin: origin_of(user_ce, f, rank),
         });
     }
-    dims.sort_by(|a, b| a.name.cmp(&b.name));
+    // The record dimension first, the rest by name (byte order).
+    dims.sort_by(|a, b| b.unlimited.cmp(&a.unlimited).then_with(|| a.name.cmp(&b.name)));
     let mut root = Group::new("");
     root.dims = dims;
     root.vars = vars;
-    root.attrs = global_attrs(das, &found);
+    root.attrs = attrs::global(das, all);
     Ok(View {
         dataset: Dataset { root },
         vars: maps,
     })
 }
 
-/// `DODS_EXTRA { String Unlimited_Dimension "time"; }`.
-fn unlimited_dim(das: &[DasItem]) -> Option<String> {
-    das.iter().find_map(|i| match i {
-        DasItem::Table(t) if t.name == "DODS_EXTRA" => t.items.iter().find_map(|a| match a {
-            DasItem::Attr(a) if a.name == "Unlimited_Dimension" => a.values.first().cloned(),
-            _ => None,
-        }),
-        _ => None,
-    })
+/// One projection of a constraint expression: a dotted name and its hyperslabs
+/// (`start`, `stride`, `stop`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Projection {
+    /// The name as written (DAP's escapes kept).
+    pub(crate) name: String,
+    /// One per bracket, all segments' together.
+    pub(crate) slabs: Vec<(u64, u64, u64)>,
 }
 
-/// The attributes of the table named after the variable `name`.
-fn var_attrs(das: &[DasItem], name: &str) -> Vec<Attr> {
+/// The projections of a constraint expression (`tas[0:1:9][2],lat`; the selections
+/// after the first `&` are not projections). The error says which one is malformed.
+pub(crate) fn projections(ce: &str) -> Result<Vec<Projection>, String> {
+    let projections = ce.split('&').next().unwrap_or("");
     let mut out = Vec::new();
-    for item in das {
-        if let DasItem::Table(t) = item {
-            if unescape(&t.name) == name {
-                flatten(t, "", &mut out);
-            }
-        }
-    }
-    out
-}
-
-/// The dataset's attributes: top-level ones, then the global tables', then every
-/// table that is no variable's, flattened.
-fn global_attrs(das: &[DasItem], found: &[Found]) -> Vec<Attr> {
-    let mut out = Vec::new();
-    for item in das {
-        if let DasItem::Attr(a) = item {
-            if let Some(attr) = attr(a, "") {
-                out.push(attr);
-            }
-        }
-    }
-    let is_var = |t: &DasTable| found.iter().any(|f| f.name == unescape(&t.name));
-    let is_global = |t: &DasTable| t.name == "NC_GLOBAL" || t.name.ends_with("_GLOBAL");
-    for item in das {
-        if let DasItem::Table(t) = item {
-            if is_global(t) {
-                flatten(t, "", &mut out);
-            }
-        }
-    }
-    for item in das {
-        if let DasItem::Table(t) = item {
-            if !is_var(t) && !is_global(t) && t.name != "DODS_EXTRA" {
-                flatten(t, &format!("{}.", unescape(&t.name)), &mut out);
-            }
-        }
-    }
-    out
-}
-
-/// The attributes of `t` (and of the tables inside it, named `inner.name`), each
-/// name after `prefix`.
-fn flatten(t: &DasTable, prefix: &str, out: &mut Vec<Attr>) {
-    for item in &t.items {
-        match item {
-            DasItem::Attr(a) => {
-                if let Some(attr) = attr(a, prefix) {
-                    out.push(attr);
+    for item in projections
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
+        let mut name = String::new();
+        let mut slabs = Vec::new();
+        let mut rest = item;
+        while !rest.is_empty() {
+            if let Some(inner) = rest.strip_prefix('[') {
+                let end = inner
+                    .find(']')
+                    .ok_or_else(|| format!("'{item}': '[' without ']'"))?;
+                let text = &inner[..end];
+                let nums: Result<Vec<u64>, _> =
+                    text.split(':').map(|n| n.trim().parse::<u64>()).collect();
+                let bad = || format!("'{item}': '[{text}]' is not a hyperslab");
+                let slab = match nums.map_err(|_| bad())?.as_slice() {
+                    [a] => (*a, 1, *a),
+                    [a, b] => (*a, 1, *b),
+                    [a, s, b] if *s > 0 => (*a, *s, *b),
+                    _ => return Err(bad()),
+                };
+                if slab.2 < slab.0 {
+                    return Err(format!("'{item}': a hyperslab's stop is before its start"));
                 }
-            }
-            DasItem::Table(inner) => {
-                flatten(inner, &format!("{prefix}{}.", unescape(&inner.name)), out);
+                slabs.push(slab);
+                rest = &inner[end + 1..];
+            } else {
+                let end = rest.find('[').unwrap_or(rest.len());
+                name.push_str(&rest[..end]);
+                rest = &rest[end..];
             }
         }
+        out.push(Projection { name, slabs });
     }
+    Ok(out)
 }
 
-/// One DAS attribute as netCDF's: its values parsed as its type (integers of
-/// unsigned types wrapped to the signed type of their width); text joined with
-/// newlines. None when a value does not parse.
-fn attr(a: &DasAttr, prefix: &str) -> Option<Attr> {
-    let name = format!("{prefix}{}", unescape(&a.name));
-    let ints = || -> Option<Vec<i64>> {
-        a.values
-            .iter()
-            .map(|v| {
-                let v = v.trim();
-                v.parse::<i64>()
-                    .ok()
-                    .or_else(|| v.parse::<f64>().ok().filter(|f| f.is_finite()).map(|f| f as i64))
-            })
-            .collect()
-    };
-    let floats = || -> Option<Vec<f64>> {
-        a.values.iter().map(|v| parse_float(v.trim())).collect()
-    };
-    let values = match a.ty {
-        DapType::Byte => Values::Byte(ints()?.into_iter().map(|v| v as i8).collect()),
-        DapType::Int16 | DapType::UInt16 => {
-            Values::Short(ints()?.into_iter().map(|v| v as i16).collect())
-        }
-        DapType::Int32 | DapType::UInt32 => {
-            Values::Int(ints()?.into_iter().map(|v| v as i32).collect())
-        }
-        DapType::Float32 => Values::Float(floats()?.into_iter().map(|v| v as f32).collect()),
-        DapType::Float64 => Values::Double(floats()?),
-        DapType::String | DapType::Url => Values::text(&a.values.join("\n")),
-    };
-    Some(Attr::new(name, values))
-}
-
-/// A DAS number: C's `strtod` spellings, with `NaN` and `Inf` in any case.
-fn parse_float(v: &str) -> Option<f64> {
-    if let Ok(f) = v.parse::<f64>() {
-        return Some(f);
-    }
-    match v.to_ascii_lowercase().trim_start_matches('+') {
-        "nan" | "nanf" => Some(f64::NAN),
-        "inf" | "infinity" | "inff" => Some(f64::INFINITY),
-        "-inf" | "-infinity" | "-inff" => Some(f64::NEG_INFINITY),
-        _ => None,
-    }
+/// Where the URL's constraint starts each dimension of `f` (a grid's array also by
+/// the grid's name alone).
+fn origin_of(user_ce: &[Projection], f: &Atomic, rank: usize) -> Vec<(u64, u64)> {
+    let dotted: Vec<&str> = f.segments.iter().map(|s| s.name.as_str()).collect();
+    let full = dotted.join(".");
+    let grid = dotted.first().copied().unwrap_or("");
+    let found = user_ce
+        .iter()
+        .find(|p| p.name == full)
+        .or_else(|| user_ce.iter().find(|p| p.name == grid && !p.slabs.is_empty()));
+    (0..rank)
+        .map(|d| {
+            found
+                .and_then(|p| p.slabs.get(d))
+                .map_or((0, 1), |&(start, stride, _)| (start, stride))
+        })
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::{das, dds};
     use super::*;
+    use crate::model::Values;
+
+    fn view(dds_text: &str, das_text: &str) -> View {
+        let d = dds::parse(dds_text).unwrap();
+        let a = if das_text.is_empty() {
+            Vec::new()
+        } else {
+            das::parse(das_text).unwrap()
+        };
+        let all = atomics(&d.decls).unwrap();
+        build(&d, &all, &a, &[], &[]).unwrap()
+    }
 
     #[test]
     fn pydaps_answer_as_ncdump_shows_it() {
-        let d = dds::parse(
+        let v = view(
             "Dataset {\n Float32 tas[time = 2][lat = 3];\n UInt16 us[lat = 3];\n String st[lat = 3];\n Float64 time[time = 2];\n} t1%2Enc;",
-        )
-        .unwrap();
-        let a = das::parse(
             "Attributes {\n dimensions { Int32 time 2; Int32 lat 3; }\n Int32 n 5;\n tas { Float32 _FillValue -999; String units \"K\"; }\n}",
-        )
-        .unwrap();
-        let v = build(&d, &a, &[]).unwrap();
+        );
         let root = &v.dataset.root;
         let names: Vec<_> = root.dims.iter().map(|d| d.name.as_str()).collect();
         assert_eq!(names, ["lat", "maxStrlen64", "time"]);
@@ -388,21 +493,44 @@ mod tests {
     }
 
     #[test]
-    fn grids_give_their_maps_once() {
-        let d = dds::parse(
-            "Dataset { Float32 lat[lat = 2]; Grid { ARRAY: Float32 air[time = 1][lat = 2]; MAPS: Float64 time[time = 1]; Float32 lat[lat = 2]; } air; } x;",
-        )
-        .unwrap();
-        let a = das::parse("Attributes { DODS_EXTRA { String Unlimited_Dimension \"time\"; } }").unwrap();
-        let v = build(&d, &a, &[]).unwrap();
-        let names: Vec<_> = v.vars.iter().map(|m| m.projection.as_str()).collect();
-        assert_eq!(names, ["lat", "air.air", "air.time"]);
-        assert!(v.dataset.root.dims.iter().any(|d| d.name == "time" && d.unlimited));
+    fn grids_are_their_arrays_named_by_the_grid_and_record_dims_come_first() {
+        let v = view(
+            "Dataset { Float32 lat[lat = 2]; Grid { ARRAY: Float32 a[time = 1][lat = 2]; MAPS: Float64 time[time = 1]; Float32 lat[lat = 2]; } air; Float64 z[3]; } x;",
+            "Attributes { DODS_EXTRA { String Unlimited_Dimension \"time\"; } }",
+        );
+        let names: Vec<_> = v.vars.iter().map(VarMap::dotted).collect();
+        assert_eq!(names, ["lat", "z", "air.a"]);
+        let vars: Vec<_> = v.dataset.root.vars.iter().map(|x| x.name.as_str()).collect();
+        assert_eq!(vars, ["lat", "z", "air"]);
+        let dims: Vec<_> = v.dataset.root.dims.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(dims, ["time", "lat", "z_0"]);
+        assert!(v.dataset.root.dims[0].unlimited);
+        let g: Vec<_> = v.dataset.root.attrs.iter().map(|a| a.name.as_str()).collect();
+        assert_eq!(g, ["DODS_EXTRA.Unlimited_Dimension"]);
     }
 
     #[test]
-    fn structures_are_refused_naming_them() {
-        let d = dds::parse("Dataset { Structure { Int32 a; } s%20t; } x;").unwrap();
-        assert_eq!(build(&d, &[], &[]).unwrap_err().0, "s t");
+    fn structures_are_flattened_and_sequences_refused_naming_them() {
+        let v = view(
+            "Dataset { Structure { Int32 a; Float64 b[3]; } S[4]; } x;",
+            "",
+        );
+        let root = &v.dataset.root;
+        let vars: Vec<_> = root.vars.iter().map(|x| x.name.as_str()).collect();
+        assert_eq!(vars, ["S.a", "S.b"]);
+        let dims: Vec<_> = root.vars[1].dims.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(dims, ["S.b_0", "S.b_1"]);
+        let d = dds::parse("Dataset { Sequence { Int32 a; } s%20t; } x;").unwrap();
+        assert_eq!(atomics(&d.decls).err().unwrap().0, "s%20t");
+    }
+
+    #[test]
+    fn constraint_projections() {
+        let p = projections("tas[0:1:9][2],air.air[1:3],lat&lat>3").unwrap();
+        assert_eq!(p[0].slabs, vec![(0, 1, 9), (2, 1, 2)]);
+        assert_eq!(p[1].name, "air.air");
+        assert_eq!(p[2].slabs, vec![]);
+        assert!(projections("x[3:1]").is_err());
+        assert!(projections("x[a]").is_err());
     }
 }

@@ -118,14 +118,20 @@ fn join(prefix: &str, name: &str) -> String {
 
 /// Decode `d`, repeated `times` (the count of the structures or rows around it),
 /// appending each base variable's values to the entry with its path.
-fn decl(r: &mut Reader, d: &Decl, prefix: &str, times: u64, out: &mut Leaves) -> Result<(), String> {
+fn decl(
+    r: &mut Reader,
+    d: &Decl,
+    prefix: &str,
+    times: u64,
+    out: &mut Leaves,
+) -> Result<(), String> {
     match d {
         Decl::Base { ty, name, dims } => {
             let path = join(prefix, name);
             let n = dims.iter().try_fold(1u64, |a, d| a.checked_mul(d.size));
-            let n = n.filter(|&n| n <= MAX_VALUES).ok_or_else(|| {
-                format!("variable '{path}': its shape is larger than any answer")
-            })?;
+            let n = n
+                .filter(|&n| n <= MAX_VALUES)
+                .ok_or_else(|| format!("variable '{path}': its shape is larger than any answer"))?;
             let leaf = base(r, *ty, !dims.is_empty(), n, &path)?;
             push(out, path, leaf);
         }
@@ -145,7 +151,9 @@ fn decl(r: &mut Reader, d: &Decl, prefix: &str, times: u64, out: &mut Leaves) ->
                 let n = r.u32(&format!("the length of '{p}'"))?;
                 let want: u64 = dims.iter().map(|d| d.size).product();
                 if u64::from(n) != want {
-                    return Err(format!("structure '{p}': {n} elements sent, its DDS says {want}"));
+                    return Err(format!(
+                        "structure '{p}': {n} elements sent, its DDS says {want}"
+                    ));
                 }
                 u64::from(n)
             };
@@ -291,8 +299,10 @@ mod tests {
 
     #[test]
     fn arrays_of_every_width() {
-        let d = dds::parse("Dataset { Byte b[x = 3]; UInt16 u[x = 3]; String s[y = 2]; Float64 f; } d;")
-            .unwrap();
+        let d = dds::parse(
+            "Dataset { Byte b[x = 3]; UInt16 u[x = 3]; String s[y = 2]; Float64 f; } d;",
+        )
+        .unwrap();
         let mut body = be(&[3, 3]);
         body.extend([250, 0, 1, 0]);
         body.extend(be(&[3, 3, 65000, 0, 1]));
