@@ -17,6 +17,8 @@ mod nczcopy;
 mod nczdump;
 /// nczgen: CDL to datasets and netCDF files, errors, streaming, dates, corpora.
 mod nczgen;
+/// OPeNDAP: every tool reading what a DAP server (pydap) serves, against ncdump over it.
+mod opendap;
 /// Test helpers: temporary stores, running a tool, asserting on its output.
 mod util;
 /// zmapdump subcommands, on disk and on object stores.

@@ -5,6 +5,8 @@
 pub(crate) mod clouds;
 /// nczcopy and nczdump runs of the copy tests.
 pub(crate) mod copies;
+/// A pydap server (OPeNDAP) over files a test writes; ncdump's answers over it.
+pub(crate) mod dap;
 /// Datasets the tests of several tools make.
 pub(crate) mod datasets;
 /// Reference files.

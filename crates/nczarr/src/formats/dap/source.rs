@@ -223,8 +223,7 @@ impl DapSource {
     }
 
     /// The constraint asking for `region` of `var` (the DAP dimensions only), each
-    /// segment of its path with its own brackets, written as netcdf-c writes them
-    /// (`[i]`, `[a:b]`, `[a:s:b]`).
+    /// segment of its path with its own brackets (`[a:b]`, `[a:s:b]`).
     fn constraint(&self, var: &VarMap, region: &Region) -> String {
         let mut ce = String::new();
         let mut d = 0;
@@ -241,10 +240,12 @@ impl DapSource {
                 let first = o + s * step;
                 let st = st * step;
                 let last = first + (n.saturating_sub(1)) * st;
-                ce.push_str(&match (n, st) {
-                    (1, _) => format!("[{first}]"),
-                    (_, 1) => format!("[{first}:{last}]"),
-                    _ => format!("[{first}:{st}:{last}]"),
+                // `[i]` would be netcdf-c's spelling of one index; `[i:i]` means the
+                // same to every server, and pydap cannot answer `[i]`.
+                ce.push_str(&if st == 1 || n == 1 {
+                    format!("[{first}:{last}]")
+                } else {
+                    format!("[{first}:{st}:{last}]")
                 });
                 d += 1;
             }

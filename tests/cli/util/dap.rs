@@ -1,0 +1,109 @@
+//! A real OPeNDAP server for the tests: pydap (`pip install "pydap[server,netcdf]"`)
+//! serving a directory of netCDF files the test writes, on a free port, stopped when
+//! the test ends. Without pydap a test is skipped with a printed reason; under
+//! `CI=true` a missing pydap fails it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+pub(crate) struct Pydap {
+    child: Child,
+    pub(crate) port: u16,
+    pub(crate) dir: tempfile::TempDir,
+    /// The Python beside the server (netCDF4 in it writes the files).
+    pub(crate) python: String,
+}
+
+impl Drop for Pydap {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The `pydap` command beside `NCZARR_PYTHON` (a venv's `bin/`), if it is there.
+fn pydap_command() -> Option<(PathBuf, String)> {
+    let py = std::env::var("NCZARR_PYTHON").unwrap_or_else(|_| "python3".into());
+    let bin = Path::new(&py).parent()?.join("pydap");
+    bin.is_file().then(|| (bin, py))
+}
+
+/// A pydap server over an empty directory (write files into `dir`, then ask for
+/// them), or None (skipped, with the reason printed) when pydap is not installed.
+pub(crate) fn pydap(test: &str) -> Option<Pydap> {
+    let Some((bin, python)) = pydap_command() else {
+        let why = "pydap is not installed beside NCZARR_PYTHON (pip install \"pydap[server,netcdf]\")";
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "CI: {test}: {why}");
+        eprintln!("skipped {test}: {why}");
+        return None;
+    };
+    let mut dir = tempfile::tempdir().unwrap();
+    for _ in 0..5 {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = Command::new(&bin)
+            .args(["-d", &dir.path().to_string_lossy(), "-p", &port.to_string()])
+            .args(["--workers", "2", "--threads", "4"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut server = Pydap {
+            child,
+            port,
+            dir,
+            python: python.clone(),
+        };
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while Instant::now() < deadline {
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                return Some(server);
+            }
+            if matches!(server.child.try_wait(), Ok(Some(_))) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let _ = server.child.kill();
+        let _ = server.child.wait();
+        dir = std::mem::replace(&mut server.dir, tempfile::tempdir().unwrap());
+    }
+    panic!("{test}: pydap did not start");
+}
+
+impl Pydap {
+    /// The URL of `name` in the served directory.
+    pub(crate) fn url(&self, name: &str) -> String {
+        format!("http://127.0.0.1:{}/{name}", self.port)
+    }
+
+    /// Run a Python script (netCDF4 imported as `netCDF4`, numpy as `np`) in the
+    /// served directory.
+    pub(crate) fn write(&self, script: &str) {
+        let full = format!("import netCDF4, numpy as np\n{script}");
+        let out = Command::new(&self.python)
+            .args(["-c", &full])
+            .current_dir(self.dir.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "writing the served files failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+/// What ncdump (netcdf-c 4.9.0's DAP2 client) prints with `args`, or None without it.
+pub(crate) fn ncdump(args: &[&str]) -> Option<(String, String, bool)> {
+    let out = Command::new("ncdump").args(args).output().ok()?;
+    Some((
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.success(),
+    ))
+}
