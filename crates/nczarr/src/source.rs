@@ -106,6 +106,13 @@ pub trait DataSource: Send + Sync {
     fn recycle(&self, values: Values) {
         drop(values);
     }
+
+    /// A hint: the variables `vars` are read whole next, in this order (a printer's
+    /// data section). A source that answers over a network may fetch the small ones
+    /// now, in one request (OPeNDAP). Nothing by default.
+    fn will_read(&self, vars: &[VarPath]) {
+        let _ = vars;
+    }
 }
 
 /// What a dataset's format is: what `ncdump -k`, `nczdump -K` and the global special
@@ -328,6 +335,10 @@ impl DataSource for Without<'_> {
 
     fn recycle(&self, values: Values) {
         self.inner.recycle(values);
+    }
+
+    fn will_read(&self, vars: &[VarPath]) {
+        self.inner.will_read(vars);
     }
 }
 

@@ -182,6 +182,18 @@ impl Printer<'_> {
             if !g.vars.is_empty() {
                 self.line("data:")?;
             }
+            let printed: Vec<VarPath> = g
+                .vars
+                .iter()
+                .filter(|v| {
+                    (self.opts.vars.is_empty()
+                        || self.opts.vars.iter().any(|s| var_matches(s, path, &v.name)))
+                        && (!self.opts.coords_only || self.is_coord(g, path, v))
+                        && v.user_type.is_none()
+                })
+                .map(|v| VarPath::new(path, &v.name))
+                .collect();
+            self.source.will_read(&printed);
             for v in &g.vars {
                 if !self.opts.vars.is_empty()
                     && !self.opts.vars.iter().any(|s| var_matches(s, path, &v.name))

@@ -135,18 +135,26 @@ pub(crate) fn global(das: &[DasItem], vars: &[Atomic]) -> Vec<Attr> {
     }
     for (path, t) in &all {
         if is_var_table(path, t) && !vars.iter().any(|a| names_var(path, a)) {
-            orphan(t, &path.join("."), &mut out);
+            orphan(t, path, vars, &mut out);
         }
     }
     out
 }
 
-/// A table naming no variable: its attributes and its inner tables' under its path.
-fn orphan(t: &DasTable, prefix: &str, out: &mut Vec<Attr>) {
+/// A table naming no variable: its attributes and its inner tables' under its path
+/// (an inner table that names a variable gave its attributes to it instead).
+fn orphan(t: &DasTable, path: &[String], vars: &[Atomic], out: &mut Vec<Attr>) {
+    let prefix = path.join(".");
     for item in &t.items {
         match item {
             DasItem::Attr(x) => put(out, attr(x, x.ty, &format!("{prefix}.{}", dap_decode(&x.name)))),
-            DasItem::Table(inner) => orphan(inner, &format!("{prefix}.{}", dap_decode(&inner.name)), out),
+            DasItem::Table(inner) => {
+                let mut p = path.to_vec();
+                p.push(dap_decode(&inner.name));
+                if !(is_var_table(&p, inner) && vars.iter().any(|a| names_var(&p, a))) {
+                    orphan(inner, &p, vars, out);
+                }
+            }
         }
     }
 }
@@ -222,7 +230,7 @@ mod tests {
 
     fn globals(das_text: &str, dds_text: &str) -> Vec<(String, Values)> {
         let d = dds::parse(dds_text).unwrap();
-        let vars = view::atomics(&d.decls).unwrap();
+        let vars = view::atomics(&d.decls, &[]).unwrap();
         global(&das::parse(das_text).unwrap(), &vars)
             .into_iter()
             .map(|a| (a.name, a.values))

@@ -14,6 +14,10 @@ use crate::error::{Error, Result};
 use crate::model::{Dataset, Values, VarPath};
 use crate::source::{DataSource, DatasetSource, FormatInfo};
 
+/// Values of a variable fetched with the others of a printer's data section in one
+/// request (netcdf-c's prefetch limit, `DFALTSMALLLIMIT`).
+const SMALL_VALUES: u64 = 4096;
+
 /// Bytes of values one answer carries at most: under the limits servers set on a
 /// response (THREDDS's default is 500 MB), and small enough that several in flight
 /// overlap the server's work with the transfer.
@@ -40,6 +44,12 @@ pub struct DapSource {
     documents: DapDocuments,
     /// What could not be read, said by the tools after their output.
     problems: Vec<String>,
+    /// Small variables fetched together ([`DataSource::will_read`]), each taken out
+    /// when read.
+    fetched: std::sync::Mutex<Vec<(VarPath, Values)>>,
+    /// Bytes of values an answer carries at most: [`ANSWER_BYTES`], or less once the
+    /// server has refused an answer as too large (THREDDS's response limit).
+    answer_limit: std::sync::atomic::AtomicU64,
 }
 
 impl std::fmt::Debug for DapSource {
@@ -138,7 +148,20 @@ impl DapSource {
             }
             None => (full_text, full.clone()),
         };
-        let all = view::atomics(&full.decls).map_err(|(var, message)| DapError::Unmappable {
+        // Each sequence's records are counted first, as netcdf-c counts them: its
+        // first number field asked for whole.
+        let mut seqs = Vec::new();
+        view::sequences(&dds.decls, "", &mut seqs);
+        let counts = count_records(&fetcher, base, &seqs)?;
+        let mut all_counts = counts.clone();
+        let mut full_seqs = Vec::new();
+        view::sequences(&full.decls, "", &mut full_seqs);
+        for s in full_seqs {
+            if !all_counts.iter().any(|(p, _)| *p == s.path) {
+                all_counts.push((s.path, 0));
+            }
+        }
+        let all = view::atomics(&full.decls, &all_counts).map_err(|(var, message)| DapError::Unmappable {
             url: base.to_string(),
             var,
             message,
@@ -172,7 +195,7 @@ impl DapSource {
             url: format!("{base}?{}", query.unwrap_or("")),
             message: format!("the URL's constraint expression: {message}"),
         })?;
-        let view = view::build(&dds, &all, &das, &options.params, &user_ce).map_err(|(var, message)| {
+        let view = view::build(&dds, &counts, &all, &das, &options.params, &user_ce).map_err(|(var, message)| {
             DapError::Unmappable {
                 url: base.to_string(),
                 var,
@@ -204,6 +227,8 @@ impl DapSource {
                 das: das_text,
             },
             problems,
+            fetched: std::sync::Mutex::new(Vec::new()),
+            answer_limit: std::sync::atomic::AtomicU64::new(ANSWER_BYTES),
         })
     }
 
@@ -233,6 +258,11 @@ impl DapSource {
             }
             ce.push_str(&seg.name);
             for _ in 0..seg.rank {
+                if seg.sequence {
+                    // A sequence's rows are asked for whole.
+                    d += 1;
+                    continue;
+                }
                 let (s, n, st) = (region.start[d], region.count[d], region.stride[d].max(1));
                 // The view's indices are the URL constraint's: on the server, each is
                 // `origin + i * step`.
@@ -262,6 +292,29 @@ impl DapSource {
     }
 }
 
+/// The records of each sequence of `seqs`: the values of its counting field.
+fn count_records(
+    fetcher: &Fetcher,
+    base: &str,
+    seqs: &[view::SequenceCount],
+) -> Result<Vec<(String, u64)>> {
+    let urls: Vec<String> = seqs
+        .iter()
+        .map(|s| format!("{base}.dods?{}", encode_query(&s.count_by)))
+        .collect();
+    let answers = fetcher.get_many(urls.clone());
+    let mut out = Vec::new();
+    for ((answer, url), s) in answers.into_iter().zip(&urls).zip(seqs) {
+        let leaves = decode_answer(&answer?, url)?;
+        let rows = leaves
+            .iter()
+            .find(|(p, _)| *p == s.count_by)
+            .map_or(0, |(_, l)| l.len() as u64);
+        out.push((s.path.clone(), rows));
+    }
+    Ok(out)
+}
+
 fn missing(url: &str) -> DapError {
     DapError::Request {
         url: url.to_string(),
@@ -285,14 +338,14 @@ fn encode_query(ce: &str) -> String {
 }
 
 /// The pieces of `region` (of a variable whose values are `size` bytes each) that
-/// each fit in an answer of [`ANSWER_BYTES`], in C order: each piece's values follow
+/// each fit in an answer of `limit` bytes, in C order: each piece's values follow
 /// the last's in the region's order. Only the first `rank` dimensions are cut.
-fn pieces(region: &Region, rank: usize, size: u64) -> Vec<Region> {
+fn pieces(region: &Region, rank: usize, size: u64, limit: u64) -> Vec<Region> {
     let count = &region.count[..rank];
     // The first dimension from which on the rest fits whole in an answer.
     let mut d = rank;
     let mut inner = size;
-    while d > 0 && inner.saturating_mul(count[d - 1]) <= ANSWER_BYTES {
+    while d > 0 && inner.saturating_mul(count[d - 1]) <= limit {
         inner = inner.saturating_mul(count[d - 1]);
         d -= 1;
     }
@@ -301,7 +354,7 @@ fn pieces(region: &Region, rank: usize, size: u64) -> Vec<Region> {
     }
     // Dimension d-1 is cut into runs of `k` indices; the ones before it go index by index.
     let cut = d - 1;
-    let k = (ANSWER_BYTES / inner.max(1)).max(1);
+    let k = (limit / inner.max(1)).max(1);
     let mut out = Vec::new();
     let outer: Vec<u64> = count[..cut].to_vec();
     let mut idx = vec![0u64; cut];
@@ -383,7 +436,123 @@ fn leaf_kind(l: &Leaf) -> &'static str {
     }
 }
 
+impl DapSource {
+    /// The values of `parts` of `var` (each one answer), fetched at once, in order.
+    fn fetch_parts(&self, var: &VarMap, parts: &[Region]) -> Result<Values> {
+        let t = view::nc_type(var.ty);
+        let urls: Vec<String> = parts
+            .iter()
+            .map(|p| format!("{}.dods?{}", self.base, encode_query(&self.constraint(var, p))))
+            .collect();
+        let answers = self.fetcher.get_many(urls.clone());
+        let want: u64 = parts.iter().map(|p| p.len().unwrap_or(0)).sum();
+        let mut out = Values::with_capacity(t, want as usize);
+        for ((answer, url), part) in answers.into_iter().zip(&urls).zip(parts) {
+            match answer {
+                // Over the server's response limit: the piece again, in pieces under
+                // it (the limit it names, or half of what it refused).
+                Err(DapError::Server { message, .. })
+                    if too_big(&message) && part.len().unwrap_or(0) > 1 =>
+                {
+                    let size = value_size(var);
+                    let refused = part.len().unwrap_or(1).saturating_mul(size);
+                    let limit = stated_limit(&message)
+                        .unwrap_or(refused / 2)
+                        .min(refused / 2)
+                        .max(size);
+                    self.answer_limit
+                        .fetch_min(limit, std::sync::atomic::Ordering::Relaxed);
+                    let smaller = pieces(part, var.dap_rank, size, limit);
+                    out.append(self.fetch_parts(var, &smaller)?);
+                }
+                answer => {
+                    let leaves = decode_answer(&answer?, url)?;
+                    out.append(leaf_values(var, leaves, part, url)?);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The small ones of `vars`, whole, in one request, kept for their reads.
+    fn fetch_small(&self, vars: &[VarPath]) -> Result<()> {
+        let mut small = Vec::new();
+        for path in vars {
+            let Ok(var) = self.var(path) else { continue };
+            let shape = self.view.shape(var);
+            let n: u64 = shape[..var.dap_rank].iter().product();
+            if n > 0 && n <= SMALL_VALUES {
+                small.push((var, Region::whole(&shape)));
+            }
+        }
+        if small.len() < 2 {
+            return Ok(());
+        }
+        let ce: Vec<String> = small
+            .iter()
+            .map(|(var, whole)| self.constraint(var, whole))
+            .collect();
+        let url = format!("{}.dods?{}", self.base, encode_query(&ce.join(",")));
+        let mut leaves = decode_answer(&self.fetcher.get(&url)?, &url)?;
+        let mut got = Vec::new();
+        for (var, whole) in small {
+            // Each variable's leaf, taken out of the answer's in turn.
+            let dotted = var.dotted();
+            let Some(i) = leaves.iter().position(|(p, _)| *p == dotted) else {
+                continue;
+            };
+            let one = vec![leaves.remove(i)];
+            got.push((var.path.clone(), leaf_values(var, one, &whole, &url)?));
+        }
+        if let Ok(mut f) = self.fetched.lock() {
+            f.extend(got);
+        }
+        Ok(())
+    }
+}
+
+/// The leaves of a data answer, or why it is not one.
+fn decode_answer(body: &[u8], url: &str) -> Result<xdr::Leaves> {
+    let bad = |message: String| {
+        Error::from(DapError::Body {
+            url: url.to_string(),
+            message,
+        })
+    };
+    let (dds_text, body) = xdr::split_answer(body)
+        .ok_or_else(|| bad("no 'Data:' line: not a DAP2 data answer".into()))?;
+    let dds = dds::parse(&String::from_utf8_lossy(dds_text))
+        .map_err(|(line, m)| bad(format!("its DDS, line {line}: {m}")))?;
+    xdr::decode(&dds.decls, body).map_err(bad)
+}
+
+/// The values of `var` for `part` among an answer's leaves.
+fn leaf_values(var: &VarMap, leaves: xdr::Leaves, part: &Region, url: &str) -> Result<Values> {
+    let bad = |message: String| {
+        Error::from(DapError::Body {
+            url: url.to_string(),
+            message,
+        })
+    };
+    let dotted = var.dotted();
+    let leaf = pick(leaves, &dotted)
+        .ok_or_else(|| bad(format!("no values of '{dotted}' in the answer")))?;
+    let want = (0..var.dap_rank).map(|d| part.count[d]).product::<u64>();
+    if leaf.len() as u64 != want {
+        return Err(bad(format!(
+            "{} values of '{dotted}' where {want} were asked for",
+            leaf.len()
+        )));
+    }
+    to_values(var, leaf, part).map_err(bad)
+}
+
 impl DataSource for DapSource {
+    fn will_read(&self, vars: &[VarPath]) {
+        // A failure here is met again, and said, by the read that needs the values.
+        let _ = self.fetch_small(vars);
+    }
+
     fn read(&self, path: &VarPath, region: &Region) -> Result<Values> {
         let var = self.var(path)?;
         let shape = self.view.shape(var);
@@ -392,45 +561,63 @@ impl DataSource for DapSource {
         if region.is_empty() {
             return Ok(Values::empty(t));
         }
-        let size = if var.ty.is_text() {
-            var.string_len.unwrap_or(64)
-        } else {
-            t.size() as u64
-        };
-        let parts = pieces(region, var.dap_rank, size);
-        let urls: Vec<String> = parts
-            .iter()
-            .map(|p| format!("{}.dods?{}", self.base, encode_query(&self.constraint(var, p))))
-            .collect();
-        let answers = self.fetcher.get_many(urls.clone());
-        let mut out = Values::with_capacity(t, region.len().unwrap_or(0) as usize);
-        for ((answer, url), part) in answers.into_iter().zip(&urls).zip(&parts) {
-            let body = answer?;
-            let bad = |message: String| {
-                Error::from(DapError::Body {
-                    url: url.clone(),
-                    message,
-                })
-            };
-            let (dds_text, body) = xdr::split_answer(&body)
-                .ok_or_else(|| bad("no 'Data:' line: not a DAP2 data answer".into()))?;
-            let dds = dds::parse(&String::from_utf8_lossy(dds_text))
-                .map_err(|(line, m)| bad(format!("its DDS, line {line}: {m}")))?;
-            let leaves = xdr::decode(&dds.decls, body).map_err(bad)?;
-            let dotted = var.dotted();
-            let leaf = pick(leaves, &dotted)
-                .ok_or_else(|| bad(format!("no values of '{dotted}' in the answer")))?;
-            let want = (0..var.dap_rank).map(|d| part.count[d]).product::<u64>();
-            if leaf.len() as u64 != want {
-                return Err(bad(format!(
-                    "{} values of '{dotted}' where {want} were asked for",
-                    leaf.len()
-                )));
+        if *region == Region::whole(&shape) {
+            if let Ok(mut f) = self.fetched.lock() {
+                if let Some(i) = f.iter().position(|(p, _)| p == path) {
+                    return Ok(f.swap_remove(i).1);
+                }
             }
-            out.append(to_values(var, leaf, part).map_err(bad)?);
         }
-        Ok(out)
+        let size = value_size(var);
+        if var.in_sequence() {
+            // A sequence's field comes whole (servers cannot cut rows by index in
+            // DAP2), and is cut here.
+            let whole = Region::whole(&shape);
+            let all = self.fetch_parts(var, std::slice::from_ref(&whole))?;
+            return Ok(gather(&all, &shape, region));
+        }
+        let limit = self.answer_limit.load(std::sync::atomic::Ordering::Relaxed);
+        let parts = pieces(region, var.dap_rank, size, limit);
+        self.fetch_parts(var, &parts)
     }
+}
+
+/// Bytes one value of `var` takes in an answer (a string: its dimension's length).
+fn value_size(var: &VarMap) -> u64 {
+    if var.ty.is_text() {
+        var.string_len.unwrap_or(64)
+    } else {
+        view::nc_type(var.ty).size() as u64
+    }
+}
+
+/// True for a server's refusal of an answer as too large (THREDDS: `Request too
+/// big=...`; Hyrax: `... exceeds the maximum response size`).
+fn too_big(message: &str) -> bool {
+    let m = message.to_ascii_lowercase();
+    m.contains("too big") || m.contains("too large") || m.contains("exceeds")
+}
+
+/// The limit a refusal states, in bytes (THREDDS: `max=500.0` Mbytes), with room for
+/// the answer's own description.
+fn stated_limit(message: &str) -> Option<u64> {
+    let at = message.find("max=")? + 4;
+    let number: String = message[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.')
+        .collect();
+    let mbytes: f64 = number.parse().ok()?;
+    Some((mbytes * 1e6 * 0.9) as u64).filter(|&b| b > 0)
+}
+
+/// The values of `region` of `all`, an array of `shape` in C order.
+fn gather(all: &Values, shape: &[u64], region: &Region) -> Values {
+    let mut out = Values::with_capacity(all.nc_type(), region.len().unwrap_or(0) as usize);
+    for at in crate::chunking::region_offsets(shape, region) {
+        let at = at as usize;
+        out.append(all.slice(at..at + 1));
+    }
+    out
 }
 
 /// The leaf of `projection` among an answer's: the one with its path, or else the
@@ -480,17 +667,19 @@ mod tests {
     #[test]
     fn pieces_fit_answers_and_keep_c_order() {
         let whole = Region::whole(&[4, 1024, 1024]);
-        let p = pieces(&whole, 3, 4);
+        let p = pieces(&whole, 3, 4, ANSWER_BYTES);
         // 4 MiB a row of dim 0: two rows an answer.
         assert_eq!(p.len(), 2);
         assert_eq!(p[1].start, vec![2, 0, 0]);
-        let p = pieces(&whole, 3, 64);
+        let p = pieces(&whole, 3, 64, ANSWER_BYTES);
         assert!(p.iter().all(|r| r.len().unwrap() * 64 <= ANSWER_BYTES));
         assert_eq!(p.iter().map(|r| r.len().unwrap()).sum::<u64>(), 4 << 20);
         assert_eq!(p[0].start, vec![0, 0, 0]);
         assert_eq!(p[1].start, vec![0, 128, 0]);
         assert_eq!(p[8].start, vec![1, 0, 0]);
         let small = Region::whole(&[3]);
-        assert_eq!(pieces(&small, 1, 4), vec![small.clone()]);
+        assert_eq!(pieces(&small, 1, 4, ANSWER_BYTES), vec![small.clone()]);
+        assert_eq!(stated_limit("Request too big=0.04 Mbytes, max=0.008"), Some(7200));
+        assert!(too_big("Request too big=0.04 Mbytes, max=0.008"));
     }
 }

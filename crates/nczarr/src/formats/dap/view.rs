@@ -31,6 +31,9 @@ pub(crate) struct Segment {
     pub(crate) name: String,
     /// The dimensions this segment's brackets hold.
     pub(crate) rank: usize,
+    /// A sequence: its one dimension (its rows) is never written in brackets; its
+    /// values are asked for whole and cut here.
+    pub(crate) sequence: bool,
 }
 
 /// Where a netCDF variable's values come from.
@@ -49,6 +52,13 @@ pub(crate) struct VarMap {
     /// Per DAP dimension, the first index and the step of the URL's constraint (the
     /// view's index `i` is the server's `start + i * step`); `(0, 1)` without one.
     pub(crate) origin: Vec<(u64, u64)>,
+}
+
+impl VarMap {
+    /// True for a field of a sequence: read whole, cut here.
+    pub(crate) fn in_sequence(&self) -> bool {
+        self.segments.iter().any(|s| s.sequence)
+    }
 }
 
 impl Atomic {
@@ -128,27 +138,87 @@ pub(crate) struct Atomic {
     map_names: Option<Vec<String>>,
 }
 
+/// A sequence netcdf-c shows (not inside another sequence, only scalar structures
+/// around it): its DAP path, and the constraint whose answer's rows count its records.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SequenceCount {
+    /// Its path of DAP names (`obs`, `S.obs`).
+    pub(crate) path: String,
+    /// The path of its first field that is not text (or its first field).
+    pub(crate) count_by: String,
+}
+
+/// The sequences of `decls` whose records must be counted before the view is built.
+pub(crate) fn sequences(decls: &[Decl], prefix: &str, out: &mut Vec<SequenceCount>) {
+    for d in decls {
+        match d {
+            Decl::Structure { name, fields, dims } if dims.is_empty() => {
+                sequences(fields, &join(prefix, name), out);
+            }
+            Decl::Sequence { name, fields } => {
+                let path = join(prefix, name);
+                let first = fields
+                    .iter()
+                    .find(|f| matches!(f, Decl::Base { ty, .. } if !ty.is_text()))
+                    .or_else(|| fields.iter().find(|f| matches!(f, Decl::Base { .. })));
+                if let Some(f) = first {
+                    out.push(SequenceCount {
+                        count_by: join(&path, f.name()),
+                        path,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn join(prefix: &str, name: &str) -> String {
+    if prefix.is_empty() {
+        name.to_string()
+    } else {
+        format!("{prefix}.{name}")
+    }
+}
+
 /// The base variables of `decls`, in netcdf-c's order: top-level ones, then grids'
-/// arrays, then structures' fields. The error is a variable's name and why.
-pub(crate) fn atomics(decls: &[Decl]) -> Result<Vec<Atomic>, (String, String)> {
+/// arrays, then structures' and sequences' fields; `counts` the records of each
+/// sequence ([`sequences`]; a sequence not counted is left out, fields and all). The
+/// error is a variable's name and why.
+pub(crate) fn atomics(
+    decls: &[Decl],
+    counts: &[(String, u64)],
+) -> Result<Vec<Atomic>, (String, String)> {
     let mut top = Vec::new();
     let mut grids = Vec::new();
     let mut fields = Vec::new();
-    walk(decls, &[], &[], &[], &mut top, &mut grids, &mut fields)?;
+    let mut walker = Walker {
+        counts,
+        top: &mut top,
+        grids: &mut grids,
+        fields: &mut fields,
+    };
+    walker.walk(decls, &[], &[], &[])?;
     top.extend(grids);
     top.extend(fields);
     Ok(top)
 }
 
-#[allow(clippy::too_many_arguments)]
+/// Where [`atomics`] puts what it finds.
+struct Walker<'a> {
+    counts: &'a [(String, u64)],
+    top: &'a mut Vec<Atomic>,
+    grids: &'a mut Vec<Atomic>,
+    fields: &'a mut Vec<Atomic>,
+}
+
+impl Walker<'_> {
 fn walk(
+    &mut self,
     decls: &[Decl],
     names: &[String],
     segments: &[Segment],
     dims: &[DimDecl],
-    top: &mut Vec<Atomic>,
-    grids: &mut Vec<Atomic>,
-    fields: &mut Vec<Atomic>,
 ) -> Result<(), (String, String)> {
     let joined = |more: &str| {
         let mut n = names.to_vec();
@@ -167,6 +237,7 @@ fn walk(
                 segs.push(Segment {
                     name: name.clone(),
                     rank: own.len(),
+                    sequence: false,
                 });
                 let mut all = dims.to_vec();
                 all.extend(own.iter().cloned());
@@ -180,9 +251,9 @@ fn walk(
                     map_names: None,
                 };
                 if names.is_empty() {
-                    top.push(a);
+                    self.top.push(a);
                 } else {
-                    fields.push(a);
+                    self.fields.push(a);
                 }
             }
             Decl::Grid { name, array, maps } => {
@@ -196,17 +267,19 @@ fn walk(
                     segs.push(Segment {
                         name: name.clone(),
                         rank: 0,
+                        sequence: false,
                     });
                     segs.push(Segment {
                         name: aname.clone(),
                         rank: own.len(),
+                        sequence: false,
                     });
                     // A valid grid (a 1-D map per dimension, names agreeing) names
                     // its dimensions after its maps.
                     let map_names = valid_grid(own, maps);
                     let mut all = dims.to_vec();
                     all.extend(own.iter().cloned());
-                    grids.push(Atomic {
+                    self.grids.push(Atomic {
                         name: joined(name),
                         dap_name: aname.clone(),
                         dap_full: format!("{}.{aname}", full(name)),
@@ -228,22 +301,48 @@ fn walk(
                 segs.push(Segment {
                     name: name.clone(),
                     rank: own.len(),
+                    sequence: false,
                 });
                 // Its dimensions come first in each field's (an anonymous one named
                 // after the field, as netcdf-c names it: never shared).
                 let mut all = dims.to_vec();
                 all.extend(own.iter().cloned());
-                walk(inner, &n, &segs, &all, top, grids, fields)?;
+                self.walk(inner, &n, &segs, &all)?;
             }
-            Decl::Sequence { name, .. } => {
-                return Err((
-                    joined(name),
-                    "a Sequence (rows of records): not read yet; a constraint naming the other variables (URL?var,...) reads them".into(),
-                ))
+            Decl::Sequence { name, fields: inner } => {
+                // A sequence netcdf-c cannot show (in another sequence, or in an
+                // array of structures) is left out with its fields, as it leaves it.
+                let path = full(name);
+                let Some(&(_, rows)) = self.counts.iter().find(|(p, _)| *p == path) else {
+                    continue;
+                };
+                if segments.iter().any(|s| s.sequence || s.rank > 0) {
+                    continue;
+                }
+                let mut n = names.to_vec();
+                n.push(legal_name(name));
+                let mut segs = segments.to_vec();
+                segs.push(Segment {
+                    name: name.clone(),
+                    rank: 1,
+                    sequence: true,
+                });
+                let mut all = dims.to_vec();
+                all.push(DimDecl {
+                    name: Some(name.clone()),
+                    size: rows,
+                });
+                let inner: Vec<Decl> = inner
+                    .iter()
+                    .filter(|f| !matches!(f, Decl::Sequence { .. }))
+                    .cloned()
+                    .collect();
+                self.walk(&inner, &n, &segs, &all)?;
             }
         }
     }
     Ok(())
+}
 }
 
 /// The maps' names of a grid whose every dimension has a 1-D map agreeing with it.
@@ -279,6 +378,7 @@ fn valid_grid(dims: &[DimDecl], maps: &[Decl]) -> Option<Vec<String>> {
 /// cannot be shown.
 pub(crate) fn build(
     dds: &Dds,
+    counts: &[(String, u64)],
     all: &[Atomic],
     das: &[DasItem],
     params: &[(String, String)],
@@ -292,7 +392,7 @@ pub(crate) fn build(
             .filter(|&n| n > 0)
     };
     let default_strlen = param("stringlength").or_else(|| param("maxstrlen")).unwrap_or(64);
-    let found = atomics(&dds.decls)?;
+    let found = atomics(&dds.decls, counts)?;
     let unlimited = attrs::unlimited_dim(das);
     let mut dims: Vec<Dim> = Vec::new();
     let mut vars: Vec<Var> = Vec::new();
@@ -326,7 +426,9 @@ pub(crate) fn build(
             }
             if !dims.iter().any(|x| x.name == name) {
                 dims.push(Dim {
-                    unlimited: record && !dims.iter().any(|x| x.unlimited),
+                    // A sequence without records: netcdf-c's classic file makes a
+                    // dimension of length 0 the unlimited one.
+                    unlimited: (record || d.size == 0) && !dims.iter().any(|x| x.unlimited),
                     name: name.clone(),
                     len: d.size,
                 });
@@ -472,8 +574,8 @@ mod tests {
         } else {
             das::parse(das_text).unwrap()
         };
-        let all = atomics(&d.decls).unwrap();
-        build(&d, &all, &a, &[], &[]).unwrap()
+        let all = atomics(&d.decls, &[]).unwrap();
+        build(&d, &[], &all, &a, &[], &[]).unwrap()
     }
 
     #[test]
@@ -510,7 +612,7 @@ mod tests {
     }
 
     #[test]
-    fn structures_are_flattened_and_sequences_refused_naming_them() {
+    fn structures_and_sequences_are_flattened() {
         let v = view(
             "Dataset { Structure { Int32 a; Float64 b[3]; } S[4]; } x;",
             "",
@@ -520,8 +622,20 @@ mod tests {
         assert_eq!(vars, ["S.a", "S.b"]);
         let dims: Vec<_> = root.vars[1].dims.iter().map(|d| d.name.as_str()).collect();
         assert_eq!(dims, ["S.b_0", "S.b_1"]);
-        let d = dds::parse("Dataset { Sequence { Int32 a; } s%20t; } x;").unwrap();
-        assert_eq!(atomics(&d.decls).err().unwrap().0, "s%20t");
+        let d = dds::parse(
+            "Dataset { Sequence { String s; Int32 a; Sequence { Int32 z; } in; } obs; } x;",
+        )
+        .unwrap();
+        let mut seqs = Vec::new();
+        sequences(&d.decls, "", &mut seqs);
+        assert_eq!(seqs[0].count_by, "obs.a");
+        let all = atomics(&d.decls, &[("obs".into(), 4)]).unwrap();
+        let v = build(&d, &[("obs".into(), 4)], &all, &[], &[], &[]).unwrap();
+        let vars: Vec<_> = v.dataset.root.vars.iter().map(|x| x.name.as_str()).collect();
+        assert_eq!(vars, ["obs.s", "obs.a"]);
+        assert!(v.vars[1].in_sequence());
+        let dims: Vec<_> = v.dataset.root.dims.iter().map(|d| (d.name.as_str(), d.len)).collect();
+        assert_eq!(dims, [("maxStrlen64", 64), ("obs", 4)]);
     }
 
     #[test]
