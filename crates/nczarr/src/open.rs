@@ -160,16 +160,28 @@ fn may_be_opendap(url: &DatasetUrl) -> bool {
 /// How the OPeNDAP dataset `url` names is read.
 fn dap_options(url: &DatasetUrl, options: &OpenOptions) -> crate::formats::dap::DapOptions {
     // netcdf-c's `[show=fetch]` (and `[log]`) say each request on standard error.
-    let show_fetch = url.param("show").is_some_and(|v| v.contains("fetch"))
-        || url.param("log").is_some();
+    let show_fetch =
+        url.param("show").is_some_and(|v| v.contains("fetch")) || url.param("log").is_some();
     let trace = options.trace.clone().or_else(|| {
         show_fetch.then(|| {
-            let sink: crate::store::TraceSink = std::sync::Arc::new(|line: &str| eprintln!("{line}"));
+            let sink: crate::store::TraceSink =
+                std::sync::Arc::new(|line: &str| eprintln!("{line}"));
             sink
         })
     });
+    let http = match &url.location {
+        Location::Remote { scheme, host, path } => {
+            crate::formats::dap::HttpSettings::load(scheme, host, path)
+        }
+        Location::Path(_) => crate::formats::dap::HttpSettings::default(),
+    };
+    if let Some(t) = &trace {
+        for note in &http.notes {
+            t(&format!("opendap: {note}"));
+        }
+    }
     crate::formats::dap::DapOptions {
-        http: crate::formats::dap::HttpSettings::default(),
+        http,
         params: url.params.clone(),
         trace,
     }

@@ -2,6 +2,9 @@
 //! the tests write; `nczdump URL` is compared with `ncdump URL` (netcdf-c 4.9.0's DAP2
 //! client) over the same server, byte for byte; the other tools against the files.
 
+/// Against a THREDDS- and Hyrax-like server: grids, nested tables, sequences, limits,
+/// logins, broken answers.
+mod fixtures;
 /// nczdump against ncdump over pydap: shapes, types, options, URL spellings, errors.
 mod pydap_dumps;
 /// nczcopy, nczcmp and zmapdump over pydap.

@@ -145,9 +145,15 @@ fn every_spelling_netcdf_c_takes_reads_the_same_dataset() {
     for (ce, data) in [
         ("?w", " w = 1.5, -2.25 ;"),
         ("?w[0:1]", " w = 1.5, -2.25 ;"),
-        ("?v,w", " v =\n  1, 2,\n  3, 4,\n  5, 6 ;\n\n w = 1.5, -2.25 ;"),
+        (
+            "?v,w",
+            " v =\n  1, 2,\n  3, 4,\n  5, 6 ;\n\n w = 1.5, -2.25 ;",
+        ),
         // In the constraint's order, as the server's DDS has them.
-        ("?w[0:1:1],v[0:2][0:1]", " w = 1.5, -2.25 ;\n\n v =\n  1, 2,\n  3, 4,\n  5, 6 ;"),
+        (
+            "?w[0:1:1],v[0:2][0:1]",
+            " w = 1.5, -2.25 ;\n\n v =\n  1, 2,\n  3, 4,\n  5, 6 ;",
+        ),
     ] {
         let with = format!("{url}{ce}");
         same_as_ncdump(&["-h"], &with, &with);
@@ -174,13 +180,20 @@ fn a_server_s_broken_answers_are_one_line_and_a_failure() {
     let url = server.url("quoted.nc");
     let r = run("nczdump", &[&url]);
     assert_eq!(r.code(), 1, "{}", r.stderr());
-    assert!(r.stderr().contains("quoted.nc.das: DAS line"), "{}", r.stderr());
+    assert!(
+        r.stderr().contains("quoted.nc.das: DAS line"),
+        "{}",
+        r.stderr()
+    );
     assert!(r.stdout().contains("v = 1, 2 ;"), "{}", r.stdout());
     if let Some((stdout, _, _)) = ncdump(&[&url]) {
         assert_eq!(r.stdout(), stdout);
     }
     // DAP4 is asked for by name: said in one line, nothing printed.
-    let r = run("nczdump", &["-h", &format!("{}#dap4", server.url("classic.nc"))]);
+    let r = run(
+        "nczdump",
+        &["-h", &format!("{}#dap4", server.url("classic.nc"))],
+    );
     assert!(r.code() != 0);
     assert!(r.stdout().is_empty());
 }

@@ -29,14 +29,24 @@ fn nczcopy_copies_a_dap_dataset_to_every_kind_and_nczcmp_finds_it_equal() {
         // (pydap adds its `dimensions` table, which netcdf-c shows as attributes.)
         run(
             "nczcmp",
-            &["-G", "dimensions.rec,dimensions.x", target, served.to_str().unwrap()],
+            &[
+                "-G",
+                "dimensions.rec,dimensions.x",
+                target,
+                served.to_str().unwrap(),
+            ],
         )
         .success();
     }
     // The DAP URL against the file it serves (pydap adds its `dimensions` table).
     run(
         "nczcmp",
-        &["-G", "dimensions.rec,dimensions.x", &url, served.to_str().unwrap()],
+        &[
+            "-G",
+            "dimensions.rec,dimensions.x",
+            &url,
+            served.to_str().unwrap(),
+        ],
     )
     .success();
     // Several DAP URLs joined along the record dimension, as files are.

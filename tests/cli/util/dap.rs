@@ -33,8 +33,12 @@ fn pydap_command() -> Option<(PathBuf, String)> {
 /// them), or None (skipped, with the reason printed) when pydap is not installed.
 pub(crate) fn pydap(test: &str) -> Option<Pydap> {
     let Some((bin, python)) = pydap_command() else {
-        let why = "pydap is not installed beside NCZARR_PYTHON (pip install \"pydap[server,netcdf]\")";
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "CI: {test}: {why}");
+        let why =
+            "pydap is not installed beside NCZARR_PYTHON (pip install \"pydap[server,netcdf]\")";
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CI: {test}: {why}"
+        );
         eprintln!("skipped {test}: {why}");
         return None;
     };
@@ -106,4 +110,55 @@ pub(crate) fn ncdump(args: &[&str]) -> Option<(String, String, bool)> {
         String::from_utf8_lossy(&out.stderr).into_owned(),
         out.status.success(),
     ))
+}
+
+/// The THREDDS- and Hyrax-like server of `tests/cli/data/dap/fixture_server.py`
+/// (Grids, `NC_GLOBAL`, `DODS_EXTRA`, escaped names, structures, sequences, and
+/// answers that are errors, cut short, stalled or over a response limit).
+pub(crate) struct Fixtures {
+    child: Child,
+    pub(crate) port: u16,
+}
+
+impl Drop for Fixtures {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The fixture server, or None (skipped, the reason printed) without a Python that
+/// has numpy.
+pub(crate) fn fixtures(test: &str) -> Option<Fixtures> {
+    use std::io::BufRead;
+    let Some(python) = crate::util::python_with("numpy") else {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CI: {test}: no Python with numpy"
+        );
+        eprintln!("skipped {test}: no Python with numpy (NCZARR_PYTHON)");
+        return None;
+    };
+    let script = crate::util::data_dir().join("dap/fixture_server.py");
+    let mut child = Command::new(python)
+        .arg(&script)
+        .arg("0")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    let stdout = child.stdout.take().unwrap();
+    std::io::BufReader::new(stdout)
+        .read_line(&mut line)
+        .unwrap();
+    let port = line.trim().parse().expect("the fixture server's port");
+    Some(Fixtures { child, port })
+}
+
+impl Fixtures {
+    /// The URL of `path` (`thredds/dodsC/grid.nc`).
+    pub(crate) fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}/{path}", self.port)
+    }
 }

@@ -19,7 +19,7 @@ mod place;
 pub mod s3;
 mod settings;
 mod shared;
-pub(crate) use shared::{io_runtime, web_client};
+pub(crate) use shared::{io_runtime, web_client, WebClientOptions};
 mod upload;
 
 pub use http::HttpStore;

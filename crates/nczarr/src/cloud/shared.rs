@@ -158,29 +158,45 @@ fn reqwest_client(options: &ClientOptions) -> object_store::Result<reqwest::Clie
         .map_err(|e| fail(format!("cannot build the HTTP client: {e}")))
 }
 
-/// A client for a protocol spoken over plain HTTP GETs (OPeNDAP): the same redirect
-/// rules as the stores' clients, responses decompressed (servers gzip DAP answers when
-/// asked), `timeout` the most a request may wait for its next bytes.
+/// How [`web_client`] builds its client.
+#[derive(Debug, Clone)]
+pub(crate) struct WebClientOptions {
+    /// The `User-Agent` (ours when `None`).
+    pub(crate) agent: Option<String>,
+    /// The most a request waits for its next bytes.
+    pub(crate) timeout: Duration,
+    /// The most a connection takes.
+    pub(crate) connect_timeout: Duration,
+    /// False turns certificate checks off (netcdf-c's `HTTP.SSL.VERIFYPEER=0`).
+    pub(crate) verify_peer: bool,
+    /// Every request through this proxy.
+    pub(crate) proxy: Option<String>,
+}
+
+/// A client for a protocol spoken over plain HTTP GETs (OPeNDAP), whose caller
+/// follows redirects itself (logins and cookies hop by hop, each hop checked by
+/// [`crate::reach::check_redirect`]): answers decompressed (servers gzip DAP answers).
 ///
 /// # Errors
 /// The reason when the client cannot be built.
-pub(crate) fn web_client(
-    agent: Option<&str>,
-    timeout: Duration,
-    verify_peer: bool,
-) -> Result<reqwest::Client, String> {
-    let agent = agent.map_or_else(
-        || format!("nczarr/{}", env!("CARGO_PKG_VERSION")),
-        str::to_string,
-    );
+pub(crate) fn web_client(options: &WebClientOptions) -> Result<reqwest::Client, String> {
+    let agent = options
+        .agent
+        .clone()
+        .unwrap_or_else(|| format!("nczarr/{}", env!("CARGO_PKG_VERSION")));
     let mut builder = reqwest::Client::builder()
         .user_agent(agent)
-        .redirect(redirect_policy())
-        .connect_timeout(Duration::from_secs(10))
-        .read_timeout(timeout)
+        .redirect(reqwest::redirect::Policy::none())
+        .connect_timeout(options.connect_timeout)
+        .read_timeout(options.timeout)
         .pool_max_idle_per_host(16);
-    if !verify_peer {
+    if !options.verify_peer {
         builder = builder.tls_danger_accept_invalid_certs(true);
+    }
+    if let Some(proxy) = &options.proxy {
+        let p =
+            reqwest::Proxy::all(proxy).map_err(|e| format!("HTTP.PROXY.SERVER '{proxy}': {e}"))?;
+        builder = builder.proxy(p);
     }
     builder
         .build()

@@ -339,8 +339,10 @@ HTML_ERROR = (b'<html><head><title>Apache Tomcat - Error report</title></head><b
 class Handler(BaseHTTPRequestHandler):
     protocol_version = 'HTTP/1.1'
 
-    def headers_out(self, status, ctype, desc, length=None, close=False):
+    def headers_out(self, status, ctype, desc, length=None, close=False, extra=()):
         self.send_response(status)
+        for k, v in extra:
+            self.send_header(k, v)
         self.send_header('Content-Type', ctype)
         if desc:
             self.send_header('Content-Description', desc)
@@ -352,10 +354,10 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True
         self.end_headers()
 
-    def reply(self, status, body, ctype, desc):
+    def reply(self, status, body, ctype, desc, extra=()):
         if isinstance(body, str):
             body = body.encode('utf-8')
-        self.headers_out(status, ctype, desc, len(body))
+        self.headers_out(status, ctype, desc, len(body), extra=extra)
         if self.command != 'HEAD':
             self.wfile.write(body)
 
@@ -365,9 +367,50 @@ class Handler(BaseHTTPRequestHandler):
     def do_HEAD(self):
         self.do_GET()
 
+    def login_flow(self, path, query):
+        """NASA Earthdata Login's flow, with `localhost` as the login host and
+        `127.0.0.1` as the data host: a data request without the session cookie is
+        sent to the login host, which wants basic authentication (me:secret), then
+        back to the data host, which sets the cookie and sends the client on to what
+        it asked for. Returns True when it answered the request."""
+        global AUTH_LEAKS
+        host = (self.headers.get('Host') or '').split(':')[0]
+        port = self.server.server_address[1]
+        if path == '/oauth/authorize':
+            if self.headers.get('Authorization') != 'Basic bWU6c2VjcmV0':   # me:secret
+                self.reply(401, 'login needed\n', 'text/plain', None,
+                           extra=[('WWW-Authenticate', 'Basic realm="urs"')])
+                return True
+            back = urllib.parse.parse_qs(query).get('redirect', [''])[0]
+            self.reply(302, '', 'text/plain', None, extra=[(
+                'Location', 'http://127.0.0.1:%d/login_done?redirect=%s'
+                % (port, urllib.parse.quote(back, safe='')))])
+            return True
+        if host == '127.0.0.1' and self.headers.get('Authorization'):
+            AUTH_LEAKS += 1
+        if path == '/login_done':
+            back = urllib.parse.parse_qs(query).get('redirect', [''])[0]
+            self.reply(302, '', 'text/plain', None, extra=[
+                ('Set-Cookie', 'urs_session=ok; Path=/; HttpOnly'), ('Location', back)])
+            return True
+        if path == '/debug/auth_leaks':
+            self.reply(200, '%d\n' % AUTH_LEAKS, 'text/plain', None)
+            return True
+        if path.startswith('/protected/') and 'urs_session=ok' not in (self.headers.get('Cookie') or ''):
+            orig = 'http://127.0.0.1:%d%s' % (port, self.path)
+            self.reply(302, '', 'text/plain', None, extra=[(
+                'Location', 'http://localhost:%d/oauth/authorize?redirect=%s'
+                % (port, urllib.parse.quote(orig, safe='')))])
+            return True
+        return False
+
     def do_GET(self):
         raw_path, _, query = self.path.partition('?')
         path = urllib.parse.unquote(raw_path)
+        if self.login_flow(path, query):
+            return
+        if path.startswith('/protected/'):
+            path = '/thredds/dodsC/' + path[len('/protected/'):]
         base, dot, ext = path.rpartition('.')
         if path.startswith('/html/error.nc'):
             return self.reply(500, HTML_ERROR, 'text/html;charset=utf-8', None)
@@ -417,6 +460,9 @@ class Handler(BaseHTTPRequestHandler):
                 self.wfile.write(body[:cut])
             return
         self.reply(200, body, binary, 'dods_data')
+
+AUTH_LEAKS = 0
+
 
 def main():
     port = int(sys.argv[1]) if len(sys.argv) > 1 else 0

@@ -129,7 +129,10 @@ pub(crate) fn global(das: &[DasItem], vars: &[Atomic]) -> Vec<Attr> {
     for (path, t) in &all {
         if let Some(name) = path.last().filter(|n| is_dods(n)) {
             for x in direct(t) {
-                put(&mut out, attr(x, x.ty, &format!("{name}.{}", dap_decode(&x.name))));
+                put(
+                    &mut out,
+                    attr(x, x.ty, &format!("{name}.{}", dap_decode(&x.name))),
+                );
             }
         }
     }
@@ -147,7 +150,10 @@ fn orphan(t: &DasTable, path: &[String], vars: &[Atomic], out: &mut Vec<Attr>) {
     let prefix = path.join(".");
     for item in &t.items {
         match item {
-            DasItem::Attr(x) => put(out, attr(x, x.ty, &format!("{prefix}.{}", dap_decode(&x.name)))),
+            DasItem::Attr(x) => put(
+                out,
+                attr(x, x.ty, &format!("{prefix}.{}", dap_decode(&x.name))),
+            ),
             DasItem::Table(inner) => {
                 let mut p = path.to_vec();
                 p.push(dap_decode(&inner.name));

@@ -7,6 +7,7 @@ use std::time::Duration;
 use futures::StreamExt;
 
 use super::error::DapError;
+use super::settings::HttpSettings;
 
 /// Requests in flight at once.
 pub(crate) const IN_FLIGHT: usize = 8;
@@ -15,33 +16,24 @@ pub(crate) const IN_FLIGHT: usize = 8;
 /// 502/503/504).
 const TRIES: u32 = 4;
 
-/// How a server is reached: `.ncrc`'s `HTTP.*` keys, in the library's terms.
-#[derive(Debug, Clone)]
-pub struct HttpSettings {
-    /// `HTTP.USERAGENT`.
-    pub user_agent: Option<String>,
-    /// `HTTP.TIMEOUT`: the most a request waits for its next bytes.
-    pub timeout: Duration,
-    /// `HTTP.SSL.VERIFYPEER=0` turns certificate checks off.
-    pub verify_peer: bool,
-}
-
-impl Default for HttpSettings {
-    fn default() -> HttpSettings {
-        HttpSettings {
-            user_agent: None,
-            timeout: Duration::from_secs(120),
-            verify_peer: true,
-        }
-    }
-}
-
 /// A client for one server's answers.
 #[derive(Clone)]
 pub(crate) struct Fetcher {
     client: reqwest::Client,
     runtime: &'static tokio::runtime::Runtime,
     trace: Option<crate::store::TraceSink>,
+    /// Logins, the dataset's host, and the cookies servers have set.
+    session: std::sync::Arc<Session>,
+}
+
+/// What the requests of one dataset share: who to log in as where, and the cookies
+/// servers set on the way (NASA Earthdata Login's: the login host's redirect back
+/// carries one, and every later request shows it).
+struct Session {
+    settings: HttpSettings,
+    dataset_host: String,
+    /// `(domain, name, value)`.
+    cookies: std::sync::Mutex<Vec<(String, String, String)>>,
 }
 
 impl std::fmt::Debug for Fetcher {
@@ -50,8 +42,11 @@ impl std::fmt::Debug for Fetcher {
     }
 }
 
+/// Redirects followed at most.
+const MAX_REDIRECTS: usize = 10;
+
 impl Fetcher {
-    /// A client with `settings`.
+    /// A client with `settings` for the dataset at `url`.
     ///
     /// # Errors
     /// [`DapError::Request`] when the client or the runtime cannot start.
@@ -65,16 +60,35 @@ impl Fetcher {
             message,
         };
         let runtime = crate::cloud::io_runtime().map_err(fail)?;
-        let client = crate::cloud::web_client(
-            settings.user_agent.as_deref(),
-            settings.timeout,
-            settings.verify_peer,
-        )
+        let client = crate::cloud::web_client(&crate::cloud::WebClientOptions {
+            agent: settings.user_agent.clone(),
+            timeout: settings.timeout,
+            connect_timeout: settings.connect_timeout,
+            verify_peer: settings.verify_peer,
+            proxy: settings.proxy.clone(),
+        })
         .map_err(fail)?;
+        let dataset_host = url::Url::parse(url)
+            .ok()
+            .map(|u| host_key(&u))
+            .unwrap_or_default();
+        let cookies = settings
+            .cookies
+            .iter()
+            .filter_map(|(domain, pair)| {
+                let (n, v) = pair.split_once('=')?;
+                Some((domain.clone(), n.to_string(), v.to_string()))
+            })
+            .collect();
         Ok(Fetcher {
             client,
             runtime,
             trace,
+            session: std::sync::Arc::new(Session {
+                settings: settings.clone(),
+                dataset_host,
+                cookies: std::sync::Mutex::new(cookies),
+            }),
         })
     }
 
@@ -101,12 +115,13 @@ impl Fetcher {
     pub(crate) fn get_many(&self, urls: Vec<String>) -> Vec<Result<Vec<u8>, DapError>> {
         let client = &self.client;
         let trace = &self.trace;
+        let session = &*self.session;
         self.runtime.block_on(async move {
             futures::stream::iter(urls.into_iter().map(|url| async move {
                 if let Some(t) = trace {
                     t(&format!("fetch: {url}"));
                 }
-                let got = get_once_retried(client, &url).await;
+                let got = get_once_retried(client, session, &url).await;
                 if let (Some(t), Ok(body)) = (trace, &got) {
                     t(&format!("fetch complete: {url}: {} bytes", body.len()));
                 }
@@ -119,14 +134,26 @@ impl Fetcher {
     }
 }
 
-async fn get_once_retried(client: &reqwest::Client, url: &str) -> Result<Vec<u8>, DapError> {
+/// A URL's host as logins and cookies know it: its name, and `:port` when given.
+fn host_key(u: &url::Url) -> String {
+    let host = u.host_str().unwrap_or("").to_ascii_lowercase();
+    match u.port() {
+        Some(p) => format!("{host}:{p}"),
+        None => host,
+    }
+}
+
+async fn get_once_retried(
+    client: &reqwest::Client,
+    session: &Session,
+    url: &str,
+) -> Result<Vec<u8>, DapError> {
     let mut wait = Duration::from_millis(200);
     let mut tries = 0;
     loop {
         tries += 1;
-        match get_once(client, url).await {
-            Err(Passing(e)) if tries < TRIES => {
-                let _ = e;
+        match get_once(client, session, url).await {
+            Err(Passing(_)) if tries < TRIES => {
                 tokio::time::sleep(wait).await;
                 wait *= 2;
             }
@@ -143,33 +170,111 @@ enum Failure {
 }
 use Failure::{Final, Passing};
 
-async fn get_once(client: &reqwest::Client, url: &str) -> Result<Vec<u8>, Failure> {
+/// One GET of `url`, redirects followed by hand: each hop checked by
+/// [`crate::reach::check_redirect`] from the first URL, a login sent only to the host
+/// it is for (and, like curl, only once that host asks: a 401 is asked again with
+/// it), cookies kept from hop to hop.
+async fn get_once(
+    client: &reqwest::Client,
+    session: &Session,
+    url: &str,
+) -> Result<Vec<u8>, Failure> {
     let request_failed = |e: reqwest::Error| {
-        let message = brief(&e);
         let err = DapError::Request {
             url: url.to_string(),
-            message,
+            message: brief(&e),
         };
-        // A redirect refused or a certificate rejected will be refused again.
-        if e.is_redirect() || e.is_builder() {
+        if e.is_builder() {
             Final(err)
         } else {
             Passing(err)
         }
     };
-    let answer = client.get(url).send().await.map_err(request_failed)?;
+    let first = url::Url::parse(url).map_err(|e| {
+        Final(DapError::Request {
+            url: url.to_string(),
+            message: format!("not a URL: {e}"),
+        })
+    })?;
+    let mut at = first.clone();
+    let mut with_login = false;
+    let mut hops = 0;
+    let answer = loop {
+        let host = host_key(&at);
+        let mut request = client.get(at.clone());
+        if let Some(cookie) = session.cookie_header(&host) {
+            request = request.header(reqwest::header::COOKIE, cookie);
+        }
+        let login = session.settings.login_for(&host, &session.dataset_host);
+        if let (true, Some(l)) = (with_login, login) {
+            request = request.basic_auth(&l.user, Some(&l.password));
+        }
+        let answer = request.send().await.map_err(request_failed)?;
+        session.keep_cookies(&host, answer.headers());
+        let status = answer.status();
+        if status == reqwest::StatusCode::UNAUTHORIZED && !with_login && login.is_some() {
+            with_login = true;
+            continue;
+        }
+        if !status.is_redirection() {
+            break answer;
+        }
+        let Some(next) = answer
+            .headers()
+            .get(reqwest::header::LOCATION)
+            .and_then(|l| l.to_str().ok())
+            .and_then(|l| at.join(l).ok())
+        else {
+            break answer;
+        };
+        hops += 1;
+        if hops > MAX_REDIRECTS {
+            return Err(Final(DapError::Request {
+                url: url.to_string(),
+                message: format!("more than {MAX_REDIRECTS} redirects"),
+            }));
+        }
+        if let Err(refusal) = crate::reach::check_redirect(&first, &next) {
+            return Err(Final(DapError::Request {
+                url: url.to_string(),
+                message: refusal.to_string(),
+            }));
+        }
+        // A login goes with the first request to a host only where it is for that
+        // host and the host is the login host of a redirect chain (Earthdata Login
+        // asks at once, without a 401).
+        with_login = next.host_str() != first.host_str()
+            && session
+                .settings
+                .login_for(&host_key(&next), &session.dataset_host)
+                .is_some_and(|l| l.machine.is_some());
+        at = next;
+    };
     let status = answer.status();
     let body = answer.bytes().await.map_err(request_failed)?.to_vec();
     if !status.is_success() {
+        let mut message = server_message(&body).unwrap_or_else(|| {
+            status
+                .canonical_reason()
+                .unwrap_or("no reason given")
+                .to_string()
+        });
+        if status == reqwest::StatusCode::UNAUTHORIZED {
+            let key = host_key(&at);
+            let host = at.host_str().unwrap_or("");
+            message.push_str(
+                &match session.settings.login_for(&key, &session.dataset_host) {
+                    Some(_) => format!(" (the login for {host} was refused)"),
+                    None => format!(
+                    " (a login for {host} goes in ~/.netrc, or the file .ncrc's HTTP.NETRC names)"
+                ),
+                },
+            );
+        }
         let err = DapError::Server {
             url: url.to_string(),
             status: status.as_u16(),
-            message: server_message(&body).unwrap_or_else(|| {
-                status
-                    .canonical_reason()
-                    .unwrap_or("no reason given")
-                    .to_string()
-            }),
+            message,
         };
         return Err(if matches!(status.as_u16(), 502..=504) {
             Passing(err)
@@ -186,6 +291,45 @@ async fn get_once(client: &reqwest::Client, url: &str) -> Result<Vec<u8>, Failur
         }));
     }
     Ok(body)
+}
+
+impl Session {
+    /// The `Cookie` header for a request to `host`: the cookies of its domain and of
+    /// the domains it is under.
+    fn cookie_header(&self, host: &str) -> Option<String> {
+        let bare = host.split(':').next().unwrap_or(host);
+        let cookies = self.cookies.lock().ok()?;
+        let pairs: Vec<String> = cookies
+            .iter()
+            .filter(|(d, _, _)| bare == d || bare.ends_with(&format!(".{d}")) || host == d)
+            .map(|(_, n, v)| format!("{n}={v}"))
+            .collect();
+        (!pairs.is_empty()).then(|| pairs.join("; "))
+    }
+
+    /// Keep the cookies an answer from `host` sets (its `Domain`, or the host).
+    fn keep_cookies(&self, host: &str, headers: &reqwest::header::HeaderMap) {
+        let bare = host.split(':').next().unwrap_or(host).to_string();
+        let Ok(mut cookies) = self.cookies.lock() else {
+            return;
+        };
+        for value in headers.get_all(reqwest::header::SET_COOKIE) {
+            let Ok(text) = value.to_str() else { continue };
+            let mut parts = text.split(';').map(str::trim);
+            let Some((name, value)) = parts.next().and_then(|p| p.split_once('=')) else {
+                continue;
+            };
+            let domain = parts
+                .filter_map(|p| p.split_once('='))
+                .find(|(k, _)| k.eq_ignore_ascii_case("domain"))
+                .map(|(_, d)| d.trim_start_matches('.').to_ascii_lowercase())
+                // A cookie for another domain than the host's is not kept.
+                .filter(|d| bare == *d || bare.ends_with(&format!(".{d}")))
+                .unwrap_or_else(|| bare.clone());
+            cookies.retain(|(d, n, _)| !(d == &domain && n == name));
+            cookies.push((domain, name.to_string(), value.to_string()));
+        }
+    }
 }
 
 /// A reqwest error in one line, with its causes.

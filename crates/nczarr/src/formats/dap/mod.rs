@@ -16,10 +16,11 @@ mod error;
 mod fetch;
 mod lex;
 mod names;
+mod settings;
 mod source;
 mod view;
 pub mod xdr;
 
 pub use error::DapError;
-pub use fetch::HttpSettings;
+pub use settings::{parse_cookie_jar, parse_netrc, HttpSettings, Login};
 pub use source::{DapDocuments, DapOptions, DapSource};

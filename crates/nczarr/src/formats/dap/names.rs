@@ -64,7 +64,9 @@ pub(crate) fn expand_escapes(s: &str) -> Vec<u8> {
             b'x' => {
                 let mut v: u64 = 0;
                 while i < b.len() && b[i].is_ascii_hexdigit() {
-                    v = v.wrapping_mul(16).wrapping_add(u64::from((b[i] as char).to_digit(16).unwrap_or(0)));
+                    v = v
+                        .wrapping_mul(16)
+                        .wrapping_add(u64::from((b[i] as char).to_digit(16).unwrap_or(0)));
                     i += 1;
                 }
                 out.push(v as u8);

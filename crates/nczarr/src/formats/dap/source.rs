@@ -5,7 +5,8 @@
 
 use super::dds::{self, DapType};
 use super::error::DapError;
-use super::fetch::{Fetcher, HttpSettings};
+use super::fetch::Fetcher;
+use super::settings::HttpSettings;
 use super::view::{self, VarMap, View};
 use super::xdr::{self, Leaf};
 use crate::chunking::Region;
@@ -94,6 +95,12 @@ impl DapSource {
                     .starts_with("Dataset")
                     .then(|| text.into_owned()))
             }
+            // A login wanted, or refused: so it will be for anything else there.
+            Err(
+                e @ DapError::Server {
+                    status: 401 | 403, ..
+                },
+            ) => Err(e),
             Err(DapError::Server { .. }) => Ok(None),
             Err(e) => Err(e),
         }
@@ -161,10 +168,12 @@ impl DapSource {
                 all_counts.push((s.path, 0));
             }
         }
-        let all = view::atomics(&full.decls, &all_counts).map_err(|(var, message)| DapError::Unmappable {
-            url: base.to_string(),
-            var,
-            message,
+        let all = view::atomics(&full.decls, &all_counts).map_err(|(var, message)| {
+            DapError::Unmappable {
+                url: base.to_string(),
+                var,
+                message,
+            }
         })?;
         // A server without attributes answers the DAS with an error: netcdf-c reads on
         // without them, and so do we; a DAS that does not parse is an error.
@@ -191,17 +200,18 @@ impl DapSource {
                 Vec::new()
             })
         };
-        let user_ce = view::projections(query.unwrap_or("")).map_err(|message| DapError::Request {
-            url: format!("{base}?{}", query.unwrap_or("")),
-            message: format!("the URL's constraint expression: {message}"),
-        })?;
-        let view = view::build(&dds, &counts, &all, &das, &options.params, &user_ce).map_err(|(var, message)| {
-            DapError::Unmappable {
+        let user_ce =
+            view::projections(query.unwrap_or("")).map_err(|message| DapError::Request {
+                url: format!("{base}?{}", query.unwrap_or("")),
+                message: format!("the URL's constraint expression: {message}"),
+            })?;
+        let view = view::build(&dds, &counts, &all, &das, &options.params, &user_ce).map_err(
+            |(var, message)| DapError::Unmappable {
                 url: base.to_string(),
                 var,
                 message,
-            }
-        })?;
+            },
+        )?;
         let format = FormatInfo {
             kind: "classic".into(),
             detail: format!(
@@ -442,7 +452,13 @@ impl DapSource {
         let t = view::nc_type(var.ty);
         let urls: Vec<String> = parts
             .iter()
-            .map(|p| format!("{}.dods?{}", self.base, encode_query(&self.constraint(var, p))))
+            .map(|p| {
+                format!(
+                    "{}.dods?{}",
+                    self.base,
+                    encode_query(&self.constraint(var, p))
+                )
+            })
             .collect();
         let answers = self.fetcher.get_many(urls.clone());
         let want: u64 = parts.iter().map(|p| p.len().unwrap_or(0)).sum();
@@ -679,7 +695,10 @@ mod tests {
         assert_eq!(p[8].start, vec![1, 0, 0]);
         let small = Region::whole(&[3]);
         assert_eq!(pieces(&small, 1, 4, ANSWER_BYTES), vec![small.clone()]);
-        assert_eq!(stated_limit("Request too big=0.04 Mbytes, max=0.008"), Some(7200));
+        assert_eq!(
+            stated_limit("Request too big=0.04 Mbytes, max=0.008"),
+            Some(7200)
+        );
         assert!(too_big("Request too big=0.04 Mbytes, max=0.008"));
     }
 }

@@ -213,136 +213,143 @@ struct Walker<'a> {
 }
 
 impl Walker<'_> {
-fn walk(
-    &mut self,
-    decls: &[Decl],
-    names: &[String],
-    segments: &[Segment],
-    dims: &[DimDecl],
-) -> Result<(), (String, String)> {
-    let joined = |more: &str| {
-        let mut n = names.to_vec();
-        n.push(legal_name(more));
-        n.join(".")
-    };
-    let full = |more: &str| {
-        let mut n: Vec<String> = segments.iter().map(|s| s.name.clone()).collect();
-        n.push(more.to_string());
-        n.join(".")
-    };
-    for d in decls {
-        match d {
-            Decl::Base { ty, name, dims: own } => {
-                let mut segs = segments.to_vec();
-                segs.push(Segment {
-                    name: name.clone(),
-                    rank: own.len(),
-                    sequence: false,
-                });
-                let mut all = dims.to_vec();
-                all.extend(own.iter().cloned());
-                let a = Atomic {
-                    name: joined(name),
-                    dap_name: name.clone(),
-                    dap_full: full(name),
-                    segments: segs,
-                    ty: *ty,
-                    dims: all,
-                    map_names: None,
-                };
-                if names.is_empty() {
-                    self.top.push(a);
-                } else {
-                    self.fields.push(a);
-                }
-            }
-            Decl::Grid { name, array, maps } => {
-                if let Decl::Base {
+    fn walk(
+        &mut self,
+        decls: &[Decl],
+        names: &[String],
+        segments: &[Segment],
+        dims: &[DimDecl],
+    ) -> Result<(), (String, String)> {
+        let joined = |more: &str| {
+            let mut n = names.to_vec();
+            n.push(legal_name(more));
+            n.join(".")
+        };
+        let full = |more: &str| {
+            let mut n: Vec<String> = segments.iter().map(|s| s.name.clone()).collect();
+            n.push(more.to_string());
+            n.join(".")
+        };
+        for d in decls {
+            match d {
+                Decl::Base {
                     ty,
-                    name: aname,
+                    name,
                     dims: own,
-                } = array.as_ref()
-                {
+                } => {
                     let mut segs = segments.to_vec();
                     segs.push(Segment {
                         name: name.clone(),
-                        rank: 0,
-                        sequence: false,
-                    });
-                    segs.push(Segment {
-                        name: aname.clone(),
                         rank: own.len(),
                         sequence: false,
                     });
-                    // A valid grid (a 1-D map per dimension, names agreeing) names
-                    // its dimensions after its maps.
-                    let map_names = valid_grid(own, maps);
                     let mut all = dims.to_vec();
                     all.extend(own.iter().cloned());
-                    self.grids.push(Atomic {
+                    let a = Atomic {
                         name: joined(name),
-                        dap_name: aname.clone(),
-                        dap_full: format!("{}.{aname}", full(name)),
+                        dap_name: name.clone(),
+                        dap_full: full(name),
                         segments: segs,
                         ty: *ty,
                         dims: all,
-                        map_names,
+                        map_names: None,
+                    };
+                    if names.is_empty() {
+                        self.top.push(a);
+                    } else {
+                        self.fields.push(a);
+                    }
+                }
+                Decl::Grid { name, array, maps } => {
+                    if let Decl::Base {
+                        ty,
+                        name: aname,
+                        dims: own,
+                    } = array.as_ref()
+                    {
+                        let mut segs = segments.to_vec();
+                        segs.push(Segment {
+                            name: name.clone(),
+                            rank: 0,
+                            sequence: false,
+                        });
+                        segs.push(Segment {
+                            name: aname.clone(),
+                            rank: own.len(),
+                            sequence: false,
+                        });
+                        // A valid grid (a 1-D map per dimension, names agreeing) names
+                        // its dimensions after its maps.
+                        let map_names = valid_grid(own, maps);
+                        let mut all = dims.to_vec();
+                        all.extend(own.iter().cloned());
+                        self.grids.push(Atomic {
+                            name: joined(name),
+                            dap_name: aname.clone(),
+                            dap_full: format!("{}.{aname}", full(name)),
+                            segments: segs,
+                            ty: *ty,
+                            dims: all,
+                            map_names,
+                        });
+                    }
+                }
+                Decl::Structure {
+                    name,
+                    fields: inner,
+                    dims: own,
+                } => {
+                    let mut n = names.to_vec();
+                    n.push(legal_name(name));
+                    let mut segs = segments.to_vec();
+                    segs.push(Segment {
+                        name: name.clone(),
+                        rank: own.len(),
+                        sequence: false,
                     });
+                    // Its dimensions come first in each field's (an anonymous one named
+                    // after the field, as netcdf-c names it: never shared).
+                    let mut all = dims.to_vec();
+                    all.extend(own.iter().cloned());
+                    self.walk(inner, &n, &segs, &all)?;
                 }
-            }
-            Decl::Structure {
-                name,
-                fields: inner,
-                dims: own,
-            } => {
-                let mut n = names.to_vec();
-                n.push(legal_name(name));
-                let mut segs = segments.to_vec();
-                segs.push(Segment {
-                    name: name.clone(),
-                    rank: own.len(),
-                    sequence: false,
-                });
-                // Its dimensions come first in each field's (an anonymous one named
-                // after the field, as netcdf-c names it: never shared).
-                let mut all = dims.to_vec();
-                all.extend(own.iter().cloned());
-                self.walk(inner, &n, &segs, &all)?;
-            }
-            Decl::Sequence { name, fields: inner } => {
-                // A sequence netcdf-c cannot show (in another sequence, or in an
-                // array of structures) is left out with its fields, as it leaves it.
-                let path = full(name);
-                let Some(&(_, rows)) = self.counts.iter().find(|(p, _)| *p == path) else {
-                    continue;
-                };
-                if segments.iter().any(|s| s.sequence || s.rank > 0) {
-                    continue;
+                Decl::Sequence {
+                    name,
+                    fields: inner,
+                } => {
+                    // A sequence netcdf-c cannot show (in another sequence, or in an
+                    // array of structures) is left out with its fields, as it leaves it.
+                    let path = full(name);
+                    let Some(&(_, rows)) = self.counts.iter().find(|(p, _)| *p == path) else {
+                        continue;
+                    };
+                    if segments.iter().any(|s| s.sequence || s.rank > 0) {
+                        continue;
+                    }
+                    let mut n = names.to_vec();
+                    n.push(legal_name(name));
+                    let mut segs = segments.to_vec();
+                    segs.push(Segment {
+                        name: name.clone(),
+                        rank: 1,
+                        sequence: true,
+                    });
+                    let mut all = dims.to_vec();
+                    all.push(DimDecl {
+                        name: Some(name.clone()),
+                        size: rows,
+                    });
+                    let inner: Vec<Decl> = inner
+                        .iter()
+                        .filter(|f| !matches!(f, Decl::Sequence { .. }))
+                        .cloned()
+                        .collect();
+                    self.walk(&inner, &n, &segs, &all)?;
                 }
-                let mut n = names.to_vec();
-                n.push(legal_name(name));
-                let mut segs = segments.to_vec();
-                segs.push(Segment {
-                    name: name.clone(),
-                    rank: 1,
-                    sequence: true,
-                });
-                let mut all = dims.to_vec();
-                all.push(DimDecl {
-                    name: Some(name.clone()),
-                    size: rows,
-                });
-                let inner: Vec<Decl> = inner
-                    .iter()
-                    .filter(|f| !matches!(f, Decl::Sequence { .. }))
-                    .cloned()
-                    .collect();
-                self.walk(&inner, &n, &segs, &all)?;
             }
         }
+        Ok(())
     }
-    Ok(())
-}
 }
 
 /// The maps' names of a grid whose every dimension has a 1-D map agreeing with it.
@@ -391,7 +398,9 @@ pub(crate) fn build(
             .and_then(|(_, v)| v.trim().parse::<u64>().ok())
             .filter(|&n| n > 0)
     };
-    let default_strlen = param("stringlength").or_else(|| param("maxstrlen")).unwrap_or(64);
+    let default_strlen = param("stringlength")
+        .or_else(|| param("maxstrlen"))
+        .unwrap_or(64);
     let found = atomics(&dds.decls, counts)?;
     let unlimited = attrs::unlimited_dim(das);
     let mut dims: Vec<Dim> = Vec::new();
@@ -477,7 +486,11 @@ pub(crate) fn build(
         });
     }
     // The record dimension first, the rest by name (byte order).
-    dims.sort_by(|a, b| b.unlimited.cmp(&a.unlimited).then_with(|| a.name.cmp(&b.name)));
+    dims.sort_by(|a, b| {
+        b.unlimited
+            .cmp(&a.unlimited)
+            .then_with(|| a.name.cmp(&b.name))
+    });
     let mut root = Group::new("");
     root.dims = dims;
     root.vars = vars;
@@ -548,10 +561,11 @@ fn origin_of(user_ce: &[Projection], f: &Atomic, rank: usize) -> Vec<(u64, u64)>
     let dotted: Vec<&str> = f.segments.iter().map(|s| s.name.as_str()).collect();
     let full = dotted.join(".");
     let grid = dotted.first().copied().unwrap_or("");
-    let found = user_ce
-        .iter()
-        .find(|p| p.name == full)
-        .or_else(|| user_ce.iter().find(|p| p.name == grid && !p.slabs.is_empty()));
+    let found = user_ce.iter().find(|p| p.name == full).or_else(|| {
+        user_ce
+            .iter()
+            .find(|p| p.name == grid && !p.slabs.is_empty())
+    });
     (0..rank)
         .map(|d| {
             found
@@ -602,12 +616,30 @@ mod tests {
         );
         let names: Vec<_> = v.vars.iter().map(VarMap::dotted).collect();
         assert_eq!(names, ["lat", "z", "air.a"]);
-        let vars: Vec<_> = v.dataset.root.vars.iter().map(|x| x.name.as_str()).collect();
+        let vars: Vec<_> = v
+            .dataset
+            .root
+            .vars
+            .iter()
+            .map(|x| x.name.as_str())
+            .collect();
         assert_eq!(vars, ["lat", "z", "air"]);
-        let dims: Vec<_> = v.dataset.root.dims.iter().map(|d| d.name.as_str()).collect();
+        let dims: Vec<_> = v
+            .dataset
+            .root
+            .dims
+            .iter()
+            .map(|d| d.name.as_str())
+            .collect();
         assert_eq!(dims, ["time", "lat", "z_0"]);
         assert!(v.dataset.root.dims[0].unlimited);
-        let g: Vec<_> = v.dataset.root.attrs.iter().map(|a| a.name.as_str()).collect();
+        let g: Vec<_> = v
+            .dataset
+            .root
+            .attrs
+            .iter()
+            .map(|a| a.name.as_str())
+            .collect();
         assert_eq!(g, ["DODS_EXTRA.Unlimited_Dimension"]);
     }
 
@@ -631,10 +663,22 @@ mod tests {
         assert_eq!(seqs[0].count_by, "obs.a");
         let all = atomics(&d.decls, &[("obs".into(), 4)]).unwrap();
         let v = build(&d, &[("obs".into(), 4)], &all, &[], &[], &[]).unwrap();
-        let vars: Vec<_> = v.dataset.root.vars.iter().map(|x| x.name.as_str()).collect();
+        let vars: Vec<_> = v
+            .dataset
+            .root
+            .vars
+            .iter()
+            .map(|x| x.name.as_str())
+            .collect();
         assert_eq!(vars, ["obs.s", "obs.a"]);
         assert!(v.vars[1].in_sequence());
-        let dims: Vec<_> = v.dataset.root.dims.iter().map(|d| (d.name.as_str(), d.len)).collect();
+        let dims: Vec<_> = v
+            .dataset
+            .root
+            .dims
+            .iter()
+            .map(|d| (d.name.as_str(), d.len))
+            .collect();
         assert_eq!(dims, [("maxStrlen64", 64), ("obs", 4)]);
     }
 
