@@ -219,3 +219,65 @@ fn broken_answers_are_one_line_naming_the_url_and_a_failure() {
     assert_ne!(r.code(), 0);
     assert!(!target.exists());
 }
+
+#[test]
+fn a_subset_moves_its_values_and_no_more() {
+    use crate::util::dap::CountingProxy;
+    let Some(server) = fixtures("a_subset_moves_its_values_and_no_more") else {
+        return;
+    };
+    let proxy = CountingProxy::start(server.port);
+    let url = format!("http://127.0.0.1:{}/thredds/dodsC/era.nc", proxy.port);
+    let out = tempfile::tempdir().unwrap();
+    // What any subset reads first: the DDS, the DAS and the coordinates.
+    run("nczdump", &["-v", "time,lat,lon", &url]).success();
+    let metadata = proxy.bytes();
+    // One month of tas (28 x 90 x 180 floats) with its coordinates.
+    proxy.reset();
+    let month = out.path().join("feb.nc");
+    run(
+        "nczcopy",
+        &[
+            "--dim",
+            "time,2001-02-01,2001-02-28",
+            "-V",
+            "tas",
+            &url,
+            month.to_str().unwrap(),
+        ],
+    )
+    .success();
+    let values = 28 * 90 * 180 * 4 + 28 * 8 + 90 * 4 + 180 * 4;
+    let moved = proxy.bytes();
+    assert!(
+        moved <= metadata + values * 11 / 10,
+        "a month moved {moved} bytes: {values} of values, {metadata} of metadata"
+    );
+    // One point's series (365 floats): its values, each answer's description and headers.
+    proxy.reset();
+    let point = out.path().join("point.nc");
+    run(
+        "nczcopy",
+        &[
+            "--dim",
+            "lat,45.",
+            "--dim",
+            "lon,10.",
+            "-V",
+            "tas",
+            &url,
+            point.to_str().unwrap(),
+        ],
+    )
+    .success();
+    let moved = proxy.bytes();
+    let values = 365 * 4 + 365 * 8 + 4 + 4;
+    assert!(
+        moved <= metadata + values * 11 / 10 + 3 * 400,
+        "a point's series moved {moved} bytes: {values} of values, {metadata} of metadata"
+    );
+    // The copies hold what the server serves.
+    let r = run("nczdump", &["-v", "tas", point.to_str().unwrap()]);
+    r.success();
+    assert!(r.stdout().contains("tas =\n  "), "{}", r.stdout());
+}

@@ -162,3 +162,63 @@ impl Fixtures {
         format!("http://127.0.0.1:{}/{path}", self.port)
     }
 }
+
+/// A TCP proxy in front of a server that counts the bytes the server sends back
+/// (answers, headers included): what a subset moves over the network.
+pub(crate) struct CountingProxy {
+    pub(crate) port: u16,
+    bytes: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl CountingProxy {
+    /// A proxy to `127.0.0.1:upstream`, running until the test ends.
+    pub(crate) fn start(upstream: u16) -> CountingProxy {
+        use std::io::{Read, Write};
+        use std::sync::atomic::Ordering;
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let bytes = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let counted = bytes.clone();
+        std::thread::spawn(move || {
+            for client in listener.incoming().flatten() {
+                let Ok(server) = std::net::TcpStream::connect(("127.0.0.1", upstream)) else {
+                    continue;
+                };
+                let (mut c_read, mut s_write) =
+                    (client.try_clone().unwrap(), server.try_clone().unwrap());
+                std::thread::spawn(move || {
+                    let _ = std::io::copy(&mut c_read, &mut s_write);
+                    let _ = s_write.shutdown(std::net::Shutdown::Write);
+                });
+                let counted = counted.clone();
+                let (mut s_read, mut c_write) = (server, client);
+                std::thread::spawn(move || {
+                    let mut buf = vec![0u8; 1 << 16];
+                    loop {
+                        match s_read.read(&mut buf) {
+                            Ok(0) | Err(_) => break,
+                            Ok(n) => {
+                                counted.fetch_add(n as u64, Ordering::Relaxed);
+                                if c_write.write_all(&buf[..n]).is_err() {
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                    let _ = c_write.shutdown(std::net::Shutdown::Write);
+                });
+            }
+        });
+        CountingProxy { port, bytes }
+    }
+
+    /// Bytes sent back so far.
+    pub(crate) fn bytes(&self) -> u64 {
+        self.bytes.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Start counting again.
+    pub(crate) fn reset(&self) {
+        self.bytes.store(0, std::sync::atomic::Ordering::Relaxed);
+    }
+}

@@ -156,12 +156,34 @@ BIG_NC = Dataset('big.nc', 'thredds', [A('Float64', 'v', [('t', 100), ('x', 50)]
 # 1-D variable of 1500 values is read in one request and does.
 BIG1D_NC = Dataset('big1d.nc', 'thredds', [A('Float64', 'w', [('n', 1500)], np.arange(1500.0))],
                    SMALL_DAS % 'too big for one request', value_limit=1000)
+# A year of daily fields (365 x 90 x 180, 24 MB of Float32) for subsets: a point's
+# series or a month must move only its values.
+ERA = [('time', 365), ('lat', 90), ('lon', 180)]
+era_time = np.arange(365.0)
+era_lat = np.linspace(-89.0, 89.0, 90).astype('f4')
+era_lon = np.linspace(0.0, 358.0, 180).astype('f4')
+era_tas = (np.arange(365 * 90 * 180) % 1000).astype('f4') * 0.25
+ERA_NC = Dataset('era.nc', 'thredds', [
+    A('Float64', 'time', [ERA[0]], era_time), A('Float32', 'lat', [ERA[1]], era_lat),
+    A('Float32', 'lon', [ERA[2]], era_lon),
+    G('tas', A('Float32', 'tas', ERA, era_tas),
+      [A('Float64', 'time', [ERA[0]], era_time), A('Float32', 'lat', [ERA[1]], era_lat),
+       A('Float32', 'lon', [ERA[2]], era_lon)]),
+], das({
+    'time': {'units': S('days since 2001-01-01 00:00:00'), 'calendar': S('standard')},
+    'lat': {'units': S('degrees_north')}, 'lon': {'units': S('degrees_east')},
+    'tas': {'units': S('K')},
+    'NC_GLOBAL': {'title': S('a year of daily fields')},
+    'DODS_EXTRA': {'Unlimited_Dimension': S('time')},
+}))
+
 BAD_DDS = 'Dataset {\n    Float32 x[x = 3]\n    Int32 ;\n} baddds.nc;\n'   # missing ';'
 
 DATASETS = {'/thredds/dodsC/grid.nc': GRID_NC, '/hyrax/data/hdf.h5': HDF_H5,
             '/thredds/dodsC/struct.nc': STRUCT_NC, '/thredds/dodsC/seq.nc': SEQ_NC,
             '/thredds/dodsC/trunc.nc': TRUNC_NC, '/thredds/dodsC/stall.nc': STALL_NC,
-            '/thredds/dodsC/big.nc': BIG_NC, '/thredds/dodsC/big1d.nc': BIG1D_NC}
+            '/thredds/dodsC/big.nc': BIG_NC, '/thredds/dodsC/big1d.nc': BIG1D_NC,
+            '/thredds/dodsC/era.nc': ERA_NC}
 
 # ------------------------------------------------------ constraint expressions
 
