@@ -114,6 +114,10 @@ def main(corpus):
                 "x.zip#mode=zip,zarr", "file://./rel.zarr#mode=zarr3"]:
         put(corpus, "url", url.encode())
 
+    put(corpus, "dap", b"Dataset {\n    Float32 tas[time = 2][lat = 3];\n    Grid {\n     ARRAY:\n        Int16 g[y = 2];\n     MAPS:\n        Float64 y[y = 2];\n    } g;\n    Structure { Int32 a; String s[n = 2]; } st;\n    Sequence { Int32 id; } obs;\n} x%2Enc;\n")
+    put(corpus, "dap", b"Attributes {\n    NC_GLOBAL { String title \"a \\\"q\\\" \\\\ b\"; Int32 n 1, 2; }\n    tas { Float32 _FillValue -999; nested { Byte b 200; } }\n    DODS_EXTRA { String Unlimited_Dimension \"time\"; }\n}\n")
+    put(corpus, "dap", b"Dataset {\n    Byte b[x = 3];\n    String s[x = 3];\n} d;\nData:\n\x00\x00\x00\x03\x00\x00\x00\x03\x01\x02\x03\x00\x00\x00\x00\x03\x00\x00\x00\x01a\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00")
+    put(corpus, "dap", b"machine urs.earthdata.nasa.gov login me password secret\n")
     put(corpus, "rc_ini", b"[profile a]\nregion = eu-west-1\naws_access_key_id = K\n[default]\nsource_profile=a\n")
     put(corpus, "rc_ini", b"HTTP.VERBOSE=1\n[https://host.example:9000/bucket]AWS.PROFILE=p\n# comment\n")
 

@@ -51,6 +51,18 @@ pub struct Opened {
 /// when it is not a dataset we can read.
 pub fn open(name: &str, options: &OpenOptions) -> Result<Opened> {
     let url = DatasetUrl::parse(name)?;
+    if let Some(protocol) = url.dap() {
+        return open_dap(url, protocol, None, options);
+    }
+    // netcdf-c's DAP2 answer saved in files: `file:///x` for `x.dds` (and `x.das`,
+    // `x.dods`), where `x` itself is not there.
+    if let (true, Some(p)) = (url.is_url, url.path()) {
+        let mut dds = p.as_os_str().to_owned();
+        dds.push(".dds");
+        if !p.exists() && std::path::Path::new(&dds).is_file() {
+            return open_dap(url, crate::url::DapProtocol::Dap2, None, options);
+        }
+    }
     if let Some(path) = url.path().filter(|p| p.is_file()) {
         // kerchunk's references (JSON), known by their first bytes or `#mode=kerchunk`:
         // a Zarr dataset whose chunks are byte ranges of other files.
@@ -90,9 +102,6 @@ pub fn open(name: &str, options: &OpenOptions) -> Result<Opened> {
         }
     }
     if url.path().is_none() {
-        if let Some(protocol) = url.dap() {
-            return open_dap(url, protocol, None, options);
-        }
         // A web URL an OPeNDAP server answers: its DDS, asked for first (one request
         // more for a web server that is not one; none for a server that is).
         if may_be_opendap(&url) {
@@ -194,11 +203,23 @@ fn open_dap(
     dds: Option<String>,
     options: &OpenOptions,
 ) -> Result<Opened> {
-    let base = url.web_base().ok_or_else(|| {
-        Error::Url(crate::url::UrlError::Malformed {
-            reason: format!("{}: OPeNDAP needs an http:// or https:// URL", url.original),
-        })
-    })?;
+    // A saved answer (`file:///x` for `x.dds`, `x.das`, `x.dods`), or a server's.
+    let base = match url.path() {
+        Some(p) => format!(
+            "file://{}",
+            std::path::absolute(p)
+                .unwrap_or_else(|_| p.to_path_buf())
+                .display()
+        ),
+        None => url.web_base().ok_or_else(|| {
+            Error::Url(crate::url::UrlError::Malformed {
+                reason: format!(
+                    "{}: OPeNDAP needs an http://, https:// or file:// URL",
+                    url.original
+                ),
+            })
+        })?,
+    };
     if protocol == crate::url::DapProtocol::Dap4 {
         return Err(Error::Unsupported(format!(
             "{}: DAP4 is not read yet; '#mode=dap2' reads the same server's DAP2 answers",

@@ -285,11 +285,14 @@ impl DatasetUrl {
         infer_modes(&mut modes);
         let storage = decide_storage(&modes, &location)?;
         if let Some(dap) = DAP_FLAGS.iter().find(|f| modes.has(f)) {
+            // netcdf-c also reads a DAP2 answer saved in files (`file:///x` for
+            // `x.dds`, `x.das`, `x.dods`).
             let web = matches!(&location, Location::Remote { scheme, .. } if scheme == "http" || scheme == "https");
-            if !web {
+            let file = matches!(&location, Location::Path(_)) && is_url;
+            if !web && !file {
                 return Err(UrlError::Malformed {
                     reason: format!(
-                        "'#mode={dap}' names an OPeNDAP server: an http:// or https:// URL"
+                        "'#mode={dap}' names an OPeNDAP server: an http://, https:// or file:// URL"
                     ),
                 });
             }
@@ -892,10 +895,10 @@ mod tests {
             }
         );
         assert!(e.to_string().starts_with("unknown mode flag 'bogus'"));
-        assert!(matches!(
-            DatasetUrl::parse("file:///x#mode=dap2"),
-            Err(UrlError::Malformed { .. })
-        ));
+        assert_eq!(
+            DatasetUrl::parse("file:///x#mode=dap2").unwrap().dap(),
+            Some(DapProtocol::Dap2)
+        );
         assert_eq!(
             DatasetUrl::parse("file:///x#mode=zoh").unwrap_err(),
             UrlError::UnsupportedMode { flag: "zoh".into() }

@@ -121,7 +121,10 @@ impl Fetcher {
                 if let Some(t) = trace {
                     t(&format!("fetch: {url}"));
                 }
-                let got = get_once_retried(client, session, &url).await;
+                let got = match url.strip_prefix("file://") {
+                    Some(path) => read_saved(&url, path),
+                    None => get_once_retried(client, session, &url).await,
+                };
                 if let (Some(t), Ok(body)) = (trace, &got) {
                     t(&format!("fetch complete: {url}: {} bytes", body.len()));
                 }
@@ -132,6 +135,30 @@ impl Fetcher {
             .await
         })
     }
+}
+
+/// A saved answer (netcdf-c's `file://` DAP2): the file, which cannot be asked for
+/// part of itself.
+fn read_saved(url: &str, path: &str) -> Result<Vec<u8>, DapError> {
+    if path.contains('?') {
+        return Err(DapError::Request {
+            url: url.to_string(),
+            message: "a dataset in files cannot be constrained (netcdf-c's file:// DAP2 neither)"
+                .into(),
+        });
+    }
+    let body = std::fs::read(path).map_err(|e| DapError::Request {
+        url: url.to_string(),
+        message: e.to_string(),
+    })?;
+    if let Some(message) = dap_error(&body) {
+        return Err(DapError::Server {
+            url: url.to_string(),
+            status: 200,
+            message,
+        });
+    }
+    Ok(body)
 }
 
 /// A URL's host as logins and cookies know it: its name, and `:port` when given.

@@ -24,3 +24,19 @@ pub mod xdr;
 pub use error::DapError;
 pub use settings::{parse_cookie_jar, parse_netrc, HttpSettings, Login};
 pub use source::{DapDocuments, DapOptions, DapSource};
+
+/// The netCDF dataset netcdf-c's DAP2 client makes of `dds` with the DAS `das_text`
+/// (no sequence counted): for tests and fuzzing of the mapping alone.
+///
+/// # Errors
+/// A variable that cannot be shown (its name and why), or a DAS that does not parse.
+pub fn view_of(dds: &dds::Dds, das_text: &str) -> Result<crate::model::Dataset, String> {
+    let das = if das_text.trim().is_empty() {
+        Vec::new()
+    } else {
+        das::parse(das_text).map_err(|(line, m)| format!("DAS line {line}: {m}"))?
+    };
+    let all = view::atomics(&dds.decls, &[]).map_err(|(v, m)| format!("{v}: {m}"))?;
+    let v = view::build(dds, &[], &all, &das, &[], &[]).map_err(|(v, m)| format!("{v}: {m}"))?;
+    Ok(v.dataset)
+}

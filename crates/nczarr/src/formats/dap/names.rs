@@ -40,7 +40,12 @@ pub(crate) fn legal_name(name: &str) -> String {
 /// octal digits (else the backslash is dropped), any other `\c` the `c`; a trailing
 /// backslash is kept. The text ends at the first NUL, as C's strings do.
 pub(crate) fn expand_escapes(s: &str) -> Vec<u8> {
-    let b = s.as_bytes();
+    expand_escaped_bytes(s.as_bytes())
+}
+
+/// [`expand_escapes`] of raw bytes (a string's value in a data answer, in whatever
+/// encoding the server sent it).
+pub(crate) fn expand_escaped_bytes(b: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
     while i < b.len() {

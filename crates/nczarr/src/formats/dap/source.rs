@@ -51,6 +51,9 @@ pub struct DapSource {
     /// Bytes of values an answer carries at most: [`ANSWER_BYTES`], or less once the
     /// server has refused an answer as too large (THREDDS's response limit).
     answer_limit: std::sync::atomic::AtomicU64,
+    /// A dataset saved in files (`file://`): its whole data answer, read once (a file
+    /// cannot be asked for part of itself), and each read cut from it.
+    saved: Option<std::sync::OnceLock<std::result::Result<xdr::Leaves, String>>>,
 }
 
 impl std::fmt::Debug for DapSource {
@@ -123,6 +126,16 @@ impl DapSource {
         // with a constraint in the URL the constrained DDS (what is shown): asked for
         // at once.
         let query = query.filter(|q| !q.is_empty());
+        let saved = base.starts_with("file://");
+        if let (true, Some(q)) = (saved, query) {
+            return Err(DapError::Request {
+                url: format!("{base}?{q}"),
+                message:
+                    "a dataset in files cannot be constrained (netcdf-c's file:// DAP2 neither)"
+                        .into(),
+            }
+            .into());
+        }
         let full_url = format!("{base}.dds");
         let das_url = format!("{base}.das");
         let shown_url = query.map(|q| format!("{base}.dds?{}", encode_query(q)));
@@ -159,7 +172,25 @@ impl DapSource {
         // first number field asked for whole.
         let mut seqs = Vec::new();
         view::sequences(&dds.decls, "", &mut seqs);
-        let counts = count_records(&fetcher, base, &seqs)?;
+        let saved_answer = std::sync::OnceLock::new();
+        let counts = if saved && !seqs.is_empty() {
+            let leaves = load_saved(&fetcher, base);
+            let counts = seqs
+                .iter()
+                .map(|s| {
+                    let rows = leaves.as_ref().ok().and_then(|l| {
+                        l.iter()
+                            .find(|(p, _)| *p == s.count_by)
+                            .map(|(_, v)| v.len() as u64 / s.per_row)
+                    });
+                    (s.path.clone(), rows.unwrap_or(0))
+                })
+                .collect();
+            let _ = saved_answer.set(leaves);
+            counts
+        } else {
+            count_records(&fetcher, base, &seqs)?
+        };
         let mut all_counts = counts.clone();
         let mut full_seqs = Vec::new();
         view::sequences(&full.decls, "", &mut full_seqs);
@@ -239,6 +270,7 @@ impl DapSource {
             problems,
             fetched: std::sync::Mutex::new(Vec::new()),
             answer_limit: std::sync::atomic::AtomicU64::new(ANSWER_BYTES),
+            saved: saved.then_some(saved_answer),
         })
     }
 
@@ -302,6 +334,17 @@ impl DapSource {
     }
 }
 
+/// The whole data answer of a dataset saved in files, decoded (the error as text: it
+/// is kept for every read).
+fn load_saved(fetcher: &Fetcher, base: &str) -> std::result::Result<xdr::Leaves, String> {
+    let url = format!("{base}.dods");
+    fetcher
+        .get(&url)
+        .map_err(Error::from)
+        .and_then(|body| decode_answer(&body, &url))
+        .map_err(|e| e.to_string())
+}
+
 /// The records of each sequence of `seqs`: the values of its counting field.
 fn count_records(
     fetcher: &Fetcher,
@@ -319,7 +362,7 @@ fn count_records(
         let rows = leaves
             .iter()
             .find(|(p, _)| *p == s.count_by)
-            .map_or(0, |(_, l)| l.len() as u64);
+            .map_or(0, |(_, l)| l.len() as u64 / s.per_row);
         out.push((s.path.clone(), rows));
     }
     Ok(out)
@@ -418,7 +461,7 @@ fn to_values(var: &VarMap, leaf: Leaf, region: &Region) -> Result<Values, String
             let mut out = Vec::with_capacity(v.len() * n as usize);
             for text in v {
                 // netcdf-c expands a string's escapes and ends it at a NUL.
-                let text = super::names::expand_escapes(&String::from_utf8_lossy(&text));
+                let text = super::names::expand_escaped_bytes(&text);
                 for j in 0..n {
                     let at = (s + j * st) as usize;
                     out.push(text.get(at).copied().unwrap_or(0));
@@ -585,6 +628,23 @@ impl DataSource for DapSource {
             }
         }
         let size = value_size(var);
+        if let Some(saved) = &self.saved {
+            let leaves = saved
+                .get_or_init(|| load_saved(&self.fetcher, &self.base))
+                .as_ref()
+                .map_err(|e| Error::Unreadable(e.clone()))?;
+            let dotted = var.dotted();
+            let url = format!("{}.dods", self.base);
+            let leaf: Vec<(String, Leaf)> = leaves
+                .iter()
+                .filter(|(p, _)| *p == dotted)
+                .take(1)
+                .cloned()
+                .collect();
+            let whole = Region::whole(&shape);
+            let all = leaf_values(var, leaf, &whole, &url)?;
+            return Ok(gather(&all, &shape, region));
+        }
         if var.in_sequence() {
             // A sequence's field comes whole (servers cannot cut rows by index in
             // DAP2), and is cut here.

@@ -136,6 +136,9 @@ pub(crate) struct Atomic {
     dims: Vec<DimDecl>,
     /// For a grid's array: its maps' names, one per dimension.
     map_names: Option<Vec<String>>,
+    /// A grid's map: no variable, but a DAS table naming it is its (netcdf-c matches
+    /// tables against every base variable of the DDS).
+    pub(crate) map: bool,
 }
 
 /// A sequence netcdf-c shows (not inside another sequence, only scalar structures
@@ -146,6 +149,8 @@ pub(crate) struct SequenceCount {
     pub(crate) path: String,
     /// The path of its first field that is not text (or its first field).
     pub(crate) count_by: String,
+    /// That field's values in one record (an array field has several).
+    pub(crate) per_row: u64,
 }
 
 /// The sequences of `decls` whose records must be counted before the view is built.
@@ -157,13 +162,14 @@ pub(crate) fn sequences(decls: &[Decl], prefix: &str, out: &mut Vec<SequenceCoun
             }
             Decl::Sequence { name, fields } => {
                 let path = join(prefix, name);
-                let first = fields
-                    .iter()
-                    .find(|f| matches!(f, Decl::Base { ty, .. } if !ty.is_text()))
-                    .or_else(|| fields.iter().find(|f| matches!(f, Decl::Base { .. })));
-                if let Some(f) = first {
+                // Its first number field, through structures (else its first text
+                // field): the rows of its answer count the records.
+                if let Some((count_by, per_row)) =
+                    first_field(fields, &path, false).or_else(|| first_field(fields, &path, true))
+                {
                     out.push(SequenceCount {
-                        count_by: join(&path, f.name()),
+                        count_by,
+                        per_row,
                         path,
                     });
                 }
@@ -171,6 +177,21 @@ pub(crate) fn sequences(decls: &[Decl], prefix: &str, out: &mut Vec<SequenceCoun
             _ => {}
         }
     }
+}
+
+/// The path of the first base field of `fields` (through scalar structures, never
+/// another sequence), text ones only when `text`, and its values in one record.
+fn first_field(fields: &[Decl], prefix: &str, text: bool) -> Option<(String, u64)> {
+    fields.iter().find_map(|f| match f {
+        Decl::Base { ty, name, dims } if text || !ty.is_text() => Some((
+            join(prefix, name),
+            dims.iter().map(|d| d.size).product::<u64>().max(1),
+        )),
+        Decl::Structure { name, fields, dims } if dims.is_empty() => {
+            first_field(fields, &join(prefix, name), text)
+        }
+        _ => None,
+    })
 }
 
 fn join(prefix: &str, name: &str) -> String {
@@ -192,15 +213,18 @@ pub(crate) fn atomics(
     let mut top = Vec::new();
     let mut grids = Vec::new();
     let mut fields = Vec::new();
+    let mut maps = Vec::new();
     let mut walker = Walker {
         counts,
         top: &mut top,
         grids: &mut grids,
         fields: &mut fields,
+        maps: &mut maps,
     };
     walker.walk(decls, &[], &[], &[])?;
     top.extend(grids);
     top.extend(fields);
+    top.extend(maps);
     Ok(top)
 }
 
@@ -210,6 +234,7 @@ struct Walker<'a> {
     top: &'a mut Vec<Atomic>,
     grids: &'a mut Vec<Atomic>,
     fields: &'a mut Vec<Atomic>,
+    maps: &'a mut Vec<Atomic>,
 }
 
 impl Walker<'_> {
@@ -253,6 +278,7 @@ impl Walker<'_> {
                         ty: *ty,
                         dims: all,
                         map_names: None,
+                        map: false,
                     };
                     if names.is_empty() {
                         self.top.push(a);
@@ -291,7 +317,27 @@ impl Walker<'_> {
                             ty: *ty,
                             dims: all,
                             map_names,
+                            map: false,
                         });
+                        for m in maps {
+                            if let Decl::Base {
+                                ty,
+                                name: mname,
+                                dims: mdims,
+                            } = m
+                            {
+                                self.maps.push(Atomic {
+                                    name: joined(mname),
+                                    dap_name: mname.clone(),
+                                    dap_full: format!("{}.{mname}", full(name)),
+                                    segments: Vec::new(),
+                                    ty: *ty,
+                                    dims: mdims.clone(),
+                                    map_names: None,
+                                    map: true,
+                                });
+                            }
+                        }
                     }
                 }
                 Decl::Structure {
@@ -406,7 +452,7 @@ pub(crate) fn build(
     let mut dims: Vec<Dim> = Vec::new();
     let mut vars: Vec<Var> = Vec::new();
     let mut maps = Vec::new();
-    for f in &found {
+    for f in found.iter().filter(|f| !f.map) {
         if vars.iter().any(|v| v.name == f.name) {
             // netcdf-c keeps the first of two variables of one name.
             continue;

@@ -69,13 +69,8 @@ pub fn decode(decls: &[Decl], bytes: &[u8]) -> Result<Leaves, String> {
     for d in decls {
         decl(&mut r, d, "", 1, &mut out)?;
     }
-    if r.at != bytes.len() {
-        return Err(format!(
-            "{} bytes after the last variable (at byte {})",
-            bytes.len() - r.at,
-            r.at
-        ));
-    }
+    // Bytes after the last variable (a newline some servers add) are not data, and
+    // netcdf-c reads on as well.
     Ok(out)
 }
 
@@ -233,6 +228,11 @@ fn base(r: &mut Reader, ty: DapType, array: bool, n: u64, path: &str) -> Result<
         Ok(r.take(bytes, &what("the values"))?.to_vec())
     };
     let leaf = match ty {
+        // A scalar byte is an XDR integer: its low byte, last (libdap's `xdr_char`).
+        DapType::Byte if !array => {
+            let b = r.take(4, &what("the value"))?;
+            Leaf::Byte(vec![b[3] as i8])
+        }
         DapType::Byte => {
             let b = fixed(r, 1)?;
             let pad = (4 - n % 4) % 4;
