@@ -8,6 +8,7 @@
 
 mod cdl_names_files;
 mod codecs;
+mod dap;
 mod filesystem;
 mod metadata;
 
@@ -220,6 +221,11 @@ fn hostile_files_and_archives() {
 }
 
 #[test]
+fn hostile_opendap_answers() {
+    run_table(dap::cases());
+}
+
+#[test]
 fn hostile_cdl_names_and_netcdf_files() {
     run_table(cdl_names_files::cases());
 }
@@ -230,6 +236,7 @@ fn hostile_cases_are_many() {
     let n = metadata::cases().len()
         + codecs::cases().len()
         + filesystem::cases().len()
-        + cdl_names_files::cases().len();
+        + cdl_names_files::cases().len()
+        + dap::cases().len();
     assert!(n >= 80, "{n} hostile cases");
 }

@@ -51,7 +51,7 @@ pub fn parse(text: &str) -> Result<Vec<DasItem>, (usize, String)> {
         }
     }
     c.expect('{')?;
-    let items = items(&mut c)?;
+    let items = items(&mut c, 0)?;
     c.expect('}')?;
     if !c.at_end() {
         let line = c.line();
@@ -63,14 +63,21 @@ pub fn parse(text: &str) -> Result<Vec<DasItem>, (usize, String)> {
     Ok(items)
 }
 
-fn items(c: &mut Cursor) -> Result<Vec<DasItem>, (usize, String)> {
+fn items(c: &mut Cursor, depth: usize) -> Result<Vec<DasItem>, (usize, String)> {
     let mut out = Vec::new();
     loop {
         match (c.peek(), c.peek2()) {
             (Some(Tok::Word(_)), Some(Tok::Punct('{'))) => {
+                if depth >= super::dds::MAX_DEPTH {
+                    let line = c.line();
+                    return Err((
+                        line,
+                        format!("tables nested more than {} deep", super::dds::MAX_DEPTH),
+                    ));
+                }
                 let name = c.word("a name")?;
                 c.expect('{')?;
-                let inner = items(c)?;
+                let inner = items(c, depth + 1)?;
                 c.expect('}')?;
                 out.push(DasItem::Table(DasTable { name, items: inner }));
             }
@@ -164,5 +171,10 @@ mod tests {
         let e = parse("Attributes {\n x {\n  String note \"x\ny\"q\";\n }\n}").unwrap_err();
         assert_eq!(e.0, 4);
         assert!(parse("Error { code = 1; message = \"no\"; }").is_err());
+        let deep = format!(
+            "Attributes {{ {} }}",
+            "a { ".repeat(100_000) + &"} ".repeat(100_000)
+        );
+        assert!(parse(&deep).unwrap_err().1.contains("nested"));
     }
 }

@@ -118,6 +118,10 @@ pub struct Dds {
     pub decls: Vec<Decl>,
 }
 
+/// Containers (structures, sequences, grids) nested deeper than this are damage: a
+/// parser that followed them would run out of stack.
+pub const MAX_DEPTH: usize = 64;
+
 /// Parse a DDS. The error is the line and what is wrong there.
 ///
 /// # Errors
@@ -135,7 +139,7 @@ pub fn parse(text: &str) -> Result<Dds, (usize, String)> {
         }
     }
     c.expect('{')?;
-    let decls = declarations(&mut c)?;
+    let decls = declarations(&mut c, 0)?;
     c.expect('}')?;
     // The dataset's name may be missing in some servers' answers.
     let name = match c.peek() {
@@ -153,22 +157,28 @@ pub fn parse(text: &str) -> Result<Dds, (usize, String)> {
     Ok(Dds { name, decls })
 }
 
-fn declarations(c: &mut Cursor) -> Result<Vec<Decl>, (usize, String)> {
+fn declarations(c: &mut Cursor, depth: usize) -> Result<Vec<Decl>, (usize, String)> {
     let mut out = Vec::new();
     while matches!(c.peek(), Some(Tok::Word(_))) {
-        out.push(declaration(c)?);
+        out.push(declaration(c, depth)?);
     }
     Ok(out)
 }
 
-fn declaration(c: &mut Cursor) -> Result<Decl, (usize, String)> {
+fn declaration(c: &mut Cursor, depth: usize) -> Result<Decl, (usize, String)> {
     let line = c.line();
+    if depth > MAX_DEPTH {
+        return Err((
+            line,
+            format!("containers nested more than {MAX_DEPTH} deep"),
+        ));
+    }
     let kw = c.word("a type")?;
     let lower = kw.to_ascii_lowercase();
     let decl = match lower.as_str() {
         "structure" | "sequence" => {
             c.expect('{')?;
-            let fields = declarations(c)?;
+            let fields = declarations(c, depth + 1)?;
             c.expect('}')?;
             let name = c.word("a name")?;
             let dims = dims(c)?;
@@ -181,9 +191,9 @@ fn declaration(c: &mut Cursor) -> Result<Decl, (usize, String)> {
         "grid" => {
             c.expect('{')?;
             section(c, "array")?;
-            let array = declaration(c)?;
+            let array = declaration(c, depth + 1)?;
             section(c, "maps")?;
-            let maps = declarations(c)?;
+            let maps = declarations(c, depth + 1)?;
             c.expect('}')?;
             let name = c.word("a name")?;
             if !matches!(array, Decl::Base { .. })
@@ -274,5 +284,11 @@ mod tests {
         assert!(e.1.contains("Int33"));
         assert!(parse("<html>").is_err());
         assert!(parse("Dataset { Int32 x[a = -1]; } d;").is_err());
+        let deep = format!(
+            "Dataset {{ {} Int32 x; {} }} d;",
+            "Structure {".repeat(100_000),
+            "} s;".repeat(100_000)
+        );
+        assert!(parse(&deep).unwrap_err().1.contains("nested"));
     }
 }

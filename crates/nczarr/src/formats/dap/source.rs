@@ -175,6 +175,11 @@ impl DapSource {
         let saved_answer = std::sync::OnceLock::new();
         let counts = if saved && !seqs.is_empty() {
             let leaves = load_saved(&fetcher, base);
+            // Records that cannot be counted cannot be shown: said now, not shown
+            // as none.
+            if let Err(e) = &leaves {
+                return Err(Error::Unreadable(e.clone()));
+            }
             let counts = seqs
                 .iter()
                 .map(|s| {
@@ -539,7 +544,10 @@ impl DapSource {
         for path in vars {
             let Ok(var) = self.var(path) else { continue };
             let shape = self.view.shape(var);
-            let n: u64 = shape[..var.dap_rank].iter().product();
+            let n = shape[..var.dap_rank]
+                .iter()
+                .try_fold(1u64, |a, &d| a.checked_mul(d))
+                .unwrap_or(u64::MAX);
             if n > 0 && n <= SMALL_VALUES {
                 small.push((var, Region::whole(&shape)));
             }

@@ -453,6 +453,18 @@ pub(crate) fn build(
     let mut vars: Vec<Var> = Vec::new();
     let mut maps = Vec::new();
     for f in found.iter().filter(|f| !f.map) {
+        // netCDF counts a variable's values in 64 bits.
+        let string_room = if f.ty.is_text() { default_strlen } else { 1 };
+        if f.dims
+            .iter()
+            .try_fold(string_room, |a, d| a.checked_mul(d.size))
+            .is_none()
+        {
+            return Err((
+                f.name.clone(),
+                "more values than 2^64: no netCDF variable holds them".into(),
+            ));
+        }
         if vars.iter().any(|v| v.name == f.name) {
             // netcdf-c keeps the first of two variables of one name.
             continue;

@@ -153,8 +153,14 @@ fn decl(
                 u64::from(n)
             };
             for _ in 0..n {
+                let before = r.at;
                 for f in fields {
                     decl(r, f, &p, times, out)?;
+                }
+                // Elements that hold nothing: the rest hold nothing either (a DDS
+                // claiming billions of empty structures is no reason to loop).
+                if r.at == before {
+                    break;
                 }
             }
         }
