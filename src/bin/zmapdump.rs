@@ -86,6 +86,12 @@ fn open_store(
             );
         }
     }
+    if url.dap().is_some() {
+        anyhow::bail!(
+            "{name}: an OPeNDAP dataset has no keys or objects; `zmapdump format` prints the DDS \
+             and DAS the server answered, `nczdump` the dataset"
+        );
+    }
     if url.modes.has("bytes") {
         anyhow::bail!(
             "{name}: a remote file read by byte ranges has no keys or objects; `zmapdump format` \

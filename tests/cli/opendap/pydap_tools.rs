@@ -66,4 +66,18 @@ fn zmapdump_says_what_the_server_is() {
     let r = run("zmapdump", &["format", &server.url("classic.nc")]);
     r.success();
     assert!(r.stdout().contains("OPeNDAP (DAP2)"), "{}", r.stdout());
+    // The answers as received.
+    assert!(r.stdout().contains("DDS:\n  Dataset {"), "{}", r.stdout());
+    assert!(
+        r.stdout().contains("DAS:\n  Attributes {"),
+        "{}",
+        r.stdout()
+    );
+    // No keys: said, with where to look.
+    let r = run(
+        "zmapdump",
+        &["list", &format!("{}#dap2", server.url("classic.nc"))],
+    );
+    let line = r.fails_with_one_line(1);
+    assert!(line.contains("zmapdump format"), "{line}");
 }

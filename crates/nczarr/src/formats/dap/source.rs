@@ -166,7 +166,7 @@ impl DapSource {
                 let d = parse_dds(&t, u)?;
                 (t, d)
             }
-            None => (full_text, full.clone()),
+            None => (full_text.clone(), full.clone()),
         };
         // Each sequence's records are counted first, as netcdf-c counts them: its
         // first number field asked for whole.
@@ -260,8 +260,30 @@ impl DapSource {
             codecs_attr: false,
             attr_types: true,
             zarr_version: None,
-            facts: vec![format!("protocol: DAP2"), format!("dataset: {}", dds.name)],
+            facts: Vec::new(),
         };
+        // What zmapdump shows: the answers as received, as netcdf-c's `[show=fetch]`
+        // names them and `[show=dds]`/`[show=das]` keep them.
+        let mut format = format;
+        let indent = |t: &str| {
+            t.lines()
+                .map(|l| format!("  {l}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        format.facts.push("protocol: DAP2".into());
+        format.facts.push(format!("dataset: {}", dds.name));
+        format
+            .facts
+            .push(format!("{full_url}: {} bytes", full_text.len()));
+        format
+            .facts
+            .push(format!("{das_url}: {} bytes", das_text.len()));
+        if let Some(u) = &shown_url {
+            format.facts.push(format!("{u}: {} bytes", dds_text.len()));
+        }
+        format.facts.push(format!("DDS:\n{}", indent(&dds_text)));
+        format.facts.push(format!("DAS:\n{}", indent(&das_text)));
         Ok(DapSource {
             base: base.to_string(),
             user_ce: query.map(str::to_string),
