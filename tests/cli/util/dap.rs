@@ -26,7 +26,7 @@ impl Drop for Pydap {
 fn pydap_command() -> Option<(PathBuf, String)> {
     let py = std::env::var("NCZARR_PYTHON").unwrap_or_else(|_| "python3".into());
     let bin = Path::new(&py).parent()?.join("pydap");
-    bin.is_file().then(|| (bin, py))
+    bin.is_file().then_some((bin, py))
 }
 
 /// A pydap server over an empty directory (write files into `dir`, then ask for

@@ -108,8 +108,10 @@ impl HttpSettings {
                 .filter(|&n| n > 0)
                 .map(Duration::from_secs)
         };
-        let mut s = HttpSettings::default();
-        s.user_agent = get("HTTP.USERAGENT").filter(|v| !v.is_empty());
+        let mut s = HttpSettings {
+            user_agent: get("HTTP.USERAGENT").filter(|v| !v.is_empty()),
+            ..HttpSettings::default()
+        };
         if let Some(t) = secs("HTTP.TIMEOUT") {
             s.timeout = t;
         }

@@ -67,7 +67,7 @@ pub fn decode(decls: &[Decl], bytes: &[u8]) -> Result<Leaves, String> {
     let mut r = Reader { bytes, at: 0 };
     let mut out = Vec::new();
     for d in decls {
-        decl(&mut r, d, "", 1, &mut out)?;
+        decl(&mut r, d, "", &mut out)?;
     }
     // Bytes after the last variable (a newline some servers add) are not data, and
     // netcdf-c reads on as well.
@@ -111,15 +111,9 @@ fn join(prefix: &str, name: &str) -> String {
     }
 }
 
-/// Decode `d`, repeated `times` (the count of the structures or rows around it),
-/// appending each base variable's values to the entry with its path.
-fn decl(
-    r: &mut Reader,
-    d: &Decl,
-    prefix: &str,
-    times: u64,
-    out: &mut Leaves,
-) -> Result<(), String> {
+/// Decode `d`, appending each base variable's values to the entry with its path (a
+/// field of an array of structures, or of a sequence, once per element).
+fn decl(r: &mut Reader, d: &Decl, prefix: &str, out: &mut Leaves) -> Result<(), String> {
     match d {
         Decl::Base { ty, name, dims } => {
             let path = join(prefix, name);
@@ -132,9 +126,9 @@ fn decl(
         }
         Decl::Grid { name, array, maps } => {
             let p = join(prefix, name);
-            decl(r, array, &p, times, out)?;
+            decl(r, array, &p, out)?;
             for m in maps {
-                decl(r, m, &p, times, out)?;
+                decl(r, m, &p, out)?;
             }
         }
         Decl::Structure { name, fields, dims } => {
@@ -155,7 +149,7 @@ fn decl(
             for _ in 0..n {
                 let before = r.at;
                 for f in fields {
-                    decl(r, f, &p, times, out)?;
+                    decl(r, f, &p, out)?;
                 }
                 // Elements that hold nothing: the rest hold nothing either (a DDS
                 // claiming billions of empty structures is no reason to loop).
@@ -170,7 +164,7 @@ fn decl(
                 match r.u32(&format!("a row marker of '{p}'"))? {
                     ROW_START => {
                         for f in fields {
-                            decl(r, f, &p, times, out)?;
+                            decl(r, f, &p, out)?;
                         }
                     }
                     ROWS_END => break,
