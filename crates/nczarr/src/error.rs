@@ -4,10 +4,12 @@
 //! (`docs/architecture.md#errors` has the table).
 
 mod append;
+mod dap;
 mod join;
 mod subset;
 
 pub use append::{AppendError, FixedPlace, WidthUnit};
+pub use dap::DapError;
 pub use join::{JoinError, OrderHint, StructureDifference};
 pub use subset::{DimSpecError, SubsetError};
 
@@ -39,7 +41,7 @@ pub enum Error {
     Store(#[from] StoreError),
     /// An OPeNDAP server's answer cannot be used.
     #[error(transparent)]
-    Dap(#[from] crate::formats::dap::DapError),
+    Dap(#[from] DapError),
     /// A key breaks a key rule.
     #[error(transparent)]
     Key(#[from] KeyError),

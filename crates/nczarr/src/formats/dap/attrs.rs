@@ -13,10 +13,10 @@
 //! Dataset attributes are in that order: global tables, DODS tables, the others. A
 //! name given twice keeps its first place and takes the last value.
 
+use super::atomics::{nc_type, Atomic};
 use super::das::{DasAttr, DasItem, DasTable};
 use super::dds::DapType;
 use super::names::{dap_decode, expand_escapes};
-use super::view::{nc_type, Atomic};
 use crate::model::{Attr, NcType, Values};
 
 /// Every table of `items` with its path (names from the top), inner tables first.
@@ -231,12 +231,12 @@ fn attr(x: &DasAttr, ty: DapType, name: &str) -> Attr {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{das, dds, view};
+    use super::super::{atomics, das, dds};
     use super::*;
 
     fn globals(das_text: &str, dds_text: &str) -> Vec<(String, Values)> {
         let d = dds::parse(dds_text).unwrap();
-        let vars = view::atomics(&d.decls, &[]).unwrap();
+        let vars = atomics::atomics(&d.decls, &[]).unwrap();
         global(&das::parse(das_text).unwrap(), &vars)
             .into_iter()
             .map(|a| (a.name, a.values))

@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use futures::StreamExt;
 
-use super::error::DapError;
 use super::settings::HttpSettings;
+use crate::error::DapError;
 
 /// Requests in flight at once.
 pub(crate) const IN_FLIGHT: usize = 8;

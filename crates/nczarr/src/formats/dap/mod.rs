@@ -3,16 +3,18 @@
 //!
 //! - [`dds`], [`das`]: DAP2's text documents, parsed (`lex` their tokens);
 //! - [`xdr`]: the values of a data answer (`.dods`);
-//! - `view`: the netCDF dataset netcdf-c makes of them, every naming and typing rule;
+//! - `atomics`: the base variables of a DDS as netcdf-c finds them; `view`: the netCDF
+//!   dataset it makes of them (`attrs`: where the DAS's attributes go; `names`: names
+//!   and text as it shows them);
 //! - `fetch`: GETs through the shared runtime, retried, several in flight, the ways a
 //!   server says no turned into errors naming the URL and the server's message;
 //! - [`DapSource`]: the dataset as a source; each read a constraint expression for
 //!   exactly the region wanted, in answers of bounded size.
 
+mod atomics;
 mod attrs;
 pub mod das;
 pub mod dds;
-mod error;
 mod fetch;
 mod lex;
 mod names;
@@ -21,7 +23,7 @@ mod source;
 mod view;
 pub mod xdr;
 
-pub use error::DapError;
+pub use crate::error::DapError;
 pub use settings::{parse_cookie_jar, parse_netrc, HttpSettings, Login};
 pub use source::{DapDocuments, DapOptions, DapSource};
 

@@ -4,13 +4,13 @@
 //! bounded size fetched several at a time.
 
 use super::dds::{self, DapType};
-use super::error::DapError;
 use super::fetch::Fetcher;
 use super::settings::HttpSettings;
 use super::view::{self, VarMap, View};
 use super::xdr::{self, Leaf};
 use crate::chunking::Region;
 use crate::encoding::Encoding;
+use crate::error::DapError;
 use crate::error::{Error, Result};
 use crate::model::{Dataset, Values, VarPath};
 use crate::source::{DataSource, DatasetSource, FormatInfo};

@@ -1,5 +1,7 @@
-//! What can go wrong reading from an OPeNDAP server: each names the URL asked for, and
-//! the server's own words where it gave some.
+//! What can go wrong reading from an OPeNDAP server ([`crate::formats::dap`]): each
+//! names the URL asked for, and the server's own words where it gave some. Here
+//! rather than in `formats/dap/`, which `error.rs` may not import (it is a lower
+//! layer); `formats::dap` re-exports it.
 
 /// An OPeNDAP server's answer that cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
