@@ -2,9 +2,9 @@
 //! through the HDF5 reader, known by the first bytes as `nczdump` knows them.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use nczarr::nc3::header::{sniff_at, FileKind};
-use nczarr::nc3::Nc3Source;
-use nczarr::nc4::Hdf5Source;
+use nczarr::formats::{sniff_at, FileKind};
+use nczarr::formats::nc3::Nc3Source;
+use nczarr::formats::nc4::Hdf5Source;
 
 fuzz_target!(|data: &[u8]| {
     let file = nczarr_fuzz::MemFile::shared(data);

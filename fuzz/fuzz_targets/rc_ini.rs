@@ -11,7 +11,7 @@ fuzz_target!(|data: &[u8]| {
         let _ = rc.lookup(key, Some(&target));
         let _ = rc.lookup(key, None);
     }
-    let ini = nczarr::aws::AwsIni::parse(&text);
+    let ini = nczarr::cloud::s3::AwsIni::parse(&text);
     let names: Vec<String> = ini.profile_names().map(str::to_string).collect();
     for name in names.iter().chain(std::iter::once(&"default".to_string())) {
         let _ = ini.has_profile(name);

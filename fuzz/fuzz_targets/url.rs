@@ -17,8 +17,10 @@ fuzz_target!(|data: &[u8]| {
     let _ = url.base_name();
     let _ = url.modes.pure_zarr();
     let _ = url.modes.zarr3();
+    let _ = url.dap();
+    let _ = url.web_base();
     if url.storage == StorageKind::S3 {
-        if let Ok(address) = nczarr::aws::S3Address::from_url(&url) {
+        if let Ok(address) = nczarr::cloud::s3::S3Address::from_url(&url) {
             let _ = address;
         }
     }
@@ -26,9 +28,9 @@ fuzz_target!(|data: &[u8]| {
         url.storage,
         StorageKind::S3 | StorageKind::Gcs | StorageKind::Azure
     ) {
-        let _ = nczarr::store::open_cloud(&url, None, false);
+        let _ = nczarr::place::open_cloud(&url, None, false);
     }
     if url.storage == StorageKind::Http {
-        let _ = nczarr::store::HttpStore::new(&url.original);
+        let _ = nczarr::cloud::http::HttpStore::new(&url.original);
     }
 });

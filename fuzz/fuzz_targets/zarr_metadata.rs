@@ -5,7 +5,7 @@
 //! metadata readers instead of building stores.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use nczarr::nczarr::{ReadOptions, ZarrSource};
+use nczarr::formats::zarr::{ReadOptions, ZarrSource};
 
 /// Keys of `nczarr_fuzz::skeleton` that a document may replace.
 const KEYS: &[&str] = &[

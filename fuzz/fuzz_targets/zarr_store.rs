@@ -3,7 +3,7 @@
 //! three ways the `#mode=` flags ask for.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use nczarr::nczarr::{ReadOptions, ZarrSource};
+use nczarr::formats::zarr::{ReadOptions, ZarrSource};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&mode, packed)) = data.split_first() else {

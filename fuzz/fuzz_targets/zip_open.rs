@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use libfuzzer_sys::fuzz_target;
-use nczarr::nczarr::{ReadOptions, ZarrSource};
+use nczarr::formats::zarr::{ReadOptions, ZarrSource};
 use nczarr::store::{ListableStore, ReadableStore, ZipStore};
 
 fuzz_target!(|data: &[u8]| {

@@ -125,11 +125,11 @@ fn total_elements(ds: &nczarr::model::Dataset) -> u64 {
 /// sink, slabs of 64 KiB); the store, or why it failed.
 fn write_to_memory(
     source: &dyn DatasetSource,
-    options: nczarr::nczarr::WriteOptions,
+    options: nczarr::formats::zarr::WriteOptions,
 ) -> nczarr::Result<Arc<MemoryStore>> {
     use nczarr::copy::{plan, write_dataset, CopyOptions};
     use nczarr::encoding::PlanOptions;
-    use nczarr::nczarr::ZarrSink;
+    use nczarr::formats::zarr::ZarrSink;
     use nczarr::store::Target;
     use nczarr::DatasetSink;
 
@@ -150,7 +150,7 @@ fn write_to_memory(
 /// and the reader meet on every dataset the fuzzer makes. Datasets too large to dump
 /// are left alone (writing their fill values is slow, not wrong).
 pub fn write_and_read(source: &dyn DatasetSource) {
-    use nczarr::nczarr::{ReadOptions, WriteOptions, ZarrSource};
+    use nczarr::formats::zarr::{ReadOptions, WriteOptions, ZarrSource};
 
     if total_elements(source.dataset()) > MAX_DUMP_ELEMENTS {
         return;
@@ -214,7 +214,7 @@ pub fn skeleton(v3: bool) -> MemoryStore {
 
 /// Every entry of the skeleton dataset, written by the library's own writer.
 pub fn write_skeleton(v3: bool) -> Vec<(String, Vec<u8>)> {
-    use nczarr::nczarr::WriteOptions;
+    use nczarr::formats::zarr::WriteOptions;
     use nczarr::store::{ListableStore, ReadableStore};
 
     let ast = nczarr::cdl::parse(SKELETON_CDL).expect("skeleton CDL parses");
