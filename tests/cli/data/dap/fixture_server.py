@@ -28,6 +28,7 @@ connection closed without a Content-Length), baddds.nc (.dds does not parse),
 big.nc and big1d.nc (403 "Request too big" when a data request asks for
 more than 1000 values).
 """
+import os
 import re
 import struct
 import sys
@@ -177,6 +178,19 @@ ERA_NC = Dataset('era.nc', 'thredds', [
     'DODS_EXTRA': {'Unlimited_Dimension': S('time')},
 }))
 
+# For the benchmarks (benches/opendap_vs_netcdf_c.sh), with FIXTURE_HUGE=1 only: a
+# 100 MB variable, float v(time = 100, x = 250000). Rows of 250,000 values: ncdump asks
+# for one row a request, 100 requests (with rows of 250 it asks 100,000 times and takes
+# hours).
+HUGE = [('time', 100), ('x', 250000)]
+if os.environ.get('FIXTURE_HUGE') == '1':
+    HUGE_NC = Dataset('huge.nc', 'thredds', [
+        A('Float64', 'time', [HUGE[0]], np.arange(100.0)),
+        A('Float32', 'v', HUGE, (np.arange(100 * 250000) % 977).astype('f4') * 0.5),
+    ], SMALL_DAS % 'a 100 MB variable')
+else:
+    HUGE_NC = None
+
 BAD_DDS = 'Dataset {\n    Float32 x[x = 3]\n    Int32 ;\n} baddds.nc;\n'   # missing ';'
 
 DATASETS = {'/thredds/dodsC/grid.nc': GRID_NC, '/hyrax/data/hdf.h5': HDF_H5,
@@ -184,6 +198,8 @@ DATASETS = {'/thredds/dodsC/grid.nc': GRID_NC, '/hyrax/data/hdf.h5': HDF_H5,
             '/thredds/dodsC/trunc.nc': TRUNC_NC, '/thredds/dodsC/stall.nc': STALL_NC,
             '/thredds/dodsC/big.nc': BIG_NC, '/thredds/dodsC/big1d.nc': BIG1D_NC,
             '/thredds/dodsC/era.nc': ERA_NC}
+if HUGE_NC is not None:
+    DATASETS['/thredds/dodsC/huge.nc'] = HUGE_NC
 
 # ------------------------------------------------------ constraint expressions
 

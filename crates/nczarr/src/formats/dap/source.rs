@@ -532,8 +532,24 @@ impl DapSource {
             .collect();
         let answers = self.fetcher.get_many(urls.clone());
         let want: u64 = parts.iter().map(|p| p.len().unwrap_or(0)).sum();
+        // The answers decoded on the pool's threads (XDR to host order is a pass over
+        // every byte), each then appended in order.
+        let answers: Vec<std::result::Result<Result<Values>, DapError>> = {
+            use rayon::prelude::*;
+            answers
+                .into_par_iter()
+                .zip(urls.par_iter())
+                .zip(parts.par_iter())
+                .map(|((answer, url), part)| {
+                    answer.map(|body| {
+                        decode_answer(&body, url).and_then(|leaves| leaf_values(var, leaves, part, url))
+                    })
+                })
+                .collect()
+        };
         let mut out = Values::with_capacity(t, want as usize);
         for ((answer, url), part) in answers.into_iter().zip(&urls).zip(parts) {
+            let _ = url;
             match answer {
                 // Over the server's response limit: the piece again, in pieces under
                 // it (the limit it names, or half of what it refused).
@@ -551,10 +567,7 @@ impl DapSource {
                     let smaller = pieces(part, var.dap_rank, size, limit);
                     out.append(self.fetch_parts(var, &smaller)?);
                 }
-                answer => {
-                    let leaves = decode_answer(&answer?, url)?;
-                    out.append(leaf_values(var, leaves, part, url)?);
-                }
+                answer => out.append(answer??),
             }
         }
         Ok(out)

@@ -79,8 +79,8 @@ struct Reader<'a> {
     at: usize,
 }
 
-impl Reader<'_> {
-    fn take(&mut self, n: usize, what: &str) -> Result<&[u8], String> {
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], String> {
         let end = self
             .at
             .checked_add(n)
@@ -219,14 +219,14 @@ fn base(r: &mut Reader, ty: DapType, array: bool, n: u64, path: &str) -> Result<
         }
     }
     let n = usize::try_from(n).map_err(|_| what("the length"))?;
-    let fixed = |r: &mut Reader, size: usize| -> Result<Vec<u8>, String> {
+    // The values' bytes, in place: the whole length checked first (a length beyond
+    // the body is damage, and must not be allocated).
+    fn fixed<'a>(r: &mut Reader<'a>, n: usize, size: usize, path: &str) -> Result<&'a [u8], String> {
         let bytes = n
             .checked_mul(size)
             .ok_or_else(|| format!("variable '{path}': too large"))?;
-        // Check the whole length first: a length beyond the body is damage, and
-        // must not be allocated.
-        Ok(r.take(bytes, &what("the values"))?.to_vec())
-    };
+        r.take(bytes, &format!("the values of '{path}'"))
+    }
     let leaf = match ty {
         // A scalar byte is an XDR integer: its low byte, last (libdap's `xdr_char`).
         DapType::Byte if !array => {
@@ -234,31 +234,31 @@ fn base(r: &mut Reader, ty: DapType, array: bool, n: u64, path: &str) -> Result<
             Leaf::Byte(vec![b[3] as i8])
         }
         DapType::Byte => {
-            let b = fixed(r, 1)?;
+            let b = fixed(r, n, 1, path)?;
             let pad = (4 - n % 4) % 4;
             r.take(pad, &what("the padding"))?;
-            Leaf::Byte(b.into_iter().map(|x| x as i8).collect())
+            Leaf::Byte(b.iter().map(|&x| x as i8).collect())
         }
         DapType::Int16 | DapType::UInt16 => Leaf::Short(
-            fixed(r, 4)?
+            fixed(r, n, 4, path)?
                 .chunks_exact(4)
                 .map(|c| i32::from_be_bytes([c[0], c[1], c[2], c[3]]) as i16)
                 .collect(),
         ),
         DapType::Int32 | DapType::UInt32 => Leaf::Int(
-            fixed(r, 4)?
+            fixed(r, n, 4, path)?
                 .chunks_exact(4)
                 .map(|c| i32::from_be_bytes([c[0], c[1], c[2], c[3]]))
                 .collect(),
         ),
         DapType::Float32 => Leaf::Float(
-            fixed(r, 4)?
+            fixed(r, n, 4, path)?
                 .chunks_exact(4)
                 .map(|c| f32::from_be_bytes([c[0], c[1], c[2], c[3]]))
                 .collect(),
         ),
         DapType::Float64 => Leaf::Double(
-            fixed(r, 8)?
+            fixed(r, n, 8, path)?
                 .chunks_exact(8)
                 .map(|c| f64::from_be_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
                 .collect(),
