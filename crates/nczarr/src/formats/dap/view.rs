@@ -302,7 +302,7 @@ fn origin_of(user_ce: &[Projection], f: &Atomic, rank: usize) -> Vec<(u64, u64)>
 mod tests {
     use super::super::{das, dds};
     use super::*;
-    use crate::model::Values;
+    use crate::model::{NcType, Values};
 
     fn view(dds_text: &str, das_text: &str) -> View {
         let d = dds::parse(dds_text).unwrap();
