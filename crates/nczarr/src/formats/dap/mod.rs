@@ -11,6 +11,7 @@
 //! - [`DapSource`]: the dataset as a source; each read a constraint expression for
 //!   exactly the region wanted, in answers of bounded size.
 
+mod answers;
 mod atomics;
 mod attrs;
 pub mod das;

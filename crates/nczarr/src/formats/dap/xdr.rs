@@ -221,7 +221,12 @@ fn base(r: &mut Reader, ty: DapType, array: bool, n: u64, path: &str) -> Result<
     let n = usize::try_from(n).map_err(|_| what("the length"))?;
     // The values' bytes, in place: the whole length checked first (a length beyond
     // the body is damage, and must not be allocated).
-    fn fixed<'a>(r: &mut Reader<'a>, n: usize, size: usize, path: &str) -> Result<&'a [u8], String> {
+    fn fixed<'a>(
+        r: &mut Reader<'a>,
+        n: usize,
+        size: usize,
+        path: &str,
+    ) -> Result<&'a [u8], String> {
         let bytes = n
             .checked_mul(size)
             .ok_or_else(|| format!("variable '{path}': too large"))?;
