@@ -24,6 +24,8 @@ pub enum DapError {
         status: u16,
         /// The server's message (from a DAP `Error {}` body, or an HTML page's title).
         message: String,
+        /// The answer was a DAP `Error {}` body: the server speaks OPeNDAP.
+        dap: bool,
     },
     /// A DDS, DAS or DMR that does not parse.
     #[error("{url}: {what} line {line}: {message}")]

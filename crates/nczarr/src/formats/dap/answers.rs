@@ -15,6 +15,32 @@ use crate::model::Values;
 /// overlap the server's work with the transfer.
 pub(crate) const ANSWER_BYTES: u64 = 8 << 20;
 
+/// A URL's query with its `%XX` escapes of brackets, colons, commas, selection
+/// operators, quotes, spaces and `%` undone (a `%` that escapes anything else stays:
+/// a DAP name's `%20` is the name's; `%2520` is that name URL-encoded).
+pub(crate) fn decode_query(q: &str) -> String {
+    let b = q.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            if let Some(v) = b
+                .get(i + 1..i + 3)
+                .and_then(|h| std::str::from_utf8(h).ok())
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+                .filter(|v| b"[]:,&<>=!\" %".contains(v))
+            {
+                out.push(v);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 /// A constraint expression as a URL's query: every character but letters, digits
 /// and `!#$&'()*+,-./:;=?@_~` written `%XX` (brackets, and the `%` of a DAP escape,
 /// which the server decodes once for the URL and once for the name).
@@ -249,5 +275,9 @@ mod tests {
             Some(7200)
         );
         assert!(too_big("Request too big=0.04 Mbytes, max=0.008"));
+        assert_eq!(
+            decode_query("air.air%5B0:1:1%5D,lat,%20lon,a%2520b"),
+            "air.air[0:1:1],lat, lon,a%20b"
+        );
     }
 }

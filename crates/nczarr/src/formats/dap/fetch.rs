@@ -156,6 +156,7 @@ fn read_saved(url: &str, path: &str) -> Result<Vec<u8>, DapError> {
             url: url.to_string(),
             status: 200,
             message,
+            dap: true,
         });
     }
     Ok(body)
@@ -211,7 +212,8 @@ async fn get_once(
             url: url.to_string(),
             message: brief(&e),
         };
-        if e.is_builder() {
+        // A stalled server stalls again (HTTP.TIMEOUT is the wait, not a quarter of it).
+        if e.is_builder() || e.is_timeout() {
             Final(err)
         } else {
             Passing(err)
@@ -302,6 +304,7 @@ async fn get_once(
             url: url.to_string(),
             status: status.as_u16(),
             message,
+            dap: dap_error(&body).is_some(),
         };
         return Err(if matches!(status.as_u16(), 502..=504) {
             Passing(err)
@@ -315,6 +318,7 @@ async fn get_once(
             url: url.to_string(),
             status: status.as_u16(),
             message,
+            dap: true,
         }));
     }
     Ok(body)

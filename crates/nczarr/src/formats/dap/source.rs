@@ -4,8 +4,8 @@
 //! bounded size fetched several at a time.
 
 use super::answers::{
-    decode_answer, encode_query, gather, leaf_values, pieces, stated_limit, too_big, value_size,
-    ANSWER_BYTES,
+    decode_answer, decode_query, encode_query, gather, leaf_values, pieces, stated_limit, too_big,
+    value_size, ANSWER_BYTES,
 };
 use super::dds;
 use super::fetch::Fetcher;
@@ -97,12 +97,15 @@ impl DapSource {
                     .starts_with("Dataset")
                     .then(|| text.into_owned()))
             }
-            // A login wanted, or refused: so it will be for anything else there.
+            // A login wanted, or refused: so it will be for anything else there. A
+            // DAP error body says the server is an OPeNDAP one (a mistyped THREDDS
+            // path): its message is the answer.
             Err(
                 e @ DapError::Server {
                     status: 401 | 403, ..
                 },
             ) => Err(e),
+            Err(e @ DapError::Server { dap: true, .. }) => Err(e),
             Err(DapError::Server { .. }) => Ok(None),
             Err(e) => Err(e),
         }
@@ -124,7 +127,10 @@ impl DapSource {
         // The whole dataset's DDS (whose variables own their DAS tables), the DAS, and
         // with a constraint in the URL the constrained DDS (what is shown): asked for
         // at once.
-        let query = query.filter(|q| !q.is_empty());
+        // A constraint as a browser writes it (`%5B0:1:9%5D`) is the same constraint:
+        // decoded once here, encoded once when sent.
+        let decoded = query.map(decode_query);
+        let query = decoded.as_deref().filter(|q| !q.is_empty());
         let saved = base.starts_with("file://");
         if let (true, Some(q)) = (saved, query) {
             return Err(DapError::Request {
@@ -193,7 +199,7 @@ impl DapSource {
             let _ = saved_answer.set(leaves);
             counts
         } else {
-            count_records(&fetcher, base, &seqs)?
+            count_records(&fetcher, base, &seqs, query)?
         };
         let mut all_counts = counts.clone();
         let mut full_seqs = Vec::new();
@@ -212,15 +218,19 @@ impl DapSource {
         })?;
         // A server without attributes answers the DAS with an error: netcdf-c reads on
         // without them, and so do we; a DAS that does not parse is an error.
+        // A DAS the server refuses, or one that does not parse (pydap does not escape
+        // quotes in strings): the dataset is shown without attributes, as netcdf-c
+        // shows it, and the run says so and fails (a copy without `scale_factor` is
+        // not the data).
+        let mut problems = Vec::new();
         let das_text = match das_text {
             Ok(b) => String::from_utf8_lossy(&b).into_owned(),
-            Err(DapError::Server { .. }) => String::new(),
+            Err(e @ DapError::Server { .. }) => {
+                problems.push(format!("{e}; the dataset is shown without its attributes"));
+                String::new()
+            }
             Err(e) => return Err(e.into()),
         };
-        // A DAS that does not parse (pydap does not escape quotes in strings): the
-        // dataset is shown without attributes, as netcdf-c shows it, and the run
-        // says so and fails.
-        let mut problems = Vec::new();
         let das = if das_text.trim().is_empty() {
             Vec::new()
         } else {
@@ -348,14 +358,6 @@ impl DapSource {
                 d += 1;
             }
         }
-        // The user's selection (`?...&x>3`) keeps its selection clauses.
-        if let Some(sel) = self
-            .user_ce
-            .as_deref()
-            .and_then(|q| q.find('&').map(|i| &q[i..]))
-        {
-            ce.push_str(sel);
-        }
         ce
     }
 }
@@ -371,15 +373,29 @@ fn load_saved(fetcher: &Fetcher, base: &str) -> std::result::Result<xdr::Leaves,
         .map_err(|e| e.to_string())
 }
 
-/// The records of each sequence of `seqs`: the values of its counting field.
+/// The URL of a data answer for `projections`, with the selection clauses of the
+/// URL's constraint (`&temp>5`) once at the end: every read sees the rows it selects.
+fn dods_url(base: &str, projections: &str, user_ce: Option<&str>) -> String {
+    let selection = user_ce
+        .and_then(|q| q.find('&').map(|i| &q[i..]))
+        .unwrap_or("");
+    format!(
+        "{base}.dods?{}",
+        encode_query(&format!("{projections}{selection}"))
+    )
+}
+
+/// The records of each sequence of `seqs`: the values of its counting field (the
+/// URL's selection applied, as to every read).
 fn count_records(
     fetcher: &Fetcher,
     base: &str,
     seqs: &[view::SequenceCount],
+    user_ce: Option<&str>,
 ) -> Result<Vec<(String, u64)>> {
     let urls: Vec<String> = seqs
         .iter()
-        .map(|s| format!("{base}.dods?{}", encode_query(&s.count_by)))
+        .map(|s| dods_url(base, &s.count_by, user_ce))
         .collect();
     let answers = fetcher.get_many(urls.clone());
     let mut out = Vec::new();
@@ -408,10 +424,10 @@ impl DapSource {
         let urls: Vec<String> = parts
             .iter()
             .map(|p| {
-                format!(
-                    "{}.dods?{}",
-                    self.base,
-                    encode_query(&self.constraint(var, p))
+                dods_url(
+                    &self.base,
+                    &self.constraint(var, p),
+                    self.user_ce.as_deref(),
                 )
             })
             .collect();
@@ -480,7 +496,7 @@ impl DapSource {
             .iter()
             .map(|(var, whole)| self.constraint(var, whole))
             .collect();
-        let url = format!("{}.dods?{}", self.base, encode_query(&ce.join(",")));
+        let url = dods_url(&self.base, &ce.join(","), self.user_ce.as_deref());
         let mut leaves = decode_answer(&self.fetcher.get(&url)?, &url)?;
         let mut got = Vec::new();
         for (var, whole) in small {

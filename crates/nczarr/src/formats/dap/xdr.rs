@@ -87,7 +87,7 @@ impl<'a> Reader<'a> {
             .filter(|&e| e <= self.bytes.len())
             .ok_or_else(|| {
                 format!(
-                    "the answer ends early: {what} needs {n} bytes at byte {}, {} are left",
+                    "the answer ends early: {what}: {n} bytes needed at byte {}, {} left",
                     self.at,
                     self.bytes.len() - self.at
                 )
