@@ -463,6 +463,11 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(200, BAD_DDS + ('Data:\n' if ext == 'dods' else ''),
                               text if ext == 'dds' else 'application/octet-stream',
                               'dods_dds' if ext == 'dds' else 'dods_data')
+        if base == '/thredds/dodsC/nodas.nc':
+            # struct.nc whose DAS the server refuses.
+            if ext == 'das':
+                return self.error(404, 'Cant find the attributes of ' + base)
+            base = '/thredds/dodsC/struct.nc'
         ds = DATASETS.get(base)
         if ds is None:
             return self.error(404, 'Cant find ' + base)
