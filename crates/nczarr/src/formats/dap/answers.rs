@@ -19,26 +19,7 @@ pub(crate) const ANSWER_BYTES: u64 = 8 << 20;
 /// operators, quotes, spaces and `%` undone (a `%` that escapes anything else stays:
 /// a DAP name's `%20` is the name's; `%2520` is that name URL-encoded).
 pub(crate) fn decode_query(q: &str) -> String {
-    let b = q.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' {
-            if let Some(v) = b
-                .get(i + 1..i + 3)
-                .and_then(|h| std::str::from_utf8(h).ok())
-                .and_then(|h| u8::from_str_radix(h, 16).ok())
-                .filter(|v| b"[]:,&<>=!\" %".contains(v))
-            {
-                out.push(v);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(b[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    super::names::percent_decode_some(q, |v| b"[]:,&<>=!\" %".contains(&v))
 }
 
 /// A constraint expression as a URL's query: every character but letters, digits

@@ -4,7 +4,15 @@
 /// undone only when it stands for a letter, a digit or one of `_!~*'-"` (`%20` and
 /// `%2E` stay as written).
 pub(crate) fn dap_decode(name: &str) -> String {
-    let b = name.as_bytes();
+    percent_decode_some(name, |v| {
+        v.is_ascii_alphanumeric() || b"_!~*'-\"".contains(&v)
+    })
+}
+
+/// `text` with the `%XX` escapes of the bytes `undo` accepts undone; any other `%`
+/// stays as written (the one loop behind [`dap_decode`] and a query's decoding).
+pub(crate) fn percent_decode_some(text: &str, undo: impl Fn(u8) -> bool) -> String {
+    let b = text.as_bytes();
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
     while i < b.len() {
@@ -13,7 +21,7 @@ pub(crate) fn dap_decode(name: &str) -> String {
                 .get(i + 1..i + 3)
                 .and_then(|h| std::str::from_utf8(h).ok())
                 .and_then(|h| u8::from_str_radix(h, 16).ok())
-                .filter(|v| v.is_ascii_alphanumeric() || b"_!~*'-\"".contains(v))
+                .filter(|&v| undo(v))
             {
                 out.push(v);
                 i += 3;
