@@ -62,6 +62,12 @@ pub fn open(name: &str, options: &OpenOptions) -> Result<Opened> {
         if !p.exists() && std::path::Path::new(&dds).is_file() {
             return open_dap(url, crate::url::DapProtocol::Dap2, None, options);
         }
+        // ... and a DAP4 response saved as `x.dap`.
+        let mut dap = p.as_os_str().to_owned();
+        dap.push(".dap");
+        if !p.exists() && std::path::Path::new(&dap).is_file() {
+            return open_dap(url, crate::url::DapProtocol::Dap4, None, options);
+        }
     }
     if let Some(path) = url.path().filter(|p| p.is_file()) {
         // kerchunk's references (JSON), known by their first bytes or `#mode=kerchunk`:
@@ -220,13 +226,17 @@ fn open_dap(
             })
         })?,
     };
-    if protocol == crate::url::DapProtocol::Dap4 {
-        return Err(Error::Unsupported(format!(
-            "{}: DAP4 is not read yet; '#mode=dap2' reads the same server's DAP2 answers",
-            url.original
-        )));
-    }
     let dap = dap_options(&url, options);
+    if protocol == crate::url::DapProtocol::Dap4 {
+        // netcdf-c's `#hyrax`: Hyrax's checksums of strings cover their bytes only.
+        let hyrax = url.modes.has("hyrax") || url.param("hyrax").is_some();
+        let source =
+            crate::formats::dap::Dap4Source::open(&base, url.query.as_deref(), &dap, hyrax)?;
+        return Ok(Opened {
+            url,
+            source: Box::new(source),
+        });
+    }
     let source = crate::formats::dap::DapSource::open(&base, url.query.as_deref(), dds, &dap)?;
     Ok(Opened {
         url,

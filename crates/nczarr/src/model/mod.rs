@@ -19,5 +19,5 @@ pub use path::{GroupPath, VarPath};
 pub(crate) use strings::extend_short;
 pub use strings::{Strings, TooLarge};
 pub use types::NcType;
-pub use user_type::{TypeId, UValue, UserAttr, UserKind, UserType};
+pub use user_type::{Field, TypeId, TypeRef, UValue, UserAttr, UserKind, UserType};
 pub use values::Values;

@@ -415,13 +415,24 @@ pub(crate) fn server_message(body: &[u8]) -> Option<String> {
     }
     let text = String::from_utf8_lossy(&body[..body.len().min(16384)]);
     let lower = text.to_ascii_lowercase();
+    let inner = |tag: &str| {
+        let open = lower.find(&format!("<{tag}"))?;
+        let start = open + lower[open..].find('>')? + 1;
+        let end = start + lower[start..].find(&format!("</{tag}"))?;
+        Some(strip_tags(&text[start..end]))
+    };
+    // DAP4's error document: <Error httpcode="..."><Message>...</Message>...
+    if lower.contains("<error") {
+        if let Some(m) = inner("message").filter(|m| !m.is_empty()) {
+            return Some(one_line(
+                &m.replace("&quot;", "\"")
+                    .replace("&lt;", "<")
+                    .replace("&gt;", ">")
+                    .replace("&amp;", "&"),
+            ));
+        }
+    }
     if lower.contains("<html") || lower.contains("<!doctype") {
-        let inner = |tag: &str| {
-            let open = lower.find(&format!("<{tag}"))?;
-            let start = open + lower[open..].find('>')? + 1;
-            let end = start + lower[start..].find(&format!("</{tag}"))?;
-            Some(strip_tags(&text[start..end]))
-        };
         let said = inner("title")
             .filter(|t| !t.is_empty())
             .or_else(|| inner("h1"))?;

@@ -9,11 +9,13 @@
 //! - `fetch`: GETs through the shared runtime, retried, several in flight, the ways a
 //!   server says no turned into errors naming the URL and the server's message;
 //! - [`DapSource`]: the dataset as a source; each read a constraint expression for
-//!   exactly the region wanted, in answers of bounded size.
+//!   exactly the region wanted, in answers of bounded size;
+//! - [`d4`]: DAP4 (DMR, chunked data responses, checksums), on the same fetcher.
 
 mod answers;
 mod atomics;
 mod attrs;
+pub mod d4;
 pub mod das;
 pub mod dds;
 mod fetch;
@@ -25,6 +27,7 @@ mod view;
 pub mod xdr;
 
 pub use crate::error::DapError;
+pub use d4::Dap4Source;
 pub use settings::{parse_cookie_jar, parse_netrc, HttpSettings, Login};
 pub use source::{DapDocuments, DapOptions, DapSource};
 
