@@ -1,5 +1,6 @@
-//! OPeNDAP's DAP2 documents and data answers: the DDS and DAS parsers, the XDR
-//! decoder over the DDS the input starts with, and the netCDF view netcdf-c makes.
+//! OPeNDAP's documents and data answers: DAP2's DDS and DAS parsers, the XDR
+//! decoder over the DDS the input starts with, and the netCDF view netcdf-c makes;
+//! DAP4's DMR (XML) and its view, and a chunked data response taken apart whole.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
@@ -8,6 +9,8 @@ fuzz_target!(|data: &[u8]| {
     let _ = nczarr::formats::dap::das::parse(&text);
     let _ = nczarr::formats::dap::parse_netrc(&text);
     let _ = nczarr::formats::dap::parse_cookie_jar(&text);
+    let _ = nczarr::formats::dap::d4::view_of(&text);
+    let _ = nczarr::formats::dap::d4::check_response(data.to_vec());
     // A data answer: the DDS, `Data:`, the XDR body.
     if let Some((dds, body)) = nczarr::formats::dap::xdr::split_answer(data) {
         if let Ok(dds) = nczarr::formats::dap::dds::parse(&String::from_utf8_lossy(dds)) {

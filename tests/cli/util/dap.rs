@@ -222,3 +222,83 @@ impl CountingProxy {
         self.bytes.store(0, std::sync::atomic::Ordering::Relaxed);
     }
 }
+
+/// The DAP4 server of `tests/cli/data/dap/dap4_server.py` over a directory of
+/// netCDF-4 files the test writes (chunked responses, checksums, byte orders, and
+/// answers that are broken or over a response limit, by path prefix).
+pub(crate) struct Dap4Server {
+    child: Child,
+    pub(crate) port: u16,
+    pub(crate) dir: tempfile::TempDir,
+    python: String,
+}
+
+impl Drop for Dap4Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The DAP4 server, or None (skipped, the reason printed) without a Python that has
+/// netCDF4 (a failure under `CI=true`).
+pub(crate) fn dap4_server(test: &str) -> Option<Dap4Server> {
+    use std::io::BufRead;
+    let Some(python) = crate::util::python_with("netCDF4, numpy") else {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CI: {test}: no Python with netCDF4"
+        );
+        eprintln!("skipped {test}: no Python with netCDF4 (NCZARR_PYTHON)");
+        return None;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let script = crate::util::data_dir().join("dap/dap4_server.py");
+    let mut child = Command::new(&python)
+        .arg(&script)
+        .arg(dir.path())
+        .arg("0")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    let stdout = child.stdout.take().unwrap();
+    std::io::BufReader::new(stdout)
+        .read_line(&mut line)
+        .unwrap();
+    let port = line.trim().parse().expect("the DAP4 server's port");
+    Some(Dap4Server {
+        child,
+        port,
+        dir,
+        python,
+    })
+}
+
+impl Dap4Server {
+    /// The URL of `path` (`t.nc`, `be/t.nc`), without a fragment.
+    pub(crate) fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}/{path}", self.port)
+    }
+
+    /// Run a Python script (netCDF4 as `netCDF4`, numpy as `np`) in the served directory.
+    pub(crate) fn write(&self, script: &str) {
+        let full = format!("import netCDF4, numpy as np\n{script}");
+        let out = Command::new(&self.python)
+            .args(["-c", &full])
+            .current_dir(self.dir.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "writing the served files failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// The Python the server runs on.
+    pub(crate) fn python(&self) -> &str {
+        &self.python
+    }
+}

@@ -23,14 +23,15 @@ Path prefixes change how it answers (after them, the file's path):
   /badcrc/   every checksum off by one
   /trunc/    the response cut 3 bytes short, the connection closed
   /errchunk/ the data replaced by an error chunk after the DMR
-  /limit/    a 403 "Request too big" DAP4 error when a response would carry more
-             than 1000 values
+  /limit/    a 403 "Request too big" DAP4 error (THREDDS's words) when a response
+             would carry more than 4000 bytes of data
 Checksums are sent (and _DAP4_Checksum_CRC32 declared) unless the query says
 dap4.checksum=false or the path starts with /nocrc/.
 """
 import os
 import struct
 import sys
+import threading
 import urllib.parse
 import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -40,6 +41,8 @@ import netCDF4
 import numpy as np
 
 ROOT = '.'
+# netCDF-C and HDF5 are not thread-safe: one request reads the files at a time.
+LOCK = threading.Lock()
 CHUNK = 4096
 PREFIXES = ('be', 'hyrax', 'nocrc', 'badcrc', 'trunc', 'errchunk', 'limit')
 
@@ -146,7 +149,9 @@ def dmr_text(ds, name, want, checksums=None):
         if want is not None and not any(n in want for n in names):
             return False
         for d in g.dimensions.values():
-            out.append('%s<Dimension name=%s size="%d"/>\n' % (ind, quoteattr(d.name), len(d)))
+            # netcdf-c's DAP4 test server's mark of a record dimension.
+            unlim = ' _edu.ucar.isunlimited="1"' if d.isunlimited() else ''
+            out.append('%s<Dimension name=%s size="%d"%s/>\n' % (ind, quoteattr(d.name), len(d), unlim))
         for t in g.enumtypes.values():
             out.append('%s<Enumeration name=%s basetype=%s>\n' % (
                 ind, quoteattr(t.name), quoteattr(ATOMIC[np.dtype(t.dtype).str[1:]])))
@@ -269,7 +274,7 @@ class Handler(BaseHTTPRequestHandler):
         if not os.path.isfile(file):
             return self.send(404, dap_error_xml(404, 'No such dataset: /' + rel), 'text/xml')
         try:
-            with netCDF4.Dataset(file) as ds:
+            with LOCK, netCDF4.Dataset(file) as ds:
                 want = parse_ce(ds, ce) if ce else None
                 name = os.path.basename(rel)
                 if kind != '.dap':
@@ -299,8 +304,10 @@ class Handler(BaseHTTPRequestHandler):
                 c = (c + 1) & 0xffffffff
             sums[f] = c
             blobs.append(b + (struct.pack(('<' if little else '>') + 'I', c) if checksummed else b''))
-        if 'limit' in flags and count > 1000:
-            return self.send(403, dap_error_xml(403, 'Request too big=%d values, max=1000' % count), 'text/xml')
+        size = sum(len(b) for b in blobs)
+        if 'limit' in flags and size > 4000:
+            # THREDDS's words, its sizes in Mbytes.
+            return self.send(403, dap_error_xml(403, 'Request too big=%.6f Mbytes, max=0.004' % (size / 1e6)), 'text/xml')
         dmr = dmr_text(ds, name, want, sums if checksummed else None).encode('utf-8') + b'\r\n'
         first = (4 if little else 0) | (0 if checksummed else 8)
         out = bytearray(struct.pack('>I', (first << 24) | len(dmr)) + dmr)
