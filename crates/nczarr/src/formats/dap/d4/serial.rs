@@ -73,7 +73,7 @@ impl Data<'_> {
 pub fn elements(var: &Var, size_of: &dyn Fn(&super::dmr::DimUse) -> u64) -> u64 {
     var.dims
         .iter()
-        .map(|d| size_of(d))
+        .map(size_of)
         .fold(1u64, u64::saturating_mul)
 }
 
