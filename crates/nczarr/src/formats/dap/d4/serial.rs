@@ -71,10 +71,7 @@ impl Data<'_> {
 /// Values a variable of `dims` holds per instance (anonymous and named sizes resolved
 /// by `size_of`).
 pub fn elements(var: &Var, size_of: &dyn Fn(&super::dmr::DimUse) -> u64) -> u64 {
-    var.dims
-        .iter()
-        .map(size_of)
-        .fold(1u64, u64::saturating_mul)
+    var.dims.iter().map(size_of).fold(1u64, u64::saturating_mul)
 }
 
 /// The end of `n` instances of `var`'s type starting at `at`.
