@@ -86,10 +86,14 @@ fn open_store(
             );
         }
     }
-    if url.dap().is_some() {
+    if let Some(protocol) = url.dap() {
+        let documents = match protocol {
+            nczarr::url::DapProtocol::Dap4 => "DMR",
+            _ => "DDS and DAS",
+        };
         anyhow::bail!(
-            "{name}: an OPeNDAP dataset has no keys or objects; `zmapdump format` prints the DDS \
-             and DAS the server answered, `nczdump` the dataset"
+            "{name}: an OPeNDAP dataset has no keys or objects; `zmapdump format` prints the \
+             {documents} the server answered, `nczdump` the dataset"
         );
     }
     if url.modes.has("bytes") {

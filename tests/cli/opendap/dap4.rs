@@ -30,6 +30,8 @@ with netCDF4.Dataset('t.nc', 'w') as ds:
     g = ds.createGroup('sub'); g.createDimension('k', 2)
     x = g.createVariable('x', 'i8', ('k',)); x[:] = [-5, 5]; g.note = 'in a group'
     y = g.createVariable('y', 'i2', ('k', 'lon')); y[:] = np.arange(8).reshape(2, 4)
+    # A coordinate variable after the variables it maps: netcdf-c shows it first.
+    lat = ds.createVariable('lat', 'f8', ('lat',)); lat.units = 'degrees_north'; lat[:] = [-45, 0, 45]
 with netCDF4.Dataset('big.nc', 'w') as ds:
     ds.createDimension('time', 40); ds.createDimension('y', 30); ds.createDimension('x', 50)
     v = ds.createVariable('field', 'f4', ('time', 'y', 'x'))

@@ -12,6 +12,7 @@ Requests, for a file DIR/f.nc:
   /f.nc.dap[?dap4.ce=CE][&dap4.checksum=true|false]
                                     the chunked data response: the DMR chunk, data
                                     in chunks of at most CHUNK bytes, little-endian
+Variables have <Map>s to their dimensions' coordinate variables, as Hyrax's do.
 CE: ';'-separated fully qualified variable names, each with optional slices
 [i], [a:b], [a:s:b] per dimension.  A sliced dimension becomes anonymous in the
 constrained DMR (a <Dim size=N/>).
@@ -174,6 +175,11 @@ def dmr_text(ds, name, want, checksums=None):
                     out.append('%s  <Dim name=%s/>\n' % (ind, quoteattr(fqn(d.group(), d.name))))
                 else:
                     out.append('%s  <Dim size="%d"/>\n' % (ind, len(range(s[0], s[2] + 1, s[1]))))
+            # Hyrax's maps: the coordinate variables of the variable's dimensions.
+            for d in v.get_dims():
+                if d.name != v.name and d.name in d.group().variables and d.group().variables[d.name].dimensions == (d.name,):
+                    if want is None or fqn(d.group(), d.name) in want:
+                        out.append('%s  <Map name=%s/>\n' % (ind, quoteattr(fqn(d.group(), d.name))))
             for a in v.ncattrs():
                 out.append(attr_xml(a, v.getncattr(a), ind + '  ',
                                     enum=ATOMIC[np.dtype(enum.dtype).str[1:]] if enum and a == '_FillValue' else None))

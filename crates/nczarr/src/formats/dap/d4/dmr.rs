@@ -95,6 +95,9 @@ pub enum VarType {
     Atomic(Atomic),
     /// An enumeration, by its fully qualified name.
     Enum(String),
+    /// A field's enumeration, resolved to its base type (what the data walk sizes;
+    /// its values read as the enumeration's).
+    EnumBase(Atomic),
     /// Bytes of any length per value.
     Opaque,
     /// A record of fields.

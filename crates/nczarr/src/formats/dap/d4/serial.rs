@@ -91,6 +91,7 @@ fn skip(
             Some(s) => data.take(at, n.saturating_mul(s as u64)),
             None => counted(n, data, at),
         },
+        VarType::EnumBase(a) => data.take(at, n.saturating_mul(a.size().unwrap_or(1) as u64)),
         VarType::Opaque => counted(n, data, at),
         // An enum's values are its base type's: sized by the caller's lookup.
         VarType::Enum(_) => Err(format!(
@@ -135,21 +136,33 @@ fn counted(n: u64, data: &Data<'_>, mut at: usize) -> Result<usize, String> {
 /// An enumeration's base type, looked up by its fully qualified name.
 pub type EnumBase<'a> = &'a dyn Fn(&str) -> Option<Atomic>;
 
-/// The variable with every enum replaced by its base type (what the walk sizes).
+/// The variable with every enum replaced by its base type (what the walk sizes): a
+/// top-level variable's as atomic values (what reads give), a field's as
+/// [`VarType::EnumBase`].
 pub fn resolved(var: &Var, base: EnumBase<'_>) -> Result<Var, String> {
+    resolved_at(var, base, true)
+}
+
+fn resolved_at(var: &Var, base: EnumBase<'_>, top: bool) -> Result<Var, String> {
     let mut v = var.clone();
     v.ty = match &var.ty {
-        VarType::Enum(e) => VarType::Atomic(
-            base(e).ok_or_else(|| format!("'{}': enumeration {e} is not defined", var.name))?,
-        ),
+        VarType::Enum(e) => {
+            let a =
+                base(e).ok_or_else(|| format!("'{}': enumeration {e} is not defined", var.name))?;
+            if top {
+                VarType::Atomic(a)
+            } else {
+                VarType::EnumBase(a)
+            }
+        }
         VarType::Structure(f) => VarType::Structure(
             f.iter()
-                .map(|f| resolved(f, base))
+                .map(|f| resolved_at(f, base, false))
                 .collect::<Result<_, _>>()?,
         ),
         VarType::Sequence(f) => VarType::Sequence(
             f.iter()
-                .map(|f| resolved(f, base))
+                .map(|f| resolved_at(f, base, false))
                 .collect::<Result<_, _>>()?,
         ),
         t => t.clone(),
@@ -360,6 +373,13 @@ fn instance(
             *at = end;
             v
         }
+        VarType::EnumBase(a) => {
+            let size = a.size().unwrap_or(1) as u64;
+            let end = data.take(*at, size)?;
+            let v = fixed(*a, &data.bytes[*at..end], data.little_endian);
+            *at = end;
+            UValue::Enum(v.get_i128(0).unwrap_or(0))
+        }
         VarType::Enum(e) => return Err(format!("enumeration {e} not resolved")),
         VarType::Structure(f) => fields(f, at)?,
         VarType::Sequence(f) => {
@@ -443,6 +463,24 @@ mod tests {
         assert_eq!(
             fixed(Atomic::Int16, &[0, 1, 0, 2], false),
             Values::Short(vec![1, 2])
+        );
+    }
+
+    #[test]
+    fn a_field_of_an_enumeration_reads_as_its_constant() {
+        let field = Var {
+            dims: vec![],
+            ..var("e", VarType::Enum("/e_t".into()), 1)
+        };
+        let s = var("s", VarType::Structure(vec![field]), 2);
+        let s = resolved(&s, &|_| Some(Atomic::Int16)).unwrap();
+        let got = instances(&s, 2, &[1, 0, 0xff, 0xff], true, &size).unwrap();
+        assert_eq!(
+            got,
+            vec![
+                UValue::Compound(vec![UValue::Enum(1)]),
+                UValue::Compound(vec![UValue::Enum(-1)])
+            ]
         );
     }
 

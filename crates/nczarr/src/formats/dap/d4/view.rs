@@ -259,7 +259,7 @@ impl Builder<'_> {
         stem: &str,
     ) -> Result<(TypeRef, u64, u64), Fail> {
         Ok(match &v.ty {
-            VarType::Atomic(a) => match a.size() {
+            VarType::Atomic(a) | VarType::EnumBase(a) => match a.size() {
                 Some(s) => (TypeRef::Atomic(a.nc_type()), s as u64, s as u64),
                 None => (TypeRef::Atomic(NcType::String), 8, 8),
             },
@@ -300,7 +300,8 @@ impl Builder<'_> {
                     let mut dims = Vec::new();
                     for d in &f.dims {
                         dims.push(match d {
-                            DimUse::Anonymous(n) => *n,
+                            // netcdf-c makes `_AnonymousN` for a field's too.
+                            DimUse::Anonymous(_) => self.dim_ref(d, &f.name)?.1,
                             DimUse::Named(fqn) => find_dim(self.root, fqn)
                                 .map(|(_, d)| d.size)
                                 .ok_or_else(|| {
@@ -446,6 +447,7 @@ impl Builder<'_> {
                 notes: Vec::new(),
             });
         }
+        out.vars = shown_order(out.vars, &g.vars, path);
         self.attrs(&g.attrs, "", None, &mut out.attrs);
         for sub in &g.groups {
             let mut p = path.to_vec();
@@ -454,6 +456,45 @@ impl Builder<'_> {
         }
         Ok(out)
     }
+}
+
+/// `vars` (a group's, in document order) in the order netcdf-c defines them: each
+/// after the variables of its group its maps name (a coordinate variable declared
+/// after the variable it maps comes before it). The data keeps document order.
+fn shown_order(vars: Vec<Var>, decl: &[dmr::Var], path: &[String]) -> Vec<Var> {
+    let prefix: String = path.iter().map(|p| format!("/{}", esc(p))).collect();
+    let index_of = |fqn: &str| {
+        decl.iter()
+            .position(|v| format!("{prefix}/{}", esc(&v.name)) == fqn)
+    };
+    fn visit(
+        i: usize,
+        decl: &[dmr::Var],
+        index_of: &dyn Fn(&str) -> Option<usize>,
+        done: &mut [bool],
+        order: &mut Vec<usize>,
+    ) {
+        if done[i] {
+            return;
+        }
+        done[i] = true;
+        for m in &decl[i].maps {
+            if let Some(j) = index_of(m) {
+                visit(j, decl, index_of, done, order);
+            }
+        }
+        order.push(i);
+    }
+    if decl.iter().all(|v| v.maps.is_empty()) || decl.len() != vars.len() {
+        return vars;
+    }
+    let mut done = vec![false; decl.len()];
+    let mut order = Vec::with_capacity(decl.len());
+    for i in 0..decl.len() {
+        visit(i, decl, &index_of, &mut done, &mut order);
+    }
+    let mut slots: Vec<Option<Var>> = vars.into_iter().map(Some).collect();
+    order.into_iter().filter_map(|i| slots[i].take()).collect()
 }
 
 /// The dataset netcdf-c shows for the DMR `root`; `opaque_size` from the URL's
@@ -486,4 +527,59 @@ pub(super) fn build(root: &dmr::Group, opaque_size: Option<u64>) -> Result<View,
         dataset: Dataset { root: top },
         vars: b.vars,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shown(dmr_text: &str) -> Dataset {
+        build(&dmr::parse(dmr_text).unwrap(), None).unwrap().dataset
+    }
+
+    #[test]
+    fn maps_come_before_what_maps_them_and_the_data_keeps_document_order() {
+        let t = r#"<Dataset name="d"><Dimension name="time" size="2"/>
+            <Float32 name="pr"><Dim name="/time"/><Map name="/time"/></Float32>
+            <Int32 name="x"/>
+            <Float64 name="time"><Dim name="/time"/></Float64></Dataset>"#;
+        let root = dmr::parse(t).unwrap();
+        let v = build(&root, None).unwrap();
+        let names: Vec<&str> = v
+            .dataset
+            .root
+            .vars
+            .iter()
+            .map(|v| v.name.as_str())
+            .collect();
+        assert_eq!(names, ["time", "pr", "x"]);
+        let data: Vec<&str> = v.vars.iter().map(|v| v.path.name.as_str()).collect();
+        assert_eq!(data, ["pr", "x", "time"]);
+        assert_eq!(
+            v.dataset.root.vars[1]
+                .attr("_edu.ucar.maps")
+                .map(|a| a.values.clone()),
+            Some(Values::String({
+                let mut s = Strings::new();
+                s.push(Some(b"/time"));
+                s
+            }))
+        );
+    }
+
+    #[test]
+    fn anonymous_dimensions_of_fields_are_in_the_root_and_types_named_as_netcdf_c_names_them() {
+        let d = shown(
+            r#"<Dataset name="d"><Structure name="s"><Int32 name="a"><Dim size="2"/></Int32><Opaque name="o"/></Structure>
+            <Sequence name="q"><Int16 name="k"/></Sequence>
+            <Attribute name="c" type="Char"><Value>xyz</Value><Value></Value></Attribute>
+            <Attribute name="h" type="Container"><Attribute name="n" type="Int32" value="1"/></Attribute></Dataset>"#,
+        );
+        let dims: Vec<&str> = d.root.dims.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(dims, ["_Anonymous2"]);
+        let types: Vec<&str> = d.root.types.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(types, ["opaque16_t", "s_t", "q_base_t", "q_t"]);
+        assert_eq!(d.root.attrs.len(), 1);
+        assert_eq!(d.root.attrs[0].values, Values::Char(vec![b'x', 0]));
+    }
 }
