@@ -88,7 +88,8 @@ pub fn run(tool: &str, body: impl FnOnce() -> anyhow::Result<ExitCode>) -> ExitC
         // not a failure, so exit quietly with success like other Unix filters.
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            let _ = writeln!(io::stderr().lock(), "{tool}: {}", one_line(&message(&e)));
+            let said = one_line(&hide_passwords(&message(&e)));
+            let _ = writeln!(io::stderr().lock(), "{tool}: {said}");
             ExitCode::FAILURE
         }
     }
@@ -118,7 +119,8 @@ pub fn exit_after_problems(tool: &str, name: &str, problems: &[String]) -> ExitC
     // the tool panic; the exit status still says there were problems.
     let mut err = std::io::stderr().lock();
     for p in problems {
-        if writeln!(err, "{tool}: {name}: {}", one_line(p)).is_err() {
+        let said = one_line(&hide_passwords(&format!("{name}: {p}")));
+        if writeln!(err, "{tool}: {said}").is_err() {
             break;
         }
     }
@@ -167,6 +169,32 @@ pub fn message(err: &anyhow::Error) -> String {
     kept.join(": ")
 }
 
+/// A message with the passwords of the URLs in it (`https://me:secret@host/`) written
+/// `***`: a login typed into a URL is not printed back into a terminal or a CI log.
+pub fn hide_passwords(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find("://") {
+        let (head, tail) = rest.split_at(i + 3);
+        out.push_str(head);
+        let end = tail
+            .find(|c: char| c == '/' || c == '?' || c == '#' || c.is_whitespace())
+            .unwrap_or(tail.len());
+        let authority = &tail[..end];
+        match (authority.find(':'), authority.rfind('@')) {
+            (Some(colon), Some(at)) if colon < at => {
+                out.push_str(&authority[..=colon]);
+                out.push_str("***");
+                out.push_str(&authority[at..]);
+            }
+            _ => out.push_str(authority),
+        }
+        rest = &tail[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Keep an error on one line: newlines inside messages become spaces.
 pub fn one_line(s: &str) -> String {
     s.replace(['\n', '\r'], " ")
@@ -206,7 +234,18 @@ pub fn parse_size(text: &str) -> anyhow::Result<u64> {
 
 #[cfg(test)]
 mod tests {
-    use super::message;
+    use super::{hide_passwords, message};
+
+    #[test]
+    fn passwords_in_urls_are_not_printed() {
+        assert_eq!(
+            hide_passwords("https://me:s3cr@t@host:8080/a.nc.dds: refused; http://host/x; me:x@y"),
+            "https://me:***@host:8080/a.nc.dds: refused; http://host/x; me:x@y"
+        );
+        assert_eq!(hide_passwords("s3://bucket/key"), "s3://bucket/key");
+        assert_eq!(hide_passwords("http://u@h/"), "http://u@h/");
+        assert_eq!(hide_passwords("x://"), "x://");
+    }
 
     #[derive(Debug)]
     struct Located {
