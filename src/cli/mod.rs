@@ -195,6 +195,33 @@ pub fn hide_passwords(s: &str) -> String {
     out
 }
 
+/// The command line this run was started with, as a shell would take it back (words
+/// with spaces or quotes single-quoted), passwords in URLs hidden: what an Icechunk
+/// snapshot's message and NCO's `history` record.
+pub fn command_line() -> String {
+    let mut words = std::env::args_os().map(|a| a.to_string_lossy().into_owned());
+    let tool = words
+        .next()
+        .map(|t| t.rsplit('/').next().unwrap_or(&t).to_string())
+        .unwrap_or_default();
+    let quoted = words.map(|w| {
+        let plain = !w.is_empty()
+            && w.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-_./:=,@%+#".contains(&b));
+        if plain {
+            w
+        } else {
+            format!("'{}'", w.replace('\'', "'\\''"))
+        }
+    });
+    hide_passwords(
+        &std::iter::once(tool)
+            .chain(quoted)
+            .collect::<Vec<_>>()
+            .join(" "),
+    )
+}
+
 /// Keep an error on one line: newlines inside messages become spaces.
 pub fn one_line(s: &str) -> String {
     s.replace(['\n', '\r'], " ")

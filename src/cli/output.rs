@@ -151,6 +151,8 @@ impl LayoutArgs {
             overwrite: false,
             offer_append: false,
             netcdf: None,
+            icechunk: false,
+            commit: nczarr::formats::icechunk::CommitInfo::default(),
         })
     }
 }

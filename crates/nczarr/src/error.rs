@@ -69,6 +69,13 @@ pub enum Error {
         /// Path or URL.
         location: String,
     },
+    /// The location holds an Icechunk repository, not plain Zarr: what the Zarr
+    /// reader says so that the opener reads it as one.
+    #[error("an Icechunk repository, not a plain Zarr dataset")]
+    IcechunkRepository {
+        /// Path or URL.
+        location: String,
+    },
     /// A codec could not be built or failed on a chunk.
     #[error("variable '{var}': {error}")]
     Codec {

@@ -69,6 +69,14 @@ pub fn open(name: &str, options: &OpenOptions) -> Result<Opened> {
             return open_dap(url, crate::url::DapProtocol::Dap4, None, options);
         }
     }
+    // An Icechunk repository, known by its `repo` object (on a disk: one file check).
+    if url.modes.has("icechunk")
+        || url
+            .path()
+            .is_some_and(crate::formats::icechunk::is_repository_dir)
+    {
+        return open_icechunk(url, options);
+    }
     if let Some(path) = url.path().filter(|p| p.is_file()) {
         // kerchunk's references (JSON), known by their first bytes or `#mode=kerchunk`:
         // a Zarr dataset whose chunks are byte ranges of other files.
@@ -132,7 +140,9 @@ pub fn open(name: &str, options: &OpenOptions) -> Result<Opened> {
             }
         }
         return match open_zarr(&url, options) {
-            // Not a Zarr dataset: perhaps one object that is a netCDF file.
+            // Not a Zarr dataset: perhaps an Icechunk repository (the Zarr reader looked
+            // for its `repo` object), or one object that is a netCDF file.
+            Err(Error::IcechunkRepository { .. }) => open_icechunk(url, options),
             Err(e @ Error::NotZarr { .. }) => match open_ranged(&url, options.trace.clone()) {
                 Ok(Some(file)) => match crate::formats::sniff_at(&file) {
                     Ok(Some(_)) => open_remote_file(url, options),
@@ -157,6 +167,47 @@ pub fn open(name: &str, options: &OpenOptions) -> Result<Opened> {
     }
     let source = open_zarr(&url, options)?;
     Ok(Opened { url, source })
+}
+
+/// The version of the Icechunk repository `url` names (`#branch=`, `#tag=`,
+/// `#snapshot=`; the `main` branch by default), read as Zarr version 3.
+fn open_icechunk(url: DatasetUrl, options: &OpenOptions) -> Result<Opened> {
+    use crate::formats::icechunk::{open_repository, IcechunkStore, Version};
+    use crate::store::ReadableStore;
+    let version = Version::from_url(&url)?;
+    let refs =
+        options
+            .refs
+            .for_url(&url)
+            .map_err(|message| crate::store::StoreError::Settings {
+                location: url.original.clone(),
+                message,
+            })?;
+    let repo = open_repository(&url, options.trace.as_ref())?;
+    let store = IcechunkStore::reader(&repo, &version, refs)?;
+    let root = crate::store::StoreKey::new(crate::formats::zarr::v3::ZARR_JSON)?;
+    if store.get(&root)?.is_none() {
+        return Err(Error::NotDataset {
+            location: url.original.clone(),
+            message: format!(
+                "{}: the Icechunk repository's {} holds nothing yet (no root group)",
+                repo.location(),
+                version.describe()
+            ),
+        });
+    }
+    let mut read = zarr_read_options(&url, options);
+    read.force_v3 = true;
+    read.force_v2 = false;
+    let mut source = ZarrSource::open(Box::new(store), &read)?;
+    source.describe_as(
+        "icechunk",
+        &format!("Icechunk repository, {}", version.describe()),
+    );
+    Ok(Opened {
+        url,
+        source: Box::new(source),
+    })
 }
 
 /// True for a web URL that may name an OPeNDAP dataset: no mode says what it is, and
@@ -340,6 +391,11 @@ pub struct CreateOptions {
     pub offer_append: bool,
     /// Write a netCDF file of this kind instead of a Zarr dataset.
     pub netcdf: Option<NcFileKind>,
+    /// Write an Icechunk repository (a new one, or with `overwrite` a new snapshot of
+    /// one), committed as `commit` says.
+    pub icechunk: bool,
+    /// The commit's message, tag and branch, for an Icechunk output.
+    pub commit: crate::formats::icechunk::CommitInfo,
 }
 
 /// Create the dataset `name` names, staged: nothing appears there (and nothing there
@@ -359,6 +415,19 @@ pub fn create(name: &str, options: &CreateOptions) -> Result<Box<dyn DatasetSink
     zarr.pure_zarr |= url.modes.pure_zarr();
     zarr.zarr3 |= url.modes.zarr3();
     zarr.xarray_dims &= url.modes.xarray_dims();
+    if options.icechunk || url.modes.has("icechunk") {
+        // Zarr version 3 is all a repository holds; no consolidated copy of the
+        // metadata for other writers to leave stale.
+        zarr.zarr3 = true;
+        zarr.unconsolidated = true;
+        zarr.check()?;
+        let target = crate::formats::icechunk::write::create_target(
+            &url,
+            options.overwrite,
+            options.commit.clone(),
+        )?;
+        return Ok(Box::new(ZarrSink::new(target, zarr)?));
+    }
     zarr.check()?;
     let target = create_target(&url, options.zip_layout, options.overwrite).map_err(Error::from)?;
     Ok(Box::new(ZarrSink::new(target, zarr)?))
@@ -382,6 +451,12 @@ pub fn check_target(name: &str, options: &CreateOptions) -> Result<()> {
     let Some(held) = facts.there.filter(|_| !options.overwrite) else {
         return Ok(());
     };
+    if held == crate::place::Held::Icechunk {
+        return Err(Error::Target {
+            location: name.to_string(),
+            message: "an Icechunk repository already exists; nothing was written: --append adds the inputs as a new snapshot, --overwrite replaces its contents in a new snapshot (its history is kept)".into(),
+        });
+    }
     let ways = if options.offer_append && held == crate::place::Held::Zarr {
         "--append adds to it, --overwrite replaces it"
     } else {

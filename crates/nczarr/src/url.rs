@@ -193,6 +193,8 @@ const ZARR_FLAGS: &[&str] = &[
     "v3",
     "zarr3",
     "kerchunk",
+    // Ours: an Icechunk repository.
+    "icechunk",
 ];
 /// Mode flags netcdf-c defines for OPeNDAP.
 const DAP_FLAGS: &[&str] = &["dap2", "dap4"];
@@ -210,7 +212,9 @@ impl DatasetUrl {
         // parameters as the fragment's.
         let (prefixes, text_after) = split_prefixes(text)?;
         let (before, fragment) = match text_after.find('#') {
-            Some(i) if has_scheme(text_after) => (&text_after[..i], Some(&text_after[i + 1..])),
+            Some(i) if has_scheme(text_after) || fragment_of_path(text_after, i) => {
+                (&text_after[..i], Some(&text_after[i + 1..]))
+            }
             _ => (text_after, None),
         };
         let query = has_scheme(before)
@@ -458,6 +462,17 @@ fn split_prefixes(text: &str) -> Result<(Vec<String>, &str), UrlError> {
         return Ok((Vec::new(), text));
     }
     Ok((out, rest))
+}
+
+/// True when the `#` at `at` of the plain path `text` starts a fragment: `x#branch=dev`
+/// where `x` exists and `x#branch=dev` does not (a file name may hold a `#`; a name
+/// that exists whole is that file).
+fn fragment_of_path(text: &str, at: usize) -> bool {
+    let before = &text[..at];
+    !before.is_empty()
+        && Path::new(before).exists()
+        && !Path::new(text).exists()
+        && text[at + 1..].contains('=')
 }
 
 fn has_scheme(text: &str) -> bool {

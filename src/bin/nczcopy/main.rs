@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context as _};
 use clap::Parser;
 use nczarr::copy::{finish_parts, MemoryBudget, Part};
+use nczarr::formats::icechunk::CommitInfo;
 use nczarr::jobs::{
     copy_create_options, parse_dims, CopyEvents, CopyJob, CopyOutcome, CopyRequest, CopyRun,
     InputOptions, OutputKind, Warning,
@@ -35,7 +36,8 @@ mod kerchunk;
 )]
 struct Args {
     /// Output kind: a netCDF file (nccopy's names and numbers: classic, nc6, cdf5, nc4,
-    /// nc7; or 1..5), or nczarr, zarr (pure Zarr v2), zarr3 (Zarr v3), or kerchunk
+    /// nc7; or 1..5), or nczarr, zarr (pure Zarr v2), zarr3 (Zarr v3), icechunk (an
+    /// Icechunk repository: the copy is one snapshot, see --message, --tag), or kerchunk
     /// (references to a netCDF input's chunks, as JSON; see --url-prefix). Default: for an
     /// OUTPUT named .nc, .nc4, .cdf, .h5, .hdf5 or .netcdf a netCDF file of the input's kind (netCDF-4
     /// for a Zarr input); otherwise the input's Zarr version (v3 stays v3, the rest
@@ -102,6 +104,15 @@ struct Args {
     join: JoinArgs,
     #[command(flatten)]
     kerchunk: KerchunkArgs,
+    /// The message of the snapshot an Icechunk output gets (default: the command
+    /// line). `-m TEXT` says the same when the output is an Icechunk repository (else
+    /// `-m` is nccopy's buffer size, accepted and ignored).
+    #[arg(long, value_name = "TEXT")]
+    message: Option<String>,
+    /// Tag the snapshot an Icechunk output gets (an existing tag is refused before
+    /// anything is written: tags are never moved).
+    #[arg(long, value_name = "NAME")]
+    tag: Option<String>,
     /// With several inputs, report each attribute that differs between them, once (the
     /// first input's is kept).
     #[arg(long)]
@@ -129,6 +140,27 @@ fn output_kind_of(args: &Args) -> anyhow::Result<Option<OutputKind>> {
     match args.kind.as_deref() {
         Some(k) => Ok(Some(OutputKind::parse(k)?)),
         None => Ok(args.kind_flags.kind()),
+    }
+}
+
+/// The commit an Icechunk output gets: `--message` (or `-m`, when the output is a
+/// repository), else the command line; `--tag`.
+fn commit_info(args: &Args, kind: Option<OutputKind>, output: &str) -> CommitInfo {
+    let icechunk = kind == Some(OutputKind::Icechunk)
+        || nczarr::url::DatasetUrl::parse(output).is_ok_and(|u| {
+            u.modes.has("icechunk")
+                || u.path()
+                    .is_some_and(nczarr::formats::icechunk::is_repository_dir)
+        });
+    let message = args
+        .message
+        .clone()
+        .or_else(|| args.nccopy.buffer.clone().filter(|_| icechunk))
+        .unwrap_or_else(cli::command_line);
+    CommitInfo {
+        message,
+        tag: args.tag.clone(),
+        ..CommitInfo::default()
     }
 }
 
@@ -264,7 +296,8 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let said_kind = output_kind_of(&args)?;
     let names = inputs_of(&args)?;
-    let job = job(&args, &names[0])?;
+    let mut job = job(&args, &names[0])?;
+    job.create.commit = commit_info(&args, said_kind, &job.output);
     if let Some(jobs) = args.jobs {
         rayon::ThreadPoolBuilder::new()
             .num_threads(jobs.max(1))

@@ -127,6 +127,12 @@ impl CloudStore {
         &self.place.endpoint
     }
 
+    /// The client requests go through, shared (an Icechunk repository's storage is
+    /// built on it: `formats/icechunk/backend.rs`).
+    pub(crate) fn client(&self) -> Arc<dyn ObjectStore> {
+        Arc::clone(&self.store)
+    }
+
     /// The dataset's root key in its bucket (`""` at the bucket root).
     pub fn root_key(&self) -> &str {
         &self.root

@@ -19,6 +19,8 @@ pub enum OutputKind {
     Zarr3,
     /// A netCDF file.
     File(NcFileKind),
+    /// An Icechunk repository (Zarr version 3, committed as a snapshot).
+    Icechunk,
 }
 
 impl OutputKind {
@@ -32,6 +34,7 @@ impl OutputKind {
             "nczarr" => OutputKind::Nczarr,
             "zarr" | "zarr2" => OutputKind::Zarr,
             "zarr3" | "v3" | "zarr-v3" => OutputKind::Zarr3,
+            "icechunk" => OutputKind::Icechunk,
             "classic" | "nc3" | "1" => OutputKind::File(NcFileKind::Classic),
             "64-bit offset" | "64-bit-offset" | "nc6" | "2" => {
                 OutputKind::File(NcFileKind::Offset64)
@@ -74,8 +77,9 @@ impl OutputKind {
     /// `options` set for this kind: pure Zarr v2, Zarr v3, or a netCDF file.
     pub fn apply(self, options: &mut CreateOptions) {
         options.zarr.pure_zarr = self == OutputKind::Zarr;
-        options.zarr.zarr3 = self == OutputKind::Zarr3;
+        options.zarr.zarr3 = matches!(self, OutputKind::Zarr3 | OutputKind::Icechunk);
         options.netcdf = self.file();
+        options.icechunk = self == OutputKind::Icechunk;
     }
 }
 
@@ -130,7 +134,13 @@ pub fn kind_for_target(
     default: OutputKind,
 ) -> crate::Result<OutputKind> {
     let url = DatasetUrl::parse(target)?;
+    // An Icechunk repository written to again, or named as one.
+    let icechunk = url.modes.has("icechunk")
+        || url
+            .path()
+            .is_some_and(crate::formats::icechunk::is_repository_dir);
     Ok(match said {
+        None if icechunk => OutputKind::Icechunk,
         Some(OutputKind::File(k)) if names_zarr(&url) => match k {
             NcFileKind::Offset64 | NcFileKind::Cdf5 => {
                 return Err(JobError::NotZarrKind {

@@ -42,6 +42,9 @@ fn kind_text(kind: OutputKind, said: bool) -> String {
         }
         OutputKind::Zarr => "pure Zarr version 2",
         OutputKind::Zarr3 => "Zarr version 3",
+        OutputKind::Icechunk => {
+            "an Icechunk repository (Zarr version 3), committed as one snapshot"
+        }
         OutputKind::File(k) => return file_kind_text(k, said),
     };
     if said {

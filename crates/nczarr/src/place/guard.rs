@@ -60,6 +60,8 @@ pub enum Held {
     NetcdfFile,
     /// A kerchunk reference file.
     References,
+    /// An Icechunk repository (written by new snapshots, its history kept).
+    Icechunk,
 }
 
 /// Look at the place `url` names before writing a new dataset there.
@@ -130,7 +132,9 @@ fn inspect_path(path: &Path) -> Result<TargetFacts, StoreError> {
             }
         }
     }
-    let there = if full.is_dir() {
+    let there = if full.is_dir() && crate::formats::icechunk::is_repository_dir(&full) {
+        Some(Held::Icechunk)
+    } else if full.is_dir() {
         (examine_path(&full, false)? == Existing::Dataset).then_some(Held::Zarr)
     } else if full.is_file() {
         if examine_file_path(&full)? == Existing::Dataset {
@@ -165,6 +169,12 @@ fn dataset_at(dir: &Path, target: &Path) -> Result<Option<Enclosing>, StoreError
         return Ok(Some(Enclosing {
             dataset: shown,
             what: format!("{kind}, not a directory"),
+        }));
+    }
+    if crate::formats::icechunk::is_repository_dir(dir) {
+        return Ok(Some(Enclosing {
+            dataset: shown,
+            what: "an Icechunk repository, whose objects are its own".into(),
         }));
     }
     if !DATASET_MARKERS.iter().any(|m| dir.join(m).is_file()) {
@@ -222,7 +232,7 @@ fn inspect_cloud(url: &DatasetUrl) -> Result<TargetFacts, StoreError> {
     let ancestors: Vec<String> = (0..parts.len()).map(|n| parts[..n].join("/")).collect();
     let mut keys = Vec::new();
     for (depth, prefix) in ancestors.iter().enumerate() {
-        for marker in DATASET_MARKERS {
+        for marker in DATASET_MARKERS.iter().chain(&[REPO_OBJECT]) {
             let key = if prefix.is_empty() {
                 (*marker).to_string()
             } else {
@@ -235,7 +245,11 @@ fn inspect_cloud(url: &DatasetUrl) -> Result<TargetFacts, StoreError> {
     }
     let found = bucket.exist_many(&keys.iter().map(|(_, k)| k.clone()).collect::<Vec<_>>())?;
     let mut outermost = None;
-    for ((depth, _), there) in keys.iter().zip(found) {
+    for ((depth, key), there) in keys.iter().zip(found) {
+        // An object named `repo` is a repository's only when Icechunk wrote it.
+        let there = there
+            && (key.as_str().rsplit('/').next() != Some(REPO_OBJECT)
+                || holds_repository(&bucket, key));
         if there && outermost.is_none_or(|d| *depth < d) {
             outermost = Some(*depth);
         }
@@ -244,7 +258,12 @@ fn inspect_cloud(url: &DatasetUrl) -> Result<TargetFacts, StoreError> {
         dataset: bucket.at_root(&ancestors[depth]).location(),
         what: format!("'{}' inside it", parts[depth]),
     });
-    let mut there = (place.existing()? == Existing::Dataset).then_some(Held::Zarr);
+    let repo_key = StoreKey::new(REPO_OBJECT).expect("static key");
+    let mut there = if holds_repository(&place, &repo_key) {
+        Some(Held::Icechunk)
+    } else {
+        (place.existing()? == Existing::Dataset).then_some(Held::Zarr)
+    };
     if there.is_none() && !parts.is_empty() {
         if let Ok(key) = StoreKey::new(&parts.join("/")) {
             // An object named as the place itself: a netCDF file or a reference file.
@@ -264,6 +283,17 @@ fn inspect_cloud(url: &DatasetUrl) -> Result<TargetFacts, StoreError> {
         }
     }
     Ok(TargetFacts { inside, there })
+}
+
+/// The name of an Icechunk repository's root object.
+const REPO_OBJECT: &str = "repo";
+
+/// True when `key` of `store` starts as an Icechunk repository's `repo` object does.
+fn holds_repository(store: &crate::cloud::CloudStore, key: &StoreKey) -> bool {
+    use crate::store::ReadableStore;
+    store
+        .get_range(key, &crate::store::ByteRange::Bounded(0..12))
+        .is_ok_and(|h| h.as_deref() == Some(crate::formats::icechunk::MAGIC))
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ mod remote;
 pub use create::{create_file, create_target, parts_target, FileTarget, PartsRun, ZipLayout};
 pub use guard::{inspect_target, Enclosing, Held, TargetFacts};
 pub use open::{open_read, OpenedStore};
+pub(crate) use refs::ReferencedFiles;
 pub use refs::{
     examine_refs_path, looks_like_references, names_a_json_object, ranged_starts_like_references,
     starts_like_references, ReferenceStore,

@@ -42,13 +42,97 @@ enum Reference {
 /// A reference file as a store.
 pub struct ReferenceStore {
     location: String,
+    refs: BTreeMap<StoreKey, Reference>,
+    files: ReferencedFiles,
+}
+
+/// The files references name, each opened once when first read: what a kerchunk
+/// reference file and an Icechunk repository's virtual chunks share.
+pub(crate) struct ReferencedFiles {
     /// Where relative file names are looked for (the reference file's directory, or
     /// the URL it is under).
     base: String,
-    /// Where the reference file was read from: what its references may reach.
+    /// Where the references were read from: what they may reach.
     origin: Origin,
-    refs: BTreeMap<StoreKey, Reference>,
     files: Mutex<HashMap<String, Arc<dyn ReadAt>>>,
+}
+
+impl ReferencedFiles {
+    /// Files named by references read from `origin`, relative names under `base`.
+    pub(crate) fn new(base: String, origin: Origin) -> ReferencedFiles {
+        ReferencedFiles {
+            base,
+            origin,
+            files: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Where the reference `url` leads ([`crate::reach`] decides on it).
+    pub(crate) fn target(&self, url: &str) -> Target {
+        target_of(url, &self.base)
+    }
+
+    /// The file `url` names, opened once.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] when there is no such file; store errors reaching it.
+    pub(crate) fn file(&self, url: &str) -> Result<Arc<dyn ReadAt>, StoreError> {
+        if let Some(f) = self.files.lock().ok().and_then(|f| f.get(url).cloned()) {
+            return Ok(f);
+        }
+        // What the references were checked for when they were read: the same function
+        // decides what is opened.
+        let file: Arc<dyn ReadAt> = match target_of(url, &self.base) {
+            Target::Remote(full) => {
+                let parsed = DatasetUrl::parse(&full).map_err(|e| StoreError::Settings {
+                    location: full.clone(),
+                    message: e.to_string(),
+                })?;
+                let ranged = open_ranged_reference(&parsed, self.origin)?.ok_or_else(|| {
+                    StoreError::NotFound {
+                        location: url.to_string(),
+                    }
+                })?;
+                Arc::new(ranged)
+            }
+            Target::Local(local) => {
+                let p = Path::new(&local);
+                let p = if p.is_relative() && !p.exists() {
+                    Path::new(&self.base).join(p)
+                } else {
+                    p.to_path_buf()
+                };
+                Arc::new(LocalFile::open(&p)?)
+            }
+        };
+        if let Ok(mut files) = self.files.lock() {
+            files.insert(url.to_string(), Arc::clone(&file));
+        }
+        Ok(file)
+    }
+
+    /// `len` bytes (the rest of the file when `None`) from `offset` of the file `url`
+    /// names; `what` (the reference's key) names a length too large in the error.
+    ///
+    /// # Errors
+    /// As [`ReferencedFiles::file`], and the read's.
+    pub(crate) fn read(
+        &self,
+        url: &str,
+        offset: u64,
+        len: Option<u64>,
+        what: &str,
+    ) -> Result<Vec<u8>, StoreError> {
+        let file = self.file(url)?;
+        let len = len.unwrap_or_else(|| file.len().saturating_sub(offset));
+        let n = usize::try_from(len).map_err(|_| StoreError::Archive {
+            location: url.to_string(),
+            message: format!("reference '{what}': {len} bytes is too large"),
+        })?;
+        let mut buf = vec![0; n];
+        file.read_at(offset, &mut buf)?;
+        Ok(buf)
+    }
 }
 
 impl std::fmt::Debug for ReferenceStore {
@@ -218,47 +302,9 @@ impl ReferenceStore {
         let refs: BTreeMap<StoreKey, Reference> = refs.into_iter().collect();
         Ok(ReferenceStore {
             location,
-            base,
-            origin,
             refs,
-            files: Mutex::new(HashMap::new()),
+            files: ReferencedFiles::new(base, origin),
         })
-    }
-
-    /// The file `url` names, opened once.
-    fn file(&self, url: &str) -> Result<Arc<dyn ReadAt>, StoreError> {
-        if let Some(f) = self.files.lock().ok().and_then(|f| f.get(url).cloned()) {
-            return Ok(f);
-        }
-        // What the reference file was checked for when it was read: the same function
-        // decides what is opened.
-        let file: Arc<dyn ReadAt> = match target_of(url, &self.base) {
-            Target::Remote(full) => {
-                let parsed = DatasetUrl::parse(&full).map_err(|e| StoreError::Settings {
-                    location: full.clone(),
-                    message: e.to_string(),
-                })?;
-                let ranged = open_ranged_reference(&parsed, self.origin)?.ok_or_else(|| {
-                    StoreError::NotFound {
-                        location: url.to_string(),
-                    }
-                })?;
-                Arc::new(ranged)
-            }
-            Target::Local(local) => {
-                let p = Path::new(&local);
-                let p = if p.is_relative() && !p.exists() {
-                    Path::new(&self.base).join(p)
-                } else {
-                    p.to_path_buf()
-                };
-                Arc::new(LocalFile::open(&p)?)
-            }
-        };
-        if let Ok(mut files) = self.files.lock() {
-            files.insert(url.to_string(), Arc::clone(&file));
-        }
-        Ok(file)
     }
 
     fn fetch(&self, key: &StoreKey) -> GetResult {
@@ -266,15 +312,7 @@ impl ReferenceStore {
             None => Ok(None),
             Some(Reference::Inline(b)) => Ok(Some(b.clone())),
             Some(Reference::Range { url, offset, len }) => {
-                let file = self.file(url)?;
-                let len = len.unwrap_or_else(|| file.len().saturating_sub(*offset));
-                let n = usize::try_from(len).map_err(|_| StoreError::Archive {
-                    location: self.location.clone(),
-                    message: format!("reference '{key}': {len} bytes is too large"),
-                })?;
-                let mut buf = vec![0; n];
-                file.read_at(*offset, &mut buf)?;
-                Ok(Some(buf))
+                self.files.read(url, *offset, *len, key.as_str()).map(Some)
             }
         }
     }

@@ -34,7 +34,7 @@ pub use memory::MemoryStore;
 pub use range::{ByteRange, RangeError};
 pub use ranged::{LocalFile, RangedFile, ReadAt, READ_AHEAD};
 pub use replace::ReplacingDirStore;
-pub use target::Target;
+pub use target::{Completion, Target};
 pub use trace::{TraceSink, TracingStore};
 pub use write::{Staged, ZipWriterStore};
 pub use zip::ZipStore;
@@ -357,6 +357,13 @@ pub trait WritableStore: Send + Sync {
             message: "this store cannot remove values".into(),
         })
     }
+
+    /// True when nothing written is seen by readers until one commit makes all of it
+    /// visible at once (an Icechunk session): writers then need no record of their
+    /// own to complete or undo a step a killed run left half done.
+    fn transactional(&self) -> bool {
+        false
+    }
 }
 
 impl<T: WritableStore + ?Sized> WritableStore for std::sync::Arc<T> {
@@ -374,6 +381,10 @@ impl<T: WritableStore + ?Sized> WritableStore for std::sync::Arc<T> {
 
     fn delete(&self, key: &StoreKey) -> Result<(), StoreError> {
         (**self).delete(key)
+    }
+
+    fn transactional(&self) -> bool {
+        (**self).transactional()
     }
 }
 

@@ -56,6 +56,15 @@ pub(crate) fn read(store: Box<dyn ReadStore>, options: &ReadOptions) -> Result<Z
     }
     if zgroup.is_none() && nczarr.is_none() && !src.is_consolidated() {
         let Some(zarray) = zarray else {
+            // An Icechunk repository has no Zarr document at its root, and its
+            // `repo` object says what it is (one small read, before any listing).
+            let repo = StoreKey::new("repo").expect("static key");
+            let head = store.get_range(&repo, &crate::store::ByteRange::Bounded(0..12));
+            if head.is_ok_and(|h| h.as_deref() == Some(crate::formats::icechunk::MAGIC)) {
+                return Err(Error::IcechunkRepository {
+                    location: store.location(),
+                });
+            }
             // Zarr version 3 allows a root group with no document (an implicit
             // group, as zarrs and early zarr-python 3 write): nodes below it make it.
             let implicit_v3 = !options.force_v2

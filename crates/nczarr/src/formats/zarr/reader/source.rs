@@ -94,6 +94,13 @@ impl ZarrSource {
 }
 
 impl ZarrSource {
+    /// Say where the dataset comes from before what `-k` and the format line say (an
+    /// Icechunk repository's version).
+    pub(crate) fn describe_as(&mut self, kind: &str, detail: &str) {
+        self.format.kind = kind.to_string();
+        self.format.detail = format!("{detail}: {}", self.format.detail);
+    }
+
     /// Where the variable at `var` is stored and how: its array's key and storage
     /// facts (what a writer into this dataset in place needs).
     pub(crate) fn stored_array(&self, var: &VarPath) -> Option<(StoreKey, &StoredArray)> {

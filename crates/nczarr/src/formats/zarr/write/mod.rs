@@ -106,6 +106,10 @@ pub struct WriteOptions {
     /// Non-finite numbers in `.zattrs` bare (`NaN`), as zarr-python writes them and
     /// reads them back as numbers (kerchunk's references); else as strings.
     pub bare_nonfinite_attrs: bool,
+    /// No consolidated metadata in the root `zarr.json` (an Icechunk repository:
+    /// other writers of it would leave a copy there stale, and reading its nodes is
+    /// as fast).
+    pub unconsolidated: bool,
 }
 
 impl WriteOptions {
@@ -163,6 +167,7 @@ impl Default for WriteOptions {
             zarr3: false,
             shards: Vec::new(),
             bare_nonfinite_attrs: false,
+            unconsolidated: false,
         }
     }
 }

@@ -63,7 +63,7 @@ pub(super) fn write_group(
         ("attributes".into(), group_attrs(g, root, infos, opts)),
     ];
     let key = group_key(path)?;
-    if root {
+    if root && !opts.unconsolidated {
         consolidated.sort_by(|a, b| a.0.cmp(&b.0));
         members.push((
             "consolidated_metadata".into(),

@@ -1,0 +1,176 @@
+//! The one commit that makes a write a snapshot: everything the run wrote appears at
+//! once on the branch, or nothing does (a killed run leaves the branch at its previous
+//! snapshot; the chunks it uploaded stay unreachable until Icechunk's garbage
+//! collection removes them).
+//!
+//! A commit that loses a race (another writer moved the branch since the run started)
+//! is rebased once onto the new tip when the two changed different things (Icechunk's
+//! conflict detector decides), else refused, naming what both changed.
+
+use std::sync::Arc;
+
+use icechunk::conflicts::detector::ConflictDetector;
+use icechunk::session::SessionErrorKind;
+
+use super::repo::Repo;
+use super::said;
+use super::store::IcechunkStore;
+use crate::store::StoreError;
+
+/// What a commit says: its message, the tag it gets, and the branch it goes on.
+#[derive(Debug, Clone)]
+pub struct CommitInfo {
+    /// The snapshot's message (nczcopy's default: its command line).
+    pub message: String,
+    /// A tag for the new snapshot (tags are never moved: an existing one is refused
+    /// before anything is written).
+    pub tag: Option<String>,
+    /// The branch the snapshot goes on.
+    pub branch: String,
+}
+
+impl Default for CommitInfo {
+    fn default() -> CommitInfo {
+        CommitInfo::new("written by nczarr-tools")
+    }
+}
+
+impl CommitInfo {
+    /// A commit with `message` on `main`, untagged.
+    pub fn new(message: impl Into<String>) -> CommitInfo {
+        CommitInfo {
+            message: message.into(),
+            tag: None,
+            branch: "main".into(),
+        }
+    }
+}
+
+/// A commit made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Committed {
+    /// The new snapshot's id.
+    pub snapshot: String,
+    /// The branch had moved, and the commit was rebased onto its new tip.
+    pub rebased: bool,
+}
+
+/// The commit still to make of what a session wrote.
+pub struct Commit {
+    repo: Arc<icechunk::Repository>,
+    session: Arc<tokio::sync::RwLock<icechunk::session::Session>>,
+    runtime: &'static tokio::runtime::Runtime,
+    location: String,
+    info: CommitInfo,
+    pending: Arc<std::sync::Mutex<Vec<super::store::PendingChunk>>>,
+}
+
+impl std::fmt::Debug for Commit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Commit({} on {})", self.location, self.info.branch)
+    }
+}
+
+impl Commit {
+    /// The commit of what `store` (a session writing on `info.branch`) writes.
+    ///
+    /// # Errors
+    /// [`StoreError::Archive`] when `info.tag` exists already.
+    pub fn of(repo: &Repo, store: &IcechunkStore, info: CommitInfo) -> Result<Commit, StoreError> {
+        if let Some(tag) = &info.tag {
+            if repo.runtime.block_on(repo.repo.lookup_tag(tag)).is_ok() {
+                return Err(StoreError::Archive {
+                    location: repo.location.clone(),
+                    message: format!(
+                        "the repository has a tag '{tag}' already (tags are never moved); nothing was written"
+                    ),
+                });
+            }
+        }
+        Ok(Commit {
+            repo: Arc::clone(&repo.repo),
+            session: Arc::clone(&store.session),
+            runtime: repo.runtime,
+            location: repo.location.clone(),
+            info,
+            pending: Arc::clone(&store.pending),
+        })
+    }
+
+    /// Make the snapshot (and its tag).
+    ///
+    /// # Errors
+    /// [`StoreError::Archive`] when another writer changed the same things since the
+    /// session started (nothing committed), or the repository refuses.
+    pub fn commit(self) -> Result<Committed, StoreError> {
+        crate::store::check_cancelled()?;
+        let fail = |message: String| StoreError::Archive {
+            location: self.location.clone(),
+            message,
+        };
+        // A chunk whose array never came (or never grew to hold it): a writer's fault,
+        // not to be committed as a snapshot missing it.
+        if let Some(first) = self
+            .pending
+            .lock()
+            .ok()
+            .and_then(|p| p.first().map(|c| c.key()))
+        {
+            return Err(fail(format!(
+                "chunk '{first}' was written for an array its document does not define; nothing was committed"
+            )));
+        }
+        let (id, rebased) = self.runtime.block_on(async {
+            let mut session = self.session.write().await;
+            let first = session
+                .commit(self.info.message.clone())
+                .allow_empty(true)
+                .execute()
+                .await;
+            match first {
+                Ok(id) => Ok((id, false)),
+                Err(e) if matches!(e.kind, SessionErrorKind::Conflict { .. }) => {
+                    match session.rebase(&ConflictDetector).await {
+                        Ok(()) => session
+                            .commit(self.info.message.clone())
+                            .allow_empty(true)
+                            .execute()
+                            .await
+                            .map(|id| (id, true))
+                            .map_err(|e| fail(lost_race(&e.kind))),
+                        Err(e) => Err(fail(lost_race(&e.kind))),
+                    }
+                }
+                Err(e) => Err(fail(format!("commit failed: {}", said(&e.kind)))),
+            }
+        })?;
+        if let Some(tag) = &self.info.tag {
+            self.runtime
+                .block_on(self.repo.create_tag(tag, &id))
+                .map_err(|e| {
+                    fail(format!(
+                        "snapshot {id} was committed, but tag '{tag}' could not be made: {}",
+                        said(&e.kind)
+                    ))
+                })?;
+        }
+        Ok(Committed {
+            snapshot: id.to_string(),
+            rebased,
+        })
+    }
+}
+
+/// Why a commit that lost a race was not made.
+fn lost_race(kind: &SessionErrorKind) -> String {
+    let what = match kind {
+        SessionErrorKind::RebaseFailed { conflicts, .. } => {
+            let listed: Vec<String> = conflicts.iter().take(3).map(|c| format!("{c:?}")).collect();
+            format!(" ({})", listed.join("; "))
+        }
+        other => format!(" ({})", said(other)),
+    };
+    format!(
+        "another writer committed to the branch while this run wrote, and changed the same things{what}; nothing was committed (run again on the new tip)"
+    )
+}

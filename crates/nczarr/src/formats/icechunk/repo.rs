@@ -1,0 +1,307 @@
+//! Naming, finding, opening and creating a repository: on a local disk through
+//! Icechunk's own file storage, in a cloud bucket through our client (`backend.rs`).
+
+use std::sync::Arc;
+
+use icechunk::repository::VersionInfo;
+use icechunk::Repository;
+
+use super::said;
+use crate::reach::Origin;
+use crate::store::{StoreError, TraceSink};
+use crate::url::{DatasetUrl, Location, StorageKind};
+
+/// The first bytes of every Icechunk metadata object (version 2 and later): the
+/// `repo` object of a repository begins with them.
+/// (`ICE🧊CHUNK`).
+pub const MAGIC: &[u8; 12] = b"ICE\xF0\x9F\xA7\x8ACHUNK";
+
+/// The object every repository of Icechunk 2 has at its root.
+pub(crate) const REPO_OBJECT: &str = "repo";
+/// What version 1 repositories (Icechunk 1.x) have instead.
+pub(crate) const V1_MAIN_REF: &str = "refs/branch.main/ref.json";
+
+type DynStorage = Arc<dyn icechunk::Storage + Send + Sync>;
+
+/// Which version of a repository to read: a branch's tip, a tag, a snapshot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Version {
+    /// The tip of a branch (`#branch=NAME`; `main` when nothing is said).
+    Branch(String),
+    /// A tag (`#tag=NAME`).
+    Tag(String),
+    /// A snapshot by its id (`#snapshot=ID`).
+    Snapshot(String),
+}
+
+impl Version {
+    /// The version `url`'s fragment chooses (`branch=`, `tag=`, `snapshot=`), the
+    /// `main` branch when none.
+    ///
+    /// # Errors
+    /// [`StoreError::Settings`] when more than one is given, or one is empty.
+    pub fn from_url(url: &DatasetUrl) -> Result<Version, StoreError> {
+        let chosen: Vec<Version> = [
+            ("branch", Version::Branch as fn(String) -> Version),
+            ("tag", Version::Tag),
+            ("snapshot", Version::Snapshot),
+        ]
+        .iter()
+        .filter_map(|(key, make)| url.param(key).map(|v| (key, make(v.to_string()))))
+        .map(|(key, v)| match &v {
+            Version::Branch(n) | Version::Tag(n) | Version::Snapshot(n) if n.is_empty() => {
+                Err(StoreError::Settings {
+                    location: url.original.clone(),
+                    message: format!("#{key}= needs a name"),
+                })
+            }
+            _ => Ok(v),
+        })
+        .collect::<Result<_, _>>()?;
+        match chosen.len() {
+            0 => Ok(Version::Branch("main".into())),
+            1 => Ok(chosen.into_iter().next().expect("one")),
+            _ => Err(StoreError::Settings {
+                location: url.original.clone(),
+                message: "name one version: #branch=, #tag= or #snapshot=, not several".into(),
+            }),
+        }
+    }
+
+    /// `branch main`, `tag v1`, `snapshot ID`: for messages.
+    pub fn describe(&self) -> String {
+        match self {
+            Version::Branch(b) => format!("branch {b}"),
+            Version::Tag(t) => format!("tag {t}"),
+            Version::Snapshot(s) => format!("snapshot {s}"),
+        }
+    }
+
+    fn info(&self) -> Result<VersionInfo, String> {
+        Ok(match self {
+            Version::Branch(b) => VersionInfo::BranchTipRef(b.clone()),
+            Version::Tag(t) => VersionInfo::TagRef(t.clone()),
+            Version::Snapshot(s) => VersionInfo::SnapshotId(
+                icechunk::format::SnapshotId::try_from(s.as_str()).map_err(|e| {
+                    format!("snapshot '{s}' is not a snapshot id (20 characters of Crockford base 32): {e}")
+                })?,
+            ),
+        })
+    }
+}
+
+/// True when the directory `path` holds an Icechunk repository: its `repo` object
+/// starts with [`MAGIC`], or (version 1) it has `refs/branch.main/ref.json`.
+pub fn is_repository_dir(path: &std::path::Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 12];
+    let v2 = std::fs::File::open(path.join(REPO_OBJECT))
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok_and(|()| &head == MAGIC);
+    v2 || path.join(V1_MAIN_REF).is_file()
+}
+
+/// A repository opened, with what reading it needs.
+pub struct Repo {
+    pub(crate) repo: Arc<Repository>,
+    pub(crate) runtime: &'static tokio::runtime::Runtime,
+    /// The repository's name as given, without its fragment.
+    pub(crate) location: String,
+    /// Where the repository is: what its virtual chunks may reach.
+    pub(crate) origin: Origin,
+    /// The directory (or URL) relative virtual chunk locations are under.
+    pub(crate) base: String,
+}
+
+impl std::fmt::Debug for Repo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Repo({})", self.location)
+    }
+}
+
+fn runtime(location: &str) -> Result<&'static tokio::runtime::Runtime, StoreError> {
+    crate::cloud::io_runtime().map_err(|message| StoreError::Settings {
+        location: location.to_string(),
+        message,
+    })
+}
+
+/// The storage of the repository `url` names, where it is and how it is reached.
+fn storage_of(
+    url: &DatasetUrl,
+    trace: Option<&TraceSink>,
+    write: bool,
+    runtime: &'static tokio::runtime::Runtime,
+) -> Result<(DynStorage, Origin, String), StoreError> {
+    let location = url
+        .original
+        .split('#')
+        .next()
+        .unwrap_or(&url.original)
+        .to_string();
+    match (&url.location, url.storage) {
+        (Location::Path(path), StorageKind::Dir) => {
+            let path = std::path::absolute(path).unwrap_or_else(|_| path.clone());
+            let storage = runtime
+                .block_on(icechunk::new_local_filesystem_storage(&path))
+                .map_err(|e| StoreError::Archive {
+                    location: location.clone(),
+                    message: format!("not an Icechunk repository: {}", said(&e.kind)),
+                })?;
+            Ok((storage, Origin::Local, path.display().to_string()))
+        }
+        (_, StorageKind::S3 | StorageKind::Gcs | StorageKind::Azure) => {
+            let store = crate::place::open_cloud(url, trace, write)?;
+            let origin = Origin::of_address(store.endpoint());
+            let storage = super::backend::storage_over(store.client(), store.root_key(), &location)
+                .map_err(|message| StoreError::Settings {
+                    location: location.clone(),
+                    message,
+                })?;
+            Ok((storage, origin, location))
+        }
+        _ => Err(StoreError::Settings {
+            location,
+            message: "an Icechunk repository is read from a directory, S3, GCS or Azure".into(),
+        }),
+    }
+}
+
+/// Open the repository `url` names (its version is chosen later, by the session).
+///
+/// # Errors
+/// [`StoreError::NotFound`] when there is no repository there; settings and storage
+/// errors naming the repository.
+pub fn open_repository(url: &DatasetUrl, trace: Option<&TraceSink>) -> Result<Repo, StoreError> {
+    let runtime = runtime(&url.original)?;
+    let (storage, origin, base) = storage_of(url, trace, false, runtime)?;
+    let location = url
+        .original
+        .split('#')
+        .next()
+        .unwrap_or(&url.original)
+        .to_string();
+    let repo = runtime
+        .block_on(Repository::open(storage).execute())
+        .map_err(|e| match e.kind {
+            icechunk::repository::RepositoryErrorKind::RepositoryDoesntExist => {
+                StoreError::NotFound {
+                    location: location.clone(),
+                }
+            }
+            kind => StoreError::Archive {
+                location: location.clone(),
+                message: format!("Icechunk repository: {}", said(&kind)),
+            },
+        })?;
+    if let Some(sink) = trace {
+        sink(&format!("open Icechunk repository at {location}"));
+    }
+    Ok(Repo {
+        repo: Arc::new(repo),
+        runtime,
+        location,
+        origin,
+        base,
+    })
+}
+
+/// Create a new, empty repository at `url` (its `main` branch holds the initial,
+/// empty snapshot), with `config` (virtual chunk containers) saved in it.
+///
+/// # Errors
+/// Settings and storage errors; [`StoreError::Archive`] when something is there.
+pub fn create_repository(
+    url: &DatasetUrl,
+    config: Option<icechunk::RepositoryConfig>,
+) -> Result<Repo, StoreError> {
+    let runtime = runtime(&url.original)?;
+    let location = url
+        .original
+        .split('#')
+        .next()
+        .unwrap_or(&url.original)
+        .to_string();
+    if let Some(path) = url.path() {
+        std::fs::create_dir_all(path).map_err(|source| StoreError::Io {
+            location: location.clone(),
+            source,
+        })?;
+    }
+    let (storage, origin, base) = storage_of(url, None, true, runtime)?;
+    let mut builder = Repository::create(storage);
+    if let Some(config) = config {
+        builder = builder.config(config);
+    }
+    let repo = runtime
+        .block_on(builder.execute())
+        .map_err(|e| StoreError::Archive {
+            location: location.clone(),
+            message: format!("cannot create an Icechunk repository: {}", said(&e.kind)),
+        })?;
+    Ok(Repo {
+        repo: Arc::new(repo),
+        runtime,
+        location,
+        origin,
+        base,
+    })
+}
+
+impl Repo {
+    /// Where the repository is, as named.
+    pub fn location(&self) -> &str {
+        &self.location
+    }
+
+    /// A read-only session of `version`.
+    ///
+    /// # Errors
+    /// [`StoreError::Archive`] naming the version when it is not in the repository.
+    pub(crate) fn readonly(
+        &self,
+        version: &Version,
+    ) -> Result<icechunk::session::Session, StoreError> {
+        let info = version.info().map_err(|message| StoreError::Settings {
+            location: self.location.clone(),
+            message,
+        })?;
+        self.runtime
+            .block_on(self.repo.readonly_session(&info))
+            .map_err(|e| self.version_error(version, &e.kind))
+    }
+
+    /// A session that writes on `branch`, from its tip.
+    ///
+    /// # Errors
+    /// As [`Repo::readonly`].
+    pub(crate) fn writable(&self, branch: &str) -> Result<icechunk::session::Session, StoreError> {
+        self.runtime
+            .block_on(self.repo.writable_session(branch))
+            .map_err(|e| self.version_error(&Version::Branch(branch.into()), &e.kind))
+    }
+
+    fn version_error(
+        &self,
+        version: &Version,
+        kind: &icechunk::repository::RepositoryErrorKind,
+    ) -> StoreError {
+        let text = said(kind);
+        let missing = matches!(
+            kind,
+            icechunk::repository::RepositoryErrorKind::Ref(_)
+                | icechunk::repository::RepositoryErrorKind::SnapshotNotFound { .. }
+        );
+        StoreError::Archive {
+            location: self.location.clone(),
+            message: if missing {
+                format!(
+                    "no {} in this Icechunk repository ({text})",
+                    version.describe()
+                )
+            } else {
+                format!("{}: {text}", version.describe())
+            },
+        }
+    }
+}
