@@ -65,6 +65,38 @@ enum Command {
         /// The dataset.
         dataset: String,
     },
+    /// An Icechunk repository's snapshots, newest first, one a line: id, time (UTC),
+    /// message, as `git log --oneline`. From the `main` branch's tip, or the version
+    /// the name chooses (`#branch=dev`, `#tag=v1`, `#snapshot=ID`).
+    History {
+        /// The repository.
+        dataset: String,
+    },
+    /// An Icechunk repository's branches and tags, one a line: kind, name, snapshot id.
+    Refs {
+        /// The repository.
+        dataset: String,
+    },
+}
+
+/// The Icechunk repository `name` names (with the version its fragment chooses).
+fn open_repository(
+    name: &str,
+) -> anyhow::Result<(
+    nczarr::formats::icechunk::Repo,
+    nczarr::formats::icechunk::Version,
+)> {
+    use nczarr::formats::icechunk::{open_repository, Version};
+    let url = DatasetUrl::parse(name).with_context(|| name.to_string())?;
+    let version = Version::from_url(&url).with_context(|| name.to_string())?;
+    let repo =
+        open_repository(&url, cli::trace_sink("zmapdump").as_ref()).map_err(|e| match e {
+            nczarr::store::StoreError::NotFound { .. } if url.path().is_none() => {
+                anyhow::anyhow!("{name}: not an Icechunk repository (no repository object there)")
+            }
+            e => anyhow::Error::new(e).context(name.to_string()),
+        })?;
+    Ok((repo, version))
 }
 
 fn open_store(
@@ -213,6 +245,22 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
                         writeln!(out, "  {}", texts.join(", "))?;
                     }
                 }
+            }
+        }
+        Command::History { dataset } => {
+            let (repo, version) = open_repository(&dataset)?;
+            let lines = nczarr::formats::icechunk::history(&repo, &version)
+                .with_context(|| dataset.clone())?;
+            for l in lines {
+                writeln!(out, "{} {} {}", l.id, l.time, cli::one_line(&l.message))?;
+            }
+        }
+        Command::Refs { dataset } => {
+            let (repo, _) = open_repository(&dataset)?;
+            let refs =
+                nczarr::formats::icechunk::references(&repo).with_context(|| dataset.clone())?;
+            for r in refs {
+                writeln!(out, "{:<6} {} {}", r.kind, r.name, r.snapshot)?;
             }
         }
         Command::Format { dataset } => {

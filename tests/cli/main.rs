@@ -9,6 +9,8 @@ mod about;
 mod every_tool;
 /// Hostile input under a memory cap and a time limit: no panic, abort or hang.
 mod hostile;
+/// Icechunk repositories: read, written, appended, their history; against icechunk-python.
+mod icechunk;
 /// nczcmp: datasets compared with nccmp's options.
 mod nczcmp;
 /// nczcopy: copies, runs, append, joins, subsets, kerchunk, netCDF and Zarr v3 outputs, object stores.

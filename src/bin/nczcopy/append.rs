@@ -25,6 +25,7 @@ pub(super) fn run(args: &Args) -> anyhow::Result<ExitCode> {
         read: input_options(args, budget)?,
         budget,
         dry_run: args.dry_run,
+        commit: super::commit_info(args, None, &output),
     };
     let bar = progress_bar(args);
     let report = job.run(Some(&bar), &mut |note| match note {

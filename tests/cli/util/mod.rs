@@ -9,6 +9,8 @@ pub(crate) mod copies;
 pub(crate) mod dap;
 /// Datasets the tests of several tools make.
 pub(crate) mod datasets;
+/// Icechunk's Python: repositories made and read by the reference implementation.
+pub(crate) mod icechunk;
 /// Reference files.
 pub(crate) mod kerchunk;
 /// The dataset of the option tests.

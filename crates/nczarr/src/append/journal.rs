@@ -26,6 +26,13 @@ pub(super) fn write_docs(store: &dyn WritableStore, changes: &[DocChange]) -> Re
     if changes.is_empty() {
         return Ok(());
     }
+    // Seen all at once at the commit: nothing to complete or undo.
+    if store.transactional() {
+        for c in changes {
+            store.put(&c.key, &c.new)?;
+        }
+        return Ok(store.finish()?);
+    }
     let text = |key: &StoreKey, bytes: &[u8]| -> Result<Json> {
         String::from_utf8(bytes.to_vec())
             .map(Json::String)

@@ -48,6 +48,8 @@ pub struct AppendTarget {
     source: ZarrSource,
     /// An earlier append's metadata step was completed on opening (see `journal.rs`).
     pub completed_interrupted: bool,
+    /// An Icechunk repository's append: the commit that makes it a snapshot.
+    commit: std::sync::Mutex<Option<crate::formats::icechunk::Commit>>,
 }
 
 /// What an append will write: the dimension's old and new lengths, and the block of
@@ -72,6 +74,22 @@ impl AppendPlan {
     }
 }
 
+/// True when `url` names an Icechunk repository (a directory looked at; an object
+/// store asked for the repository's root object).
+fn is_repository(url: &DatasetUrl) -> Result<bool> {
+    if url.modes.has("icechunk") {
+        return Ok(true);
+    }
+    Ok(match url.storage {
+        StorageKind::S3 | StorageKind::Gcs | StorageKind::Azure => {
+            crate::formats::icechunk::write::exists(url)?
+        }
+        _ => url
+            .path()
+            .is_some_and(crate::formats::icechunk::is_repository_dir),
+    })
+}
+
 /// How a grown array is written: where, stored how (at the new shape).
 struct ArrayWriterSpec {
     key: crate::store::StoreKey,
@@ -87,7 +105,12 @@ impl AppendTarget {
     /// [`Error::Append`] for a place that cannot be written in place (a zip
     /// archive, a netCDF file, a web server), or for an unfinished append without
     /// `repair`; open errors.
-    pub fn open(name: &str, options: &OpenOptions, repair: bool) -> Result<AppendTarget> {
+    pub fn open(
+        name: &str,
+        options: &OpenOptions,
+        repair: bool,
+        commit: &crate::formats::icechunk::CommitInfo,
+    ) -> Result<AppendTarget> {
         let url = DatasetUrl::parse(name)?;
         let refuse = |place: FixedPlace| -> Error {
             AppendError::NotInPlace {
@@ -106,6 +129,9 @@ impl AppendTarget {
                     around.dataset, around.what, around.dataset
                 ),
             });
+        }
+        if is_repository(&url)? {
+            return AppendTarget::open_repository(name, &url, options, commit);
         }
         let write: Box<dyn WritableStore> = match (url.storage, url.path()) {
             (StorageKind::Dir, Some(p)) if p.is_dir() => Box::new(ReplacingDirStore::new(p)),
@@ -144,6 +170,40 @@ impl AppendTarget {
             read_options,
             source,
             completed_interrupted,
+            commit: std::sync::Mutex::new(None),
+        })
+    }
+
+    /// A branch of an Icechunk repository to grow: a session on it, read and written,
+    /// whose commit makes the append one snapshot (no journal: nothing is seen before
+    /// the commit).
+    fn open_repository(
+        name: &str,
+        url: &DatasetUrl,
+        options: &OpenOptions,
+        info: &crate::formats::icechunk::CommitInfo,
+    ) -> Result<AppendTarget> {
+        use crate::formats::icechunk::{open_repository, write::branch_of, Commit, IcechunkStore};
+        let repo = open_repository(url, options.trace.as_ref())?;
+        let info = crate::formats::icechunk::CommitInfo {
+            branch: branch_of(url)?,
+            ..info.clone()
+        };
+        let store = Arc::new(IcechunkStore::writer(&repo, &info.branch)?);
+        let commit = Commit::of(&repo, &store, info)?;
+        let read: Arc<dyn ReadStore> = store.clone();
+        let mut read_options = crate::open::zarr_read_options(url, options);
+        read_options.force_v3 = true;
+        read_options.force_v2 = false;
+        let source = ZarrSource::open(Box::new(read.clone()), &read_options)?;
+        Ok(AppendTarget {
+            name: name.to_string(),
+            read,
+            write: Box::new(store),
+            read_options,
+            source,
+            completed_interrupted: false,
+            commit: std::sync::Mutex::new(Some(commit)),
         })
     }
 
@@ -383,6 +443,11 @@ impl AppendTarget {
         };
         write_values(joined, joined.dataset(), &encodings, &sink, &options)?;
         DatasetSink::finish(Box::new(sink))?;
-        journal::write_docs(self.write.as_ref(), &plan.docs)
+        journal::write_docs(self.write.as_ref(), &plan.docs)?;
+        let commit = self.commit.lock().ok().and_then(|mut c| c.take());
+        if let Some(commit) = commit {
+            commit.commit()?;
+        }
+        Ok(())
     }
 }

@@ -22,6 +22,8 @@ pub struct AppendJob {
     pub budget: MemoryBudget,
     /// Plan only; nothing written.
     pub dry_run: bool,
+    /// The snapshot's message and tag, for an Icechunk repository.
+    pub commit: crate::formats::icechunk::CommitInfo,
 }
 
 /// What an append says as it goes, before anything else is said or written.
@@ -61,8 +63,8 @@ impl AppendJob {
         self.read.open.batch_bytes = Some(self.budget.batch);
         // Alone (no inputs), the run is the completion itself, a dry run too.
         let repair = !self.dry_run || self.inputs.is_empty();
-        let target =
-            AppendTarget::open(&output, &self.read.open, repair).map_err(|e| e.named(&output))?;
+        let target = AppendTarget::open(&output, &self.read.open, repair, &self.commit)
+            .map_err(|e| e.named(&output))?;
         let mut report = AppendReport {
             completed_interrupted: target.completed_interrupted,
             plan: None,

@@ -24,6 +24,23 @@ pub fn open_read(
     trace: Option<TraceSink>,
     refs: ReferenceOptions,
 ) -> Result<OpenedStore, StoreError> {
+    // An Icechunk repository: the Zarr keys of the version the name chooses.
+    if url.modes.has("icechunk")
+        || url
+            .path()
+            .is_some_and(crate::formats::icechunk::is_repository_dir)
+    {
+        use crate::formats::icechunk::{open_repository, IcechunkStore, Version};
+        let version = Version::from_url(url)?;
+        let refs = refs.for_url(url).map_err(|message| StoreError::Settings {
+            location: url.original.clone(),
+            message,
+        })?;
+        let repo = open_repository(url, trace.as_ref())?;
+        return Ok(OpenedStore {
+            store: Box::new(IcechunkStore::reader(&repo, &version, refs)?),
+        });
+    }
     let store: Box<dyn ReadStore> = match (url.storage, url.path()) {
         // A zip archive by its bytes whatever its name (`open` refuses other files).
         // kerchunk's references, else a zip archive by its bytes whatever its name.

@@ -174,6 +174,20 @@ fn storage_of(
 /// errors naming the repository.
 pub fn open_repository(url: &DatasetUrl, trace: Option<&TraceSink>) -> Result<Repo, StoreError> {
     let runtime = runtime(&url.original)?;
+    if let Some(path) = url.path() {
+        let location = path.display().to_string();
+        if !path.exists() {
+            return Err(StoreError::NotFound { location });
+        }
+        if !is_repository_dir(path) {
+            return Err(StoreError::Archive {
+                location,
+                message:
+                    "not an Icechunk repository (no repo object, nor refs/branch.main/ref.json)"
+                        .into(),
+            });
+        }
+    }
     let (storage, origin, base) = storage_of(url, trace, false, runtime)?;
     let location = url
         .original
@@ -287,11 +301,12 @@ impl Repo {
         kind: &icechunk::repository::RepositoryErrorKind,
     ) -> StoreError {
         let text = said(kind);
+        // A snapshot id that names no object is a storage error's "not found".
         let missing = matches!(
             kind,
             icechunk::repository::RepositoryErrorKind::Ref(_)
                 | icechunk::repository::RepositoryErrorKind::SnapshotNotFound { .. }
-        );
+        ) || text.contains("not found");
         StoreError::Archive {
             location: self.location.clone(),
             message: if missing {

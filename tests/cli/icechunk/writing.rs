@@ -1,0 +1,303 @@
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::util::icechunk::{assert_reads_as, ice, ice_python};
+use crate::util::{data_dir, run, s};
+
+/// `data/icechunk/w.cdl` as a netCDF-4 file in `dir`: every type xarray decodes
+/// (masked floats, packed shorts, strings, chars, CF times), global attributes.
+fn sample_nc(dir: &Path) -> PathBuf {
+    let nc = dir.join("w.nc");
+    run(
+        "nczgen",
+        &[
+            "-k",
+            "nc4",
+            "-o",
+            &s(&nc),
+            &s(&data_dir().join("icechunk/w.cdl")),
+        ],
+    )
+    .success();
+    nc
+}
+
+/// `w.cdl` with `time` and the time series `note` as given, as a netCDF-4 file.
+fn day(dir: &Path, name: &str, time: &str, note: &str) -> PathBuf {
+    let cdl = fs::read_to_string(data_dir().join("icechunk/w.cdl"))
+        .unwrap()
+        .replace(" time = 0, 6 ;", &format!(" time = {time} ;"))
+        .replace("\"calm\", \"windy\"", note);
+    let cdl_path = dir.join(format!("{name}.cdl"));
+    fs::write(&cdl_path, cdl).unwrap();
+    let nc = dir.join(format!("{name}.nc"));
+    run("nczgen", &["-k", "nc4", "-o", &s(&nc), &s(&cdl_path)]).success();
+    nc
+}
+
+/// Icechunk-python's history of main: `id message` lines, then branches and tags.
+fn log(py: &str, repo: &Path) -> String {
+    ice(py, &["log", &s(repo)])
+}
+
+#[test]
+fn a_copy_is_one_snapshot_that_icechunk_python_reads_as_the_input() {
+    let Some(py) = ice_python("a_copy_is_one_snapshot") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let nc = sample_nc(tmp.path());
+    let repo = tmp.path().join("w.ice");
+    run(
+        "nczcopy",
+        &["-k", "icechunk", "--tag", "v1", &s(&nc), &s(&repo)],
+    )
+    .success();
+    assert_reads_as(&py, &repo, "branch:main", &nc);
+    assert_reads_as(&py, &repo, "tag:v1", &nc);
+    run("nczcmp", &[&s(&repo), &s(&nc)]).success();
+    // One snapshot over the initial one, its message the command line.
+    let history = log(&py, &repo);
+    let lines: Vec<&str> = history.lines().collect();
+    assert_eq!(lines.len(), 2 + 1 + 1, "{history}");
+    assert!(
+        lines[0].ends_with(&format!(
+            "nczcopy -k icechunk --tag v1 {} {}",
+            s(&nc),
+            s(&repo)
+        )),
+        "{history}"
+    );
+    assert!(lines[1].ends_with("Repository initialized"), "{history}");
+    // Nothing else is left beside it.
+    let left: Vec<String> = fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    // `-m` is the message for a repository (nccopy's buffer size otherwise).
+    let other = tmp.path().join("m.ice");
+    run(
+        "nczcopy",
+        &["-k", "icechunk", "-m", "daily run", &s(&nc), &s(&other)],
+    )
+    .success();
+    assert!(log(&py, &other)
+        .lines()
+        .next()
+        .unwrap()
+        .ends_with(" daily run"));
+}
+
+#[test]
+fn an_append_is_one_new_snapshot_and_a_refused_one_commits_nothing() {
+    let Some(py) = ice_python("an_append_is_one_new_snapshot") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let a = day(d, "a", "0, 6", "\"calm\", \"windy\"");
+    let b = day(d, "b", "12, 18", "\"still\", \"gusty\"");
+    let joined = d.join("ab.nc");
+    run("nczcopy", &[&s(&a), &s(&b), &s(&joined)]).success();
+    let repo = d.join("r.ice");
+    run("nczcopy", &["-k", "icechunk", &s(&a), &s(&repo)]).success();
+    let first = log(&py, &repo).split(' ').next().unwrap().to_string();
+    run(
+        "nczcopy",
+        &[
+            "--append",
+            "--message",
+            "day two",
+            "--tag",
+            "d2",
+            &s(&b),
+            &s(&repo),
+        ],
+    )
+    .success();
+    assert_reads_as(&py, &repo, "branch:main", &joined);
+    assert_reads_as(&py, &repo, "tag:d2", &joined);
+    // The snapshot before is untouched.
+    assert_reads_as(&py, &repo, &format!("snapshot:{first}"), &a);
+    let history = log(&py, &repo);
+    assert!(
+        history.lines().next().unwrap().ends_with(" day two"),
+        "{history}"
+    );
+    // An append refused (a string wider than the variable stores) commits nothing.
+    let wide = day(d, "c", "24, 30", "\"calm\", \"a storm of the century\"");
+    let e = run("nczcopy", &["--append", &s(&wide), &s(&repo)]).fails_with_one_line(1);
+    assert!(e.contains("strings are never cut"), "{e}");
+    assert_eq!(log(&py, &repo), history);
+    assert_reads_as(&py, &repo, "branch:main", &joined);
+}
+
+#[test]
+fn a_repository_is_replaced_only_when_asked_and_its_history_is_kept() {
+    let Some(py) = ice_python("a_repository_is_replaced_only_when_asked") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let a = day(d, "a", "0, 6", "\"calm\", \"windy\"");
+    let b = day(d, "b", "12, 18", "\"still\", \"a gale\"");
+    let repo = d.join("r.ice");
+    run(
+        "nczcopy",
+        &["-k", "icechunk", "--tag", "v1", &s(&a), &s(&repo)],
+    )
+    .success();
+    let before = log(&py, &repo);
+    // Without -k: an existing repository is written as a repository, and refused.
+    let e = run("nczcopy", &[&s(&b), &s(&repo)]).fails_with_one_line(1);
+    assert!(
+        e.contains("an Icechunk repository already exists")
+            && e.contains("--append")
+            && e.contains("--overwrite")
+            && e.contains("history is kept"),
+        "{e}"
+    );
+    assert_eq!(log(&py, &repo), before);
+    // An existing tag is refused before anything is written.
+    let e = run("nczcopy", &["-O", "--tag", "v1", &s(&b), &s(&repo)]).fails_with_one_line(1);
+    assert!(e.contains("tag 'v1' already"), "{e}");
+    assert_eq!(log(&py, &repo), before);
+    run("nczcopy", &["-O", &s(&b), &s(&repo)]).success();
+    assert_reads_as(&py, &repo, "branch:main", &b);
+    assert_reads_as(&py, &repo, "tag:v1", &a);
+    assert_eq!(log(&py, &repo).lines().count(), before.lines().count() + 1);
+}
+
+#[test]
+fn places_a_write_cannot_go_are_refused_in_one_line() {
+    let Some(py) = ice_python("places_a_write_cannot_go") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let nc = sample_nc(tmp.path());
+    let repo = tmp.path().join("r.ice");
+    run("nczcopy", &["-k", "icechunk", &s(&nc), &s(&repo)]).success();
+    let before = log(&py, &repo);
+    // Inside a repository: its objects are its own.
+    for inside in [repo.join("new.zarr"), repo.join("snapshots")] {
+        let e = run("nczcopy", &[&s(&nc), &s(&inside)]).fails_with_one_line(1);
+        assert!(
+            e.contains("inside the dataset") && e.contains("Icechunk repository"),
+            "{e}"
+        );
+    }
+    // A tag or snapshot is not written; a new repository starts on main.
+    let e = run("nczcopy", &["-O", &s(&nc), &format!("{}#tag=x", s(&repo))]).fails_with_one_line(1);
+    assert!(e.contains("cannot be written"), "{e}");
+    let fresh = tmp.path().join("new.ice");
+    let e = run(
+        "nczcopy",
+        &[
+            "-k",
+            "icechunk",
+            &s(&nc),
+            &format!("file://{}#branch=dev", s(&fresh)),
+        ],
+    )
+    .fails_with_one_line(1);
+    assert!(e.contains("first snapshot goes on main"), "{e}");
+    assert!(!fresh.exists());
+    assert_eq!(log(&py, &repo), before);
+}
+
+/// A Zarr v2 store of `rows` x 4096 floats in chunks of 64 rows: a copy that takes a
+/// while.
+fn big_store(dir: &Path, name: &str, rows: u64) -> PathBuf {
+    let st = dir.join(name);
+    fs::create_dir_all(st.join("v")).unwrap();
+    fs::write(st.join(".zgroup"), r#"{"zarr_format": 2}"#).unwrap();
+    fs::write(st.join(".zattrs"), r#"{"_ARRAY_DIMENSIONS_unused": 0}"#).unwrap();
+    fs::write(
+        st.join("v/.zarray"),
+        format!(r#"{{"zarr_format": 2, "shape": [{rows}, 4096], "dtype": "<f4", "chunks": [64, 4096], "fill_value": null, "order": "C", "compressor": null, "filters": null}}"#),
+    )
+    .unwrap();
+    fs::write(st.join("v/.zattrs"), r#"{"_ARRAY_DIMENSIONS": ["y", "x"]}"#).unwrap();
+    for c in 0..rows / 64 {
+        let chunk: Vec<u8> = (0..64 * 4096u64)
+            .flat_map(|i| ((c * 64 * 4096 + i) as f32).to_le_bytes())
+            .collect();
+        fs::write(st.join(format!("v/{c}.0")), chunk).unwrap();
+    }
+    st
+}
+
+#[test]
+fn a_killed_write_or_append_leaves_the_branch_at_its_snapshot() {
+    let Some(py) = ice_python("a_killed_write_or_append") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let nc = sample_nc(d);
+    let repo = d.join("r.ice");
+    run("nczcopy", &["-k", "icechunk", &s(&nc), &s(&repo)]).success();
+    let before = log(&py, &repo);
+    let big = big_store(d, "big.zarr", 4096);
+    let chunks_before = count(&repo.join("chunks"));
+    for args in [
+        vec!["-O", "-d", "9", "--memory", "8M"],
+        vec!["-O", "-k", "icechunk", "--memory", "8M"],
+    ] {
+        let mut child = Command::new(crate::util::exe("nczcopy"))
+            .args(&args)
+            .arg(&big)
+            .arg(&repo)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // Killed once it has uploaded chunks into the repository.
+        let started = Instant::now();
+        while count(&repo.join("chunks")) <= chunks_before + 2
+            && started.elapsed() < Duration::from_secs(30)
+        {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert_eq!(log(&py, &repo), before, "{args:?}");
+        assert_reads_as(&py, &repo, "branch:main", &nc);
+    }
+    // The next run commits.
+    run("nczcopy", &["-O", &s(&nc), &s(&repo)]).success();
+    assert_eq!(log(&py, &repo).lines().count(), before.lines().count() + 1);
+    // An append killed half way: the branch as it was.
+    let small = big_store(d, "small.zarr", 64);
+    let grown = d.join("g.ice");
+    run("nczcopy", &["-k", "icechunk", &s(&small), &s(&grown)]).success();
+    let before = log(&py, &grown);
+    let chunks_before = count(&grown.join("chunks"));
+    let mut child = Command::new(crate::util::exe("nczcopy"))
+        .args(["--append", "--concat", "y", "--memory", "8M"])
+        .arg(&big)
+        .arg(&grown)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while count(&grown.join("chunks")) <= chunks_before + 2
+        && started.elapsed() < Duration::from_secs(30)
+    {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(log(&py, &grown), before);
+    let dump = run("nczdump", &["-h", &s(&grown)]).success().stdout();
+    assert!(dump.contains("\ty = 64 ;"), "{dump}");
+}
+
+fn count(dir: &Path) -> usize {
+    fs::read_dir(dir).map_or(0, |r| r.count())
+}
