@@ -253,7 +253,7 @@ impl ReferenceOptions {
 #[non_exhaustive]
 pub enum Refusal {
     /// A local file named by a reference file read over the network.
-    #[error("reference to local file '{path}' from a remote reference file refused (--allow-local-refs or #refs.local=allow allows it)")]
+    #[error("reference to local file '{path}' from a remote reference file or repository refused (--allow-local-refs or #refs.local=allow allows it)")]
     LocalFile {
         /// The file as the reference names it.
         path: String,
@@ -526,8 +526,8 @@ mod tests {
         let e = check_reference(remote, &local, none).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "reference to local file '/etc/passwd' from a remote reference file refused \
-             (--allow-local-refs or #refs.local=allow allows it)"
+            "reference to local file '/etc/passwd' from a remote reference file or repository \
+             refused (--allow-local-refs or #refs.local=allow allows it)"
         );
         // Loopback origins are remote too: a web server on this machine is still a
         // server, whose files need not be the user's.

@@ -5,5 +5,7 @@
 
 /// Reading: versions, virtual chunks, what is refused, history and references.
 mod reading;
+/// On S3: written, appended, read by icechunk-python; local references refused.
+mod s3;
 /// Writing: copies, appends and replacements as snapshots; killed runs.
 mod writing;

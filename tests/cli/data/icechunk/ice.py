@@ -30,6 +30,20 @@ warnings.filterwarnings("ignore")
 
 
 def storage(path):
+    """A local path, or `s3://bucket/prefix` on the server ICE_S3_ENDPOINT names (with
+    AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)."""
+    if path.startswith("s3://"):
+        bucket, _, prefix = path[5:].partition("/")
+        return icechunk.s3_storage(
+            bucket=bucket,
+            prefix=prefix,
+            endpoint_url=os.environ["ICE_S3_ENDPOINT"],
+            allow_http=True,
+            force_path_style=True,
+            region="us-east-1",
+            access_key_id=os.environ["AWS_ACCESS_KEY_ID"],
+            secret_access_key=os.environ["AWS_SECRET_ACCESS_KEY"],
+        )
     return icechunk.local_filesystem_storage(os.path.abspath(path))
 
 
