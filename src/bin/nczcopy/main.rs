@@ -109,6 +109,12 @@ struct Args {
     /// `-m` is nccopy's buffer size, accepted and ignored).
     #[arg(long, value_name = "TEXT")]
     message: Option<String>,
+    /// With -k icechunk: commit references to the netCDF inputs' chunks (what -k
+    /// kerchunk writes as JSON) instead of copying their values; the repository
+    /// declares the files' directories (buckets, servers; --url-prefix) as its virtual
+    /// chunk containers.
+    #[arg(long = "virtual")]
+    virtual_refs: bool,
     /// Tag the snapshot an Icechunk output gets (an existing tag is refused before
     /// anything is written: tags are never moved).
     #[arg(long, value_name = "NAME")]
@@ -284,6 +290,19 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         return append::run(&args);
     }
     if args.kind.as_deref() == Some("kerchunk") {
+        return kerchunk::run(&args);
+    }
+    if args.virtual_refs {
+        let icechunk = output_kind_of(&args)? == Some(OutputKind::Icechunk)
+            || output_of(&args).is_some_and(|o| {
+                nczarr::url::DatasetUrl::parse(&o).is_ok_and(|u| {
+                    u.path()
+                        .is_some_and(nczarr::formats::icechunk::is_repository_dir)
+                })
+            });
+        if !icechunk {
+            bail!("--virtual writes an Icechunk repository (-k icechunk); -k kerchunk writes the same references as JSON");
+        }
         return kerchunk::run(&args);
     }
     if args.finish {

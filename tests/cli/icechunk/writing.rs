@@ -301,3 +301,49 @@ fn a_killed_write_or_append_leaves_the_branch_at_its_snapshot() {
 fn count(dir: &Path) -> usize {
     fs::read_dir(dir).map_or(0, |r| r.count())
 }
+
+#[test]
+fn virtual_references_are_one_snapshot_icechunk_python_reads_as_the_files() {
+    let Some(py) = ice_python("virtual_references_are_one_snapshot") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    // Three netCDF-4 files (and VirtualiZarr's repository of them, not used here).
+    ice(&py, &["virtual", &s(d)]);
+    let files: Vec<String> = (0..3).map(|i| s(&d.join(format!("f{i}.nc")))).collect();
+    let repo = d.join("ours.ice");
+    let mut args = vec!["-k", "icechunk", "--virtual", "--concat", "time"];
+    args.extend(files.iter().map(String::as_str));
+    let repo_s = s(&repo);
+    args.push(&repo_s);
+    run("nczcopy", &args).success();
+    let joined = d.join("joined.nc");
+    assert_reads_as(&py, &repo, "branch:main", &joined);
+    run("nczcmp", &["-d", "-N", &repo_s, &s(&joined)]).success();
+    // References, not values: the chunks are not in the repository.
+    assert_eq!(count(&repo.join("chunks")), 0);
+    // One file is enough; --virtual is an Icechunk output's.
+    let one = d.join("one.ice");
+    run(
+        "nczcopy",
+        &["-k", "icechunk", "--virtual", &files[0], &s(&one)],
+    )
+    .success();
+    assert_reads_as(&py, &one, "branch:main", Path::new(&files[0]));
+    let e = run("nczcopy", &["--virtual", &files[0], &s(&d.join("x.zarr"))]).fails_with_one_line(1);
+    assert!(e.contains("-k icechunk"), "{e}");
+    // A file changed after it was referred to is refused, not read wrong.
+    let later = std::time::SystemTime::now() + Duration::from_secs(5);
+    fs::File::options()
+        .append(true)
+        .open(&files[1])
+        .unwrap()
+        .set_modified(later)
+        .unwrap();
+    let e = run("nczdump", &["-v", "tas", &repo_s]).fails_with_one_line(1);
+    assert!(
+        e.contains("f1.nc changed after the repository referred to it"),
+        "{e}"
+    );
+}

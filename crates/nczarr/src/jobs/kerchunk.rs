@@ -26,6 +26,9 @@ pub struct KerchunkJob {
     pub url_prefix: Option<String>,
     /// What is inlined and split (its `url` is set here).
     pub refs: RefOptions,
+    /// Commit the references as a snapshot of an Icechunk repository at the output
+    /// (`-k icechunk --virtual`) instead of writing kerchunk's JSON.
+    pub icechunk: Option<crate::formats::icechunk::CommitInfo>,
 }
 
 /// What the references hold, for the caller to say.
@@ -50,7 +53,9 @@ impl KerchunkJob {
         };
         check_not_output(&self.inputs, Some(&output))?;
         // What a reference file may never replace first: `overwrite` would not help.
-        refs_place(&output)?;
+        if self.icechunk.is_none() {
+            refs_place(&output)?;
+        }
         check_target(&output, &place).map_err(|e| e.named(&output))?;
         self.read.output = Some(output.clone());
         let inputs = Inputs::open(&self.inputs, &self.read)?;
@@ -60,6 +65,9 @@ impl KerchunkJob {
             urls.push(self.url_of(name, input)?);
         }
         self.refs.url = urls[0].clone();
+        if let Some(info) = self.icechunk.take() {
+            return self.commit_virtual(&inputs, &names, urls, info, differences);
+        }
         let (refs, counts) = if names.len() == 1 {
             references(inputs.first().source.as_ref(), &self.refs)
                 .map_err(|e| e.named(&names[0]))?
@@ -78,6 +86,39 @@ impl KerchunkJob {
         write_refs(&output, &refs.to_text())?;
         Ok(KerchunkReport {
             inlined_instead: counts.inlined_instead,
+        })
+    }
+
+    /// The references committed as a snapshot of the Icechunk repository at the
+    /// output.
+    fn commit_virtual(
+        &self,
+        inputs: &Inputs,
+        names: &[String],
+        urls: Vec<String>,
+        info: crate::formats::icechunk::CommitInfo,
+        differences: &mut dyn FnMut(&[String]),
+    ) -> Result<KerchunkReport> {
+        let output = &self.output;
+        let v = if names.len() == 1 {
+            crate::kerchunk::virtual_one(inputs.first().source.as_ref(), &self.refs)
+                .map_err(|e| e.named(&names[0]))?
+        } else {
+            let joined = Concat::new(inputs.named_sources(None), &self.read.join)?;
+            differences(&joined.attribute_differences());
+            let order: Vec<String> = joined
+                .input_names()
+                .filter_map(|n| names.iter().position(|m| m == n))
+                .map(|i| urls[i].clone())
+                .collect();
+            crate::kerchunk::virtual_joined(&joined, order, &self.refs)
+                .map_err(|e| e.named(format!("{} -> {output}", names.join(" "))))?
+        };
+        let url = DatasetUrl::parse(output).map_err(|e| Error::from(e).named(output))?;
+        crate::formats::icechunk::virtual_write::commit_virtual(&v, &url, self.overwrite, info)
+            .map_err(|e| Error::from(e).named(output))?;
+        Ok(KerchunkReport {
+            inlined_instead: v.counts.inlined_instead,
         })
     }
 

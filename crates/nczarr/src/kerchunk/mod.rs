@@ -123,7 +123,140 @@ pub fn references_joined(
     references_of(&Files::Joined { concat, urls }, options)
 }
 
+/// A virtual dataset of netCDF files: the Zarr documents and the chunks that are
+/// inlined, in memory, and the byte ranges of the files the other chunks are.
+pub(crate) struct Virtual {
+    /// The documents (and inlined chunks) the Zarr sink wrote.
+    pub memory: Arc<MemoryStore>,
+    /// Chunk key, file (an index into `urls`), offset, length.
+    pub ranges: Vec<(String, usize, u64, u64)>,
+    /// The files, as the references name them.
+    pub urls: Vec<String>,
+    /// What the references hold.
+    pub counts: RefCounts,
+    /// Array documents of referenced variables with every chunk stored and no
+    /// `_FillValue` of their own.
+    whole: Vec<crate::store::StoreKey>,
+}
+
+/// The virtual dataset of `source`, a netCDF file named `url` (Zarr version 3
+/// documents, for an Icechunk repository).
+///
+/// # Errors
+/// As [`references`].
+pub(crate) fn virtual_one(source: &dyn DatasetSource, options: &RefOptions) -> Result<Virtual> {
+    let files = Files::One {
+        source,
+        url: options.url.clone(),
+    };
+    virtual_of(&files, options, virtual_v3())
+}
+
+/// The virtual dataset of several netCDF files joined by `concat` (see
+/// [`references_joined`]), with Zarr version 3 documents.
+///
+/// # Errors
+/// As [`references_joined`].
+pub(crate) fn virtual_joined(
+    concat: &Concat<'_>,
+    urls: Vec<String>,
+    options: &RefOptions,
+) -> Result<Virtual> {
+    virtual_of(&Files::Joined { concat, urls }, options, virtual_v3())
+}
+
+/// How a virtual dataset's documents are written for Icechunk: Zarr version 3,
+/// without consolidated metadata.
+fn virtual_v3() -> WriteOptions {
+    WriteOptions {
+        zarr3: true,
+        unconsolidated: true,
+        ..WriteOptions::default()
+    }
+}
+
 fn references_of(files: &Files<'_, '_>, options: &RefOptions) -> Result<(Json, RefCounts)> {
+    let write = WriteOptions {
+        pure_zarr: true,
+        bare_nonfinite_attrs: true,
+        ..WriteOptions::default()
+    };
+    let v = virtual_of(files, options, write)?;
+    // Their `.zarray` says no fill, as the file does, or xarray would mask values.
+    for key in &v.whole {
+        if let Some(bytes) = v.memory.get(key)? {
+            let mut doc = crate::json::parse(&bytes)
+                .map_err(|e| Error::metadata(key.clone(), e.to_string()))?;
+            doc.set("fill_value", Json::Null);
+            v.memory.put(key, doc.to_text().as_bytes())?;
+        }
+    }
+    let several = v.urls.len() > 1;
+    let urls: Vec<Json> = (0..v.urls.len())
+        .map(|i| {
+            Json::String(if several {
+                format!("{{{{{}}}}}", template_name(i))
+            } else {
+                v.urls[i].clone()
+            })
+        })
+        .collect();
+    let mut counts = v.counts;
+    let mut refs: Vec<(String, Json)> = Vec::new();
+    for (key, _) in v.memory.list()? {
+        let Some(bytes) = v.memory.get(&key)? else {
+            continue;
+        };
+        let name = key.to_string();
+        let is_doc = [".zarray", ".zattrs", ".zgroup", ".zmetadata"]
+            .iter()
+            .any(|d| name.ends_with(d));
+        // No consolidated metadata: references are opened without it (kerchunk's own
+        // have none), so each document is read where it is.
+        if name == ".zmetadata" {
+            continue;
+        }
+        let value = match String::from_utf8(bytes) {
+            Ok(text) if is_doc => Json::String(text),
+            Ok(text) => {
+                counts.inlined += 1;
+                Json::String(format!("base64:{}", encode_base64(text.as_bytes())))
+            }
+            Err(e) => {
+                counts.inlined += 1;
+                Json::String(format!("base64:{}", encode_base64(e.as_bytes())))
+            }
+        };
+        refs.push((name, value));
+    }
+    for (key, file, offset, len) in v.ranges {
+        refs.push((
+            key,
+            Json::Array(vec![
+                urls[file].clone(),
+                Json::Number(Number::from_u64(offset)),
+                Json::Number(Number::from_u64(len)),
+            ]),
+        ));
+    }
+    refs.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut top = vec![("version".into(), Json::Number(Number::from_u64(1)))];
+    if several {
+        let templates = v
+            .urls
+            .iter()
+            .enumerate()
+            .map(|(i, url)| (template_name(i), Json::String(url.clone())))
+            .collect();
+        top.push(("templates".into(), Json::Object(templates)));
+    }
+    top.push(("refs".into(), Json::Object(refs)));
+    Ok((Json::Object(top), counts))
+}
+
+/// The virtual dataset of `files`, its documents written as `write` says (Zarr
+/// version 2 for kerchunk, version 3 for Icechunk).
+fn virtual_of(files: &Files<'_, '_>, options: &RefOptions, write: WriteOptions) -> Result<Virtual> {
     let source = files.source();
     let dataset = source.dataset();
     let mut plan = plan_copy(
@@ -133,11 +266,7 @@ fn references_of(files: &Files<'_, '_>, options: &RefOptions) -> Result<(Json, R
         &PlanOptions::default(),
     )?;
     let memory = Arc::new(MemoryStore::new());
-    let write = WriteOptions {
-        pure_zarr: true,
-        bare_nonfinite_attrs: true,
-        ..WriteOptions::default()
-    };
+    let zarr3 = write.zarr3;
     // Variables whose bytes can be referenced are stored as the file stores them.
     let mut layouts = std::collections::HashMap::new();
     // Why a variable of several files cannot be referenced, for its refusal.
@@ -182,23 +311,10 @@ fn references_of(files: &Files<'_, '_>, options: &RefOptions) -> Result<(Json, R
     sink.prepare(dataset, &mut plan)?;
     sink.define(dataset, &plan)?;
     let mut counts = RefCounts::default();
-    // Referenced variables with every chunk stored and no `_FillValue` of their own:
-    // their `.zarray` says no fill, as the file does, or xarray would mask values.
+    // Referenced variables with every chunk stored and no `_FillValue` of their own.
     let mut whole = Vec::new();
-    let mut ranges: BTreeMap<String, Json> = BTreeMap::new();
+    let mut ranges: BTreeMap<String, (usize, u64, u64)> = BTreeMap::new();
     let mut inline = HashSet::new();
-    // Several files are named once each, in `templates`, and by `{{name}}` in the
-    // references: a year of daily files repeats each long URL in every chunk otherwise.
-    let several = files.urls().len() > 1;
-    let urls: Vec<Json> = (0..files.urls().len())
-        .map(|i| {
-            Json::String(if several {
-                format!("{{{{{}}}}}", template_name(i))
-            } else {
-                files.urls()[i].clone()
-            })
-        })
-        .collect();
     for (path, var) in dataset.vars() {
         if !source.has_data(&path) {
             continue;
@@ -259,14 +375,13 @@ fn references_of(files: &Files<'_, '_>, options: &RefOptions) -> Result<(Json, R
             match place_of(index) {
                 Ok((file, ChunkPlace::At { offset, len })) => {
                     let name: Vec<String> = index.iter().map(u64::to_string).collect();
-                    ranges.insert(
-                        format!("{key}/{}", name.join(".")),
-                        Json::Array(vec![
-                            urls[file].clone(),
-                            Json::Number(Number::from_u64(offset)),
-                            Json::Number(Number::from_u64(len)),
-                        ]),
-                    );
+                    // Zarr version 2's `0.1`, version 3's default `c/0/1`.
+                    let chunk = if zarr3 {
+                        format!("{key}/c/{}", name.join("/"))
+                    } else {
+                        format!("{key}/{}", name.join("."))
+                    };
+                    ranges.insert(chunk, (file, offset, len));
                     counts.referenced += 1;
                 }
                 Ok((_, ChunkPlace::Missing)) => {
@@ -281,7 +396,7 @@ fn references_of(files: &Files<'_, '_>, options: &RefOptions) -> Result<(Json, R
             return Err(e);
         }
         if !missing_here && var.attr("_FillValue").is_none() {
-            whole.push(key.join(".zarray")?);
+            whole.push(key.join(if zarr3 { "zarr.json" } else { ".zarray" })?);
         }
         // Chunks stored otherwise: their values, encoded by the sink, inlined.
         for index in values_of {
@@ -302,55 +417,16 @@ fn references_of(files: &Files<'_, '_>, options: &RefOptions) -> Result<(Json, R
     };
     write_values(source, dataset, &plan, &sink, &copy)?;
     Box::new(sink).finish()?;
-    for key in whole {
-        if let Some(bytes) = memory.get(&key)? {
-            let mut doc = crate::json::parse(&bytes)
-                .map_err(|e| Error::metadata(key.clone(), e.to_string()))?;
-            doc.set("fill_value", Json::Null);
-            memory.put(&key, doc.to_text().as_bytes())?;
-        }
-    }
-    let mut refs: Vec<(String, Json)> = Vec::new();
-    for (key, _) in memory.list()? {
-        let Some(bytes) = memory.get(&key)? else {
-            continue;
-        };
-        let name = key.to_string();
-        let is_doc = [".zarray", ".zattrs", ".zgroup", ".zmetadata"]
-            .iter()
-            .any(|d| name.ends_with(d));
-        // No consolidated metadata: references are opened without it (kerchunk's own
-        // have none), so each document is read where it is.
-        if name == ".zmetadata" {
-            continue;
-        }
-        let value = match String::from_utf8(bytes) {
-            Ok(text) if is_doc => Json::String(text),
-            Ok(text) => {
-                counts.inlined += 1;
-                Json::String(format!("base64:{}", encode_base64(text.as_bytes())))
-            }
-            Err(e) => {
-                counts.inlined += 1;
-                Json::String(format!("base64:{}", encode_base64(e.as_bytes())))
-            }
-        };
-        refs.push((name, value));
-    }
-    refs.extend(ranges);
-    refs.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut top = vec![("version".into(), Json::Number(Number::from_u64(1)))];
-    if several {
-        let templates = files
-            .urls()
-            .iter()
-            .enumerate()
-            .map(|(i, url)| (template_name(i), Json::String(url.clone())))
-            .collect();
-        top.push(("templates".into(), Json::Object(templates)));
-    }
-    top.push(("refs".into(), Json::Object(refs)));
-    Ok((Json::Object(top), counts))
+    Ok(Virtual {
+        memory,
+        ranges: ranges
+            .into_iter()
+            .map(|(key, (file, offset, len))| (key, file, offset, len))
+            .collect(),
+        urls: files.urls().to_vec(),
+        counts,
+        whole,
+    })
 }
 
 /// The bytes a variable of `shape` and type `t` holds.

@@ -13,6 +13,7 @@
 //! - `store.rs`: a session as a store; virtual chunks read by `virtual_read.rs`
 //!   through our stores, checked against the repository's declared containers and
 //!   [`crate::reach`]'s rules;
+//! - `virtual_write.rs`: a snapshot of references to netCDF files' chunks;
 //! - `commit.rs`: the commit (message, tag, a lost race retried once);
 //! - `write.rs`: the target of a copy (a new repository, or a new snapshot);
 //! - `history.rs`: snapshots and references, for `zmapdump history` and `refs`.
@@ -23,6 +24,7 @@ mod history;
 mod repo;
 mod store;
 mod virtual_read;
+pub(crate) mod virtual_write;
 pub(crate) mod write;
 
 pub use commit::{Commit, CommitInfo, Committed};

@@ -262,6 +262,35 @@ pub fn create_repository(
     })
 }
 
+/// `repo` with `config` (its virtual chunk containers) saved in it: declared before
+/// the commit that refers to them, so that the snapshot is never readable without.
+///
+/// # Errors
+/// Icechunk's refusal, naming the repository.
+pub(crate) fn with_config(
+    repo: Repo,
+    config: icechunk::RepositoryConfig,
+) -> Result<Repo, StoreError> {
+    let fail = |message: String| StoreError::Archive {
+        location: repo.location.clone(),
+        message,
+    };
+    let reopened = repo
+        .runtime
+        .block_on(repo.repo.reopen(Some(config), None))
+        .map_err(|e| fail(said(&e.kind)))?;
+    repo.runtime.block_on(reopened.save_config()).map_err(|e| {
+        fail(format!(
+            "cannot save its virtual chunk containers: {}",
+            said(&e.kind)
+        ))
+    })?;
+    Ok(Repo {
+        repo: Arc::new(reopened),
+        ..repo
+    })
+}
+
 impl Repo {
     /// Where the repository is, as named.
     pub fn location(&self) -> &str {

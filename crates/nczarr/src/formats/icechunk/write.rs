@@ -47,6 +47,39 @@ pub(crate) fn exists(url: &DatasetUrl) -> Result<bool, StoreError> {
     }
 }
 
+/// A session writing into a repository, with its commit, and (a new local
+/// repository) the staging it is renamed from.
+pub(crate) struct Writing {
+    pub(crate) store: std::sync::Arc<IcechunkStore>,
+    commit: Commit,
+    staged: Option<Staged>,
+}
+
+impl Writing {
+    /// As a target of the Zarr writer: committed (then renamed into place) when the
+    /// writer finishes.
+    pub(crate) fn into_target(self) -> Target {
+        let commit = self.commit;
+        let target = match self.staged {
+            Some(staged) => Target::staged(Box::new(self.store), staged),
+            None => Target::in_place(Box::new(self.store)),
+        };
+        target.completed_by(Box::new(move || commit.commit().map(drop)))
+    }
+
+    /// Commit what was written (then rename a new local repository into place).
+    ///
+    /// # Errors
+    /// As [`Commit::commit`]; the rename's.
+    pub(crate) fn finish(self) -> Result<super::Committed, StoreError> {
+        let done = self.commit.commit()?;
+        if let Some(staged) = self.staged {
+            staged.commit()?;
+        }
+        Ok(done)
+    }
+}
+
 /// The target of a copy into the repository at `url`: a new repository, or (with
 /// `overwrite`) a new snapshot of an existing one holding only what is written.
 ///
@@ -56,9 +89,36 @@ pub(crate) fn exists(url: &DatasetUrl) -> Result<bool, StoreError> {
 pub(crate) fn create_target(
     url: &DatasetUrl,
     overwrite: bool,
-    mut info: CommitInfo,
+    info: CommitInfo,
 ) -> Result<Target, StoreError> {
+    Ok(start(url, overwrite, info, None)?.into_target())
+}
+
+/// Start writing into the repository at `url` (see [`create_target`]), its config
+/// given `containers` (virtual chunk containers) declared.
+///
+/// # Errors
+/// As [`create_target`].
+pub(crate) fn start(
+    url: &DatasetUrl,
+    overwrite: bool,
+    mut info: CommitInfo,
+    containers: Option<Vec<icechunk::virtual_chunks::VirtualChunkContainer>>,
+) -> Result<Writing, StoreError> {
+    use std::sync::Arc;
     info.branch = branch_of(url)?;
+    let declare =
+        |mut config: icechunk::RepositoryConfig| -> Result<icechunk::RepositoryConfig, StoreError> {
+            for c in containers.iter().flatten() {
+                config
+                    .set_virtual_chunk_container(c.clone())
+                    .map_err(|message| StoreError::Settings {
+                        location: url.original.clone(),
+                        message,
+                    })?;
+            }
+            Ok(config)
+        };
     if exists(url)? {
         if !overwrite {
             return Err(StoreError::Archive {
@@ -66,11 +126,19 @@ pub(crate) fn create_target(
                 message: "an Icechunk repository is there: --append adds a snapshot, --overwrite replaces its contents in a new snapshot (its history is kept)".into(),
             });
         }
-        let repo = open_repository(url, None)?;
-        let store = IcechunkStore::writer(&repo, &info.branch)?;
+        let mut repo = open_repository(url, None)?;
+        if containers.is_some() {
+            let config = declare(repo_config(&repo))?;
+            repo = super::repo::with_config(repo, config)?;
+        }
+        let store = Arc::new(IcechunkStore::writer(&repo, &info.branch)?);
         store.clear()?;
         let commit = Commit::of(&repo, &store, info)?;
-        return Ok(Target::in_place(Box::new(store)).completed_by(completion(commit)));
+        return Ok(Writing {
+            store,
+            commit,
+            staged: None,
+        });
     }
     if info.branch != "main" {
         return Err(StoreError::Archive {
@@ -81,7 +149,11 @@ pub(crate) fn create_target(
             ),
         });
     }
-    match url.path() {
+    let config = match containers {
+        Some(_) => Some(declare(icechunk::RepositoryConfig::default())?),
+        None => None,
+    };
+    let (repo, staged) = match url.path() {
         Some(path) => {
             let staged = Staged::beside(path)?;
             let temp = DatasetUrl::parse(&staged.temp.display().to_string()).map_err(|e| {
@@ -90,20 +162,19 @@ pub(crate) fn create_target(
                     message: e.to_string(),
                 }
             })?;
-            let repo = create_repository(&temp, None)?;
-            let store = IcechunkStore::writer(&repo, "main")?;
-            let commit = Commit::of(&repo, &store, info)?;
-            Ok(Target::staged(Box::new(store), staged).completed_by(completion(commit)))
+            (create_repository(&temp, config)?, Some(staged))
         }
-        None => {
-            let repo = create_repository(url, None)?;
-            let store = IcechunkStore::writer(&repo, "main")?;
-            let commit = Commit::of(&repo, &store, info)?;
-            Ok(Target::in_place(Box::new(store)).completed_by(completion(commit)))
-        }
-    }
+        None => (create_repository(url, config)?, None),
+    };
+    let store = Arc::new(IcechunkStore::writer(&repo, "main")?);
+    let commit = Commit::of(&repo, &store, info)?;
+    Ok(Writing {
+        store,
+        commit,
+        staged,
+    })
 }
 
-fn completion(commit: Commit) -> crate::store::Completion {
-    Box::new(move || commit.commit().map(drop))
+fn repo_config(repo: &super::Repo) -> icechunk::RepositoryConfig {
+    repo.repo.config().clone()
 }
