@@ -230,7 +230,7 @@ fn a_reference_file_from_a_web_server_cannot_name_local_files() {
         let url = format!("{}/{name}", server.url);
         let refused = format!(
             "{url}: key 'tas/0': reference to local file '{secret}' from a remote reference \
-             file refused (--allow-local-refs or #refs.local=allow allows it)"
+             file or repository refused (--allow-local-refs or #refs.local=allow allows it)"
         );
         let r = run("nczdump", &[&url]);
         assert_eq!(r.fails_with_one_line(1), format!("nczdump: {refused}"));

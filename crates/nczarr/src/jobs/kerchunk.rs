@@ -66,7 +66,7 @@ impl KerchunkJob {
         }
         self.refs.url = urls[0].clone();
         if let Some(info) = self.icechunk.take() {
-            return self.commit_virtual(&inputs, &names, urls, info, differences);
+            return self.commit_virtual(&inputs, names, urls, info, differences);
         }
         let (refs, counts) = if names.len() == 1 {
             references(inputs.first().source.as_ref(), &self.refs)

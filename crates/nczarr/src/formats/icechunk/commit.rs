@@ -174,3 +174,88 @@ fn lost_race(kind: &SessionErrorKind) -> String {
         "another writer committed to the branch while this run wrote, and changed the same things{what}; nothing was committed (run again on the new tip)"
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::icechunk::{create_repository, IcechunkStore};
+    use crate::store::{StoreKey, WritableStore};
+    use crate::url::DatasetUrl;
+
+    const GROUP: &str = r#"{"zarr_format":3,"node_type":"group","attributes":{}}"#;
+
+    fn array(len: u64) -> String {
+        format!(
+            r#"{{"zarr_format":3,"node_type":"array","shape":[{len}],"data_type":"int32","chunk_grid":{{"name":"regular","configuration":{{"chunk_shape":[4]}}}},"chunk_key_encoding":{{"name":"default","configuration":{{"separator":"/"}}}},"fill_value":0,"codecs":[{{"name":"bytes","configuration":{{"endian":"little"}}}}]}}"#
+        )
+    }
+
+    fn put(store: &IcechunkStore, key: &str, value: &[u8]) {
+        store.put(&StoreKey::new(key).unwrap(), value).unwrap();
+    }
+
+    #[test]
+    fn a_lost_race_is_rebased_once_when_apart_and_refused_when_not() {
+        let tmp = tempfile::tempdir().unwrap();
+        let url = DatasetUrl::parse(&tmp.path().join("r.ice").display().to_string()).unwrap();
+        let repo = create_repository(&url, None).unwrap();
+        let base = IcechunkStore::writer(&repo, "main").unwrap();
+        put(&base, "zarr.json", GROUP.as_bytes());
+        put(&base, "a/zarr.json", array(8).as_bytes());
+        put(&base, "b/zarr.json", array(8).as_bytes());
+        Commit::of(&repo, &base, CommitInfo::new("base"))
+            .unwrap()
+            .commit()
+            .unwrap();
+        // Two writers from the same tip: one writes a's chunks, the other b's.
+        let one = IcechunkStore::writer(&repo, "main").unwrap();
+        let two = IcechunkStore::writer(&repo, "main").unwrap();
+        put(&one, "a/c/0", &[1u8; 16]);
+        put(&two, "b/c/1", &[2u8; 16]);
+        let first = Commit::of(&repo, &one, CommitInfo::new("one"))
+            .unwrap()
+            .commit()
+            .unwrap();
+        assert!(!first.rebased);
+        let second = Commit::of(&repo, &two, CommitInfo::new("two"))
+            .unwrap()
+            .commit()
+            .unwrap();
+        assert!(second.rebased, "the branch had moved: rebased onto it");
+        // Both are in the tip.
+        let tip = IcechunkStore::reader(
+            &repo,
+            &crate::formats::icechunk::Version::Branch("main".into()),
+            Default::default(),
+        )
+        .unwrap();
+        use crate::store::ReadableStore;
+        assert_eq!(
+            tip.get(&StoreKey::new("a/c/0").unwrap()).unwrap(),
+            Some(vec![1u8; 16])
+        );
+        assert_eq!(
+            tip.get(&StoreKey::new("b/c/1").unwrap()).unwrap(),
+            Some(vec![2u8; 16])
+        );
+        // Two writers changing the same array's document: the second is refused.
+        let three = IcechunkStore::writer(&repo, "main").unwrap();
+        let four = IcechunkStore::writer(&repo, "main").unwrap();
+        put(&three, "a/zarr.json", array(12).as_bytes());
+        put(&four, "a/zarr.json", array(16).as_bytes());
+        Commit::of(&repo, &three, CommitInfo::new("three"))
+            .unwrap()
+            .commit()
+            .unwrap();
+        let e = Commit::of(&repo, &four, CommitInfo::new("four"))
+            .unwrap()
+            .commit()
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("another writer committed to the branch while this run wrote"),
+            "{e}"
+        );
+        assert!(e.contains("nothing was committed"), "{e}");
+    }
+}
