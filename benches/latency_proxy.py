@@ -1,16 +1,24 @@
 """A TCP proxy holding every read from a client 20 ms before passing it on, like a
 distant region (for the benchmarks against a local S3 server).
 
-Usage: latency_proxy.py UPSTREAM_HOST:PORT   (prints the port it listens on)
+Usage: latency_proxy.py UPSTREAM_HOST:PORT [REQUEST_LOG]   (prints the port it listens on)
+
+With REQUEST_LOG, the request line of every HTTP request passed on is appended to it
+(the benchmarks that count requests).
 """
 
-import asyncio, sys
+import asyncio, re, sys
 host, port = sys.argv[1].rsplit(":", 1)
+LOG = open(sys.argv[2], "a", buffering=1) if len(sys.argv) > 2 else None
 DELAY = 0.020
+REQUEST = re.compile(rb"(?:^|\r\n)((?:GET|HEAD|PUT|POST|DELETE) \S+ HTTP/1\.[01])")
 
 async def pump(reader, writer, delay):
     try:
         while data := await reader.read(1 << 16):
+            if LOG and delay:
+                for m in REQUEST.finditer(data):
+                    LOG.write(m.group(1).decode("latin-1") + "\n")
             if delay:
                 await asyncio.sleep(delay)
             writer.write(data)

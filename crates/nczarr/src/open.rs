@@ -582,6 +582,21 @@ pub fn create_parts(
     zarr.pure_zarr |= url.modes.pure_zarr();
     zarr.zarr3 |= url.modes.zarr3();
     zarr.xarray_dims &= url.modes.xarray_dims();
+    if options.icechunk || crate::formats::icechunk::write::names_repository(&url)? {
+        zarr.zarr3 = true;
+        zarr.unconsolidated = true;
+        zarr.check()?;
+        let (target, reader) = crate::formats::icechunk::parts::parts_target(
+            &url,
+            run,
+            options.overwrite,
+            options.commit.clone(),
+        )?;
+        return Ok((
+            Box::new(ZarrSink::new(target, zarr)?.with_stage(stage)),
+            reader,
+        ));
+    }
     zarr.check()?;
     let (target, reader) = parts_target(&url, run, options.overwrite)?;
     Ok((

@@ -87,7 +87,7 @@ fn a_copy_in_parts_through_the_library_equals_the_whole_copy() {
             CopyRun::Part(Part { index, count: 2 }),
         ));
     }
-    finish_parts(&parted).unwrap();
+    finish_parts(&parted, &Default::default()).unwrap();
     for out in [&whole, &parted] {
         assert_eq!(values(out, "v", &[6, 4]), values(&input, "v", &[6, 4]));
         assert_eq!(values(out, "w", &[4]), values(&input, "w", &[4]));

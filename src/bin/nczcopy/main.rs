@@ -310,7 +310,8 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
             bail!("--finish takes only OUTPUT");
         }
         let output = &args.input;
-        finish_parts(output).with_context(|| output.clone())?;
+        let commit = commit_info(&args, None, output);
+        finish_parts(output, &commit).with_context(|| output.clone())?;
         return Ok(ExitCode::SUCCESS);
     }
     let said_kind = output_kind_of(&args)?;

@@ -347,3 +347,45 @@ fn virtual_references_are_one_snapshot_icechunk_python_reads_as_the_files() {
         "{e}"
     );
 }
+
+#[test]
+fn a_copy_in_parts_is_one_snapshot_made_by_the_finishing_run() {
+    let Some(py) = ice_python("a_copy_in_parts_is_one_snapshot") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let nc = sample_nc(d);
+    let big = big_store(d, "big.zarr", 256);
+    for (input, name) in [(nc.clone(), "w.ice"), (big.clone(), "big.ice")] {
+        let repo = d.join(name);
+        let (input, out) = (s(&input), s(&repo));
+        run(
+            "nczcopy",
+            &["-k", "icechunk", "--metadata-only", &input, &out],
+        )
+        .success();
+        // Until --finish the repository holds only its initial snapshot.
+        let e = run("nczdump", &["-h", &out]).fails_with_one_line(1);
+        assert!(e.contains("holds nothing yet"), "{e}");
+        let e = run("nczcopy", &["--finish", &out]).fails_with_one_line(1);
+        assert!(
+            e.contains("parts not finished: 1/2, 2/2") || e.contains("no part has finished"),
+            "{e}"
+        );
+        for part in ["2/2", "1/2"] {
+            run("nczcopy", &["-k", "icechunk", "--part", part, &input, &out]).success();
+        }
+        run("nczcopy", &["--finish", "--message", "in parts", &out]).success();
+        let history = log(&py, &repo);
+        assert_eq!(history.lines().count(), 2 + 1, "{history}");
+        assert!(
+            history.lines().next().unwrap().ends_with(" in parts"),
+            "{history}"
+        );
+        run("nczcmp", &[&out, &input]).success();
+        // Nothing left beside it.
+        assert!(!d.join(format!(".{name}.parts")).exists());
+    }
+    assert_reads_as(&py, &d.join("w.ice"), "branch:main", &nc);
+}

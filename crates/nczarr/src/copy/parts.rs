@@ -147,14 +147,26 @@ pub fn check_fingerprint(reader: &dyn ReadStore, fingerprint: &str) -> Result<()
 }
 
 /// Finish the copy in parts at `output`: check that every part is done, and make the
-/// dataset openable (for a directory, move it into place, replacing what was there).
+/// dataset openable (for a directory, move it into place, replacing what was there; an
+/// Icechunk repository gets one snapshot, whose message and tag `commit` gives).
 ///
 /// # Errors
 /// [`Error::Parts`] naming the parts not done, or when no copy in parts was started;
 /// store errors.
-pub fn finish_parts(output: &str) -> Result<()> {
+pub fn finish_parts(output: &str, commit: &crate::formats::icechunk::CommitInfo) -> Result<()> {
     let url = DatasetUrl::parse(output)?;
-    let (target, reader) = parts_target(&url, PartsRun::Resume, false)?;
+    // An Icechunk repository: the parts' documents and chunk references are committed
+    // as one snapshot, `commit` saying its message and tag.
+    let (target, reader) = if crate::formats::icechunk::write::names_repository(&url)? {
+        crate::formats::icechunk::parts::parts_target(
+            &url,
+            PartsRun::Resume,
+            false,
+            commit.clone(),
+        )?
+    } else {
+        parts_target(&url, PartsRun::Resume, false)?
+    };
     let prefix = StoreKey::new(PARTS_PREFIX)?;
     let notes: Vec<String> = reader.search(&prefix)?.into_iter().collect();
     let mut openers = Vec::new();

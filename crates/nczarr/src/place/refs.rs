@@ -528,7 +528,7 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "key 'tas/0.0': reference to local file '/etc/passwd' from a remote reference \
-             file refused (--allow-local-refs or #refs.local=allow allows it)"
+             file or repository refused (--allow-local-refs or #refs.local=allow allows it)"
         );
         let allow = ReferenceOptions {
             allow_local_files: true,

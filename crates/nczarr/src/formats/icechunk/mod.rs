@@ -14,6 +14,7 @@
 //!   through our stores, checked against the repository's declared containers and
 //!   [`crate::reach`]'s rules;
 //! - `virtual_write.rs`: a snapshot of references to netCDF files' chunks;
+//! - `parts.rs`: a copy in parts, committed once by its finishing run;
 //! - `commit.rs`: the commit (message, tag, a lost race retried once);
 //! - `write.rs`: the target of a copy (a new repository, or a new snapshot);
 //! - `history.rs`: snapshots and references, for `zmapdump history` and `refs`.
@@ -21,6 +22,7 @@
 mod backend;
 mod commit;
 mod history;
+pub(crate) mod parts;
 mod repo;
 mod store;
 mod virtual_read;

@@ -448,6 +448,57 @@ impl IcechunkStore {
     }
 }
 
+impl IcechunkStore {
+    /// Upload the chunk `key` holds, without setting it in the session: its
+    /// reference, for a later session to set ([`IcechunkStore::set_refs`]).
+    ///
+    /// # Errors
+    /// A key that is no chunk's; Icechunk's refusal.
+    pub(crate) fn upload(&self, key: &StoreKey, value: &[u8]) -> Result<ChunkPayload, StoreError> {
+        let refused = |message: String| StoreError::Refused {
+            key: key.to_string(),
+            message,
+        };
+        let (path, coords) =
+            chunk_of(key.as_str()).ok_or_else(|| refused("not a chunk key".into()))?;
+        self.runtime.block_on(async {
+            let upload = {
+                let session = self.session.read().await;
+                session
+                    .get_chunk_writer(&path, &coords)
+                    .map_err(|e| refused(said(&e.kind)))?
+            };
+            upload(Bytes::copy_from_slice(value))
+                .await
+                .map_err(|e| refused(said(&e.kind)))
+        })
+    }
+
+    /// Set chunks uploaded before (by [`IcechunkStore::upload`], in any session of
+    /// the repository) in this session.
+    ///
+    /// # Errors
+    /// A key that is no chunk's, or a chunk no array here holds.
+    pub(crate) fn set_refs(&self, refs: Vec<(String, ChunkPayload)>) -> Result<(), StoreError> {
+        self.runtime.block_on(async {
+            let mut session = self.session.write().await;
+            for (key, payload) in refs {
+                let refused = |message: String| StoreError::Refused {
+                    key: key.clone(),
+                    message,
+                };
+                let (path, coords) =
+                    chunk_of(&key).ok_or_else(|| refused("not a chunk key".into()))?;
+                session
+                    .set_chunk_ref(path, coords, Some(payload))
+                    .await
+                    .map_err(|e| refused(said(&e.kind)))?;
+            }
+            Ok(())
+        })
+    }
+}
+
 /// A chunk set before its array's document says it can be there.
 fn waits_for_document(kind: &SessionErrorKind) -> bool {
     matches!(

@@ -31,6 +31,23 @@ pub(crate) fn branch_of(url: &DatasetUrl) -> Result<String, StoreError> {
     }
 }
 
+/// True when `url` is written as a repository: `#mode=icechunk`, or a repository is
+/// there (a local directory looked at; an object store asked).
+///
+/// # Errors
+/// Store errors asking.
+pub(crate) fn names_repository(url: &DatasetUrl) -> Result<bool, StoreError> {
+    if url.modes.has("icechunk") {
+        return Ok(true);
+    }
+    match url.storage {
+        crate::url::StorageKind::S3
+        | crate::url::StorageKind::Gcs
+        | crate::url::StorageKind::Azure => exists(url),
+        _ => Ok(url.path().is_some_and(is_repository_dir)),
+    }
+}
+
 /// True when `url` names an existing repository (a local directory looked at; an
 /// object store asked for its `repo` object).
 ///
