@@ -26,6 +26,11 @@ pub(super) fn run(args: &Args) -> anyhow::Result<ExitCode> {
         budget,
         dry_run: args.dry_run,
         commit: super::commit_info(args, None, &output),
+        virtual_refs: if args.virtual_refs {
+            Some((args.kerchunk.options()?, args.kerchunk.url_prefix.clone()))
+        } else {
+            None
+        },
     };
     let bar = progress_bar(args);
     let report = job.run(Some(&bar), &mut |note| match note {

@@ -292,7 +292,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.kind.as_deref() == Some("kerchunk") {
         return kerchunk::run(&args);
     }
-    if args.virtual_refs {
+    if args.virtual_refs && !args.append {
         let icechunk = output_kind_of(&args)? == Some(OutputKind::Icechunk)
             || output_of(&args).is_some_and(|o| {
                 nczarr::url::DatasetUrl::parse(&o).is_ok_and(|u| {

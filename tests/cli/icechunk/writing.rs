@@ -389,3 +389,91 @@ fn a_copy_in_parts_is_one_snapshot_made_by_the_finishing_run() {
     }
     assert_reads_as(&py, &d.join("w.ice"), "branch:main", &nc);
 }
+
+#[test]
+fn a_virtual_append_adds_references_as_one_snapshot() {
+    let Some(py) = ice_python("a_virtual_append") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    ice(&py, &["virtual", &s(d)]);
+    let f = |i: usize| s(&d.join(format!("f{i}.nc")));
+    let repo = d.join("v.ice");
+    let repo_s = s(&repo);
+    // The files are small: their 480 bytes of tas referenced, not inlined.
+    let small = ["--inline-threshold", "100"];
+    run(
+        "nczcopy",
+        &[
+            &["-k", "icechunk", "--virtual", "--concat", "time"][..],
+            &small,
+            &[&f(0), &f(1), &repo_s],
+        ]
+        .concat(),
+    )
+    .success();
+    let before = log(&py, &repo);
+    // A file stored otherwise (other chunks) is refused, naming the variable.
+    let other = d.join("other.nc");
+    run("nczcopy", &["-c", "time/1", &f(2), &s(&other)]).success();
+    let other_s = s(&other);
+    let e = run(
+        "nczcopy",
+        &[
+            &["--append", "--virtual", "--concat", "time"][..],
+            &small,
+            &[&other_s, &repo_s],
+        ]
+        .concat(),
+    )
+    .fails_with_one_line(1);
+    assert!(
+        e.contains("variable '/tas'") && e.contains("otherwise"),
+        "{e}"
+    );
+    assert_eq!(log(&py, &repo), before);
+    run(
+        "nczcopy",
+        &[
+            &[
+                "--append",
+                "--virtual",
+                "--concat",
+                "time",
+                "--message",
+                "third file",
+            ][..],
+            &small,
+            &[&f(2), &repo_s],
+        ]
+        .concat(),
+    )
+    .success();
+    assert_reads_as(&py, &repo, "branch:main", &d.join("joined.nc"));
+    assert_eq!(count(&repo.join("chunks")), 0, "references only");
+    let history = log(&py, &repo);
+    assert!(
+        history.lines().next().unwrap().ends_with(" third file"),
+        "{history}"
+    );
+    // Into a dataset that is no repository: refused.
+    let zarr = d.join("plain.zarr");
+    run("nczcopy", &[&f(0), &s(&zarr)]).success();
+    let e = run(
+        "nczcopy",
+        &[
+            "--append",
+            "--virtual",
+            "--concat",
+            "time",
+            &f(1),
+            &s(&zarr),
+        ],
+    )
+    .fails_with_one_line(1);
+    assert!(
+        e.contains("--virtual appends to an Icechunk repository"),
+        "{e}"
+    );
+}

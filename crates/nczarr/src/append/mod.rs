@@ -50,6 +50,12 @@ pub struct AppendTarget {
     pub completed_interrupted: bool,
     /// An Icechunk repository's append: the commit that makes it a snapshot.
     commit: std::sync::Mutex<Option<crate::formats::icechunk::Commit>>,
+    /// An Icechunk repository's append: the repository and its session's store (a
+    /// virtual append sets references in it).
+    icechunk: Option<(
+        crate::formats::icechunk::Repo,
+        Arc<crate::formats::icechunk::IcechunkStore>,
+    )>,
 }
 
 /// What an append will write: the dimension's old and new lengths, and the block of
@@ -65,6 +71,8 @@ pub struct AppendPlan {
     pub blocks: Vec<(VarPath, Region)>,
     arrays: Vec<(VarPath, ArrayWriterSpec)>,
     docs: Vec<DocChange>,
+    /// Variables whose new chunks are references (a virtual append): no values written.
+    virtual_vars: HashSet<VarPath>,
 }
 
 impl AppendPlan {
@@ -171,6 +179,7 @@ impl AppendTarget {
             source,
             completed_interrupted,
             commit: std::sync::Mutex::new(None),
+            icechunk: None,
         })
     }
 
@@ -199,12 +208,44 @@ impl AppendTarget {
         Ok(AppendTarget {
             name: name.to_string(),
             read,
-            write: Box::new(store),
+            write: Box::new(store.clone()),
             read_options,
             source,
             completed_interrupted: false,
             commit: std::sync::Mutex::new(Some(commit)),
+            icechunk: Some((repo, store)),
         })
+    }
+
+    /// Make `plan` a virtual append: the new chunks of the variables the files `v`
+    /// store as the repository does become references to the files (their containers
+    /// declared in the repository), and the append writes values only for the rest.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] for a dataset that is not an Icechunk repository, or a
+    /// variable the files store otherwise; store errors.
+    pub(crate) fn add_virtual(
+        &self,
+        plan: &mut AppendPlan,
+        v: &crate::kerchunk::Virtual,
+    ) -> Result<()> {
+        let Some((repo, store)) = &self.icechunk else {
+            return Err(Error::Unsupported(format!(
+                "{}: --virtual appends to an Icechunk repository; to another dataset --append copies the values",
+                self.name
+            )));
+        };
+        let containers = crate::formats::icechunk::virtual_write::containers_of(v)
+            .map_err(|e| Error::Unsupported(format!("{}: {e}", self.name)))?;
+        crate::formats::icechunk::declare_containers(repo, containers)?;
+        plan.virtual_vars = crate::formats::icechunk::virtual_append::add_references(
+            store,
+            &self.source,
+            &plan.dim,
+            plan.old_len,
+            v,
+        )?;
+        Ok(())
     }
 
     /// The dataset as it is now: the first input of the join.
@@ -299,6 +340,7 @@ impl AppendTarget {
             blocks,
             arrays,
             docs,
+            virtual_vars: HashSet::new(),
         };
         self.check_docs(joined, &plan, zarr3)?;
         Ok(plan)
@@ -414,7 +456,12 @@ impl AppendTarget {
         if plan.new_len <= plan.old_len {
             return Ok(());
         }
-        let blocks: HashMap<VarPath, Region> = plan.blocks.iter().cloned().collect();
+        let blocks: HashMap<VarPath, Region> = plan
+            .blocks
+            .iter()
+            .filter(|(p, _)| !plan.virtual_vars.contains(p))
+            .cloned()
+            .collect();
         let mut arrays = HashMap::new();
         let mut encodings = Vec::new();
         for (path, spec) in &plan.arrays {

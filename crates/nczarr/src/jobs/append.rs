@@ -24,6 +24,10 @@ pub struct AppendJob {
     pub dry_run: bool,
     /// The snapshot's message and tag, for an Icechunk repository.
     pub commit: crate::formats::icechunk::CommitInfo,
+    /// Add references to the inputs' chunks rather than their values (`--virtual`,
+    /// into an Icechunk repository): what is inlined, and where the files will be read
+    /// from (`--url-prefix`).
+    pub virtual_refs: Option<(crate::kerchunk::RefOptions, Option<String>)>,
 }
 
 /// What an append says as it goes, before anything else is said or written.
@@ -83,7 +87,38 @@ impl AppendJob {
             &self.read.join,
         )?;
         note(AppendNote::Differences(&joined.attribute_differences()));
-        let plan = target.plan(&joined).map_err(|e| e.named(&output))?;
+        let mut plan = target.plan(&joined).map_err(|e| e.named(&output))?;
+        if let Some((refs, prefix)) = &self.virtual_refs {
+            let names = inputs.names();
+            let mut urls = Vec::with_capacity(names.len());
+            for (name, input) in names.iter().zip(inputs.opened()) {
+                urls.push(super::kerchunk::reference_url(
+                    name,
+                    input,
+                    prefix.as_deref(),
+                )?);
+            }
+            let refs = crate::kerchunk::RefOptions {
+                url: urls[0].clone(),
+                ..refs.clone()
+            };
+            let v = if names.len() == 1 {
+                crate::kerchunk::virtual_one(inputs.first().source.as_ref(), &refs)
+                    .map_err(|e| e.named(&names[0]))?
+            } else {
+                let new = Concat::new(inputs.named_sources(None), &self.read.join)?;
+                let order: Vec<String> = new
+                    .input_names()
+                    .filter_map(|n| names.iter().position(|m| m == n))
+                    .map(|i| urls[i].clone())
+                    .collect();
+                crate::kerchunk::virtual_joined(&new, order, &refs)
+                    .map_err(|e| e.named(names.join(" ")))?
+            };
+            target
+                .add_virtual(&mut plan, &v)
+                .map_err(|e| e.named(&output))?;
+        }
         if self.dry_run {
             let mut lines = vec![format!(
                 "append to {output}: dimension '{}' from {} to {}",

@@ -62,7 +62,7 @@ impl KerchunkJob {
         let names = inputs.names();
         let mut urls = Vec::with_capacity(names.len());
         for (name, input) in names.iter().zip(inputs.opened()) {
-            urls.push(self.url_of(name, input)?);
+            urls.push(reference_url(name, input, self.url_prefix.as_deref())?);
         }
         self.refs.url = urls[0].clone();
         if let Some(info) = self.icechunk.take() {
@@ -121,40 +121,47 @@ impl KerchunkJob {
             inlined_instead: v.counts.inlined_instead,
         })
     }
+}
 
-    /// How the references name the input `name`: what the user gave, a local path
-    /// made absolute, an S3 object as `s3://bucket/key`; with a URL prefix, the prefix
-    /// and the file's name (indexed locally, read from the cloud).
-    fn url_of(&self, name: &str, input: &Opened) -> Result<String> {
-        if input.source.file_location().is_none() {
-            return Err(JobError::ZarrForReferences {
-                name: name.to_string(),
-            }
-            .into());
+/// How references name the input `name`: what the user gave, a local path made
+/// absolute, an S3 object as `s3://bucket/key`; with a URL prefix, the prefix and the
+/// file's name (indexed locally, read from the cloud).
+///
+/// # Errors
+/// A Zarr input (references are to files' chunks); a path that cannot be resolved.
+pub(crate) fn reference_url(
+    name: &str,
+    input: &Opened,
+    url_prefix: Option<&str>,
+) -> Result<String> {
+    if input.source.file_location().is_none() {
+        return Err(JobError::ZarrForReferences {
+            name: name.to_string(),
         }
-        let url = match input.url.path() {
-            Some(p) => std::fs::canonicalize(p)
-                .map_err(|e| Error::from(e).named(name))?
-                .display()
-                .to_string(),
-            // An S3 object named by its endpoint (`http://host/bucket/key#mode=s3`) is
-            // `s3://bucket/key`, as fsspec names it; the endpoint is the reader's
-            // setting.
-            None if input.url.storage == StorageKind::S3 => {
-                let at = crate::cloud::s3::S3Address::from_url(&input.url)
-                    .map_err(|e| Error::from(e).named(name))?;
-                format!("s3://{}/{}", at.bucket, at.key)
-            }
-            None => name.split('#').next().unwrap_or(name).to_string(),
-        };
-        Ok(match &self.url_prefix {
-            Some(prefix) => {
-                let file = url.rsplit('/').next().unwrap_or(&url);
-                format!("{}/{file}", prefix.trim_end_matches('/'))
-            }
-            None => url,
-        })
+        .into());
     }
+    let url = match input.url.path() {
+        Some(p) => std::fs::canonicalize(p)
+            .map_err(|e| Error::from(e).named(name))?
+            .display()
+            .to_string(),
+        // An S3 object named by its endpoint (`http://host/bucket/key#mode=s3`) is
+        // `s3://bucket/key`, as fsspec names it; the endpoint is the reader's
+        // setting.
+        None if input.url.storage == StorageKind::S3 => {
+            let at = crate::cloud::s3::S3Address::from_url(&input.url)
+                .map_err(|e| Error::from(e).named(name))?;
+            format!("s3://{}/{}", at.bucket, at.key)
+        }
+        None => name.split('#').next().unwrap_or(name).to_string(),
+    };
+    Ok(match url_prefix {
+        Some(prefix) => {
+            let file = url.rsplit('/').next().unwrap_or(&url);
+            format!("{}/{file}", prefix.trim_end_matches('/'))
+        }
+        None => url,
+    })
 }
 
 /// `text` written to `output` as a whole (staged, then renamed), replacing only a

@@ -25,12 +25,14 @@ mod history;
 pub(crate) mod parts;
 mod repo;
 mod store;
+pub(crate) mod virtual_append;
 mod virtual_read;
 pub(crate) mod virtual_write;
 pub(crate) mod write;
 
 pub use commit::{Commit, CommitInfo, Committed};
 pub use history::{history, references, Reference, SnapshotLine};
+pub(crate) use repo::declare_containers;
 pub use repo::{create_repository, is_repository_dir, open_repository, Repo, Version, MAGIC};
 pub use store::IcechunkStore;
 

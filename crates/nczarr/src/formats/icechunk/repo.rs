@@ -291,6 +291,41 @@ pub(crate) fn with_config(
     })
 }
 
+/// Declare `containers` in `repo`'s saved config (those it has are kept), before a
+/// commit that refers to them.
+///
+/// # Errors
+/// As [`with_config`].
+pub(crate) fn declare_containers(
+    repo: &Repo,
+    containers: Vec<icechunk::virtual_chunks::VirtualChunkContainer>,
+) -> Result<(), StoreError> {
+    let mut config = repo.repo.config().clone();
+    for c in containers {
+        config
+            .set_virtual_chunk_container(c)
+            .map_err(|message| StoreError::Settings {
+                location: repo.location.clone(),
+                message,
+            })?;
+    }
+    let fail = |message: String| StoreError::Archive {
+        location: repo.location.clone(),
+        message,
+    };
+    let reopened = repo
+        .runtime
+        .block_on(repo.repo.reopen(Some(config), None))
+        .map_err(|e| fail(said(&e.kind)))?;
+    repo.runtime.block_on(reopened.save_config()).map_err(|e| {
+        fail(format!(
+            "cannot save its virtual chunk containers: {}",
+            said(&e.kind)
+        ))
+    })?;
+    Ok(())
+}
+
 impl Repo {
     /// Where the repository is, as named.
     pub fn location(&self) -> &str {

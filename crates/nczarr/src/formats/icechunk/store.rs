@@ -474,6 +474,22 @@ impl IcechunkStore {
         })
     }
 
+    /// Chunks (references, or uploaded) to set when their arrays' documents say they
+    /// can be there: those a virtual append adds before the grown documents.
+    pub(crate) fn add_pending(&self, chunks: Vec<(NodePath, ChunkIndices, ChunkPayload)>) {
+        if let Ok(mut pending) = self.pending.lock() {
+            pending.extend(
+                chunks
+                    .into_iter()
+                    .map(|(path, coords, payload)| PendingChunk {
+                        path,
+                        coords,
+                        payload,
+                    }),
+            );
+        }
+    }
+
     /// Set chunks uploaded before (by [`IcechunkStore::upload`], in any session of
     /// the repository) in this session.
     ///

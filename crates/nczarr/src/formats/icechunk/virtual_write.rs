@@ -30,6 +30,29 @@ fn location_url(url: &str) -> String {
     }
 }
 
+/// When the local file `url` (`file://...`) last changed, in whole seconds rounded up
+/// (readers refuse a file changed after that second, and a time cut to its second
+/// would be before the change that made the file); `None` for another URL.
+pub(super) fn modified_of(url: &str) -> Option<u32> {
+    let path = url.strip_prefix("file://")?;
+    let m = std::fs::metadata(path).and_then(|m| m.modified()).ok()?;
+    let since = m.duration_since(std::time::UNIX_EPOCH).ok()?;
+    u32::try_from(since.as_secs() + u64::from(since.subsec_nanos() > 0)).ok()
+}
+
+/// The containers `v`'s files are in, each once.
+///
+/// # Errors
+/// A message for a file URL Icechunk cannot refer to.
+pub(crate) fn containers_of(v: &Virtual) -> Result<Vec<VirtualChunkContainer>, String> {
+    let mut containers: BTreeMap<String, VirtualChunkContainer> = BTreeMap::new();
+    for u in &v.urls {
+        let c = container_of(&location_url(u))?;
+        containers.insert(c.url_prefix().to_string(), c);
+    }
+    Ok(containers.into_values().collect())
+}
+
 /// The container a file's URL is in: a local file's directory, a bucket, a server.
 ///
 /// # Errors
@@ -78,17 +101,8 @@ pub(crate) fn commit_virtual(
         message,
     };
     let urls: Vec<String> = v.urls.iter().map(|u| location_url(u)).collect();
-    let mut containers: BTreeMap<String, VirtualChunkContainer> = BTreeMap::new();
-    for u in &urls {
-        let c = container_of(u).map_err(fail)?;
-        containers.insert(c.url_prefix().to_string(), c);
-    }
-    let writing = super::write::start(
-        url,
-        overwrite,
-        info,
-        Some(containers.into_values().collect()),
-    )?;
+    let containers = containers_of(v).map_err(fail)?;
+    let writing = super::write::start(url, overwrite, info, Some(containers))?;
     let store = &writing.store;
     // The documents and inlined chunks (the writer's order: chunks wait for their
     // array's document).
@@ -100,17 +114,7 @@ pub(crate) fn commit_virtual(
         .collect::<Result<_, _>>()?;
     store.put_many(&items)?;
     // A local file's time of change, once per file.
-    let mut modified: Vec<Option<u32>> = Vec::with_capacity(urls.len());
-    for u in &urls {
-        modified.push(u.strip_prefix("file://").and_then(|p| {
-            let m = std::fs::metadata(p).and_then(|m| m.modified()).ok()?;
-            // Rounded up: readers refuse a file changed after this second, and a time
-            // cut to its second would be before the change that made the file.
-            let since = m.duration_since(std::time::UNIX_EPOCH).ok()?;
-            let secs = since.as_secs() + u64::from(since.subsec_nanos() > 0);
-            u32::try_from(secs).ok()
-        }));
-    }
+    let modified: Vec<Option<u32>> = urls.iter().map(|u| modified_of(u)).collect();
     let mut by_array: BTreeMap<String, Vec<(icechunk::format::ChunkIndices, VirtualChunkRef)>> =
         BTreeMap::new();
     for (key, file, offset, len) in &v.ranges {
