@@ -115,6 +115,14 @@ pub fn open(name: &str, options: &OpenOptions) -> Result<Opened> {
             None => {}
         }
     }
+    if url.path().is_none() && named_like_repository(&url) {
+        // An object-store name ending in `.ice` or `.icechunk`: a repository is asked
+        // for first, in Icechunk's own requests (none spent on Zarr's documents).
+        match open_icechunk(url.clone(), options) {
+            Err(Error::Store(crate::store::StoreError::NotFound { .. })) => {}
+            other => return other,
+        }
+    }
     if url.path().is_none() {
         // A web URL an OPeNDAP server answers: its DDS, asked for first (one request
         // more for a web server that is not one; none for a server that is).
@@ -208,6 +216,19 @@ fn open_icechunk(url: DatasetUrl, options: &OpenOptions) -> Result<Opened> {
         url,
         source: Box::new(source),
     })
+}
+
+/// True for an object-store URL whose last name ends in `.ice` or `.icechunk`.
+fn named_like_repository(url: &DatasetUrl) -> bool {
+    let Location::Remote { path, .. } = &url.location else {
+        return false;
+    };
+    let last = path.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+    let lower = last.to_ascii_lowercase();
+    matches!(
+        url.storage,
+        StorageKind::S3 | StorageKind::Gcs | StorageKind::Azure
+    ) && (lower.ends_with(".ice") || lower.ends_with(".icechunk"))
 }
 
 /// True for a web URL that may name an OPeNDAP dataset: no mode says what it is, and
