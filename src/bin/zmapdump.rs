@@ -83,10 +83,10 @@ enum Command {
 fn open_repository(
     name: &str,
 ) -> anyhow::Result<(
-    nczarr::formats::icechunk::Repo,
-    nczarr::formats::icechunk::Version,
+    nczarr::place::icechunk::Repo,
+    nczarr::place::icechunk::Version,
 )> {
-    use nczarr::formats::icechunk::{open_repository, Version};
+    use nczarr::place::icechunk::{open_repository, Version};
     let url = DatasetUrl::parse(name).with_context(|| name.to_string())?;
     let version = Version::from_url(&url).with_context(|| name.to_string())?;
     let repo =
@@ -249,7 +249,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         Command::History { dataset } => {
             let (repo, version) = open_repository(&dataset)?;
-            let lines = nczarr::formats::icechunk::history(&repo, &version)
+            let lines = nczarr::place::icechunk::history(&repo, &version)
                 .with_context(|| dataset.clone())?;
             for l in lines {
                 writeln!(out, "{} {} {}", l.id, l.time, cli::one_line(&l.message))?;
@@ -258,7 +258,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         Command::Refs { dataset } => {
             let (repo, _) = open_repository(&dataset)?;
             let refs =
-                nczarr::formats::icechunk::references(&repo).with_context(|| dataset.clone())?;
+                nczarr::place::icechunk::references(&repo).with_context(|| dataset.clone())?;
             for r in refs {
                 writeln!(out, "{:<6} {} {}", r.kind, r.name, r.snapshot)?;
             }

@@ -13,6 +13,48 @@ use nczarr::json::Json;
 
 use super::{comma_list, parse_size};
 
+/// nczcopy's options for an Icechunk output: the snapshot's message and tag, and
+/// references instead of values.
+#[derive(Args, Debug, Clone, Default)]
+pub struct IcechunkArgs {
+    /// The message of the snapshot an Icechunk output gets (default: the command
+    /// line). `-m TEXT` says the same when the output is an Icechunk repository (else
+    /// `-m` is nccopy's buffer size, accepted and ignored).
+    #[arg(long, value_name = "TEXT")]
+    pub message: Option<String>,
+    /// Tag the snapshot an Icechunk output gets (an existing tag is refused before
+    /// anything is written: tags are never moved).
+    #[arg(long, value_name = "NAME")]
+    pub tag: Option<String>,
+    /// With -k icechunk: commit references to the netCDF inputs' chunks (what -k
+    /// kerchunk writes as JSON) instead of copying their values; the repository
+    /// declares the files' directories (buckets, servers; --url-prefix) as its virtual
+    /// chunk containers.
+    #[arg(long = "virtual")]
+    pub virtual_refs: bool,
+}
+
+impl IcechunkArgs {
+    /// The commit of an Icechunk output: `--message` (or nccopy's `-m` value `buffer`
+    /// when the output is a `repository`), else the command line; `--tag`.
+    pub fn commit(
+        &self,
+        buffer: Option<&str>,
+        repository: bool,
+    ) -> nczarr::place::icechunk::CommitInfo {
+        let message = self
+            .message
+            .clone()
+            .or_else(|| buffer.filter(|_| repository).map(String::from))
+            .unwrap_or_else(super::command_line);
+        nczarr::place::icechunk::CommitInfo {
+            message,
+            tag: self.tag.clone(),
+            ..Default::default()
+        }
+    }
+}
+
 /// nccopy's storage changes: deflate, shuffle, chunk shapes, filters, codecs.
 #[derive(Args, Debug, Clone, Default)]
 pub struct StorageArgs {

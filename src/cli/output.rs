@@ -152,7 +152,7 @@ impl LayoutArgs {
             offer_append: false,
             netcdf: None,
             icechunk: false,
-            commit: nczarr::formats::icechunk::CommitInfo::default(),
+            commit: nczarr::place::icechunk::CommitInfo::default(),
         })
     }
 }

@@ -73,7 +73,7 @@ pub fn open(name: &str, options: &OpenOptions) -> Result<Opened> {
     if url.modes.has("icechunk")
         || url
             .path()
-            .is_some_and(crate::formats::icechunk::is_repository_dir)
+            .is_some_and(crate::place::icechunk::is_repository_dir)
     {
         return open_icechunk(url, options);
     }
@@ -180,7 +180,7 @@ pub fn open(name: &str, options: &OpenOptions) -> Result<Opened> {
 /// The version of the Icechunk repository `url` names (`#branch=`, `#tag=`,
 /// `#snapshot=`; the `main` branch by default), read as Zarr version 3.
 fn open_icechunk(url: DatasetUrl, options: &OpenOptions) -> Result<Opened> {
-    use crate::formats::icechunk::{open_repository, IcechunkStore, Version};
+    use crate::place::icechunk::{open_repository, IcechunkStore, Version};
     use crate::store::ReadableStore;
     let version = Version::from_url(&url)?;
     let refs =
@@ -416,7 +416,7 @@ pub struct CreateOptions {
     /// one), committed as `commit` says.
     pub icechunk: bool,
     /// The commit's message, tag and branch, for an Icechunk output.
-    pub commit: crate::formats::icechunk::CommitInfo,
+    pub commit: crate::place::icechunk::CommitInfo,
 }
 
 /// Create the dataset `name` names, staged: nothing appears there (and nothing there
@@ -442,7 +442,7 @@ pub fn create(name: &str, options: &CreateOptions) -> Result<Box<dyn DatasetSink
         zarr.zarr3 = true;
         zarr.unconsolidated = true;
         zarr.check()?;
-        let target = crate::formats::icechunk::write::create_target(
+        let target = crate::place::icechunk::write::create_target(
             &url,
             options.overwrite,
             options.commit.clone(),
@@ -603,11 +603,11 @@ pub fn create_parts(
     zarr.pure_zarr |= url.modes.pure_zarr();
     zarr.zarr3 |= url.modes.zarr3();
     zarr.xarray_dims &= url.modes.xarray_dims();
-    if options.icechunk || crate::formats::icechunk::write::names_repository(&url)? {
+    if options.icechunk || crate::place::icechunk::write::names_repository(&url)? {
         zarr.zarr3 = true;
         zarr.unconsolidated = true;
         zarr.check()?;
-        let (target, reader) = crate::formats::icechunk::parts::parts_target(
+        let (target, reader) = crate::place::icechunk::parts::parts_target(
             &url,
             run,
             options.overwrite,

@@ -26,7 +26,7 @@ pub(super) fn run(args: &Args) -> anyhow::Result<ExitCode> {
         budget,
         dry_run: args.dry_run,
         commit: super::commit_info(args, None, &output),
-        virtual_refs: if args.virtual_refs {
+        virtual_refs: if args.icechunk.virtual_refs {
             Some((args.kerchunk.options()?, args.kerchunk.url_prefix.clone()))
         } else {
             None

@@ -19,6 +19,7 @@ pub(super) fn run(args: &Args) -> anyhow::Result<ExitCode> {
     };
     let budget = MemoryBudget::new(cli::parse_size(&args.memory).context("--memory")?);
     let icechunk = args
+        .icechunk
         .virtual_refs
         .then(|| super::commit_info(args, Some(nczarr::jobs::OutputKind::Icechunk), &output));
     let job = KerchunkJob {

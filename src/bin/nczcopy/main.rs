@@ -7,13 +7,15 @@ use std::process::ExitCode;
 use anyhow::{bail, Context as _};
 use clap::Parser;
 use nczarr::copy::{finish_parts, MemoryBudget, Part};
-use nczarr::formats::icechunk::CommitInfo;
 use nczarr::jobs::{
-    copy_create_options, parse_dims, CopyEvents, CopyJob, CopyOutcome, CopyRequest, CopyRun,
-    InputOptions, OutputKind, Warning,
+    copy_create_options, names_repository, parse_dims, CopyEvents, CopyJob, CopyOutcome,
+    CopyRequest, CopyRun, InputOptions, OutputKind, Warning,
 };
+use nczarr::place::icechunk::CommitInfo;
 use nczarr_tools::cli;
-use nczarr_tools::cli::copy_args::{JoinArgs, KerchunkArgs, NccopyArgs, SelectArgs, StorageArgs};
+use nczarr_tools::cli::copy_args::{
+    IcechunkArgs, JoinArgs, KerchunkArgs, NccopyArgs, SelectArgs, StorageArgs,
+};
 use nczarr_tools::cli::output::{KindFlags, LayoutArgs};
 use nczarr_tools::cli::progress::{Bar, Show};
 
@@ -104,21 +106,8 @@ struct Args {
     join: JoinArgs,
     #[command(flatten)]
     kerchunk: KerchunkArgs,
-    /// The message of the snapshot an Icechunk output gets (default: the command
-    /// line). `-m TEXT` says the same when the output is an Icechunk repository (else
-    /// `-m` is nccopy's buffer size, accepted and ignored).
-    #[arg(long, value_name = "TEXT")]
-    message: Option<String>,
-    /// With -k icechunk: commit references to the netCDF inputs' chunks (what -k
-    /// kerchunk writes as JSON) instead of copying their values; the repository
-    /// declares the files' directories (buckets, servers; --url-prefix) as its virtual
-    /// chunk containers.
-    #[arg(long = "virtual")]
-    virtual_refs: bool,
-    /// Tag the snapshot an Icechunk output gets (an existing tag is refused before
-    /// anything is written: tags are never moved).
-    #[arg(long, value_name = "NAME")]
-    tag: Option<String>,
+    #[command(flatten)]
+    icechunk: IcechunkArgs,
     /// With several inputs, report each attribute that differs between them, once (the
     /// first input's is kept).
     #[arg(long)]
@@ -149,25 +138,11 @@ fn output_kind_of(args: &Args) -> anyhow::Result<Option<OutputKind>> {
     }
 }
 
-/// The commit an Icechunk output gets: `--message` (or `-m`, when the output is a
-/// repository), else the command line; `--tag`.
+/// The commit an Icechunk output gets (`--message`, `-m`, `--tag`).
 fn commit_info(args: &Args, kind: Option<OutputKind>, output: &str) -> CommitInfo {
-    let icechunk = kind == Some(OutputKind::Icechunk)
-        || nczarr::url::DatasetUrl::parse(output).is_ok_and(|u| {
-            u.modes.has("icechunk")
-                || u.path()
-                    .is_some_and(nczarr::formats::icechunk::is_repository_dir)
-        });
-    let message = args
-        .message
-        .clone()
-        .or_else(|| args.nccopy.buffer.clone().filter(|_| icechunk))
-        .unwrap_or_else(cli::command_line);
-    CommitInfo {
-        message,
-        tag: args.tag.clone(),
-        ..CommitInfo::default()
-    }
+    let repository = names_repository(kind, output);
+    args.icechunk
+        .commit(args.nccopy.buffer.as_deref(), repository)
 }
 
 /// A warning of the copy, as nczcopy prints it.
@@ -292,15 +267,11 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.kind.as_deref() == Some("kerchunk") {
         return kerchunk::run(&args);
     }
-    if args.virtual_refs && !args.append {
-        let icechunk = output_kind_of(&args)? == Some(OutputKind::Icechunk)
-            || output_of(&args).is_some_and(|o| {
-                nczarr::url::DatasetUrl::parse(&o).is_ok_and(|u| {
-                    u.path()
-                        .is_some_and(nczarr::formats::icechunk::is_repository_dir)
-                })
-            });
-        if !icechunk {
+    if args.icechunk.virtual_refs {
+        if !names_repository(
+            output_kind_of(&args)?,
+            &output_of(&args).unwrap_or_default(),
+        ) {
             bail!("--virtual writes an Icechunk repository (-k icechunk); -k kerchunk writes the same references as JSON");
         }
         return kerchunk::run(&args);

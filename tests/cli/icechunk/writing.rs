@@ -477,3 +477,36 @@ fn a_virtual_append_adds_references_as_one_snapshot() {
         "{e}"
     );
 }
+
+#[test]
+fn what_is_not_a_dataset_is_never_replaced_by_a_repository() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let nc = sample_nc(d);
+    let thesis = d.join("thesis");
+    fs::create_dir(&thesis).unwrap();
+    fs::write(thesis.join("chapter1.txt"), "my thesis").unwrap();
+    let file = d.join("notes.txt");
+    fs::write(&file, "notes").unwrap();
+    let nc_s = s(&nc);
+    for place in [&thesis, &file] {
+        let place_s = s(place);
+        for extra in [&[][..], &["-O"][..], &["--metadata-only"][..]] {
+            let args = [&["-k", "icechunk"][..], extra, &[&nc_s, &place_s]].concat();
+            let e = run("nczcopy", &args).fails_with_one_line(1);
+            assert!(e.contains("nothing was written"), "{args:?}: {e}");
+        }
+    }
+    assert_eq!(
+        fs::read_to_string(thesis.join("chapter1.txt")).unwrap(),
+        "my thesis"
+    );
+    assert_eq!(fs::read_to_string(&file).unwrap(), "notes");
+    // A Zarr dataset is replaced by a repository only when asked.
+    let zarr = d.join("old.zarr");
+    run("nczcopy", &[&s(&nc), &s(&zarr)]).success();
+    let e = run("nczcopy", &["-k", "icechunk", &s(&nc), &s(&zarr)]).fails_with_one_line(1);
+    assert!(e.contains("--overwrite"), "{e}");
+    run("nczcopy", &["-O", "-k", "icechunk", &s(&nc), &s(&zarr)]).success();
+    run("nczcmp", &[&s(&zarr), &s(&nc)]).success();
+}

@@ -16,6 +16,7 @@ mod docs;
 mod journal;
 mod overlay;
 mod sink;
+mod virtual_refs;
 
 pub use crate::error::{AppendError, FixedPlace, WidthUnit};
 pub use journal::JOURNAL;
@@ -49,12 +50,12 @@ pub struct AppendTarget {
     /// An earlier append's metadata step was completed on opening (see `journal.rs`).
     pub completed_interrupted: bool,
     /// An Icechunk repository's append: the commit that makes it a snapshot.
-    commit: std::sync::Mutex<Option<crate::formats::icechunk::Commit>>,
+    commit: std::sync::Mutex<Option<crate::place::icechunk::Commit>>,
     /// An Icechunk repository's append: the repository and its session's store (a
     /// virtual append sets references in it).
     icechunk: Option<(
-        crate::formats::icechunk::Repo,
-        Arc<crate::formats::icechunk::IcechunkStore>,
+        crate::place::icechunk::Repo,
+        Arc<crate::place::icechunk::IcechunkStore>,
     )>,
 }
 
@@ -90,11 +91,11 @@ fn is_repository(url: &DatasetUrl) -> Result<bool> {
     }
     Ok(match url.storage {
         StorageKind::S3 | StorageKind::Gcs | StorageKind::Azure => {
-            crate::formats::icechunk::write::exists(url)?
+            crate::place::icechunk::write::exists(url)?
         }
         _ => url
             .path()
-            .is_some_and(crate::formats::icechunk::is_repository_dir),
+            .is_some_and(crate::place::icechunk::is_repository_dir),
     })
 }
 
@@ -117,7 +118,7 @@ impl AppendTarget {
         name: &str,
         options: &OpenOptions,
         repair: bool,
-        commit: &crate::formats::icechunk::CommitInfo,
+        commit: &crate::place::icechunk::CommitInfo,
     ) -> Result<AppendTarget> {
         let url = DatasetUrl::parse(name)?;
         let refuse = |place: FixedPlace| -> Error {
@@ -190,11 +191,11 @@ impl AppendTarget {
         name: &str,
         url: &DatasetUrl,
         options: &OpenOptions,
-        info: &crate::formats::icechunk::CommitInfo,
+        info: &crate::place::icechunk::CommitInfo,
     ) -> Result<AppendTarget> {
-        use crate::formats::icechunk::{open_repository, write::branch_of, Commit, IcechunkStore};
+        use crate::place::icechunk::{open_repository, write::branch_of, Commit, IcechunkStore};
         let repo = open_repository(url, options.trace.as_ref())?;
-        let info = crate::formats::icechunk::CommitInfo {
+        let info = crate::place::icechunk::CommitInfo {
             branch: branch_of(url)?,
             ..info.clone()
         };
@@ -235,16 +236,11 @@ impl AppendTarget {
                 self.name
             )));
         };
-        let containers = crate::formats::icechunk::virtual_write::containers_of(v)
+        let containers = crate::kerchunk::icechunk::containers_of(v)
             .map_err(|e| Error::Unsupported(format!("{}: {e}", self.name)))?;
-        crate::formats::icechunk::declare_containers(repo, containers)?;
-        plan.virtual_vars = crate::formats::icechunk::virtual_append::add_references(
-            store,
-            &self.source,
-            &plan.dim,
-            plan.old_len,
-            v,
-        )?;
+        crate::place::icechunk::declare_containers(repo, containers)?;
+        plan.virtual_vars =
+            virtual_refs::add_references(store, &self.source, &plan.dim, plan.old_len, v)?;
         Ok(())
     }
 

@@ -153,17 +153,12 @@ pub fn check_fingerprint(reader: &dyn ReadStore, fingerprint: &str) -> Result<()
 /// # Errors
 /// [`Error::Parts`] naming the parts not done, or when no copy in parts was started;
 /// store errors.
-pub fn finish_parts(output: &str, commit: &crate::formats::icechunk::CommitInfo) -> Result<()> {
+pub fn finish_parts(output: &str, commit: &crate::place::icechunk::CommitInfo) -> Result<()> {
     let url = DatasetUrl::parse(output)?;
     // An Icechunk repository: the parts' documents and chunk references are committed
     // as one snapshot, `commit` saying its message and tag.
-    let (target, reader) = if crate::formats::icechunk::write::names_repository(&url)? {
-        crate::formats::icechunk::parts::parts_target(
-            &url,
-            PartsRun::Resume,
-            false,
-            commit.clone(),
-        )?
+    let (target, reader) = if crate::place::icechunk::write::names_repository(&url)? {
+        crate::place::icechunk::parts::parts_target(&url, PartsRun::Resume, false, commit.clone())?
     } else {
         parts_target(&url, PartsRun::Resume, false)?
     };

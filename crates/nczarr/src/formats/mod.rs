@@ -5,7 +5,6 @@
 //! - [`nc3`]: netCDF classic, 64-bit offset and CDF-5 files;
 //! - [`nc4`]: netCDF-4 files (HDF5), read;
 //! - [`dap`]: OPeNDAP servers' datasets (DAP2 and DAP4), read;
-//! - [`icechunk`]: Icechunk repositories (Zarr version 3 with versions), read and written;
 //! - [`sniff`]: which file format a file holds, from its first bytes (a Zarr store is
 //!   told by its keys, in `zarr`).
 //!
@@ -13,7 +12,6 @@
 //! [`mod@crate::open`].
 
 pub mod dap;
-pub mod icechunk;
 pub mod nc3;
 pub mod nc4;
 pub mod sniff;

@@ -23,7 +23,7 @@ pub struct AppendJob {
     /// Plan only; nothing written.
     pub dry_run: bool,
     /// The snapshot's message and tag, for an Icechunk repository.
-    pub commit: crate::formats::icechunk::CommitInfo,
+    pub commit: crate::place::icechunk::CommitInfo,
     /// Add references to the inputs' chunks rather than their values (`--virtual`,
     /// into an Icechunk repository): what is inlined, and where the files will be read
     /// from (`--url-prefix`).

@@ -28,7 +28,7 @@ pub struct KerchunkJob {
     pub refs: RefOptions,
     /// Commit the references as a snapshot of an Icechunk repository at the output
     /// (`-k icechunk --virtual`) instead of writing kerchunk's JSON.
-    pub icechunk: Option<crate::formats::icechunk::CommitInfo>,
+    pub icechunk: Option<crate::place::icechunk::CommitInfo>,
 }
 
 /// What the references hold, for the caller to say.
@@ -96,7 +96,7 @@ impl KerchunkJob {
         inputs: &Inputs,
         names: &[String],
         urls: Vec<String>,
-        info: crate::formats::icechunk::CommitInfo,
+        info: crate::place::icechunk::CommitInfo,
         differences: &mut dyn FnMut(&[String]),
     ) -> Result<KerchunkReport> {
         let output = &self.output;
@@ -115,7 +115,7 @@ impl KerchunkJob {
                 .map_err(|e| e.named(format!("{} -> {output}", names.join(" "))))?
         };
         let url = DatasetUrl::parse(output).map_err(|e| Error::from(e).named(output))?;
-        crate::formats::icechunk::virtual_write::commit_virtual(&v, &url, self.overwrite, info)
+        crate::kerchunk::icechunk::commit_virtual(&v, &url, self.overwrite, info)
             .map_err(|e| Error::from(e).named(output))?;
         Ok(KerchunkReport {
             inlined_instead: v.counts.inlined_instead,

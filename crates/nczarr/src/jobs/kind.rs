@@ -83,6 +83,17 @@ impl OutputKind {
     }
 }
 
+/// True when `output` is (or is to be) an Icechunk repository: the kind `said` is
+/// `icechunk`, or the name says so (`#mode=icechunk`) or names a repository on a disk.
+pub fn names_repository(said: Option<OutputKind>, output: &str) -> bool {
+    said == Some(OutputKind::Icechunk)
+        || DatasetUrl::parse(output).is_ok_and(|u| {
+            u.modes.has("icechunk")
+                || u.path()
+                    .is_some_and(crate::place::icechunk::is_repository_dir)
+        })
+}
+
 /// Whether `target` says it is a Zarr store: `#mode=` flags of NCZarr or Zarr, a
 /// `.zip`, or a name ending in `.zarr`.
 fn says_zarr(url: &DatasetUrl) -> bool {
@@ -138,7 +149,7 @@ pub fn kind_for_target(
     let icechunk = url.modes.has("icechunk")
         || url
             .path()
-            .is_some_and(crate::formats::icechunk::is_repository_dir);
+            .is_some_and(crate::place::icechunk::is_repository_dir);
     Ok(match said {
         None if icechunk => OutputKind::Icechunk,
         Some(OutputKind::File(k)) if names_zarr(&url) => match k {

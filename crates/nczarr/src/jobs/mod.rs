@@ -37,4 +37,4 @@ pub use copy_request::{copy_create_options, CopyEvents, CopyOutcome, CopyPlan, C
 pub use generate::{GenerateEvents, GenerateJob};
 pub use inputs::{parse_dims, InputOptions, InputView, Inputs};
 pub use kerchunk::{KerchunkJob, KerchunkReport};
-pub use kind::{copy_kind, kind_for_target, OutputKind};
+pub use kind::{copy_kind, kind_for_target, names_repository, OutputKind};

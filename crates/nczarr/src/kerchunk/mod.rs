@@ -25,6 +25,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
 mod files;
+pub(crate) mod icechunk;
 mod split;
 
 use files::Files;

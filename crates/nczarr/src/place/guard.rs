@@ -132,7 +132,7 @@ fn inspect_path(path: &Path) -> Result<TargetFacts, StoreError> {
             }
         }
     }
-    let there = if full.is_dir() && crate::formats::icechunk::is_repository_dir(&full) {
+    let there = if full.is_dir() && crate::place::icechunk::is_repository_dir(&full) {
         Some(Held::Icechunk)
     } else if full.is_dir() {
         (examine_path(&full, false)? == Existing::Dataset).then_some(Held::Zarr)
@@ -171,7 +171,7 @@ fn dataset_at(dir: &Path, target: &Path) -> Result<Option<Enclosing>, StoreError
             what: format!("{kind}, not a directory"),
         }));
     }
-    if crate::formats::icechunk::is_repository_dir(dir) {
+    if crate::place::icechunk::is_repository_dir(dir) {
         return Ok(Some(Enclosing {
             dataset: shown,
             what: "an Icechunk repository, whose objects are its own".into(),
@@ -293,7 +293,7 @@ fn holds_repository(store: &crate::cloud::CloudStore, key: &StoreKey) -> bool {
     use crate::store::ReadableStore;
     store
         .get_range(key, &crate::store::ByteRange::Bounded(0..12))
-        .is_ok_and(|h| h.as_deref() == Some(crate::formats::icechunk::MAGIC))
+        .is_ok_and(|h| h.as_deref() == Some(crate::place::icechunk::MAGIC))
 }
 
 #[cfg(test)]

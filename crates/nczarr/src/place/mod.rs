@@ -1,11 +1,12 @@
 //! Where a dataset lives: the store a name opens for reading (a directory, a zip, a
-//! file read by range, S3, GCS, Azure, a web server) and the staged target a new
-//! dataset is written into. Above [`crate::store`] (the interface and the local
+//! file read by range, S3, GCS, Azure, a web server, a version of an Icechunk
+//! repository) and the staged target a new dataset is written into. Above [`crate::store`] (the interface and the local
 //! stores) and [`crate::cloud`] (the remote ones): a new store is its module there and
 //! its line here.
 
 mod create;
 mod guard;
+pub mod icechunk;
 mod open;
 mod refs;
 mod refs_parse;

@@ -28,9 +28,9 @@ pub fn open_read(
     if url.modes.has("icechunk")
         || url
             .path()
-            .is_some_and(crate::formats::icechunk::is_repository_dir)
+            .is_some_and(crate::place::icechunk::is_repository_dir)
     {
-        use crate::formats::icechunk::{open_repository, IcechunkStore, Version};
+        use crate::place::icechunk::{open_repository, IcechunkStore, Version};
         let version = Version::from_url(url)?;
         let refs = refs.for_url(url).map_err(|message| StoreError::Settings {
             location: url.original.clone(),

@@ -60,7 +60,7 @@ pub(crate) fn read(store: Box<dyn ReadStore>, options: &ReadOptions) -> Result<Z
             // `repo` object says what it is (one small read, before any listing).
             let repo = StoreKey::new("repo").expect("static key");
             let head = store.get_range(&repo, &crate::store::ByteRange::Bounded(0..12));
-            if head.is_ok_and(|h| h.as_deref() == Some(crate::formats::icechunk::MAGIC)) {
+            if head.is_ok_and(|h| h.as_deref() == Some(crate::place::icechunk::MAGIC)) {
                 return Err(Error::IcechunkRepository {
                     location: store.location(),
                 });

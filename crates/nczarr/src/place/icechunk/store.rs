@@ -252,7 +252,7 @@ fn fragment(version: &Version) -> String {
 
 /// The array and chunk indices a chunk key names (`tas/c/0/1/2`, `c` for a scalar at
 /// the root), Zarr version 3's default chunk key encoding, the only one Icechunk keeps.
-pub(super) fn chunk_of(key: &str) -> Option<(NodePath, ChunkIndices)> {
+pub(crate) fn chunk_of(key: &str) -> Option<(NodePath, ChunkIndices)> {
     let parts: Vec<&str> = key.split('/').collect();
     // The last `c` after which every part is an index: a group may be named `c`.
     let at = (0..parts.len())

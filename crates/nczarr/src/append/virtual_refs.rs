@@ -17,13 +17,12 @@ use icechunk::format::manifest::{
     Checksum, ChunkPayload, SecondsSinceEpoch, VirtualChunkLocation, VirtualChunkRef,
 };
 
-use super::said;
-use super::store::{chunk_of, IcechunkStore};
 use crate::error::{Error, Result};
 use crate::formats::zarr::ZarrSource;
 use crate::json::Json;
 use crate::kerchunk::Virtual;
 use crate::model::{DimRef, VarPath};
+use crate::place::icechunk::{chunk_of, said, IcechunkStore};
 use crate::store::{ListableStore, ReadableStore, StoreKey};
 
 /// What of an array's `zarr.json` must agree for its chunks to be referenced.
@@ -121,7 +120,7 @@ pub(crate) fn add_references(
         .collect();
     let modified: Vec<Option<u32>> = urls
         .iter()
-        .map(|u| super::virtual_write::modified_of(u))
+        .map(|u| crate::kerchunk::icechunk::modified_of(u))
         .collect();
     let mut pending = Vec::new();
     for (key, file, offset, len) in &v.ranges {

@@ -13,11 +13,13 @@
 //! - `store.rs`: a session as a store; virtual chunks read by `virtual_read.rs`
 //!   through our stores, checked against the repository's declared containers and
 //!   [`crate::reach`]'s rules;
-//! - `virtual_write.rs`: a snapshot of references to netCDF files' chunks;
 //! - `parts.rs`: a copy in parts, committed once by its finishing run;
 //! - `commit.rs`: the commit (message, tag, a lost race retried once);
 //! - `write.rs`: the target of a copy (a new repository, or a new snapshot);
 //! - `history.rs`: snapshots and references, for `zmapdump history` and `refs`.
+//!
+//! Above this layer: `kerchunk::icechunk` commits references to netCDF files' chunks
+//! (`--virtual`), `append::virtual_refs` adds them to a repository (`--append --virtual`).
 
 mod backend;
 mod commit;
@@ -25,15 +27,14 @@ mod history;
 pub(crate) mod parts;
 mod repo;
 mod store;
-pub(crate) mod virtual_append;
 mod virtual_read;
-pub(crate) mod virtual_write;
 pub(crate) mod write;
 
 pub use commit::{Commit, CommitInfo, Committed};
 pub use history::{history, references, Reference, SnapshotLine};
 pub(crate) use repo::declare_containers;
 pub use repo::{create_repository, is_repository_dir, open_repository, Repo, Version, MAGIC};
+pub(crate) use store::chunk_of;
 pub use store::IcechunkStore;
 
 /// An Icechunk error in one line: its kind's message, without the trace of spans

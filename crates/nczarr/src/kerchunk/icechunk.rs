@@ -15,9 +15,8 @@ use icechunk::format::manifest::{
 use icechunk::virtual_chunks::VirtualChunkContainer;
 use icechunk::ObjectStoreConfig;
 
-use super::commit::{CommitInfo, Committed};
-use super::said;
 use crate::kerchunk::Virtual;
+use crate::place::icechunk::{chunk_of, said, write, CommitInfo, Committed};
 use crate::store::{ListableStore, ReadableStore, StoreError, WritableStore};
 use crate::url::DatasetUrl;
 
@@ -33,7 +32,7 @@ fn location_url(url: &str) -> String {
 /// When the local file `url` (`file://...`) last changed, in whole seconds rounded up
 /// (readers refuse a file changed after that second, and a time cut to its second
 /// would be before the change that made the file); `None` for another URL.
-pub(super) fn modified_of(url: &str) -> Option<u32> {
+pub(crate) fn modified_of(url: &str) -> Option<u32> {
     let path = url.strip_prefix("file://")?;
     let m = std::fs::metadata(path).and_then(|m| m.modified()).ok()?;
     let since = m.duration_since(std::time::UNIX_EPOCH).ok()?;
@@ -88,7 +87,7 @@ fn container_of(url: &str) -> Result<VirtualChunkContainer, String> {
 /// (a new one, or with `overwrite` a new snapshot of one).
 ///
 /// # Errors
-/// As a copy into a repository ([`super::write::start`]); a file URL Icechunk cannot
+/// As a copy into a repository; a file URL Icechunk cannot
 /// refer to; Icechunk's refusal of a reference.
 pub(crate) fn commit_virtual(
     v: &Virtual,
@@ -102,7 +101,7 @@ pub(crate) fn commit_virtual(
     };
     let urls: Vec<String> = v.urls.iter().map(|u| location_url(u)).collect();
     let containers = containers_of(v).map_err(fail)?;
-    let writing = super::write::start(url, overwrite, info, Some(containers))?;
+    let writing = write::start(url, overwrite, info, Some(containers))?;
     let store = &writing.store;
     // The documents and inlined chunks (the writer's order: chunks wait for their
     // array's document).
@@ -118,8 +117,8 @@ pub(crate) fn commit_virtual(
     let mut by_array: BTreeMap<String, Vec<(icechunk::format::ChunkIndices, VirtualChunkRef)>> =
         BTreeMap::new();
     for (key, file, offset, len) in &v.ranges {
-        let (path, coords) = super::store::chunk_of(key)
-            .ok_or_else(|| fail(format!("'{key}' is not a chunk key")))?;
+        let (path, coords) =
+            chunk_of(key).ok_or_else(|| fail(format!("'{key}' is not a chunk key")))?;
         let location = VirtualChunkLocation::from_url(&urls[*file])
             .map_err(|e| fail(format!("{}: {}", urls[*file], said(&e))))?;
         by_array

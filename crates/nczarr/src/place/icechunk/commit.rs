@@ -178,7 +178,7 @@ fn lost_race(kind: &SessionErrorKind) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formats::icechunk::{create_repository, IcechunkStore};
+    use crate::place::icechunk::{create_repository, IcechunkStore};
     use crate::store::{StoreKey, WritableStore};
     use crate::url::DatasetUrl;
 
@@ -225,7 +225,7 @@ mod tests {
         // Both are in the tip.
         let tip = IcechunkStore::reader(
             &repo,
-            &crate::formats::icechunk::Version::Branch("main".into()),
+            &crate::place::icechunk::Version::Branch("main".into()),
             Default::default(),
         )
         .unwrap();

@@ -123,6 +123,15 @@ pub(crate) fn start(
     containers: Option<Vec<icechunk::virtual_chunks::VirtualChunkContainer>>,
 ) -> Result<Writing, StoreError> {
     use std::sync::Arc;
+    if matches!(
+        url.storage,
+        crate::url::StorageKind::Zip | crate::url::StorageKind::Http
+    ) {
+        return Err(StoreError::Archive {
+            location: url.original.clone(),
+            message: "an Icechunk repository is written to a directory or an S3, GCS or Azure prefix, not a zip archive or a web server".into(),
+        });
+    }
     info.branch = branch_of(url)?;
     let declare =
         |mut config: icechunk::RepositoryConfig| -> Result<icechunk::RepositoryConfig, StoreError> {
@@ -172,6 +181,9 @@ pub(crate) fn start(
     };
     let (repo, staged) = match url.path() {
         Some(path) => {
+            // Only a dataset is ever replaced (with --overwrite, checked before): a
+            // directory of anything else, or a file, is refused here.
+            refuse_foreign(path)?;
             let staged = Staged::beside(path)?;
             let temp = DatasetUrl::parse(&staged.temp.display().to_string()).map_err(|e| {
                 StoreError::Settings {
@@ -190,6 +202,16 @@ pub(crate) fn start(
         commit,
         staged,
     })
+}
+
+/// Refuse to make a repository at `path` when what is there is not a dataset.
+///
+/// # Errors
+/// [`StoreError::Archive`] naming what is there.
+pub(crate) fn refuse_foreign(path: &std::path::Path) -> Result<(), StoreError> {
+    crate::store::examine_path(path, false)?
+        .or_refuse(&path.display().to_string())
+        .map(drop)
 }
 
 fn repo_config(repo: &super::Repo) -> icechunk::RepositoryConfig {

@@ -172,6 +172,9 @@ pub(crate) fn parts_target(
                     ),
                 });
             }
+            if let Some(path) = url.path() {
+                super::write::refuse_foreign(path)?;
+            }
             create_repository(url, None)?
         }
         PartsRun::Start if !overwrite => {
