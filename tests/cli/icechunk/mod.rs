@@ -3,6 +3,8 @@
 //! replacements) read by icechunk-python and xarray as the inputs; versions, history,
 //! refusals, killed runs.
 
+/// On GCS and Azure: written, appended, read, replaced.
+mod clouds;
 /// Reading: versions, virtual chunks, what is refused, history and references.
 mod reading;
 /// On S3: written, appended, read by icechunk-python; local references refused.
