@@ -25,23 +25,7 @@ server_pid=""
 finish() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$work"; }
 trap finish EXIT
 mkdir "$work/days"
-"$py" - "$work/days" <<'PY'
-import sys, numpy as np, netCDF4
-rng = np.random.default_rng(5)
-for d in range(365):
-    with netCDF4.Dataset(f"{sys.argv[1]}/day{d:03d}.nc", "w") as ds:
-        ds.createDimension("time", None)
-        ds.createDimension("lat", 180)
-        ds.createDimension("lon", 360)
-        t = ds.createVariable("time", "f8", ("time",))
-        t.units = "days since 2001-01-01"
-        t.calendar = "standard"
-        t[:] = [d]
-        v = ds.createVariable("tas", "f4", ("time", "lat", "lon"), zlib=True, complevel=1,
-                              shuffle=True, chunksizes=(1, 90, 180))
-        v.units = "K"
-        v[:] = (rng.standard_normal((1, 180, 360)) + 280).astype("f4")
-PY
+"$py" "$here/benches/make_days.py" "$work/days"
 cat > "$work/theirs.py" <<'PY'
 import sys, json, glob, warnings
 warnings.simplefilter("ignore")

@@ -3,23 +3,13 @@
 //! by their content. Skipped without the emulators.
 
 use crate::util::clouds::clouds;
-use crate::util::{data_dir, run, s};
+use crate::util::icechunk::two_days;
+use crate::util::s;
 
 #[test]
 fn a_repository_on_gcs_and_azure_is_written_appended_and_read() {
     let tmp = tempfile::tempdir().unwrap();
-    let cdl = data_dir().join("icechunk/w.cdl");
-    let a = tmp.path().join("a.nc");
-    run("nczgen", &["-k", "nc4", "-o", &s(&a), &s(&cdl)]).success();
-    let text = std::fs::read_to_string(&cdl)
-        .unwrap()
-        .replace(" time = 0, 6 ;", " time = 12, 18 ;");
-    let cdl_b = tmp.path().join("b.cdl");
-    std::fs::write(&cdl_b, text).unwrap();
-    let b = tmp.path().join("b.nc");
-    run("nczgen", &["-k", "nc4", "-o", &s(&b), &s(&cdl_b)]).success();
-    let ab = tmp.path().join("ab.nc");
-    run("nczcopy", &[&s(&a), &s(&b), &s(&ab)]).success();
+    let [a, b, ab] = two_days(tmp.path());
     for cloud in clouds("icechunk on GCS and Azure") {
         let env = &cloud.env;
         // Any name: found by its content.

@@ -7,6 +7,8 @@
 mod clouds;
 /// Reading: versions, virtual chunks, what is refused, history and references.
 mod reading;
+/// Virtual references to files on a web server and in an S3 bucket.
+mod remote_files;
 /// On S3: written, appended, read by icechunk-python; local references refused.
 mod s3;
 /// Writing: copies, appends and replacements as snapshots; killed runs.

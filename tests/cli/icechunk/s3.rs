@@ -4,28 +4,21 @@
 
 use nczarr::store::DirStore;
 
-use crate::util::icechunk::ice_python;
+use crate::util::icechunk::{ice_python, ice_with, two_days};
 use crate::util::s3::{dump_content, server};
-use crate::util::{data_dir, run, s};
+use crate::util::{run, s};
 
 /// ice.py against the test server: `s3://bucket/prefix/name` for icechunk-python.
 fn ice_s3(py: &str, s3: &crate::util::s3::Server, args: &[&str]) -> String {
-    let out = std::process::Command::new(py)
-        .arg(data_dir().join("icechunk/ice.py"))
-        .args(args)
-        .env("ICECHUNK_LOG", "error")
-        .env("ICE_S3_ENDPOINT", &s3.endpoint)
-        .env("AWS_ACCESS_KEY_ID", &s3.key)
-        .env("AWS_SECRET_ACCESS_KEY", &s3.secret)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "ice.py {}: {}",
-        args.join(" "),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    ice_with(
+        py,
+        args,
+        &[
+            ("ICE_S3_ENDPOINT", &s3.endpoint),
+            ("AWS_ACCESS_KEY_ID", &s3.key),
+            ("AWS_SECRET_ACCESS_KEY", &s3.secret),
+        ],
+    )
 }
 
 #[test]
@@ -36,18 +29,7 @@ fn a_repository_on_s3_written_appended_and_read_by_icechunk_python() {
     };
     let keys = s3.keys();
     let tmp = tempfile::tempdir().unwrap();
-    let cdl = data_dir().join("icechunk/w.cdl");
-    let a = tmp.path().join("a.nc");
-    run("nczgen", &["-k", "nc4", "-o", &s(&a), &s(&cdl)]).success();
-    let text = std::fs::read_to_string(&cdl)
-        .unwrap()
-        .replace(" time = 0, 6 ;", " time = 12, 18 ;");
-    let cdl_b = tmp.path().join("b.cdl");
-    std::fs::write(&cdl_b, text).unwrap();
-    let b = tmp.path().join("b.nc");
-    run("nczgen", &["-k", "nc4", "-o", &s(&b), &s(&cdl_b)]).success();
-    let ab = tmp.path().join("ab.nc");
-    run("nczcopy", &[&s(&a), &s(&b), &s(&ab)]).success();
+    let [a, b, ab] = two_days(tmp.path());
     let url = s3.url("r.ice").replace("mode=nczarr,s3", "mode=s3");
     let theirs = format!("s3://{}/{}/r.ice", s3.bucket, s3.prefix);
     s3.run("nczcopy", &["-k", "icechunk", &s(&a), &url], &keys)

@@ -58,18 +58,39 @@ pub(crate) fn h5dump_reads(nc: &Path) -> Result<(), String> {
 
 /// A Python with netCDF4, xarray, h5py and h5netcdf: `NCZARR_PYTHON`, else `python3`.
 pub(crate) fn python_with_readers() -> Option<String> {
-    let py = std::env::var("NCZARR_PYTHON").unwrap_or_else(|_| "python3".into());
+    python_or_skip(
+        "NCZARR_PYTHON",
+        "python3",
+        &["netCDF4", "xarray", "h5py", "h5netcdf"],
+        "the Python readers",
+    )
+}
+
+/// The Python the environment variable `var` names (else `fallback`) if it imports
+/// every one of `modules`; else `None`, the skip of `what` said, which CI does not
+/// allow (CI installs every peer).
+pub(crate) fn python_or_skip(
+    var: &str,
+    fallback: &str,
+    modules: &[&str],
+    what: &str,
+) -> Option<String> {
+    let py = std::env::var(var).unwrap_or_else(|_| fallback.into());
     let ok = Command::new(&py)
-        .args(["-c", "import netCDF4, xarray, h5py, h5netcdf"])
+        .args(["-c", &format!("import {}", modules.join(", "))])
         .stderr(std::process::Stdio::null())
         .status()
         .is_ok_and(|s| s.success());
     if !ok {
         assert!(
             std::env::var("CI").map_or(true, |v| v != "true"),
-            "CI needs netCDF4, xarray, h5py and h5netcdf in NCZARR_PYTHON"
+            "CI needs {} in {var}",
+            modules.join(", ")
         );
-        eprintln!("skipped the Python readers: set NCZARR_PYTHON");
+        eprintln!(
+            "skipped {what}: set {var} to a Python with {}",
+            modules.join(", ")
+        );
     }
     ok.then_some(py)
 }

@@ -238,7 +238,7 @@ impl AppendTarget {
         };
         let containers = crate::kerchunk::icechunk::containers_of(v)
             .map_err(|e| Error::Unsupported(format!("{}: {e}", self.name)))?;
-        crate::place::icechunk::declare_containers(repo, containers)?;
+        crate::place::icechunk::declare_containers(repo, &containers)?;
         plan.virtual_vars =
             virtual_refs::add_references(store, &self.source, &plan.dim, plan.old_len, v)?;
         Ok(())

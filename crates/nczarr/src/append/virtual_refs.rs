@@ -13,16 +13,14 @@
 
 use std::collections::{HashMap, HashSet};
 
-use icechunk::format::manifest::{
-    Checksum, ChunkPayload, SecondsSinceEpoch, VirtualChunkLocation, VirtualChunkRef,
-};
+use icechunk::format::manifest::ChunkPayload;
 
 use crate::error::{Error, Result};
 use crate::formats::zarr::ZarrSource;
 use crate::json::Json;
 use crate::kerchunk::Virtual;
 use crate::model::{DimRef, VarPath};
-use crate::place::icechunk::{chunk_of, said, IcechunkStore};
+use crate::place::icechunk::{chunk_of, IcechunkStore};
 use crate::store::{ListableStore, ReadableStore, StoreKey};
 
 /// What of an array's `zarr.json` must agree for its chunks to be referenced.
@@ -107,21 +105,7 @@ pub(crate) fn add_references(
         *c = c.checked_add(u32::try_from(*shift).ok()?)?;
         Some((path, coords))
     };
-    let urls: Vec<String> = v
-        .urls
-        .iter()
-        .map(|u| {
-            if u.starts_with('/') {
-                format!("file://{u}")
-            } else {
-                u.clone()
-            }
-        })
-        .collect();
-    let modified: Vec<Option<u32>> = urls
-        .iter()
-        .map(|u| crate::kerchunk::icechunk::modified_of(u))
-        .collect();
+    let files = crate::kerchunk::icechunk::FileRefs::of(v);
     let mut pending = Vec::new();
     for (key, file, offset, len) in &v.ranges {
         let Some((array, (_, axis))) = array_of(key) else {
@@ -130,18 +114,10 @@ pub(crate) fn add_references(
         let Some((path, coords)) = shifted(key, &array, *axis) else {
             continue;
         };
-        let location = VirtualChunkLocation::from_url(&urls[*file])
-            .map_err(|e| Error::Unsupported(format!("{}: {}", urls[*file], said(&e))))?;
-        pending.push((
-            path,
-            coords,
-            ChunkPayload::Virtual(VirtualChunkRef {
-                location,
-                offset: *offset,
-                length: *len,
-                checksum: modified[*file].map(|s| Checksum::LastModified(SecondsSinceEpoch(s))),
-            }),
-        ));
+        let chunk = files
+            .chunk_ref(*file, *offset, *len)
+            .map_err(Error::Unsupported)?;
+        pending.push((path, coords, ChunkPayload::Virtual(chunk)));
     }
     // The chunks of referenced variables the files store otherwise, as encoded values.
     for (key, _) in v.memory.list()? {

@@ -89,32 +89,16 @@ impl AppendJob {
         note(AppendNote::Differences(&joined.attribute_differences()));
         let mut plan = target.plan(&joined).map_err(|e| e.named(&output))?;
         if let Some((refs, prefix)) = &self.virtual_refs {
-            let names = inputs.names();
-            let mut urls = Vec::with_capacity(names.len());
-            for (name, input) in names.iter().zip(inputs.opened()) {
-                urls.push(super::kerchunk::reference_url(
-                    name,
-                    input,
-                    prefix.as_deref(),
-                )?);
-            }
-            let refs = crate::kerchunk::RefOptions {
-                url: urls[0].clone(),
-                ..refs.clone()
-            };
-            let v = if names.len() == 1 {
-                crate::kerchunk::virtual_one(inputs.first().source.as_ref(), &refs)
-                    .map_err(|e| e.named(&names[0]))?
-            } else {
-                let new = Concat::new(inputs.named_sources(None), &self.read.join)?;
-                let order: Vec<String> = new
-                    .input_names()
-                    .filter_map(|n| names.iter().position(|m| m == n))
-                    .map(|i| urls[i].clone())
-                    .collect();
-                crate::kerchunk::virtual_joined(&new, order, &refs)
-                    .map_err(|e| e.named(names.join(" ")))?
-            };
+            let urls = super::kerchunk::reference_urls(&inputs, prefix.as_deref())?;
+            let what = inputs.names().join(" ");
+            let v = super::kerchunk::virtual_of(
+                &inputs,
+                &urls,
+                &self.read.join,
+                refs,
+                &mut |_| {},
+                &what,
+            )?;
             target
                 .add_virtual(&mut plan, &v)
                 .map_err(|e| e.named(&output))?;

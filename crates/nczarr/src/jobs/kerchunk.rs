@@ -6,9 +6,9 @@
 use std::path::PathBuf;
 
 use super::inputs::{check_not_output, InputOptions, Inputs};
-use crate::concat::Concat;
+use crate::concat::{Concat, ConcatOptions};
 use crate::error::{Error, JobError, Result};
-use crate::kerchunk::{references, references_joined, RefOptions};
+use crate::kerchunk::{references, references_joined, RefOptions, Virtual};
 use crate::open::{check_target, CreateOptions, Opened};
 use crate::url::{DatasetUrl, StorageKind};
 
@@ -60,13 +60,10 @@ impl KerchunkJob {
         self.read.output = Some(output.clone());
         let inputs = Inputs::open(&self.inputs, &self.read)?;
         let names = inputs.names();
-        let mut urls = Vec::with_capacity(names.len());
-        for (name, input) in names.iter().zip(inputs.opened()) {
-            urls.push(reference_url(name, input, self.url_prefix.as_deref())?);
-        }
+        let urls = reference_urls(&inputs, self.url_prefix.as_deref())?;
         self.refs.url = urls[0].clone();
         if let Some(info) = self.icechunk.take() {
-            return self.commit_virtual(&inputs, names, urls, info, differences);
+            return self.commit_virtual(&inputs, &urls, info, differences);
         }
         let (refs, counts) = if names.len() == 1 {
             references(inputs.first().source.as_ref(), &self.refs)
@@ -74,13 +71,7 @@ impl KerchunkJob {
         } else {
             let joined = Concat::new(inputs.named_sources(None), &self.read.join)?;
             differences(&joined.attribute_differences());
-            // The files in the order they are joined (`sort` may have changed it).
-            let order: Vec<String> = joined
-                .input_names()
-                .filter_map(|n| names.iter().position(|m| m == n))
-                .map(|i| urls[i].clone())
-                .collect();
-            references_joined(&joined, order, &self.refs)
+            references_joined(&joined, join_order(&joined, names, &urls), &self.refs)
                 .map_err(|e| e.named(format!("{} -> {output}", names.join(" "))))?
         };
         write_refs(&output, &refs.to_text())?;
@@ -94,26 +85,20 @@ impl KerchunkJob {
     fn commit_virtual(
         &self,
         inputs: &Inputs,
-        names: &[String],
-        urls: Vec<String>,
+        urls: &[String],
         info: crate::place::icechunk::CommitInfo,
         differences: &mut dyn FnMut(&[String]),
     ) -> Result<KerchunkReport> {
         let output = &self.output;
-        let v = if names.len() == 1 {
-            crate::kerchunk::virtual_one(inputs.first().source.as_ref(), &self.refs)
-                .map_err(|e| e.named(&names[0]))?
-        } else {
-            let joined = Concat::new(inputs.named_sources(None), &self.read.join)?;
-            differences(&joined.attribute_differences());
-            let order: Vec<String> = joined
-                .input_names()
-                .filter_map(|n| names.iter().position(|m| m == n))
-                .map(|i| urls[i].clone())
-                .collect();
-            crate::kerchunk::virtual_joined(&joined, order, &self.refs)
-                .map_err(|e| e.named(format!("{} -> {output}", names.join(" "))))?
-        };
+        let what = format!("{} -> {output}", inputs.names().join(" "));
+        let v = virtual_of(
+            inputs,
+            urls,
+            &self.read.join,
+            &self.refs,
+            differences,
+            &what,
+        )?;
         let url = DatasetUrl::parse(output).map_err(|e| Error::from(e).named(output))?;
         crate::kerchunk::icechunk::commit_virtual(&v, &url, self.overwrite, info)
             .map_err(|e| Error::from(e).named(output))?;
@@ -121,6 +106,58 @@ impl KerchunkJob {
             inlined_instead: v.counts.inlined_instead,
         })
     }
+}
+
+/// The URLs references name `inputs` by (see [`reference_url`]), in the order given.
+///
+/// # Errors
+/// As [`reference_url`].
+pub(crate) fn reference_urls(inputs: &Inputs, url_prefix: Option<&str>) -> Result<Vec<String>> {
+    inputs
+        .names()
+        .iter()
+        .zip(inputs.opened())
+        .map(|(name, input)| reference_url(name, input, url_prefix))
+        .collect()
+}
+
+/// `urls` (one per input named in `names`, in the order given) in the order `joined`
+/// joins the inputs (`sort` may have changed it).
+fn join_order(joined: &Concat, names: &[String], urls: &[String]) -> Vec<String> {
+    joined
+        .input_names()
+        .filter_map(|n| names.iter().position(|m| m == n))
+        .map(|i| urls[i].clone())
+        .collect()
+}
+
+/// The virtual dataset (Zarr version 3 documents, the chunks' ranges) of `inputs`,
+/// references naming them by `urls`: one file, or several joined by `join` (the
+/// attributes they differ in told to `differences`). `what` names a failed join.
+///
+/// # Errors
+/// An input's read errors, named; a join that does not fit, named by `what`.
+pub(crate) fn virtual_of(
+    inputs: &Inputs,
+    urls: &[String],
+    join: &ConcatOptions,
+    refs: &RefOptions,
+    differences: &mut dyn FnMut(&[String]),
+    what: &str,
+) -> Result<Virtual> {
+    let names = inputs.names();
+    let refs = RefOptions {
+        url: urls[0].clone(),
+        ..refs.clone()
+    };
+    if names.len() == 1 {
+        return crate::kerchunk::virtual_one(inputs.first().source.as_ref(), &refs)
+            .map_err(|e| e.named(&names[0]));
+    }
+    let joined = Concat::new(inputs.named_sources(None), join)?;
+    differences(&joined.attribute_differences());
+    crate::kerchunk::virtual_joined(&joined, join_order(&joined, names, urls), &refs)
+        .map_err(|e| e.named(what))
 }
 
 /// How references name the input `name`: what the user gave, a local path made

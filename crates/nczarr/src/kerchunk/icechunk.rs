@@ -9,11 +9,14 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use icechunk::config::S3Options;
 use icechunk::format::manifest::{
     Checksum, SecondsSinceEpoch, VirtualChunkLocation, VirtualChunkRef,
 };
 use icechunk::virtual_chunks::VirtualChunkContainer;
 use icechunk::ObjectStoreConfig;
+
+use crate::cloud::s3::{resolve, AwsInputs, Credentials};
 
 use crate::kerchunk::Virtual;
 use crate::place::icechunk::{chunk_of, said, write, CommitInfo, Committed};
@@ -32,11 +35,49 @@ fn location_url(url: &str) -> String {
 /// When the local file `url` (`file://...`) last changed, in whole seconds rounded up
 /// (readers refuse a file changed after that second, and a time cut to its second
 /// would be before the change that made the file); `None` for another URL.
-pub(crate) fn modified_of(url: &str) -> Option<u32> {
+fn modified_of(url: &str) -> Option<u32> {
     let path = url.strip_prefix("file://")?;
     let m = std::fs::metadata(path).and_then(|m| m.modified()).ok()?;
     let since = m.duration_since(std::time::UNIX_EPOCH).ok()?;
     u32::try_from(since.as_secs() + u64::from(since.subsec_nanos() > 0)).ok()
+}
+
+/// `v`'s files as Icechunk's references name them, each with the time of change a
+/// local file's references carry: what makes a reference of a range.
+pub(crate) struct FileRefs {
+    urls: Vec<String>,
+    modified: Vec<Option<u32>>,
+}
+
+impl FileRefs {
+    /// The files of `v` (a local file's time of change read once).
+    pub(crate) fn of(v: &Virtual) -> FileRefs {
+        let urls: Vec<String> = v.urls.iter().map(|u| location_url(u)).collect();
+        let modified = urls.iter().map(|u| modified_of(u)).collect();
+        FileRefs { urls, modified }
+    }
+
+    /// The reference to `length` bytes at `offset` of file `file` (an index into
+    /// `v.urls`).
+    ///
+    /// # Errors
+    /// A message naming a URL Icechunk cannot refer to.
+    pub(crate) fn chunk_ref(
+        &self,
+        file: usize,
+        offset: u64,
+        length: u64,
+    ) -> Result<VirtualChunkRef, String> {
+        let url = &self.urls[file];
+        let location =
+            VirtualChunkLocation::from_url(url).map_err(|e| format!("{url}: {}", said(&e)))?;
+        Ok(VirtualChunkRef {
+            location,
+            offset,
+            length,
+            checksum: self.modified[file].map(|s| Checksum::LastModified(SecondsSinceEpoch(s))),
+        })
+    }
 }
 
 /// The containers `v`'s files are in, each once.
@@ -71,7 +112,7 @@ fn container_of(url: &str) -> Result<VirtualChunkContainer, String> {
         "s3" | "gs" | "gcs" | "az" | "azure" | "http" | "https" => {
             let host = rest.split('/').next().unwrap_or("");
             let store = match scheme {
-                "s3" => ObjectStoreConfig::S3(Default::default()),
+                "s3" => ObjectStoreConfig::S3(s3_options_of(url)),
                 "gs" | "gcs" => ObjectStoreConfig::Gcs(Default::default()),
                 "az" | "azure" => ObjectStoreConfig::Azure(Default::default()),
                 _ => ObjectStoreConfig::Http(Default::default()),
@@ -81,6 +122,29 @@ fn container_of(url: &str) -> Result<VirtualChunkContainer, String> {
         other => return Err(format!("'{url}': Icechunk refers to no {other}:// files")),
     };
     VirtualChunkContainer::new(prefix, store)
+}
+
+/// Where a reader finds the bucket of the S3 file `url`: the region and, for a server
+/// that is not AWS (an `AWS_ENDPOINT_URL`, a profile's endpoint), its address, as our
+/// settings decide them for the file, so icechunk-python reads the repository's
+/// references with no configuration of its own. Credentials are never written: each
+/// reader brings its own. Icechunk's defaults when no settings can be decided.
+fn s3_options_of(url: &str) -> S3Options {
+    let Some(settings) = DatasetUrl::parse(url)
+        .ok()
+        .and_then(|u| resolve(&u, &AwsInputs::from_process()).ok())
+    else {
+        return S3Options::default();
+    };
+    let custom = !settings.endpoint.contains(".amazonaws.com");
+    // Non-exhaustive: set field by field.
+    let mut options = S3Options::default();
+    options.region = Some(settings.region);
+    options.endpoint_url = custom.then(|| settings.endpoint.clone());
+    options.anonymous = settings.credentials == Credentials::Anonymous;
+    options.allow_http = settings.allow_http;
+    options.force_path_style = custom;
+    options
 }
 
 /// Commit `v`, the virtual dataset of files, as a snapshot of the repository at `url`
@@ -99,7 +163,7 @@ pub(crate) fn commit_virtual(
         location: url.original.clone(),
         message,
     };
-    let urls: Vec<String> = v.urls.iter().map(|u| location_url(u)).collect();
+    let files = FileRefs::of(v);
     let containers = containers_of(v).map_err(fail)?;
     let writing = write::start(url, overwrite, info, Some(containers))?;
     let store = &writing.store;
@@ -112,27 +176,16 @@ pub(crate) fn commit_virtual(
         .filter_map(|(k, _)| v.memory.get(&k).transpose().map(|b| b.map(|b| (k, b))))
         .collect::<Result<_, _>>()?;
     store.put_many(&items)?;
-    // A local file's time of change, once per file.
-    let modified: Vec<Option<u32>> = urls.iter().map(|u| modified_of(u)).collect();
     let mut by_array: BTreeMap<String, Vec<(icechunk::format::ChunkIndices, VirtualChunkRef)>> =
         BTreeMap::new();
     for (key, file, offset, len) in &v.ranges {
         let (path, coords) =
             chunk_of(key).ok_or_else(|| fail(format!("'{key}' is not a chunk key")))?;
-        let location = VirtualChunkLocation::from_url(&urls[*file])
-            .map_err(|e| fail(format!("{}: {}", urls[*file], said(&e))))?;
+        let chunk = files.chunk_ref(*file, *offset, *len).map_err(fail)?;
         by_array
             .entry(path.as_str().to_string())
             .or_default()
-            .push((
-                coords,
-                VirtualChunkRef {
-                    location,
-                    offset: *offset,
-                    length: *len,
-                    checksum: modified[*file].map(|s| Checksum::LastModified(SecondsSinceEpoch(s))),
-                },
-            ));
+            .push((coords, chunk));
     }
     let runtime = store.runtime();
     for (path, refs) in by_array {

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use icechunk::repository::VersionInfo;
+use icechunk::virtual_chunks::VirtualChunkContainer;
 use icechunk::Repository;
 
 use super::said;
@@ -271,22 +272,9 @@ pub(crate) fn with_config(
     repo: Repo,
     config: icechunk::RepositoryConfig,
 ) -> Result<Repo, StoreError> {
-    let fail = |message: String| StoreError::Archive {
-        location: repo.location.clone(),
-        message,
-    };
-    let reopened = repo
-        .runtime
-        .block_on(repo.repo.reopen(Some(config), None))
-        .map_err(|e| fail(said(&e.kind)))?;
-    repo.runtime.block_on(reopened.save_config()).map_err(|e| {
-        fail(format!(
-            "cannot save its virtual chunk containers: {}",
-            said(&e.kind)
-        ))
-    })?;
+    let saved = save_config(&repo, config)?;
     Ok(Repo {
-        repo: Arc::new(reopened),
+        repo: Arc::new(saved),
         ..repo
     })
 }
@@ -295,20 +283,37 @@ pub(crate) fn with_config(
 /// commit that refers to them.
 ///
 /// # Errors
-/// As [`with_config`].
+/// As [`with_config`]; a container Icechunk refuses.
 pub(crate) fn declare_containers(
     repo: &Repo,
-    containers: Vec<icechunk::virtual_chunks::VirtualChunkContainer>,
+    containers: &[VirtualChunkContainer],
 ) -> Result<(), StoreError> {
-    let mut config = repo.repo.config().clone();
+    let config = declaring(&repo.location, repo.repo.config().clone(), containers)?;
+    save_config(repo, config).map(drop)
+}
+
+/// `config` with `containers` declared too (those it has are kept).
+///
+/// # Errors
+/// [`StoreError::Settings`] naming `location` for a container Icechunk refuses.
+pub(crate) fn declaring(
+    location: &str,
+    mut config: icechunk::RepositoryConfig,
+    containers: &[VirtualChunkContainer],
+) -> Result<icechunk::RepositoryConfig, StoreError> {
     for c in containers {
         config
-            .set_virtual_chunk_container(c)
+            .set_virtual_chunk_container(c.clone())
             .map_err(|message| StoreError::Settings {
-                location: repo.location.clone(),
+                location: location.to_string(),
                 message,
             })?;
     }
+    Ok(config)
+}
+
+/// Save `config` in `repo`; the repository reopened with it.
+fn save_config(repo: &Repo, config: icechunk::RepositoryConfig) -> Result<Repository, StoreError> {
     let fail = |message: String| StoreError::Archive {
         location: repo.location.clone(),
         message,
@@ -323,7 +328,7 @@ pub(crate) fn declare_containers(
             said(&e.kind)
         ))
     })?;
-    Ok(())
+    Ok(reopened)
 }
 
 impl Repo {

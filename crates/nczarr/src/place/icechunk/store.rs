@@ -37,7 +37,14 @@ pub struct IcechunkStore {
     /// writers put an array's document after its chunks. Uploaded already; set in
     /// the session when the document comes.
     pub(super) pending: Arc<std::sync::Mutex<Vec<PendingChunk>>>,
+    /// A read-only session's nodes, listed once: readers search the store once per
+    /// group, and each listing walks the whole snapshot. `None` for a writer, whose
+    /// nodes change.
+    read_only_nodes: Option<std::sync::OnceLock<Arc<Nodes>>>,
 }
+
+/// Every node of a session: its path (no leading `/`) and whether it is an array.
+type Nodes = Vec<(String, bool)>;
 
 /// A chunk uploaded for an array not yet defined (or not yet that large).
 pub(super) struct PendingChunk {
@@ -79,7 +86,9 @@ impl IcechunkStore {
     ) -> Result<IcechunkStore, StoreError> {
         let session = repo.readonly(version)?;
         let location = format!("{}#{}", repo.location, fragment(version));
-        Ok(IcechunkStore::over(repo, session, location, refs))
+        let mut store = IcechunkStore::over(repo, session, location, refs);
+        store.read_only_nodes = Some(std::sync::OnceLock::new());
+        Ok(store)
     }
 
     /// A session writing on `branch`, from its tip.
@@ -115,6 +124,7 @@ impl IcechunkStore {
             location,
             virtuals,
             pending: Arc::new(std::sync::Mutex::new(Vec::new())),
+            read_only_nodes: None,
         }
     }
 
@@ -215,7 +225,19 @@ impl IcechunkStore {
 
     /// The names of every node (group or array), as keys (`""` for the root), and
     /// whether it is an array.
-    fn nodes(&self) -> Result<Vec<(String, bool)>, StoreError> {
+    fn nodes(&self) -> Result<Arc<Nodes>, StoreError> {
+        let Some(cell) = &self.read_only_nodes else {
+            return self.list_nodes().map(Arc::new);
+        };
+        if let Some(nodes) = cell.get() {
+            return Ok(Arc::clone(nodes));
+        }
+        let nodes = Arc::new(self.list_nodes()?);
+        Ok(Arc::clone(cell.get_or_init(|| nodes)))
+    }
+
+    /// Every node of the session, listed from its snapshot and changes.
+    fn list_nodes(&self) -> Result<Nodes, StoreError> {
         self.runtime.block_on(async {
             let session = self.session.read().await;
             let nodes = session
@@ -309,7 +331,7 @@ impl ListableStore for IcechunkStore {
     fn list(&self) -> Result<Vec<(StoreKey, u64)>, StoreError> {
         let nodes = self.nodes()?;
         let mut out = Vec::new();
-        for (path, _) in &nodes {
+        for (path, _) in nodes.iter() {
             let key = if path.is_empty() {
                 "zarr.json".to_string()
             } else {
@@ -343,7 +365,7 @@ impl ListableStore for IcechunkStore {
     fn search(&self, prefix: &StoreKey) -> Result<Vec<String>, StoreError> {
         let nodes = self.nodes()?;
         let mut keys: Vec<StoreKey> = Vec::new();
-        for (path, is_array) in &nodes {
+        for (path, is_array) in nodes.iter() {
             let node = if path.is_empty() {
                 StoreKey::root()
             } else {

@@ -9,7 +9,7 @@
 //! stay readable by snapshot id and tag.
 
 use super::commit::{Commit, CommitInfo};
-use super::repo::{create_repository, is_repository_dir, open_repository, Version};
+use super::repo::{create_repository, declaring, is_repository_dir, open_repository, Version};
 use super::store::IcechunkStore;
 use crate::store::{Staged, StoreError, Target};
 use crate::url::DatasetUrl;
@@ -133,18 +133,6 @@ pub(crate) fn start(
         });
     }
     info.branch = branch_of(url)?;
-    let declare =
-        |mut config: icechunk::RepositoryConfig| -> Result<icechunk::RepositoryConfig, StoreError> {
-            for c in containers.iter().flatten() {
-                config
-                    .set_virtual_chunk_container(c.clone())
-                    .map_err(|message| StoreError::Settings {
-                        location: url.original.clone(),
-                        message,
-                    })?;
-            }
-            Ok(config)
-        };
     if exists(url)? {
         if !overwrite {
             return Err(StoreError::Archive {
@@ -153,8 +141,8 @@ pub(crate) fn start(
             });
         }
         let mut repo = open_repository(url, None)?;
-        if containers.is_some() {
-            let config = declare(repo_config(&repo))?;
+        if let Some(containers) = &containers {
+            let config = declaring(&url.original, repo.repo.config().clone(), containers)?;
             repo = super::repo::with_config(repo, config)?;
         }
         let store = Arc::new(IcechunkStore::writer(&repo, &info.branch)?);
@@ -175,8 +163,12 @@ pub(crate) fn start(
             ),
         });
     }
-    let config = match containers {
-        Some(_) => Some(declare(icechunk::RepositoryConfig::default())?),
+    let config = match &containers {
+        Some(containers) => Some(declaring(
+            &url.original,
+            icechunk::RepositoryConfig::default(),
+            containers,
+        )?),
         None => None,
     };
     let (repo, staged) = match url.path() {
@@ -212,8 +204,4 @@ pub(crate) fn refuse_foreign(path: &std::path::Path) -> Result<(), StoreError> {
     crate::store::examine_path(path, false)?
         .or_refuse(&path.display().to_string())
         .map(drop)
-}
-
-fn repo_config(repo: &super::Repo) -> icechunk::RepositoryConfig {
-    repo.repo.config().clone()
 }

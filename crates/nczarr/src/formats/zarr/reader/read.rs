@@ -58,6 +58,9 @@ pub(crate) fn read(store: Box<dyn ReadStore>, options: &ReadOptions) -> Result<Z
         let Some(zarray) = zarray else {
             // An Icechunk repository has no Zarr document at its root, and its
             // `repo` object says what it is (one small read, before any listing).
+            // Asked here rather than by the opener: before the documents it would cost
+            // every Zarr dataset a request, after the listing below it would list
+            // every chunk of the repository.
             let repo = StoreKey::new("repo").expect("static key");
             let head = store.get_range(&repo, &crate::store::ByteRange::Bounded(0..12));
             if head.is_ok_and(|h| h.as_deref() == Some(crate::place::icechunk::MAGIC)) {
