@@ -34,7 +34,7 @@ use std::path::{Path, PathBuf};
 #[non_exhaustive]
 pub enum UrlError {
     /// A mode flag netcdf-c does not define.
-    #[error("unknown mode flag '{flag}' (known: nczarr, zarr, xarray, noxarray, file, zip, s3, gs3, consolidated, v2, zarr3, v3, bytes, kerchunk, dap2, dap4)")]
+    #[error("unknown mode flag '{flag}' (known: nczarr, zarr, xarray, noxarray, file, zip, s3, gs3, consolidated, v2, zarr3, v3, bytes, kerchunk, dap2, dap4, icechunk)")]
     UnknownMode {
         /// The flag as given.
         flag: String,
@@ -464,15 +464,27 @@ fn split_prefixes(text: &str) -> Result<(Vec<String>, &str), UrlError> {
     Ok((out, rest))
 }
 
-/// True when the `#` at `at` of the plain path `text` starts a fragment: `x#branch=dev`
-/// where `x` exists and `x#branch=dev` does not (a file name may hold a `#`; a name
-/// that exists whole is that file).
+/// True when the `#` at `at` of the plain path `text` starts a fragment: the whole
+/// name does not exist (a file name may hold a `#`; a name that exists whole is that
+/// file), and either the path before it exists and what follows holds a `=`
+/// (`x#branch=dev`), or what follows is only `mode=`, `branch=`, `tag=` or
+/// `snapshot=` items (`new.ice#mode=icechunk`, a repository to make: without this
+/// it would be made under the literal name).
 fn fragment_of_path(text: &str, at: usize) -> bool {
-    let before = &text[..at];
-    !before.is_empty()
-        && Path::new(before).exists()
-        && !Path::new(text).exists()
-        && text[at + 1..].contains('=')
+    let (before, after) = (&text[..at], &text[at + 1..]);
+    if before.is_empty() || Path::new(text).exists() {
+        return false;
+    }
+    let only_known_keys = !after.is_empty()
+        && after.split('&').all(|item| {
+            item.split_once('=').is_some_and(|(k, v)| {
+                !v.is_empty()
+                    && ["mode", "branch", "tag", "snapshot"]
+                        .iter()
+                        .any(|known| k.eq_ignore_ascii_case(known))
+            })
+        });
+    (Path::new(before).exists() && after.contains('=')) || only_known_keys
 }
 
 fn has_scheme(text: &str) -> bool {

@@ -67,7 +67,7 @@ fn common_errors_say_each_thing_once() {
         (
             "nczdump",
             vec!["file:///x#mode=bogus".into()],
-            "nczdump: file:///x#mode=bogus: unknown mode flag 'bogus' (known: nczarr, zarr, xarray, noxarray, file, zip, s3, gs3, consolidated, v2, zarr3, v3, bytes, kerchunk, dap2, dap4)".into(),
+            "nczdump: file:///x#mode=bogus: unknown mode flag 'bogus' (known: nczarr, zarr, xarray, noxarray, file, zip, s3, gs3, consolidated, v2, zarr3, v3, bytes, kerchunk, dap2, dap4, icechunk)".into(),
         ),
         (
             "nczcopy",

@@ -123,6 +123,13 @@ fn versions_that_are_not_there_are_named_in_one_line() {
             "no snapshot 0000000000000000000G in this Icechunk repository",
         ),
         ("#branch=dev&tag=v1", "name one version"),
+        // A typo would read main: refused instead.
+        (
+            "#brnch=dev",
+            "no fragment key #brnch= (did you mean #branch=?",
+        ),
+        ("#tags=v1", "did you mean #tag=?"),
+        ("#snapshots=ABC", "did you mean #snapshot=?"),
     ] {
         let e = run("nczdump", &["-h", &format!("{repo}{fragment}")]).fails_with_one_line(1);
         assert!(e.contains(says), "{fragment}: {e}");

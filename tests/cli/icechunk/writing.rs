@@ -200,11 +200,35 @@ fn places_a_write_cannot_go_are_refused_in_one_line() {
             "-k",
             "icechunk",
             &s(&nc),
-            &format!("file://{}#branch=dev", s(&fresh)),
+            // A plain path too: a fragment of known keys on a name not yet there.
+            &format!("{}#branch=dev", s(&fresh)),
         ],
     )
     .fails_with_one_line(1);
     assert!(e.contains("first snapshot goes on main"), "{e}");
+    assert!(!fresh.exists());
+    // Tags and branches no one could name again are refused before anything is written.
+    // (an append to the repository, a new repository)
+    let on_branch = format!("{}#branch=a..b", s(&repo));
+    for (tag, appended, created) in [
+        ("", s(&repo), s(&fresh)),
+        ("two words", s(&repo), s(&fresh)),
+        ("-v1", s(&repo), s(&fresh)),
+        (
+            "ok",
+            on_branch.clone(),
+            format!("{}#branch=a..b", s(&fresh)),
+        ),
+    ] {
+        let tag = format!("--tag={tag}");
+        for args in [
+            vec!["--append", &tag, &s(&nc), &appended],
+            vec!["-k", "icechunk", &tag, &s(&nc), &created],
+        ] {
+            let e = run("nczcopy", &args).fails_with_one_line(1);
+            assert!(e.contains(" name: one word"), "{args:?}: {e}");
+        }
+    }
     assert!(!fresh.exists());
     assert_eq!(log(&py, &repo), before);
 }

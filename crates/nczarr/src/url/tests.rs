@@ -232,3 +232,26 @@ fn errors() {
         Err(UrlError::Malformed { .. })
     ));
 }
+
+#[test]
+fn a_hash_in_a_plain_path_is_a_fragment_only_where_a_file_name_is_unlikely() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().display().to_string();
+    std::fs::create_dir(tmp.path().join("there.ice")).unwrap();
+    std::fs::write(tmp.path().join("odd#name=1.nc"), b"").unwrap();
+    let path_of = |text: &str| DatasetUrl::parse(text).unwrap();
+    // Before the '#' exists: a fragment.
+    let u = path_of(&format!("{d}/there.ice#branch=dev"));
+    assert_eq!(u.param("branch"), Some("dev"));
+    assert_eq!(u.path(), Some(tmp.path().join("there.ice").as_path()));
+    // Nothing there yet, only known keys: a dataset to make, not a name with '#'.
+    let u = path_of(&format!("{d}/new.ice#mode=icechunk&branch=main"));
+    assert!(u.modes.has("icechunk"));
+    assert_eq!(u.path(), Some(tmp.path().join("new.ice").as_path()));
+    // A file that exists whole is that file; unknown keys in a new name are its name.
+    let u = path_of(&format!("{d}/odd#name=1.nc"));
+    assert_eq!(u.path(), Some(tmp.path().join("odd#name=1.nc").as_path()));
+    let u = path_of(&format!("{d}/new#run=3.nc"));
+    assert_eq!(u.path(), Some(tmp.path().join("new#run=3.nc").as_path()));
+    assert!(u.params.is_empty());
+}

@@ -75,9 +75,11 @@ impl Commit {
     /// The commit of what `store` (a session writing on `info.branch`) writes.
     ///
     /// # Errors
-    /// [`StoreError::Archive`] when `info.tag` exists already.
+    /// [`StoreError::Archive`] when `info.tag` exists already;
+    /// [`StoreError::Settings`] when it is no name (see `check_ref_name`).
     pub fn of(repo: &Repo, store: &IcechunkStore, info: CommitInfo) -> Result<Commit, StoreError> {
         if let Some(tag) = &info.tag {
+            super::repo::check_ref_name("tag", tag, &repo.location)?;
             if repo.runtime.block_on(repo.repo.lookup_tag(tag)).is_ok() {
                 return Err(StoreError::Archive {
                     location: repo.location.clone(),

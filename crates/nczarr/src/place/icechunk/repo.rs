@@ -35,13 +35,82 @@ pub enum Version {
     Snapshot(String),
 }
 
+/// Refuse a branch or tag name our writes would make hard to name again: empty, with
+/// blanks or control characters, starting with `-` or `.`, with `..`, `//`, or one of
+/// `~^:?*[\\`, ending with `/` or `.lock` (git's rules for refs, which Icechunk
+/// does not check: a repository another tool made is read whatever its names).
+///
+/// # Errors
+/// [`StoreError::Settings`] naming `location` and the name.
+pub(crate) fn check_ref_name(kind: &str, name: &str, location: &str) -> Result<(), StoreError> {
+    let bad = name.is_empty()
+        || name.chars().any(|c| c.is_whitespace() || c.is_control())
+        || name.starts_with(['-', '.'])
+        || name.contains("..")
+        || name.contains("//")
+        || name.contains(['~', '^', ':', '?', '*', '[', '\\'])
+        || name.ends_with('/')
+        || name.ends_with(".lock");
+    if bad {
+        return Err(StoreError::Settings {
+            location: location.to_string(),
+            message: format!(
+                "'{name}' is not a {kind} name: one word of letters, digits and -_./ (not starting with - or ., no .. or //, as git names refs); nothing was written"
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// Fragment keys a typo of which would silently choose the `main` branch instead.
+const VERSION_KEYS: [&str; 3] = ["branch", "tag", "snapshot"];
+
+/// The version key `key` is a near miss of (a letter wrong, missing or extra; two in
+/// `branch` and `snapshot`), if any. netcdf-c's `log` is two from `tag`: not one.
+fn near_version_key(key: &str) -> Option<&'static str> {
+    VERSION_KEYS
+        .into_iter()
+        .find(|k| *k != key && edit_distance(k, key) <= (k.len() / 3).max(1))
+}
+
+/// Levenshtein distance between `a` and `b`, in characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != *cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
 impl Version {
     /// The version `url`'s fragment chooses (`branch=`, `tag=`, `snapshot=`), the
     /// `main` branch when none.
     ///
     /// # Errors
-    /// [`StoreError::Settings`] when more than one is given, or one is empty.
+    /// [`StoreError::Settings`] when more than one is given, or one is empty; a key
+    /// one or two letters from `branch`, `tag` or `snapshot` (a typo would read `main`).
     pub fn from_url(url: &DatasetUrl) -> Result<Version, StoreError> {
+        if let Some((key, meant)) = url
+            .params
+            .iter()
+            .find_map(|(k, _)| near_version_key(k).map(|m| (k, m)))
+        {
+            return Err(StoreError::Settings {
+                location: url.original.clone(),
+                message: format!(
+                    "no fragment key #{key}= (did you mean #{meant}=? a version is #branch=, #tag= or #snapshot=)"
+                ),
+            });
+        }
         let chosen: Vec<Version> = [
             ("branch", Version::Branch as fn(String) -> Version),
             ("tag", Version::Tag),
@@ -386,6 +455,51 @@ impl Repo {
             } else {
                 format!("{}: {text}", version.describe())
             },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{check_ref_name, near_version_key};
+
+    #[test]
+    fn typos_of_version_keys_are_near_and_other_keys_are_not() {
+        for (key, meant) in [
+            ("brnch", "branch"),
+            ("branches", "branch"),
+            ("tags", "tag"),
+            ("tg", "tag"),
+            ("snapshots", "snapshot"),
+            ("snpshot", "snapshot"),
+        ] {
+            assert_eq!(near_version_key(key), Some(meant), "{key}");
+        }
+        for key in [
+            "branch",
+            "tag",
+            "snapshot",
+            "log",
+            "show",
+            "mask",
+            "aws.region",
+            "hyrax",
+            "refs.local",
+        ] {
+            assert_eq!(near_version_key(key), None, "{key}");
+        }
+    }
+
+    #[test]
+    fn names_git_would_refuse_are_refused() {
+        for good in ["main", "dev", "v1.2", "release/2026-11", "bad_tag"] {
+            assert!(check_ref_name("tag", good, "r").is_ok(), "{good}");
+        }
+        for bad in [
+            "", " ", "a b", "-x", ".x", "a..b", "a//b", "a:b", "a?", "a*", "a[", "a\\b", "a/",
+            "x.lock", "a\tb",
+        ] {
+            assert!(check_ref_name("tag", bad, "r").is_err(), "{bad:?}");
         }
     }
 }

@@ -20,7 +20,10 @@ use crate::url::DatasetUrl;
 /// [`StoreError::Settings`] for a tag or snapshot (read-only versions).
 pub(crate) fn branch_of(url: &DatasetUrl) -> Result<String, StoreError> {
     match Version::from_url(url)? {
-        Version::Branch(b) => Ok(b),
+        Version::Branch(b) => {
+            super::repo::check_ref_name("branch", &b, &url.original)?;
+            Ok(b)
+        }
         other => Err(StoreError::Settings {
             location: url.original.clone(),
             message: format!(
@@ -133,6 +136,9 @@ pub(crate) fn start(
         });
     }
     info.branch = branch_of(url)?;
+    if let Some(tag) = &info.tag {
+        super::repo::check_ref_name("tag", tag, &url.original)?;
+    }
     if exists(url)? {
         if !overwrite {
             return Err(StoreError::Archive {
