@@ -36,6 +36,9 @@ pub enum Error {
     /// The dataset name is not understood.
     #[error(transparent)]
     Url(#[from] UrlError),
+    /// A metadata edit cannot be made.
+    #[error(transparent)]
+    Edit(#[from] crate::edit::EditError),
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),

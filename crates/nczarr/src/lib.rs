@@ -40,6 +40,7 @@ pub mod codec;
 pub mod compare;
 pub mod concat;
 pub mod copy;
+pub mod edit;
 pub mod encoding;
 mod error;
 pub mod formats;
