@@ -12,6 +12,7 @@
 //! - [`kerchunk`]: [`KerchunkJob`], references to netCDF files' chunks;
 //! - [`compare`]: [`CompareJob`], two datasets compared (nccmp);
 //! - [`generate`]: [`GenerateJob`], CDL to a dataset (ncgen);
+//! - [`edit`]: [`AttEditJob`], attribute edits in place or into a copy (ncatted);
 //! - [`kind`]: the output kind of the jobs that write, said or decided.
 //!
 //! Jobs hold no format knowledge: they compose the layers below (`open`, `concat`,
@@ -21,6 +22,7 @@ pub mod append;
 pub mod compare;
 pub mod copy;
 pub mod copy_request;
+pub mod edit;
 pub mod generate;
 pub mod inputs;
 pub mod kerchunk;
@@ -32,6 +34,7 @@ pub use crate::error::JobError;
 pub use crate::kerchunk::RefOptions;
 pub use append::{AppendJob, AppendNote, AppendReport};
 pub use compare::CompareJob;
+pub use edit::{AttEditJob, EditReport};
 pub use copy::{CopyJob, CopyRun, PreparedCopy, StartedCopy, Warning};
 pub use copy_request::{copy_create_options, CopyEvents, CopyOutcome, CopyPlan, CopyRequest};
 pub use generate::{GenerateEvents, GenerateJob};

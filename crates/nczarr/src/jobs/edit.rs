@@ -1,0 +1,123 @@
+//! [`AttEditJob`]: ncatted's attribute edits made to a dataset, in place or into a
+//! copy, whole or not at all. The edits are parsed and applied to the model first
+//! (a bad one changes nothing); then the edited model goes back:
+//! - a netCDF file (classic or netCDF-4) is rewritten beside itself through our writer
+//!   (its storage kept: kind, chunks, codecs; stored chunks moved as they are where the
+//!   writer can) and renamed over the old one, so a killed run leaves the old file;
+//! - into a copy (a second name), the same write to the new name.
+
+use crate::copy::{MemoryBudget, Selection, StorageChanges};
+use crate::edit::{apply_att_edits, prepend_history, AttEdit, AttTypes};
+use crate::error::{Error, Result};
+use crate::open::{open, CreateOptions, OpenOptions};
+use crate::source::{DatasetSource, Without};
+use crate::url::DatasetUrl;
+
+use super::copy::{CopyJob, CopyRun};
+use super::kind::copy_kind;
+
+/// Attribute edits, as nczatted's options describe them.
+#[derive(Debug, Clone)]
+pub struct AttEditJob {
+    /// The dataset edited (in place), or read (with `output`).
+    pub dataset: String,
+    /// Where the edited copy goes; `None`: in place.
+    pub output: Option<String>,
+    /// The edits, in order.
+    pub edits: Vec<AttEdit>,
+    /// NCO's history line to prepend to the global `history`; `None` (`-h`): none.
+    pub history: Option<String>,
+    /// Replace a dataset at `output` (`-O`).
+    pub overwrite: bool,
+}
+
+/// What an edit did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EditReport {
+    /// Attributes created, changed or deleted by the edits (the history not counted).
+    pub changed: usize,
+}
+
+/// The attribute types the format of `source` holds.
+fn att_types(source: &dyn DatasetSource) -> AttTypes {
+    match source.format().kind.as_str() {
+        "classic" | "64-bit offset" => AttTypes::Classic,
+        "cdf5" => AttTypes::Cdf5,
+        _ => AttTypes::All,
+    }
+}
+
+impl AttEditJob {
+    /// Make the edits.
+    ///
+    /// # Errors
+    /// Every error names what it is about: an edit that cannot be made
+    /// ([`Error::Edit`]), the dataset's open and write errors. Nothing is changed then.
+    pub fn run(self) -> Result<EditReport> {
+        let name = &self.dataset;
+        let output = self.output.clone().unwrap_or_else(|| name.clone());
+        DatasetUrl::parse(&output).map_err(|e| Error::from(e).named(&output))?;
+        if self.output.is_some() {
+            super::inputs::check_not_output(std::slice::from_ref(name), Some(&output))?;
+            crate::open::check_target(
+                &output,
+                &CreateOptions {
+                    overwrite: self.overwrite,
+                    ..CreateOptions::default()
+                },
+            )
+            .map_err(|e| e.named(&output))?;
+        }
+        let opened = open(name, &OpenOptions::default()).map_err(|e| e.named(name))?;
+        let source = opened.source.as_ref();
+        let mut dataset = source.dataset().clone();
+        let changed = apply_att_edits(&mut dataset, &self.edits, att_types(source))
+            .map_err(|e| Error::from(e).named(name))?;
+        if let Some(line) = &self.history {
+            prepend_history(&mut dataset, line);
+        }
+        if self.output.is_none() && changed == 0 && self.history.is_none() {
+            return Ok(EditReport { changed });
+        }
+        if source.format().zarr_version.is_some() || opened.url.path().is_none() {
+            return Err(Error::Unsupported(format!(
+                "{name}: nczatted edits local netCDF files so far; a Zarr store or a remote dataset is not edited yet"
+            )));
+        }
+        let edited = Without::replaced(source, dataset, Vec::new());
+        rewrite(&edited, name, &output)?;
+        Ok(EditReport { changed })
+    }
+}
+
+/// Write `source` (a netCDF file named `input`, seen edited) to `output` as a file of
+/// the same kind and storage, staged and renamed into place (over `input` itself for
+/// an edit in place).
+fn rewrite(source: &dyn DatasetSource, input: &str, output: &str) -> Result<()> {
+    let mut create = CreateOptions {
+        overwrite: true,
+        ..CreateOptions::default()
+    };
+    copy_kind(None, output, source.format())?.apply(&mut create);
+    // The output's name decides nothing: an edit keeps the input's kind.
+    let kind = copy_kind(None, "x.nc", source.format())?;
+    kind.apply(&mut create);
+    let job = CopyJob {
+        input: input.to_string(),
+        output: output.to_string(),
+        selection: Selection::default(),
+        changes: StorageChanges::default(),
+        create,
+        budget: MemoryBudget::new(MemoryBudget::total_for_slab(64 << 20)),
+        skip_unreadable: false,
+        run: CopyRun::Whole,
+        refs: crate::reach::ReferenceOptions::default(),
+    };
+    let prepared = job.prepare(source).map_err(|e| e.named(input))?;
+    let started = job
+        .create(prepared, &mut |_| {})
+        .map_err(|e| e.named(output))?;
+    started
+        .write(None)
+        .map_err(|e| e.named(format!("{input} -> {output}")))
+}
