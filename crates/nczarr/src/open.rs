@@ -13,7 +13,9 @@ use crate::cloud::s3::S3Address;
 use crate::error::{Error, Result};
 use crate::formats::zarr::{ReadOptions, WriteOptions, ZarrSink, ZarrSource};
 use crate::formats::{FileKind, NcFileKind};
-use crate::place::{create_target, open_ranged, open_read, parts_target, PartsRun, ZipLayout};
+use crate::place::{
+    create_target, open_ranged, open_read, parts_target, Held, PartsRun, ZipLayout,
+};
 use crate::reach::ReferenceOptions;
 use crate::sink::DatasetSink;
 use crate::sink::WriteStage;
@@ -469,16 +471,34 @@ pub fn check_target(name: &str, options: &CreateOptions) -> Result<()> {
     let url = DatasetUrl::parse(name)?;
     let facts = crate::place::inspect_target(&url)?;
     refuse_inside(name, facts.inside)?;
+    // A directory (a Zarr store, a repository) never replaces a file, even a dataset's:
+    // say so now rather than offer --overwrite and refuse it after.
+    // (A reference file is the kerchunk job's to replace, and refused by it otherwise.)
+    let directory = options.netcdf.is_none() && url.storage == StorageKind::Dir;
+    if let Some(held @ (Held::NetcdfFile | Held::Zip)) = facts.there.filter(|_| directory) {
+        let what = if held == Held::NetcdfFile {
+            "a netCDF file"
+        } else {
+            "a zip archive"
+        };
+        return Err(Error::Target {
+            location: name.to_string(),
+            message: format!(
+                "{what} is there{}; nothing was written: this output is a directory, which never replaces a file (move it away or choose another name)",
+                existing_summary(name)
+            ),
+        });
+    }
     let Some(held) = facts.there.filter(|_| !options.overwrite) else {
         return Ok(());
     };
-    if held == crate::place::Held::Icechunk {
+    if held == Held::Icechunk {
         return Err(Error::Target {
             location: name.to_string(),
             message: "an Icechunk repository already exists; nothing was written: --append adds the inputs as a new snapshot, --overwrite replaces its contents in a new snapshot (its history is kept)".into(),
         });
     }
-    let ways = if options.offer_append && held == crate::place::Held::Zarr {
+    let ways = if options.offer_append && held == Held::Zarr {
         "--append adds to it, --overwrite replaces it"
     } else {
         "--overwrite replaces it"

@@ -130,6 +130,9 @@ fn versions_that_are_not_there_are_named_in_one_line() {
         ),
         ("#tags=v1", "did you mean #tag=?"),
         ("#snapshots=ABC", "did you mean #snapshot=?"),
+        // icechunk-python's own word, and others a user might try.
+        ("#snapshot_id=ABC", "takes no fragment key #snapshot_id="),
+        ("#commit=ABC", "takes no fragment key #commit="),
     ] {
         let e = run("nczdump", &["-h", &format!("{repo}{fragment}")]).fails_with_one_line(1);
         assert!(e.contains(says), "{fragment}: {e}");

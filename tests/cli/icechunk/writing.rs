@@ -534,3 +534,105 @@ fn what_is_not_a_dataset_is_never_replaced_by_a_repository() {
     run("nczcopy", &["-O", "-k", "icechunk", &s(&nc), &s(&zarr)]).success();
     run("nczcmp", &[&s(&zarr), &s(&nc)]).success();
 }
+
+/// What references cannot do is refused in one line and writes nothing (each was
+/// accepted and ignored, a dry run wrote): storage and selection options, a dry run,
+/// copies in parts. An enum is referenced as its base integers with CF's flags.
+#[test]
+fn options_references_cannot_honour_are_refused_and_enums_are_referenced() {
+    let Some(py) = ice_python("options_references_cannot_honour") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let nc = sample_nc(d);
+    let nc_s = s(&nc);
+    let repo = d.join("v.ice");
+    run(
+        "nczcopy",
+        &["-k", "icechunk", "--virtual", &nc_s, &s(&repo)],
+    )
+    .success();
+    let before = log(&py, &repo);
+    let json = d.join("r.json");
+    run("nczcopy", &["-k", "kerchunk", &nc_s, &s(&json)]).success();
+    let json_before = fs::read(&json).unwrap();
+    for (extra, says) in [
+        (vec!["-d", "5"], "-d: references keep each file's chunks"),
+        (vec!["--codec", "zstd"], "--codec: references keep"),
+        (vec!["-V", "tas"], "-V: references cover the whole files"),
+        (vec!["--dim", "time,0"], "--dim: references cover"),
+        (vec!["--exclude", "tas"], "--exclude: references cover"),
+        (
+            vec!["--dry-run"],
+            "--dry-run: references are written in one run",
+        ),
+        (vec!["--metadata-only"], "--metadata-only: references"),
+    ] {
+        for (kind, out) in [
+            (vec!["-k", "icechunk", "--virtual"], &repo),
+            (vec!["-k", "kerchunk"], &json),
+        ] {
+            let mut args = kind.clone();
+            args.extend(["-O"]);
+            args.extend(extra.iter().copied());
+            let out = s(out);
+            args.extend([nc_s.as_str(), out.as_str()]);
+            let e = run("nczcopy", &args).fails_with_one_line(1);
+            assert!(e.contains(says), "{args:?}: {e}");
+        }
+    }
+    assert_eq!(log(&py, &repo), before);
+    assert_eq!(fs::read(&json).unwrap(), json_before);
+    // A part before the first run: said so.
+    let e = run(
+        "nczcopy",
+        &[
+            "-k",
+            "icechunk",
+            "--part",
+            "1/2",
+            &nc_s,
+            &s(&d.join("p.ice")),
+        ],
+    )
+    .fails_with_one_line(1);
+    assert!(e.contains("run --metadata-only first"), "{e}");
+    // A netCDF file where a repository would go: never replaced, and -O not offered.
+    let there = d.join("there.nc");
+    fs::copy(&nc, &there).unwrap();
+    for o in [&[][..], &["-O"][..]] {
+        let mut args = vec!["-k", "icechunk"];
+        args.extend(o);
+        let there_s = s(&there);
+        args.extend([nc_s.as_str(), there_s.as_str()]);
+        let e = run("nczcopy", &args).fails_with_one_line(1);
+        assert!(
+            e.contains("a netCDF file is there") && e.contains("never replaces a file"),
+            "{e}"
+        );
+    }
+    // An enum: its base integers, its members as flag_values and flag_meanings.
+    let cdl = d.join("e.cdl");
+    fs::write(
+        &cdl,
+        "netcdf e {\ntypes:\n  byte enum cloud_t { Clear = 0, Cumulus = 1, Stratus = 2 } ;\n\
+         dimensions: t = 4 ;\nvariables:\n  cloud_t cl(t) ;\n  float v(t) ;\n\
+         data:\n  cl = Clear, Stratus, Cumulus, Clear ;\n  v = 1, 2, 3, 4 ;\n}\n",
+    )
+    .unwrap();
+    let e_nc = d.join("e.nc");
+    run("nczgen", &["-k", "nc4", "-o", &s(&e_nc), &s(&cdl)]).success();
+    let e_ice = d.join("e.ice");
+    run(
+        "nczcopy",
+        &["-k", "icechunk", "--virtual", &s(&e_nc), &s(&e_ice)],
+    )
+    .success();
+    let dump = run("nczdump", &[&s(&e_ice)]).success().stdout();
+    assert!(
+        dump.contains("cl = 0, 2, 1, 0 ;")
+            && dump.contains("cl:flag_meanings = \"Clear Cumulus Stratus\" ;"),
+        "{dump}"
+    );
+}

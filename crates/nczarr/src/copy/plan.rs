@@ -67,7 +67,7 @@ pub fn plan_copy(
         .find(|(_, v)| v.user_type.is_some() && !options.netcdf4)
     {
         return Err(crate::Error::Unsupported(format!(
-            "variable '{p}' has a user-defined type, which only netCDF-4 files hold (model::user::atomic_view gives the copy its atomic types)"
+            "variable '{p}' has a user-defined type, which only netCDF-4 files hold"
         )));
     }
     let mut requests = std::collections::HashMap::new();

@@ -85,7 +85,15 @@ impl CopyRequest {
         // A dry run writes nothing: what is at the output is the real run's to refuse
         // (and a plan for an object store is made without asking it).
         if !self.dry_run {
-            self.job.check().map_err(|e| e.named(&output))?;
+            // Whether the output is a file or a directory is the name's and -k's to
+            // say (the input decides only which file kind or Zarr version): what may
+            // be at the output depends on it.
+            let mut early = self.job.clone();
+            let file_or_not = || crate::formats::NcFileKind::Netcdf4;
+            super::kind::kind_for_target(self.said_kind, &output, file_or_not, OutputKind::Nczarr)
+                .map_err(|e| e.named(&output))?
+                .apply(&mut early.create);
+            early.check().map_err(|e| e.named(&output))?;
         }
         self.read.output = Some(output.clone());
         self.read.open.batch_bytes = Some(self.job.budget.batch);

@@ -59,17 +59,18 @@ impl AttEditJob {
         DatasetUrl::parse(&output).map_err(|e| Error::from(e).named(&output))?;
         if self.output.is_some() {
             super::inputs::check_not_output(std::slice::from_ref(name), Some(&output))?;
-            crate::open::check_target(
-                &output,
-                &CreateOptions {
-                    overwrite: self.overwrite,
-                    ..CreateOptions::default()
-                },
-            )
-            .map_err(|e| e.named(&output))?;
         }
         let opened = open(name, &OpenOptions::default()).map_err(|e| e.named(name))?;
         let source = opened.source.as_ref();
+        if self.output.is_some() {
+            // The copy is of the input's kind.
+            let mut create = CreateOptions {
+                overwrite: self.overwrite,
+                ..CreateOptions::default()
+            };
+            copy_kind(None, "x.nc", source.format())?.apply(&mut create);
+            crate::open::check_target(&output, &create).map_err(|e| e.named(&output))?;
+        }
         let mut dataset = source.dataset().clone();
         let changed = apply_att_edits(&mut dataset, &self.edits, att_types(source))
             .map_err(|e| Error::from(e).named(name))?;
@@ -98,10 +99,8 @@ fn rewrite(source: &dyn DatasetSource, input: &str, output: &str) -> Result<()> 
         overwrite: true,
         ..CreateOptions::default()
     };
-    copy_kind(None, output, source.format())?.apply(&mut create);
     // The output's name decides nothing: an edit keeps the input's kind.
-    let kind = copy_kind(None, "x.nc", source.format())?;
-    kind.apply(&mut create);
+    copy_kind(None, "x.nc", source.format())?.apply(&mut create);
     let job = CopyJob {
         input: input.to_string(),
         output: output.to_string(),

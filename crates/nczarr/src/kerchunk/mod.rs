@@ -259,7 +259,16 @@ fn references_of(files: &Files<'_, '_>, options: &RefOptions) -> Result<(Json, R
 /// version 2 for kerchunk, version 3 for Icechunk).
 fn virtual_of(files: &Files<'_, '_>, options: &RefOptions, write: WriteOptions) -> Result<Virtual> {
     let source = files.source();
-    let dataset = source.dataset();
+    // An enum is referenced as its base integers (the bytes the file stores), its
+    // members said by CF's flag attributes, as a copy to Zarr writes it; other
+    // user-defined types have no Zarr form to refer to.
+    let (atomic, losses) = crate::model::user::atomic_view(source.dataset());
+    if let Some(loss) = losses.first() {
+        return Err(crate::Error::Unsupported(format!(
+            "{loss}: references cannot name its values (copy the file into a store instead)"
+        )));
+    }
+    let dataset = &atomic;
     let mut plan = plan_copy(
         source,
         dataset,

@@ -183,6 +183,12 @@ pub(crate) fn parts_target(
                 message: "an Icechunk repository is there: --overwrite replaces its contents in a new snapshot (its history is kept)".into(),
             })
         }
+        PartsRun::Resume if !exists(url)? => {
+            return Err(StoreError::Archive {
+                location: url.original.clone(),
+                message: "no copy in parts started here (run --metadata-only first)".into(),
+            })
+        }
         _ => open_repository(url, None)?,
     };
     let side = side_store(url, run == PartsRun::Start)?;

@@ -65,6 +65,16 @@ pub(crate) fn check_ref_name(kind: &str, name: &str, location: &str) -> Result<(
 /// Fragment keys a typo of which would silently choose the `main` branch instead.
 const VERSION_KEYS: [&str; 3] = ["branch", "tag", "snapshot"];
 
+/// Whether a repository's name may carry fragment key `key`: a version, or what every
+/// dataset name may (tracing, reference rules, cloud settings, concurrency).
+fn repository_key(key: &str) -> bool {
+    VERSION_KEYS.contains(&key)
+        || ["log", "show", crate::reach::LOCAL_REFS_KEY, "concurrency"].contains(&key)
+        || ["aws.", "gcs.", "azure.", "s3."]
+            .iter()
+            .any(|p| key.starts_with(p))
+}
+
 /// The version key `key` is a near miss of (a letter wrong, missing or extra; two in
 /// `branch` and `snapshot`), if any. netcdf-c's `log` is two from `tag`: not one.
 fn near_version_key(key: &str) -> Option<&'static str> {
@@ -108,6 +118,16 @@ impl Version {
                 location: url.original.clone(),
                 message: format!(
                     "no fragment key #{key}= (did you mean #{meant}=? a version is #branch=, #tag= or #snapshot=)"
+                ),
+            });
+        }
+        // Any other key a repository does not use is refused too: read as written,
+        // `#snapshot_id=` or `#commit=` would give the tip of main.
+        if let Some((key, _)) = url.params.iter().find(|(k, _)| !repository_key(k)) {
+            return Err(StoreError::Settings {
+                location: url.original.clone(),
+                message: format!(
+                    "an Icechunk repository takes no fragment key #{key}= (a version is #branch=, #tag= or #snapshot=)"
                 ),
             });
         }
