@@ -153,6 +153,7 @@ impl LayoutArgs {
             netcdf: None,
             icechunk: false,
             commit: nczarr::place::icechunk::CommitInfo::default(),
+            nc_properties: None,
         })
     }
 }

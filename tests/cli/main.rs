@@ -11,6 +11,8 @@ mod every_tool;
 mod hostile;
 /// Icechunk repositories: read, written, appended, their history; against icechunk-python.
 mod icechunk;
+/// nczatted: attribute edits against NCO's ncatted.
+mod nczatted;
 /// nczcmp: datasets compared with nccmp's options.
 mod nczcmp;
 /// nczcopy: copies, runs, append, joins, subsets, kerchunk, netCDF and Zarr v3 outputs, object stores.

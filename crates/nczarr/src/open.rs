@@ -419,6 +419,9 @@ pub struct CreateOptions {
     pub icechunk: bool,
     /// The commit's message, tag and branch, for an Icechunk output.
     pub commit: crate::place::icechunk::CommitInfo,
+    /// A netCDF-4 file's `_NCProperties` (what made it) when it is not ours: an edit
+    /// rewrites a file but keeps saying what made it, as netcdf-c would.
+    pub nc_properties: Option<String>,
 }
 
 /// Create the dataset `name` names, staged: nothing appears there (and nothing there
@@ -432,7 +435,7 @@ pub fn create(name: &str, options: &CreateOptions) -> Result<Box<dyn DatasetSink
     let url = DatasetUrl::parse(name)?;
     check_target(name, options)?;
     if let Some(kind) = options.netcdf {
-        return create_netcdf_file(&url, kind);
+        return create_netcdf_file(&url, kind, options.nc_properties.clone());
     }
     let mut zarr = options.zarr.clone();
     zarr.pure_zarr |= url.modes.pure_zarr();
@@ -583,7 +586,11 @@ fn existing_summary(name: &str) -> String {
 }
 
 /// A netCDF file of `kind` at `url`, staged beside it.
-fn create_netcdf_file(url: &DatasetUrl, kind: NcFileKind) -> Result<Box<dyn DatasetSink>> {
+fn create_netcdf_file(
+    url: &DatasetUrl,
+    kind: NcFileKind,
+    nc_properties: Option<String>,
+) -> Result<Box<dyn DatasetSink>> {
     let (staged, file) = crate::place::create_file(url)?;
     Ok(match kind.classic_version() {
         Some(version) => Box::new(crate::formats::nc3::Nc3Sink::new(version, staged, file)),
@@ -591,6 +598,7 @@ fn create_netcdf_file(url: &DatasetUrl, kind: NcFileKind) -> Result<Box<dyn Data
             kind == NcFileKind::Netcdf4Classic,
             staged,
             file,
+            nc_properties,
         )),
     })
 }

@@ -113,6 +113,7 @@ pub fn exe(tool: &str) -> &'static str {
         "nczgen" => env!("CARGO_BIN_EXE_nczgen"),
         "nczcopy" => env!("CARGO_BIN_EXE_nczcopy"),
         "nczcmp" => env!("CARGO_BIN_EXE_nczcmp"),
+        "nczatted" => env!("CARGO_BIN_EXE_nczatted"),
         other => panic!("unknown tool {other}"),
     }
 }

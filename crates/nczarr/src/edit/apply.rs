@@ -38,6 +38,48 @@ impl AttTypes {
     }
 }
 
+/// How a format keeps attributes, as far as an edit is concerned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AttRules {
+    /// The types it holds.
+    pub types: AttTypes,
+    /// An attribute given a value of another type or length moves to the end of its
+    /// list: netCDF-4 files, where netcdf-c deletes and re-creates such an HDF5
+    /// attribute (whose creation order is the order ncdump shows). Elsewhere an
+    /// attribute keeps its place.
+    pub resized_go_last: bool,
+}
+
+impl AttRules {
+    /// Every type, every attribute in its place (Zarr).
+    pub const ALL: AttRules = AttRules {
+        types: AttTypes::All,
+        resized_go_last: false,
+    };
+}
+
+/// Put `values` as attribute `name` of `attrs`: in its place, or (by `rules`) at the
+/// end when its type or length changes; a new one at the end.
+pub(crate) fn put_attr(attrs: &mut Vec<Attr>, name: &str, values: Values, rules: AttRules) {
+    match attrs.iter().position(|a| a.name == name) {
+        Some(i) => {
+            let old = &attrs[i].values;
+            // netcdf-c re-creates a netCDF-4 variable's _FillValue whatever its size
+            // (it is the HDF5 dataset's fill too).
+            let resized = old.nc_type() != values.nc_type()
+                || old.len() != values.len()
+                || name == "_FillValue";
+            if rules.resized_go_last && resized {
+                attrs.remove(i);
+                attrs.push(Attr::new(name, values));
+            } else {
+                attrs[i] = Attr::new(name, values);
+            }
+        }
+        None => attrs.push(Attr::new(name, values)),
+    }
+}
+
 /// Where an attribute list is: a group's (by its path) or a variable's.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Holder {
@@ -55,12 +97,12 @@ enum Holder {
 pub fn apply_att_edits(
     dataset: &mut Dataset,
     edits: &[AttEdit],
-    types: AttTypes,
+    rules: AttRules,
 ) -> Result<usize, EditError> {
     let mut changed = 0;
     for edit in edits {
         if let Some(t) = edit.values.as_ref().map(Values::nc_type) {
-            if !types.holds(t) {
+            if !rules.types.holds(t) {
                 return Err(EditError::Refused {
                     spec: edit.spec.clone(),
                     reason: format!(
@@ -71,7 +113,7 @@ pub fn apply_att_edits(
             }
         }
         for holder in holders(dataset, edit)? {
-            changed += edit_one(dataset, &holder, edit)?;
+            changed += edit_one(dataset, &holder, edit, rules)?;
         }
     }
     Ok(changed)
@@ -138,7 +180,12 @@ fn groups_named(g: &Group, path: &mut Vec<String>, name: &str, out: &mut Vec<Hol
 }
 
 /// Apply `edit` to the attributes of `holder`; how many changed.
-fn edit_one(dataset: &mut Dataset, holder: &Holder, edit: &AttEdit) -> Result<usize, EditError> {
+fn edit_one(
+    dataset: &mut Dataset,
+    holder: &Holder,
+    edit: &AttEdit,
+    rules: AttRules,
+) -> Result<usize, EditError> {
     let refused = |reason: String| EditError::Refused {
         spec: edit.spec.clone(),
         reason,
@@ -210,10 +257,7 @@ fn edit_one(dataset: &mut Dataset, holder: &Holder, edit: &AttEdit) -> Result<us
         (AttMode::Prepend, Some(i)) => grow(&attrs[i], true)?,
         _ => new.clone(),
     };
-    match at {
-        Some(i) => attrs[i] = Attr::new(edit.att.clone(), values),
-        None => attrs.push(Attr::new(edit.att.clone(), values)),
-    }
+    put_attr(attrs, &edit.att, values, rules);
     Ok(1)
 }
 
@@ -259,7 +303,7 @@ mod tests {
     fn edited(specs: &[&str]) -> Result<Dataset, EditError> {
         let mut d = dataset();
         let edits: Vec<AttEdit> = specs.iter().map(|s| AttEdit::parse(s).unwrap()).collect();
-        apply_att_edits(&mut d, &edits, AttTypes::All)?;
+        apply_att_edits(&mut d, &edits, AttRules::ALL)?;
         Ok(d)
     }
 
@@ -298,6 +342,35 @@ mod tests {
     }
 
     #[test]
+    fn a_netcdf4_file_moves_a_resized_attribute_last() {
+        let nc4 = AttRules {
+            types: AttTypes::All,
+            resized_go_last: true,
+        };
+        let mut d = dataset();
+        let edits: Vec<AttEdit> = ["units,T,o,c,X", "scale,T,o,f,1,2"]
+            .iter()
+            .map(|s| AttEdit::parse(s).unwrap())
+            .collect();
+        apply_att_edits(&mut d, &edits, nc4).unwrap();
+        let names: Vec<&str> = d.root.vars[0]
+            .attrs
+            .iter()
+            .map(|a| a.name.as_str())
+            .collect();
+        assert_eq!(names, ["units", "scale"]);
+        let mut d = dataset();
+        let edits = [AttEdit::parse("units,T,a,c,/s").unwrap()];
+        apply_att_edits(&mut d, &edits, nc4).unwrap();
+        let names: Vec<&str> = d.root.vars[0]
+            .attrs
+            .iter()
+            .map(|a| a.name.as_str())
+            .collect();
+        assert_eq!(names, ["scale", "units"]);
+    }
+
+    #[test]
     fn names_reach_what_ncatted_reaches() {
         // A name: every variable so named; empty: all; global: the root group's.
         let d = edited(&["units,T,o,c,m"]).unwrap();
@@ -330,7 +403,10 @@ mod tests {
         let e = apply_att_edits(
             &mut d,
             &[AttEdit::parse("s,T,o,sng,a").unwrap()],
-            AttTypes::Classic,
+            AttRules {
+                types: AttTypes::Classic,
+                resized_go_last: false,
+            },
         )
         .unwrap_err()
         .to_string();

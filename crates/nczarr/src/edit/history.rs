@@ -2,7 +2,8 @@
 //! prepended to the global `history` attribute (with a newline before the old text),
 //! as every NCO operator does unless `-h`.
 
-use crate::model::{Attr, Dataset, Values};
+use super::apply::{put_attr, AttRules};
+use crate::model::{Dataset, Values};
 
 /// The line for `command` (the program and its arguments as given) run at `when`
 /// (seconds since 1970 in UTC), its date as C's `ctime` writes it.
@@ -11,31 +12,34 @@ pub fn history_line(command: &[String], when: i64) -> String {
 }
 
 /// Prepend `line` to the root group's `history` (created when missing; a `string`
-/// history gets the line as its first string's start, as a `char` one does).
-pub fn prepend_history(dataset: &mut Dataset, line: &str) {
+/// history gets the line as its first string's start, as a `char` one does), where
+/// `rules` put a changed attribute.
+pub fn prepend_history(dataset: &mut Dataset, line: &str, rules: AttRules) {
     let attrs = &mut dataset.root.attrs;
-    let Some(old) = attrs.iter_mut().find(|a| a.name == "history") else {
-        attrs.push(Attr::new("history", Values::text(line)));
-        return;
-    };
-    match &old.values {
-        Values::Char(text) => {
+    let values = match attrs
+        .iter()
+        .find(|a| a.name == "history")
+        .map(|a| &a.values)
+    {
+        None => Values::text(line),
+        Some(Values::Char(text)) => {
             let mut joined = format!("{line}\n").into_bytes();
             joined.extend_from_slice(text);
-            old.values = Values::Char(joined);
+            Values::Char(joined)
         }
-        Values::String(strings) if !strings.is_empty() => {
+        Some(Values::String(strings)) if !strings.is_empty() => {
             let mut items: Vec<Option<Vec<u8>>> =
                 strings.iter().map(|s| s.map(<[u8]>::to_vec)).collect();
             let first = items[0].take().unwrap_or_default();
             let mut joined = format!("{line}\n").into_bytes();
             joined.extend_from_slice(&first);
             items[0] = Some(joined);
-            old.values = Values::String(items.into());
+            Values::String(items.into())
         }
         // Another type (numbers): left alone, a new one is not made over it.
-        _ => {}
-    }
+        Some(_) => return,
+    };
+    put_attr(attrs, "history", values, rules);
 }
 
 /// `Sun Nov 29 10:19:59 2026` (C's `ctime`, without its newline) for `secs` since
@@ -93,8 +97,8 @@ mod tests {
     #[test]
     fn history_is_prepended() {
         let mut d = Dataset::default();
-        prepend_history(&mut d, "two");
-        prepend_history(&mut d, "three");
+        prepend_history(&mut d, "two", AttRules::ALL);
+        prepend_history(&mut d, "three", AttRules::ALL);
         assert_eq!(d.root.attrs[0].values, Values::text("three\ntwo"));
     }
 }

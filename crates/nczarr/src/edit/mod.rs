@@ -8,7 +8,7 @@ mod history;
 mod spec;
 mod value;
 
-pub use apply::{apply_att_edits, AttTypes};
+pub use apply::{apply_att_edits, AttRules, AttTypes};
 pub use history::{history_line, prepend_history};
 pub use spec::{AttEdit, AttMode, AttTarget};
 pub use value::{parse_type, parse_values, unescape};

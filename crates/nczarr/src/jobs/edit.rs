@@ -7,7 +7,7 @@
 //! - into a copy (a second name), the same write to the new name.
 
 use crate::copy::{MemoryBudget, Selection, StorageChanges};
-use crate::edit::{apply_att_edits, prepend_history, AttEdit, AttTypes};
+use crate::edit::{apply_att_edits, prepend_history, AttEdit, AttRules, AttTypes};
 use crate::error::{Error, Result};
 use crate::open::{open, CreateOptions, OpenOptions};
 use crate::source::{DatasetSource, Without};
@@ -38,12 +38,20 @@ pub struct EditReport {
     pub changed: usize,
 }
 
-/// The attribute types the format of `source` holds.
-fn att_types(source: &dyn DatasetSource) -> AttTypes {
-    match source.format().kind.as_str() {
+/// How the format of `source` keeps attributes: the types it holds; a netCDF-4 file
+/// (HDF5) moves an attribute whose type or length changes to the end, as netcdf-c
+/// does.
+fn att_rules(source: &dyn DatasetSource) -> AttRules {
+    let kind = source.format().kind.as_str();
+    let types = match kind {
         "classic" | "64-bit offset" => AttTypes::Classic,
         "cdf5" => AttTypes::Cdf5,
         _ => AttTypes::All,
+    };
+    let hdf5 = source.format().zarr_version.is_none() && kind.starts_with("netCDF-4");
+    AttRules {
+        types,
+        resized_go_last: hdf5,
     }
 }
 
@@ -72,10 +80,10 @@ impl AttEditJob {
             crate::open::check_target(&output, &create).map_err(|e| e.named(&output))?;
         }
         let mut dataset = source.dataset().clone();
-        let changed = apply_att_edits(&mut dataset, &self.edits, att_types(source))
+        let changed = apply_att_edits(&mut dataset, &self.edits, att_rules(source))
             .map_err(|e| Error::from(e).named(name))?;
         if let Some(line) = &self.history {
-            prepend_history(&mut dataset, line);
+            prepend_history(&mut dataset, line, att_rules(source));
         }
         if self.output.is_none() && changed == 0 && self.history.is_none() {
             return Ok(EditReport { changed });
@@ -99,8 +107,12 @@ fn rewrite(source: &dyn DatasetSource, input: &str, output: &str) -> Result<()> 
         overwrite: true,
         ..CreateOptions::default()
     };
-    // The output's name decides nothing: an edit keeps the input's kind.
+    // The output's name decides nothing: an edit keeps the input's kind, and says
+    // what made the file.
     copy_kind(None, "x.nc", source.format())?.apply(&mut create);
+    create
+        .nc_properties
+        .clone_from(&source.format().nc_properties);
     let job = CopyJob {
         input: input.to_string(),
         output: output.to_string(),

@@ -68,6 +68,8 @@ struct Written {
 
 /// A netCDF-4 file being written.
 pub struct Nc4Sink {
+    /// The root's `_NCProperties`: ours, or what made the file an edit rewrites.
+    nc_properties: String,
     classic_model: bool,
     staged: Option<FileTarget>,
     file: File,
@@ -81,9 +83,17 @@ pub struct Nc4Sink {
 
 impl Nc4Sink {
     /// A sink writing a netCDF-4 file (of the classic model when `classic_model`) into
-    /// `file`, the staging `staged` of the destination.
-    pub fn new(classic_model: bool, staged: FileTarget, file: File) -> Nc4Sink {
+    /// `file`, the staging `staged` of the destination; `nc_properties` says what made
+    /// it (ours when `None`).
+    pub fn new(
+        classic_model: bool,
+        staged: FileTarget,
+        file: File,
+        nc_properties: Option<String>,
+    ) -> Nc4Sink {
         Nc4Sink {
+            nc_properties: nc_properties
+                .unwrap_or_else(|| format!("version=2,nczarr-tools={}", env!("CARGO_PKG_VERSION"))),
             classic_model,
             staged: Some(staged),
             file,
@@ -293,7 +303,7 @@ impl DatasetSink for Nc4Sink {
     fn define(&mut self, dataset: &Dataset, plan: &Plan) -> Result<()> {
         let mut root = vec![objects::text_attr_unterminated(
             "_NCProperties",
-            &format!("version=2,nczarr-tools={}", env!("CARGO_PKG_VERSION")),
+            &self.nc_properties,
         )];
         if self.classic_model {
             root.push(objects::int_attr("_nc3_strict", 1));
