@@ -2,7 +2,7 @@
 
 use crate::util::run;
 
-const TOOLS: &[&str] = &["nczdump", "nczgen", "nczcopy", "zmapdump", "nczcmp"];
+const TOOLS: &[&str] = &["nczdump", "nczgen", "nczcopy", "zmapdump", "nczcmp", "nczatted"];
 
 #[test]
 fn version_names_what_the_build_holds() {
