@@ -2,7 +2,9 @@
 
 use crate::util::run;
 
-const TOOLS: &[&str] = &["nczdump", "nczgen", "nczcopy", "zmapdump", "nczcmp", "nczatted"];
+const TOOLS: &[&str] = &[
+    "nczdump", "nczgen", "nczcopy", "zmapdump", "nczcmp", "nczatted",
+];
 
 #[test]
 fn version_names_what_the_build_holds() {

@@ -4,6 +4,9 @@
 //! refused and changes nothing (and what it wraps or crashes on, too); the history
 //! line; an edit into a copy.
 
+/// Zarr stores edited in place, read by xarray and netCDF4-python.
+mod stores;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -11,13 +11,7 @@ use crate::json::{Json, Number};
 use crate::model::DimRef;
 use crate::store::{ReadStore, StoreKey};
 
-/// One document's change: its key, its bytes before and after.
-#[derive(Debug, Clone)]
-pub(super) struct DocChange {
-    pub key: StoreKey,
-    pub old: Vec<u8>,
-    pub new: Vec<u8>,
-}
+pub(crate) use crate::formats::zarr::attr_docs::DocChange;
 
 /// A grown array: where it is, and which of its axes is the dimension.
 #[derive(Debug, Clone)]

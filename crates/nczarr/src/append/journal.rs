@@ -1,4 +1,4 @@
-//! The metadata step of an append, recorded before it starts: the documents to write,
+//! The metadata step of an append or an attribute edit, recorded before it starts: the documents to write,
 //! old and new, under [`JOURNAL`]. A run killed while writing them (a few small
 //! writes) leaves the record, and the next append to the dataset completes the step
 //! first: the chunks the record's documents point at were durable before it was
@@ -22,7 +22,7 @@ fn journal_key() -> Result<StoreKey> {
 ///
 /// # Errors
 /// Store errors; a document that is not UTF-8 text.
-pub(super) fn write_docs(store: &dyn WritableStore, changes: &[DocChange]) -> Result<()> {
+pub(crate) fn write_docs(store: &dyn WritableStore, changes: &[DocChange]) -> Result<()> {
     if changes.is_empty() {
         return Ok(());
     }
@@ -62,7 +62,7 @@ pub(super) fn write_docs(store: &dyn WritableStore, changes: &[DocChange]) -> Re
 ///
 /// # Errors
 /// Store errors.
-pub(super) fn is_interrupted(read: &dyn ReadStore) -> Result<bool> {
+pub(crate) fn is_interrupted(read: &dyn ReadStore) -> Result<bool> {
     Ok(read.size(&journal_key()?)?.is_some())
 }
 
@@ -72,7 +72,7 @@ pub(super) fn is_interrupted(read: &dyn ReadStore) -> Result<bool> {
 /// # Errors
 /// [`Error::Append`] when a document changed since the record was written (someone
 /// else wrote the dataset since): nothing is written then; store errors.
-pub(super) fn complete_interrupted(
+pub(crate) fn complete_interrupted(
     read: &dyn ReadStore,
     write: &dyn WritableStore,
 ) -> Result<bool> {
@@ -95,6 +95,8 @@ pub(super) fn complete_interrupted(
         match now.as_deref() {
             Some(n) if n == new => {}
             Some(n) if n == old => changes.push((doc_key, new.to_vec())),
+            // A document the step creates (an edit's first `.zattrs`).
+            None if old.is_empty() => changes.push((doc_key, new.to_vec())),
             _ => {
                 return Err(AppendError::ChangedSince {
                     location: read.location(),

@@ -13,7 +13,7 @@
 //! writes over them.
 
 mod docs;
-mod journal;
+pub(crate) mod journal;
 mod overlay;
 mod sink;
 mod virtual_refs;

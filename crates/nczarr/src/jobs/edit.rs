@@ -1,6 +1,9 @@
 //! [`AttEditJob`]: ncatted's attribute edits made to a dataset, in place or into a
 //! copy, whole or not at all. The edits are parsed and applied to the model first
 //! (a bad one changes nothing); then the edited model goes back:
+//! - a Zarr store (NCZarr of netcdf-c 4.9 and later, Zarr v2 and v3; a directory, S3,
+//!   GCS or Azure) gets its changed attribute documents only, through the journal
+//!   appends use (`crate::append::journal`);
 //! - a netCDF file (classic or netCDF-4) is rewritten beside itself through our writer
 //!   (its storage kept: kind, chunks, codecs; stored chunks moved as they are where the
 //!   writer can) and renamed over the old one, so a killed run leaves the old file;
@@ -9,6 +12,7 @@
 use crate::copy::{MemoryBudget, Selection, StorageChanges};
 use crate::edit::{apply_att_edits, prepend_history, AttEdit, AttRules, AttTypes};
 use crate::error::{Error, Result};
+use crate::model::Dataset;
 use crate::open::{open, CreateOptions, OpenOptions};
 use crate::source::{DatasetSource, Without};
 use crate::url::DatasetUrl;
@@ -88,15 +92,80 @@ impl AttEditJob {
         if self.output.is_none() && changed == 0 && self.history.is_none() {
             return Ok(EditReport { changed });
         }
-        if source.format().zarr_version.is_some() || opened.url.path().is_none() {
+        if source.format().zarr_version.is_some() {
+            if self.output.is_some() {
+                return Err(Error::Unsupported(format!(
+                    "{name}: a Zarr store is edited in place; for an edited copy, copy it with nczcopy first"
+                )));
+            }
+            if self.edits.iter().any(|e| e.att == "_FillValue") {
+                return Err(Error::Unsupported(format!(
+                    "{name}: a Zarr array's _FillValue is also its fill_value, what missing chunks read as: not edited in place yet"
+                )));
+            }
+            let interrupted = edit_zarr(&opened, &dataset).map_err(|e| e.named(name))?;
+            if interrupted {
+                // An earlier step was completed first: edit what it left.
+                return self.run();
+            }
+            return Ok(EditReport { changed });
+        }
+        if opened.url.path().is_none() {
             return Err(Error::Unsupported(format!(
-                "{name}: nczatted edits local netCDF files so far; a Zarr store or a remote dataset is not edited yet"
+                "{name}: a netCDF file is edited on a local disk; a remote one is not edited yet"
             )));
         }
         let edited = Without::replaced(source, dataset, Vec::new());
         rewrite(&edited, name, &output)?;
         Ok(EditReport { changed })
     }
+}
+
+/// Write the attributes of `edited` into the Zarr store `opened` in place: the changed
+/// metadata documents only (no chunk), recorded first in the store's journal, written
+/// arrays first and the consolidated metadata and the root's last, then the record
+/// removed; a run stopped in between is completed by the next edit or append. True,
+/// with nothing else done, when an earlier unfinished step was completed instead.
+fn edit_zarr(opened: &crate::open::Opened, edited: &Dataset) -> Result<bool> {
+    use crate::append::journal;
+    use crate::store::{ReplacingDirStore, WritableStore};
+    use crate::url::StorageKind;
+    let source = opened.source.as_ref();
+    let url = &opened.url;
+    let not_here = |what: &str| {
+        Error::Unsupported(format!(
+            "{what}: not edited in place yet (copy it, then edit the copy)"
+        ))
+    };
+    if source.format().kind == "icechunk" {
+        return Err(not_here("an Icechunk repository"));
+    }
+    let write: Box<dyn WritableStore> = match (url.storage, url.path()) {
+        (StorageKind::Dir, Some(p)) if p.is_dir() => Box::new(ReplacingDirStore::new(p)),
+        (StorageKind::S3 | StorageKind::Gcs | StorageKind::Azure, _) => {
+            Box::new(crate::place::open_cloud(url, None, true)?)
+        }
+        (StorageKind::Zip, _) => return Err(not_here("a zip archive")),
+        _ => return Err(not_here("a dataset there")),
+    };
+    let read = source
+        .store()
+        .ok_or_else(|| not_here("a dataset without a store"))?;
+    if read
+        .get(&crate::store::StoreKey::new(".nczarr")?)?
+        .is_some()
+    {
+        return Err(not_here("netcdf-c 4.8's NCZarr layout (.nczarr objects)"));
+    }
+    if journal::is_interrupted(read)? {
+        journal::complete_interrupted(read, write.as_ref())?;
+        return Ok(true);
+    }
+    let zarr3 = source.format().zarr_version == Some(3);
+    let changes =
+        crate::formats::zarr::attr_docs::attribute_docs(read, zarr3, source.dataset(), edited)?;
+    journal::write_docs(write.as_ref(), &changes)?;
+    Ok(false)
 }
 
 /// Write `source` (a netCDF file named `input`, seen edited) to `output` as a file of

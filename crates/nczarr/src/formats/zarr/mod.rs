@@ -21,6 +21,7 @@
 //! listed in `docs/formats.md`.
 
 pub mod array;
+pub(crate) mod attr_docs;
 mod conventions;
 mod reader;
 pub mod v2;

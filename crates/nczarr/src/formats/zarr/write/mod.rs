@@ -23,7 +23,7 @@
 //! this file drives them as a sink.
 
 mod array;
-mod attrs;
+pub(crate) mod attrs;
 mod current;
 mod v3;
 mod v490;
