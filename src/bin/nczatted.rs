@@ -68,13 +68,15 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     let when = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
-    let history = (!args.no_history).then(|| history_line(&[cli::command_line()], when));
+    let command = cli::command_line();
+    let history = (!args.no_history).then(|| history_line(std::slice::from_ref(&command), when));
     AttEditJob {
         dataset: args.input,
         output,
         edits,
         history,
         overwrite: args.overwrite,
+        message: command,
     }
     .run()?;
     Ok(ExitCode::SUCCESS)

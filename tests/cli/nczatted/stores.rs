@@ -207,3 +207,53 @@ fn refused_edits_change_nothing_and_a_stopped_edit_is_completed() {
     );
     assert!(!store.join(".nczcopy/append.json").exists());
 }
+
+/// An Icechunk repository's branch gets the edit as one snapshot, which
+/// icechunk-python and xarray read as the same edit made to the netCDF file.
+#[test]
+fn an_icechunk_repository_is_edited_in_one_snapshot() {
+    let Some(py) = crate::util::icechunk::ice_python("an_icechunk_repository_is_edited") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let nc = tmp.path().join("a.nc");
+    let cdl = data_dir().join("nczatted/a.cdl");
+    run("nczgen", &["-k", "nc4", "-o", &s(&nc), &s(&cdl)]).success();
+    let repo = tmp.path().join("a.ice");
+    run("nczcopy", &["-k", "icechunk", &s(&nc), &s(&repo)]).success();
+    let edits = [
+        "-h",
+        "-a",
+        "units,T,o,c,degC",
+        "-a",
+        "title,global,a,c,!",
+        "-a",
+        "flags,n,d,,",
+    ];
+    for target in [&repo, &nc] {
+        let mut args = edits.to_vec();
+        let t = s(target);
+        args.push(&t);
+        run("nczatted", &args).success();
+    }
+    crate::util::icechunk::assert_reads_as(&py, &repo, "branch:main", &nc);
+    let history = run("zmapdump", &["history", &s(&repo)]).success().stdout();
+    assert_eq!(history.lines().count(), 3, "{history}");
+    assert!(
+        history
+            .lines()
+            .next()
+            .unwrap()
+            .contains("nczatted -h -a units,T,o,c,degC"),
+        "{history}"
+    );
+    // A tag is a version, not a branch: not edited.
+    run(
+        "nczcopy",
+        &["-O", "-k", "icechunk", "--tag", "v1", &s(&nc), &s(&repo)],
+    )
+    .success();
+    let tagged = format!("{}#tag=v1", s(&repo));
+    let e = run("nczatted", &["-a", "x,T,o,c,y", &tagged]).fails_with_one_line(1);
+    assert!(e.contains("cannot be written"), "{e}");
+}

@@ -3,7 +3,8 @@
 //! (a bad one changes nothing); then the edited model goes back:
 //! - a Zarr store (NCZarr of netcdf-c 4.9 and later, Zarr v2 and v3; a directory, S3,
 //!   GCS or Azure) gets its changed attribute documents only, through the journal
-//!   appends use (`crate::append::journal`);
+//!   appends use (`crate::append::journal`); an Icechunk repository's branch gets them
+//!   as one snapshot;
 //! - a netCDF file (classic or netCDF-4) is rewritten beside itself through our writer
 //!   (its storage kept: kind, chunks, codecs; stored chunks moved as they are where the
 //!   writer can) and renamed over the old one, so a killed run leaves the old file;
@@ -33,6 +34,9 @@ pub struct AttEditJob {
     pub history: Option<String>,
     /// Replace a dataset at `output` (`-O`).
     pub overwrite: bool,
+    /// The message of the snapshot an edit of an Icechunk repository is (the command
+    /// line, by the tools).
+    pub message: String,
 }
 
 /// What an edit did.
@@ -103,7 +107,8 @@ impl AttEditJob {
                     "{name}: a Zarr array's _FillValue is also its fill_value, what missing chunks read as: not edited in place yet"
                 )));
             }
-            let interrupted = edit_zarr(&opened, &dataset).map_err(|e| e.named(name))?;
+            let interrupted =
+                edit_zarr(&opened, &dataset, &self.message).map_err(|e| e.named(name))?;
             if interrupted {
                 // An earlier step was completed first: edit what it left.
                 return self.run();
@@ -126,7 +131,7 @@ impl AttEditJob {
 /// arrays first and the consolidated metadata and the root's last, then the record
 /// removed; a run stopped in between is completed by the next edit or append. True,
 /// with nothing else done, when an earlier unfinished step was completed instead.
-fn edit_zarr(opened: &crate::open::Opened, edited: &Dataset) -> Result<bool> {
+fn edit_zarr(opened: &crate::open::Opened, edited: &Dataset, message: &str) -> Result<bool> {
     use crate::append::journal;
     use crate::store::{ReplacingDirStore, WritableStore};
     use crate::url::StorageKind;
@@ -138,7 +143,8 @@ fn edit_zarr(opened: &crate::open::Opened, edited: &Dataset) -> Result<bool> {
         ))
     };
     if source.format().kind == "icechunk" {
-        return Err(not_here("an Icechunk repository"));
+        edit_repository(url, source.dataset(), edited, message)?;
+        return Ok(false);
     }
     let write: Box<dyn WritableStore> = match (url.storage, url.path()) {
         (StorageKind::Dir, Some(p)) if p.is_dir() => Box::new(ReplacingDirStore::new(p)),
@@ -166,6 +172,37 @@ fn edit_zarr(opened: &crate::open::Opened, edited: &Dataset) -> Result<bool> {
         crate::formats::zarr::attr_docs::attribute_docs(read, zarr3, source.dataset(), edited)?;
     journal::write_docs(write.as_ref(), &changes)?;
     Ok(false)
+}
+
+/// Write the attributes of `edited` into the branch of the Icechunk repository `url`
+/// names (its tip read as `old`) as one snapshot: the changed documents in one
+/// session, committed with `message` (nothing when nothing changed). A lost race is
+/// Icechunk's conflict check's (see `place::icechunk::commit`).
+fn edit_repository(url: &DatasetUrl, old: &Dataset, edited: &Dataset, message: &str) -> Result<()> {
+    use crate::place::icechunk::IcechunkStore;
+    use crate::place::icechunk::{open_repository, write::branch_of, Commit, CommitInfo};
+    use crate::store::WritableStore;
+    let branch = branch_of(url)?;
+    let repo = open_repository(url, None)?;
+    let store = IcechunkStore::writer(&repo, &branch)?;
+    let changes = crate::formats::zarr::attr_docs::attribute_docs(&store, true, old, edited)?;
+    if changes.is_empty() {
+        return Ok(());
+    }
+    let commit = Commit::of(
+        &repo,
+        &store,
+        CommitInfo {
+            message: message.to_string(),
+            tag: None,
+            branch,
+        },
+    )?;
+    for c in &changes {
+        store.put(&c.key, &c.new)?;
+    }
+    commit.commit()?;
+    Ok(())
 }
 
 /// Write `source` (a netCDF file named `input`, seen edited) to `output` as a file of
