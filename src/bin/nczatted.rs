@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context as _};
 use clap::Parser;
 use nczarr::edit::{history_line, AttEdit};
-use nczarr::jobs::AttEditJob;
+use nczarr::jobs::EditJob;
 use nczarr_tools::cli;
 
 /// Edit attributes as NCO's ncatted does: `-a ATT,VAR,MODE,TYPE,VALUE`, in place when
@@ -70,10 +70,11 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
     let command = cli::command_line();
     let history = (!args.no_history).then(|| history_line(std::slice::from_ref(&command), when));
-    AttEditJob {
+    EditJob {
         dataset: args.input,
         output,
         edits,
+        renames: Vec::new(),
         history,
         overwrite: args.overwrite,
         message: command,

@@ -11,7 +11,7 @@ mod every_tool;
 mod hostile;
 /// Icechunk repositories: read, written, appended, their history; against icechunk-python.
 mod icechunk;
-/// nczatted: attribute edits against NCO's ncatted.
+/// nczatted and nczrename: attribute edits and renames against NCO's ncatted and ncrename.
 mod nczatted;
 /// nczcmp: datasets compared with nccmp's options.
 mod nczcmp;

@@ -282,6 +282,8 @@ pub struct Without<'a> {
     inner: &'a dyn DatasetSource,
     dataset: Dataset,
     problems: Vec<String>,
+    /// A renamed variable's path in `inner`, by its path in `dataset`.
+    old_paths: std::collections::HashMap<VarPath, VarPath>,
 }
 
 impl<'a> Without<'a> {
@@ -295,6 +297,7 @@ impl<'a> Without<'a> {
                 .map(|(p, why)| format!("variable '{p}': {why}; variable left out")),
         );
         Without {
+            old_paths: std::collections::HashMap::new(),
             inner,
             dataset: inner.dataset().without_vars(&paths),
             problems,
@@ -316,21 +319,42 @@ impl<'a> Without<'a> {
             inner,
             dataset,
             problems: all,
+            old_paths: std::collections::HashMap::new(),
         }
+    }
+
+    /// `inner` seen as `dataset`, its variables renamed (or moved with a renamed
+    /// group): `old_paths` gives each moved variable's path in `inner` by its new one.
+    pub fn renamed(
+        inner: &'a dyn DatasetSource,
+        dataset: Dataset,
+        old_paths: std::collections::HashMap<VarPath, VarPath>,
+    ) -> Without<'a> {
+        Without {
+            inner,
+            dataset,
+            problems: inner.problems().to_vec(),
+            old_paths,
+        }
+    }
+
+    /// Where the variable at `var` is in the inner source.
+    fn at<'p>(&'p self, var: &'p VarPath) -> &'p VarPath {
+        self.old_paths.get(var).unwrap_or(var)
     }
 }
 
 impl DataSource for Without<'_> {
     fn read(&self, var: &VarPath, region: &Region) -> Result<Values> {
-        self.inner.read(var, region)
+        self.inner.read(self.at(var), region)
     }
 
     fn read_user(&self, var: &VarPath, region: &Region) -> Result<Vec<UValue>> {
-        self.inner.read_user(var, region)
+        self.inner.read_user(self.at(var), region)
     }
 
     fn has_data(&self, var: &VarPath) -> bool {
-        self.inner.has_data(var)
+        self.inner.has_data(self.at(var))
     }
 
     fn recycle(&self, values: Values) {
@@ -338,7 +362,8 @@ impl DataSource for Without<'_> {
     }
 
     fn will_read(&self, vars: &[VarPath]) {
-        self.inner.will_read(vars);
+        let inner: Vec<VarPath> = vars.iter().map(|v| self.at(v).clone()).collect();
+        self.inner.will_read(&inner);
     }
 }
 
@@ -352,7 +377,7 @@ impl DatasetSource for Without<'_> {
     }
 
     fn encoding(&self, var: &VarPath) -> Option<Encoding> {
-        self.inner.encoding(var)
+        self.inner.encoding(self.at(var))
     }
 
     fn problems(&self) -> &[String] {
@@ -368,18 +393,18 @@ impl DatasetSource for Without<'_> {
     }
 
     fn stored_chunk(&self, var: &VarPath, index: &[u64]) -> Result<Option<Vec<u8>>> {
-        self.inner.stored_chunk(var, index)
+        self.inner.stored_chunk(self.at(var), index)
     }
 
     fn prefetch(&self, var: &VarPath, region: &Region) -> Result<()> {
-        self.inner.prefetch(var, region)
+        self.inner.prefetch(self.at(var), region)
     }
 
     fn has_stored_chunks(&self, var: &VarPath) -> bool {
-        self.inner.has_stored_chunks(var)
+        self.inner.has_stored_chunks(self.at(var))
     }
 
     fn chunk(&self, var: &VarPath, index: &[u64]) -> Result<ChunkView> {
-        self.inner.chunk(var, index)
+        self.inner.chunk(self.at(var), index)
     }
 }

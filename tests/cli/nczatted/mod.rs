@@ -4,6 +4,8 @@
 //! refused and changes nothing (and what it wraps or crashes on, too); the history
 //! line; an edit into a copy.
 
+/// nczrename against NCO's ncrename.
+mod rename;
 /// Zarr stores edited in place, read by xarray and netCDF4-python.
 mod stores;
 

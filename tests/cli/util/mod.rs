@@ -114,6 +114,7 @@ pub fn exe(tool: &str) -> &'static str {
         "nczcopy" => env!("CARGO_BIN_EXE_nczcopy"),
         "nczcmp" => env!("CARGO_BIN_EXE_nczcmp"),
         "nczatted" => env!("CARGO_BIN_EXE_nczatted"),
+        "nczrename" => env!("CARGO_BIN_EXE_nczrename"),
         other => panic!("unknown tool {other}"),
     }
 }

@@ -1,15 +1,17 @@
-//! Metadata edits: NCO's `ncatted` attribute edits (and next `ncrename`'s renames)
+//! Metadata edits: NCO's `ncatted` attribute edits and `ncrename`'s renames
 //! parsed, checked and applied to a dataset's model; NCO's history line. How an
 //! edited model goes back into its dataset, in place and whole or not at all, is the
 //! edit job's (`crate::jobs::edit`).
 
 mod apply;
 mod history;
+mod rename;
 mod spec;
 mod value;
 
 pub use apply::{apply_att_edits, AttRules, AttTypes};
 pub use history::{history_line, prepend_history};
+pub use rename::{apply_renames, OldPaths, Rename, RenameKind};
 pub use spec::{AttEdit, AttMode, AttTarget};
 pub use value::{parse_type, parse_values, unescape};
 

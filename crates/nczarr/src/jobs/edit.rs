@@ -1,6 +1,6 @@
-//! [`AttEditJob`]: ncatted's attribute edits made to a dataset, in place or into a
-//! copy, whole or not at all. The edits are parsed and applied to the model first
-//! (a bad one changes nothing); then the edited model goes back:
+//! [`EditJob`]: ncatted's attribute edits and ncrename's renames made to a dataset,
+//! in place or into a copy, whole or not at all. The edits are parsed and applied to
+//! the model first (a bad one changes nothing); then the edited model goes back:
 //! - a Zarr store (NCZarr of netcdf-c 4.9 and later, Zarr v2 and v3; a directory, S3,
 //!   GCS or Azure) gets its changed attribute documents only, through the journal
 //!   appends use (`crate::append::journal`); an Icechunk repository's branch gets them
@@ -11,7 +11,10 @@
 //! - into a copy (a second name), the same write to the new name.
 
 use crate::copy::{MemoryBudget, Selection, StorageChanges};
-use crate::edit::{apply_att_edits, prepend_history, AttEdit, AttRules, AttTypes};
+use crate::edit::{
+    apply_att_edits, apply_renames, prepend_history, AttEdit, AttRules, AttTypes, Rename,
+    RenameKind,
+};
 use crate::error::{Error, Result};
 use crate::model::Dataset;
 use crate::open::{open, CreateOptions, OpenOptions};
@@ -23,13 +26,15 @@ use super::kind::copy_kind;
 
 /// Attribute edits, as nczatted's options describe them.
 #[derive(Debug, Clone)]
-pub struct AttEditJob {
+pub struct EditJob {
     /// The dataset edited (in place), or read (with `output`).
     pub dataset: String,
     /// Where the edited copy goes; `None`: in place.
     pub output: Option<String>,
-    /// The edits, in order.
+    /// The attribute edits, in order (nczatted's).
     pub edits: Vec<AttEdit>,
+    /// The renames, in order, after the edits (nczrename's).
+    pub renames: Vec<Rename>,
     /// NCO's history line to prepend to the global `history`; `None` (`-h`): none.
     pub history: Option<String>,
     /// Replace a dataset at `output` (`-O`).
@@ -63,7 +68,7 @@ fn att_rules(source: &dyn DatasetSource) -> AttRules {
     }
 }
 
-impl AttEditJob {
+impl EditJob {
     /// Make the edits.
     ///
     /// # Errors
@@ -88,8 +93,12 @@ impl AttEditJob {
             crate::open::check_target(&output, &create).map_err(|e| e.named(&output))?;
         }
         let mut dataset = source.dataset().clone();
-        let changed = apply_att_edits(&mut dataset, &self.edits, att_rules(source))
+        let mut changed = apply_att_edits(&mut dataset, &self.edits, att_rules(source))
             .map_err(|e| Error::from(e).named(name))?;
+        let (renamed, old_paths) = apply_renames(&mut dataset, &self.renames, att_rules(source))
+            .map_err(|e| Error::from(e).named(name))?;
+        changed += renamed;
+        let structure = !self.renames.iter().all(|r| r.kind == RenameKind::Att);
         if let Some(line) = &self.history {
             prepend_history(&mut dataset, line, att_rules(source));
         }
@@ -100,6 +109,11 @@ impl AttEditJob {
             if self.output.is_some() {
                 return Err(Error::Unsupported(format!(
                     "{name}: a Zarr store is edited in place; for an edited copy, copy it with nczcopy first"
+                )));
+            }
+            if structure && renamed > 0 {
+                return Err(Error::Unsupported(format!(
+                    "{name}: renaming a Zarr store's variables, dimensions or groups (its arrays' keys move) is not done in place yet; attributes are"
                 )));
             }
             if self.edits.iter().any(|e| e.att == "_FillValue") {
@@ -120,7 +134,7 @@ impl AttEditJob {
                 "{name}: a netCDF file is edited on a local disk; a remote one is not edited yet"
             )));
         }
-        let edited = Without::replaced(source, dataset, Vec::new());
+        let edited = Without::renamed(source, dataset, old_paths);
         rewrite(&edited, name, &output)?;
         Ok(EditReport { changed })
     }

@@ -12,7 +12,8 @@
 //! - [`kerchunk`]: [`KerchunkJob`], references to netCDF files' chunks;
 //! - [`compare`]: [`CompareJob`], two datasets compared (nccmp);
 //! - [`generate`]: [`GenerateJob`], CDL to a dataset (ncgen);
-//! - [`edit`]: [`AttEditJob`], attribute edits in place or into a copy (ncatted);
+//! - [`edit`]: [`EditJob`], attribute edits and renames in place or into a copy
+//!   (ncatted, ncrename);
 //! - [`kind`]: the output kind of the jobs that write, said or decided.
 //!
 //! Jobs hold no format knowledge: they compose the layers below (`open`, `concat`,
@@ -36,7 +37,7 @@ pub use append::{AppendJob, AppendNote, AppendReport};
 pub use compare::CompareJob;
 pub use copy::{CopyJob, CopyRun, PreparedCopy, StartedCopy, Warning};
 pub use copy_request::{copy_create_options, CopyEvents, CopyOutcome, CopyPlan, CopyRequest};
-pub use edit::{AttEditJob, EditReport};
+pub use edit::{EditJob, EditReport};
 pub use generate::{GenerateEvents, GenerateJob};
 pub use inputs::{parse_dims, InputOptions, InputView, Inputs};
 pub use kerchunk::{KerchunkJob, KerchunkReport};

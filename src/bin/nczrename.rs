@@ -1,0 +1,107 @@
+//! nczrename: NCO's ncrename (variables, dimensions, attributes, groups) on netCDF
+//! files and Zarr stores, in place and whole or not at all.
+
+use std::process::ExitCode;
+
+use anyhow::{bail, Context as _};
+use clap::Parser;
+use nczarr::edit::{history_line, Rename, RenameKind};
+use nczarr::jobs::EditJob;
+use nczarr_tools::cli;
+
+/// Rename as NCO's ncrename does: -v OLD,NEW (variables), -d OLD,NEW (dimensions), -a
+/// OLD,NEW (attributes: every variable's and group's; VAR@ATT one variable's, global@ATT
+/// the root's, group@ATT every group's), -g OLD,NEW (groups), each repeatable; a leading
+/// '.' on OLD renames only if present. A name is every one so named in any group, or a
+/// path (/g/T). A dimension and its coordinate variable renamed together keep their
+/// values. In place when one dataset is named, into a copy when two are; whole or not
+/// at all (a netCDF file is rewritten beside itself and renamed over the old one; a Zarr
+/// store gets its attribute documents only). Without -h the command is prepended to the
+/// global `history`, as NCO does. Shell completions and a man page: --generate
+/// completion=bash|zsh|fish|elvish|powershell, --generate man.
+#[derive(Parser, Debug)]
+#[command(
+    name = "nczrename",
+    version,
+    disable_help_flag = true,
+    disable_version_flag = true
+)]
+struct Args {
+    /// Rename a variable: OLD,NEW.
+    #[arg(short = 'v', value_name = "OLD,NEW")]
+    vars: Vec<String>,
+    /// Rename a dimension: OLD,NEW.
+    #[arg(short = 'd', value_name = "OLD,NEW")]
+    dims: Vec<String>,
+    /// Rename an attribute: [VAR@|global@|group@]OLD,NEW.
+    #[arg(short = 'a', value_name = "OLD,NEW")]
+    atts: Vec<String>,
+    /// Rename a group: OLD,NEW.
+    #[arg(short = 'g', value_name = "OLD,NEW")]
+    groups: Vec<String>,
+    /// No history: leave the global `history` attribute as it is.
+    #[arg(short = 'h', long = "no-history")]
+    no_history: bool,
+    /// Replace OUTPUT when it exists (without it an existing dataset is refused).
+    #[arg(short = 'O', long)]
+    overwrite: bool,
+    /// The output (as the second name).
+    #[arg(short = 'o', value_name = "OUTPUT")]
+    output: Option<String>,
+    /// NCO's debug level: accepted, prints nothing more.
+    #[arg(short = 'D', value_name = "LEVEL", hide_short_help = true)]
+    debug: Option<String>,
+    /// Print help.
+    #[arg(long = "help", action = clap::ArgAction::Help)]
+    help: Option<bool>,
+    /// Print version.
+    #[arg(long = "version", action = clap::ArgAction::Version)]
+    version: Option<bool>,
+    /// The dataset to rename in (in place unless OUTPUT is given).
+    input: String,
+    /// Where the renamed copy goes.
+    more: Option<String>,
+}
+
+fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let output = match (args.more, args.output) {
+        (Some(_), Some(_)) => bail!("give OUTPUT once: as -o OUTPUT or as the second name"),
+        (a, b) => a.or(b),
+    };
+    let mut renames = Vec::new();
+    for (kind, specs) in [
+        (RenameKind::Var, &args.vars),
+        (RenameKind::Dim, &args.dims),
+        (RenameKind::Att, &args.atts),
+        (RenameKind::Group, &args.groups),
+    ] {
+        for spec in specs {
+            renames.push(Rename::parse(kind, spec).with_context(|| args.input.clone())?);
+        }
+    }
+    if renames.is_empty() {
+        bail!("nothing to rename: give -v, -d, -a or -g OLD,NEW");
+    }
+    let when = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
+    let command = cli::command_line();
+    let history = (!args.no_history).then(|| history_line(std::slice::from_ref(&command), when));
+    EditJob {
+        dataset: args.input,
+        output,
+        edits: Vec::new(),
+        renames,
+        history,
+        overwrite: args.overwrite,
+        message: command,
+    }
+    .run()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn main() -> ExitCode {
+    cli::signals::stop_on_signals("nczrename");
+    let args: Args = cli::about::parse("nczrename");
+    cli::run("nczrename", || run(args))
+}
