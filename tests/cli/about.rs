@@ -3,7 +3,7 @@
 use crate::util::run;
 
 const TOOLS: &[&str] = &[
-    "nczdump", "nczgen", "nczcopy", "zmapdump", "nczcmp", "nczatted",
+    "nczdump", "nczgen", "nczcopy", "zmapdump", "nczcmp", "nczatted", "nczrename",
 ];
 
 #[test]
