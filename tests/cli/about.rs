@@ -3,7 +3,13 @@
 use crate::util::run;
 
 const TOOLS: &[&str] = &[
-    "nczdump", "nczgen", "nczcopy", "zmapdump", "nczcmp", "nczatted", "nczrename",
+    "nczdump",
+    "nczgen",
+    "nczcopy",
+    "zmapdump",
+    "nczcmp",
+    "nczatted",
+    "nczrename",
 ];
 
 #[test]

@@ -239,3 +239,114 @@ fn history_is_prepended_and_a_second_name_is_a_copy() {
     };
     assert_eq!(dump(&out), dump(&nc));
 }
+
+/// Found by an edge walk: an edit in place follows a symbolic link (the link stays a
+/// link), keeps the file's permissions, refuses a file with several names and one this
+/// user may not write; names netCDF refuses, a name already taken by another kind of
+/// object, a _FillValue of several values, and deleting a Zarr array's _FillValue with
+/// all its attributes are refused; nothing is changed by a refusal.
+#[test]
+fn in_place_edits_keep_links_and_modes_and_refuse_what_netcdf_refuses() {
+    if !have("ncgen") || !have("ncdump") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let real = d.join("real.nc");
+    let ok = Command::new("ncgen")
+        .args([
+            "-k",
+            "nc4",
+            "-o",
+            &s(&real),
+            &s(&data_dir().join("nczatted/r4.cdl")),
+        ])
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let link = d.join("link.nc");
+    std::os::unix::fs::symlink("real.nc", &link).unwrap();
+    run("nczatted", &["-h", "-a", "x,global,o,c,y", &s(&link)]).success();
+    assert!(fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(header(&real).contains(":x = \"y\""));
+    use std::os::unix::fs::PermissionsExt as _;
+    fs::set_permissions(&real, fs::Permissions::from_mode(0o640)).unwrap();
+    run("nczrename", &["-h", "-a", "global@x,z", &s(&real)]).success();
+    assert_eq!(
+        fs::metadata(&real).unwrap().permissions().mode() & 0o777,
+        0o640
+    );
+    let before = fs::read(&real).unwrap();
+    let other = d.join("other.nc");
+    fs::hard_link(&real, &other).unwrap();
+    let e = run("nczatted", &["-a", "x,global,o,c,w", &s(&real)]).fails_with_one_line(1);
+    assert!(e.contains("has 2 names (hard links)"), "{e}");
+    fs::remove_file(&other).unwrap();
+    let real_s = s(&real);
+    for (tool, args, says) in [
+        ("nczrename", &["-v", "T,g"][..], "already has a group 'g'"),
+        (
+            "nczrename",
+            &["-g", "g,T"][..],
+            "already has a variable 'T'",
+        ),
+        ("nczrename", &["-d", "lon,g"][..], "already has a group 'g'"),
+        (
+            "nczrename",
+            &["-v", "T, sp"][..],
+            "starts or ends with a space",
+        ),
+        (
+            "nczatted",
+            &["-a", " units,T,o,c,k"][..],
+            "starts or ends with a space",
+        ),
+        ("nczatted", &["-a", "a\tb,T,o,c,k"][..], "control character"),
+        (
+            "nczatted",
+            &["-a", "_FillValue,T,o,f,1,2"][..],
+            "a _FillValue is one value",
+        ),
+    ] {
+        let mut all = args.to_vec();
+        all.push(&real_s);
+        let e = run(tool, &all).fails_with_one_line(1);
+        assert!(e.contains(says), "{tool} {args:?}: {e}");
+        assert_eq!(fs::read(&real).unwrap(), before, "{tool} {args:?}");
+    }
+    // Another user may not write it: refused, as NCO refuses it.
+    let nobody = Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups", "true"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if nobody {
+        fs::set_permissions(d, fs::Permissions::from_mode(0o777)).unwrap();
+        fs::set_permissions(&real, fs::Permissions::from_mode(0o444)).unwrap();
+        let out = Command::new("setpriv")
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(env!("CARGO_BIN_EXE_nczatted"))
+            .args(["-a", "x,global,o,c,w", &real_s])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success() && err.contains("cannot be edited in place"),
+            "{err}"
+        );
+        assert_eq!(fs::read(&real).unwrap(), before);
+    }
+    // A Zarr array's _FillValue, deleted with every attribute or renamed: refused.
+    let store = d.join("a.zarr");
+    run(
+        "nczgen",
+        &["-o", &s(&store), &s(&data_dir().join("nczatted/a.cdl"))],
+    )
+    .success();
+    let e = run("nczatted", &["-a", ",T,d,,", &s(&store)]).fails_with_one_line(1);
+    assert!(e.contains("_FillValue is also its fill_value"), "{e}");
+    let e = run("nczrename", &["-a", "_FillValue,fv", &s(&store)]).fails_with_one_line(1);
+    assert!(e.contains("_FillValue is also its fill_value"), "{e}");
+}

@@ -223,7 +223,7 @@ fn edit_one(
         if let Some(t) = var_type {
             if t != Some(new.nc_type()) {
                 return Err(refused(format!(
-                    "{what}'s _FillValue must be of its own type ({}), not {}",
+                    "the _FillValue of {what} must be of its own type ({}), not {}",
                     t.map_or("its user-defined type", NcType::cdl_name),
                     new.nc_type().cdl_name()
                 )));
@@ -233,7 +233,7 @@ fn edit_one(
     let grow = |old: &Attr, prepend: bool| -> Result<Values, EditError> {
         if old.user.is_some() || old.values.nc_type() != new.nc_type() {
             return Err(refused(format!(
-                "{what}'s attribute '{}' is {}, not {}: cannot add to it",
+                "attribute '{}' of {what} is {}, not {}: cannot add to it",
                 edit.att,
                 old.user
                     .as_ref()

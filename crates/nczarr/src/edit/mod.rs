@@ -20,9 +20,9 @@ pub use value::{parse_type, parse_values, unescape};
 #[non_exhaustive]
 pub enum EditError {
     /// The edit as written is not one.
-    #[error("attribute edit '{spec}': {reason}")]
+    #[error("{spec}: {reason}")]
     Spec {
-        /// The edit as given.
+        /// The edit as given, said: `attribute edit 'units,T,o,c,K'`, `rename '-v a,b'`.
         spec: String,
         /// What is wrong with it.
         reason: String,
@@ -36,11 +36,28 @@ pub enum EditError {
         att: String,
     },
     /// The attribute or the format cannot take it.
-    #[error("attribute edit '{spec}': {reason}")]
+    #[error("{spec}: {reason}")]
     Refused {
         /// The edit as given.
         spec: String,
         /// Why.
         reason: String,
     },
+}
+
+/// Why `name` cannot be a netCDF name (of a variable, dimension, group or attribute),
+/// or `None`: netCDF refuses a `/`, control characters, and a space at either end (a
+/// file with one is refused whole by ncdump).
+pub(crate) fn bad_name(name: &str) -> Option<&'static str> {
+    if name.is_empty() {
+        Some("is empty")
+    } else if name.contains('/') {
+        Some("holds a '/': not a netCDF name")
+    } else if name.chars().any(char::is_control) {
+        Some("holds a control character: not a netCDF name")
+    } else if name.starts_with(char::is_whitespace) || name.ends_with(char::is_whitespace) {
+        Some("starts or ends with a space: not a netCDF name")
+    } else {
+        None
+    }
 }

@@ -79,8 +79,9 @@ impl Rename {
     /// # Errors
     /// [`EditError::Spec`] for a spec that is not two names.
     pub fn parse(kind: RenameKind, spec: &str) -> Result<Rename, EditError> {
+        let said = format!("rename '{} {spec}'", kind.flag());
         let bad = |reason: &str| EditError::Spec {
-            spec: format!("{} {spec}", kind.flag()),
+            spec: said.clone(),
             reason: reason.to_string(),
         };
         let (old, new) = spec
@@ -99,13 +100,16 @@ impl Rename {
                 "both names are needed, and the new one is a name, not a path",
             ));
         }
+        if let Some(why) = super::bad_name(new) {
+            return Err(bad(&format!("'{new}' {why}")));
+        }
         Ok(Rename {
             kind,
             old: old.to_string(),
             new: new.to_string(),
             owner,
             optional,
-            spec: format!("{} {spec}", kind.flag()),
+            spec: said,
         })
     }
 }
@@ -189,6 +193,35 @@ fn taken(r: &Rename, where_: &str) -> EditError {
     }
 }
 
+/// What in `g` is already called `name` (a variable, a group, a user-defined type;
+/// a variable `allowed` accepts excepted), if anything: in a netCDF-4 file they share
+/// the group's names, and in Zarr an array and a group share its keys.
+fn holds_name(
+    g: &Group,
+    name: &str,
+    allowed: Option<&dyn Fn(&crate::model::Var) -> bool>,
+) -> Option<&'static str> {
+    if g.vars
+        .iter()
+        .any(|v| v.name == name && !allowed.is_some_and(|ok| ok(v)))
+    {
+        Some("a variable")
+    } else if g.groups.iter().any(|c| c.name == name) {
+        Some("a group")
+    } else if g.types.iter().any(|t| t.name == name) {
+        Some("a type")
+    } else {
+        None
+    }
+}
+
+fn taken_as(r: &Rename, path: &[String], what: &str) -> EditError {
+    EditError::Refused {
+        spec: r.spec.clone(),
+        reason: format!("group '{}' already has {what} '{}'", shown(path), r.new),
+    }
+}
+
 fn shown(path: &[String]) -> String {
     format!("/{}", path.join("/"))
 }
@@ -207,8 +240,8 @@ fn rename_vars(
         if !g.vars.iter().any(|v| v.name == name) {
             continue;
         }
-        if g.vars.iter().any(|v| v.name == r.new) {
-            return Err(taken(r, &format!("group '{}'", shown(&path))));
+        if let Some(what) = holds_name(g, &r.new, None) {
+            return Err(taken_as(r, &path, what));
         }
         if let Some(v) = g.vars.iter_mut().find(|v| v.name == name) {
             v.name.clone_from(&r.new);
@@ -234,6 +267,17 @@ fn rename_dims(dataset: &mut Dataset, r: &Rename) -> Result<usize, EditError> {
         }
         if g.dims.iter().any(|d| d.name == r.new) {
             return Err(taken(r, &format!("group '{}'", shown(&path))));
+        }
+        // A dimension may share its name with its coordinate variable (one axis along
+        // it), nothing else: in a netCDF-4 file both are one HDF5 dataset.
+        let coordinate = |v: &crate::model::Var| {
+            v.name == r.new
+                && v.dims.len() == 1
+                && v.dims[0].name == name
+                && v.dims[0].group == path
+        };
+        if let Some(what) = holds_name(g, &r.new, Some(&coordinate)) {
+            return Err(taken_as(r, &path, what));
         }
         if let Some(d) = g.dims.iter_mut().find(|d| d.name == name) {
             d.name.clone_from(&r.new);
@@ -332,8 +376,8 @@ fn rename_groups(
         if !g.groups.iter().any(|c| c.name == name) {
             continue;
         }
-        if g.groups.iter().any(|c| c.name == r.new) {
-            return Err(taken(r, &format!("group '{}'", shown(&parent))));
+        if let Some(what) = holds_name(g, &r.new, None) {
+            return Err(taken_as(r, &parent, what));
         }
         if let Some(c) = g.groups.iter_mut().find(|c| c.name == name) {
             c.name.clone_from(&r.new);
@@ -488,6 +532,21 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("already has a variable 'lon'"), "{e}");
+        let e = renamed(&[(RenameKind::Var, "T,g")])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("already has a group 'g'"), "{e}");
+        let e = renamed(&[(RenameKind::Group, "g,T")])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("already has a variable 'T'"), "{e}");
+        let e = renamed(&[(RenameKind::Dim, "lon,g")])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("already has a group 'g'"), "{e}");
+        // A variable along the dimension alone becomes its coordinate: allowed.
+        renamed(&[(RenameKind::Dim, "lon,T")]).unwrap();
+        assert!(Rename::parse(RenameKind::Var, "T, tas").is_err());
         let e = renamed(&[(RenameKind::Att, "T@units,long_name")])
             .unwrap_err()
             .to_string();

@@ -73,8 +73,9 @@ impl AttEdit {
     /// # Errors
     /// [`EditError::Spec`] naming the edit and what is wrong with it.
     pub fn parse(spec: &str) -> Result<AttEdit, EditError> {
+        let said = format!("attribute edit '{spec}'");
         let bad = |reason: String| EditError::Spec {
-            spec: spec.to_string(),
+            spec: said.clone(),
             reason,
         };
         let mut parts = spec.splitn(5, ',');
@@ -100,6 +101,11 @@ impl AttEdit {
                 "an attribute name is needed but to delete every attribute".into(),
             ));
         }
+        if !att.is_empty() {
+            if let Some(why) = super::bad_name(&att) {
+                return Err(bad(format!("'{att}' {why}")));
+            }
+        }
         let values = if mode == AttMode::Delete {
             None
         } else {
@@ -118,12 +124,15 @@ impl AttEdit {
             };
             Some(parse_values(t, text).map_err(bad)?)
         };
+        if att == "_FillValue" && values.as_ref().is_some_and(|v| v.len() != 1) {
+            return Err(bad("a _FillValue is one value".into()));
+        }
         Ok(AttEdit {
             att,
             target,
             mode,
             values,
-            spec: spec.to_string(),
+            spec: said,
         })
     }
 }

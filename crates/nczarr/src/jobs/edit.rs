@@ -16,7 +16,7 @@ use crate::edit::{
     RenameKind,
 };
 use crate::error::{Error, Result};
-use crate::model::Dataset;
+use crate::model::{Dataset, VarPath};
 use crate::open::{open, CreateOptions, OpenOptions};
 use crate::source::{DatasetSource, Without};
 use crate::url::DatasetUrl;
@@ -116,9 +116,9 @@ impl EditJob {
                     "{name}: renaming a Zarr store's variables, dimensions or groups (its arrays' keys move) is not done in place yet; attributes are"
                 )));
             }
-            if self.edits.iter().any(|e| e.att == "_FillValue") {
+            if let Some(var) = fill_changed(source.dataset(), &dataset) {
                 return Err(Error::Unsupported(format!(
-                    "{name}: a Zarr array's _FillValue is also its fill_value, what missing chunks read as: not edited in place yet"
+                    "{name}: variable '{var}': a Zarr array's _FillValue is also its fill_value, what missing chunks read as: not edited in place yet (name the attributes to change or delete)"
                 )));
             }
             let interrupted =
@@ -135,8 +135,80 @@ impl EditJob {
             )));
         }
         let edited = Without::renamed(source, dataset, old_paths);
-        rewrite(&edited, name, &output)?;
+        match (&self.output, opened.url.path()) {
+            (None, Some(path)) => {
+                let file = InPlace::check(path).map_err(|e| e.named(name))?;
+                let real = file.path.display().to_string();
+                rewrite(&edited, name, &real)?;
+                file.restore();
+            }
+            _ => rewrite(&edited, name, &output)?,
+        }
         Ok(EditReport { changed })
+    }
+}
+
+/// The first variable whose `_FillValue` the edit changes (a Zarr array's is also its
+/// fill value: not edited in place yet), compared bit for bit.
+fn fill_changed(old: &Dataset, new: &Dataset) -> Option<VarPath> {
+    let fill = |d: &Dataset, p: &VarPath| {
+        d.var(p).and_then(|v| v.attr("_FillValue")).map(|a| {
+            (
+                a.values.nc_type(),
+                a.values.as_ne_bytes().map(<[u8]>::to_vec),
+            )
+        })
+    };
+    old.vars()
+        .into_iter()
+        .map(|(p, _)| p)
+        .find(|p| fill(old, p) != fill(new, p))
+}
+
+/// A netCDF file edited in place: the file its name leads to (through symbolic links:
+/// the link stays a link), checked writable and with one name, and its permissions and
+/// owner, given back to the rewritten file.
+struct InPlace {
+    path: std::path::PathBuf,
+    meta: std::fs::Metadata,
+}
+
+impl InPlace {
+    /// # Errors
+    /// [`Error::Invalid`] for a file this user may not write (read-only: as NCO
+    /// refuses it) or one with several names (hard links: a rewrite would leave the
+    /// others as they were); open errors.
+    fn check(name: &std::path::Path) -> Result<InPlace> {
+        let path = std::fs::canonicalize(name)?;
+        let meta = std::fs::metadata(&path)?;
+        if let Err(e) = std::fs::OpenOptions::new().append(true).open(&path) {
+            return Err(Error::Invalid(format!(
+                "cannot be edited in place: {e} (edit into a copy: a second name)"
+            )));
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt as _;
+            if meta.nlink() > 1 {
+                return Err(Error::Invalid(format!(
+                    "has {} names (hard links): an edit rewrites the file, which would leave the others as they were; edit into a copy (a second name)",
+                    meta.nlink()
+                )));
+            }
+        }
+        Ok(InPlace { path, meta })
+    }
+
+    /// Give the rewritten file the old one's permissions and (where this user may) its
+    /// owner and group.
+    fn restore(&self) {
+        let _ = std::fs::set_permissions(&self.path, self.meta.permissions());
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt as _;
+            let _ =
+                std::os::unix::fs::chown(&self.path, Some(self.meta.uid()), Some(self.meta.gid()));
+        }
     }
 }
 
