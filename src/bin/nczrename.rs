@@ -33,7 +33,7 @@ struct Args {
     /// Rename a dimension: OLD,NEW.
     #[arg(short = 'd', value_name = "OLD,NEW")]
     dims: Vec<String>,
-    /// Rename an attribute: [VAR@|global@|group@]OLD,NEW.
+    /// Rename an attribute: OLD,NEW, OLD optionally VAR@ATT, global@ATT or group@ATT.
     #[arg(short = 'a', value_name = "OLD,NEW")]
     atts: Vec<String>,
     /// Rename a group: OLD,NEW.

@@ -367,3 +367,64 @@ impl KerchunkArgs {
         })
     }
 }
+
+impl StorageArgs {
+    /// The first storage option given (`-d`, `-s`, `-c`, `--chunks`, `-F`, `--codec`),
+    /// for jobs that keep the storage as it is and refuse one.
+    pub fn first_given(&self) -> Option<&'static str> {
+        [
+            ("-d", self.deflate.is_some()),
+            ("-s", self.shuffle),
+            ("-c", !self.chunks.is_empty()),
+            ("--chunks", self.auto_chunks.is_some()),
+            ("-F", !self.filters.is_empty()),
+            ("--codec", !self.codec.is_empty()),
+        ]
+        .into_iter()
+        .find_map(|(flag, given)| given.then_some(flag))
+    }
+}
+
+impl SelectArgs {
+    /// The first selection option given (`-u`, `--dim`, `-v`, `-V`, `-C`, `--exclude`,
+    /// `-g`, `-G`), for jobs that take whole inputs and refuse one.
+    pub fn first_given(&self) -> Option<&'static str> {
+        [
+            ("-u", self.fix_unlimited),
+            ("--dim", !self.dims.is_empty()),
+            ("-v", self.data_vars.is_some()),
+            ("-V", self.only_vars.is_some()),
+            ("-C", self.no_coords),
+            ("--exclude", self.exclude.is_some()),
+            ("-g", self.data_groups.is_some()),
+            ("-G", self.only_groups.is_some()),
+        ]
+        .into_iter()
+        .find_map(|(flag, given)| given.then_some(flag))
+    }
+}
+
+/// Refuse, naming the first, an option references (`-k kerchunk`, `--virtual`) cannot
+/// honour: they point at the files' chunks as stored, cover whole files, and are
+/// written in one run (`runs`: the run options given). Accepted and ignored, each
+/// would leave a user believing the references were subset or recompressed, or a dry
+/// run that wrote.
+///
+/// # Errors
+/// The refusal, naming the option.
+pub fn refuse_for_references(
+    storage: &StorageArgs,
+    select: &SelectArgs,
+    runs: &[(&'static str, bool)],
+) -> anyhow::Result<()> {
+    if let Some(flag) = storage.first_given() {
+        anyhow::bail!("{flag}: references keep each file's chunks and codecs as stored; a copy (-k icechunk or zarr3, without --virtual) changes them");
+    }
+    if let Some(flag) = select.first_given() {
+        anyhow::bail!("{flag}: references cover the whole files; a copy (-k icechunk or zarr3, without --virtual) keeps a selection");
+    }
+    if let Some((flag, _)) = runs.iter().find(|(_, given)| *given) {
+        anyhow::bail!("{flag}: references are written in one run, from the files' metadata only; nothing was written");
+    }
+    Ok(())
+}

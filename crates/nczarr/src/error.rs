@@ -5,11 +5,13 @@
 
 mod append;
 mod dap;
+mod edit;
 mod join;
 mod subset;
 
 pub use append::{AppendError, FixedPlace, WidthUnit};
 pub use dap::DapError;
+pub use edit::EditError;
 pub use join::{JoinError, OrderHint, StructureDifference};
 pub use subset::{DimSpecError, SubsetError};
 
@@ -38,7 +40,7 @@ pub enum Error {
     Url(#[from] UrlError),
     /// A metadata edit cannot be made.
     #[error(transparent)]
-    Edit(#[from] crate::edit::EditError),
+    Edit(#[from] EditError),
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),

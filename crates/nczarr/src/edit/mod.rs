@@ -15,35 +15,7 @@ pub use rename::{apply_renames, OldPaths, Rename, RenameKind};
 pub use spec::{AttEdit, AttMode, AttTarget};
 pub use value::{parse_type, parse_values, unescape};
 
-/// Why an edit cannot be made. Nothing is changed then.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum EditError {
-    /// The edit as written is not one.
-    #[error("{spec}: {reason}")]
-    Spec {
-        /// The edit as given, said: `attribute edit 'units,T,o,c,K'`, `rename '-v a,b'`.
-        spec: String,
-        /// What is wrong with it.
-        reason: String,
-    },
-    /// Its VAR names no variable or group.
-    #[error("no variable or group named '{name}': attribute '{att}' cannot be changed")]
-    NoTarget {
-        /// The name.
-        name: String,
-        /// The attribute.
-        att: String,
-    },
-    /// The attribute or the format cannot take it.
-    #[error("{spec}: {reason}")]
-    Refused {
-        /// The edit as given.
-        spec: String,
-        /// Why.
-        reason: String,
-    },
-}
+pub use crate::error::EditError;
 
 /// Why `name` cannot be a netCDF name (of a variable, dimension, group or attribute),
 /// or `None`: netCDF refuses a `/`, control characters, and a space at either end (a
