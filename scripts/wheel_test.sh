@@ -18,8 +18,8 @@
 #   NCZARR_WHEEL_PIP         what to pip-install for the build
 #                            (default: "maturin[zig]>=1.9.3,<2" auditwheel)
 #   NCZARR_WHEEL_MAX_MIB     largest acceptable wheel, MiB (default 90: the quick build's
-#                            wheel was 55.6 MiB with five programs and Icechunk, 34.4 MiB
-#                            before; each program adds about 11 MiB, seven now)
+#                            wheel is 79.5 MiB with seven programs, 55.6 MiB with five,
+#                            34.4 MiB before Icechunk; each program adds about 11 MiB)
 #   NCZARR_WHEEL_OUT         keep the sdist and wheel in this directory
 #   NCZARR_WHEEL_QUICK=1     no LTO, 16 codegen units: a faster build of the same
 #                            programs (for a CI time budget; the size is then not the
