@@ -5,9 +5,9 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context as _};
 use clap::Parser;
-use nczarr::edit::{history_line, Rename, RenameKind};
-use nczarr::jobs::EditJob;
+use nczarr::edit::{Rename, RenameKind};
 use nczarr_tools::cli;
+use nczarr_tools::cli::edit_args::EditArgs;
 
 /// Rename as NCO's ncrename does: -v OLD,NEW (variables), -d OLD,NEW (dimensions), -a
 /// OLD,NEW (attributes: every variable's and group's; VAR@ATT one variable's, global@ATT
@@ -39,35 +39,11 @@ struct Args {
     /// Rename a group: OLD,NEW.
     #[arg(short = 'g', value_name = "OLD,NEW")]
     groups: Vec<String>,
-    /// No history: leave the global `history` attribute as it is.
-    #[arg(short = 'h', long = "no-history")]
-    no_history: bool,
-    /// Replace OUTPUT when it exists (without it an existing dataset is refused).
-    #[arg(short = 'O', long)]
-    overwrite: bool,
-    /// The output (as the second name).
-    #[arg(short = 'o', value_name = "OUTPUT")]
-    output: Option<String>,
-    /// NCO's debug level: accepted, prints nothing more.
-    #[arg(short = 'D', value_name = "LEVEL", hide_short_help = true)]
-    debug: Option<String>,
-    /// Print help.
-    #[arg(long = "help", action = clap::ArgAction::Help)]
-    help: Option<bool>,
-    /// Print version.
-    #[arg(long = "version", action = clap::ArgAction::Version)]
-    version: Option<bool>,
-    /// The dataset to rename in (in place unless OUTPUT is given).
-    input: String,
-    /// Where the renamed copy goes.
-    more: Option<String>,
+    #[command(flatten)]
+    common: EditArgs,
 }
 
 fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let output = match (args.more, args.output) {
-        (Some(_), Some(_)) => bail!("give OUTPUT once: as -o OUTPUT or as the second name"),
-        (a, b) => a.or(b),
-    };
     let mut renames = Vec::new();
     for (kind, specs) in [
         (RenameKind::Var, &args.vars),
@@ -76,27 +52,13 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         (RenameKind::Group, &args.groups),
     ] {
         for spec in specs {
-            renames.push(Rename::parse(kind, spec).with_context(|| args.input.clone())?);
+            renames.push(Rename::parse(kind, spec).with_context(|| args.common.input.clone())?);
         }
     }
     if renames.is_empty() {
         bail!("nothing to rename: give -v, -d, -a or -g OLD,NEW");
     }
-    let when = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
-    let command = cli::command_line();
-    let history = (!args.no_history).then(|| history_line(std::slice::from_ref(&command), when));
-    EditJob {
-        dataset: args.input,
-        output,
-        edits: Vec::new(),
-        renames,
-        history,
-        overwrite: args.overwrite,
-        message: command,
-    }
-    .run()?;
+    args.common.job(Vec::new(), renames)?.run()?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -3,6 +3,7 @@
 pub mod about;
 mod allocator;
 pub mod copy_args;
+pub mod edit_args;
 pub mod input;
 pub mod output;
 pub mod progress;

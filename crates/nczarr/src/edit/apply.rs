@@ -21,17 +21,8 @@ pub enum AttTypes {
 
 impl AttTypes {
     fn holds(self, t: NcType) -> bool {
-        let classic = matches!(
-            t,
-            NcType::Byte
-                | NcType::Char
-                | NcType::Short
-                | NcType::Int
-                | NcType::Float
-                | NcType::Double
-        );
         match self {
-            AttTypes::Classic => classic,
+            AttTypes::Classic => t.is_classic(),
             AttTypes::Cdf5 => t != NcType::String,
             AttTypes::All => true,
         }
@@ -341,6 +332,15 @@ mod tests {
         assert!(d.root.vars[0].attrs.is_empty());
     }
 
+    /// The attribute names of the first variable, in order.
+    fn att_names(d: &Dataset) -> Vec<&str> {
+        d.root.vars[0]
+            .attrs
+            .iter()
+            .map(|a| a.name.as_str())
+            .collect()
+    }
+
     #[test]
     fn a_netcdf4_file_moves_a_resized_attribute_last() {
         let nc4 = AttRules {
@@ -353,21 +353,11 @@ mod tests {
             .map(|s| AttEdit::parse(s).unwrap())
             .collect();
         apply_att_edits(&mut d, &edits, nc4).unwrap();
-        let names: Vec<&str> = d.root.vars[0]
-            .attrs
-            .iter()
-            .map(|a| a.name.as_str())
-            .collect();
-        assert_eq!(names, ["units", "scale"]);
+        assert_eq!(att_names(&d), ["units", "scale"]);
         let mut d = dataset();
         let edits = [AttEdit::parse("units,T,a,c,/s").unwrap()];
         apply_att_edits(&mut d, &edits, nc4).unwrap();
-        let names: Vec<&str> = d.root.vars[0]
-            .attrs
-            .iter()
-            .map(|a| a.name.as_str())
-            .collect();
-        assert_eq!(names, ["scale", "units"]);
+        assert_eq!(att_names(&d), ["scale", "units"]);
     }
 
     #[test]

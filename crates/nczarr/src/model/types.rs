@@ -63,6 +63,20 @@ impl NcType {
         NcType::String,
     ];
 
+    /// One of the six types of netCDF's classic model (byte, char, short, int, float,
+    /// double).
+    pub fn is_classic(self) -> bool {
+        matches!(
+            self,
+            NcType::Byte
+                | NcType::Char
+                | NcType::Short
+                | NcType::Int
+                | NcType::Float
+                | NcType::Double
+        )
+    }
+
     /// The CDL keyword for the type.
     pub fn cdl_name(self) -> &'static str {
         match self {

@@ -139,19 +139,8 @@ fn check_group(group: &Group, path: &str, classic_model: bool) -> Result<()> {
                 child.name
             )));
         }
-        let classic = |t: NcType| {
-            matches!(
-                t,
-                NcType::Byte
-                    | NcType::Char
-                    | NcType::Short
-                    | NcType::Int
-                    | NcType::Float
-                    | NcType::Double
-            )
-        };
         for v in &group.vars {
-            if !classic(v.nc_type) {
+            if !v.nc_type.is_classic() {
                 return Err(Error::Unsupported(format!(
                     "variable '{}' of type {}: the netCDF-4 classic model has the classic types only (write -k nc4)",
                     v.name, v.nc_type
@@ -163,7 +152,7 @@ fn check_group(group: &Group, path: &str, classic_model: bool) -> Result<()> {
             .iter()
             .chain(group.vars.iter().flat_map(|v| &v.attrs))
         {
-            if !classic(a.values.nc_type()) {
+            if !a.values.nc_type().is_classic() {
                 return Err(Error::Unsupported(format!(
                     "attribute '{}' of type {}: the netCDF-4 classic model has the classic types only (write -k nc4)",
                     a.name,
