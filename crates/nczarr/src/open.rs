@@ -52,6 +52,13 @@ pub struct Opened {
 /// dataset cannot be reached, [`Error::NotZarr`] and metadata errors naming the key
 /// when it is not a dataset we can read.
 pub fn open(name: &str, options: &OpenOptions) -> Result<Opened> {
+    open_with(name, options, false)
+}
+
+/// As [`open`], a Zarr store's documents kept as read (`remember`), so that a job
+/// reading them again (an attribute edit) asks the store once
+/// ([`crate::store::MemoStore`]).
+pub(crate) fn open_with(name: &str, options: &OpenOptions, remember: bool) -> Result<Opened> {
     let url = DatasetUrl::parse(name)?;
     if let Some(protocol) = url.dap() {
         return open_dap(url, protocol, None, options);
@@ -149,7 +156,7 @@ pub fn open(name: &str, options: &OpenOptions) -> Result<Opened> {
                 return open_references(url, refs, options);
             }
         }
-        return match open_zarr(&url, options) {
+        return match open_zarr(&url, options, remember) {
             // Not a Zarr dataset: perhaps an Icechunk repository (the Zarr reader looked
             // for its `repo` object), or one object that is a netCDF file.
             Err(Error::IcechunkRepository { .. }) => open_icechunk(url, options),
@@ -175,7 +182,7 @@ pub fn open(name: &str, options: &OpenOptions) -> Result<Opened> {
             other => other.map(|source| Opened { url, source }),
         };
     }
-    let source = open_zarr(&url, options)?;
+    let source = open_zarr(&url, options, remember)?;
     Ok(Opened { url, source })
 }
 
@@ -351,9 +358,16 @@ fn names_a_netcdf_file(url: &DatasetUrl) -> bool {
 }
 
 /// The Zarr dataset `url` names.
-fn open_zarr(url: &DatasetUrl, options: &OpenOptions) -> Result<Box<dyn DatasetSource>> {
-    let store = open_read(url, options.trace.clone(), options.refs)?;
-    let source = ZarrSource::open(store.store, &zarr_read_options(url, options))?;
+fn open_zarr(
+    url: &DatasetUrl,
+    options: &OpenOptions,
+    remember: bool,
+) -> Result<Box<dyn DatasetSource>> {
+    let mut store = open_read(url, options.trace.clone(), options.refs)?.store;
+    if remember {
+        store = Box::new(crate::store::MemoStore::new(store));
+    }
+    let source = ZarrSource::open(store, &zarr_read_options(url, options))?;
     Ok(Box::new(source))
 }
 

@@ -187,13 +187,19 @@ fn refused_edits_change_nothing_and_a_stopped_edit_is_completed() {
         .iter()
         .map(|key| {
             let old = fs::read_to_string(store.join(key)).unwrap();
+            // Recorded as the consolidated metadata held it, spaced otherwise than the
+            // store's document: the same document still.
+            let old_compact = serde_json::from_str::<serde_json::Value>(&old)
+                .unwrap()
+                .to_string();
+            assert_ne!(old_compact, old);
             let new = old.replacen(
                 "\"title\": \"attribute edits\"",
                 "\"title\": \"stopped\"",
                 1,
             );
             assert_ne!(new, old, "{key}");
-            serde_json::json!({"key": key, "old": old, "new": new})
+            serde_json::json!({"key": key, "old": old_compact, "new": new})
         })
         .collect();
     let record = serde_json::json!({ "docs": docs });
@@ -206,6 +212,34 @@ fn refused_edits_change_nothing_and_a_stopped_edit_is_completed() {
         "{dump}"
     );
     assert!(!store.join(".nczcopy/append.json").exists());
+}
+
+/// A store with consolidated metadata is edited as it was read, from the
+/// consolidated copy (as xarray and zarr-python read it; no second request for the
+/// document): a document changed behind that copy's back is written as the copy has
+/// it, the edit made, and the two agree again.
+#[test]
+fn a_consolidated_store_is_edited_as_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = tmp.path().join("a.zarr");
+    run(
+        "nczgen",
+        &["-o", &s(&store), &s(&data_dir().join("nczatted/a.cdl"))],
+    )
+    .success();
+    let doc = store.join("T/.zattrs");
+    let mut behind: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&doc).unwrap()).unwrap();
+    behind["behind"] = serde_json::json!("not in .zmetadata");
+    fs::write(&doc, behind.to_string()).unwrap();
+    run("nczatted", &["-h", "-a", "units,T,o,c,m", &s(&store)]).success();
+    let written: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&doc).unwrap()).unwrap();
+    let consolidated: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(store.join(".zmetadata")).unwrap()).unwrap();
+    assert_eq!(written, consolidated["metadata"]["T/.zattrs"]);
+    assert_eq!(written["units"], "m");
+    assert!(written.get("behind").is_none(), "{written}");
 }
 
 /// An Icechunk repository's branch gets the edit as one snapshot, which

@@ -232,3 +232,56 @@ fn version_3_wins_where_both_are_and_a_mode_chooses() {
     let err = run("nczdump", &[&url]).fails_with_one_line(1);
     assert!(err.contains("zarr.json"), "{err}");
 }
+
+/// The documents a header read asks a store for (NCTRACING's `get` lines, before
+/// any chunk): a consolidated NCZarr store no netcdf-c 4.8 `.nczarr`, and a name with
+/// `mode=zarr3` only the root `zarr.json` (each a request on S3, and an edit's count).
+#[test]
+fn a_header_asks_for_no_document_it_does_not_need() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cdl = data_dir().join("nczatted/a.cdl");
+    let gets = |name: &str| -> Vec<String> {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_nczdump"))
+            .args(["-h", name])
+            .env("NCTRACING", "1")
+            .output()
+            .expect("run nczdump");
+        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(out.status.success(), "{stderr}");
+        stderr
+            .lines()
+            .filter_map(|l| l.split("trace: get ").nth(1))
+            .map(|l| l.split(" -> ").next().unwrap_or(l).to_string())
+            .collect()
+    };
+    let nczarr = tmp.path().join("a.zarr");
+    run(
+        "nczgen",
+        &["-o", &nczarr.to_string_lossy(), &cdl.to_string_lossy()],
+    )
+    .success();
+    let got = gets(&nczarr.to_string_lossy());
+    assert_eq!(got, [".zmetadata"], "{got:?}");
+    let v3 = tmp.path().join("b.zarr");
+    run(
+        "nczgen",
+        &[
+            "-k",
+            "zarr3",
+            "-o",
+            &v3.to_string_lossy(),
+            &cdl.to_string_lossy(),
+        ],
+    )
+    .success();
+    let got = gets(&format!("file://{}#mode=zarr3,file", v3.display()));
+    assert_eq!(
+        got.first().map(String::as_str),
+        Some("zarr.json"),
+        "{got:?}"
+    );
+    assert!(
+        got.iter().all(|k| !k.starts_with('.')),
+        "no version 2 document: {got:?}"
+    );
+}

@@ -93,8 +93,8 @@ pub(crate) fn complete_interrupted(
         let (old, new) = (field("old")?.as_bytes(), field("new")?.as_bytes());
         let now = read.get(&doc_key)?;
         match now.as_deref() {
-            Some(n) if n == new => {}
-            Some(n) if n == old => changes.push((doc_key, new.to_vec())),
+            Some(n) if same_doc(n, new) => {}
+            Some(n) if same_doc(n, old) => changes.push((doc_key, new.to_vec())),
             // A document the step creates (an edit's first `.zattrs`).
             None if old.is_empty() => changes.push((doc_key, new.to_vec())),
             _ => {
@@ -114,4 +114,61 @@ pub(crate) fn complete_interrupted(
     write.delete(&key)?;
     write.finish()?;
     Ok(true)
+}
+
+/// The same document: the same bytes, or the same JSON, members in any order and
+/// numbers in any spelling (an edit
+/// records a document as the consolidated metadata held it, written out again: its
+/// spacing and order may differ from the store's).
+fn same_doc(a: &[u8], b: &[u8]) -> bool {
+    if a == b {
+        return true;
+    }
+    match (crate::json::parse(a), crate::json::parse(b)) {
+        (Ok(x), Ok(y)) => sorted(x) == sorted(y),
+        _ => false,
+    }
+}
+
+/// `json` with every object's members in key order.
+fn sorted(json: Json) -> Json {
+    match json {
+        Json::Object(members) => {
+            let mut members: Vec<(String, Json)> =
+                members.into_iter().map(|(k, v)| (k, sorted(v))).collect();
+            members.sort_by(|a, b| a.0.cmp(&b.0));
+            Json::Object(members)
+        }
+        Json::Array(items) => Json::Array(items.into_iter().map(sorted).collect()),
+        // A number as its value: `1e+20` and `1e20`, `-999.0` and `-999.0`.
+        Json::Number(n) if !n.is_integer() => match n.as_f64() {
+            Some(v) if v.is_finite() => Json::Number(crate::json::Number::from_f64(v)),
+            _ => Json::Number(n),
+        },
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_doc;
+
+    #[test]
+    fn a_document_is_the_same_in_any_spacing_order_and_number_spelling() {
+        let store = br#"{"units": "K", "valid_range": [1e+20, -999.0], "n": 3}"#;
+        assert!(same_doc(
+            store,
+            br#"{"n":3,"units":"K","valid_range":[1e20,-999.0]}"#
+        ));
+        assert!(!same_doc(
+            store,
+            br#"{"n":3,"units":"C","valid_range":[1e20,-999.0]}"#
+        ));
+        assert!(!same_doc(
+            store,
+            br#"{"n":4,"units":"K","valid_range":[1e20,-999.0]}"#
+        ));
+        assert!(!same_doc(store, b"not JSON"));
+        assert!(same_doc(b"", b""));
+    }
 }

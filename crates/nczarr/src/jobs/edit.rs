@@ -17,7 +17,7 @@ use crate::edit::{
 };
 use crate::error::{Error, Result};
 use crate::model::{Dataset, VarPath};
-use crate::open::{open, CreateOptions, OpenOptions};
+use crate::open::{open_with, CreateOptions, OpenOptions};
 use crate::source::{DatasetSource, Without};
 use crate::url::DatasetUrl;
 
@@ -81,7 +81,8 @@ impl EditJob {
         if self.output.is_some() {
             super::inputs::check_not_output(std::slice::from_ref(name), Some(&output))?;
         }
-        let opened = open(name, &OpenOptions::default()).map_err(|e| e.named(name))?;
+        // The documents the open reads are those the edit changes: read once.
+        let opened = open_with(name, &OpenOptions::default(), true).map_err(|e| e.named(name))?;
         let source = opened.source.as_ref();
         if self.output.is_some() {
             // The copy is of the input's kind.
@@ -243,10 +244,8 @@ fn edit_zarr(opened: &crate::open::Opened, edited: &Dataset, message: &str) -> R
     let read = source
         .store()
         .ok_or_else(|| not_here("a dataset without a store"))?;
-    if read
-        .get(&crate::store::StoreKey::new(".nczarr")?)?
-        .is_some()
-    {
+    // The reader's finding (`_SuperblockVersion` 1), not another request.
+    if source.format().superblock_version == Some(1) && source.format().zarr_version == Some(2) {
         return Err(not_here("netcdf-c 4.8's NCZarr layout (.nczarr objects)"));
     }
     if journal::is_interrupted(read)? {
@@ -254,10 +253,31 @@ fn edit_zarr(opened: &crate::open::Opened, edited: &Dataset, message: &str) -> R
         return Ok(true);
     }
     let zarr3 = source.format().zarr_version == Some(3);
-    let changes =
+    let (changes, holders) =
         crate::formats::zarr::attr_docs::attribute_docs(read, zarr3, source.dataset(), edited)?;
+    if holders == 1 && root_last(&changes) {
+        // One node's attributes: its document, then the root's (the consolidated
+        // copy), no record. Stopped between the two, each reader still sees the edit
+        // whole or not at all: through the consolidated metadata (xarray, ours)
+        // none of it, through the node's document all of it.
+        for c in &changes {
+            write.put(&c.key, &c.new)?;
+            write.finish()?;
+        }
+        return Ok(false);
+    }
     journal::write_docs(write.as_ref(), &changes)?;
     Ok(false)
+}
+
+/// True for at most two documents of which a second is the root's (`.zmetadata`, or a
+/// version 3 root's `zarr.json`), written last.
+fn root_last(changes: &[crate::formats::zarr::attr_docs::DocChange]) -> bool {
+    match changes {
+        [_] => true,
+        [_, last] => matches!(last.key.as_str(), ".zmetadata" | "zarr.json"),
+        _ => false,
+    }
 }
 
 /// Write the attributes of `edited` into the branch of the Icechunk repository `url`
@@ -271,7 +291,7 @@ fn edit_repository(url: &DatasetUrl, old: &Dataset, edited: &Dataset, message: &
     let branch = branch_of(url)?;
     let repo = open_repository(url, None)?;
     let store = IcechunkStore::writer(&repo, &branch)?;
-    let changes = crate::formats::zarr::attr_docs::attribute_docs(&store, true, old, edited)?;
+    let (changes, _) = crate::formats::zarr::attr_docs::attribute_docs(&store, true, old, edited)?;
     if changes.is_empty() {
         return Ok(());
     }

@@ -28,7 +28,12 @@ pub(crate) struct DocChange {
 /// The documents to write so that the Zarr store `store` (of version 3 when `zarr3`)
 /// holds the attributes of `new` where it holds those of `old` (its model as read, and
 /// that model edited: the same groups and variables). In the order to write them:
-/// arrays', then groups', then the consolidated metadata, the root's last.
+/// arrays', then groups', then the consolidated metadata, the root's last. With
+/// them, how many groups and variables have their attributes changed.
+///
+/// A store with consolidated metadata is edited as it was read: a node's document is
+/// taken from the consolidated copy (as the model was, and as zarr-python does), not
+/// asked of the store again.
 ///
 /// # Errors
 /// [`Error::Unsupported`] for a change to an attribute the store does not keep as an
@@ -40,11 +45,14 @@ pub(crate) fn attribute_docs(
     zarr3: bool,
     old: &Dataset,
     new: &Dataset,
-) -> Result<Vec<DocChange>> {
+) -> Result<(Vec<DocChange>, usize)> {
     let mut docs = Docs {
         store,
         loaded: BTreeMap::new(),
         changed: Vec::new(),
+        consolidated: consolidated_entries(store, zarr3)?,
+        zarr3,
+        holders: 0,
     };
     let mut arrays = Vec::new();
     walk(
@@ -55,6 +63,7 @@ pub(crate) fn attribute_docs(
         &mut Vec::new(),
         &mut arrays,
     )?;
+    let holders = docs.holders;
     consolidate(&mut docs, zarr3)?;
     let mut out: Vec<DocChange> = docs
         .changed
@@ -70,7 +79,26 @@ pub(crate) fn attribute_docs(
         .filter(|c| c.old != c.new)
         .collect();
     out.sort_by_key(|c| (rank(&c.key, &arrays), c.key.clone()));
-    Ok(out)
+    Ok((out, holders))
+}
+
+/// The nodes' documents in the consolidated metadata of `store`, by path (v2: the
+/// document's key, `T/.zattrs`; v3: the node's path, `T`); `None` without one.
+fn consolidated_entries(store: &dyn ReadStore, zarr3: bool) -> Result<Option<Json>> {
+    let key = StoreKey::new(if zarr3 { "zarr.json" } else { ".zmetadata" })?;
+    let Some(bytes) = store.get(&key)? else {
+        return Ok(None);
+    };
+    let Ok(doc) = crate::json::parse(&bytes) else {
+        return Ok(None);
+    };
+    let entries = if zarr3 {
+        doc.get("consolidated_metadata")
+            .and_then(|c| c.get("metadata"))
+    } else {
+        doc.get("metadata")
+    };
+    Ok(entries.filter(|m| matches!(m, Json::Object(_))).cloned())
 }
 
 /// When a document is written: arrays', then groups' below the root, then the root's
@@ -90,12 +118,27 @@ struct Docs<'s> {
     store: &'s dyn ReadStore,
     loaded: BTreeMap<StoreKey, (Vec<u8>, Json)>,
     changed: Vec<StoreKey>,
+    /// The consolidated metadata's entries (see [`consolidated_entries`]).
+    consolidated: Option<Json>,
+    zarr3: bool,
+    /// The groups and variables whose attributes change.
+    holders: usize,
 }
 
 impl Docs<'_> {
     /// The document at `key`, to change; an empty object when it is not there and
     /// `create` (a `.zattrs` not yet written), else `None`.
     fn edit(&mut self, key: &StoreKey, create: bool) -> Result<Option<&mut Json>> {
+        if !self.loaded.contains_key(key) {
+            if let Some(found) = self.from_consolidated(key) {
+                let (bytes, json) = match found {
+                    Some(json) => (json.to_text().into_bytes(), json),
+                    None if create => (Vec::new(), Json::Object(Vec::new())),
+                    None => return Ok(None),
+                };
+                self.loaded.insert(key.clone(), (bytes, json));
+            }
+        }
         if !self.loaded.contains_key(key) {
             let (bytes, json) = match self.store.get(key)? {
                 Some(bytes) => {
@@ -112,6 +155,23 @@ impl Docs<'_> {
             self.changed.push(key.clone());
         }
         Ok(self.loaded.get_mut(key).map(|(_, j)| j))
+    }
+}
+
+impl Docs<'_> {
+    /// The document `key` as the consolidated metadata has it: `Some(None)` when that
+    /// says there is none; `None` when it does not say (no consolidated metadata, or
+    /// the root's own document, which holds it).
+    fn from_consolidated(&self, key: &StoreKey) -> Option<Option<Json>> {
+        let entries = self.consolidated.as_ref()?;
+        if self.zarr3 {
+            let path = key.as_str().strip_suffix("/zarr.json")?;
+            Some(entries.get(path).cloned())
+        } else if key.as_str() == ".zmetadata" {
+            None
+        } else {
+            Some(entries.get(key.as_str()).cloned())
+        }
     }
 }
 
@@ -179,6 +239,7 @@ fn edit_holder(
     shown: &str,
 ) -> Result<StoreKey> {
     let refuse = |message: String| Error::Unsupported(format!("{shown}: {message}"));
+    docs.holders += 1;
     let doc_key = key.join(if zarr3 { "zarr.json" } else { ".zattrs" })?;
     let doc = docs
         .edit(&doc_key, !zarr3)?

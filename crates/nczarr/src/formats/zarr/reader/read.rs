@@ -30,6 +30,19 @@ pub(crate) fn read(store: Box<dyn ReadStore>, options: &ReadOptions) -> Result<Z
         }
     };
     let root = StoreKey::root();
+    if options.force_v3 {
+        // `mode=zarr3`: the root `zarr.json` alone, none of version 2's documents
+        // asked for (five requests less on a remote store).
+        let key = StoreKey::new(crate::formats::zarr::v3::ZARR_JSON)?;
+        if let Some(bytes) = store.get(&key)? {
+            let doc = crate::json::parse(&bytes).map_err(|error| Error::Json {
+                key: key.to_string(),
+                error,
+            })?;
+            trace("metadata: Zarr version 3 (zarr.json)");
+            return super::v3::read(store, &doc, options);
+        }
+    }
     let src = MetaSource::open(store.as_ref(), options.trace.clone())?;
     let probe = [
         ".zgroup",
@@ -39,7 +52,24 @@ pub(crate) fn read(store: Box<dyn ReadStore>, options: &ReadOptions) -> Result<Z
         crate::formats::zarr::v3::ZARR_JSON,
     ]
     .map(|n| StoreKey::new(n).expect("static key"));
-    let [zgroup, zattrs, nczarr, zarray, zarr_json] = src.docs(&probe)?;
+    let [zgroup, zattrs, nczarr, zarray, zarr_json] = if src.is_consolidated() {
+        // The documents come from `.zmetadata`, free; netcdf-c 4.8's `.nczarr` would
+        // be a request, asked only when no newer NCZarr layout is there (an edit of a
+        // consolidated store on S3 is then a request less).
+        let [zgroup, zattrs, zarray, zarr_json] =
+            src.docs(&[0, 1, 3, 4].map(|i| probe[i].clone()))?;
+        let newer = detect::detect(zgroup.as_ref(), zattrs.as_ref(), false);
+        let nczarr = match newer {
+            Generation::PureZarr => {
+                let [nczarr] = src.docs(&[probe[2].clone()])?;
+                nczarr
+            }
+            _ => None,
+        };
+        [zgroup, zattrs, nczarr, zarray, zarr_json]
+    } else {
+        src.docs(&probe)?
+    };
     let v2 = zgroup.is_some() || nczarr.is_some() || zarray.is_some() || src.is_consolidated();
     // A root `zarr.json` wins over version 2 documents beside it (a v3 store holding a
     // stale `.zarray`), as in zarr-python; `mode=v2` reads the version 2 ones.
