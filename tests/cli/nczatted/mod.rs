@@ -6,6 +6,7 @@
 
 /// nczrename against NCO's ncrename.
 mod rename;
+mod rename_stores;
 /// Zarr stores edited in place, read by xarray and netCDF4-python.
 mod stores;
 

@@ -1,8 +1,8 @@
 //! nczrename against NCO's ncrename: the same renames give the same `ncdump` (header
 //! and values, classic and netCDF-4); a dimension and its coordinate variable renamed
 //! together keep their values (ncrename 5.1.4 loses them, and a classic file's
-//! records); missing and taken names are refused and change nothing; Zarr stores get
-//! attribute renames in place and refuse the rest.
+//! records); missing and taken names are refused and change nothing, in files and in
+//! Zarr stores (whose renames are tested in `rename_stores`).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -148,12 +148,22 @@ fn missing_and_taken_names_change_nothing() {
         assert!(e.contains(says) && e.contains("r4.nc"), "{args:?}: {e}");
         assert_eq!(fs::read(&nc).unwrap(), before, "{args:?}");
     }
-    // Zarr: attributes renamed in place; what would move arrays' keys, refused.
+    // Zarr: the same refusals, nothing written.
     let store = tmp.path().join("r.zarr");
     run("nczcopy", &[&nc_s, &s(&store)]).success();
     run("nczrename", &["-h", "-a", "T@units,unit", &s(&store)]).success();
     let text = run("nczdump", &["-h", &s(&store)]).success().stdout();
     assert!(text.contains("T:unit = \"K\""), "{text}");
-    let e = run("nczrename", &["-v", "T,tas", &s(&store)]).fails_with_one_line(1);
-    assert!(e.contains("not done in place yet"), "{e}");
+    let before = super::stores::tree(&store);
+    for args in [
+        &["-v", "T,n"][..],
+        &["-d", "lon,time"],
+        &["-v", "T,tas", "-g", "nope,x"],
+    ] {
+        let mut all = args.to_vec();
+        let store_s = s(&store);
+        all.push(&store_s);
+        run("nczrename", &all).fails_with_one_line(1);
+        assert!(super::stores::changed(&before, &super::stores::tree(&store)).is_empty());
+    }
 }

@@ -13,7 +13,7 @@ use crate::util::peers::python_with_readers;
 use crate::util::{data_dir, run, s};
 
 /// Every file under `dir`, by its path below it.
-fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+pub(super) fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     let mut out = BTreeMap::new();
     let mut todo = vec![dir.to_path_buf()];
     while let Some(d) = todo.pop() {
@@ -31,7 +31,7 @@ fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 }
 
 /// The files that differ between two trees.
-fn changed(a: &BTreeMap<String, Vec<u8>>, b: &BTreeMap<String, Vec<u8>>) -> Vec<String> {
+pub(super) fn changed(a: &BTreeMap<String, Vec<u8>>, b: &BTreeMap<String, Vec<u8>>) -> Vec<String> {
     a.keys()
         .chain(b.keys())
         .filter(|k| a.get(*k) != b.get(*k))
@@ -42,7 +42,7 @@ fn changed(a: &BTreeMap<String, Vec<u8>>, b: &BTreeMap<String, Vec<u8>>) -> Vec<
 }
 
 /// `stores.py WHAT STORE`'s JSON.
-fn read(py: &str, what: &str, store: &Path) -> serde_json::Value {
+pub(super) fn read(py: &str, what: &str, store: &Path) -> serde_json::Value {
     let out = Command::new(py)
         .arg(data_dir().join("nczatted/stores.py"))
         .args([what, &s(store)])

@@ -9,6 +9,7 @@ use crate::json::Json;
 use crate::store::{ReadStore, StoreKey, WritableStore};
 
 use super::docs::DocChange;
+use crate::formats::zarr::rename_docs::Move;
 
 /// Where the record of an unfinished metadata step is kept.
 pub const JOURNAL: &str = ".nczcopy/append.json";
@@ -33,20 +34,7 @@ pub(crate) fn write_docs(store: &dyn WritableStore, changes: &[DocChange]) -> Re
         }
         return Ok(store.finish()?);
     }
-    let text = |key: &StoreKey, bytes: &[u8]| -> Result<Json> {
-        String::from_utf8(bytes.to_vec())
-            .map(Json::String)
-            .map_err(|_| Error::metadata(key.clone(), "not UTF-8 text"))
-    };
-    let mut docs = Vec::new();
-    for c in changes {
-        docs.push(Json::Object(vec![
-            ("key".into(), Json::String(c.key.to_string())),
-            ("old".into(), text(&c.key, &c.old)?),
-            ("new".into(), text(&c.key, &c.new)?),
-        ]));
-    }
-    let record = Json::Object(vec![("docs".into(), Json::Array(docs))]);
+    let record = Json::Object(vec![("docs".into(), Json::Array(docs_json(changes)?))]);
     store.put(&journal_key()?, record.to_text().as_bytes())?;
     store.finish()?;
     for c in changes {
@@ -56,6 +44,137 @@ pub(crate) fn write_docs(store: &dyn WritableStore, changes: &[DocChange]) -> Re
     store.delete(&journal_key()?)?;
     store.finish()?;
     Ok(())
+}
+
+/// The record's entries of `changes`: each document's key, old and new text.
+fn docs_json(changes: &[DocChange]) -> Result<Vec<Json>> {
+    let text = |key: &StoreKey, bytes: &[u8]| -> Result<Json> {
+        String::from_utf8(bytes.to_vec())
+            .map(Json::String)
+            .map_err(|_| Error::metadata(key.clone(), "not UTF-8 text"))
+    };
+    changes
+        .iter()
+        .map(|c| {
+            Ok(Json::Object(vec![
+                ("key".into(), Json::String(c.key.to_string())),
+                ("old".into(), text(&c.key, &c.old)?),
+                ("new".into(), text(&c.key, &c.new)?),
+            ]))
+        })
+        .collect()
+}
+
+/// Rename nodes of the store and write `changes` (named as after the renames): the
+/// record first (the moves and the documents), then every key copied to its new name
+/// (hard links on a disk, the service's copy on an object store), the documents, the
+/// keys under the old names removed, the record removed; the store made durable
+/// between the steps. A run stopped anywhere is completed by the next one.
+///
+/// # Errors
+/// [`Error::Unsupported`] when a new name already holds keys (nothing written then);
+/// store errors; a document that is not UTF-8 text.
+pub(crate) fn write_moves(
+    read: &dyn ReadStore,
+    store: &dyn WritableStore,
+    moves: &[Move],
+    changes: &[DocChange],
+) -> Result<()> {
+    if moves.is_empty() {
+        return write_docs(store, changes);
+    }
+    let listed = read.list()?;
+    for m in moves {
+        if let Some((k, _)) = listed
+            .iter()
+            .find(|(k, _)| m.forward(k).is_none() && under(k, &m.to))
+        {
+            // A key of no node the model knows (the model checked its own names).
+            return Err(Error::Unsupported(format!(
+                "cannot rename '{}' to '{}': the store already holds '{k}'",
+                m.from, m.to
+            )));
+        }
+    }
+    let record = Json::Object(vec![
+        (
+            "moves".into(),
+            Json::Array(moves.iter().map(move_json).collect()),
+        ),
+        ("docs".into(), Json::Array(docs_json(changes)?)),
+    ]);
+    store.put(&journal_key()?, record.to_text().as_bytes())?;
+    store.finish()?;
+    let mut left = Vec::new();
+    for m in moves {
+        left.extend(move_keys(read, store, m)?);
+    }
+    store.finish()?;
+    for c in changes {
+        store.put(&c.key, &c.new)?;
+    }
+    store.finish()?;
+    store.delete_many(&left)?;
+    store.finish()?;
+    store.delete(&journal_key()?)?;
+    store.finish()?;
+    Ok(())
+}
+
+/// True for `key` equal to `node` or under it.
+fn under(key: &StoreKey, node: &StoreKey) -> bool {
+    key.as_str()
+        .strip_prefix(node.as_str())
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
+/// Copy the keys under `m.from` to their names under `m.to` (nothing when none is left
+/// there); the old keys, to remove once the documents are written. Until then a
+/// reader sees the dataset as it was, whole.
+fn move_keys(read: &dyn ReadStore, store: &dyn WritableStore, m: &Move) -> Result<Vec<StoreKey>> {
+    let mut keys: Vec<StoreKey> = read
+        .list()?
+        .into_iter()
+        .map(|(k, _)| k)
+        .filter(|k| under(k, &m.from))
+        .collect();
+    if keys.is_empty() {
+        return Ok(keys);
+    }
+    // Chunks first, the node's documents last: until those are there, the new name
+    // is no node to a reader that lists.
+    keys.sort_by_key(|k| (is_document(k), k.clone()));
+    let pairs: Vec<(StoreKey, StoreKey)> = keys
+        .iter()
+        .filter_map(|k| m.forward(k).map(|to| (k.clone(), to)))
+        .collect();
+    if !store.copy_many(&pairs)? {
+        for batch in pairs.chunks(64) {
+            let from: Vec<StoreKey> = batch.iter().map(|(f, _)| f.clone()).collect();
+            let mut items = Vec::with_capacity(batch.len());
+            for ((f, t), got) in batch.iter().zip(read.get_many(&from)) {
+                let value = got?.ok_or_else(|| {
+                    Error::metadata(f.clone(), "listed, then missing while being moved")
+                })?;
+                items.push((t.clone(), value));
+            }
+            store.put_many(&items)?;
+        }
+    }
+    Ok(keys)
+}
+
+/// True for a metadata document's key (`.zarray`, `zarr.json`...), not a chunk's.
+fn is_document(key: &StoreKey) -> bool {
+    let name = key.name();
+    name.starts_with('.') || name == "zarr.json"
+}
+
+fn move_json(m: &Move) -> Json {
+    Json::Object(vec![
+        ("from".into(), Json::String(m.from.to_string())),
+        ("to".into(), Json::String(m.to.to_string())),
+    ])
 }
 
 /// True when an earlier append's metadata step is unfinished.
@@ -82,6 +201,26 @@ pub(crate) fn complete_interrupted(
     };
     let bad = |what: &str| Error::metadata(key.clone(), what.to_string());
     let record = crate::json::parse(&bytes).map_err(|e| bad(&format!("not JSON: {e}")))?;
+    let mut moves = Vec::new();
+    for m in record.get("moves").and_then(Json::as_array).unwrap_or(&[]) {
+        let field = |name: &str| -> Result<StoreKey> {
+            let text = m
+                .get(name)
+                .and_then(Json::as_str)
+                .ok_or_else(|| bad(&format!("a move without '{name}'")))?;
+            Ok(StoreKey::new(text)?)
+        };
+        moves.push(Move {
+            from: field("from")?,
+            to: field("to")?,
+        });
+    }
+    // The keys first: the documents are then where the record names them.
+    let mut left = Vec::new();
+    for m in &moves {
+        left.extend(move_keys(read, write, m)?);
+    }
+    write.finish()?;
     let mut changes = Vec::new();
     for doc in record.get("docs").and_then(Json::as_array).unwrap_or(&[]) {
         let field = |name: &str| {
@@ -110,6 +249,8 @@ pub(crate) fn complete_interrupted(
     for (k, v) in &changes {
         write.put(k, v)?;
     }
+    write.finish()?;
+    write.delete_many(&left)?;
     write.finish()?;
     write.delete(&key)?;
     write.finish()?;

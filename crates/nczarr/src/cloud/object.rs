@@ -691,6 +691,35 @@ impl WritableStore for CloudStore {
         self.delete_paths(vec![path])
     }
 
+    fn delete_many(&self, keys: &[StoreKey]) -> Result<(), StoreError> {
+        let paths = keys
+            .iter()
+            .map(|k| self.path_of(k))
+            .collect::<Result<Vec<_>, _>>()?;
+        self.delete_paths(paths)
+    }
+
+    /// The service copies (S3's CopyObject, GCS's rewrite, Azure's copy blob): no byte
+    /// comes here, `concurrency` copies in flight.
+    fn copy_many(&self, pairs: &[(StoreKey, StoreKey)]) -> Result<bool, StoreError> {
+        let paths = pairs
+            .iter()
+            .map(|(a, b)| Ok((self.path_of(a)?, self.path_of(b)?)))
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        self.runtime.block_on(
+            futures::stream::iter(paths.iter().map(|(from, to)| async move {
+                crate::store::check_cancelled()?;
+                self.store
+                    .copy(from, to)
+                    .await
+                    .map_err(|e| self.error(from.as_ref(), &e))
+            }))
+            .buffer_unordered(self.concurrency)
+            .try_collect::<Vec<()>>(),
+        )?;
+        Ok(true)
+    }
+
     fn put_many(&self, items: &[(StoreKey, Vec<u8>)]) -> Result<(), StoreError> {
         self.runtime.block_on(
             futures::stream::iter(items.iter().map(|(k, v)| self.store_one(k, v.clone())))

@@ -13,7 +13,6 @@
 use crate::copy::{MemoryBudget, Selection, StorageChanges};
 use crate::edit::{
     apply_att_edits, apply_renames, prepend_history, AttEdit, AttRules, AttTypes, Rename,
-    RenameKind,
 };
 use crate::error::{Error, Result};
 use crate::model::{Dataset, VarPath};
@@ -82,8 +81,25 @@ impl EditJob {
             super::inputs::check_not_output(std::slice::from_ref(name), Some(&output))?;
         }
         // The documents the open reads are those the edit changes: read once.
-        let opened = open_with(name, &OpenOptions::default(), true).map_err(|e| e.named(name))?;
+        let opened = match open_with(name, &OpenOptions::default(), true) {
+            Ok(opened) => opened,
+            // A rename stopped between its moves and its documents leaves a store
+            // that does not open: its record completes it first.
+            Err(e) => match complete_unopened(name) {
+                Ok(true) => return self.run(),
+                _ => return Err(e.named(name)),
+            },
+        };
         let source = opened.source.as_ref();
+        // An earlier edit or append stopped half way: completed first, and the edit
+        // made to what it left (its names, its attributes).
+        if let (Some(_), Some(read)) = (source.format().zarr_version, source.store()) {
+            if source.format().kind != "icechunk"
+                && complete_interrupted(&opened.url, read).map_err(|e| e.named(name))?
+            {
+                return self.run();
+            }
+        }
         if self.output.is_some() {
             // The copy is of the input's kind.
             let mut create = CreateOptions {
@@ -99,7 +115,6 @@ impl EditJob {
         let (renamed, old_paths) = apply_renames(&mut dataset, &self.renames, att_rules(source))
             .map_err(|e| Error::from(e).named(name))?;
         changed += renamed;
-        let structure = !self.renames.iter().all(|r| r.kind == RenameKind::Att);
         if let Some(line) = &self.history {
             prepend_history(&mut dataset, line, att_rules(source));
         }
@@ -112,22 +127,12 @@ impl EditJob {
                     "{name}: a Zarr store is edited in place; for an edited copy, copy it with nczcopy first"
                 )));
             }
-            if structure && renamed > 0 {
-                return Err(Error::Unsupported(format!(
-                    "{name}: renaming a Zarr store's variables, dimensions or groups (its arrays' keys move) is not done in place yet; attributes are"
-                )));
-            }
             if let Some(var) = fill_changed(source.dataset(), &dataset) {
                 return Err(Error::Unsupported(format!(
                     "{name}: variable '{var}': a Zarr array's _FillValue is also its fill_value, what missing chunks read as: not edited in place yet (name the attributes to change or delete)"
                 )));
             }
-            let interrupted =
-                edit_zarr(&opened, &dataset, &self.message).map_err(|e| e.named(name))?;
-            if interrupted {
-                // An earlier step was completed first: edit what it left.
-                return self.run();
-            }
+            edit_zarr(&opened, &dataset, &self.message).map_err(|e| e.named(name))?;
             return Ok(EditReport { changed });
         }
         if opened.url.path().is_none() {
@@ -160,10 +165,12 @@ fn fill_changed(old: &Dataset, new: &Dataset) -> Option<VarPath> {
             )
         })
     };
+    // Renames keep each variable's place: the same variable at the same index.
     old.vars()
         .into_iter()
-        .map(|(p, _)| p)
-        .find(|p| fill(old, p) != fill(new, p))
+        .zip(new.vars())
+        .find(|((o, _), (n, _))| fill(old, o) != fill(new, n))
+        .map(|((o, _), _)| o)
 }
 
 /// A netCDF file edited in place: the file its name leads to (through symbolic links:
@@ -213,61 +220,99 @@ impl InPlace {
     }
 }
 
-/// Write the attributes of `edited` into the Zarr store `opened` in place: the changed
-/// metadata documents only (no chunk), recorded first in the store's journal, written
-/// arrays first and the consolidated metadata and the root's last, then the record
-/// removed; a run stopped in between is completed by the next edit or append. True,
-/// with nothing else done, when an earlier unfinished step was completed instead.
-fn edit_zarr(opened: &crate::open::Opened, edited: &Dataset, message: &str) -> Result<bool> {
+/// Complete the recorded step a stopped edit or append left in the Zarr store `name`
+/// (a directory or a bucket's), if there is one: true when it did.
+///
+/// # Errors
+/// Store errors; a step that cannot be completed.
+fn complete_unopened(name: &str) -> Result<bool> {
+    let url = DatasetUrl::parse(name)?;
+    if url.path().is_some_and(|p| !p.is_dir()) {
+        return Ok(false);
+    }
+    let read = crate::place::open_read(&url, None, crate::reach::ReferenceOptions::default())?;
+    complete_interrupted(&url, read.store.as_ref())
+}
+
+/// Complete the step recorded in the Zarr store `url` (read through `read`), if one
+/// is: true when it did.
+///
+/// # Errors
+/// Store errors; a step that cannot be completed.
+fn complete_interrupted(url: &DatasetUrl, read: &dyn crate::store::ReadStore) -> Result<bool> {
     use crate::append::journal;
-    use crate::store::{ReplacingDirStore, WritableStore};
+    if !journal::is_interrupted(read)? {
+        return Ok(false);
+    }
+    let write = writer(url)?;
+    journal::complete_interrupted(read, write.as_ref())
+}
+
+/// A writer of the Zarr store `url` names in place: a directory (each document
+/// replaced at once) or a bucket's.
+///
+/// # Errors
+/// [`Error::Unsupported`] for the stores not edited in place (a zip archive).
+fn writer(url: &DatasetUrl) -> Result<Box<dyn crate::store::WritableStore>> {
+    use crate::store::ReplacingDirStore;
     use crate::url::StorageKind;
-    let source = opened.source.as_ref();
-    let url = &opened.url;
     let not_here = |what: &str| {
         Error::Unsupported(format!(
             "{what}: not edited in place yet (copy it, then edit the copy)"
         ))
     };
-    if source.format().kind == "icechunk" {
-        edit_repository(url, source.dataset(), edited, message)?;
-        return Ok(false);
-    }
-    let write: Box<dyn WritableStore> = match (url.storage, url.path()) {
+    Ok(match (url.storage, url.path()) {
         (StorageKind::Dir, Some(p)) if p.is_dir() => Box::new(ReplacingDirStore::new(p)),
         (StorageKind::S3 | StorageKind::Gcs | StorageKind::Azure, _) => {
             Box::new(crate::place::open_cloud(url, None, true)?)
         }
         (StorageKind::Zip, _) => return Err(not_here("a zip archive")),
         _ => return Err(not_here("a dataset there")),
-    };
-    let read = source
-        .store()
-        .ok_or_else(|| not_here("a dataset without a store"))?;
+    })
+}
+
+/// Write the attributes and names of `edited` into the Zarr store `opened` in place:
+/// the changed metadata documents (arrays' first, the consolidated metadata and the
+/// root's last) and, for renamed variables and groups, their keys. One node's
+/// attributes are two writes at most; more are recorded first in the store's journal
+/// (with the keys to move), the record removed at the end: a run stopped in between is
+/// completed by the next edit or append.
+fn edit_zarr(opened: &crate::open::Opened, edited: &Dataset, message: &str) -> Result<()> {
+    use crate::append::journal;
+    let source = opened.source.as_ref();
+    let url = &opened.url;
+    if source.format().kind == "icechunk" {
+        return edit_repository(url, source.dataset(), edited, message);
+    }
+    let write = writer(url)?;
+    let read = source.store().ok_or_else(|| {
+        Error::Unsupported("a dataset without a store: not edited in place".into())
+    })?;
     // The reader's finding (`_SuperblockVersion` 1), not another request.
     if source.format().superblock_version == Some(1) && source.format().zarr_version == Some(2) {
-        return Err(not_here("netcdf-c 4.8's NCZarr layout (.nczarr objects)"));
-    }
-    if journal::is_interrupted(read)? {
-        journal::complete_interrupted(read, write.as_ref())?;
-        return Ok(true);
+        return Err(Error::Unsupported(
+            "netcdf-c 4.8's NCZarr layout (.nczarr objects): not edited in place yet (copy it, then edit the copy)".into(),
+        ));
     }
     let zarr3 = source.format().zarr_version == Some(3);
-    let (changes, holders) =
+    let docs =
         crate::formats::zarr::attr_docs::attribute_docs(read, zarr3, source.dataset(), edited)?;
-    if holders == 1 && root_last(&changes) {
+    let changes = &docs.changes;
+    if !docs.moves.is_empty() {
+        return journal::write_moves(read, write.as_ref(), &docs.moves, changes);
+    }
+    if docs.holders == 1 && root_last(changes) {
         // One node's attributes: its document, then the root's (the consolidated
         // copy), no record. Stopped between the two, each reader still sees the edit
         // whole or not at all: through the consolidated metadata (xarray, ours)
         // none of it, through the node's document all of it.
-        for c in &changes {
+        for c in changes {
             write.put(&c.key, &c.new)?;
             write.finish()?;
         }
-        return Ok(false);
+        return Ok(());
     }
-    journal::write_docs(write.as_ref(), &changes)?;
-    Ok(false)
+    journal::write_docs(write.as_ref(), changes)
 }
 
 /// True for at most two documents of which a second is the root's (`.zmetadata`, or a
@@ -291,7 +336,14 @@ fn edit_repository(url: &DatasetUrl, old: &Dataset, edited: &Dataset, message: &
     let branch = branch_of(url)?;
     let repo = open_repository(url, None)?;
     let store = IcechunkStore::writer(&repo, &branch)?;
-    let (changes, _) = crate::formats::zarr::attr_docs::attribute_docs(&store, true, old, edited)?;
+    let docs = crate::formats::zarr::attr_docs::attribute_docs(&store, true, old, edited)?;
+    if !docs.moves.is_empty() {
+        return Err(Error::Unsupported(format!(
+            "{}: renaming a repository's variables or groups is not done yet (its chunks' keys move); attributes and dimensions are",
+            url.original
+        )));
+    }
+    let changes = docs.changes;
     if changes.is_empty() {
         return Ok(());
     }

@@ -366,6 +366,25 @@ pub trait WritableStore: Send + Sync {
     fn transactional(&self) -> bool {
         false
     }
+
+    /// Remove many keys; backends that can remove them in batches override this.
+    ///
+    /// # Errors
+    /// As [`WritableStore::delete`].
+    fn delete_many(&self, keys: &[StoreKey]) -> Result<(), StoreError> {
+        keys.iter().try_for_each(|k| self.delete(k))
+    }
+
+    /// Copy each value `from` to `to` where the values are, without reading them here
+    /// (an object store's server-side copy); false when this store cannot, and the
+    /// caller reads and writes them.
+    ///
+    /// # Errors
+    /// Backend errors; a missing `from`.
+    fn copy_many(&self, pairs: &[(StoreKey, StoreKey)]) -> Result<bool, StoreError> {
+        let _ = pairs;
+        Ok(false)
+    }
 }
 
 impl<T: WritableStore + ?Sized> WritableStore for std::sync::Arc<T> {
@@ -387,6 +406,14 @@ impl<T: WritableStore + ?Sized> WritableStore for std::sync::Arc<T> {
 
     fn transactional(&self) -> bool {
         (**self).transactional()
+    }
+
+    fn delete_many(&self, keys: &[StoreKey]) -> Result<(), StoreError> {
+        (**self).delete_many(keys)
+    }
+
+    fn copy_many(&self, pairs: &[(StoreKey, StoreKey)]) -> Result<bool, StoreError> {
+        (**self).copy_many(pairs)
     }
 }
 

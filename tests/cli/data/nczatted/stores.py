@@ -7,6 +7,9 @@
                                 values of every variable
     stores.py nc STORE          JSON: netCDF4-python's reading of the NCZarr STORE's
                                 attributes, with their types
+    stores.py vars STORE        JSON: xarray's reading of every group of STORE, through
+                                the consolidated metadata (when there is one) and
+                                without: each variable's dimensions and values
 """
 
 import json
@@ -20,7 +23,7 @@ import numpy as np
 
 def plain(v):
     if isinstance(v, np.ndarray):
-        return [plain(x) for x in v.tolist()]
+        return plain(v.tolist())
     if isinstance(v, (list, tuple)):
         return [plain(x) for x in v]
     if isinstance(v, np.generic):
@@ -71,4 +74,32 @@ def nc(store):
     print(json.dumps(out, sort_keys=True))
 
 
-{"make": make, "attrs": attrs, "nc": nc}[sys.argv[1]](sys.argv[2])
+def variables(store):
+    import xarray as xr
+    import zarr
+    root = zarr.open_group(store, mode="r")
+    groups = [""]
+    todo = [("", root)]
+    while todo:
+        path, g = todo.pop()
+        for name, sub in g.groups():
+            p = f"{path}/{name}".lstrip("/")
+            groups.append(p)
+            todo.append((p, sub))
+    out = {}
+    for consolidated in (True, False):
+        try:
+            zarr.open_consolidated(store)
+        except Exception:
+            if consolidated:
+                continue
+        seen = {}
+        for p in sorted(groups):
+            ds = xr.open_zarr(store, group=p or None, consolidated=consolidated)
+            seen[p or "/"] = {n: {"dims": list(v.dims), "values": plain(v.values)}
+                              for n, v in ds.variables.items()}
+        out["consolidated" if consolidated else "listed"] = seen
+    print(json.dumps(out, sort_keys=True))
+
+
+{"make": make, "attrs": attrs, "nc": nc, "vars": variables}[sys.argv[1]](sys.argv[2])

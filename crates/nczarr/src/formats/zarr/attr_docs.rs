@@ -16,8 +16,8 @@ use crate::json::Json;
 use crate::model::{Attr, Dataset, Group};
 use crate::store::{ReadStore, StoreKey};
 
-/// One document's change: its key, its bytes before (empty when it was not there) and
-/// after.
+/// One document's change: its key, its bytes before (empty when it was not there;
+/// for a node a rename moves, as at its old key) and after.
 #[derive(Debug, Clone)]
 pub(crate) struct DocChange {
     pub key: StoreKey,
@@ -45,7 +45,8 @@ pub(crate) fn attribute_docs(
     zarr3: bool,
     old: &Dataset,
     new: &Dataset,
-) -> Result<(Vec<DocChange>, usize)> {
+) -> Result<EditedDocs> {
+    let moves = super::rename_docs::moves(old, new)?;
     let mut docs = Docs {
         store,
         loaded: BTreeMap::new(),
@@ -53,6 +54,7 @@ pub(crate) fn attribute_docs(
         consolidated: consolidated_entries(store, zarr3)?,
         zarr3,
         holders: 0,
+        moves: moves.clone(),
     };
     let mut arrays = Vec::new();
     walk(
@@ -64,6 +66,7 @@ pub(crate) fn attribute_docs(
         &mut arrays,
     )?;
     let holders = docs.holders;
+    super::rename_docs::rename_names(&mut docs, zarr3, &old.root, &new.root, &mut Vec::new())?;
     consolidate(&mut docs, zarr3)?;
     let mut out: Vec<DocChange> = docs
         .changed
@@ -79,7 +82,22 @@ pub(crate) fn attribute_docs(
         .filter(|c| c.old != c.new)
         .collect();
     out.sort_by_key(|c| (rank(&c.key, &arrays), c.key.clone()));
-    Ok((out, holders))
+    Ok(EditedDocs {
+        changes: out,
+        holders,
+        moves,
+    })
+}
+
+/// What an edit writes into a Zarr store (see [`attribute_docs`]).
+#[derive(Debug)]
+pub(crate) struct EditedDocs {
+    /// The documents, in the order to write them, at their keys after the moves.
+    pub changes: Vec<DocChange>,
+    /// How many groups and variables have their attributes changed.
+    pub holders: usize,
+    /// The keys that move first (renamed variables and groups), in order.
+    pub moves: Vec<super::rename_docs::Move>,
 }
 
 /// The nodes' documents in the consolidated metadata of `store`, by path (v2: the
@@ -113,8 +131,9 @@ fn rank(key: &StoreKey, arrays: &[StoreKey]) -> u8 {
     }
 }
 
-/// The documents read so far (bytes as read, JSON as edited) and those changed.
-struct Docs<'s> {
+/// The documents read so far (bytes as read, JSON as edited) and those changed, by
+/// their keys after the edit's moves.
+pub(super) struct Docs<'s> {
     store: &'s dyn ReadStore,
     loaded: BTreeMap<StoreKey, (Vec<u8>, Json)>,
     changed: Vec<StoreKey>,
@@ -123,14 +142,17 @@ struct Docs<'s> {
     zarr3: bool,
     /// The groups and variables whose attributes change.
     holders: usize,
+    /// The keys renamed (see [`super::rename_docs::moves`]).
+    moves: Vec<super::rename_docs::Move>,
 }
 
 impl Docs<'_> {
     /// The document at `key`, to change; an empty object when it is not there and
     /// `create` (a `.zattrs` not yet written), else `None`.
-    fn edit(&mut self, key: &StoreKey, create: bool) -> Result<Option<&mut Json>> {
+    pub(super) fn edit(&mut self, key: &StoreKey, create: bool) -> Result<Option<&mut Json>> {
         if !self.loaded.contains_key(key) {
-            if let Some(found) = self.from_consolidated(key) {
+            let from = self.before_moves(key);
+            if let Some(found) = self.from_consolidated(&from) {
                 let (bytes, json) = match found {
                     Some(json) => (json.to_text().into_bytes(), json),
                     None if create => (Vec::new(), Json::Object(Vec::new())),
@@ -140,7 +162,7 @@ impl Docs<'_> {
             }
         }
         if !self.loaded.contains_key(key) {
-            let (bytes, json) = match self.store.get(key)? {
+            let (bytes, json) = match self.store.get(&self.before_moves(key))? {
                 Some(bytes) => {
                     let json = crate::json::parse(&bytes)
                         .map_err(|e| Error::metadata(key.clone(), format!("not JSON: {e}")))?;
@@ -159,6 +181,14 @@ impl Docs<'_> {
 }
 
 impl Docs<'_> {
+    /// The key `key` (named as after the edit) has in the store now.
+    fn before_moves(&self, key: &StoreKey) -> StoreKey {
+        self.moves
+            .iter()
+            .rev()
+            .fold(key.clone(), |k, m| m.back(&k).unwrap_or(k))
+    }
+
     /// The document `key` as the consolidated metadata has it: `Some(None)` when that
     /// says there is none; `None` when it does not say (no consolidated metadata, or
     /// the root's own document, which holds it).
@@ -176,7 +206,7 @@ impl Docs<'_> {
 }
 
 /// The store key of the node at `path` (`""` for the root).
-fn node(path: &[String]) -> Result<StoreKey> {
+pub(super) fn node(path: &[String]) -> Result<StoreKey> {
     let mut key = StoreKey::root();
     for p in path {
         key = key.join(p)?;
@@ -206,13 +236,13 @@ fn walk(
         if same_list(&o.attrs, &n.attrs) {
             continue;
         }
-        let key = group.join(&o.name)?;
+        let key = group.join(&n.name)?;
         let shown = format!("variable '{}'", key.as_str());
         let doc = edit_holder(
             docs,
             zarr3,
             &key,
-            Some((&group, &o.name)),
+            Some((&group, &n.name)),
             &o.attrs,
             &n.attrs,
             &shown,
@@ -220,7 +250,7 @@ fn walk(
         arrays.push(doc);
     }
     for (o, n) in old.groups.iter().zip(&new.groups) {
-        path.push(o.name.clone());
+        path.push(n.name.clone());
         walk(docs, zarr3, o, n, path, arrays)?;
         path.pop();
     }
@@ -379,6 +409,17 @@ fn set_types(holder: &mut Json, changes: &[(&str, Option<&Attr>)]) -> bool {
     true
 }
 
+/// The consolidated metadata's entries in its document `doc`.
+fn doc_entries(doc: &mut Json, zarr3: bool) -> Option<&mut Json> {
+    if zarr3 {
+        doc.get_mut("consolidated_metadata")
+            .and_then(|c| c.get_mut("metadata"))
+    } else {
+        doc.get_mut("metadata")
+    }
+    .filter(|m| matches!(m, Json::Object(_)))
+}
+
 /// Copy the changed documents into the consolidated metadata, where there is one.
 fn consolidate(docs: &mut Docs<'_>, zarr3: bool) -> Result<()> {
     let changed: Vec<(StoreKey, Json)> = docs
@@ -386,23 +427,31 @@ fn consolidate(docs: &mut Docs<'_>, zarr3: bool) -> Result<()> {
         .iter()
         .filter_map(|k| docs.loaded.get(k).map(|(_, j)| (k.clone(), j.clone())))
         .collect();
+    let moves = docs.moves.clone();
     let key = StoreKey::new(if zarr3 { "zarr.json" } else { ".zmetadata" })?;
     let Some(doc) = docs.edit(&key, false)? else {
         docs.changed.retain(|k| k != &key);
         return Ok(());
     };
-    let entries = if zarr3 {
-        doc.get_mut("consolidated_metadata")
-            .and_then(|c| c.get_mut("metadata"))
-    } else {
-        doc.get_mut("metadata")
+    let Some(Json::Object(members)) = doc_entries(doc, zarr3) else {
+        return Ok(());
     };
-    let Some(entries) = entries.filter(|m| matches!(m, Json::Object(_))) else {
+    // Entries of renamed nodes under their new names (v2: `T/.zarray`; v3: `T`).
+    for m in &moves {
+        for (k, _) in members.iter_mut() {
+            if let Some(moved) = StoreKey::new(k).ok().and_then(|key| m.forward(&key)) {
+                *k = moved.as_str().to_string();
+            }
+        }
+    }
+    let entries = doc_entries(doc, zarr3);
+    let Some(entries) = entries else {
         return Ok(());
     };
     for (k, json) in changed {
         if zarr3 {
-            // A node's entry under its path; the root is the document itself.
+            // A node's entry under its path (its whole document); the root is the
+            // document itself.
             let path = k
                 .as_str()
                 .trim_end_matches("zarr.json")
@@ -410,9 +459,8 @@ fn consolidate(docs: &mut Docs<'_>, zarr3: bool) -> Result<()> {
             if path.is_empty() {
                 continue;
             }
-            if let (Some(entry), Some(attributes)) = (entries.get_mut(path), json.get("attributes"))
-            {
-                entry.set("attributes", attributes.clone());
+            if entries.get(path).is_some() {
+                entries.set(path, json);
             }
         } else {
             entries.set(k.as_str(), json);

@@ -24,6 +24,7 @@ pub mod array;
 pub(crate) mod attr_docs;
 mod conventions;
 mod reader;
+pub(crate) mod rename_docs;
 pub mod v2;
 pub mod v3;
 pub mod write;

@@ -1,0 +1,255 @@
+//! nczrename on Zarr stores, in place: variables, dimensions (with their coordinate
+//! variables) and groups renamed in ours (NCZarr, pure Zarr v2, v3), netcdf-c's own
+//! NCZarr and xarray's consolidated v2 and v3 stores. xarray (through the consolidated
+//! metadata and without), netcdf-c and our reader read a renamed store as they read a
+//! fresh copy of the netCDF file renamed; every chunk keeps its bytes under its new
+//! key; a rename stopped between moving the keys and writing the documents is
+//! completed by the next run.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+use super::stores::{read, tree};
+use crate::util::peers::python_with_readers;
+use crate::util::{data_dir, have, run, s};
+
+const RENAMES: [&str; 10] = [
+    "-v",
+    "T,tas",
+    "-d",
+    "lon,longitude",
+    "-v",
+    "lon,longitude",
+    "-g",
+    "g,h",
+    "-d",
+    "time,t",
+];
+
+/// The chunks of a store (every file but the metadata documents), as a count of each
+/// content: a rename moves them, it never writes one.
+fn chunks(dir: &Path) -> BTreeMap<Vec<u8>, usize> {
+    let mut out = BTreeMap::new();
+    for (path, bytes) in tree(dir) {
+        let name = path.rsplit('/').next().unwrap_or(&path);
+        if !(name.starts_with('.') || name == "zarr.json") {
+            *out.entry(bytes).or_insert(0) += 1;
+        }
+    }
+    out
+}
+
+/// nczdump of `store` without its first line (the name).
+fn dump(store: &Path) -> String {
+    let text = run("nczdump", &[&s(store)]).success().stdout();
+    text.lines().skip(1).collect::<Vec<_>>().join("\n")
+}
+
+#[test]
+fn zarr_stores_are_renamed_in_place_as_the_netcdf_file_is() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let nc = d.join("r4.nc");
+    run(
+        "nczgen",
+        &[
+            "-k",
+            "nc4",
+            "-o",
+            &s(&nc),
+            &s(&data_dir().join("nczatted/r4.cdl")),
+        ],
+    )
+    .success();
+    let renamed_nc = d.join("renamed.nc");
+    fs::copy(&nc, &renamed_nc).unwrap();
+    let mut args = vec!["-h"];
+    args.extend(RENAMES);
+    let renamed_s = s(&renamed_nc);
+    run("nczrename", &[&args[..], &[&renamed_s]].concat()).success();
+    let py = python_with_readers();
+    for kind in ["nczarr", "zarr", "zarr3"] {
+        let store = d.join(format!("{kind}.zarr"));
+        let fresh = d.join(format!("{kind}-fresh.zarr"));
+        run("nczcopy", &["-k", kind, &s(&nc), &s(&store)]).success();
+        run("nczcopy", &["-k", kind, &renamed_s, &s(&fresh)]).success();
+        let before = chunks(&store);
+        let store_s = s(&store);
+        run("nczrename", &[&args[..], &[&store_s]].concat()).success();
+        assert_eq!(dump(&store), dump(&fresh), "{kind}");
+        assert_eq!(chunks(&store), before, "{kind}: chunks rewritten");
+        let files = tree(&store);
+        assert!(
+            files
+                .keys()
+                .all(|k| !k.starts_with("T/") && !k.starts_with("g/")),
+            "{kind}: old keys left: {:?}",
+            files.keys().collect::<Vec<_>>()
+        );
+        if let Some(py) = &py {
+            assert_eq!(
+                read(py, "vars", &store),
+                read(py, "vars", &fresh),
+                "{kind}: xarray"
+            );
+        }
+    }
+    // netcdf-c's own NCZarr (its 4.9.0 layout: records in .zgroup and .zarray) reads
+    // our rename of it as it reads the renamed file.
+    if have("ncgen") && have("ncdump") {
+        let theirs = d.join("c.zarr");
+        let url = format!("file://{}#mode=nczarr,file", theirs.display());
+        // netcdf-c 4.9.0 writes neither an unlimited dimension nor (without its
+        // ncdump crashing) a scalar in NCZarr: the file without them.
+        let cdl: String = fs::read_to_string(data_dir().join("nczatted/r4.cdl"))
+            .unwrap()
+            .replace("time = UNLIMITED", "time = 2")
+            .lines()
+            .filter(|l| {
+                let t = l.trim_start();
+                !(t.starts_with("int n ;") || t.starts_with("n:") || t.starts_with("n = "))
+            })
+            .map(|l| format!("{l}\n"))
+            .collect();
+        fs::write(d.join("fixed.cdl"), cdl).unwrap();
+        let made = Command::new("ncgen")
+            .args(["-4", "-o", &url, &s(&d.join("fixed.cdl"))])
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let fixed_nc = d.join("fixed.nc");
+        run("nczcopy", &[&url, &s(&fixed_nc)]).success();
+        let fixed_s = s(&fixed_nc);
+        run("nczrename", &[&args[..], &[&fixed_s]].concat()).success();
+        run("nczrename", &[&args[..], &[&url]].concat()).success();
+        let ncdump = |name: &str| {
+            let out = Command::new("ncdump").arg(name).output().unwrap();
+            assert!(out.status.success(), "ncdump {name}");
+            String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .skip(1)
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        assert_eq!(ncdump(&url), ncdump(&fixed_s), "netcdf-c's NCZarr");
+    }
+}
+
+#[test]
+fn xarray_stores_are_renamed_in_place() {
+    let Some(py) = python_with_readers() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let made = Command::new(&py)
+        .arg(data_dir().join("nczatted/stores.py"))
+        .args(["make", &s(d)])
+        .status()
+        .unwrap();
+    assert!(made.success());
+    for name in ["xr2", "xr3"] {
+        let store = d.join(format!("{name}.zarr"));
+        let before = read(&py, "vars", &store);
+        run(
+            "nczrename",
+            &[
+                "-v",
+                "tas,air",
+                "-d",
+                "x,xx",
+                "-d",
+                "time,t",
+                "-v",
+                "time,t",
+                &s(&store),
+            ],
+        )
+        .success();
+        let after = read(&py, "vars", &store);
+        for how in ["consolidated", "listed"] {
+            let (b, a) = (&before[how]["/"], &after[how]["/"]);
+            assert_eq!(
+                a["air"]["dims"],
+                serde_json::json!(["t", "xx"]),
+                "{name} {how}: {a}"
+            );
+            assert_eq!(a["air"]["values"], b["tas"]["values"], "{name} {how}");
+            assert_eq!(a["t"]["values"], b["time"]["values"], "{name} {how}");
+            assert_eq!(a["flag"]["dims"], serde_json::json!(["xx"]), "{name} {how}");
+            assert!(
+                a.get("tas").is_none() && a.get("time").is_none(),
+                "{name} {how}: {a}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_rename_stopped_after_its_moves_is_completed_by_the_next_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let cdl = data_dir().join("nczatted/r4.cdl");
+    let store = d.join("a.zarr");
+    let done = d.join("done.zarr");
+    for p in [&store, &done] {
+        run("nczgen", &["-o", &s(p), &s(&cdl)]).success();
+    }
+    run("nczrename", &["-h", "-v", "T,tas", "-g", "g,h", &s(&done)]).success();
+    // What the run recorded, and the state it left: the keys of one move copied (the
+    // other's not yet), no document written. Readers see the store as it was.
+    let (old, new) = (tree(&store), tree(&done));
+    // `-v T,tas` renames T in every group, as ncrename does.
+    let moves = [("T", "tas"), ("g", "h"), ("h/T", "h/tas")];
+    let before_moves = |key: &str| -> String {
+        moves
+            .iter()
+            .rev()
+            .fold(key.to_string(), |k, (from, to)| match k.strip_prefix(to) {
+                Some(rest) if rest.starts_with('/') => format!("{from}{rest}"),
+                _ => k,
+            })
+    };
+    let docs: Vec<serde_json::Value> = new
+        .iter()
+        .filter(|(k, _)| k.rsplit('/').next().is_some_and(|n| n.starts_with('.')))
+        .filter_map(|(k, v)| {
+            let o = &old[&before_moves(k)];
+            (o != v).then(|| {
+                serde_json::json!({
+                    "key": k,
+                    "old": String::from_utf8(o.clone()).unwrap(),
+                    "new": String::from_utf8(v.clone()).unwrap(),
+                })
+            })
+        })
+        .collect();
+    assert!(docs.len() >= 3, "{docs:?}");
+    let record = serde_json::json!({
+        "moves": moves.iter().map(|(f, t)| serde_json::json!({"from": f, "to": t})).collect::<Vec<_>>(),
+        "docs": docs,
+    });
+    fs::create_dir_all(store.join(".nczcopy")).unwrap();
+    fs::write(store.join(".nczcopy/append.json"), record.to_string()).unwrap();
+    let copy = |from: &Path, to: &Path| {
+        fs::create_dir_all(to).unwrap();
+        for e in fs::read_dir(from).unwrap().flatten() {
+            fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    };
+    copy(&store.join("T"), &store.join("tas"));
+    let mut expected_before = run("nczdump", &[&s(&store)]).success().stdout();
+    expected_before = expected_before.replace("netcdf a ", "netcdf x ");
+    let original = d.join("x.zarr");
+    run("nczgen", &["-o", &s(&original), &s(&cdl)]).success();
+    assert_eq!(
+        expected_before,
+        run("nczdump", &[&s(&original)]).success().stdout()
+    );
+    run("nczatted", &["-h", "-a", "units,tas,o,c,m", &s(&store)]).success();
+    assert!(!store.join(".nczcopy/append.json").exists());
+    run("nczatted", &["-h", "-a", "units,tas,o,c,m", &s(&done)]).success();
+    assert_eq!(dump(&store), dump(&done));
+}
