@@ -253,3 +253,84 @@ fn a_rename_stopped_after_its_moves_is_completed_by_the_next_run() {
     run("nczatted", &["-h", "-a", "units,tas,o,c,m", &s(&done)]).success();
     assert_eq!(dump(&store), dump(&done));
 }
+
+/// On S3, GCS and Azure a rename is the service's copies, then the documents, then
+/// the old keys removed: the store dumps as the renamed file, and lists no old key.
+#[test]
+fn stores_in_the_cloud_are_renamed_in_place() {
+    let tmp = tempfile::tempdir().unwrap();
+    let nc = tmp.path().join("r4.nc");
+    run(
+        "nczgen",
+        &[
+            "-k",
+            "nc4",
+            "-o",
+            &s(&nc),
+            &s(&data_dir().join("nczatted/r4.cdl")),
+        ],
+    )
+    .success();
+    let renamed_nc = tmp.path().join("renamed.nc");
+    fs::copy(&nc, &renamed_nc).unwrap();
+    let renamed_s = s(&renamed_nc);
+    let mut args = vec!["-h"];
+    args.extend(RENAMES);
+    run("nczrename", &[&args[..], &[&renamed_s]].concat()).success();
+    let expected = dump(&renamed_nc);
+    let check = |name: &str, list: String| {
+        let keys: Vec<&str> = list
+            .split_whitespace()
+            .filter(|w| w.contains('/') || w.starts_with('.'))
+            .collect();
+        assert!(
+            keys.iter()
+                .all(|k| !k.starts_with("T/") && !k.starts_with("g/")),
+            "{name}: old keys left: {keys:?}"
+        );
+    };
+    let nc_s = s(&nc);
+    if let Some(server) = crate::util::s3::server("nczrename on S3") {
+        let env = server.keys();
+        let url = server.url("r.zarr");
+        server.run("nczcopy", &[&nc_s, &url], &env).success();
+        server
+            .run("nczrename", &[&args[..], &[&url]].concat(), &env)
+            .success();
+        let got = server.run("nczdump", &[&url], &env).success().stdout();
+        assert_eq!(
+            got.lines().skip(1).collect::<Vec<_>>().join("\n"),
+            expected,
+            "S3"
+        );
+        check(
+            "S3",
+            server
+                .run("zmapdump", &["list", &url], &env)
+                .success()
+                .stdout(),
+        );
+    }
+    for cloud in crate::util::clouds::clouds("nczrename on GCS and Azure") {
+        let env = &cloud.env;
+        let url = format!("{}#mode=nczarr", cloud.url("r.zarr"));
+        cloud.run("nczcopy", &[&nc_s, &url], env).success();
+        cloud
+            .run("nczrename", &[&args[..], &[&url]].concat(), env)
+            .success();
+        let got = cloud.run("nczdump", &[&url], env).success().stdout();
+        let kind = format!("{:?}", cloud.kind);
+        assert_eq!(
+            got.lines().skip(1).collect::<Vec<_>>().join("\n"),
+            expected,
+            "{kind}"
+        );
+        check(
+            &kind,
+            cloud
+                .run("zmapdump", &["list", &url], env)
+                .success()
+                .stdout(),
+        );
+    }
+}
