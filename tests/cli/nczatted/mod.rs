@@ -351,3 +351,68 @@ fn in_place_edits_keep_links_and_modes_and_refuse_what_netcdf_refuses() {
     let e = run("nczrename", &["-a", "_FillValue,fv", &s(&store)]).fails_with_one_line(1);
     assert!(e.contains("_FillValue is also its fill_value"), "{e}");
 }
+
+/// A classic file's header is rewritten in place when the edit still fits before the
+/// values (the same file: its inode, length and values; every name of a hard-linked
+/// file sees it), and the file rewritten when it does not; both as ncatted and
+/// ncrename read them.
+#[test]
+fn a_classic_header_is_rewritten_in_place_when_it_fits() {
+    if !(ready() && have("ncrename")) {
+        return;
+    }
+    use std::os::unix::fs::MetadataExt as _;
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let nc = made(d, "classic");
+    let theirs = d.join("theirs.nc");
+    fs::copy(&nc, &theirs).unwrap();
+    let other = d.join("other.nc");
+    fs::hard_link(&nc, &other).unwrap();
+    let (inode, len) = (
+        fs::metadata(&nc).unwrap().ino(),
+        fs::metadata(&nc).unwrap().len(),
+    );
+    let values = |p: &Path| -> String {
+        let text = run("nczdump", &[&s(p)]).success().stdout();
+        text.split("data:").nth(1).unwrap_or_default().to_string()
+    };
+    let before = values(&nc);
+    // Shorter: a title cut, a variable and a dimension renamed to shorter names.
+    let shorter = ["-a", "title,global,o,c,t"];
+    run("nczatted", &[&["-h"][..], &shorter, &[&s(&nc)]].concat()).success();
+    run("nczrename", &["-h", "-v", "T,t", &s(&nc)]).success();
+    let nco = |tool: &str, args: &[&str]| {
+        let ok = Command::new(tool)
+            .arg("-h")
+            .args(args)
+            .arg(&theirs)
+            .stdout(std::process::Stdio::null())
+            .status()
+            .unwrap();
+        assert!(ok.success(), "{tool} {args:?}");
+    };
+    nco("ncatted", &shorter);
+    nco("ncrename", &["-v", "T,t"]);
+    assert_eq!(header(&nc), header(&theirs));
+    let meta = fs::metadata(&nc).unwrap();
+    assert_eq!(
+        (meta.ino(), meta.len()),
+        (inode, len),
+        "rewritten, not edited in place"
+    );
+    assert_eq!(values(&nc), before.replace(" T =", " t ="));
+    assert_eq!(fs::read(&other).unwrap(), fs::read(&nc).unwrap());
+    // Longer than the room before the values: the file is rewritten (a hard link
+    // refused, as for any rewrite), as ncatted reads it.
+    fs::remove_file(&other).unwrap();
+    let longer = [
+        "-a",
+        "title,global,o,c,a title far longer than the room the header has left",
+    ];
+    run("nczatted", &[&["-h"][..], &longer, &[&s(&nc)]].concat()).success();
+    nco("ncatted", &longer);
+    assert_eq!(header(&nc), header(&theirs));
+    assert_ne!(fs::metadata(&nc).unwrap().ino(), inode);
+    assert_eq!(values(&nc), before.replace(" T =", " t ="));
+}

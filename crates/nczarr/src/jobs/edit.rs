@@ -140,6 +140,14 @@ impl EditJob {
                 "{name}: a netCDF file is edited on a local disk; a remote one is not edited yet"
             )));
         }
+        let classic = matches!(att_rules(source).types, AttTypes::Classic | AttTypes::Cdf5);
+        if let (None, Some(path), true) = (&self.output, opened.url.path(), classic) {
+            // The header alone, in place, when it still fits before the values.
+            let real = std::fs::canonicalize(path).map_err(|e| Error::from(e).named(name))?;
+            if crate::formats::nc3::rewrite_header(&real, &dataset).map_err(|e| e.named(name))? {
+                return Ok(EditReport { changed });
+            }
+        }
         let edited = Without::renamed(source, dataset, old_paths);
         match (&self.output, opened.url.path()) {
             (None, Some(path)) => {

@@ -13,4 +13,5 @@ mod write;
 
 pub use header::Version;
 pub use source::Nc3Source;
+pub(crate) use write::rewrite_header;
 pub use write::{fit_plan, fits, Nc3Sink};

@@ -57,38 +57,8 @@ impl Nc3Source {
     /// # Errors
     /// As [`Nc3Source::open`].
     pub fn from_file(file: Arc<dyn ReadAt>) -> Result<Nc3Source> {
-        // The tools put the dataset's name before every error: messages here say
-        // only what is wrong and where in the file.
-        let fail = |offset: Option<u64>, message: String| damaged(file.as_ref(), offset, message);
+        let header = read_header(file.as_ref())?;
         let file_len = file.len();
-        let mut want = HEADER_PREFIX;
-        let header = loop {
-            let n = usize::try_from(file_len).unwrap_or(usize::MAX).min(want);
-            let mut prefix = vec![0u8; n];
-            file.read_at(0, &mut prefix)?;
-            match header::parse(&prefix) {
-                Ok(h) => break h,
-                Err(HeaderFault::NeedMore(end)) if end as u64 > file_len => {
-                    return Err(fail(
-                        Some(file_len),
-                        format!("truncated or damaged: the header needs {end} bytes, the file has {file_len}"),
-                    ))
-                }
-                Err(HeaderFault::NeedMore(end)) if end > MAX_HEADER => {
-                    return Err(fail(
-                        None,
-                        format!("damaged: the header claims {end} bytes, more than any netCDF header"),
-                    ))
-                }
-                Err(HeaderFault::NeedMore(end)) => {
-                    want = end.max(want.saturating_mul(2));
-                }
-                Err(e @ HeaderFault::Damaged { at, .. }) => {
-                    return Err(fail(Some(at as u64), e.to_string()))
-                }
-                Err(e) => return Err(fail(None, e.to_string())),
-            }
-        };
         Nc3Source::from_header(file, file_len, header)
     }
 
@@ -198,6 +168,48 @@ impl Nc3Source {
 }
 
 /// A damaged or truncated file: the offset is the byte where it was found.
+
+/// The header of the classic-family file `file`, read in as few reads as its length
+/// allows.
+///
+/// # Errors
+/// As [`Nc3Source::open`].
+pub(crate) fn read_header(file: &dyn ReadAt) -> Result<Header> {
+    // The tools put the dataset's name before every error: messages here say only
+    // what is wrong and where in the file.
+    let fail = |offset: Option<u64>, message: String| damaged(file, offset, message);
+    let file_len = file.len();
+    let mut want = HEADER_PREFIX;
+    let header = loop {
+        let n = usize::try_from(file_len).unwrap_or(usize::MAX).min(want);
+        let mut prefix = vec![0u8; n];
+        file.read_at(0, &mut prefix)?;
+        match header::parse(&prefix) {
+            Ok(h) => break h,
+            Err(HeaderFault::NeedMore(end)) if end as u64 > file_len => return Err(fail(
+                Some(file_len),
+                format!(
+                    "truncated or damaged: the header needs {end} bytes, the file has {file_len}"
+                ),
+            )),
+            Err(HeaderFault::NeedMore(end)) if end > MAX_HEADER => {
+                return Err(fail(
+                    None,
+                    format!("damaged: the header claims {end} bytes, more than any netCDF header"),
+                ))
+            }
+            Err(HeaderFault::NeedMore(end)) => {
+                want = end.max(want.saturating_mul(2));
+            }
+            Err(e @ HeaderFault::Damaged { at, .. }) => {
+                return Err(fail(Some(at as u64), e.to_string()))
+            }
+            Err(e) => return Err(fail(None, e.to_string())),
+        }
+    };
+    Ok(header)
+}
+
 fn damaged(file: &dyn ReadAt, offset: Option<u64>, message: String) -> Error {
     Error::Damaged {
         file: file.location(),

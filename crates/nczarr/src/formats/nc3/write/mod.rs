@@ -9,6 +9,7 @@
 //! destination and renamed into place when complete ([`crate::store::Staged`]).
 
 mod encode;
+mod in_place;
 mod layout;
 
 use std::collections::{HashMap, HashSet};
@@ -24,6 +25,7 @@ use crate::model::{Dataset, Values, VarPath};
 use crate::place::FileTarget;
 use crate::sink::{check_slab, file_slabs, DatasetSink};
 use crate::store::{check_cancelled, start_writeback, StoreError};
+pub(crate) use in_place::rewrite_header;
 use layout::{layout, FileLayout, VarPlace};
 
 /// Fit `plan` to a `version` file: every variable contiguous, big-endian, with no
