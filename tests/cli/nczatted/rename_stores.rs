@@ -334,3 +334,40 @@ fn stores_in_the_cloud_are_renamed_in_place() {
         );
     }
 }
+
+/// An edited copy of a Zarr store (a second name), and a zip archive edited in place
+/// (rewritten beside itself and renamed over it): each reads as the store edited in
+/// place; the input of a copy is left as it was.
+#[test]
+fn an_edited_copy_and_a_zip_archive_read_as_the_store_edited_in_place() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let store = d.join("a.zarr");
+    run(
+        "nczgen",
+        &["-o", &s(&store), &s(&data_dir().join("nczatted/r4.cdl"))],
+    )
+    .success();
+    let zip = d.join("a.zip");
+    run("nczcopy", &[&s(&store), &s(&zip)]).success();
+    let before = tree(&store);
+    let copy = d.join("b.zarr");
+    let edits = ["-h", "-v", "T,tas", "-g", "g,h", "-d", "time,t"];
+    run(
+        "nczrename",
+        &[&edits[..], &[&s(&store), &s(&copy)]].concat(),
+    )
+    .success();
+    assert!(super::stores::changed(&before, &tree(&store)).is_empty());
+    run("nczrename", &[&edits[..], &[&s(&zip)]].concat()).success();
+    run("nczrename", &[&edits[..], &[&s(&store)]].concat()).success();
+    assert_eq!(dump(&copy), dump(&store));
+    assert_eq!(dump(&zip), dump(&store));
+    // Refused without -O once the copy is there, as any output.
+    let e = run(
+        "nczrename",
+        &[&edits[..], &[&s(&store), &s(&copy)]].concat(),
+    )
+    .fails_with_one_line(1);
+    assert!(e.contains("-O") || e.contains("overwrite"), "{e}");
+}

@@ -121,26 +121,32 @@ impl EditJob {
         if self.output.is_none() && changed == 0 && self.history.is_none() {
             return Ok(EditReport { changed });
         }
-        if source.format().zarr_version.is_some() {
-            if self.output.is_some() {
-                return Err(Error::Unsupported(format!(
-                    "{name}: a Zarr store is edited in place; for an edited copy, copy it with nczcopy first"
-                )));
-            }
+        let zarr = source.format().zarr_version.is_some();
+        let zip = opened.url.storage == crate::url::StorageKind::Zip;
+        if zarr {
             if let Some(var) = fill_changed(source.dataset(), &dataset) {
                 return Err(Error::Unsupported(format!(
                     "{name}: variable '{var}': a Zarr array's _FillValue is also its fill_value, what missing chunks read as: not edited in place yet (name the attributes to change or delete)"
                 )));
             }
-            edit_zarr(&opened, &dataset, &self.message).map_err(|e| e.named(name))?;
-            return Ok(EditReport { changed });
-        }
-        if opened.url.path().is_none() {
+            if self.output.is_none() && !zip {
+                edit_zarr(&opened, &dataset, &self.message).map_err(|e| e.named(name))?;
+                return Ok(EditReport { changed });
+            }
+            if source.format().kind == "icechunk" {
+                return Err(Error::Unsupported(format!(
+                    "{name}: an Icechunk repository is edited in place, as a new snapshot; for an edited copy, copy it with nczcopy first"
+                )));
+            }
+            // An edited copy, or a zip archive (rewritten whole beside itself, as a
+            // netCDF file is): written as nczcopy writes a copy of the store.
+        } else if opened.url.path().is_none() {
             return Err(Error::Unsupported(format!(
                 "{name}: a netCDF file is edited on a local disk; a remote one is not edited yet"
             )));
         }
-        let classic = matches!(att_rules(source).types, AttTypes::Classic | AttTypes::Cdf5);
+        let classic =
+            !zarr && matches!(att_rules(source).types, AttTypes::Classic | AttTypes::Cdf5);
         if let (None, Some(path), true) = (&self.output, opened.url.path(), classic) {
             // The header alone, in place, when it still fits before the values.
             let real = std::fs::canonicalize(path).map_err(|e| Error::from(e).named(name))?;
@@ -153,10 +159,10 @@ impl EditJob {
             (None, Some(path)) => {
                 let file = InPlace::check(path).map_err(|e| e.named(name))?;
                 let real = file.path.display().to_string();
-                rewrite(&edited, name, &real)?;
+                rewrite(&edited, name, &real, zarr)?;
                 file.restore();
             }
-            _ => rewrite(&edited, name, &output)?,
+            _ => rewrite(&edited, name, &output, zarr)?,
         }
         Ok(EditReport { changed })
     }
@@ -371,17 +377,19 @@ fn edit_repository(url: &DatasetUrl, old: &Dataset, edited: &Dataset, message: &
     Ok(())
 }
 
-/// Write `source` (a netCDF file named `input`, seen edited) to `output` as a file of
-/// the same kind and storage, staged and renamed into place (over `input` itself for
-/// an edit in place).
-fn rewrite(source: &dyn DatasetSource, input: &str, output: &str) -> Result<()> {
+/// Write `source` (a netCDF file or, `zarr`, a Zarr store named `input`, seen edited)
+/// to `output` as a dataset of the same kind and storage, staged and renamed into place
+/// (over `input` itself for an edit in place).
+fn rewrite(source: &dyn DatasetSource, input: &str, output: &str, zarr: bool) -> Result<()> {
     let mut create = CreateOptions {
         overwrite: true,
         ..CreateOptions::default()
     };
-    // The output's name decides nothing: an edit keeps the input's kind, and says
-    // what made the file.
-    copy_kind(None, "x.nc", source.format())?.apply(&mut create);
+    // A file's name decides nothing: an edit keeps the input's kind, and says what
+    // made the file. A store's copy is what nczcopy makes of it there (a zip archive
+    // stays one).
+    let named = if zarr { output } else { "x.nc" };
+    copy_kind(None, named, source.format())?.apply(&mut create);
     create
         .nc_properties
         .clone_from(&source.format().nc_properties);

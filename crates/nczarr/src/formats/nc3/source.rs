@@ -186,12 +186,14 @@ pub(crate) fn read_header(file: &dyn ReadAt) -> Result<Header> {
         file.read_at(0, &mut prefix)?;
         match header::parse(&prefix) {
             Ok(h) => break h,
-            Err(HeaderFault::NeedMore(end)) if end as u64 > file_len => return Err(fail(
-                Some(file_len),
-                format!(
+            Err(HeaderFault::NeedMore(end)) if end as u64 > file_len => {
+                return Err(fail(
+                    Some(file_len),
+                    format!(
                     "truncated or damaged: the header needs {end} bytes, the file has {file_len}"
                 ),
-            )),
+                ))
+            }
             Err(HeaderFault::NeedMore(end)) if end > MAX_HEADER => {
                 return Err(fail(
                     None,

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Benchmark: one attribute that grows the header of a 2 GB netCDF-4 file (issue 65):
+# `nczatted -h -a comment,global,o,c,<600 characters>` against NCO's
+# `ncatted -h -a ...` on copies of the same file, alternated, the median of RUNS.
+#
+# The file: float T(512, 1024, 1024) in 1x1024x1024 chunks, uncompressed (2 GiB),
+# written by netCDF4-python. Also the same for a classic file (whose header has no
+# room: both tools rewrite it) and, for scale, `cp` of the file.
+#
+# Needs: PYTHON with numpy and netCDF4, NCO's ncatted, a build (NCZ_BIN, default
+# target/release), about 7 GB free where TMPDIR is.
+# Usage: benches/atted_nc4.sh [RUNS]   (default 3)
+set -euo pipefail
+runs=${1:-3}
+here=$(cd "$(dirname "$0")/.." && pwd)
+bin=${NCZ_BIN:-$here/target/release}
+py=${PYTHON:-python3}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+"$py" - "$work" <<'PY'
+import sys, numpy as np, netCDF4
+d = sys.argv[1]
+for kind, name in (("NETCDF4", "big4.nc"), ("NETCDF3_64BIT_OFFSET", "big3.nc")):
+    with netCDF4.Dataset(f"{d}/{name}", "w", format=kind) as f:
+        f.createDimension("time", 512)
+        f.createDimension("y", 1024)
+        f.createDimension("x", 1024)
+        opts = {"chunksizes": (1, 1024, 1024)} if kind == "NETCDF4" else {}
+        v = f.createVariable("T", "f4", ("time", "y", "x"), **opts)
+        v.units = "K"
+        block = np.random.default_rng(0).random((1024, 1024), dtype="f4")
+        for t in range(512):
+            v[t] = block + t
+PY
+long=$(printf 'x%.0s' $(seq 600))
+median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+for f in big4.nc big3.nc; do
+    ours=() theirs=() copies=()
+    for _ in $(seq "$runs"); do
+        cp "$work/$f" "$work/ours.nc"
+        cp "$work/$f" "$work/theirs.nc"
+        sync
+        t0=$EPOCHREALTIME; "$bin/nczatted" -h -a "comment,global,o,c,$long" "$work/ours.nc"; t1=$EPOCHREALTIME
+        ours+=("$(echo "$t1 - $t0" | bc -l)")
+        t0=$EPOCHREALTIME; ncatted -h -a "comment,global,o,c,$long" "$work/theirs.nc"; t1=$EPOCHREALTIME
+        theirs+=("$(echo "$t1 - $t0" | bc -l)")
+        t0=$EPOCHREALTIME; cp "$work/$f" "$work/copy.nc"; sync; t1=$EPOCHREALTIME
+        copies+=("$(echo "$t1 - $t0" | bc -l)")
+        cmp -s <(ncdump -h "$work/ours.nc" | tail -n +2) <(ncdump -h "$work/theirs.nc" | tail -n +2) || {
+            echo "$f: the headers differ" >&2
+            exit 1
+        }
+    done
+    o=$(printf '%s\n' "${ours[@]}" | median)
+    t=$(printf '%s\n' "${theirs[@]}" | median)
+    c=$(printf '%s\n' "${copies[@]}" | median)
+    printf '%s (%s bytes): nczatted %.3f s, ncatted %.3f s: %.2fx ncatted (cp + sync of the file: %.3f s)\n' \
+        "$f" "$(stat -c %s "$work/$f")" "$o" "$t" "$(echo "$t / $o" | bc -l)" "$c"
+done
