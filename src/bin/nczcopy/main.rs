@@ -124,6 +124,14 @@ struct Args {
         "overwrite",
     ])]
     append: bool,
+    /// With -k zarr3 and no OUTPUT: give the Zarr version 2 store INPUT version 3
+    /// metadata in place, no chunk read or rewritten (zarr-python's `zarr migrate v3`):
+    /// each array's chunk keys and codecs kept, the version 2 documents left beside
+    /// (netcdf-c and version 2 readers read those), the root's zarr.json written last.
+    #[arg(long, requires = "kind", conflicts_with_all = [
+        "append", "finish", "metadata_only", "part", "overwrite", "dims", "chunks", "codec",
+    ])]
+    in_place: bool,
     /// The dataset to copy.
     input: String,
     /// More inputs (joined along a dimension), then where to write the copy.
@@ -261,6 +269,16 @@ impl CopyEvents for Printed<'_> {
 }
 
 fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.in_place {
+        if args.kind.as_deref() != Some("zarr3") || !args.more.is_empty() {
+            bail!("--in-place migrates a Zarr version 2 store to version 3: nczcopy -k zarr3 --in-place STORE");
+        }
+        let job = nczarr::jobs::MigrateJob {
+            dataset: args.input.clone(),
+        };
+        job.run()?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if args.append {
         return append::run(&args);
     }
@@ -373,7 +391,12 @@ fn main() -> ExitCode {
         eprintln!("nczcopy: -x is nccopy's experimental caches switch, not NCO's exclusion: for every variable but these, write --exclude VAR,...");
         return ExitCode::from(2);
     }
-    if args.more.is_empty() && !args.finish && !args.append && args.join.inputs_from.is_none() {
+    if args.more.is_empty()
+        && !args.finish
+        && !args.append
+        && !args.in_place
+        && args.join.inputs_from.is_none()
+    {
         // A usage error, as the parser's own (exit 2): OUTPUT is optional only for
         // --finish, which takes just it.
         <Args as clap::CommandFactory>::command()

@@ -371,3 +371,45 @@ fn an_edited_copy_and_a_zip_archive_read_as_the_store_edited_in_place() {
     .fails_with_one_line(1);
     assert!(e.contains("-O") || e.contains("overwrite"), "{e}");
 }
+
+/// Names a Zarr store cannot hold as a node (netCDF's rule: a letter, a digit or '_'
+/// first, else `.zarray` would be a document; v3's `zarr.json`) and renames that reuse a
+/// name freed in the same run are refused, nothing written; a decomposed name is
+/// written composed (NFC), as netcdf-c keeps names, so that netcdf-c finds it.
+#[test]
+fn bad_new_names_and_swaps_are_refused_and_names_are_composed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = tmp.path().join("a.zarr");
+    run(
+        "nczgen",
+        &["-o", &s(&store), &s(&data_dir().join("nczatted/r4.cdl"))],
+    )
+    .success();
+    let before = tree(&store);
+    let store_s = s(&store);
+    for (args, says) in [
+        (&["-v", "T,.zarray"][..], "does not start with a letter"),
+        (&["-v", "T,-x"][..], "does not start with a letter"),
+        (&["-v", "T,zarr.json"][..], "'zarr.json'"),
+        (
+            &["-v", "T,tmp", "-v", "n,T", "-v", "tmp,n"][..],
+            "one at a time",
+        ),
+    ] {
+        let e = run("nczrename", &[args, &[&store_s]].concat()).fails_with_one_line(1);
+        assert!(e.contains(says), "{args:?}: {e}");
+        assert!(
+            super::stores::changed(&before, &tree(&store)).is_empty(),
+            "{args:?}"
+        );
+    }
+    let decomposed = "te\u{301}st";
+    run(
+        "nczrename",
+        &["-h", "-v", &format!("T,{decomposed}"), &store_s],
+    )
+    .success();
+    assert!(tree(&store).keys().any(|k| k.starts_with("t\u{e9}st/")));
+    let text = run("nczdump", &["-h", &store_s]).success().stdout();
+    assert!(text.contains("float t\u{e9}st(time, lon)"), "{text}");
+}

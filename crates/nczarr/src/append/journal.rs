@@ -85,6 +85,19 @@ pub(crate) fn write_moves(
     }
     let listed = read.list()?;
     for m in moves {
+        if m.to.name() == "zarr.json" {
+            return Err(Error::Unsupported(format!(
+                "cannot rename '{}' to 'zarr.json' in a Zarr store: the name of Zarr version 3's documents",
+                m.from
+            )));
+        }
+        if let Some(other) = moves.iter().find(|o| o.from == m.to) {
+            // Copies go before removals: a name freed in this run is still full.
+            return Err(Error::Unsupported(format!(
+                "'{}' would become '{}', and '{}' is renamed too in this run (a swap, or a freed name reused): in a Zarr store, run these renames one at a time",
+                m.from, m.to, other.from
+            )));
+        }
         if let Some((k, _)) = listed
             .iter()
             .find(|(k, _)| m.forward(k).is_none() && under(k, &m.to))
@@ -114,7 +127,7 @@ pub(crate) fn write_moves(
         store.put(&c.key, &c.new)?;
     }
     store.finish()?;
-    store.delete_many(&left)?;
+    store.delete_many(&documents_first(left))?;
     store.finish()?;
     store.delete(&journal_key()?)?;
     store.finish()?;
@@ -162,6 +175,14 @@ fn move_keys(read: &dyn ReadStore, store: &dyn WritableStore, m: &Move) -> Resul
         }
     }
     Ok(keys)
+}
+
+/// `keys` (the old names of moved nodes) in the order to remove them: the documents
+/// first, so that a reader that lists keys no longer finds the node while its chunks
+/// go.
+fn documents_first(mut keys: Vec<StoreKey>) -> Vec<StoreKey> {
+    keys.sort_by_key(|k| !is_document(k));
+    keys
 }
 
 /// True for a metadata document's key (`.zarray`, `zarr.json`...), not a chunk's.
@@ -250,7 +271,7 @@ pub(crate) fn complete_interrupted(
         write.put(k, v)?;
     }
     write.finish()?;
-    write.delete_many(&left)?;
+    write.delete_many(&documents_first(left))?;
     write.finish()?;
     write.delete(&key)?;
     write.finish()?;

@@ -29,7 +29,22 @@ pub(crate) fn bad_name(name: &str) -> Option<&'static str> {
         Some("holds a control character: not a netCDF name")
     } else if name.starts_with(char::is_whitespace) || name.ends_with(char::is_whitespace) {
         Some("starts or ends with a space: not a netCDF name")
+    } else if !name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphanumeric() || c == '_' || !c.is_ascii())
+    {
+        // netcdf-c's NC_check_name; in a Zarr store such a name would also be read
+        // as a document (`.zarray`), not a node.
+        Some("does not start with a letter, a digit or '_': not a netCDF name")
     } else {
         None
     }
+}
+
+/// `name` in Unicode's composed form (NFC), as netcdf-c keeps and looks up every name:
+/// a name given decomposed (`e` and a combining accent) is the one netcdf-c finds.
+pub(crate) fn nfc(name: &str) -> String {
+    use unicode_normalization::UnicodeNormalization as _;
+    name.nfc().collect()
 }

@@ -105,9 +105,9 @@ impl Rename {
         }
         Ok(Rename {
             kind,
-            old: old.to_string(),
-            new: new.to_string(),
-            owner,
+            old: super::nfc(old),
+            new: super::nfc(new),
+            owner: owner.map(|o| super::nfc(&o)),
             optional,
             spec: said,
         })

@@ -79,7 +79,7 @@ impl AttEdit {
             reason,
         };
         let mut parts = spec.splitn(5, ',');
-        let att = parts.next().unwrap_or_default().to_string();
+        let att = super::nfc(parts.next().unwrap_or_default());
         let (Some(var), Some(mode)) = (parts.next(), parts.next()) else {
             return Err(bad(
                 "an edit is ATT,VAR,MODE,TYPE,VALUE (MODE one of a c d m n o p)".into(),
@@ -93,7 +93,7 @@ impl AttEdit {
         let target = match var {
             "" => AttTarget::AllVars,
             v if v.eq_ignore_ascii_case("global") => AttTarget::Global,
-            v => AttTarget::Named(v.to_string()),
+            v => AttTarget::Named(super::nfc(v)),
         };
         let (letters, text) = (parts.next(), parts.next());
         if att.is_empty() && mode != AttMode::Delete {

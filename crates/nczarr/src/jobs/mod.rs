@@ -28,6 +28,7 @@ pub mod generate;
 pub mod inputs;
 pub mod kerchunk;
 pub mod kind;
+pub mod migrate;
 mod plan_text;
 
 pub use crate::concat::ConcatOptions as JoinOptions;
@@ -42,3 +43,4 @@ pub use generate::{GenerateEvents, GenerateJob};
 pub use inputs::{parse_dims, InputOptions, InputView, Inputs};
 pub use kerchunk::{KerchunkJob, KerchunkReport};
 pub use kind::{copy_kind, kind_for_target, names_repository, OutputKind};
+pub use migrate::{MigrateJob, MigrateReport};

@@ -248,6 +248,37 @@ impl ZarrSink {
         })
     }
 
+    /// Write the Zarr version 3 documents of `dataset` into `store`, whose arrays'
+    /// chunks are there already, stored as `stored` says (a version 2 store migrated in
+    /// place: its chunk keys and codecs kept). The root's `zarr.json` is written last:
+    /// until then the store reads as it was.
+    ///
+    /// # Errors
+    /// A codec chain no writer could build; store errors.
+    pub(crate) fn write_v3_documents(
+        store: Box<dyn WritableStore>,
+        options: WriteOptions,
+        dataset: &Dataset,
+        stored: Vec<(VarPath, StoredArray)>,
+    ) -> Result<()> {
+        let mut sink = ZarrSink::new(Target::in_place(store), options)?;
+        for (path, array) in stored {
+            let writer = ArrayWriter::new(array_key(&path)?, &path, array.clone())?;
+            sink.vars.insert(
+                path,
+                VarOut {
+                    stored: array,
+                    writer,
+                    scalar_as_1: false,
+                    fill_masks: false,
+                },
+            );
+        }
+        sink.dataset = dataset.clone();
+        sink.write_metadata()?;
+        Ok(sink.store().finish()?)
+    }
+
     /// Write only what `stage` says (a run of a copy in parts).
     pub fn with_stage(mut self, stage: WriteStage) -> ZarrSink {
         self.stage = stage;
