@@ -14,6 +14,8 @@ mod join;
 mod kerchunk;
 /// `-k kerchunk` with several files: one virtual dataset joined along a dimension.
 mod kerchunk_joined;
+/// `-k zarr3 --in-place`: Zarr v2 stores given v3 metadata, no chunk rewritten (issue 65).
+mod migrate;
 /// netCDF classic and netCDF-4 files as output.
 mod netcdf_out;
 /// As a process: memory budget, killed and stopped runs, copies in parts.
