@@ -428,3 +428,58 @@ pub fn refuse_for_references(
     }
     Ok(())
 }
+
+/// `--in-place`: a Zarr version 2 store given version 3 metadata where it is.
+#[derive(Args, Debug, Clone, Default)]
+pub struct MigrateArgs {
+    /// With -k zarr3 and no OUTPUT: give the Zarr version 2 store INPUT version 3
+    /// metadata in place, no chunk read or rewritten (zarr-python's `zarr migrate v3`):
+    /// each array's chunk keys and codecs kept, the version 2 documents left beside
+    /// (netcdf-c and version 2 readers read those), the root's zarr.json written last.
+    #[arg(long, requires = "kind", conflicts_with_all = [
+        "append", "finish", "metadata_only", "part", "overwrite", "dims", "chunks", "codec",
+    ])]
+    pub in_place: bool,
+}
+
+impl MigrateArgs {
+    /// Migrate `input` (`kind` must be zarr3, and no other name given).
+    ///
+    /// # Errors
+    /// The migration's, in one line.
+    pub fn run(
+        &self,
+        kind: Option<&str>,
+        input: &str,
+        more: &[String],
+    ) -> anyhow::Result<std::process::ExitCode> {
+        if kind != Some("zarr3") || !more.is_empty() {
+            bail!("--in-place migrates a Zarr version 2 store to version 3: nczcopy -k zarr3 --in-place STORE");
+        }
+        nczarr::jobs::MigrateJob {
+            dataset: input.to_string(),
+        }
+        .run()?;
+        Ok(std::process::ExitCode::SUCCESS)
+    }
+}
+
+/// The hyperslab given to `-d`, if one is: nczcopy's `-d` is nccopy's deflate level,
+/// while NCO's `-d` (`ncks -d time,0,9`) is nczcopy's `--dim`; clap would say only
+/// that `time,0,9` is not a number.
+pub fn hyperslab_after_deflate(args: &[String]) -> Option<String> {
+    let mut it = args.iter().skip(1);
+    while let Some(arg) = it.next() {
+        if arg == "--" {
+            return None;
+        }
+        if arg == "-d" {
+            if let Some(next) = it.next().filter(|n| super::looks_like_hyperslab(n)) {
+                return Some(next.clone());
+            }
+        } else if let Some(rest) = arg.strip_prefix("-d").filter(|r| r.contains(',')) {
+            return Some(rest.to_string());
+        }
+    }
+    None
+}

@@ -14,7 +14,7 @@ use nczarr::jobs::{
 use nczarr::place::icechunk::CommitInfo;
 use nczarr_tools::cli;
 use nczarr_tools::cli::copy_args::{
-    IcechunkArgs, JoinArgs, KerchunkArgs, NccopyArgs, SelectArgs, StorageArgs,
+    IcechunkArgs, JoinArgs, KerchunkArgs, MigrateArgs, NccopyArgs, SelectArgs, StorageArgs,
 };
 use nczarr_tools::cli::output::{KindFlags, LayoutArgs};
 use nczarr_tools::cli::progress::{Bar, Show};
@@ -124,14 +124,8 @@ struct Args {
         "overwrite",
     ])]
     append: bool,
-    /// With -k zarr3 and no OUTPUT: give the Zarr version 2 store INPUT version 3
-    /// metadata in place, no chunk read or rewritten (zarr-python's `zarr migrate v3`):
-    /// each array's chunk keys and codecs kept, the version 2 documents left beside
-    /// (netcdf-c and version 2 readers read those), the root's zarr.json written last.
-    #[arg(long, requires = "kind", conflicts_with_all = [
-        "append", "finish", "metadata_only", "part", "overwrite", "dims", "chunks", "codec",
-    ])]
-    in_place: bool,
+    #[command(flatten)]
+    migrate: MigrateArgs,
     /// The dataset to copy.
     input: String,
     /// More inputs (joined along a dimension), then where to write the copy.
@@ -269,15 +263,10 @@ impl CopyEvents for Printed<'_> {
 }
 
 fn run(args: Args) -> anyhow::Result<ExitCode> {
-    if args.in_place {
-        if args.kind.as_deref() != Some("zarr3") || !args.more.is_empty() {
-            bail!("--in-place migrates a Zarr version 2 store to version 3: nczcopy -k zarr3 --in-place STORE");
-        }
-        let job = nczarr::jobs::MigrateJob {
-            dataset: args.input.clone(),
-        };
-        job.run()?;
-        return Ok(ExitCode::SUCCESS);
+    if args.migrate.in_place {
+        return args
+            .migrate
+            .run(args.kind.as_deref(), &args.input, &args.more);
     }
     if args.append {
         return append::run(&args);
@@ -355,32 +344,12 @@ fn ncos_exclusion(args: &Args) -> bool {
     args.nccopy.experimental && (args.select.data_vars.is_some() || args.select.only_vars.is_some())
 }
 
-/// The hyperslab given to `-d`, if one is: nczcopy's `-d` is nccopy's deflate level,
-/// while NCO's `-d` (`ncks -d time,0,9`) is nczcopy's `--dim`; clap would say only
-/// that `time,0,9` is not a number.
-fn hyperslab_after_deflate(args: &[String]) -> Option<String> {
-    let mut it = args.iter().skip(1);
-    while let Some(arg) = it.next() {
-        if arg == "--" {
-            return None;
-        }
-        if arg == "-d" {
-            if let Some(next) = it.next().filter(|n| cli::looks_like_hyperslab(n)) {
-                return Some(next.clone());
-            }
-        } else if let Some(rest) = arg.strip_prefix("-d").filter(|r| r.contains(',')) {
-            return Some(rest.to_string());
-        }
-    }
-    None
-}
-
 fn main() -> ExitCode {
     cli::signals::stop_on_signals("nczcopy");
     let argv: Vec<String> = std::env::args_os()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
-    if let Some(spec) = hyperslab_after_deflate(&argv) {
+    if let Some(spec) = cli::copy_args::hyperslab_after_deflate(&argv) {
         eprintln!(
             "nczcopy: -d is nccopy's deflate level (0-9); for a hyperslab (ncks -d) write --dim {spec}"
         );
@@ -394,7 +363,7 @@ fn main() -> ExitCode {
     if args.more.is_empty()
         && !args.finish
         && !args.append
-        && !args.in_place
+        && !args.migrate.in_place
         && args.join.inputs_from.is_none()
     {
         // A usage error, as the parser's own (exit 2): OUTPUT is optional only for

@@ -13,7 +13,7 @@ use std::process::Command;
 
 use super::stores::{read, tree};
 use crate::util::peers::python_with_readers;
-use crate::util::{data_dir, have, run, s};
+use crate::util::{data_dir, run, s};
 
 const RENAMES: [&str; 10] = [
     "-v",
@@ -41,6 +41,21 @@ fn chunks(dir: &Path) -> BTreeMap<Vec<u8>, usize> {
     out
 }
 
+/// `data/nczatted/r4.cdl` as a netCDF-4 file in `dir`, and a copy of it given
+/// [`RENAMES`] (nczrename on files is tested against ncrename): the input and the
+/// expected result.
+fn file_and_renamed(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    let nc = dir.join("r4.nc");
+    let cdl = data_dir().join("nczatted/r4.cdl");
+    run("nczgen", &["-k", "nc4", "-o", &s(&nc), &s(&cdl)]).success();
+    let renamed = dir.join("renamed.nc");
+    fs::copy(&nc, &renamed).unwrap();
+    let mut args = vec!["-h"];
+    args.extend(RENAMES);
+    run("nczrename", &[&args[..], &[&s(&renamed)]].concat()).success();
+    (nc, renamed)
+}
+
 /// nczdump of `store` without its first line (the name).
 fn dump(store: &Path) -> String {
     let text = run("nczdump", &[&s(store)]).success().stdout();
@@ -51,24 +66,10 @@ fn dump(store: &Path) -> String {
 fn zarr_stores_are_renamed_in_place_as_the_netcdf_file_is() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
-    let nc = d.join("r4.nc");
-    run(
-        "nczgen",
-        &[
-            "-k",
-            "nc4",
-            "-o",
-            &s(&nc),
-            &s(&data_dir().join("nczatted/r4.cdl")),
-        ],
-    )
-    .success();
-    let renamed_nc = d.join("renamed.nc");
-    fs::copy(&nc, &renamed_nc).unwrap();
+    let (nc, renamed_nc) = file_and_renamed(d);
     let mut args = vec!["-h"];
     args.extend(RENAMES);
     let renamed_s = s(&renamed_nc);
-    run("nczrename", &[&args[..], &[&renamed_s]].concat()).success();
     let py = python_with_readers();
     for kind in ["nczarr", "zarr", "zarr3"] {
         let store = d.join(format!("{kind}.zarr"));
@@ -98,27 +99,7 @@ fn zarr_stores_are_renamed_in_place_as_the_netcdf_file_is() {
     }
     // netcdf-c's own NCZarr (its 4.9.0 layout: records in .zgroup and .zarray) reads
     // our rename of it as it reads the renamed file.
-    if have("ncgen") && have("ncdump") {
-        let theirs = d.join("c.zarr");
-        let url = format!("file://{}#mode=nczarr,file", theirs.display());
-        // netcdf-c 4.9.0 writes neither an unlimited dimension nor (without its
-        // ncdump crashing) a scalar in NCZarr: the file without them.
-        let cdl: String = fs::read_to_string(data_dir().join("nczatted/r4.cdl"))
-            .unwrap()
-            .replace("time = UNLIMITED", "time = 2")
-            .lines()
-            .filter(|l| {
-                let t = l.trim_start();
-                !(t.starts_with("int n ;") || t.starts_with("n:") || t.starts_with("n = "))
-            })
-            .map(|l| format!("{l}\n"))
-            .collect();
-        fs::write(d.join("fixed.cdl"), cdl).unwrap();
-        let made = Command::new("ncgen")
-            .args(["-4", "-o", &url, &s(&d.join("fixed.cdl"))])
-            .status()
-            .unwrap();
-        assert!(made.success());
+    if let Some((_, url)) = crate::util::datasets::netcdf_c_nczarr(d) {
         let fixed_nc = d.join("fixed.nc");
         run("nczcopy", &[&url, &s(&fixed_nc)]).success();
         let fixed_s = s(&fixed_nc);
@@ -144,14 +125,8 @@ fn xarray_stores_are_renamed_in_place() {
     };
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
-    let made = Command::new(&py)
-        .arg(data_dir().join("nczatted/stores.py"))
-        .args(["make", &s(d)])
-        .status()
-        .unwrap();
-    assert!(made.success());
-    for name in ["xr2", "xr3"] {
-        let store = d.join(format!("{name}.zarr"));
+    for store in crate::util::datasets::xarray_stores(&py, d) {
+        let name = store.display();
         let before = read(&py, "vars", &store);
         run(
             "nczrename",
@@ -259,24 +234,9 @@ fn a_rename_stopped_after_its_moves_is_completed_by_the_next_run() {
 #[test]
 fn stores_in_the_cloud_are_renamed_in_place() {
     let tmp = tempfile::tempdir().unwrap();
-    let nc = tmp.path().join("r4.nc");
-    run(
-        "nczgen",
-        &[
-            "-k",
-            "nc4",
-            "-o",
-            &s(&nc),
-            &s(&data_dir().join("nczatted/r4.cdl")),
-        ],
-    )
-    .success();
-    let renamed_nc = tmp.path().join("renamed.nc");
-    fs::copy(&nc, &renamed_nc).unwrap();
-    let renamed_s = s(&renamed_nc);
+    let (nc, renamed_nc) = file_and_renamed(tmp.path());
     let mut args = vec!["-h"];
     args.extend(RENAMES);
-    run("nczrename", &[&args[..], &[&renamed_s]].concat()).success();
     let expected = dump(&renamed_nc);
     let check = |name: &str, list: String| {
         let keys: Vec<&str> = list

@@ -10,7 +10,7 @@ use std::path::Path;
 use std::process::Command;
 
 use crate::util::peers::python_with_readers;
-use crate::util::{data_dir, have, run, s};
+use crate::util::{data_dir, run, s};
 
 /// Every file under `dir` but the metadata documents: the chunks, by path.
 fn chunks(dir: &Path) -> BTreeMap<String, Vec<u8>> {
@@ -77,13 +77,8 @@ fn version_2_stores_are_given_version_3_metadata_in_place() {
     }
     let py = python_with_readers();
     if let Some(py) = &py {
-        let made = Command::new(py)
-            .arg(data_dir().join("nczatted/stores.py"))
-            .args(["make", &s(d)])
-            .status()
-            .unwrap();
-        assert!(made.success());
-        stores.push(d.join("xr2.zarr"));
+        let [xr2, _] = crate::util::datasets::xarray_stores(py, d);
+        stores.push(xr2);
     }
     for store in &stores {
         let (before, chunks_before) = (dump(store), chunks(store));
@@ -115,25 +110,7 @@ fn version_2_stores_are_given_version_3_metadata_in_place() {
         assert!(e.contains("version 3 metadata already"), "{e}");
     }
     // netcdf-c's own NCZarr: its ncdump still reads the version 2 documents.
-    if have("ncgen") && have("ncdump") {
-        let fixed: String = fs::read_to_string(&cdl)
-            .unwrap()
-            .replace("time = UNLIMITED", "time = 2")
-            .lines()
-            .filter(|l| {
-                let t = l.trim_start();
-                !(t.starts_with("int n ;") || t.starts_with("n:") || t.starts_with("n = "))
-            })
-            .map(|l| format!("{l}\n"))
-            .collect();
-        fs::write(d.join("fixed.cdl"), fixed).unwrap();
-        let theirs = d.join("c.zarr");
-        let url = format!("file://{}#mode=nczarr,file", theirs.display());
-        let ok = Command::new("ncgen")
-            .args(["-4", "-o", &url, &s(&d.join("fixed.cdl"))])
-            .status()
-            .unwrap();
-        assert!(ok.success());
+    if let Some((theirs, url)) = crate::util::datasets::netcdf_c_nczarr(d) {
         let ncdump = || Command::new("ncdump").arg(&url).output().unwrap().stdout;
         let (before, ours) = (ncdump(), dump(&theirs));
         run("nczcopy", &["-k", "zarr3", "--in-place", &s(&theirs)]).success();

@@ -109,3 +109,45 @@ pub(crate) fn grid(dir: &Path) -> std::path::PathBuf {
     nczgen(&["-k", "nczarr", "-o", &s(&store), &s(&cdl)]).success();
     store
 }
+
+/// netcdf-c's own NCZarr store of `data/nczatted/r4.cdl` at `dir/c.zarr`, made by its
+/// ncgen, without what 4.9.0 cannot write there (an unlimited dimension; a scalar, on
+/// which its ncdump crashes); its `file://...#mode=nczarr,file` URL. `None` without
+/// ncgen and ncdump.
+pub(crate) fn netcdf_c_nczarr(dir: &Path) -> Option<(PathBuf, String)> {
+    if !(crate::util::have("ncgen") && crate::util::have("ncdump")) {
+        return None;
+    }
+    let cdl: String = fs::read_to_string(crate::util::data_dir().join("nczatted/r4.cdl"))
+        .unwrap()
+        .replace("time = UNLIMITED", "time = 2")
+        .lines()
+        .filter(|l| {
+            let t = l.trim_start();
+            !(t.starts_with("int n ;") || t.starts_with("n:") || t.starts_with("n = "))
+        })
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let fixed = dir.join("fixed.cdl");
+    fs::write(&fixed, cdl).unwrap();
+    let store = dir.join("c.zarr");
+    let url = format!("file://{}#mode=nczarr,file", store.display());
+    let ok = std::process::Command::new("ncgen")
+        .args(["-4", "-o", &url, &s(&fixed)])
+        .status()
+        .unwrap();
+    assert!(ok.success(), "ncgen {url}");
+    Some((store, url))
+}
+
+/// xarray's consolidated Zarr v2 and v3 stores `dir/xr2.zarr`, `dir/xr3.zarr`
+/// (`data/nczatted/stores.py make`), written by `py`.
+pub(crate) fn xarray_stores(py: &str, dir: &Path) -> [PathBuf; 2] {
+    let made = std::process::Command::new(py)
+        .arg(crate::util::data_dir().join("nczatted/stores.py"))
+        .args(["make", &s(dir)])
+        .status()
+        .unwrap();
+    assert!(made.success(), "stores.py make");
+    [dir.join("xr2.zarr"), dir.join("xr3.zarr")]
+}

@@ -9,7 +9,7 @@ use crate::json::Json;
 use crate::store::{ReadStore, StoreKey, WritableStore};
 
 use super::docs::DocChange;
-use crate::formats::zarr::rename_docs::Move;
+use crate::formats::zarr::doc_set::Move;
 
 /// Where the record of an unfinished metadata step is kept.
 pub const JOURNAL: &str = ".nczcopy/append.json";

@@ -135,7 +135,12 @@ mod tests {
         backing.put(&key, b"{}").unwrap();
         let memo = MemoStore::new(Box::new(backing.clone()));
         assert_eq!(memo.get(&key).unwrap().as_deref(), Some(&b"{}"[..]));
-        assert_eq!(memo.get_many(&[gone.clone()])[0].as_ref().unwrap(), &None);
+        assert_eq!(
+            memo.get_many(std::slice::from_ref(&gone))[0]
+                .as_ref()
+                .unwrap(),
+            &None
+        );
         // Changed behind its back: the memo still answers what it read.
         backing.put(&key, b"{\"x\": 1}").unwrap();
         backing.put(&gone, b"{}").unwrap();

@@ -167,8 +167,6 @@ impl Nc3Source {
     }
 }
 
-/// A damaged or truncated file: the offset is the byte where it was found.
-
 /// The header of the classic-family file `file`, read in as few reads as its length
 /// allows.
 ///
@@ -212,6 +210,7 @@ pub(crate) fn read_header(file: &dyn ReadAt) -> Result<Header> {
     Ok(header)
 }
 
+/// A damaged or truncated file: the offset is the byte where it was found.
 fn damaged(file: &dyn ReadAt, offset: Option<u64>, message: String) -> Error {
     Error::Damaged {
         file: file.location(),

@@ -9,6 +9,7 @@
 use std::collections::BTreeMap;
 
 use super::conventions::ARRAYS_INFO;
+use super::doc_set::{consolidated_entries, node, Docs, Move};
 use super::v2::values_json;
 use super::write::{attrs::attr_dtype, Layout, WriteOptions};
 use crate::error::{Error, Result};
@@ -97,26 +98,7 @@ pub(crate) struct EditedDocs {
     /// How many groups and variables have their attributes changed.
     pub holders: usize,
     /// The keys that move first (renamed variables and groups), in order.
-    pub moves: Vec<super::rename_docs::Move>,
-}
-
-/// The nodes' documents in the consolidated metadata of `store`, by path (v2: the
-/// document's key, `T/.zattrs`; v3: the node's path, `T`); `None` without one.
-fn consolidated_entries(store: &dyn ReadStore, zarr3: bool) -> Result<Option<Json>> {
-    let key = StoreKey::new(if zarr3 { "zarr.json" } else { ".zmetadata" })?;
-    let Some(bytes) = store.get(&key)? else {
-        return Ok(None);
-    };
-    let Ok(doc) = crate::json::parse(&bytes) else {
-        return Ok(None);
-    };
-    let entries = if zarr3 {
-        doc.get("consolidated_metadata")
-            .and_then(|c| c.get("metadata"))
-    } else {
-        doc.get("metadata")
-    };
-    Ok(entries.filter(|m| matches!(m, Json::Object(_))).cloned())
+    pub moves: Vec<Move>,
 }
 
 /// When a document is written: arrays', then groups' below the root, then the root's
@@ -129,89 +111,6 @@ fn rank(key: &StoreKey, arrays: &[StoreKey]) -> u8 {
         ".zattrs" => 2,
         _ => 1,
     }
-}
-
-/// The documents read so far (bytes as read, JSON as edited) and those changed, by
-/// their keys after the edit's moves.
-pub(super) struct Docs<'s> {
-    store: &'s dyn ReadStore,
-    loaded: BTreeMap<StoreKey, (Vec<u8>, Json)>,
-    changed: Vec<StoreKey>,
-    /// The consolidated metadata's entries (see [`consolidated_entries`]).
-    consolidated: Option<Json>,
-    zarr3: bool,
-    /// The groups and variables whose attributes change.
-    holders: usize,
-    /// The keys renamed (see [`super::rename_docs::moves`]).
-    moves: Vec<super::rename_docs::Move>,
-}
-
-impl Docs<'_> {
-    /// The document at `key`, to change; an empty object when it is not there and
-    /// `create` (a `.zattrs` not yet written), else `None`.
-    pub(super) fn edit(&mut self, key: &StoreKey, create: bool) -> Result<Option<&mut Json>> {
-        if !self.loaded.contains_key(key) {
-            let from = self.before_moves(key);
-            if let Some(found) = self.from_consolidated(&from) {
-                let (bytes, json) = match found {
-                    Some(json) => (json.to_text().into_bytes(), json),
-                    None if create => (Vec::new(), Json::Object(Vec::new())),
-                    None => return Ok(None),
-                };
-                self.loaded.insert(key.clone(), (bytes, json));
-            }
-        }
-        if !self.loaded.contains_key(key) {
-            let (bytes, json) = match self.store.get(&self.before_moves(key))? {
-                Some(bytes) => {
-                    let json = crate::json::parse(&bytes)
-                        .map_err(|e| Error::metadata(key.clone(), format!("not JSON: {e}")))?;
-                    (bytes, json)
-                }
-                None if create => (Vec::new(), Json::Object(Vec::new())),
-                None => return Ok(None),
-            };
-            self.loaded.insert(key.clone(), (bytes, json));
-        }
-        if !self.changed.contains(key) {
-            self.changed.push(key.clone());
-        }
-        Ok(self.loaded.get_mut(key).map(|(_, j)| j))
-    }
-}
-
-impl Docs<'_> {
-    /// The key `key` (named as after the edit) has in the store now.
-    fn before_moves(&self, key: &StoreKey) -> StoreKey {
-        self.moves
-            .iter()
-            .rev()
-            .fold(key.clone(), |k, m| m.back(&k).unwrap_or(k))
-    }
-
-    /// The document `key` as the consolidated metadata has it: `Some(None)` when that
-    /// says there is none; `None` when it does not say (no consolidated metadata, or
-    /// the root's own document, which holds it).
-    fn from_consolidated(&self, key: &StoreKey) -> Option<Option<Json>> {
-        let entries = self.consolidated.as_ref()?;
-        if self.zarr3 {
-            let path = key.as_str().strip_suffix("/zarr.json")?;
-            Some(entries.get(path).cloned())
-        } else if key.as_str() == ".zmetadata" {
-            None
-        } else {
-            Some(entries.get(key.as_str()).cloned())
-        }
-    }
-}
-
-/// The store key of the node at `path` (`""` for the root).
-pub(super) fn node(path: &[String]) -> Result<StoreKey> {
-    let mut key = StoreKey::root();
-    for p in path {
-        key = key.join(p)?;
-    }
-    Ok(key)
 }
 
 /// Each group and variable under `old` (at `path`) whose attributes `new` changes.

@@ -23,6 +23,7 @@
 pub mod array;
 pub(crate) mod attr_docs;
 mod conventions;
+pub(crate) mod doc_set;
 mod reader;
 pub(crate) mod rename_docs;
 pub mod v2;

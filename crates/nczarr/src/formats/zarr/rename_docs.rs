@@ -6,42 +6,11 @@
 //! NCZarr's `dimension_references`). The consolidated copies are re-keyed by
 //! `attr_docs`.
 
-use super::attr_docs::Docs;
+use super::doc_set::{node, Docs, Move};
 use crate::error::Result;
 use crate::json::Json;
 use crate::model::{Dataset, DimRef, Group, Var};
 use crate::store::StoreKey;
-
-/// Every key under `from` (a node of the store) to have the same name under `to`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Move {
-    pub from: StoreKey,
-    pub to: StoreKey,
-}
-
-impl Move {
-    /// `key` as named after this move (unchanged when not under `from`).
-    pub(crate) fn forward(&self, key: &StoreKey) -> Option<StoreKey> {
-        rebase(key, &self.from, &self.to)
-    }
-
-    /// `key` as named before this move.
-    pub(crate) fn back(&self, key: &StoreKey) -> Option<StoreKey> {
-        rebase(key, &self.to, &self.from)
-    }
-}
-
-/// `key` with its leading `from` replaced by `to`; `None` when `key` is not `from` or
-/// under it.
-fn rebase(key: &StoreKey, from: &StoreKey, to: &StoreKey) -> Option<StoreKey> {
-    let k = key.as_str();
-    let f = from.as_str();
-    let rest = k.strip_prefix(f)?;
-    if !(rest.is_empty() || rest.starts_with('/')) {
-        return None;
-    }
-    StoreKey::new(&format!("{}{rest}", to.as_str())).ok()
-}
 
 /// The moves that rename the nodes `new` renames in `old` (the same groups and
 /// variables in the same places), in the order to make them: a group before what is
@@ -88,7 +57,7 @@ pub(super) fn rename_names(
     new: &Group,
     path: &mut Vec<String>,
 ) -> Result<()> {
-    let group = super::attr_docs::node(path)?;
+    let group = node(path)?;
     let pairs = |o: Vec<&str>, n: Vec<&str>| -> Vec<(String, String)> {
         o.into_iter()
             .zip(n)
