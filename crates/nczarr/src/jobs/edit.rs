@@ -267,7 +267,7 @@ fn complete_interrupted(url: &DatasetUrl, read: &dyn crate::store::ReadStore) ->
 ///
 /// # Errors
 /// [`Error::Unsupported`] for the stores not edited in place (a zip archive).
-fn writer(url: &DatasetUrl) -> Result<Box<dyn crate::store::WritableStore>> {
+pub(super) fn writer(url: &DatasetUrl) -> Result<Box<dyn crate::store::WritableStore>> {
     use crate::store::ReplacingDirStore;
     use crate::url::StorageKind;
     let not_here = |what: &str| {

@@ -19,6 +19,8 @@ use crate::open::{zarr_read_options, OpenOptions};
 use crate::source::DatasetSource;
 use crate::url::{DatasetUrl, StorageKind};
 
+use super::edit::writer;
+
 /// A metadata-only migration of a Zarr v2 store to v3, in place.
 #[derive(Debug, Clone)]
 pub struct MigrateJob {
@@ -89,18 +91,12 @@ impl MigrateJob {
             nc_properties: format.nc_properties.clone().unwrap_or_default(),
             ..WriteOptions::default()
         };
-        let writer = || -> Result<Box<dyn crate::store::WritableStore>> {
-            Ok(match (url.storage, url.path()) {
-                (StorageKind::Dir, Some(p)) => Box::new(crate::store::ReplacingDirStore::new(p)),
-                _ => Box::new(crate::place::open_cloud(&url, None, true)?),
-            })
-        };
         let arrays = stored.len();
-        ZarrSink::write_v3_documents(writer()?, options, &dataset, stored)?;
+        ZarrSink::write_v3_documents(writer(&url)?, options, &dataset, stored)?;
         // Version 2's consolidated metadata would hide the version 3 documents from a
         // reader that takes it first (and go stale): the v3 root holds its own.
         let zmetadata = crate::store::StoreKey::new(".zmetadata")?;
-        let write = writer()?;
+        let write = writer(&url)?;
         write.delete(&zmetadata)?;
         write.finish()?;
         Ok(MigrateReport { arrays })

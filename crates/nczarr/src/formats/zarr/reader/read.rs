@@ -35,10 +35,8 @@ pub(crate) fn read(store: Box<dyn ReadStore>, options: &ReadOptions) -> Result<Z
         // asked for (five requests less on a remote store).
         let key = StoreKey::new(crate::formats::zarr::v3::ZARR_JSON)?;
         if let Some(bytes) = store.get(&key)? {
-            let doc = crate::json::parse(&bytes).map_err(|error| Error::Json {
-                key: key.to_string(),
-                error,
-            })?;
+            let doc = super::meta::parse_raw(&key, Ok(super::meta::RawDoc::Bytes(bytes)))?
+                .unwrap_or(crate::json::Json::Null);
             trace("metadata: Zarr version 3 (zarr.json)");
             return super::v3::read(store, &doc, options);
         }
