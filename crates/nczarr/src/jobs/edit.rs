@@ -298,6 +298,11 @@ fn edit_zarr(opened: &crate::open::Opened, edited: &Dataset, message: &str) -> R
     if source.format().kind == "icechunk" {
         return edit_repository(url, source.dataset(), edited, message);
     }
+    if url.storage == crate::url::StorageKind::Dir {
+        // An array or group of another dataset named alone: editing it would leave that
+        // dataset's consolidated metadata stale (on a disk, where looking is free).
+        crate::open::check_not_inside(&url.original)?;
+    }
     let write = writer(url)?;
     let read = source.store().ok_or_else(|| {
         Error::Unsupported("a dataset without a store: not edited in place".into())
