@@ -541,6 +541,27 @@ pub fn check_not_inside(name: &str) -> Result<()> {
     refuse_inside(name, crate::place::inspect_target(&url)?.inside)
 }
 
+/// Refuse to edit in place what is a part of another dataset (an array or group of a
+/// store named by its path): the edit would pass by that dataset's consolidated
+/// metadata and leave it stale.
+///
+/// # Errors
+/// [`Error::Target`] naming the dataset; [`Error::Url`], [`Error::Store`] when the
+/// place cannot be looked at.
+pub fn check_not_part(name: &str) -> Result<()> {
+    let url = DatasetUrl::parse(name)?;
+    match crate::place::inspect_target(&url)?.inside {
+        None => Ok(()),
+        Some(around) => Err(Error::Target {
+            location: name.to_string(),
+            message: format!(
+                "a part of the dataset {} ({}), not a dataset: nothing was changed (name the dataset {} itself)",
+                around.dataset, around.what, around.dataset
+            ),
+        }),
+    }
+}
+
 fn refuse_inside(name: &str, inside: Option<crate::place::Enclosing>) -> Result<()> {
     match inside {
         None => Ok(()),

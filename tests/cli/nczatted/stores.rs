@@ -181,6 +181,14 @@ fn refused_edits_change_nothing_and_a_stopped_edit_is_completed() {
         assert!(e.contains(says), "{edits:?}: {e}");
         assert!(changed(&before, &tree(&store)).is_empty(), "{edits:?}");
     }
+    // An array of the store named alone: editing it would leave the store's
+    // consolidated metadata stale, so it is refused (as is a migration of it).
+    let inside = s(&store.join("T"));
+    let e = run("nczatted", &["-h", "-a", "units,T,o,c,m", &inside]).fails_with_one_line(1);
+    assert!(e.contains("a part of the dataset"), "{e}");
+    let e = run("nczcopy", &["-k", "zarr3", "--in-place", &inside]).fails_with_one_line(1);
+    assert!(e.contains("a part of the dataset"), "{e}");
+    assert!(changed(&before, &tree(&store)).is_empty(), "inside");
     // A run stopped after recording its documents (as a kill would leave it): the
     // next run completes that step, then makes its own edit.
     let docs: Vec<serde_json::Value> = [".zattrs", ".zmetadata"]

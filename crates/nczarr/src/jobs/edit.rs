@@ -301,7 +301,7 @@ fn edit_zarr(opened: &crate::open::Opened, edited: &Dataset, message: &str) -> R
     if url.storage == crate::url::StorageKind::Dir {
         // An array or group of another dataset named alone: editing it would leave that
         // dataset's consolidated metadata stale (on a disk, where looking is free).
-        crate::open::check_not_inside(&url.original)?;
+        crate::open::check_not_part(&url.original)?;
     }
     let write = writer(url)?;
     let read = source.store().ok_or_else(|| {

@@ -50,7 +50,7 @@ impl MigrateJob {
     fn migrate(&self) -> Result<MigrateReport> {
         let url = DatasetUrl::parse(&self.dataset)?;
         // An array or group of another dataset named alone is not a store to migrate.
-        crate::open::check_not_inside(&self.dataset)?;
+        crate::open::check_not_part(&self.dataset)?;
         let refuse = |why: String| Err(Error::Unsupported(why));
         match (url.storage, url.path()) {
             (StorageKind::Dir, Some(p)) if p.is_dir() => {}
