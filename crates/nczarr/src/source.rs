@@ -195,6 +195,12 @@ pub trait DatasetSource: DataSource {
         Vec::new()
     }
 
+    /// The source itself, for a job that works on one format's own structures (a
+    /// netCDF-4 file's object headers, edited in place).
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        None
+    }
+
     /// The key/value store under the dataset, for tools that look at keys and objects.
     fn store(&self) -> Option<&dyn ReadStore> {
         None

@@ -4,6 +4,8 @@
 //! refused and changes nothing (and what it wraps or crashes on, too); the history
 //! line; an edit into a copy.
 
+/// netCDF-4 files edited in place, as ncatted (libhdf5) edits them.
+mod nc4_in_place;
 /// nczrename against NCO's ncrename.
 mod rename;
 mod rename_stores;
@@ -280,11 +282,17 @@ fn in_place_edits_keep_links_and_modes_and_refuse_what_netcdf_refuses() {
         fs::metadata(&real).unwrap().permissions().mode() & 0o777,
         0o640
     );
-    let before = fs::read(&real).unwrap();
     let other = d.join("other.nc");
     fs::hard_link(&real, &other).unwrap();
-    let e = run("nczatted", &["-a", "x,global,o,c,w", &s(&real)]).fails_with_one_line(1);
+    // An attribute edit is made in place: both names see it. A rename rewrites the
+    // file, which would leave the other name as it was: refused.
+    run("nczatted", &["-h", "-a", "x,global,o,c,w", &s(&real)]).success();
+    assert_eq!(fs::read(&other).unwrap(), fs::read(&real).unwrap());
+    assert!(header(&other).contains(":x = \"w\""));
+    let before = fs::read(&real).unwrap();
+    let e = run("nczrename", &["-v", "T,t", &s(&real)]).fails_with_one_line(1);
     assert!(e.contains("has 2 names (hard links)"), "{e}");
+    assert_eq!(fs::read(&real).unwrap(), before);
     fs::remove_file(&other).unwrap();
     let real_s = s(&real);
     for (tool, args, says) in [

@@ -80,6 +80,16 @@ impl EditJob {
         if self.output.is_some() {
             super::inputs::check_not_output(std::slice::from_ref(name), Some(&output))?;
         }
+        // A netCDF-4 file's edit stopped half way: completed first.
+        if let Some(path) = DatasetUrl::parse(name)
+            .ok()
+            .and_then(|u| u.path().map(std::path::Path::to_path_buf))
+        {
+            if let Some(real) = std::fs::canonicalize(&path).ok().filter(|p| p.is_file()) {
+                crate::formats::nc4::write::complete_stopped_edit(&real)
+                    .map_err(|e| e.named(name))?;
+            }
+        }
         // The documents the open reads are those the edit changes: read once.
         let opened = match open_with(name, &OpenOptions::default(), true) {
             Ok(opened) => opened,
@@ -151,6 +161,18 @@ impl EditJob {
             // The header alone, in place, when it still fits before the values.
             let real = std::fs::canonicalize(path).map_err(|e| Error::from(e).named(name))?;
             if crate::formats::nc3::rewrite_header(&real, &dataset).map_err(|e| e.named(name))? {
+                return Ok(EditReport { changed });
+            }
+        }
+        let hdf5 = source
+            .as_any()
+            .and_then(|s| s.downcast_ref::<crate::formats::nc4::Hdf5Source>());
+        if let (None, Some(path), Some(h5)) = (&self.output, opened.url.path(), hdf5) {
+            // The changed object headers alone, in place, as libhdf5 edits them.
+            let real = std::fs::canonicalize(path).map_err(|e| Error::from(e).named(name))?;
+            if crate::formats::nc4::write::edit_attributes(&real, h5, &dataset)
+                .map_err(|e| e.named(name))?
+            {
                 return Ok(EditReport { changed });
             }
         }

@@ -7,6 +7,10 @@
                                 values of every variable
     stores.py nc STORE          JSON: netCDF4-python's reading of the NCZarr STORE's
                                 attributes, with their types
+    stores.py nc4 FILE          a netCDF-4 file written by netCDF4-python (a.cdl's variables)
+    stores.py ncfile FILE       JSON: netCDF4-python's and h5py's reading of the netCDF file's
+                                attributes (netCDF4-python: with their types; h5py: every
+                                attribute of every object, netcdf-c's own too)
     stores.py vars STORE        JSON: xarray's reading of every group of STORE, through
                                 the consolidated metadata (when there is one) and
                                 without: each variable's dimensions and values
@@ -102,4 +106,46 @@ def variables(store):
     print(json.dumps(out, sort_keys=True))
 
 
-{"make": make, "attrs": attrs, "nc": nc, "vars": variables}[sys.argv[1]](sys.argv[2])
+def nc4(path):
+    import netCDF4
+    with netCDF4.Dataset(path, "w", format="NETCDF4") as f:
+        f.createDimension("time", None)
+        f.createDimension("x", 3)
+        t = f.createVariable("time", "f8", ("time",))
+        t.units = "days since 2000-01-01"
+        v = f.createVariable("T", "f4", ("time", "x"), fill_value=-999.0)
+        v.units = "K"
+        v.setncattr("scale", np.float32(2))
+        v.valid_range = np.array([0, 400], dtype="f4")
+        n = f.createVariable("n", "i2", ("x",))
+        n.flags = np.array([1, 2], dtype="i2")
+        sub = f.createVariable("sub", "i4", ())
+        sub.long_name = "a variable named like nothing else"
+        f.title = "attribute edits"
+        f.history = "made by netCDF4-python"
+        t[:] = [0, 1]
+        v[:] = np.array([[1, 2, 3], [4, 5, -999]], dtype="f4")
+        n[:] = [1, 2, 3]
+        sub.assignValue(7)
+
+
+def ncfile(path):
+    import h5py
+    import netCDF4
+    d = netCDF4.Dataset(path)
+    out = {"global": {k: [plain(d.getncattr(k)), type(d.getncattr(k)).__name__] for k in d.ncattrs()}}
+    for name, v in d.variables.items():
+        out[name] = {k: [plain(v.getncattr(k)), str(getattr(v.getncattr(k), "dtype", type(v.getncattr(k)).__name__))]
+                     for k in v.ncattrs()}
+    d.close()
+    h5 = {}
+    def seen(name, obj):
+        h5[name] = sorted(k for k in obj.attrs.keys())
+    with h5py.File(path, "r") as f:
+        h5["/"] = sorted(f.attrs.keys())
+        f.visititems(seen)
+    out["h5py"] = h5
+    print(json.dumps(out, sort_keys=True))
+
+
+{"make": make, "attrs": attrs, "nc": nc, "vars": variables, "nc4": nc4, "ncfile": ncfile}[sys.argv[1]](sys.argv[2])

@@ -126,7 +126,7 @@ fn messages(
 }
 
 /// The name in an attribute message (versions 1 to 3).
-fn attribute_name(data: &[u8]) -> Option<String> {
+pub(super) fn attribute_name(data: &[u8]) -> Option<String> {
     let version = *data.first()?;
     let name_len = usize::from(u16::from_le_bytes([*data.get(2)?, *data.get(3)?]));
     let start = match version {

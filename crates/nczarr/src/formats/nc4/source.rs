@@ -351,6 +351,10 @@ impl DatasetSource for Hdf5Source {
         &self.dataset
     }
 
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self)
+    }
+
     fn format(&self) -> &FormatInfo {
         &self.format
     }

@@ -407,6 +407,36 @@ fn attr_bodies(attrs: &[Attr], addr: &Addresses) -> Vec<Vec<u8>> {
     bodies
 }
 
+/// Attributes an edit in place writes into existing object headers, planned as a
+/// new file's are; their strings go in heap collections the edit places itself.
+pub(super) struct Added(Vec<Attr>);
+
+impl Added {
+    /// Plan `attrs`, their strings added to `heap`; `None` when one is of a
+    /// user-defined type (its datatype would be a committed type to find in the file)
+    /// or is one this writer writes itself.
+    pub(super) fn plan(attrs: &[&crate::model::Attr], heap: &mut HeapBuilder) -> Option<Added> {
+        let mut out = Vec::with_capacity(attrs.len());
+        for a in attrs {
+            if a.user.is_some() || super::objects::OWN_ATTRS.contains(&a.name.as_str()) {
+                return None;
+            }
+            out.push(attr(&super::objects::attr_plan(a), heap).ok()?);
+        }
+        Some(Added(out))
+    }
+
+    /// The attribute message bodies, `heap` holding the addresses of the heap
+    /// collections (in the order [`HeapBuilder::encode`] gives them).
+    pub(super) fn bodies(&self, heap: Vec<u64>) -> Vec<Vec<u8>> {
+        let addr = Addresses {
+            heap,
+            ..Addresses::default()
+        };
+        attr_bodies(&self.0, &addr)
+    }
+}
+
 fn dataset_header(
     plan: &FilePlan,
     i: usize,

@@ -24,6 +24,9 @@ mod filters;
 mod fit;
 mod gheap;
 mod header;
+mod header_map;
+mod in_place;
+mod journal;
 mod objects;
 mod types;
 mod user;
@@ -50,6 +53,7 @@ use objects::{file_plan, DatasetPlan, FilePlan, Storage};
 use types::stored_bytes;
 
 pub use fit::fit_plan;
+pub use in_place::{complete_stopped_edit, edit_attributes};
 pub use objects::NON_COORD_PREFIX;
 
 /// What was written of one dataset.

@@ -33,7 +33,7 @@ pub(super) const DIM_WITHOUT_VARIABLE: &str =
 pub const NON_COORD_PREFIX: &str = "_nc4_non_coord_";
 
 /// Attributes this writer writes itself, not taken from a dataset.
-const OWN_ATTRS: &[&str] = &[
+pub(super) const OWN_ATTRS: &[&str] = &[
     "_NCProperties",
     "_IsNetcdf4",
     "_SuperblockVersion",

@@ -1,0 +1,192 @@
+//! nczatted on netCDF-4 files, in place: the changed object headers are rewritten
+//! where they are (the same file: its inode, every hard link sees the edit, the
+//! values untouched) for files of ncgen, netCDF4-python and nczgen; after every edit
+//! of a series ncdump reads what it reads after the same ncatted edits, netCDF4-python
+//! and h5py read the same attributes (netcdf-c's own kept), h5dump reads the file
+//! whole, and libhdf5 edits it further; an edit stopped at any of its writes leaves a
+//! file that reads as before, or one the next edit completes.
+
+use std::fs;
+use std::os::unix::fs::MetadataExt as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use super::{header, made, ready};
+use crate::util::peers::python_with_readers;
+use crate::util::{data_dir, have, run, s};
+
+/// The file `maker` writes in `dir`: ncgen's, nczgen's or netCDF4-python's.
+fn written(maker: &str, dir: &Path, py: Option<&str>) -> Option<PathBuf> {
+    let cdl = data_dir().join("nczatted/a.cdl");
+    let nc = dir.join(format!("{maker}.nc"));
+    match maker {
+        "ncgen" => return Some(made(dir, "nc4")),
+        "nczgen" => {
+            run("nczgen", &["-k", "nc4", "-o", &s(&nc), &s(&cdl)]).success();
+        }
+        _ => {
+            let ok = Command::new(py?)
+                .arg(data_dir().join("nczatted/stores.py"))
+                .args(["nc4", &s(&nc)])
+                .status()
+                .unwrap();
+            assert!(ok.success());
+        }
+    }
+    Some(nc)
+}
+
+/// What netCDF4-python and h5py read of the file's attributes.
+fn python_reading(py: &str, nc: &Path) -> serde_json::Value {
+    super::stores::read(py, "ncfile", nc)
+}
+
+/// The values, as nczdump prints them.
+fn values(nc: &Path) -> String {
+    let text = run("nczdump", &[&s(nc)]).success().stdout();
+    text.split("data:").nth(1).unwrap_or_default().to_string()
+}
+
+fn edit(tool: &str, nc: &Path, edits: &[&str]) {
+    let mut args = vec!["-h"];
+    for e in edits {
+        args.extend(["-a", *e]);
+    }
+    let nc = s(nc);
+    args.push(&nc);
+    if tool == "ncatted" {
+        let ok = Command::new("ncatted").args(&args).status().unwrap();
+        assert!(ok.success(), "ncatted {edits:?}");
+    } else {
+        run(tool, &args).success();
+    }
+}
+
+#[test]
+fn netcdf4_files_are_edited_in_place_as_ncatted_edits_them() {
+    if !ready() {
+        return;
+    }
+    let py = python_with_readers();
+    let tmp = tempfile::tempdir().unwrap();
+    let long = "x".repeat(600);
+    let comment = format!("comment,global,o,c,{long}");
+    let mut series: Vec<Vec<String>> = [
+        &["units,T,o,c,kelvin"][..],
+        &[&comment],
+        &["s,T,o,sng,one,two"],
+        &["units,,d,,"],
+        &["title,global,a,c, (more)", "scale,T,m,f,3"],
+        &["valid_range,T,d,,", "n,global,c,d,1.5,2.5"],
+        &["long_name,sub,o,c,short"],
+    ]
+    .iter()
+    .map(|e| e.iter().map(ToString::to_string).collect())
+    .collect();
+    // Past the eight attributes HDF5 keeps in a header before it goes dense.
+    series.extend((1..=9).map(|k| vec![format!("a{k},global,c,i,{k}")]));
+    for maker in ["ncgen", "nczgen", "netCDF4-python"] {
+        let dir = tmp.path().join(maker);
+        fs::create_dir(&dir).unwrap();
+        let Some(nc) = written(maker, &dir, py.as_deref()) else {
+            continue;
+        };
+        let theirs = dir.join("theirs.nc");
+        fs::copy(&nc, &theirs).unwrap();
+        let other = dir.join("other-name.nc");
+        fs::hard_link(&nc, &other).unwrap();
+        let (inode, before) = (fs::metadata(&nc).unwrap().ino(), values(&nc));
+        for edits in &series {
+            let edits: Vec<&str> = edits.iter().map(String::as_str).collect();
+            edit("nczatted", &nc, &edits);
+            edit("ncatted", &theirs, &edits);
+            assert_eq!(header(&nc), header(&theirs), "{maker} {edits:?}");
+            assert_eq!(
+                fs::metadata(&nc).unwrap().ino(),
+                inode,
+                "{maker}: rewritten"
+            );
+        }
+        assert_eq!(fs::read(&other).unwrap(), fs::read(&nc).unwrap());
+        fs::remove_file(&other).unwrap();
+        assert_eq!(values(&nc), before, "{maker}");
+        if let Some(py) = &py {
+            let (ours, nco) = (python_reading(py, &nc), python_reading(py, &theirs));
+            assert_eq!(ours, nco, "{maker}: netCDF4-python and h5py");
+        }
+        if have("h5dump") {
+            let out = Command::new("h5dump").arg(&nc).output().unwrap();
+            assert!(
+                out.status.success() && out.stderr.is_empty(),
+                "{maker}: h5dump: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        // libhdf5 edits the edited file further.
+        edit("ncatted", &nc, &["after,T,c,c,libhdf5", "a1,global,d,,"]);
+        edit(
+            "ncatted",
+            &theirs,
+            &["after,T,c,c,libhdf5", "a1,global,d,,"],
+        );
+        assert_eq!(header(&nc), header(&theirs), "{maker}: libhdf5 after us");
+        // A _FillValue is also the dataset's fill value: the file is rewritten.
+        edit("nczatted", &nc, &["_FillValue,T,o,f,-1"]);
+        edit("ncatted", &theirs, &["_FillValue,T,o,f,-1"]);
+        assert_eq!(header(&nc), header(&theirs), "{maker}: _FillValue");
+    }
+}
+
+/// Stopped after each of its writes (as a kill would stop it), an edit of three
+/// headers leaves a file ncdump reads as before, until the last step has begun; from
+/// there, the next edit completes it first.
+#[test]
+fn a_stopped_netcdf4_edit_reads_as_before_or_is_completed() {
+    if !ready() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let nc = made(d, "nc4");
+    // time, T and the root group.
+    let edits = ["units,,o,c,m", "title,global,o,c,stopped"];
+    let next = ["x,global,c,c,y"];
+    let whole = d.join("whole.nc");
+    fs::copy(&nc, &whole).unwrap();
+    edit("nczatted", &whole, &edits);
+    edit("nczatted", &whole, &next);
+    let only_next = d.join("only-next.nc");
+    fs::copy(&nc, &only_next).unwrap();
+    edit("nczatted", &only_next, &next);
+    for (point, completed) in [
+        ("tail", false),
+        ("journal", true),
+        ("switch 1", true),
+        ("switch 2", true),
+    ] {
+        let copy = d.join(format!("{}.nc", point.replace(' ', "-")));
+        fs::copy(&nc, &copy).unwrap();
+        let mut args = vec!["-h".to_string()];
+        for e in edits {
+            args.extend(["-a".to_string(), e.to_string()]);
+        }
+        args.push(s(&copy));
+        let out = Command::new(crate::util::exe("nczatted"))
+            .args(&args)
+            .env("NCZARR_STOP_AT", format!("nc4 {point}"))
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{point}: not stopped");
+        if !completed {
+            assert_eq!(header(&copy), header(&nc), "{point}: reads as before");
+        }
+        edit("nczatted", &copy, &next);
+        let expected = if completed { &whole } else { &only_next };
+        assert_eq!(header(&copy), header(expected), "{point}");
+        let journal = d.join(format!(
+            ".{}.nczedit",
+            copy.file_name().unwrap().to_string_lossy()
+        ));
+        assert!(!journal.exists(), "{point}");
+    }
+}
