@@ -299,3 +299,50 @@ fn an_icechunk_repository_is_edited_in_one_snapshot() {
     let e = run("nczatted", &["-a", "x,T,o,c,y", &tagged]).fails_with_one_line(1);
     assert!(e.contains("cannot be written"), "{e}");
 }
+
+/// Renames in an Icechunk repository: variables (a coordinate with its dimension) moved
+/// by Icechunk itself, no chunk read or written, the documents that hold the names
+/// changed, all in one snapshot; icechunk-python and xarray read it as the same renames
+/// made to the netCDF file.
+#[test]
+fn an_icechunk_repository_gets_renames_in_one_snapshot() {
+    let Some(py) = crate::util::icechunk::ice_python("an_icechunk_repository_gets_renames") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let nc = tmp.path().join("a.nc");
+    let cdl = data_dir().join("nczatted/a.cdl");
+    run("nczgen", &["-k", "nc4", "-o", &s(&nc), &s(&cdl)]).success();
+    let repo = tmp.path().join("a.ice");
+    run("nczcopy", &["-k", "icechunk", &s(&nc), &s(&repo)]).success();
+    let renames = [
+        "-h",
+        "-v",
+        "T,tas",
+        "-d",
+        "time,t",
+        "-v",
+        "time,t",
+        "-a",
+        "tas@units,units_",
+    ];
+    for target in [&repo, &nc] {
+        let mut args = renames.to_vec();
+        let t = s(target);
+        args.push(&t);
+        run("nczrename", &args).success();
+    }
+    crate::util::icechunk::assert_reads_as(&py, &repo, "branch:main", &nc);
+    let history = run("zmapdump", &["history", &s(&repo)]).success().stdout();
+    assert_eq!(history.lines().count(), 3, "{history}");
+    // A variable alone: one move, no document changed.
+    for target in [&repo, &nc] {
+        run("nczrename", &["-h", "-v", "sub,sub2", &s(target)]).success();
+    }
+    crate::util::icechunk::assert_reads_as(&py, &repo, "branch:main", &nc);
+    // A name taken: refused, nothing committed.
+    let e = run("nczrename", &["-v", "tas,n", &s(&repo)]).fails_with_one_line(1);
+    assert!(e.contains("already has a variable 'n'"), "{e}");
+    let after = run("zmapdump", &["history", &s(&repo)]).success().stdout();
+    assert_eq!(after.lines().count(), 4, "{after}");
+}

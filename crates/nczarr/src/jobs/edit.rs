@@ -378,14 +378,28 @@ fn edit_repository(url: &DatasetUrl, old: &Dataset, edited: &Dataset, message: &
     let repo = open_repository(url, None)?;
     let store = IcechunkStore::writer(&repo, &branch)?;
     let docs = crate::formats::zarr::attr_docs::attribute_docs(&store, true, old, edited)?;
-    if !docs.moves.is_empty() {
-        return Err(Error::Unsupported(format!(
-            "{}: renaming a repository's variables or groups is not done yet (its chunks' keys move); attributes and dimensions are",
-            url.original
-        )));
+    // Renamed variables and groups are moved by Icechunk itself (no chunk read or
+    // written): after the documents, in a rearrange session whose commit amends theirs.
+    // Their documents are written first at the names they have before the moves.
+    let moves: Vec<(String, String)> = docs
+        .moves
+        .iter()
+        .map(|m| (m.from.to_string(), m.to.to_string()))
+        .collect();
+    let before_moves = |key: &crate::store::StoreKey| {
+        docs.moves
+            .iter()
+            .rev()
+            .fold(key.clone(), |k, m| m.back(&k).unwrap_or(k))
+    };
+    if !moves.is_empty() {
+        crate::place::icechunk::check_moves(&repo, &branch)?;
     }
     let changes = docs.changes;
     if changes.is_empty() {
+        if !moves.is_empty() {
+            crate::place::icechunk::move_nodes(&repo, &branch, &moves, message, false)?;
+        }
         return Ok(());
     }
     let commit = Commit::of(
@@ -394,13 +408,16 @@ fn edit_repository(url: &DatasetUrl, old: &Dataset, edited: &Dataset, message: &
         CommitInfo {
             message: message.to_string(),
             tag: None,
-            branch,
+            branch: branch.clone(),
         },
     )?;
     for c in &changes {
-        store.put(&c.key, &c.new)?;
+        store.put(&before_moves(&c.key), &c.new)?;
     }
     commit.commit()?;
+    if !moves.is_empty() {
+        crate::place::icechunk::move_nodes(&repo, &branch, &moves, message, true)?;
+    }
     Ok(())
 }
 

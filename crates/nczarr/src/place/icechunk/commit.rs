@@ -163,6 +163,73 @@ impl Commit {
     }
 }
 
+/// Refuse before anything is written when the nodes of `branch` cannot be moved (a
+/// version 1 repository, or one whose move feature is off).
+///
+/// # Errors
+/// [`StoreError::Archive`] saying why.
+pub fn check_moves(repo: &Repo, branch: &str) -> Result<(), StoreError> {
+    repo.runtime
+        .block_on(repo.repo.rearrange_session(branch))
+        .map(drop)
+        .map_err(|e| StoreError::Archive {
+            location: repo.location.clone(),
+            message: format!(
+                "its variables and groups cannot be renamed: {}; nothing was changed",
+                said(&e.kind)
+            ),
+        })
+}
+
+/// Move the nodes of `branch` named in `moves` (each `from` path to its `to`, in order,
+/// each named as the moves before it left it) in one rearrange session (Icechunk's
+/// only way to rename: no chunk read or written), committed with `message`; `amend`
+/// replaces the branch's tip (a snapshot this run just made) with the result, so that
+/// the two are one snapshot in the history.
+///
+/// # Errors
+/// [`StoreError::Archive`] when the repository refuses a move (a version 1
+/// repository, a name taken) or the commit, nothing moved.
+pub fn move_nodes(
+    repo: &Repo,
+    branch: &str,
+    moves: &[(String, String)],
+    message: &str,
+    amend: bool,
+) -> Result<Committed, StoreError> {
+    let fail = |message: String| StoreError::Archive {
+        location: repo.location.clone(),
+        message,
+    };
+    let path = |p: &str| {
+        icechunk::format::Path::new(&format!("/{}", p.trim_start_matches('/')))
+            .map_err(|e| fail(format!("'{p}' is no node path: {e}")))
+    };
+    let id = repo.runtime.block_on(async {
+        let mut session = repo
+            .repo
+            .rearrange_session(branch)
+            .await
+            .map_err(|e| fail(format!("its nodes cannot be moved: {}", said(&e.kind))))?;
+        for (from, to) in moves {
+            session
+                .move_node(path(from)?, path(to)?)
+                .await
+                .map_err(|e| fail(format!("'{from}' not moved to '{to}': {}", said(&e.kind))))?;
+        }
+        let commit = session.commit(message.to_string());
+        let commit = if amend { commit.amend() } else { commit };
+        commit
+            .execute()
+            .await
+            .map_err(|e| fail(format!("commit failed: {}", said(&e.kind))))
+    })?;
+    Ok(Committed {
+        snapshot: id.to_string(),
+        rebased: false,
+    })
+}
+
 /// Why a commit that lost a race was not made.
 fn lost_race(kind: &SessionErrorKind) -> String {
     let what = match kind {

@@ -30,7 +30,7 @@ mod store;
 mod virtual_read;
 pub(crate) mod write;
 
-pub use commit::{Commit, CommitInfo, Committed};
+pub use commit::{check_moves, move_nodes, Commit, CommitInfo, Committed};
 pub use history::{history, references, Reference, SnapshotLine};
 pub(crate) use repo::declare_containers;
 pub use repo::{create_repository, is_repository_dir, open_repository, Repo, Version, MAGIC};

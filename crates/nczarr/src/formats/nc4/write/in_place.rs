@@ -65,6 +65,12 @@ pub fn edit_attributes(path: &Path, source: &Hdf5Source, edited: &Dataset) -> Re
     if objects.is_empty() {
         return Ok(true);
     }
+    // Two names of one HDF5 object (hard links): one header, edited once or not here.
+    let mut addresses: Vec<u64> = objects.iter().map(|o| o.address).collect();
+    addresses.sort_unstable();
+    if addresses.windows(2).any(|w| w[0] == w[1]) {
+        return Ok(false);
+    }
     let file = OpenOptions::new()
         .read(true)
         .write(true)
@@ -93,14 +99,16 @@ pub fn edit_attributes(path: &Path, source: &Hdf5Source, edited: &Dataset) -> Re
         return Ok(false);
     };
     if !plan.tail.is_empty() {
+        // Each step on the disk before the next refers to it: a power loss between
+        // leaves the old file (with bytes past its end).
         file.write_all_at(&plan.tail, start)?;
-        file.sync_data()?;
+        journal::barrier(&file)?;
         journal::stop_point("tail");
         file.write_all_at(
             &superblock.with_eof(start + plan.tail.len() as u64),
             superblock.at,
         )?;
-        file.sync_data()?;
+        journal::barrier(&file)?;
     }
     journal::switch(path, &file, &plan.switches)?;
     Ok(true)

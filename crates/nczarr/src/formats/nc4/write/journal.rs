@@ -44,7 +44,7 @@ pub(super) fn switch(path: &Path, file: &File, switches: &[Switch]) -> Result<()
         file.write_all_at(&s.new, s.address)?;
         stop_point(&format!("switch {}", k + 1));
     }
-    file.sync_data()?;
+    barrier(file)?;
     if let Some(j) = &journal {
         std::fs::remove_file(j)?;
     }
@@ -89,7 +89,7 @@ pub(super) fn complete(path: &Path) -> Result<bool> {
     for s in &switches {
         file.write_all_at(&s.new, s.address)?;
     }
-    file.sync_data()?;
+    barrier(&file)?;
     std::fs::remove_file(&j)?;
     Ok(true)
 }
@@ -98,11 +98,24 @@ pub(super) fn complete(path: &Path) -> Result<bool> {
 fn write_durably(path: &Path, bytes: &[u8]) -> Result<()> {
     let f = File::create(path)?;
     f.write_all_at(bytes, 0)?;
-    f.sync_all()?;
-    if let Some(dir) = path.parent().and_then(|d| File::open(d).ok()) {
-        let _ = dir.sync_all();
+    if crate::store::durable() {
+        f.sync_all()?;
+        if let Some(dir) = path.parent().and_then(|d| File::open(d).ok()) {
+            let _ = dir.sync_all();
+        }
     }
     Ok(())
+}
+
+/// What was written to `file` before reaches the disk before what is written after
+/// (against a power loss; a killed run needs no more than the order of the writes):
+/// its data made durable, unless `NCZARR_FSYNC=0` says a scratch file needs none.
+pub(super) fn barrier(file: &File) -> std::io::Result<()> {
+    if crate::store::durable() {
+        file.sync_data()
+    } else {
+        Ok(())
+    }
 }
 
 /// The journal's bytes: magic, count, then per switch its address, length, old and new
