@@ -15,8 +15,10 @@ use nczarr_tools::cli::edit_args::EditArgs;
 /// s c b ub us u ui ll ull sng. VAR: a variable (every one so named, or /group/var),
 /// empty for every variable, `global` for the global attributes. VALUE: numbers
 /// separated by commas, or text with C's escapes (\n, \t). Every edit is checked before
-/// any is made; the file is rewritten beside itself and renamed over the old one, so a
-/// stopped run leaves it as it was. Without -h the command is prepended to the global
+/// any is made, whole or not at all: a netCDF-4 file's object headers and a classic
+/// file's header (when it fits) in place, else the file rewritten beside itself and
+/// renamed over the old one; a Zarr store's attribute documents; an Icechunk branch in
+/// one snapshot. Without -h the command is prepended to the global
 /// `history`, as NCO does. Shell completions and a man page: --generate
 /// completion=bash|zsh|fish|elvish|powershell, --generate man.
 #[derive(Parser, Debug)]

@@ -16,9 +16,10 @@ use nczarr_tools::cli::edit_args::EditArgs;
 /// path (/g/T). A dimension and its coordinate variable renamed together keep their
 /// values. In place when one dataset is named, into a copy when two are; whole or not
 /// at all (a netCDF file is rewritten beside itself and renamed over the old one, a
-/// classic file's header in place when it fits; a Zarr store's renamed arrays and groups
-/// keep their chunks, copied to their new keys and the documents written, through a
-/// journal the next run completes if one is stopped). Without -h the command is prepended to the
+/// classic file's header in place when it fits, a netCDF-4 file's attribute renames in
+/// its object headers; a Zarr store's renamed arrays and groups keep their chunks,
+/// copied to their new keys and the documents written, through a journal the next run
+/// completes if one is stopped; an Icechunk branch in one snapshot). Without -h the command is prepended to the
 /// global `history`, as NCO does. Shell completions and a man page: --generate
 /// completion=bash|zsh|fish|elvish|powershell, --generate man.
 #[derive(Parser, Debug)]

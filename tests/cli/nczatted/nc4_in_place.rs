@@ -190,3 +190,132 @@ fn a_stopped_netcdf4_edit_reads_as_before_or_is_completed() {
         assert!(!journal.exists(), "{point}");
     }
 }
+
+/// What netcdf-c refuses in a netCDF-4 file is refused before anything is written:
+/// the netCDF-4 types in a classic model file, the names netcdf-c keeps for itself,
+/// names too long for ncdump; a stopped edit whose file another program changed since
+/// is not completed blindly.
+#[test]
+fn what_netcdf_refuses_is_refused_and_a_stale_record_is_not_replayed() {
+    if !ready() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let nc4 = made(d, "nc4");
+    let nc7 = made(d, "nc7");
+    let long = format!("{},T,c,c,x", "n".repeat(256));
+    for (tool, nc, args, says) in [
+        (
+            "nczatted",
+            &nc7,
+            &["-a", "n,T,c,ub,1"][..],
+            "cannot be stored in this format",
+        ),
+        (
+            "nczatted",
+            &nc7,
+            &["-a", "s,T,c,sng,a"][..],
+            "cannot be stored in this format",
+        ),
+        (
+            "nczatted",
+            &nc4,
+            &["-a", "CLASS,x,c,c,X"][..],
+            "keeps for itself",
+        ),
+        (
+            "nczatted",
+            &nc4,
+            &["-a", "_Codecs,T,o,c,x"][..],
+            "keeps for itself",
+        ),
+        (
+            "nczrename",
+            &nc4,
+            &["-a", "T@units,NAME"][..],
+            "keeps for itself",
+        ),
+        (
+            "nczatted",
+            &nc4,
+            &["-a", long.as_str()][..],
+            "longer than 255 bytes",
+        ),
+    ] {
+        let before = fs::read(nc).unwrap();
+        let mut all = vec!["-h"];
+        all.extend(args);
+        let path = s(nc);
+        all.push(&path);
+        let e = run(tool, &all).fails_with_one_line(1);
+        assert!(e.contains(says), "{tool} {args:?}: {e}");
+        assert_eq!(fs::read(nc).unwrap(), before, "{tool} {args:?}");
+    }
+    // Stopped after its first header; then ncatted changes that header.
+    let out = Command::new(crate::util::exe("nczatted"))
+        .args([
+            "-h",
+            "-a",
+            "units,,o,c,m",
+            "-a",
+            "title,global,o,c,t",
+            &s(&nc4),
+        ])
+        .env("NCZARR_STOP_AT", "nc4 switch 1")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let journal = d.join(".a-nc4.nc.nczedit");
+    assert!(journal.exists());
+    edit("ncatted", &nc4, &["units,,o,c,other"]);
+    let before = fs::read(&nc4).unwrap();
+    let e = run("nczatted", &["-h", "-a", "x,global,c,c,y", &s(&nc4)]).fails_with_one_line(1);
+    assert!(e.contains("changed since by another program"), "{e}");
+    assert_eq!(fs::read(&nc4).unwrap(), before);
+    assert!(journal.exists(), "the record is the user's to look at");
+}
+
+/// A file another program reads through libhdf5 (which locks it) is not replaced
+/// under it by a rewrite, nor edited in place.
+#[test]
+fn a_file_open_in_libhdf5_is_refused() {
+    let Some(py) = python_with_readers() else {
+        return;
+    };
+    if !have("ncgen") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let nc = made(tmp.path(), "nc4");
+    let mut reader = Command::new(&py)
+        .args([
+            "-c",
+            "import h5py, sys, time\nf = h5py.File(sys.argv[1], 'r')\nprint('open', flush=True)\ntime.sleep(60)",
+            &s(&nc),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(reader.stdout.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    assert_eq!(line.trim(), "open");
+    let before = fs::read(&nc).unwrap();
+    for (tool, args) in [
+        ("nczatted", &["-h", "-a", "units,T,o,c,m"][..]),
+        ("nczrename", &["-h", "-v", "T,t"][..]),
+    ] {
+        let mut all = args.to_vec();
+        let path = s(&nc);
+        all.push(&path);
+        let e = run(tool, &all).fails_with_one_line(1);
+        assert!(e.contains("is open in another program"), "{tool}: {e}");
+    }
+    let _ = reader.kill();
+    let _ = reader.wait();
+    assert_eq!(fs::read(&nc).unwrap(), before);
+}

@@ -166,10 +166,7 @@ fn refused_edits_change_nothing_and_a_stopped_edit_is_completed() {
             &["_FillValue,T,o,f,1"][..],
             "_FillValue is also its fill_value",
         ),
-        (
-            &["_nczarr_attr,T,o,c,x"][..],
-            "a name NCZarr keeps for itself",
-        ),
+        (&["_nczarr_attr,T,o,c,x"][..], "keeps for itself"),
         (&["units,T,o,c,m", "x,T,o,i,1.5"][..], "'1.5' is not an int"),
     ] {
         let mut args = Vec::new();

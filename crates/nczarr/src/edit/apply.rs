@@ -39,6 +39,9 @@ pub struct AttRules {
     /// attribute (whose creation order is the order ncdump shows). Elsewhere an
     /// attribute keeps its place.
     pub resized_go_last: bool,
+    /// The attribute names netcdf-c keeps for itself are refused (netCDF-4 files and
+    /// Zarr stores; a classic file has no such names).
+    pub reserved: bool,
 }
 
 impl AttRules {
@@ -46,6 +49,7 @@ impl AttRules {
     pub const ALL: AttRules = AttRules {
         types: AttTypes::All,
         resized_go_last: false,
+        reserved: true,
     };
 }
 
@@ -102,6 +106,15 @@ pub fn apply_att_edits(
                     ),
                 });
             }
+        }
+        if rules.reserved && edit.mode != AttMode::Delete && super::reserved_att(&edit.att) {
+            return Err(EditError::Refused {
+                spec: edit.spec.clone(),
+                reason: format!(
+                    "'{}' is a name netCDF-4 keeps for itself (HDF5's dimension scales, netcdf-c's own attributes): not a user's attribute",
+                    edit.att
+                ),
+            });
         }
         for holder in holders(dataset, edit)? {
             changed += edit_one(dataset, &holder, edit, rules)?;
@@ -346,6 +359,7 @@ mod tests {
         let nc4 = AttRules {
             types: AttTypes::All,
             resized_go_last: true,
+            reserved: true,
         };
         let mut d = dataset();
         let edits: Vec<AttEdit> = ["units,T,o,c,X", "scale,T,o,f,1,2"]
@@ -396,6 +410,7 @@ mod tests {
             AttRules {
                 types: AttTypes::Classic,
                 resized_go_last: false,
+                reserved: false,
             },
         )
         .unwrap_err()

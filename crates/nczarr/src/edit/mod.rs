@@ -23,6 +23,9 @@ pub use crate::error::EditError;
 pub(crate) fn bad_name(name: &str) -> Option<&'static str> {
     if name.is_empty() {
         Some("is empty")
+    } else if name.len() > MAX_NAME {
+        // netcdf-c's NC_MAX_NAME, counting the terminating null its readers keep.
+        Some("is longer than 255 bytes: not a netCDF name")
     } else if name.contains('/') {
         Some("holds a '/': not a netCDF name")
     } else if name.chars().any(char::is_control) {
@@ -40,6 +43,37 @@ pub(crate) fn bad_name(name: &str) -> Option<&'static str> {
     } else {
         None
     }
+}
+
+/// The longest netCDF name, in bytes: ncdump refuses a file with a longer one.
+const MAX_NAME: usize = 255;
+
+/// The attribute names netcdf-c keeps for itself in netCDF-4 files and NCZarr stores
+/// (`NC_reservedatt`: HDF5's dimension scales, netcdf-c's hidden bookkeeping, NCZarr's
+/// and xarray's): a user's attribute of one of these names is refused, as netcdf-c
+/// refuses it (`NC_ENAMEINUSE`); written anyway, it is hidden from every netCDF reader
+/// or breaks the dimension it lands on.
+const RESERVED_ATTS: [&str; 15] = [
+    "CLASS",
+    "DIMENSION_LIST",
+    "NAME",
+    "REFERENCE_LIST",
+    "_ARRAY_DIMENSIONS",
+    "_Codecs",
+    "_Format",
+    "_IsNetcdf4",
+    "_NCProperties",
+    "_NCZARR_ATTR",
+    "_Netcdf4Coordinates",
+    "_Netcdf4Dimid",
+    "_SuperblockVersion",
+    "_nc3_strict",
+    "_nczarr_attr",
+];
+
+/// Whether `name` is an attribute name netcdf-c keeps for itself ([`RESERVED_ATTS`]).
+pub(crate) fn reserved_att(name: &str) -> bool {
+    RESERVED_ATTS.contains(&name)
 }
 
 /// `name` in Unicode's composed form (NFC), as netcdf-c keeps and looks up every name:

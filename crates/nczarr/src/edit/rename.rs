@@ -300,6 +300,15 @@ fn rename_dims(dataset: &mut Dataset, r: &Rename) -> Result<usize, EditError> {
 }
 
 fn rename_atts(dataset: &mut Dataset, r: &Rename, rules: AttRules) -> Result<usize, EditError> {
+    if rules.reserved && super::reserved_att(&r.new) {
+        return Err(EditError::Refused {
+            spec: r.spec.clone(),
+            reason: format!(
+                "'{}' is a name netCDF-4 keeps for itself (HDF5's dimension scales, netcdf-c's own attributes): not a user's attribute",
+                r.new
+            ),
+        });
+    }
     let groups = all_groups(dataset);
     let owner = r.owner.as_deref();
     let mut n = 0;

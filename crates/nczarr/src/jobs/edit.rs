@@ -56,7 +56,8 @@ pub struct EditReport {
 fn att_rules(source: &dyn DatasetSource) -> AttRules {
     let kind = source.format().kind.as_str();
     let types = match kind {
-        "classic" | "64-bit offset" => AttTypes::Classic,
+        // netcdf-c refuses the netCDF-4 types in a classic model file (NC_ESTRICTNC3).
+        "classic" | "64-bit offset" | "netCDF-4 classic model" => AttTypes::Classic,
         "cdf5" => AttTypes::Cdf5,
         _ => AttTypes::All,
     };
@@ -64,6 +65,7 @@ fn att_rules(source: &dyn DatasetSource) -> AttRules {
     AttRules {
         types,
         resized_go_last: hdf5,
+        reserved: hdf5 || source.format().zarr_version.is_some(),
     }
 }
 
@@ -80,10 +82,12 @@ impl EditJob {
         if self.output.is_some() {
             super::inputs::check_not_output(std::slice::from_ref(name), Some(&output))?;
         }
-        // A netCDF-4 file's edit stopped half way: completed first.
+        // A netCDF-4 file's edit in place stopped half way: completed first (not by a
+        // copy, which leaves its input as it is).
         if let Some(path) = DatasetUrl::parse(name)
             .ok()
             .and_then(|u| u.path().map(std::path::Path::to_path_buf))
+            .filter(|_| self.output.is_none())
         {
             if let Some(real) = std::fs::canonicalize(&path).ok().filter(|p| p.is_file()) {
                 crate::formats::nc4::write::complete_stopped_edit(&real)
@@ -225,10 +229,21 @@ impl InPlace {
     fn check(name: &std::path::Path) -> Result<InPlace> {
         let path = std::fs::canonicalize(name)?;
         let meta = std::fs::metadata(&path)?;
-        if let Err(e) = std::fs::OpenOptions::new().append(true).open(&path) {
-            return Err(Error::Invalid(format!(
-                "cannot be edited in place: {e} (edit into a copy: a second name)"
-            )));
+        match std::fs::OpenOptions::new().append(true).open(&path) {
+            Err(e) => {
+                return Err(Error::Invalid(format!(
+                    "cannot be edited in place: {e} (edit into a copy: a second name)"
+                )))
+            }
+            // A program reading it through libhdf5 holds its lock: it would go on
+            // reading the old file, and a writer's edit would be lost.
+            Ok(f) if f.try_lock().is_err() => {
+                return Err(Error::Invalid(
+                    "is open in another program (it holds HDF5's lock on the file): nothing was changed"
+                        .into(),
+                ))
+            }
+            Ok(_) => {}
         }
         #[cfg(unix)]
         {

@@ -26,7 +26,7 @@ use super::encode::{kind, UNDEF};
 use super::gheap::HeapBuilder;
 use super::header::Added;
 use super::header_map::{continuation_chunk, read_at, uint, HeaderMap, Message};
-use super::journal::{self, Switch};
+use super::journal::{self, Journal, Switch};
 use crate::error::{Error, Result};
 use crate::formats::nc4::Hdf5Source;
 use crate::model::{Attr, Dataset, Group, VarPath};
@@ -98,6 +98,7 @@ pub fn edit_attributes(path: &Path, source: &Hdf5Source, edited: &Dataset) -> Re
     let Some(plan) = plan(&file, &objects, start)? else {
         return Ok(false);
     };
+    let journal = Journal::start(path, &plan.switches)?;
     if !plan.tail.is_empty() {
         // Each step on the disk before the next refers to it: a power loss between
         // leaves the old file (with bytes past its end).
@@ -110,7 +111,7 @@ pub fn edit_attributes(path: &Path, source: &Hdf5Source, edited: &Dataset) -> Re
         )?;
         journal::barrier(&file)?;
     }
-    journal::switch(path, &file, &plan.switches)?;
+    journal.switch(&file, &plan.switches)?;
     Ok(true)
 }
 

@@ -29,26 +29,69 @@ fn journal_path(path: &Path) -> PathBuf {
     path.with_file_name(format!(".{name}.nczedit"))
 }
 
-/// Write `switches` to `file` (at `path`) in order, recorded first when there are
-/// several; durable when this returns.
-///
-/// # Errors
-/// Write errors (the journal then completes the edit at the next run).
-pub(super) fn switch(path: &Path, file: &File, switches: &[Switch]) -> Result<()> {
-    let journal = (switches.len() > 1).then(|| journal_path(path));
-    if let Some(j) = &journal {
-        write_durably(j, &encode(switches))?;
+/// The record of an edit's switches, its file made before anything else is written
+/// (so that a directory where it cannot be made stops the edit with nothing written).
+pub(super) struct Journal {
+    /// Where the record goes (none for a single switch: one write needs no record).
+    at: Option<(PathBuf, File)>,
+}
+
+impl Journal {
+    /// The journal of the file at `path` for `switches`.
+    ///
+    /// # Errors
+    /// [`crate::error::Error::Invalid`] naming the journal when it cannot be made.
+    pub(super) fn start(path: &Path, switches: &[Switch]) -> Result<Journal> {
+        if switches.len() < 2 {
+            return Ok(Journal { at: None });
+        }
+        let j = journal_path(path);
+        let f = File::create(&j).map_err(|e| {
+            crate::error::Error::Invalid(format!(
+                "cannot write the record of its edit, {}: {e}; nothing was changed (edit into a copy: a second name)",
+                j.display()
+            ))
+        })?;
+        Ok(Journal { at: Some((j, f)) })
     }
-    stop_point("journal");
-    for (k, s) in switches.iter().enumerate() {
-        file.write_all_at(&s.new, s.address)?;
-        stop_point(&format!("switch {}", k + 1));
+
+    /// Write `switches` to `file` in order, recorded first when there are several;
+    /// durable when this returns.
+    ///
+    /// # Errors
+    /// Write errors (the record then completes the edit at the next run).
+    pub(super) fn switch(self, file: &File, switches: &[Switch]) -> Result<()> {
+        if let Some((j, f)) = &self.at {
+            f.write_all_at(&encode(switches), 0)?;
+            if crate::store::durable() {
+                f.sync_all()?;
+                if let Some(dir) = j.parent().and_then(|d| File::open(d).ok()) {
+                    let _ = dir.sync_all();
+                }
+            }
+        }
+        stop_point("journal");
+        for (k, s) in switches.iter().enumerate() {
+            file.write_all_at(&s.new, s.address)?;
+            stop_point(&format!("switch {}", k + 1));
+        }
+        barrier(file)?;
+        if let Some((j, _)) = &self.at {
+            std::fs::remove_file(j)?;
+        }
+        Ok(())
     }
-    barrier(file)?;
-    if let Some(j) = &journal {
-        std::fs::remove_file(j)?;
+}
+
+/// What was written to `file` before reaches the disk before what is written after
+/// (against a power loss; a killed run needs no more than the order of the writes):
+/// its data made durable, unless `NCZARR_FSYNC=0` says a scratch file needs none.
+pub(super) fn barrier(file: &File) -> std::io::Result<()> {
+    if crate::store::durable() {
+        file.sync_data()
+    } else {
+        Ok(())
     }
-    Ok(())
 }
 
 /// Where the tests stop a run as a kill would (debug builds only): at
@@ -64,11 +107,12 @@ pub(super) fn stop_point(point: &str) {
 
 /// Complete the switches recorded beside the file at `path`: true when a journal was
 /// there and the file now has all of them. A journal cut short (the run stopped while
-/// writing it, before any switch) is removed; so is one whose places hold neither the
-/// old nor the new bytes (another program changed the file since).
+/// writing it, before any switch) is removed.
 ///
 /// # Errors
-/// Read and write errors.
+/// [`crate::error::Error::Invalid`] when a place holds neither its old nor its new
+/// bytes (another program changed the file since; the record is kept); read and write
+/// errors.
 pub(super) fn complete(path: &Path) -> Result<bool> {
     let j = journal_path(path);
     let Ok(bytes) = std::fs::read(&j) else {
@@ -82,8 +126,11 @@ pub(super) fn complete(path: &Path) -> Result<bool> {
     for s in &switches {
         let now = super::header_map::read_at(&file, s.address, s.new.len())?;
         if now != s.old && now != s.new {
-            std::fs::remove_file(&j)?;
-            return Ok(false);
+            // Another program changed the file since: neither finished nor undone here.
+            return Err(crate::error::Error::Invalid(format!(
+                "an edit stopped half way is recorded in {}, and the file was changed since by another program: it cannot be completed (the file may hold part of it); check the file, then remove the record",
+                j.display()
+            )));
         }
     }
     for s in &switches {
@@ -92,30 +139,6 @@ pub(super) fn complete(path: &Path) -> Result<bool> {
     barrier(&file)?;
     std::fs::remove_file(&j)?;
     Ok(true)
-}
-
-/// A file written and made durable, its directory entry too.
-fn write_durably(path: &Path, bytes: &[u8]) -> Result<()> {
-    let f = File::create(path)?;
-    f.write_all_at(bytes, 0)?;
-    if crate::store::durable() {
-        f.sync_all()?;
-        if let Some(dir) = path.parent().and_then(|d| File::open(d).ok()) {
-            let _ = dir.sync_all();
-        }
-    }
-    Ok(())
-}
-
-/// What was written to `file` before reaches the disk before what is written after
-/// (against a power loss; a killed run needs no more than the order of the writes):
-/// its data made durable, unless `NCZARR_FSYNC=0` says a scratch file needs none.
-pub(super) fn barrier(file: &File) -> std::io::Result<()> {
-    if crate::store::durable() {
-        file.sync_data()
-    } else {
-        Ok(())
-    }
 }
 
 /// The journal's bytes: magic, count, then per switch its address, length, old and new
@@ -185,7 +208,7 @@ mod tests {
     }
 
     #[test]
-    fn a_stopped_switch_is_completed_and_a_changed_file_left_alone() {
+    fn a_stopped_switch_is_completed_and_a_changed_file_refused() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("f.nc");
         std::fs::write(&path, [0u8; 64]).unwrap();
@@ -202,7 +225,7 @@ mod tests {
             },
         ];
         // Stopped after the first switch.
-        write_durably(&journal_path(&path), &encode(&switches)).unwrap();
+        std::fs::write(journal_path(&path), encode(&switches)).unwrap();
         let f = OpenOptions::new().write(true).open(&path).unwrap();
         f.write_all_at(&[1; 4], 0).unwrap();
         assert!(complete(&path).unwrap());
@@ -213,11 +236,12 @@ mod tests {
         );
         assert!(!journal_path(&path).exists());
         assert!(!complete(&path).unwrap());
-        // Another program wrote there since: the journal is dropped, nothing written.
-        write_durably(&journal_path(&path), &encode(&switches)).unwrap();
+        // Another program wrote there since: refused, nothing written, the record kept.
+        std::fs::write(journal_path(&path), encode(&switches)).unwrap();
         f.write_all_at(&[9; 4], 32).unwrap();
-        assert!(!complete(&path).unwrap());
+        let e = complete(&path).unwrap_err().to_string();
+        assert!(e.contains("changed since by another program"), "{e}");
         assert_eq!(std::fs::read(&path).unwrap()[32..36], [9; 4]);
-        assert!(!journal_path(&path).exists());
+        assert!(journal_path(&path).exists());
     }
 }
