@@ -290,6 +290,9 @@ pub struct Without<'a> {
     problems: Vec<String>,
     /// A renamed variable's path in `inner`, by its path in `dataset`.
     old_paths: std::collections::HashMap<VarPath, VarPath>,
+    /// Variables whose fill value changed: each value equal to the old one (its
+    /// native-endian bytes) reads as the new one.
+    refills: std::collections::HashMap<VarPath, (Vec<u8>, Vec<u8>)>,
 }
 
 impl<'a> Without<'a> {
@@ -304,6 +307,7 @@ impl<'a> Without<'a> {
         );
         Without {
             old_paths: std::collections::HashMap::new(),
+            refills: std::collections::HashMap::new(),
             inner,
             dataset: inner.dataset().without_vars(&paths),
             problems,
@@ -326,6 +330,7 @@ impl<'a> Without<'a> {
             dataset,
             problems: all,
             old_paths: std::collections::HashMap::new(),
+            refills: std::collections::HashMap::new(),
         }
     }
 
@@ -341,7 +346,21 @@ impl<'a> Without<'a> {
             dataset,
             problems: inner.problems().to_vec(),
             old_paths,
+            refills: std::collections::HashMap::new(),
         }
+    }
+
+    /// The same, the values of each variable of `refills` equal to its old fill value
+    /// (native-endian bytes of one value) read as its new one, as NCO's ncatted
+    /// converts them when it changes a `_FillValue`: what was missing stays missing.
+    /// Their chunks are read as values, not moved as stored.
+    #[must_use]
+    pub fn refilled(
+        mut self,
+        refills: std::collections::HashMap<VarPath, (Vec<u8>, Vec<u8>)>,
+    ) -> Without<'a> {
+        self.refills = refills;
+        self
     }
 
     /// Where the variable at `var` is in the inner source.
@@ -352,7 +371,11 @@ impl<'a> Without<'a> {
 
 impl DataSource for Without<'_> {
     fn read(&self, var: &VarPath, region: &Region) -> Result<Values> {
-        self.inner.read(self.at(var), region)
+        let mut values = self.inner.read(self.at(var), region)?;
+        if let Some((old, new)) = self.refills.get(var) {
+            refill(&mut values, old, new);
+        }
+        Ok(values)
     }
 
     fn read_user(&self, var: &VarPath, region: &Region) -> Result<Vec<UValue>> {
@@ -399,6 +422,9 @@ impl DatasetSource for Without<'_> {
     }
 
     fn stored_chunk(&self, var: &VarPath, index: &[u64]) -> Result<Option<Vec<u8>>> {
+        if self.refills.contains_key(var) {
+            return Ok(None);
+        }
         self.inner.stored_chunk(self.at(var), index)
     }
 
@@ -407,10 +433,26 @@ impl DatasetSource for Without<'_> {
     }
 
     fn has_stored_chunks(&self, var: &VarPath) -> bool {
-        self.inner.has_stored_chunks(self.at(var))
+        !self.refills.contains_key(var) && self.inner.has_stored_chunks(self.at(var))
     }
 
     fn chunk(&self, var: &VarPath, index: &[u64]) -> Result<ChunkView> {
         self.inner.chunk(self.at(var), index)
+    }
+}
+
+/// Each value of `values` whose native-endian bytes are `old` made `new` (the same
+/// length: one value of the variable's type).
+fn refill(values: &mut Values, old: &[u8], new: &[u8]) {
+    let Some(bytes) = values.ne_bytes_mut() else {
+        return;
+    };
+    if old.is_empty() || old.len() != new.len() {
+        return;
+    }
+    for value in bytes.chunks_exact_mut(old.len()) {
+        if value == old {
+            value.copy_from_slice(new);
+        }
     }
 }

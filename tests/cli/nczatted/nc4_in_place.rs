@@ -319,3 +319,43 @@ fn a_file_open_in_libhdf5_is_refused() {
     let _ = reader.wait();
     assert_eq!(fs::read(&nc).unwrap(), before);
 }
+
+/// A changed `_FillValue` changes the values that held the old one, as ncatted does
+/// (what was missing stays missing; a created or deleted one changes no value), in
+/// classic and netCDF-4 files alike.
+#[test]
+fn a_changed_fill_value_keeps_the_missing_values_missing() {
+    if !ready() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let dump = |nc: &Path| {
+        let out = Command::new("ncdump").arg(nc).output().unwrap();
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .skip(1)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    for kind in ["classic", "nc4"] {
+        let nc = made(d, kind);
+        for edits in [
+            &["_FillValue,T,m,f,-1"][..],
+            &["_FillValue,T,d,,"],
+            &["_FillValue,n,c,s,2"],
+        ] {
+            let (ours, theirs) = (d.join("ours.nc"), d.join("theirs.nc"));
+            fs::copy(&nc, &ours).unwrap();
+            fs::copy(&nc, &theirs).unwrap();
+            edit("nczatted", &ours, edits);
+            edit("ncatted", &theirs, edits);
+            assert_eq!(dump(&ours), dump(&theirs), "{kind} {edits:?}");
+        }
+        assert!(
+            dump(&nc).contains("T = 1, 2, 3, 4, 5, _ ;"),
+            "{}",
+            dump(&nc)
+        );
+    }
+}

@@ -10,6 +10,8 @@
 //!   writer can) and renamed over the old one, so a killed run leaves the old file;
 //! - into a copy (a second name), the same write to the new name.
 
+use std::collections::HashMap;
+
 use crate::copy::{MemoryBudget, Selection, StorageChanges};
 use crate::edit::{
     apply_att_edits, apply_renames, prepend_history, AttEdit, AttRules, AttTypes, Rename,
@@ -159,8 +161,13 @@ impl EditJob {
                 "{name}: a netCDF file is edited on a local disk; a remote one is not edited yet"
             )));
         }
-        let classic =
-            !zarr && matches!(att_rules(source).types, AttTypes::Classic | AttTypes::Cdf5);
+        // A changed _FillValue changes the values that held the old one, as ncatted
+        // does (what was missing stays missing): the file is rewritten.
+        let refills = refills(source.dataset(), &dataset);
+        let header_only = refills.is_empty();
+        let classic = !zarr
+            && header_only
+            && matches!(att_rules(source).types, AttTypes::Classic | AttTypes::Cdf5);
         if let (None, Some(path), true) = (&self.output, opened.url.path(), classic) {
             // The header alone, in place, when it still fits before the values.
             let real = std::fs::canonicalize(path).map_err(|e| Error::from(e).named(name))?;
@@ -170,7 +177,8 @@ impl EditJob {
         }
         let hdf5 = source
             .as_any()
-            .and_then(|s| s.downcast_ref::<crate::formats::nc4::Hdf5Source>());
+            .and_then(|s| s.downcast_ref::<crate::formats::nc4::Hdf5Source>())
+            .filter(|_| header_only);
         if let (None, Some(path), Some(h5)) = (&self.output, opened.url.path(), hdf5) {
             // The changed object headers alone, in place, as libhdf5 edits them.
             let real = std::fs::canonicalize(path).map_err(|e| Error::from(e).named(name))?;
@@ -180,7 +188,7 @@ impl EditJob {
                 return Ok(EditReport { changed });
             }
         }
-        let edited = Without::renamed(source, dataset, old_paths);
+        let edited = Without::renamed(source, dataset, old_paths).refilled(refills);
         match (&self.output, opened.url.path()) {
             (None, Some(path)) => {
                 let file = InPlace::check(path).map_err(|e| e.named(name))?;
@@ -192,6 +200,27 @@ impl EditJob {
         }
         Ok(EditReport { changed })
     }
+}
+
+/// The variables (by their path in `new`) whose `_FillValue` attribute the edit
+/// changes, with the old and the new value's native-endian bytes, for the values to
+/// follow: one value of the variable's own type each (a created or deleted one changes
+/// no value, as in ncatted).
+fn refills(old: &Dataset, new: &Dataset) -> HashMap<VarPath, (Vec<u8>, Vec<u8>)> {
+    let mut out = HashMap::new();
+    for ((_, o), (path, n)) in old.vars().into_iter().zip(new.vars()) {
+        let fill = |v: &crate::model::Var| {
+            v.attr("_FillValue")
+                .filter(|a| a.values.nc_type() == v.nc_type && a.values.len() == 1)
+                .and_then(|a| a.values.as_ne_bytes().map(<[u8]>::to_vec))
+        };
+        if let (Some(a), Some(b)) = (fill(o), fill(n)) {
+            if a != b {
+                out.insert(path, (a, b));
+            }
+        }
+    }
+    out
 }
 
 /// The first variable whose `_FillValue` the edit changes (a Zarr array's is also its
