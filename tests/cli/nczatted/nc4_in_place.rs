@@ -47,6 +47,22 @@ fn values(nc: &Path) -> String {
     text.split("data:").nth(1).unwrap_or_default().to_string()
 }
 
+/// `nczatted -h` with `edits` on `nc`, stopped at `point` of its writes (debug builds:
+/// `NCZARR_STOP_AT`), as a kill would stop it.
+fn stopped_edit(nc: &Path, edits: &[&str], point: &str) {
+    let mut args = vec!["-h".to_string()];
+    for e in edits {
+        args.extend(["-a".to_string(), (*e).to_string()]);
+    }
+    args.push(s(nc));
+    let out = Command::new(crate::util::exe("nczatted"))
+        .args(&args)
+        .env("NCZARR_STOP_AT", format!("nc4 {point}"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "{point}: not stopped");
+}
+
 fn edit(tool: &str, nc: &Path, edits: &[&str]) {
     let mut args = vec!["-h"];
     for e in edits {
@@ -166,17 +182,7 @@ fn a_stopped_netcdf4_edit_reads_as_before_or_is_completed() {
     ] {
         let copy = d.join(format!("{}.nc", point.replace(' ', "-")));
         fs::copy(&nc, &copy).unwrap();
-        let mut args = vec!["-h".to_string()];
-        for e in edits {
-            args.extend(["-a".to_string(), e.to_string()]);
-        }
-        args.push(s(&copy));
-        let out = Command::new(crate::util::exe("nczatted"))
-            .args(&args)
-            .env("NCZARR_STOP_AT", format!("nc4 {point}"))
-            .output()
-            .unwrap();
-        assert!(!out.status.success(), "{point}: not stopped");
+        stopped_edit(&copy, &edits, point);
         if !completed {
             assert_eq!(header(&copy), header(&nc), "{point}: reads as before");
         }
@@ -253,19 +259,7 @@ fn what_netcdf_refuses_is_refused_and_a_stale_record_is_not_replayed() {
         assert_eq!(fs::read(nc).unwrap(), before, "{tool} {args:?}");
     }
     // Stopped after its first header; then ncatted changes that header.
-    let out = Command::new(crate::util::exe("nczatted"))
-        .args([
-            "-h",
-            "-a",
-            "units,,o,c,m",
-            "-a",
-            "title,global,o,c,t",
-            &s(&nc4),
-        ])
-        .env("NCZARR_STOP_AT", "nc4 switch 1")
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
+    stopped_edit(&nc4, &["units,,o,c,m", "title,global,o,c,t"], "switch 1");
     let journal = d.join(".a-nc4.nc.nczedit");
     assert!(journal.exists());
     edit("ncatted", &nc4, &["units,,o,c,other"]);

@@ -247,6 +247,17 @@ fn a_consolidated_store_is_edited_as_read() {
     assert!(written.get("behind").is_none(), "{written}");
 }
 
+/// `data/nczatted/a.cdl` as a netCDF-4 file in `dir`, and an Icechunk repository copied
+/// from it.
+fn netcdf_and_repository(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    let nc = dir.join("a.nc");
+    let cdl = data_dir().join("nczatted/a.cdl");
+    run("nczgen", &["-k", "nc4", "-o", &s(&nc), &s(&cdl)]).success();
+    let repo = dir.join("a.ice");
+    run("nczcopy", &["-k", "icechunk", &s(&nc), &s(&repo)]).success();
+    (nc, repo)
+}
+
 /// An Icechunk repository's branch gets the edit as one snapshot, which
 /// icechunk-python and xarray read as the same edit made to the netCDF file.
 #[test]
@@ -255,11 +266,7 @@ fn an_icechunk_repository_is_edited_in_one_snapshot() {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
-    let nc = tmp.path().join("a.nc");
-    let cdl = data_dir().join("nczatted/a.cdl");
-    run("nczgen", &["-k", "nc4", "-o", &s(&nc), &s(&cdl)]).success();
-    let repo = tmp.path().join("a.ice");
-    run("nczcopy", &["-k", "icechunk", &s(&nc), &s(&repo)]).success();
+    let (nc, repo) = netcdf_and_repository(tmp.path());
     let edits = [
         "-h",
         "-a",
@@ -307,11 +314,7 @@ fn an_icechunk_repository_gets_renames_in_one_snapshot() {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
-    let nc = tmp.path().join("a.nc");
-    let cdl = data_dir().join("nczatted/a.cdl");
-    run("nczgen", &["-k", "nc4", "-o", &s(&nc), &s(&cdl)]).success();
-    let repo = tmp.path().join("a.ice");
-    run("nczcopy", &["-k", "icechunk", &s(&nc), &s(&repo)]).success();
+    let (nc, repo) = netcdf_and_repository(tmp.path());
     let renames = [
         "-h",
         "-v",

@@ -48,32 +48,13 @@ pub(crate) fn bad_name(name: &str) -> Option<&'static str> {
 /// The longest netCDF name, in bytes: ncdump refuses a file with a longer one.
 const MAX_NAME: usize = 255;
 
-/// The attribute names netcdf-c keeps for itself in netCDF-4 files and NCZarr stores
-/// (`NC_reservedatt`: HDF5's dimension scales, netcdf-c's hidden bookkeeping, NCZarr's
-/// and xarray's): a user's attribute of one of these names is refused, as netcdf-c
-/// refuses it (`NC_ENAMEINUSE`); written anyway, it is hidden from every netCDF reader
-/// or breaks the dimension it lands on.
-const RESERVED_ATTS: [&str; 15] = [
-    "CLASS",
-    "DIMENSION_LIST",
-    "NAME",
-    "REFERENCE_LIST",
-    "_ARRAY_DIMENSIONS",
-    "_Codecs",
-    "_Format",
-    "_IsNetcdf4",
-    "_NCProperties",
-    "_NCZARR_ATTR",
-    "_Netcdf4Coordinates",
-    "_Netcdf4Dimid",
-    "_SuperblockVersion",
-    "_nc3_strict",
-    "_nczarr_attr",
-];
-
-/// Whether `name` is an attribute name netcdf-c keeps for itself ([`RESERVED_ATTS`]).
+/// Whether `name` is an attribute name netcdf-c keeps for itself in netCDF-4 files and
+/// NCZarr stores (`NC_reservedatt`: the names the netCDF-4 reader hides, and NCZarr's
+/// own): a user's attribute of one of these names is refused, as netcdf-c refuses it
+/// (`NC_ENAMEINUSE`); written anyway, it is hidden from every netCDF reader or breaks
+/// the dimension it lands on.
 pub(crate) fn reserved_att(name: &str) -> bool {
-    RESERVED_ATTS.contains(&name)
+    crate::formats::nc4::RESERVED_ATTS.contains(&name) || name == "_nczarr_attr"
 }
 
 /// `name` in Unicode's composed form (NFC), as netcdf-c keeps and looks up every name:

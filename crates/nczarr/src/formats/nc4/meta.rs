@@ -35,7 +35,7 @@ use crate::model::{Attr, Dataset, Dim, DimRef, Group, NcType, Var, VarPath};
 /// attributes, and each on a dataset counts towards `_IsNetcdf4` (`NC4_walk`), as a
 /// dataset named `phony_dim` does. Checked one by one with ncdump 4.9.0 on h5py
 /// files (`-h` hides each, `-s` counts each).
-const RESERVED: [&str; 14] = [
+pub(crate) const RESERVED: [&str; 14] = [
     "CLASS",
     "DIMENSION_LIST",
     "NAME",

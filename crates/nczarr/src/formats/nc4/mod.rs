@@ -24,5 +24,6 @@ mod types;
 mod user;
 pub mod write;
 
+pub(crate) use meta::RESERVED as RESERVED_ATTS;
 pub use source::Hdf5Source;
 pub use write::Nc4Sink;

@@ -38,7 +38,8 @@ fn read_at(storage: &dyn Storage, offset: u64, len: usize) -> Option<Vec<u8>> {
     Some(storage.read_range(offset, len).ok()?.to_vec())
 }
 
-fn uint(b: &[u8], at: usize, size: u8) -> Option<u64> {
+/// A little-endian unsigned integer of `size` bytes at `at`.
+pub(super) fn uint(b: &[u8], at: usize, size: u8) -> Option<u64> {
     let bytes = b.get(at..at + usize::from(size))?;
     Some(
         bytes

@@ -374,6 +374,8 @@ pub(super) fn group_info() -> Vec<u8> {
 
 /// Header message types.
 pub(super) mod kind {
+    /// Free space in a header.
+    pub(in crate::formats::nc4::write) const NIL: u8 = 0x00;
     /// Dataspace.
     pub(in crate::formats::nc4::write) const DATASPACE: u8 = 0x01;
     /// Link info.
@@ -392,6 +394,8 @@ pub(super) mod kind {
     pub(in crate::formats::nc4::write) const FILTERS: u8 = 0x0b;
     /// Attribute.
     pub(in crate::formats::nc4::write) const ATTRIBUTE: u8 = 0x0c;
+    /// Where the next chunk of a header is.
+    pub(in crate::formats::nc4::write) const CONTINUATION: u8 = 0x10;
     /// Attribute info.
     pub(in crate::formats::nc4::write) const ATTRIBUTE_INFO: u8 = 0x15;
     /// Not HDF5's: a datatype message shared with a committed datatype, written as a

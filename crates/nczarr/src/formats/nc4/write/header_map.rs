@@ -6,18 +6,11 @@
 use std::fs::File;
 use std::os::unix::fs::FileExt as _;
 
-use super::encode::checksum;
+use super::encode::{checksum, kind};
+use crate::formats::nc4::order::uint;
 
 /// Continuation chunks followed at most (a damaged header cannot loop forever).
 const MAX_CHUNKS: usize = 64;
-
-/// The message types an edit looks at.
-pub(super) mod kind {
-    /// Free space.
-    pub(in crate::formats::nc4::write) const NIL: u8 = 0x00;
-    /// Where the next chunk of the header is.
-    pub(in crate::formats::nc4::write) const CONTINUATION: u8 = 0x10;
-}
 
 /// One message: its type, flags, creation index (0 when not tracked) and body.
 #[derive(Debug, Clone, PartialEq)]
@@ -60,11 +53,11 @@ impl HeaderMap {
         let flags = head[5];
         let mut at = 6 + if flags & 0x20 != 0 { 16 } else { 0 };
         at += if flags & 0x10 != 0 { 4 } else { 0 };
-        let width = 1usize << (flags & 0x03);
+        let width = 1u8 << (flags & 0x03);
         let Some(size0) = uint(&head, at, width).and_then(|n| usize::try_from(n).ok()) else {
             return Ok(None);
         };
-        let prefix_len = at + width;
+        let prefix_len = at + usize::from(width);
         let chunk0 = read_at(file, address, prefix_len + size0 + 4)?;
         if chunk0.len() != prefix_len + size0 + 4 || !checksum_holds(&chunk0) {
             return Ok(None);
@@ -214,15 +207,4 @@ pub(super) fn read_at(file: &File, at: u64, len: usize) -> std::io::Result<Vec<u
     }
     buf.truncate(got);
     Ok(buf)
-}
-
-/// A little-endian unsigned integer of `width` bytes at `at`.
-pub(super) fn uint(b: &[u8], at: usize, width: usize) -> Option<u64> {
-    let bytes = b.get(at..at + width)?;
-    Some(
-        bytes
-            .iter()
-            .rev()
-            .fold(0u64, |acc, &x| (acc << 8) | u64::from(x)),
-    )
 }

@@ -25,9 +25,10 @@ use std::path::Path;
 use super::encode::{kind, UNDEF};
 use super::gheap::HeapBuilder;
 use super::header::Added;
-use super::header_map::{continuation_chunk, read_at, uint, HeaderMap, Message};
+use super::header_map::{continuation_chunk, read_at, HeaderMap, Message};
 use super::journal::{self, Journal, Switch};
 use crate::error::{Error, Result};
+use crate::formats::nc4::order::uint;
 use crate::formats::nc4::Hdf5Source;
 use crate::model::{Attr, Dataset, Group, VarPath};
 
@@ -395,7 +396,7 @@ fn lay_out(map: &HeaderMap, messages: &[Message], at: u64) -> Option<(Vec<u8>, O
     let mut body = at.to_le_bytes().to_vec();
     body.extend_from_slice(&(more.len() as u64).to_le_bytes());
     let cont = Message {
-        kind: super::header_map::kind::CONTINUATION,
+        kind: kind::CONTINUATION,
         flags: 0,
         order: 0,
         body,
