@@ -8,12 +8,14 @@ mod dap;
 mod edit;
 mod join;
 mod subset;
+mod view;
 
 pub use append::{AppendError, FixedPlace, WidthUnit};
 pub use dap::DapError;
 pub use edit::EditError;
 pub use join::{JoinError, OrderHint, StructureDifference};
 pub use subset::{DimSpecError, SubsetError};
+pub use view::{NormError, ViewError};
 
 use crate::cftime::{DateError, UnitsError};
 use crate::chunking::RegionError;
@@ -41,6 +43,9 @@ pub enum Error {
     /// A metadata edit cannot be made.
     #[error(transparent)]
     Edit(#[from] EditError),
+    /// A slice cannot be drawn.
+    #[error(transparent)]
+    View(#[from] ViewError),
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),

@@ -60,6 +60,7 @@ pub mod store;
 pub mod subset;
 pub mod text;
 pub mod url;
+pub mod view;
 
 pub use error::{Error, JobError, Result};
 pub use open::{

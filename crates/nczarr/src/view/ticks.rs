@@ -1,0 +1,94 @@
+//! Axis ticks at "nice" steps (1, 2, 2.5 or 5 times a power of ten, as matplotlib's
+//! `MaxNLocator` prefers) and their labels.
+
+/// Tick values in `[lo, hi]` (either order) at a nice step, about `target` of them.
+pub fn nice_ticks(lo: f64, hi: f64, target: usize) -> Vec<f64> {
+    let (lo, hi) = if lo <= hi { (lo, hi) } else { (hi, lo) };
+    if !lo.is_finite() || !hi.is_finite() {
+        return Vec::new();
+    }
+    if hi == lo {
+        return vec![lo];
+    }
+    let raw = (hi - lo) / target.max(1) as f64;
+    let mag = 10f64.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 2.5, 5.0, 10.0]
+        .iter()
+        .map(|m| m * mag)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * mag);
+    let first = (lo / step).ceil() as i64;
+    let last = (hi / step).floor() as i64;
+    (first..=last)
+        .map(|k| {
+            let v = k as f64 * step;
+            // -0 and rounding dust (0.30000000000000004) print badly.
+            if v.abs() < step * 1e-9 {
+                0.0
+            } else {
+                v
+            }
+        })
+        .collect()
+}
+
+/// A number as a tick label: up to 6 significant digits, no trailing zeros,
+/// exponent notation for very large or small magnitudes.
+pub fn label(v: f64) -> String {
+    if v == 0.0 {
+        return "0".into();
+    }
+    if !v.is_finite() {
+        return v.to_string();
+    }
+    let a = v.abs();
+    if !(1e-4..1e6).contains(&a) {
+        let s = format!("{v:.3e}");
+        let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
+        let m = trim_zeros(m);
+        return format!("{m}e{e}");
+    }
+    let digits = (5 - a.log10().floor() as i32).clamp(0, 10) as usize;
+    trim_zeros(&format!("{v:.digits$}")).to_string()
+}
+
+fn trim_zeros(s: &str) -> &str {
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_are_nice() {
+        assert_eq!(
+            nice_ticks(0.0, 10.0, 5),
+            vec![0.0, 2.0, 4.0, 6.0, 8.0, 10.0]
+        );
+        assert_eq!(nice_ticks(-89.5, 89.5, 6), vec![-50.0, 0.0, 50.0]);
+        assert_eq!(
+            nice_ticks(-89.5, 89.5, 8),
+            vec![-75.0, -50.0, -25.0, 0.0, 25.0, 50.0, 75.0]
+        );
+        assert_eq!(nice_ticks(3.0, 3.0, 5), vec![3.0]);
+        let t = nice_ticks(0.0, 0.9, 3);
+        assert_eq!(
+            t.iter().map(|v| label(*v)).collect::<Vec<_>>(),
+            ["0", "0.5"]
+        );
+    }
+
+    #[test]
+    fn labels() {
+        assert_eq!(label(271.15), "271.15");
+        assert_eq!(label(-0.5), "-0.5");
+        assert_eq!(label(1e9), "1e9");
+        assert_eq!(label(0.00001234), "1.234e-5");
+        assert_eq!(label(100.0), "100");
+    }
+}
