@@ -17,9 +17,9 @@
 #                            inside a manylinux container of NCZARR_WHEEL_COMPAT)
 #   NCZARR_WHEEL_PIP         what to pip-install for the build
 #                            (default: "maturin[zig]>=1.9.3,<2" auditwheel)
-#   NCZARR_WHEEL_MAX_MIB     largest acceptable wheel, MiB (default 90: the quick build's
-#                            wheel is 79.5 MiB with seven programs, 55.6 MiB with five,
-#                            34.4 MiB before Icechunk; each program adds about 11 MiB)
+#   NCZARR_WHEEL_MAX_MIB     largest acceptable wheel, MiB (default 24: one program holds
+#                            every tool (crates/wheel); seven separate programs made
+#                            the quick build's wheel 79.5 MiB, about 11 MiB each)
 #   NCZARR_WHEEL_OUT         keep the sdist and wheel in this directory
 #   NCZARR_WHEEL_QUICK=1     no LTO, 16 codegen units: a faster build of the same
 #                            programs (for a CI time budget; the size is then not the
@@ -44,9 +44,11 @@ fi
 python="${PYTHON:-python3}"
 compat="${NCZARR_WHEEL_COMPAT:-manylinux_2_28}"
 use_zig="${NCZARR_WHEEL_ZIG:-1}"
-max_mib="${NCZARR_WHEEL_MAX_MIB:-90}"
+max_mib="${NCZARR_WHEEL_MAX_MIB:-24}"
 read -r -a pip_specs <<<"${NCZARR_WHEEL_PIP:-maturin[zig]>=1.9.3,<2 auditwheel}"
-tools=(nczdump nczgen nczcopy nczcmp zmapdump nczatted nczrename)
+tools=(nczdump nczgen nczcopy nczcmp zmapdump nczatted nczrename nczview)
+# The one program the tools' launchers run (crates/wheel).
+program=nczarr-tools
 arch=$(uname -m)
 
 section() { printf '\n==== wheel: %s (%s)\n' "$1" "$(date +%T)"; }
@@ -92,6 +94,8 @@ section "sdist contents: what the build reads, and nothing of the tests"
 tar -tzf "$sdist" | sed 's|^[^/]*/||' | sort >"$work/sdist.list"
 for f in Cargo.toml Cargo.lock build.rs pyproject.toml src/lib.rs src/bin/nczdump.rs \
     src/bin/nczcopy/main.rs crates/nczarr/Cargo.toml crates/nczarr/src/lib.rs \
+    crates/nczarr/assets/DejaVuSans-subset.ttf crates/wheel/Cargo.toml crates/wheel/src/main.rs \
+    crates/wheel/data/scripts/nczdump \
     vendor/hdf5-reader/Cargo.toml vendor/hdf5-reader/src/lib.rs; do
     grep -qxF "$f" "$work/sdist.list" || fail "sdist lacks $f"
 done
@@ -100,21 +104,28 @@ if grep -E '^(tests|benches|fuzz|\.ci|scripts|examples|docs|cdl-grammar|crates/n
 fi
 echo "sdist: $(wc -l <"$work/sdist.list") files"
 
-section "wheel contents: one stripped program per tool, nothing else executable"
-"$python" - "$wheel" "${tools[@]}" <<'EOF'
+section "wheel contents: one stripped program, a launcher per tool, nothing else executable"
+"$python" - "$wheel" "$program" "${tools[@]}" <<'EOF'
 import sys, zipfile
-wheel, tools = sys.argv[1], sys.argv[2:]
+wheel, program, tools = sys.argv[1], sys.argv[2], sys.argv[3:]
 with zipfile.ZipFile(wheel) as z:
     names = [n for n in z.namelist() if not n.endswith("/")]
     scripts = sorted(n.split("/", 2)[2] for n in names
                      if n.split("/")[0].endswith(".data") and n.split("/")[1:2] == ["scripts"])
-    if sorted(tools) != scripts:
-        sys.exit(f"wheel_test: FAIL: .data/scripts holds {scripts}, expected {sorted(tools)}")
+    if sorted(tools + [program]) != scripts:
+        sys.exit(f"wheel_test: FAIL: .data/scripts holds {scripts}, expected {sorted(tools + [program])}")
     for n in names:
         data = z.read(n)
+        leaf = n.split("/", 2)[-1]
+        mode = z.getinfo(n).external_attr >> 16
+        if leaf in tools:
+            want = f'"{program}" {leaf} "$@"'.encode()
+            if not data.startswith(b"#!/bin/sh\n") or want not in data or not mode & 0o111:
+                sys.exit(f"wheel_test: FAIL: {n} is not an executable launcher of {program} {leaf}")
+            continue
         if data[:4] != b"\x7fELF":
             continue
-        if n.split("/", 2)[-1] not in tools:
+        if leaf != program:
             sys.exit(f"wheel_test: FAIL: unexpected ELF file {n}")
         # Section names, from the ELF64 little-endian header and section table.
         shoff = int.from_bytes(data[0x28:0x30], "little")
@@ -178,7 +189,7 @@ for t in "${tools[@]}"; do
 done
 
 section "the wheel's programs against the cargo build, on the bundled example"
-cargo build --locked --bin nczdump
+cargo build --locked --bin nczdump --bin nczview
 ref="$CARGO_TARGET_DIR/debug/nczdump"
 whl="$work/venv/bin"
 cases=("" "-h -s" "-t -v time" "--json")
@@ -199,15 +210,22 @@ done
 "$whl/nczcopy" -c time/3,lat/3,lon/4 --codec zstd -s examples/ocean.zarr "$work/ocean-ts.zarr"
 "$whl/nczcmp" -s examples/ocean.zarr "$work/ocean-ts.zarr" >/dev/null ||
     fail "nczcmp: the rechunked copy differs from examples/ocean.zarr"
-echo "zmapdump list, nczgen round trip, nczcopy rechunk, nczcmp: ok"
+for opts in "--raster" ""; do
+    # shellcheck disable=SC2086
+    "$CARGO_TARGET_DIR/debug/nczview" -v sst $opts -o "$work/ref.png" examples/ocean.zarr
+    # shellcheck disable=SC2086
+    "$whl/nczview" -v sst $opts -o "$work/whl.png" examples/ocean.zarr
+    cmp -s "$work/ref.png" "$work/whl.png" || fail "nczview -v sst ${opts:+$opts }differs from the cargo build's"
+    rm -f "$work/ref.png" "$work/whl.png"
+done
+echo "zmapdump list, nczgen round trip, nczcopy rechunk, nczcmp, nczview: ok"
 
 section "sizes"
 wheel_bytes=$(stat -c %s "$wheel")
-installed=0
-for t in "${tools[@]}"; do installed=$((installed + $(stat -c %s "$whl/$t"))); done
+installed=$(stat -c %s "$whl/$program")
 echo "wheel:  $(basename "$wheel")  $wheel_bytes bytes ($(mib "$wheel_bytes"))"
 echo "sdist:  $(basename "$sdist")  $(stat -c %s "$sdist") bytes ($(mib "$(stat -c %s "$sdist")"))"
-echo "installed programs: $installed bytes ($(mib "$installed"))"
+echo "installed program ($program, every tool): $installed bytes ($(mib "$installed"))"
 [ "$wheel_bytes" -le $((max_mib * 1048576)) ] ||
     fail "the wheel is $(mib "$wheel_bytes"), over NCZARR_WHEEL_MAX_MIB=$max_mib"
 

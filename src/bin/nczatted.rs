@@ -47,7 +47,8 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn main() -> ExitCode {
+/// The program (also run as a module of the wheel's one program, crates/wheel).
+pub(crate) fn main() -> ExitCode {
     cli::signals::stop_on_signals("nczatted");
     let args: Args = cli::about::parse("nczatted");
     cli::run("nczatted", || run(args))

@@ -328,8 +328,10 @@ fn hyperslab_after_data(args: &[String]) -> Option<String> {
     None
 }
 
-fn main() -> ExitCode {
-    let argv: Vec<String> = std::env::args_os()
+/// The program (also run as a module of the wheel's one program, crates/wheel).
+pub(crate) fn main() -> ExitCode {
+    let argv: Vec<String> = cli::args_os()
+        .into_iter()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
     if let Some(spec) = hyperslab_after_data(&argv) {

@@ -356,6 +356,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// metadata, which glibc's allocator did at a higher cost (1000x1000 strings 0.16 ->
 /// 0.12 s when each string was an allocation; still slower after, 0.093 vs 0.080 s). Not for
 /// nczgen: mimalloc's purging of freed pages doubled its time on the 10M-value CDL.
+#[cfg(not(nczarr_multicall))]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -364,12 +365,13 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// prioritised entries in their order first (std's own is `.00099`), so this runs
 /// before any unprioritised constructor. `main` lets huge pages back for runs that
 /// read data.
-#[cfg(target_os = "linux")]
+#[cfg(all(target_os = "linux", not(nczarr_multicall)))]
 #[used]
 #[link_section = ".init_array.00100"]
 static SMALL_PAGES_FROM_START: extern "C" fn() = cli::small_pages_from_start;
 
-fn main() {
+/// The program (also run as a module of the wheel's one program, crates/wheel).
+pub(crate) fn main() {
     cli::start_workers();
     let args: Args = cli::about::parse("nczdump");
     cli::small_pages(args.header_only || args.xml);

@@ -138,7 +138,8 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn main() -> ExitCode {
+/// The program (also run as a module of the wheel's one program, crates/wheel).
+pub(crate) fn main() -> ExitCode {
     cli::signals::stop_on_signals("nczgen");
     let args: Args = cli::about::parse("nczgen");
     cli::run("nczgen", || run(args))

@@ -65,7 +65,8 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn main() -> ExitCode {
+/// The program (also run as a module of the wheel's one program, crates/wheel).
+pub(crate) fn main() -> ExitCode {
     cli::signals::stop_on_signals("nczrename");
     let args: Args = cli::about::parse("nczrename");
     cli::run("nczrename", || run(args))

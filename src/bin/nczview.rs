@@ -307,7 +307,8 @@ fn write_replacing(path: &Path, bytes: &[u8], overwrite: bool) -> anyhow::Result
     Ok(())
 }
 
-fn main() -> ExitCode {
+/// The program (also run as a module of the wheel's one program, crates/wheel).
+pub(crate) fn main() -> ExitCode {
     cli::start_workers();
     let args: Args = cli::about::parse("nczview");
     cli::run("nczview", || run(args))

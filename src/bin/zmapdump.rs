@@ -288,7 +288,8 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn main() -> ExitCode {
+/// The program (also run as a module of the wheel's one program, crates/wheel).
+pub(crate) fn main() -> ExitCode {
     let args: Args = cli::about::parse("zmapdump");
     cli::run("zmapdump", || run(args))
 }

@@ -24,7 +24,10 @@ static LONG_VERSION: LazyLock<String> = LazyLock::new(|| {
 /// Parse the command line into `A`, with the long version above; `--generate WHAT`
 /// (anywhere, before any other check) writes WHAT for `tool` to stdout and exits.
 pub fn parse<A: CommandFactory + FromArgMatches>(tool: &str) -> A {
-    let args: Vec<String> = std::env::args().collect();
+    let args: Vec<String> = super::args_os()
+        .into_iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
     if let Some(what) = generate_request(&args) {
         std::process::exit(match generate::<A>(tool, &what) {
             Ok(()) => 0,

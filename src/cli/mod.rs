@@ -60,6 +60,22 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
     })
 }
 
+/// The command line a tool was given: the process's, or the one [`set_args`] set (the
+/// wheel's one program runs `nczarr-tools nczdump ARGS` as `nczdump ARGS`).
+pub fn args_os() -> Vec<std::ffi::OsString> {
+    match ARGS.get() {
+        Some(a) => a.clone(),
+        None => std::env::args_os().collect(),
+    }
+}
+
+/// Set the command line [`args_os`] gives, once, before the tool parses it.
+pub fn set_args(args: Vec<std::ffi::OsString>) {
+    let _ = ARGS.set(args);
+}
+
+static ARGS: std::sync::OnceLock<Vec<std::ffi::OsString>> = std::sync::OnceLock::new();
+
 /// Start the worker threads (rayon's global pool) now, for a tool that will need
 /// them: each worker's start-up (its allocator heap, signal stack) then runs beside
 /// the argument parsing and the dataset's opening instead of before the first
@@ -200,7 +216,9 @@ pub fn hide_passwords(s: &str) -> String {
 /// with spaces or quotes single-quoted), passwords in URLs hidden: what an Icechunk
 /// snapshot's message and NCO's `history` record.
 pub fn command_line() -> String {
-    let mut words = std::env::args_os().map(|a| a.to_string_lossy().into_owned());
+    let mut words = args_os()
+        .into_iter()
+        .map(|a| a.to_string_lossy().into_owned());
     let tool = words
         .next()
         .map(|t| t.rsplit('/').next().unwrap_or(&t).to_string())

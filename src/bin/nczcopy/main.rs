@@ -344,9 +344,11 @@ fn ncos_exclusion(args: &Args) -> bool {
     args.nccopy.experimental && (args.select.data_vars.is_some() || args.select.only_vars.is_some())
 }
 
-fn main() -> ExitCode {
+/// The program (also run as a module of the wheel's one program, crates/wheel).
+pub(crate) fn main() -> ExitCode {
     cli::signals::stop_on_signals("nczcopy");
-    let argv: Vec<String> = std::env::args_os()
+    let argv: Vec<String> = cli::args_os()
+        .into_iter()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
     if let Some(spec) = cli::copy_args::hyperslab_after_deflate(&argv) {
