@@ -119,7 +119,7 @@ with zipfile.ZipFile(wheel) as z:
         leaf = n.split("/", 2)[-1]
         mode = z.getinfo(n).external_attr >> 16
         if leaf in tools:
-            want = f'"{program}" {leaf} "$@"'.encode()
+            want = f'/{program}" {leaf} "$@"'.encode()
             if not data.startswith(b"#!/bin/sh\n") or want not in data or not mode & 0o111:
                 sys.exit(f"wheel_test: FAIL: {n} is not an executable launcher of {program} {leaf}")
             continue

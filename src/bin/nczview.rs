@@ -88,6 +88,9 @@ struct Args {
     dataset: String,
 }
 
+/// The most lines a picture takes in the terminal.
+const TERM_LINES: usize = 40;
+
 /// Largest raster across or down: beyond it a slice is reduced by block means.
 const RASTER_MAX: usize = 16384;
 
@@ -137,13 +140,13 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         .unwrap_or(80)
         .max(8);
     let (max_width, max_height) = if to_term {
-        // Two values a character cell down; the terminal's columns across.
-        (columns, columns)
+        // The terminal's columns across; two values a line, at most TERM_LINES lines.
+        (columns, 2 * TERM_LINES)
     } else if args.raster {
         (RASTER_MAX, RASTER_MAX)
     } else {
-        let (w, h) = picture_cells();
-        (w, h)
+        // The plot area's pixels: more cells are averaged.
+        picture::PLOT_MAX
     };
     let request = FieldRequest {
         var,
@@ -197,11 +200,6 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The decorated picture's plot area at most, in cells: more are averaged.
-fn picture_cells() -> (usize, usize) {
-    (720, 480)
-}
-
 fn parse_range(text: &str) -> anyhow::Result<(f64, f64)> {
     let parsed = text
         .split_once(',')
@@ -231,6 +229,8 @@ fn show_in_terminal(
         out.write_all(term::kitty(&png).as_bytes())?;
     } else {
         let (px, w, h) = term::shrink(pixels, field.width, field.height, columns);
+        // Two values a line: at most TERM_LINES lines of picture.
+        let (px, w, h) = term::enlarge(&px, w, h, columns, 2 * TERM_LINES);
         out.write_all(term::half_blocks(&px, w, h).as_bytes())?;
         let (lo, hi) = scale.norm.limits();
         let (lo, hi) = (

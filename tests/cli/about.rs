@@ -10,6 +10,7 @@ const TOOLS: &[&str] = &[
     "nczcmp",
     "nczatted",
     "nczrename",
+    "nczview",
 ];
 
 #[test]

@@ -21,6 +21,9 @@ mod nczcopy;
 mod nczdump;
 /// nczgen: CDL to datasets and netCDF files, errors, streaming, dates, corpora.
 mod nczgen;
+/// nczview: slices as pictures (raster pixels against the data and matplotlib, the
+/// decorated picture, the terminal, every input kind, refusals).
+mod nczview;
 /// OPeNDAP: every tool reading what a DAP server (pydap) serves, against ncdump over it.
 mod opendap;
 /// Test helpers: temporary stores, running a tool, asserting on its output.

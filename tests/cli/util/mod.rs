@@ -115,6 +115,7 @@ pub fn exe(tool: &str) -> &'static str {
         "nczcmp" => env!("CARGO_BIN_EXE_nczcmp"),
         "nczatted" => env!("CARGO_BIN_EXE_nczatted"),
         "nczrename" => env!("CARGO_BIN_EXE_nczrename"),
+        "nczview" => env!("CARGO_BIN_EXE_nczview"),
         other => panic!("unknown tool {other}"),
     }
 }

@@ -8,7 +8,7 @@ use super::colormap_tables::{NAMES, RGB};
 #[derive(Debug, Clone, Copy)]
 pub struct Colormap {
     name: &'static str,
-    /// 256 entries of 3 bytes.
+    /// 256 entries of 3 bytes (the reversed map's own table when `reversed`).
     table: &'static [u8],
     reversed: bool,
 }
@@ -30,9 +30,10 @@ impl Colormap {
             .iter()
             .position(|n| *n == base)
             .or_else(|| NAMES.iter().position(|n| n.eq_ignore_ascii_case(base)))?;
+        let t = 2 * k + usize::from(reversed);
         Some(Colormap {
             name: NAMES[k],
-            table: RGB.get(k * 768..(k + 1) * 768)?,
+            table: RGB.get(t * 768..(t + 1) * 768)?,
             reversed,
         })
     }
@@ -82,10 +83,9 @@ impl Colormap {
         Some(self.entry(i))
     }
 
-    /// The table entry index a position falls in (for inverse lookups in tests).
+    /// Entry `i` (0 to 255) of the map's table (for inverse lookups).
     pub fn entry(&self, i: usize) -> [u8; 3] {
         let i = i.min(255);
-        let i = if self.reversed { 255 - i } else { i };
         [
             self.table[3 * i],
             self.table[3 * i + 1],
@@ -108,6 +108,12 @@ mod tests {
         assert_eq!(v.rgb(7.0), v.rgb(1.0));
         let r = Colormap::by_name("viridis_r").unwrap();
         assert_eq!(r.rgb(0.0), v.rgb(1.0));
+        // matplotlib samples a reversed segmented map again: RdBu_r is its own table.
+        let (rd, rd_r) = (
+            Colormap::by_name("RdBu").unwrap(),
+            Colormap::by_name("RdBu_r").unwrap(),
+        );
+        assert!((0..256).any(|i| rd.entry(255 - i) != rd_r.entry(i)));
         assert_eq!(r.name(), "viridis_r");
         assert_eq!(Colormap::by_name("rdbu_r").unwrap().name(), "RdBu_r");
         assert!(Colormap::by_name("nosuch").is_none());

@@ -387,8 +387,10 @@ pub fn text_attr(var: &Var, name: &str) -> Option<String> {
     }
 }
 
+/// Strictly decreasing (a longitude range wrapped across the seam is neither way: drawn
+/// as stored).
 fn decreasing(v: &[f64]) -> bool {
-    v.len() > 1 && v[0] > v[v.len() - 1]
+    v.len() > 1 && v.windows(2).all(|w| w[0] > w[1])
 }
 
 fn lcm(a: usize, b: usize) -> usize {

@@ -14,9 +14,30 @@ const TITLE: f32 = 15.0;
 const SMALL: f32 = 12.0;
 const TICK: i64 = 4;
 /// The plot area at most (pixels), and at least along each side.
-const PLOT_MAX: (usize, usize) = (720, 480);
+pub const PLOT_MAX: (usize, usize) = (720, 480);
 const PLOT_MIN: usize = 160;
 const BAR_WIDTH: i64 = 18;
+/// Margins around the plot area: tick labels and the axis label left, the title
+/// above, the colour bar and its labels right, tick labels and the label below.
+pub const MARGINS: Margins = Margins {
+    left: 86,
+    top: 58,
+    right: 130,
+    bottom: 58,
+};
+
+/// Pixels around the plot area.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Margins {
+    /// Left of the plot.
+    pub left: usize,
+    /// Above.
+    pub top: usize,
+    /// Right.
+    pub right: usize,
+    /// Below.
+    pub bottom: usize,
+}
 
 /// Where the plot area is in the picture (for tests: the raster is drawn there).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,8 +104,8 @@ pub fn title_lines(field: &Field) -> (String, String) {
 /// Draw `field` (already coloured as `raster`, `field.width` x `field.height` RGBA).
 pub fn draw(field: &Field, raster: &[u8], norm: &Norm, cmap: &Colormap) -> Picture {
     let (pw, ph) = plot_size(field.width, field.height);
-    let (left, top) = (86usize, 58usize);
-    let (width, height) = (left + pw + 130, top + ph + 58);
+    let (left, top) = (MARGINS.left, MARGINS.top);
+    let (width, height) = (left + pw + MARGINS.right, top + ph + MARGINS.bottom);
     let mut c = Canvas::new(width, height);
     let (first, second) = title_lines(field);
     let centre = (left + pw / 2) as f32;
@@ -208,7 +229,12 @@ fn axis_ticks(axis: &Axis, pixels: usize) -> Vec<(f64, String)> {
     };
     let target = (pixels / 90).clamp(2, 8);
     match &axis.coord {
-        Some(c) if c.values.iter().all(|v| v.is_finite()) && monotonic(&c.values) => {
+        Some(c) if c.values.iter().all(|v| v.is_finite()) && monotonic(&unwrapped(&c.values)) => {
+            let values = unwrapped(&c.values);
+            let c = &super::field::Coord {
+                values,
+                ..c.clone()
+            };
             let (lo, hi) = (c.values[0], c.values[c.values.len() - 1]);
             let mut values = nice_ticks(lo, hi, target);
             if c.time.is_some() {
@@ -233,6 +259,8 @@ fn axis_ticks(axis: &Axis, pixels: usize) -> Vec<(f64, String)> {
                             t.format(v, ' ', &mut s);
                             s
                         }
+                        // An unwrapped longitude is labelled as stored.
+                        None if v >= 360.0 && c.values[0] < 360.0 => label(v - 360.0),
                         None => label(v),
                     };
                     Some((at(i), text))
@@ -257,6 +285,24 @@ fn axis_ticks(axis: &Axis, pixels: usize) -> Vec<(f64, String)> {
             .map(|i| (at(i), label(i)))
             .collect(),
     }
+}
+
+/// A longitude range wrapped across the seam (`-d lon,200.,80.`: 216, 288, 0, 72)
+/// made increasing (216, 288, 360, 432) for placing ticks; other values as they are.
+fn unwrapped(v: &[f64]) -> Vec<f64> {
+    let drops = v.windows(2).filter(|w| w[1] < w[0]).count();
+    if drops != 1 || v.len() < 3 || v.windows(2).any(|w| w[1] < w[0] && w[0] - w[1] < 180.0) {
+        return v.to_vec();
+    }
+    let mut out = Vec::with_capacity(v.len());
+    let mut add = 0.0;
+    for (i, &x) in v.iter().enumerate() {
+        if i > 0 && x < v[i - 1] {
+            add = 360.0;
+        }
+        out.push(x + add);
+    }
+    out
 }
 
 fn monotonic(v: &[f64]) -> bool {
@@ -305,6 +351,16 @@ mod tests {
         assert_eq!(index_of(&[20.0, 10.0, 0.0], 15.0), Some(0.5));
         assert_eq!(index_of(&[0.0, 10.0], 10.0), Some(1.0));
         assert_eq!(index_of(&[0.0, 10.0], 11.0), None);
+    }
+
+    #[test]
+    fn wrapped_longitudes_unwrapped() {
+        assert_eq!(
+            unwrapped(&[216.0, 288.0, 0.0, 72.0]),
+            [216.0, 288.0, 360.0, 432.0]
+        );
+        assert_eq!(unwrapped(&[3.0, 2.0, 1.0]), [3.0, 2.0, 1.0]);
+        assert_eq!(unwrapped(&[0.0, 1.0]), [0.0, 1.0]);
     }
 
     #[test]

@@ -73,6 +73,30 @@ pub fn shrink(rgba: &[u8], width: usize, height: usize, max_w: usize) -> (Vec<u8
     (out, w, h)
 }
 
+/// Pixels enlarged by a whole factor (nearest neighbour) to fill up to `max_w` across
+/// and `max_h` down: a small field on a wide terminal is not a few characters.
+pub fn enlarge(
+    rgba: &[u8],
+    width: usize,
+    height: usize,
+    max_w: usize,
+    max_h: usize,
+) -> (Vec<u8>, usize, usize) {
+    let k = (max_w / width.max(1)).min(max_h / height.max(1)).max(1);
+    if k == 1 {
+        return (rgba.to_vec(), width, height);
+    }
+    let (w, h) = (width * k, height * k);
+    let mut out = Vec::with_capacity(w * h * 4);
+    for y in 0..h {
+        for x in 0..w {
+            let i = ((y / k) * width + x / k) * 4;
+            out.extend_from_slice(&rgba[i..i + 4]);
+        }
+    }
+    (out, w, h)
+}
+
 /// One line: `min` label, `width` characters of the colour scale, `max` label.
 pub fn scale_line(colours: &[[u8; 3]], min: &str, max: &str) -> String {
     let mut out = format!("{min} ");
@@ -153,6 +177,16 @@ mod tests {
         let (out, w, h) = shrink(&px, 2, 2, 1);
         assert_eq!((w, h), (1, 1));
         assert_eq!(out, vec![5, 10, 15, 255]);
+    }
+
+    #[test]
+    fn enlarge_by_whole_factors() {
+        let px = [1, 1, 1, 255, 2, 2, 2, 255];
+        let (out, w, h) = enlarge(&px, 2, 1, 7, 10);
+        assert_eq!((w, h), (6, 3));
+        assert_eq!(&out[8..12], &[1, 1, 1, 255]);
+        assert_eq!(&out[12..16], &[2, 2, 2, 255]);
+        assert_eq!(enlarge(&px, 2, 1, 3, 10).1, 2);
     }
 
     #[test]
