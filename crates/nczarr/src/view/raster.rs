@@ -38,7 +38,10 @@ pub fn write_png(
     let mut enc = png::Encoder::new(out, w, h);
     enc.set_color(png::ColorType::Rgba);
     enc.set_depth(png::BitDepth::Eight);
-    enc.set_compression(png::Compression::Fast);
+    // Pictures are kept and committed: deflate as zlib's default does, each row's
+    // filter chosen by the encoder (192 KB -> about 40 KB for a 936x596 picture).
+    enc.set_compression(png::Compression::Balanced);
+    enc.set_filter(png::Filter::Adaptive);
     for (k, v) in text {
         enc.add_text_chunk((*k).to_string(), v.clone())
             .map_err(std::io::Error::other)?;
