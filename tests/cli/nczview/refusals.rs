@@ -73,6 +73,18 @@ fn variables_that_cannot_be_drawn() {
         err.contains("no variable of two or more numeric dimensions to draw"),
         "{err}"
     );
+    // A record dimension with no records yet.
+    let cdl = dir.path().join("norec.cdl");
+    std::fs::write(
+        &cdl,
+        "netcdf norec {\ndimensions:\n t = UNLIMITED ;\n y = 2 ;\n x = 2 ;\nvariables:\n float v(t, y, x) ;\n}\n",
+    )
+    .unwrap();
+    let norec = dir.path().join("norec.nc");
+    run("nczgen", &["-o", &s(&norec), &s(&cdl)]).success();
+    let err = run("nczview", &[&s(&norec), "-o", &s(&out)]).fails_with_one_line(1);
+    assert!(err.contains("variable 'v': dimension 't' has length 0, nothing to draw"), "{err}");
+    assert!(!out.exists());
 }
 
 #[test]

@@ -117,14 +117,13 @@ pub fn read_field(
     check_var(var)?;
     let shape = ds.var_shape(var);
     let (ix, iy) = axes(var, request)?;
-    for &i in &[ix, iy] {
-        if shape[i] == 0 {
-            return Err(ViewError::Empty {
-                var: var.name.clone(),
-                dim: var.dims[i].name.clone(),
-            }
-            .into());
+    // Any empty dimension: the axes have no cells, a held one no index to hold.
+    if let Some(i) = shape.iter().position(|&n| n == 0) {
+        return Err(ViewError::Empty {
+            var: var.name.clone(),
+            dim: var.dims[i].name.clone(),
         }
+        .into());
     }
     let (nx, ny) = (shape[ix] as usize, shape[iy] as usize);
     let bx = nx.div_ceil(request.max_width.max(1));
