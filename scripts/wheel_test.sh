@@ -41,6 +41,11 @@ if [ "${NCZARR_WHEEL_QUICK:-0}" = 1 ]; then
     export CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
 fi
 
+# maturin gives every file of the sdist the same fixed time (2006) unless told the
+# time: the wheel built from it in a target directory that has built an older tree would
+# find every source older than its last build and keep stale programs (cargo compares
+# times), and a changed build script would not run again. Now, so that it builds afresh.
+export SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH:-$(date +%s)}"
 python="${PYTHON:-python3}"
 compat="${NCZARR_WHEEL_COMPAT:-manylinux_2_28}"
 use_zig="${NCZARR_WHEEL_ZIG:-1}"
