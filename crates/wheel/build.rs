@@ -15,7 +15,10 @@ fn main() {
     println!("cargo:rerun-if-changed=data/scripts");
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/scripts");
     if let Err(e) = executable(&dir) {
-        println!("cargo::error={}: the launchers cannot be made executable: {e}", dir.display());
+        println!(
+            "cargo::error={}: the launchers cannot be made executable: {e}",
+            dir.display()
+        );
     }
 }
 

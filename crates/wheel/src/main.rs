@@ -29,8 +29,11 @@ mod nczview;
 #[path = "../../../src/bin/zmapdump.rs"]
 mod zmapdump;
 
+/// A tool's `main`.
+type Main = fn() -> ExitCode;
+
 /// The tools, by name.
-const TOOLS: &[(&str, fn() -> ExitCode)] = &[
+const TOOLS: &[(&str, Main)] = &[
     ("nczdump", || {
         nczdump::main();
         #[allow(unreachable_code)]

@@ -69,7 +69,7 @@ fn sst_alone(north_first: bool) -> String {
                 .join(", ")
         })
         .collect();
-    let mut lat = vec!["-45", "-15", "15", "45"];
+    let mut lat = ["-45", "-15", "15", "45"];
     if north_first {
         rows.reverse();
         lat.reverse();

@@ -83,7 +83,10 @@ fn variables_that_cannot_be_drawn() {
     let norec = dir.path().join("norec.nc");
     run("nczgen", &["-o", &s(&norec), &s(&cdl)]).success();
     let err = run("nczview", &[&s(&norec), "-o", &s(&out)]).fails_with_one_line(1);
-    assert!(err.contains("variable 'v': dimension 't' has length 0, nothing to draw"), "{err}");
+    assert!(
+        err.contains("variable 'v': dimension 't' has length 0, nothing to draw"),
+        "{err}"
+    );
     assert!(!out.exists());
 }
 

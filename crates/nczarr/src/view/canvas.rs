@@ -49,9 +49,9 @@ impl Canvas {
         }
         let i = (y as usize * self.width + x as usize) * 4;
         let a = coverage.clamp(0.0, 1.0);
-        for c in 0..3 {
-            let old = f32::from(self.pixels[i + c]);
-            self.pixels[i + c] = (old + (f32::from(rgb[c]) - old) * a).round() as u8;
+        for (p, &new) in self.pixels[i..i + 3].iter_mut().zip(&rgb) {
+            let old = f32::from(*p);
+            *p = (old + (f32::from(new) - old) * a).round() as u8;
         }
     }
 

@@ -60,7 +60,7 @@ impl CfDecode {
         let first = |name: &str| {
             var.attr(name)
                 .filter(|a| a.values.nc_type().is_numeric() && !a.values.is_empty())
-                .map(|a| as_stored(a))
+                .map(&as_stored)
         };
         let mut valid_min = first("valid_min").and_then(|v| v.first().copied());
         let mut valid_max = first("valid_max").and_then(|v| v.first().copied());

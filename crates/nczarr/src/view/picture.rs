@@ -13,9 +13,10 @@ const INK: [u8; 3] = [0, 0, 0];
 const TITLE: f32 = 15.0;
 const SMALL: f32 = 12.0;
 const TICK: i64 = 4;
-/// The plot area at most (pixels), and at least along each side.
+/// The plot area at most (pixels across and down).
 pub const PLOT_MAX: (usize, usize) = (720, 480);
-const PLOT_MIN: usize = 160;
+/// The plot area at least along each side (pixels).
+pub const PLOT_MIN: usize = 160;
 const BAR_WIDTH: i64 = 18;
 /// Margins around the plot area: tick labels and the axis label left, the title
 /// above, the colour bar and its labels right, tick labels and the label below.

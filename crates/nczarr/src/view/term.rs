@@ -61,10 +61,10 @@ pub fn shrink(rgba: &[u8], width: usize, height: usize, max_w: usize) -> (Vec<u8
                     }
                 }
             }
-            if n > 0 {
+            if let Some(half) = n.checked_div(2).filter(|_| n > 0) {
                 let o = (oy * w + ox) * 4;
-                for c in 0..3 {
-                    out[o + c] = ((sum[c] + n / 2) / n) as u8;
+                for (p, s) in out[o..o + 3].iter_mut().zip(sum) {
+                    *p = ((s + half) / n) as u8;
                 }
                 out[o + 3] = 255;
             }
