@@ -22,7 +22,10 @@ fn variables_that_cannot_be_drawn() {
             &["-v", "empty"],
             "variable 'empty': every value of the slice is missing",
         ),
-        (&["-v", "sstt"], "no variable 'sstt'"),
+        (
+            &["-v", "sstt"],
+            "no variable 'sstt' (those that can be drawn: sst, packed, anom, empty)",
+        ),
         (
             &["-v", "sst", "--x", "depth"],
             "--x depth: variable 'sst' has no dimension 'depth' (it has time,lat,lon)",

@@ -22,8 +22,14 @@ pub enum NormError {
 #[non_exhaustive]
 pub enum ViewError {
     /// No variable of that name.
-    #[error("no variable '{0}'")]
-    NoVariable(String),
+    #[error("no variable '{name}' (those that can be drawn: {drawable})")]
+    NoVariable {
+        /// The name as given.
+        name: String,
+        /// The variables of two or more numeric dimensions, comma-separated (or
+        /// "none").
+        drawable: String,
+    },
     /// A picture needs two dimensions.
     #[error("variable '{var}' has {rank} dimension(s): a picture needs at least two")]
     TooFewDims {

@@ -109,11 +109,12 @@ pub fn read_field(
     let selections = resolve(source, dims)?;
     let cut = Subset::new(source, &selections);
     let ds = cut.dataset();
-    let path =
-        find_var(ds, &request.var).ok_or_else(|| ViewError::NoVariable(request.var.clone()))?;
-    let var = ds
-        .var(&path)
-        .ok_or_else(|| ViewError::NoVariable(request.var.clone()))?;
+    let missing = || ViewError::NoVariable {
+        name: request.var.clone(),
+        drawable: drawable(ds),
+    };
+    let path = find_var(ds, &request.var).ok_or_else(missing)?;
+    let var = ds.var(&path).ok_or_else(missing)?;
     check_var(var)?;
     let shape = ds.var_shape(var);
     let (ix, iy) = axes(var, request)?;
@@ -228,6 +229,21 @@ pub fn default_var(ds: &Dataset) -> Option<String> {
     all.into_iter()
         .find(|(p, v)| check_var(v).is_ok() && !(v.dims.len() == 1 && v.dims[0].name == p.name))
         .map(|(p, _)| p.to_string().trim_start_matches('/').to_string())
+}
+
+/// The variables that can be drawn, by path, at most 12 of them named.
+fn drawable(ds: &Dataset) -> String {
+    let names: Vec<String> = ds
+        .vars()
+        .into_iter()
+        .filter(|(_, v)| check_var(v).is_ok())
+        .map(|(p, _)| p.to_string().trim_start_matches('/').to_string())
+        .collect();
+    match names.len() {
+        0 => "none".into(),
+        n if n > 12 => format!("{} and {} more", names[..12].join(", "), n - 12),
+        _ => names.join(", "),
+    }
 }
 
 fn check_var(var: &Var) -> Result<()> {

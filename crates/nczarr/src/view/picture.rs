@@ -7,7 +7,7 @@ use super::canvas::Canvas;
 use super::colormap::Colormap;
 use super::field::{Axis, Field};
 use super::norm::Norm;
-use super::ticks::{label, nice_ticks};
+use super::ticks::{degree_ticks, label, nice_ticks};
 
 const INK: [u8; 3] = [0, 0, 0];
 const TITLE: f32 = 15.0;
@@ -237,7 +237,12 @@ fn axis_ticks(axis: &Axis, pixels: usize) -> Vec<(f64, String)> {
                 ..c.clone()
             };
             let (lo, hi) = (c.values[0], c.values[c.values.len() - 1]);
-            let mut values = nice_ticks(lo, hi, target);
+            let wrapped = c.values.last().is_some_and(|&v| v >= 360.0) && c.values[0] < 360.0;
+            let mut values = if wrapped {
+                degree_ticks(lo, hi, target)
+            } else {
+                nice_ticks(lo, hi, target)
+            };
             if c.time.is_some() {
                 // Whole time units where there are enough of them: half days read
                 // as the same date twice.

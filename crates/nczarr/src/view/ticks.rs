@@ -17,6 +17,26 @@ pub fn nice_ticks(lo: f64, hi: f64, target: usize) -> Vec<f64> {
         .map(|m| m * mag)
         .find(|s| *s >= raw)
         .unwrap_or(10.0 * mag);
+    ticks_at(lo, hi, step)
+}
+
+/// Ticks for degrees of longitude across the seam: steps that divide 360 (so that 0
+/// is a tick, as on a map), about `target` of them.
+pub fn degree_ticks(lo: f64, hi: f64, target: usize) -> Vec<f64> {
+    let (lo, hi) = if lo <= hi { (lo, hi) } else { (hi, lo) };
+    if !lo.is_finite() || !hi.is_finite() || hi == lo {
+        return nice_ticks(lo, hi, target);
+    }
+    let raw = (hi - lo) / target.max(1) as f64;
+    let step = [1.0, 2.0, 5.0, 10.0, 15.0, 30.0, 45.0, 60.0, 90.0, 180.0]
+        .into_iter()
+        .find(|s| *s >= raw)
+        .unwrap_or(180.0);
+    ticks_at(lo, hi, step)
+}
+
+/// The multiples of `step` in `[lo, hi]`.
+fn ticks_at(lo: f64, hi: f64, step: f64) -> Vec<f64> {
     let first = (lo / step).ceil() as i64;
     let last = (hi / step).floor() as i64;
     (first..=last)
@@ -80,6 +100,14 @@ mod tests {
         assert_eq!(
             t.iter().map(|v| label(*v)).collect::<Vec<_>>(),
             ["0", "0.5"]
+        );
+    }
+
+    #[test]
+    fn degrees_across_the_seam() {
+        assert_eq!(
+            degree_ticks(180.5, 539.5, 7),
+            vec![240.0, 300.0, 360.0, 420.0, 480.0]
         );
     }
 
