@@ -51,7 +51,7 @@ struct Args {
     output: Option<String>,
     /// One pixel per cell, no decoration, transparent where masked (as gdal_translate -of
     /// PNG): for pipelines and tests. Slices over 16384 cells across or down are reduced.
-    #[arg(long, requires = "output")]
+    #[arg(long, requires = "output", conflicts_with = "term")]
     raster: bool,
     /// Draw in the terminal (the default without -o): half blocks fitted to COLUMNS.
     #[arg(long, conflicts_with = "output")]
@@ -111,6 +111,11 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         log: args.log,
     };
     let to_term = args.output.is_none();
+    if args.output.as_deref() == Some("-") && io::stdout().is_terminal() {
+        bail!(
+            "-o -: standard output is a terminal, not a PNG file (drop -o to draw in the terminal)"
+        );
+    }
     if let Some(out) = args.output.as_deref().filter(|o| *o != "-") {
         check_output(Path::new(out), args.overwrite)?;
     }
@@ -179,8 +184,14 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         (p.rgba, p.width, p.height)
     };
     let (t1, t2) = picture::title_lines(&field);
+    // Without a long name the first line is the variable's name, as the second begins.
+    let title = if t2.starts_with(&t1) {
+        t2.clone()
+    } else {
+        format!("{t1}; {t2}")
+    };
     let text = [
-        ("Title", format!("{t1}; {t2}")),
+        ("Title", title),
         (
             "Comment",
             format!("{} colour map, {} scale", cmap.name(), scale.norm),
@@ -205,8 +216,8 @@ fn parse_range(text: &str) -> anyhow::Result<(f64, f64)> {
         .split_once(',')
         .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)));
     match parsed {
-        Some((a, b)) if f64::is_finite(a) && f64::is_finite(b) && a <= b => Ok((a, b)),
-        _ => bail!("--range {text}: not MIN,MAX with two numbers, MIN <= MAX"),
+        Some((a, b)) if f64::is_finite(a) && f64::is_finite(b) && a < b => Ok((a, b)),
+        _ => bail!("--range {text}: not MIN,MAX with two numbers, MIN < MAX"),
     }
 }
 
@@ -220,8 +231,11 @@ fn show_in_terminal(
     let mut out = io::stdout().lock();
     let (t1, t2) = picture::title_lines(field);
     let kitty = io::stdout().is_terminal() && term::speaks_kitty(|k| std::env::var(k).ok());
-    writeln!(out, "{t1}")?;
-    writeln!(out, "{t2}")?;
+    if !kitty {
+        // The kitty picture carries its own title.
+        writeln!(out, "{t1}")?;
+        writeln!(out, "{t2}")?;
+    }
     if kitty {
         let p = picture::draw(field, pixels, &scale.norm, cmap);
         let mut png = Vec::new();
@@ -256,15 +270,24 @@ fn show_in_terminal(
 /// dataset, or a file that exists when -O was not given; before anything is read.
 fn check_output(path: &Path, overwrite: bool) -> anyhow::Result<()> {
     let shown = path.display();
+    if path.as_os_str().is_empty() {
+        bail!("-o: an empty file name");
+    }
     if path.is_dir() {
         bail!("{shown}: a directory, not a PNG file: nothing was written");
     }
-    nczarr::open::check_not_inside(&path.to_string_lossy()).with_context(|| shown.to_string())?;
-    if path.exists() && !overwrite {
-        bail!("{shown}: exists; give -O to replace it");
+    if nczarr::open::check_not_inside(&path.to_string_lossy()).is_err() {
+        bail!("{shown}: inside a dataset: a picture is not written among its keys");
     }
-    if path.exists() && !is_png(path) {
+    let Ok(meta) = fs::metadata(path) else {
+        return Ok(());
+    };
+    // A device, a pipe, another program's file: never renamed over.
+    if !meta.is_file() || (meta.len() > 0 && !is_png(path)) {
         bail!("{shown}: exists and is not a PNG file: not replaced, even with -O");
+    }
+    if !overwrite {
+        bail!("{shown}: exists; give -O to replace it");
     }
     Ok(())
 }

@@ -89,8 +89,8 @@ fn large_slices_are_averaged_in_blocks_and_say_so() {
         text.contains("means of 3x3 cells"),
         "the reduction is not said"
     );
-    // In the terminal: 40 columns (blocks of 50 across, 13 down for at most 80 values
-    // down, 40 lines), each line 40 characters.
+    // In the terminal: 40 columns (blocks of 50 across and down, 20 values down, 10
+    // lines), each line 40 characters.
     let t = crate::util::run_clean(
         "nczview",
         dir.path(),
@@ -104,7 +104,8 @@ fn large_slices_are_averaged_in_blocks_and_say_so() {
     for l in &blocks {
         assert_eq!(l.matches('\u{2580}').count(), 40, "{l:?}");
     }
-    assert!(lines[1].contains("means of 50x"), "{}", lines[1]);
+    // One factor across and down: cells stay square.
+    assert!(lines[1].contains("means of 50x50 cells"), "{}", lines[1]);
 }
 
 #[test]

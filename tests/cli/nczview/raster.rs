@@ -170,3 +170,34 @@ fn axes_chosen_and_indices_cut() {
         assert_eq!(px(&wrapped, ww, x, h - 1), px(&plain, w, c, h - 1));
     }
 }
+
+#[test]
+fn infinite_and_constant_fields_and_the_default_variable() {
+    let dir = tempfile::tempdir().unwrap();
+    let cdl = dir.path().join("odd.cdl");
+    std::fs::write(
+        &cdl,
+        "netcdf odd {\ndimensions:\n time = 1 ;\n bnds = 2 ;\n y = 2 ;\n x = 3 ;\nvariables:\n double time(time) ;\n  time:bounds = \"time_bnds\" ;\n double time_bnds(time, bnds) ;\n float c(time, y, x) ;\n double inf(time, y, x) ;\ndata:\n time = 0 ;\n time_bnds = 0, 1 ;\n c = 3.5, 3.5, 3.5, 3.5, 3.5, 3.5 ;\n inf = 1, 2, Infinity, 4, 5, -Infinity ;\n}\n",
+    )
+    .unwrap();
+    let nc = dir.path().join("odd.nc");
+    run("nczgen", &["-k", "nc4", "-o", &s(&nc), &s(&cdl)]).success();
+    // Without -v: the data, not the time bounds (2-D, numeric, written first).
+    let t = run("nczview", &[&s(&nc), "--width", "12"]);
+    assert_eq!(t.success().stdout().lines().next(), Some("c"));
+    let viridis = Colormap::by_name("viridis").unwrap();
+    // A constant field: the middle colour, as xarray's widened limits give it.
+    let (w, h, c) = raster(&s(&nc), "c", &[]);
+    for i in 0..w * h {
+        assert_eq!(&c[i * 4..i * 4 + 3], &viridis.entry(128), "cell {i}");
+    }
+    // Infinities take the end colours; the limits are the finite values' (1 to 5).
+    let (w, _, inf) = raster(&s(&nc), "inf", &[]);
+    // Rows are drawn north up: y increases with the index, so the first stored row is
+    // the bottom one.
+    let at = |x: usize, row: usize| px(&inf, w, x, 1 - row);
+    assert_eq!(&at(0, 0)[..3], &viridis.entry(0));
+    assert_eq!(&at(2, 0)[..3], &viridis.entry(255), "+inf");
+    assert_eq!(&at(1, 1)[..3], &viridis.entry(255), "5");
+    assert_eq!(&at(2, 1)[..3], &viridis.entry(0), "-inf");
+}

@@ -12,8 +12,8 @@ pub enum NormError {
     /// `--log` with no positive value, or a limit `<= 0`.
     #[error("a logarithmic scale needs positive values and limits")]
     LogNotPositive,
-    /// `--range` with min > max or a limit that is not finite.
-    #[error("--range {0},{1}: not MIN,MAX with MIN <= MAX")]
+    /// `--range` with min >= max or a limit that is not finite.
+    #[error("--range {0},{1}: not MIN,MAX with MIN < MAX")]
     BadRange(f64, f64),
 }
 

@@ -127,8 +127,11 @@ pub fn read_field(
         .into());
     }
     let (nx, ny) = (shape[ix] as usize, shape[iy] as usize);
-    let bx = nx.div_ceil(request.max_width.max(1));
-    let by = ny.div_ceil(request.max_height.max(1));
+    // One factor across and down, so that cells stay square when averaged.
+    let b = nx
+        .div_ceil(request.max_width.max(1))
+        .max(ny.div_ceil(request.max_height.max(1)));
+    let (bx, by) = (b, b);
     let (w, h) = (nx.div_ceil(bx), ny.div_ceil(by));
     let decode = CfDecode::of_var(var);
     let mut sums = vec![0f64; w * h];
@@ -225,9 +228,20 @@ pub fn find_var(ds: &Dataset, name: &str) -> Option<VarPath> {
 /// dimensions that is not a coordinate variable (root first).
 pub fn default_var(ds: &Dataset) -> Option<String> {
     let mut all = ds.vars();
+    // Cell bounds and auxiliary coordinates (named by another variable's `bounds`,
+    // `climatology` or `coordinates`) are not the data.
+    let named: Vec<String> = all
+        .iter()
+        .flat_map(|(_, v)| {
+            ["bounds", "climatology", "coordinates"]
+                .into_iter()
+                .filter_map(|a| text_attr(v, a))
+                .flat_map(|t| t.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+        })
+        .collect();
     all.sort_by_key(|(p, _)| p.group.len());
     all.into_iter()
-        .find(|(p, v)| check_var(v).is_ok() && !(v.dims.len() == 1 && v.dims[0].name == p.name))
+        .find(|(p, v)| check_var(v).is_ok() && !named.contains(&p.name))
         .map(|(p, _)| p.to_string().trim_start_matches('/').to_string())
 }
 
@@ -371,7 +385,7 @@ fn fixed_dims(
                         Some(t) => {
                             let mut s = String::new();
                             t.format(x, ' ', &mut s);
-                            s
+                            super::ticks::date_text(&s)
                         }
                         None => match text_attr(c, "units") {
                             Some(u) => format!("{} {u}", super::ticks::label(x)),

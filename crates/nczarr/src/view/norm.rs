@@ -95,7 +95,12 @@ impl fmt::Display for Norm {
             Norm::Linear { .. } => "linear",
             Norm::Log { .. } => "log",
         };
-        write!(f, "{kind} {min} to {max}")
+        write!(
+            f,
+            "{kind} {} to {}",
+            super::ticks::label(min),
+            super::ticks::label(max)
+        )
     }
 }
 
@@ -110,10 +115,12 @@ pub fn choose(values: &[f64], limits: &Limits) -> Result<Scale, NormError> {
     let shown: Vec<f64> = values
         .iter()
         .copied()
-        .filter(|v| !v.is_nan() && (!limits.log || *v > 0.0))
+        // Limits from finite values only, as xarray takes them: an infinite cell takes
+        // an end colour, it does not stretch the scale to infinity.
+        .filter(|v| v.is_finite() && (!limits.log || *v > 0.0))
         .collect();
     if let Some((min, max)) = limits.range {
-        if !(min.is_finite() && max.is_finite() && min <= max) {
+        if !(min.is_finite() && max.is_finite() && min < max) {
             return Err(NormError::BadRange(min, max));
         }
         if limits.log {
@@ -131,7 +138,7 @@ pub fn choose(values: &[f64], limits: &Limits) -> Result<Scale, NormError> {
         });
     }
     if shown.is_empty() {
-        return Err(if limits.log && values.iter().any(|v| !v.is_nan()) {
+        return Err(if limits.log && values.iter().any(|v| v.is_finite()) {
             NormError::LogNotPositive
         } else {
             NormError::AllMissing
@@ -148,6 +155,7 @@ pub fn choose(values: &[f64], limits: &Limits) -> Result<Scale, NormError> {
                 (lo.min(v), hi.max(v))
             })
     };
+    let (min, max) = nonsingular(min, max);
     if limits.log {
         return Ok(Scale {
             norm: Norm::Log { min, max },
@@ -165,6 +173,19 @@ pub fn choose(values: &[f64], limits: &Limits) -> Result<Scale, NormError> {
         norm: Norm::Linear { min, max },
         diverging: false,
     })
+}
+
+/// Equal limits widened by 5% of their size (0.05 about 0), as matplotlib's
+/// `nonsingular` widens them for xarray's `.plot()`: a constant field is drawn in the
+/// middle colour.
+fn nonsingular(min: f64, max: f64) -> (f64, f64) {
+    if min != max {
+        (min, max)
+    } else if min == 0.0 {
+        (-0.05, 0.05)
+    } else {
+        (min - 0.05 * min.abs(), max + 0.05 * max.abs())
+    }
 }
 
 /// numpy's `percentile(sorted, p)` with its default (linear) interpolation.
@@ -249,6 +270,20 @@ mod tests {
             choose(&[f64::NAN], &Limits::default()),
             Err(NormError::AllMissing)
         );
+        // Infinite values take end colours; they do not set the limits.
+        let inf = choose(
+            &[1.0, f64::INFINITY, 3.0, f64::NEG_INFINITY],
+            &Limits::default(),
+        );
+        assert_eq!(inf.unwrap().norm, Norm::Linear { min: 1.0, max: 3.0 });
+        // A constant field is the middle of a widened scale.
+        let c = choose(&[3.5, 3.5], &Limits::default()).unwrap().norm;
+        assert!((c.apply(3.5) - 0.5).abs() < 1e-12, "{c:?}");
+        let equal = Limits {
+            range: Some((3.0, 3.0)),
+            ..Limits::default()
+        };
+        assert!(choose(&[1.0], &equal).is_err());
         let bad = Limits {
             range: Some((2.0, 1.0)),
             ..Limits::default()

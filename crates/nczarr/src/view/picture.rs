@@ -120,10 +120,16 @@ pub fn draw(field: &Field, raster: &[u8], norm: &Norm, cmap: &Colormap) -> Pictu
     frame(&mut c, x0, y0, pw as i64, ph as i64);
 
     // The horizontal axis: ticks under the plot, the label under them.
+    // A label that would run into the one before it is left out (its tick stays).
+    let mut free_from = f32::NEG_INFINITY;
     for (pos, text) in axis_ticks(&field.x, pw) {
         let px = x0 + pos as i64;
         c.fill(px, y0 + ph as i64, 1, TICK, INK);
         let w = c.text_width(&text, SMALL);
+        if px as f32 - w / 2.0 < free_from {
+            continue;
+        }
+        free_from = px as f32 + w / 2.0 + 8.0;
         c.text(
             px as f32 - w / 2.0,
             (y0 + ph as i64 + TICK) as f32 + 13.0,
@@ -263,7 +269,7 @@ fn axis_ticks(axis: &Axis, pixels: usize) -> Vec<(f64, String)> {
                         Some(t) => {
                             let mut s = String::new();
                             t.format(v, ' ', &mut s);
-                            s
+                            super::ticks::date_text(&s)
                         }
                         // An unwrapped longitude is labelled as stored.
                         None if v >= 360.0 && c.values[0] < 360.0 => label(v - 360.0),

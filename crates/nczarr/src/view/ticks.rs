@@ -1,8 +1,28 @@
 //! Axis ticks at "nice" steps (1, 2, 2.5 or 5 times a power of ten, as matplotlib's
 //! `MaxNLocator` prefers) and their labels.
 
-/// Tick values in `[lo, hi]` (either order) at a nice step, about `target` of them.
+/// Tick values in `[lo, hi]` (either order) at a nice step, about `target` of them and
+/// at least two where the range holds two at any nice step.
 pub fn nice_ticks(lo: f64, hi: f64, target: usize) -> Vec<f64> {
+    let mut ticks = nice_ticks_once(lo, hi, target);
+    let mut t = target.max(1);
+    while ticks.len() < 2 && t < 64 && lo != hi {
+        t *= 2;
+        ticks = nice_ticks_once(lo, hi, t);
+    }
+    ticks
+}
+
+/// A date as ncdump -t prints it, its time of day made readable: `1850-01-16 12` is
+/// `1850-01-16 12:00`.
+pub fn date_text(ncdump: &str) -> String {
+    match ncdump.split_once(' ') {
+        Some((day, time)) if !time.contains(':') => format!("{day} {time}:00"),
+        _ => ncdump.to_string(),
+    }
+}
+
+fn nice_ticks_once(lo: f64, hi: f64, target: usize) -> Vec<f64> {
     let (lo, hi) = if lo <= hi { (lo, hi) } else { (hi, lo) };
     if !lo.is_finite() || !hi.is_finite() {
         return Vec::new();
@@ -109,6 +129,15 @@ mod tests {
             degree_ticks(180.5, 539.5, 7),
             vec![240.0, 300.0, 360.0, 420.0, 480.0]
         );
+    }
+
+    #[test]
+    fn at_least_two_ticks_and_readable_dates() {
+        assert_eq!(nice_ticks(-89.5, 89.5, 3), vec![-50.0, 0.0, 50.0]);
+        assert!(nice_ticks(-89.5, 89.5, 2).len() >= 2);
+        assert_eq!(date_text("1850-01-16 12"), "1850-01-16 12:00");
+        assert_eq!(date_text("2001-01-01"), "2001-01-01");
+        assert_eq!(date_text("2001-01-01 10:30"), "2001-01-01 10:30");
     }
 
     #[test]
