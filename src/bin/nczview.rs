@@ -320,7 +320,11 @@ fn write_replacing(path: &Path, bytes: &[u8], overwrite: bool) -> anyhow::Result
     let result = (|| -> io::Result<()> {
         let mut f = fs::File::create(&staged)?;
         f.write_all(bytes)?;
-        f.sync_all()?;
+        // Durable before it replaces the old picture, as every writer of ours
+        // (NCZARR_FSYNC=0: not).
+        if nczarr::store::durable() {
+            f.sync_all()?;
+        }
         fs::rename(&staged, path)
     })();
     if let Err(e) = result {
