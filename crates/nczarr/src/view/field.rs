@@ -176,8 +176,8 @@ pub fn read_field(
         }
         r0 += rows;
     }
-    let mut x = axis(&cut, var, ix, nx)?;
-    let mut y = axis(&cut, var, iy, ny)?;
+    let mut x = axis(&cut, &selections, var, ix, nx)?;
+    let mut y = axis(&cut, &selections, var, iy, ny)?;
     x.reversed = x.coord.as_ref().is_some_and(|c| decreasing(&c.values));
     y.reversed = !y.coord.as_ref().is_some_and(|c| decreasing(&c.values));
     let mut values = vec![f64::NAN; w * h];
@@ -333,7 +333,13 @@ fn coord_of<'a>(ds: &'a Dataset, d: &DimRef) -> Option<(VarPath, &'a Var)> {
         .then_some((p, v))
 }
 
-fn axis(source: &dyn DatasetSource, var: &Var, i: usize, len: usize) -> Result<Axis> {
+fn axis(
+    source: &dyn DatasetSource,
+    selections: &Selections,
+    var: &Var,
+    i: usize,
+    len: usize,
+) -> Result<Axis> {
     let d = &var.dims[i];
     let ds = source.dataset();
     let coord = match coord_of(ds, d) {
@@ -349,7 +355,14 @@ fn axis(source: &dyn DatasetSource, var: &Var, i: usize, len: usize) -> Result<A
                 time: TimeUnits::of_var(c),
             })
         }
-        None => None,
+        // A dimension without a coordinate variable, cut by `--dim`: its cells are
+        // labelled with their indices in the dataset, not from 0.
+        None => selections.get(d).map(|kept| Coord {
+            name: d.name.clone(),
+            units: None,
+            values: kept.iter().map(|&k| k as f64).collect(),
+            time: None,
+        }),
     };
     Ok(Axis {
         dim: d.name.clone(),
@@ -431,4 +444,39 @@ fn lcm(a: usize, b: usize) -> usize {
         }
     }
     a / gcd(a, b).max(1) * b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cdl::{compile, parse};
+
+    #[test]
+    fn cut_axes_without_coordinates_keep_their_indices() {
+        let text = "netcdf t {\ndimensions:\n y = 6 ;\n x = 8 ;\nvariables:\n float v(y, x) ;\n}\n";
+        let file = parse(text).unwrap();
+        let source = compile(text, &file).unwrap();
+        let dims: Vec<DimSpec> = ["x,2,7,5", "y,1,4"]
+            .iter()
+            .map(|s| s.parse().unwrap())
+            .collect();
+        let request = FieldRequest {
+            var: "v".into(),
+            max_width: 100,
+            max_height: 100,
+            ..FieldRequest::default()
+        };
+        // Every value is the fill: the axes are what is asked of here.
+        let f = read_field(&source, &dims, &request).unwrap();
+        assert_eq!((f.width, f.height), (2, 4));
+        let x = f.x.coord.expect("x labelled");
+        assert_eq!((x.name.as_str(), x.values), ("x", vec![2.0, 7.0]));
+        assert_eq!(
+            f.y.coord.expect("y labelled").values,
+            vec![1.0, 2.0, 3.0, 4.0]
+        );
+        // Uncut, a dimension without a coordinate has none: indices from 0.
+        let whole = read_field(&source, &[], &request).unwrap();
+        assert!(whole.x.coord.is_none());
+    }
 }

@@ -249,9 +249,9 @@ fn axis_ticks(axis: &Axis, pixels: usize) -> Vec<(f64, String)> {
             } else {
                 nice_ticks(lo, hi, target)
             };
-            if c.time.is_some() {
-                // Whole time units where there are enough of them: half days read
-                // as the same date twice.
+            if c.time.is_some() || c.values.iter().all(|v| v.fract() == 0.0) {
+                // Whole time units where there are enough of them (half days read as
+                // the same date twice), and whole numbers on an axis of indices.
                 let whole: Vec<f64> = values
                     .iter()
                     .copied()
